@@ -1,0 +1,63 @@
+#include "culift/ast/module.hpp"
+
+namespace culift {
+
+std::string_view name(IndexMode m) {
+  switch (m) {
+    case IndexMode::Grid1D: return "Grid1D";
+    case IndexMode::Grid2D: return "Grid2D";
+    case IndexMode::Grid3D: return "Grid3D";
+    case IndexMode::ElementWise: return "ElementWise";
+    case IndexMode::DeviceOnly: return "DeviceOnly";
+  }
+  return "?";
+}
+
+unsigned rank(IndexMode m) {
+  switch (m) {
+    case IndexMode::Grid1D: return 1;
+    case IndexMode::Grid2D: return 2;
+    case IndexMode::Grid3D: return 3;
+    case IndexMode::ElementWise: return 1;
+    case IndexMode::DeviceOnly: return 0;
+  }
+  return 0;
+}
+
+std::string_view name(ParamRole r) {
+  switch (r) {
+    case ParamRole::InputArray: return "input array";
+    case ParamRole::OutputArray: return "output array";
+    case ParamRole::Scalar: return "scalar";
+    case ParamRole::ElementInput: return "element input";
+    case ParamRole::Out: return "out";
+    case ParamRole::Extent: return "extent";
+  }
+  return "?";
+}
+
+std::string KernelSignature::toString() const {
+  std::string s = "(";
+  for (size_t p = 0; p < params.size(); ++p) {
+    if (p) s += ", ";
+    s += culift::toString(params[p].type);
+    s += ' ';
+    s += params[p].name;
+  }
+  return s + ")";
+}
+
+const Function* Module::find(std::string_view name) const {
+  for (const Function& f : functions)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+std::vector<const Function*> Module::kernels() const {
+  std::vector<const Function*> out;
+  for (const Function& f : functions)
+    if (f.isKernel()) out.push_back(&f);
+  return out;
+}
+
+}  // namespace culift

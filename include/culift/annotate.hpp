@@ -1,0 +1,17 @@
+// culift/annotate.hpp — marks ordinary C++ functions for lifting to CUDA kernels.
+//
+//   CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }
+//   CULIFT_KERNEL_INDEX(row, col) float Cell(const float* m, int n, int row, int col) { ... }
+//
+// The marker is the annotation string "culift" (index names override: "culift:index=a, b").
+// Under Clang the macros expand to [[clang::annotate(...)]]; other compilers, which would warn
+// about an unknown attribute, see nothing, so annotated code compiles natively unchanged.
+#pragma once
+
+#if defined(__clang__)
+#define CULIFT_KERNEL [[clang::annotate("culift")]]
+#define CULIFT_KERNEL_INDEX(...) [[clang::annotate("culift:index=" #__VA_ARGS__)]]
+#else
+#define CULIFT_KERNEL
+#define CULIFT_KERNEL_INDEX(...)
+#endif

@@ -1,0 +1,65 @@
+// culift — lift annotated C++ scalar functions to CUDA kernels; run, launch and probe them.
+#include <cstring>
+#include <exception>
+#include <utility>
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+#include "verb.hpp"
+
+namespace culift::cli {
+namespace {
+std::vector<std::pair<llvm::cl::SubCommand*, VerbHandler>>& verbs() {
+  static std::vector<std::pair<llvm::cl::SubCommand*, VerbHandler>> v;
+  return v;
+}
+std::vector<std::string>& clangArgStorage() {
+  static std::vector<std::string> v;
+  return v;
+}
+}  // namespace
+
+VerbRegistration::VerbRegistration(llvm::cl::SubCommand& sub, VerbHandler handler) {
+  verbs().emplace_back(&sub, handler);
+}
+
+const std::vector<std::string>& clangArgs() { return clangArgStorage(); }
+
+}  // namespace culift::cli
+
+int main(int argc, const char** argv) {
+  using namespace culift::cli;
+  llvm::InitLLVM init(argc, argv);
+  // Everything after "--" goes to Clang, as clang tools do.
+  int ownArgc = argc;
+  for (int a = 1; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--") == 0) {
+      ownArgc = a;
+      for (int b = a + 1; b < argc; ++b) clangArgStorage().push_back(argv[b]);
+      break;
+    }
+  }
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "culift 0.1.0 (LLVM/Clang 16)\n"; });
+  if (ownArgc < 2) {
+    llvm::errs() << "culift: no verb given\n"
+                 << "usage: culift <verb> [options] (verbs: see 'culift --help')\n";
+    return kExitUsage;
+  }
+  if (!llvm::cl::ParseCommandLineOptions(ownArgc, argv,
+                                         "culift: plain C++ scalar functions in, CUDA kernels out\n",
+                                         &llvm::errs())) {
+    return kExitUsage;
+  }
+  for (auto& [sub, handler] : verbs()) {
+    if (*sub) {
+      try {
+        return handler();
+      } catch (const std::exception& e) {
+        llvm::errs() << "culift: error: " << e.what() << "\n";
+        return kExitInternal;
+      }
+    }
+  }
+  llvm::errs() << "culift: no verb given (see 'culift --help')\n";
+  return kExitUsage;
+}

@@ -1,0 +1,34 @@
+// The culift command line: one verb per file (verb_emit.cpp, verb_run.cpp, ...). Each file
+// declares an llvm::cl::SubCommand with its options and registers a handler with CULIFT_VERB.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "llvm/Support/CommandLine.h"
+
+namespace culift::cli {
+
+// Exit codes shared by every verb.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitError = 1,     // diagnostics in the input, a failed check, an interpreter error
+  kExitUsage = 2,     // bad command line or arguments
+  kExitInternal = 3,  // an unexpected failure of culift itself
+};
+
+using VerbHandler = int (*)();
+
+struct VerbRegistration {
+  VerbRegistration(llvm::cl::SubCommand& sub, VerbHandler handler);
+};
+
+// Arguments after "--" on the command line: passed to Clang.
+const std::vector<std::string>& clangArgs();
+
+}  // namespace culift::cli
+
+#define CULIFT_VERB_CONCAT2(a, b) a##b
+#define CULIFT_VERB_CONCAT(a, b) CULIFT_VERB_CONCAT2(a, b)
+#define CULIFT_VERB(subcommand, handler) \
+  static ::culift::cli::VerbRegistration CULIFT_VERB_CONCAT(culiftVerb, __LINE__)(subcommand, handler)

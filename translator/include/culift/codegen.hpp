@@ -1,0 +1,30 @@
+// Clang-free back half of the translator: classification by index convention, the CUDA C
+// emitter and the pseudocode writer. Works on a Module the front end (or a test) built.
+#pragma once
+
+#include <string>
+
+#include "culift/ast/module.hpp"
+
+namespace culift {
+
+// Fills every function's mode, indexParams, signature, deviceName and kernelName.
+// Reports misuse of index conventions (an index parameter that is not an integer scalar,
+// `j` without `i`, ...) through `diags`.
+void classify(Module& module, DiagnosticSink& diags);
+
+struct EmitOptions {
+  bool lineDirectives = true;  // #line directives pointing at the user's C++ lines
+};
+
+// The whole CUDA C translation unit for the module: prelude, every __device__ function
+// (callees before callers), then one extern "C" __global__ wrapper per kernel.
+std::string emitCuda(const Module& module, const EmitOptions& options = {});
+
+// A readable C-like print of one function's typed AST with every cast explicit.
+std::string writePseudocode(const Module& module, const Function& function);
+
+// Version of the translator, part of the compile-cache key.
+inline constexpr const char* kTranslatorVersion = "0.1.0";
+
+}  // namespace culift

@@ -1,0 +1,39 @@
+// culift::translate — C++ source with annotated functions in, translated module out.
+// This header has no Clang dependency; only the translator's sources include Clang.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "culift/ast/module.hpp"
+
+namespace culift {
+
+struct TranslateOptions {
+  std::vector<std::string> functions;    // pick these by name (in addition to annotated ones)
+  std::vector<std::string> compilerArgs; // extra Clang arguments ("-DN=4", "-I...")
+  std::string buildDir;                  // directory with compile_commands.json ("-p"), optional
+  std::string resourceDir;               // Clang resource dir; empty: found at run time
+  bool lineDirectives = true;            // emit #line directives into the CUDA source
+};
+
+struct TranslateResult {
+  std::shared_ptr<Module> module;        // null when there were errors
+  std::vector<Diagnostic> diagnostics;   // errors and warnings, in source order
+
+  bool ok() const { return module != nullptr; }
+  std::string formatDiagnostics(bool color = false) const;
+};
+
+// Translates the file at `path`.
+TranslateResult translate(const std::string& path, const TranslateOptions& options = {});
+// Translates source text held in memory, under a virtual file name (tests and fuzzers).
+TranslateResult translateSource(const std::string& source, const std::string& virtualFileName,
+                                const TranslateOptions& options = {});
+
+// The Clang resource directory used: $CULIFT_CLANG_RESOURCE_DIR, else next to the executable
+// (../lib/clang/16), else /usr/lib/llvm-16/lib/clang/16.
+std::string findClangResourceDir();
+
+}  // namespace culift
