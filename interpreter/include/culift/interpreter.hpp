@@ -7,6 +7,7 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <variant>
 #include <vector>
@@ -88,5 +89,55 @@ class Program {
   explicit Program(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+
+// ---- inline definitions of the templates above ---------------------------------------------
+
+namespace detail {
+// The Scalar of a C++ arithmetic type (long and long long both map to the 64-bit types).
+template <typename T> constexpr Scalar scalarOf() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>) return Scalar::Bool;
+  else if constexpr (std::is_floating_point_v<U>) return sizeof(U) == 4 ? Scalar::F32 : Scalar::F64;
+  else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>)
+    return sizeof(U) == 1 ? Scalar::I8 : sizeof(U) == 2 ? Scalar::I16 : sizeof(U) == 4 ? Scalar::I32 : Scalar::I64;
+  else if constexpr (std::is_integral_v<U>)
+    return sizeof(U) == 1 ? Scalar::U8 : sizeof(U) == 2 ? Scalar::U16 : sizeof(U) == 4 ? Scalar::U32 : Scalar::U64;
+  else static_assert(sizeof(U) == 0, "not a culift scalar type");
+}
+}  // namespace detail
+
+template <typename T> Value Value::of(T v) {
+  static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 8 && !std::is_same_v<T, long double>);
+  Value r;
+  r.type = detail::scalarOf<T>();
+  if constexpr (std::is_same_v<T, bool>) r.b = v;
+  else if constexpr (std::is_same_v<T, float>) r.f = v;
+  else if constexpr (std::is_same_v<T, double>) r.d = v;
+  else if constexpr (std::is_signed_v<T>) r.i = static_cast<std::int64_t>(v);
+  else r.u = static_cast<std::uint64_t>(v);
+  return r;
+}
+
+template <typename T> T Value::as() const {
+  switch (type) {
+    case Scalar::Bool: return static_cast<T>(b);
+    case Scalar::F32: return static_cast<T>(f);
+    case Scalar::F64: return static_cast<T>(d);
+    case Scalar::I8: case Scalar::I16: case Scalar::I32: case Scalar::I64: return static_cast<T>(i);
+    case Scalar::U8: case Scalar::U16: case Scalar::U32: case Scalar::U64: return static_cast<T>(u);
+    case Scalar::Void: break;
+  }
+  return T{};
+}
+
+template <typename T> ArrayRef ArrayRef::of(std::span<T> s) {
+  ArrayRef r;
+  r.element = detail::scalarOf<T>();
+  r.data = const_cast<std::remove_const_t<T>*>(s.data());
+  r.size = s.size();
+  r.writable = !std::is_const_v<T>;
+  return r;
+}
 
 }  // namespace culift::interp

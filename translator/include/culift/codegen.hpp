@@ -21,6 +21,11 @@ struct EmitOptions {
 // (callees before callers), then one extern "C" __global__ wrapper per kernel.
 std::string emitCuda(const Module& module, const EmitOptions& options = {});
 
+// The name the emitted CUDA source goes by: the source's base name with ".cu"
+// ("pearson_metrics.hpp" -> "pearson_metrics.cu"). Generated code (prelude, kernel wrappers)
+// maps its #line directives to it; pass it to NVRTC as the program name.
+std::string cudaFileName(const Module& module);
+
 // A readable C-like print of one function's typed AST with every cast explicit.
 std::string writePseudocode(const Module& module, const Function& function);
 

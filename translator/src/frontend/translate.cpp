@@ -1,12 +1,170 @@
-// PLACEHOLDER — replaced by the real Clang front end.
+// culift::translate: runs Clang (LibTooling) on the user's file, lifts the annotated functions
+// into the typed AST, classifies them and emits CUDA C. Clang's own diagnostics and culift's
+// are returned, never printed.
 #include "culift/translate.hpp"
+
+#include <algorithm>
+
+#include "annotate_header.hpp"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "clang_diagnostics.hpp"
+#include "culift/codegen.hpp"
+#include "lifter.hpp"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
 namespace culift {
+namespace {
+
+bool isDirectory(const std::string& path) { return !path.empty() && llvm::sys::fs::is_directory(path); }
+
+// Files the Clang driver would not treat as C++ (".h" is C to it, ".txt" is a linker input).
+bool needsCxxLanguageFlag(llvm::StringRef path) {
+  llvm::StringRef ext = llvm::sys::path::extension(path);
+  static const char* const kCxx[] = {".cpp", ".cc", ".cxx", ".c++", ".C", ".hpp", ".hh", ".hxx", ".h++", ".H"};
+  for (const char* e : kCxx)
+    if (ext == e) return false;
+  return true;
+}
+
+std::string absolute(const std::string& path) {
+  llvm::SmallString<256> abs(path);
+  llvm::sys::fs::make_absolute(abs);
+  llvm::sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  return std::string(abs.str());
+}
+
+// Puts diagnostics without a Clang origin in source order (stable: equal positions keep the
+// order they were found in); file-less ones (nothing found, bad arguments) go first.
+void sortBySource(std::vector<Diagnostic>& diags) {
+  std::stable_sort(diags.begin(), diags.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.loc.valid() != b.loc.valid()) return !a.loc.valid();
+    if (a.loc.file != b.loc.file) return a.loc.file < b.loc.file;
+    if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    return a.loc.column < b.loc.column;
+  });
+}
+
+TranslateResult runTranslation(const std::string& displayName, const std::string& absPath, std::string text,
+                               const TranslateOptions& options, bool fromDisk) {
+  TranslateResult result;
+  DiagnosticSink sink;
+  frontend::SourceMap sources(absPath, displayName);
+  sources.addText(displayName, text);
+  sink.setLineLookup([&sources](const std::string& file, unsigned line) { return sources.line(file, line); });
+
+  auto finish = [&](std::shared_ptr<Module> module, const std::vector<Diagnostic>& clangDiags) {
+    std::vector<Diagnostic> own = sink.diagnostics();
+    sortBySource(own);
+    result.diagnostics = clangDiags;
+    result.diagnostics.insert(result.diagnostics.end(), own.begin(), own.end());
+    const bool failed = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (!failed) result.module = std::move(module);
+    return result;
+  };
+
+  // The compile command: from compile_commands.json (-p) when it knows the file, else fixed.
+  std::unique_ptr<clang::tooling::CompilationDatabase> database;
+  if (!options.buildDir.empty()) {
+    std::string why;
+    database = clang::tooling::CompilationDatabase::loadFromDirectory(options.buildDir, why);
+    if (!database) {
+      sink.error({}, "cannot load a compilation database from '" + options.buildDir + "': " + why,
+                 "pass the build directory that holds compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+      return finish(nullptr, {});
+    }
+    if (!fromDisk || database->getCompileCommands(absPath).empty()) database.reset();
+  }
+  const bool fixedCommand = database == nullptr;
+  if (fixedCommand) {
+    std::vector<std::string> fixed = {"-std=c++20"};
+    if (needsCxxLanguageFlag(absPath)) fixed.push_back("-xc++");
+    llvm::SmallString<256> cwd;
+    llvm::sys::fs::current_path(cwd);
+    database = std::make_unique<clang::tooling::FixedCompilationDatabase>(cwd, fixed);
+  }
+
+  std::vector<std::string> extra = options.compilerArgs;
+  extra.push_back(std::string("-I") + frontend::kVirtualIncludeDir);
+  extra.push_back("-resource-dir=" + (options.resourceDir.empty() ? findClangResourceDir() : options.resourceDir));
+  extra.push_back("-Wno-pragma-once-outside-header");
+
+  clang::tooling::ClangTool tool(*database, {absPath});
+  tool.mapVirtualFile(absPath, text);
+  tool.mapVirtualFile(std::string(frontend::kVirtualIncludeDir) + "/culift/annotate.hpp",
+                      frontend::annotateHeaderText());
+  tool.appendArgumentsAdjuster(
+      clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
+  tool.setPrintErrorMessage(false);
+  frontend::ClangDiagnosticCollector collector(sources);
+  tool.setDiagnosticConsumer(&collector);
+
+  std::vector<std::unique_ptr<clang::ASTUnit>> units;
+  const int status = tool.buildASTs(units);
+  std::vector<Diagnostic> clangDiags = collector.diagnostics();
+  if (collector.sawError() || status != 0 || units.size() != 1 || !units[0]) {
+    if (!collector.sawError())
+      sink.error(SourceLoc{displayName, 0, 0}, "Clang could not process " + displayName,
+                 "check the compiler arguments (after --) and the compilation database");
+    return finish(nullptr, clangDiags);
+  }
+
+  auto module = std::make_shared<Module>();
+  module->sourcePath = displayName;
+  frontend::Lifter lifter(units[0]->getASTContext(), sources, sink, *module);
+  lifter.run(options.functions);
+  if (!sink.hasErrors()) classify(*module, sink);
+  if (!sink.hasErrors()) {
+    EmitOptions emit;
+    emit.lineDirectives = options.lineDirectives;
+    module->cudaSource = emitCuda(*module, emit);
+  }
+  return finish(std::move(module), clangDiags);
+}
+
+}  // namespace
+
 std::string TranslateResult::formatDiagnostics(bool color) const {
   std::string s;
   for (const Diagnostic& d : diagnostics) s += d.format(color);
   return s;
 }
-TranslateResult translate(const std::string&, const TranslateOptions&) { return {}; }
-TranslateResult translateSource(const std::string&, const std::string&, const TranslateOptions&) { return {}; }
-std::string findClangResourceDir() { return "/usr/lib/llvm-16/lib/clang/16"; }
+
+TranslateResult translate(const std::string& path, const TranslateOptions& options) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    TranslateResult result;
+    Diagnostic d;
+    d.loc.file = path;
+    d.message = "cannot read '" + path + "': " + buffer.getError().message();
+    result.diagnostics.push_back(std::move(d));
+    return result;
+  }
+  return runTranslation(path, absolute(path), (*buffer)->getBuffer().str(), options, /*fromDisk=*/true);
+}
+
+TranslateResult translateSource(const std::string& source, const std::string& virtualFileName,
+                                const TranslateOptions& options) {
+  const std::string name = virtualFileName.empty() ? std::string("input.cpp") : virtualFileName;
+  return runTranslation(name, absolute(name), source, options, /*fromDisk=*/false);
+}
+
+std::string findClangResourceDir() {
+  if (const char* env = std::getenv("CULIFT_CLANG_RESOURCE_DIR"); env && isDirectory(env)) return env;
+  static int anchor = 0;
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  if (!exe.empty()) {
+    llvm::SmallString<256> dir(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(dir, "..", "lib", "clang", "16");
+    llvm::sys::path::remove_dots(dir, true);
+    if (isDirectory(std::string(dir.str()))) return std::string(dir.str());
+  }
+  return "/usr/lib/llvm-16/lib/clang/16";
+}
+
 }  // namespace culift

@@ -1,0 +1,103 @@
+// Interpreter ns per element vs the natively compiled function, single thread, on RowSum,
+// GramDot and CorrelationCell over a rows × cols matrix (256 × 256 by default).
+//   culift_interp_bench [rows] [cols]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "culift/interpreter.hpp"
+#include "pearson_ast.hpp"
+
+using namespace culift;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile float gSink;
+
+template <typename Fn> double nsPer(std::size_t elements, Fn&& run) {
+  run();  // warm up
+  double best = 1e300;
+  for (int rep = 0; rep < 5; ++rep) {
+    auto t0 = Clock::now();
+    run();
+    double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / static_cast<double>(elements);
+    if (ns < best) best = ns;
+  }
+  return best;
+}
+
+void report(const char* name, double interp, double native) {
+  std::printf("%-16s interpreter %9.2f ns/element   native %8.2f ns/element   ratio %6.2fx\n", name, interp, native,
+              interp / native);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rows = argc > 1 ? std::atoi(argv[1]) : 256;
+  const int cols = argc > 2 ? std::atoi(argv[2]) : 256;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(static_cast<std::size_t>(rows) * cols);
+  for (float& v : x) v = dist(rng);
+
+  auto module = testing::pearsonModule();
+  interp::Options opts;
+  opts.threads = 1;
+  auto program = interp::Program::compile(module, opts);
+  const Function& rowSum = *module->find("RowSum");
+  const Function& gramDot = *module->find("GramDot");
+  const Function& corr = *module->find("CorrelationCell");
+
+  std::vector<float> sums(rows), sumsSq(rows), dot(static_cast<std::size_t>(rows) * rows), out(dot.size());
+  for (int i = 0; i < rows; ++i) {
+    sums[i] = testing::native::RowSum(x.data(), cols, i);
+    sumsSq[i] = testing::native::RowSumSq(x.data(), cols, i);
+  }
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < rows; ++j) dot[i * rows + j] = testing::native::GramDot(x.data(), cols, i, j);
+
+  std::printf("culift interpreter benchmark: %d x %d matrix, single thread\n", rows, cols);
+  std::printf("(one element = one call of the function = one GPU thread)\n");
+
+  {
+    interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::Value::of(cols),
+                          interp::ArrayRef::of(std::span<float>(out.data(), rows))};
+    double ti = nsPer(rows, [&] { program->launch(rowSum, interp::Extent{{rows, 1, 1}, 1}, args); });
+    double tn = nsPer(rows, [&] {
+      for (int i = 0; i < rows; ++i) out[i] = testing::native::RowSum(x.data(), cols, i);
+      gSink = out[0];
+    });
+    report("RowSum", ti, tn);
+  }
+  {
+    const int n = std::min(rows, 128);
+    interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::Value::of(cols),
+                          interp::ArrayRef::of(std::span<float>(out))};
+    double ti = nsPer(std::size_t(n) * n, [&] { program->launch(gramDot, interp::Extent{{n, n, 1}, 2}, args); });
+    double tn = nsPer(std::size_t(n) * n, [&] {
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) out[i * n + j] = testing::native::GramDot(x.data(), cols, i, j);
+      gSink = out[0];
+    });
+    report("GramDot", ti, tn);
+  }
+  {
+    interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(dot)),
+                          interp::ArrayRef::of(std::span<const float>(sums)),
+                          interp::ArrayRef::of(std::span<const float>(sumsSq)), interp::Value::of(rows),
+                          interp::Value::of(cols), interp::ArrayRef::of(std::span<float>(out))};
+    double ti = nsPer(std::size_t(rows) * rows, [&] { program->launch(corr, interp::Extent{{rows, rows, 1}, 2}, args); });
+    double tn = nsPer(std::size_t(rows) * rows, [&] {
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < rows; ++j)
+          out[i * rows + j] = testing::native::CorrelationCell(dot.data(), sums.data(), sumsSq.data(), rows, cols, i, j);
+      gSink = out[0];
+    });
+    report("CorrelationCell", ti, tn);
+  }
+  return 0;
+}

@@ -1,0 +1,107 @@
+// Turns a Function's typed AST into run-time nodes: variables resolved to slots, types and
+// operators resolved to template instances, hot shapes (operands that are plain variables or
+// constants) fused into single nodes.
+#pragma once
+
+#include "runtime.hpp"
+
+namespace culift::interp::rt {
+
+struct ProgramData {
+  std::shared_ptr<const Module> module;
+  Options options;
+  std::vector<CompiledFunction> functions;  // parallel to module->functions
+};
+
+// An array index of the shape `c`, `a + c` or `a * b + c` over int variables held in slots
+// (row-major indexing): computed inline, with the same overflow checks as the nodes.
+struct AffineIndex {
+  enum Form : std::uint8_t { Var, Sum, MulAdd } form = Var;
+  std::uint32_t a = 0, b = 0, c = 0;
+  const Expr* add = nullptr;  // the Binary nodes, for error locations
+  const Expr* mul = nullptr;
+};
+
+// How an operand is reached: through a node, straight from a slot, as a constant, or as an
+// array element with an affine index.
+struct Operand {
+  enum Kind { Node, Slot, Const, Elem } kind = Node;
+  ExprNodePtr node;
+  std::uint32_t slot = 0;  // Slot; Elem: the array
+  Raw value;
+  AffineIndex index;       // Elem
+  const Expr* src = nullptr;
+};
+
+// An lvalue: a scalar slot or an array element, resolved at run time to a place in memory.
+struct Place {
+  std::byte* p;
+  std::uint8_t* flag;  // written-flag to set on store; null when not tracked
+};
+struct LvalueNode {
+  const Expr* src;
+  Scalar type;
+  explicit LvalueNode(const Expr* e) : src(e), type(e->type.scalar) {}
+  virtual ~LvalueNode() = default;
+  virtual Place place(Frame& f) const = 0;
+  // Checks that the place holds a written value (reads of uninitialized locals are errors).
+  virtual void checkRead(Frame& f, const Place& p) const = 0;
+};
+using LvalueNodePtr = std::unique_ptr<LvalueNode>;
+
+class Compiler {
+ public:
+  Compiler(ProgramData& program, CompiledFunction& fn);
+  void compileBody();
+
+  ExprNodePtr expr(const Expr& e);
+  Operand operand(const Expr& e, bool allowElem = false);
+  // Recognizes an int index of the form c, a + c, a * b + c with plain int variables.
+  bool affineIndex(const Expr& idx, AffineIndex& out) const;
+  ExprNodePtr toNode(Operand&& o, const Expr& e);
+  LvalueNodePtr lvalue(const Expr& e);
+  StmtNodePtr stmt(const Stmt& s);
+
+  // Expression kinds, one function each (compile_expr.cpp, compile_ops.cpp, compile_math.cpp).
+  ExprNodePtr binary(const Expr& e);
+  ExprNodePtr unary(const Expr& e);
+  ExprNodePtr cast(const Expr& e);
+  ExprNodePtr assign(const Expr& e);
+  ExprNodePtr compoundAssign(const Expr& e);
+  ExprNodePtr incDec(const Expr& e);
+  ExprNodePtr subscriptLoad(const Expr& e);
+  ExprNodePtr varLoad(const Expr& e);
+  ExprNodePtr call(const Expr& e);
+  ExprNodePtr mathCall(const Expr& e);
+
+  bool isChecked(VarId v) const { return checked_[v]; }
+  // A read of a scalar variable that needs no check: served straight from its slot.
+  bool plainSlot(const Expr& e) const {
+    return e.kind == ExprKind::VarRef && e.var < fn_.slotOf.size() && var(e.var).type.isValue() && !checked_[e.var];
+  }
+  std::uint32_t slotOf(VarId v) const { return fn_.slotOf[v]; }
+  const Var& var(VarId v) const { return fn_.fn->vars[v]; }
+  const ProgramData& program() const { return program_; }
+  [[noreturn]] void malformed(const SourceRange& where, const std::string& what) const;
+
+ private:
+  ProgramData& program_;
+  CompiledFunction& fn_;
+  std::vector<bool> checked_;  // locals declared without an initializer: reads are checked
+};
+
+// Evaluates a constant subtree once at compile time (literals and casts that cannot fail).
+bool isConstant(const Expr& e);
+
+// Generic conversion and operator tables (for compound assignments whose computation type
+// differs from the lvalue's type, and other rare shapes).
+using ConvertFn = Raw (*)(Raw, const Expr&);
+ConvertFn converter(Scalar from, Scalar to);
+using BinaryFn = Raw (*)(Raw, Raw, Scalar rhsType, const Expr&);
+BinaryFn binaryFn(BinaryOp op, Scalar type);  // null when the operator does not apply
+
+// Reads and writes a scalar of `type` at a place (bool normalized to 0/1).
+Raw loadAt(const std::byte* p, Scalar type);
+void storeAt(std::byte* p, Scalar type, Raw v);
+
+}  // namespace culift::interp::rt

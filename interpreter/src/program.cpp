@@ -1,0 +1,289 @@
+// Program: compile a module once; run single calls and whole launches.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "compiler.hpp"
+#include "ops.hpp"
+
+namespace culift::interp {
+
+struct Program::Impl {
+  rt::ProgramData data;
+};
+
+namespace {
+
+[[noreturn]] void failArgs(const Function& fn, std::string message) {
+  rt::fail(fn.range, "wrong arguments to '" + fn.name + "': " + message);
+}
+
+std::string kindText(const Arg& a) {
+  if (const Value* v = std::get_if<Value>(&a)) return "a " + std::string(spelling(v->type)) + " value";
+  const ArrayRef& r = std::get<ArrayRef>(a);
+  return std::string("an array of ") + std::string(spelling(r.element)) + (r.writable ? "" : " (read-only)");
+}
+
+rt::Raw rawOf(const Value& v) {
+  return rt::dispatch(v.type, [&]<Scalar S>() { return rt::make(v.as<rt::Cpp<S>>()); });
+}
+
+rt::ArrayView viewOf(const ArrayRef& a) {
+  rt::ArrayView v;
+  v.data = static_cast<std::byte*>(a.data);
+  v.size = a.size;
+  v.writable = a.writable;
+  return v;
+}
+
+std::string paramText(const Function& fn, unsigned p) {
+  return "parameter " + std::to_string(p + 1) + " '" + fn.param(p).name + "' (" + toString(fn.param(p).type) + ")";
+}
+
+void checkScalar(const Function& fn, unsigned p, const Arg& a) {
+  const Value* v = std::get_if<Value>(&a);
+  if (!v || v->type != fn.param(p).type.scalar)
+    failArgs(fn, paramText(fn, p) + " needs a " + std::string(spelling(fn.param(p).type.scalar)) + " value, got " +
+                     kindText(a));
+}
+
+void checkArray(const Function& fn, unsigned p, const Arg& a, Scalar element, bool needWritable,
+                std::uint64_t minSize, const std::string& what) {
+  const ArrayRef* r = std::get_if<ArrayRef>(&a);
+  if (!r || r->element != element)
+    failArgs(fn, what + " needs an array of " + std::string(spelling(element)) + ", got " + kindText(a));
+  if (needWritable && !r->writable) failArgs(fn, what + " is written: it needs a writable array");
+  if (!r->data && r->size != 0) failArgs(fn, what + ": null array with a nonzero size");
+  if (r->size < minSize)
+    failArgs(fn, what + " has " + std::to_string(r->size) + " elements; the launch needs " + std::to_string(minSize));
+  (void)p;
+}
+
+std::size_t indexOf(const rt::ProgramData& d, const Function& fn) {
+  const auto& fs = d.module->functions;
+  if (!fs.empty() && &fn >= fs.data() && &fn < fs.data() + fs.size()) return static_cast<std::size_t>(&fn - fs.data());
+  for (std::size_t k = 0; k < fs.size(); ++k)
+    if (fs[k].name == fn.name) return k;
+  rt::failNoLoc("function '" + fn.name + "' is not part of this program's module");
+}
+
+// Whether every value of [0, n) fits in the index parameter's type.
+bool indexFits(Scalar t, std::int64_t n) {
+  if (n <= 0) return true;
+  const std::int64_t last = n - 1;
+  return rt::dispatch(t, [&]<Scalar S>() -> bool {
+    using T = rt::Cpp<S>;
+    if constexpr (rt::kInt<T>) return static_cast<std::uint64_t>(last) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    else return false;
+  });
+}
+
+rt::Raw indexValue(Scalar t, std::int64_t i) {
+  return rt::dispatch(t, [&]<Scalar S>() -> rt::Raw {
+    using T = rt::Cpp<S>;
+    if constexpr (rt::kInt<T>) return rt::make(static_cast<T>(i));
+    else return rt::Raw{};
+  });
+}
+
+}  // namespace
+
+Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Program::~Program() = default;
+
+std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> module, Options options) {
+  if (!module) rt::failNoLoc("no module to compile");
+  auto impl = std::make_unique<Impl>();
+  rt::ProgramData& d = impl->data;
+  d.module = std::move(module);
+  d.options = options;
+  if (d.options.stepBudget == 0) d.options.stepBudget = Options{}.stepBudget;
+  d.functions.resize(d.module->functions.size());
+  for (std::size_t k = 0; k < d.functions.size(); ++k) d.functions[k].fn = &d.module->functions[k];
+  for (auto& cf : d.functions) {
+    rt::Compiler c(d, cf);
+    c.compileBody();
+  }
+  return std::shared_ptr<const Program>(new Program(std::move(impl)));
+}
+
+const Module& Program::module() const { return *impl_->data.module; }
+
+Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
+  const rt::ProgramData& d = impl_->data;
+  const std::size_t index = indexOf(d, fnRef);
+  const Function& fn = d.module->functions[index];
+  if (args.size() != fn.numParams)
+    failArgs(fn, "it takes " + std::to_string(fn.numParams) + " argument" + (fn.numParams == 1 ? "" : "s") + ", got " +
+                     std::to_string(args.size()));
+  std::vector<rt::Raw> scalars(fn.numParams);
+  std::vector<rt::ArrayView> views(fn.numParams);
+  for (unsigned p = 0; p < fn.numParams; ++p) {
+    const Type& t = fn.param(p).type;
+    if (t.isValue()) {
+      checkScalar(fn, p, args[p]);
+      scalars[p] = rawOf(std::get<Value>(args[p]));
+    } else {
+      checkArray(fn, p, args[p], t.scalar, !t.constElements, 0, paramText(fn, p));
+      views[p] = viewOf(std::get<ArrayRef>(args[p]));
+    }
+  }
+  rt::Context ctx;
+  ctx.budget = d.options.stepBudget;
+  rt::Raw r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr);
+  Value out;
+  out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
+  if (out.type != Scalar::Void)
+    rt::dispatch(out.type, [&]<Scalar S>() { out = Value::of(rt::get<rt::Cpp<S>>(r)); });
+  return out;
+}
+
+void Program::launch(const Function& fnRef, const Extent& extent, std::span<const Arg> kernelArgs) const {
+  const rt::ProgramData& d = impl_->data;
+  const std::size_t index = indexOf(d, fnRef);
+  const Function& fn = d.module->functions[index];
+  if (!fn.isKernel()) failArgs(fn, "it is a device-only function and has no kernel to launch");
+  const unsigned rank = culift::rank(fn.mode);
+  if (extent.rank != rank)
+    failArgs(fn, "a " + std::string(name(fn.mode)) + " kernel needs a rank-" + std::to_string(rank) + " extent, got rank " +
+                     std::to_string(extent.rank));
+  std::uint64_t total = 1;
+  for (unsigned a = 0; a < rank; ++a) {
+    if (extent.n[a] < 0) failArgs(fn, "negative extent " + std::to_string(extent.n[a]) + " on axis " + std::to_string(a));
+    if (extent.n[a] != 0 && total > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(extent.n[a]))
+      failArgs(fn, "the extent overflows 64 bits");
+    total *= static_cast<std::uint64_t>(extent.n[a]);
+  }
+
+  // Bind the kernel arguments to the user's parameters.
+  std::vector<rt::Raw> scalars(fn.numParams);
+  std::vector<rt::ArrayView> views(fn.numParams);
+  std::vector<std::pair<unsigned, rt::ArrayView>> elementInputs;  // user param, array
+  std::optional<rt::ArrayView> out;
+  std::size_t next = 0;
+  for (const KernelParam& kp : fn.signature.params) {
+    if (kp.role == ParamRole::Extent) continue;
+    if (next >= kernelArgs.size())
+      failArgs(fn, "the kernel " + fn.signature.toString() + " needs more arguments than the " +
+                       std::to_string(kernelArgs.size()) + " given");
+    const Arg& a = kernelArgs[next++];
+    const std::string what = "kernel parameter '" + kp.name + "' (" + toString(kp.type) + ")";
+    switch (kp.role) {
+      case ParamRole::InputArray:
+      case ParamRole::OutputArray:
+        checkArray(fn, kp.userParam, a, kp.type.scalar, kp.role == ParamRole::OutputArray, 0, what);
+        views.at(kp.userParam) = viewOf(std::get<ArrayRef>(a));
+        break;
+      case ParamRole::Scalar:
+        checkScalar(fn, kp.userParam, a);
+        scalars.at(kp.userParam) = rawOf(std::get<Value>(a));
+        break;
+      case ParamRole::ElementInput:
+        checkArray(fn, kp.userParam, a, kp.type.scalar, false, total, what);
+        elementInputs.emplace_back(kp.userParam, viewOf(std::get<ArrayRef>(a)));
+        break;
+      case ParamRole::Out:
+        checkArray(fn, 0, a, fn.returnType.scalar, true, total, what);
+        out = viewOf(std::get<ArrayRef>(a));
+        break;
+      case ParamRole::Extent: break;
+    }
+  }
+  if (next != kernelArgs.size())
+    failArgs(fn, "the kernel " + fn.signature.toString() + " takes " + std::to_string(next) +
+                     " arguments besides its extents, got " + std::to_string(kernelArgs.size()));
+  if (!fn.returnType.isVoid() && !out) failArgs(fn, "the kernel signature has no out array for the result");
+  std::vector<int> indexParams = fn.indexParams;
+  if (fn.mode == IndexMode::ElementWise) indexParams.clear();
+  for (std::size_t a = 0; a < indexParams.size(); ++a) {
+    const int p = indexParams[a];
+    if (p < 0 || static_cast<unsigned>(p) >= fn.numParams || !fn.param(p).type.isValue())
+      failArgs(fn, "index parameter of axis " + std::to_string(a) + " is not a scalar parameter");
+    if (!indexFits(fn.param(p).type.scalar, extent.n[a]))
+      failArgs(fn, "extent " + std::to_string(extent.n[a]) + " does not fit index parameter '" + fn.param(p).name +
+                       "' of type " + std::string(spelling(fn.param(p).type.scalar)));
+  }
+
+  const rt::CompiledFunction& cf = d.functions[index];
+  const std::int64_t rows = extent.n[0], cols = rank >= 2 ? extent.n[1] : 1;
+  const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
+  const Scalar outType = fn.returnType.scalar;
+
+  auto elementText = [&](std::uint64_t e) -> std::string {
+    const auto le = static_cast<std::int64_t>(e);
+    if (fn.mode == IndexMode::ElementWise || rank == 1) return std::to_string(le);
+    std::string t = "i = " + std::to_string((le / cols) % rows) + ", j = " + std::to_string(le % cols);
+    if (rank == 3) t += ", k = " + std::to_string(le / (cols * rows));
+    return t;
+  };
+
+  // Runs elements [begin, end); returns the first failing element's error, if any.
+  auto runRange = [&](std::uint64_t begin, std::uint64_t end, std::vector<rt::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
+    rt::Context ctx;
+    ctx.budget = d.options.stepBudget;
+    for (std::uint64_t e = begin; e < end; ++e) {
+      try {
+        const auto le = static_cast<std::int64_t>(e);
+        if (!indexParams.empty()) {
+          std::int64_t ijk[3];
+          ijk[0] = rank == 1 ? le : (le / cols) % rows;
+          if (rank >= 2) ijk[1] = le % cols;
+          if (rank == 3) ijk[2] = le / (cols * rows);
+          for (std::size_t a = 0; a < indexParams.size(); ++a)
+            s[indexParams[a]] = indexValue(fn.param(indexParams[a]).type.scalar, ijk[a]);
+        }
+        for (const auto& [p, v] : elementInputs) s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
+        ctx.steps = 0;
+        rt::Raw r = rt::invoke(cf, ctx, s.data(), views.data(), nullptr);
+        if (out) rt::storeAt(out->data + e * outSize, outType, r);
+      } catch (Error& err) {
+        Diagnostic diag = err.diagnostic();
+        diag.message += " (launch element " + elementText(e) + ")";
+        return std::make_pair(e, Error(std::move(diag)));
+      }
+    }
+    return std::nullopt;
+  };
+
+  unsigned threads = d.options.threads ? d.options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t chunk = std::max<std::uint64_t>(64, total / (std::uint64_t{threads} * 16) + 1);
+  if (total <= chunk) threads = 1;
+  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, (total + chunk - 1) / chunk));
+  if (threads <= 1) {
+    std::vector<rt::Raw> s = scalars;
+    if (auto failure = runRange(0, total, s)) throw std::move(failure->second);
+    return;
+  }
+
+  // Chunks are handed out in increasing order; once an element fails, chunks after it are
+  // skipped, and chunks before it still run, so the error reported is the first failing one.
+  std::atomic<std::uint64_t> nextChunk{0};
+  std::atomic<std::uint64_t> firstFailure{std::numeric_limits<std::uint64_t>::max()};
+  std::mutex m;
+  std::optional<Error> error;
+  auto worker = [&] {
+    std::vector<rt::Raw> s = scalars;
+    for (;;) {
+      const std::uint64_t begin = nextChunk.fetch_add(chunk);
+      if (begin >= total || begin > firstFailure.load()) return;
+      const std::uint64_t end = std::min(total, begin + chunk);
+      if (auto failure = runRange(begin, end, s)) {
+        std::lock_guard<std::mutex> lock(m);
+        if (failure->first < firstFailure.load()) {
+          firstFailure = failure->first;
+          error.emplace(std::move(failure->second));
+        }
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (error) throw std::move(*error);
+}
+
+}  // namespace culift::interp

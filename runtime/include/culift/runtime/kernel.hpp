@@ -1,0 +1,70 @@
+// A kernel of a module loaded on an engine, and its typed launch:
+//   kernel.launch(engine, LaunchPlanner::for1D(rows), x, cols, sums);
+// checks every argument against the kernel's signature (arguments.hpp) before anything runs.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+
+#include "culift/ast/module.hpp"
+#include "culift/runtime/arguments.hpp"
+#include "culift/runtime/buffer.hpp"
+#include "culift/runtime/engine.hpp"
+#include "culift/runtime/plan.hpp"
+
+namespace culift::rt {
+
+class Kernel {
+ public:
+  const Function& function() const { return *function_; }
+  const std::string& name() const { return function_->name; }
+  IndexMode mode() const { return function_->mode; }
+  unsigned rank() const { return culift::rank(function_->mode); }
+  Engine& engine() const { return *engine_; }
+  const std::shared_ptr<const Module>& module() const { return module_; }
+
+  // Launches over `plan` with the user's arguments (buffers and scalars, in the order of
+  // launchArgumentCount()). Asynchronous on the GPU: synchronize the engine or stream.
+  template <typename... Args>
+  void launch(const LaunchTarget& target, const LaunchPlan& plan, Args&&... args) const {
+    const std::array<LaunchArg, sizeof...(Args)> erased{toLaunchArg(std::forward<Args>(args))...};
+    launchArgs(target, plan, std::span<const LaunchArg>(erased.data(), erased.size()));
+  }
+  void launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const;
+
+  // A plan covering n_i x n_j x n_k (as many axes as the kernel has) with the block size the
+  // occupancy calculator suggests for this kernel on this device.
+  LaunchPlan plan(std::int64_t ni, std::int64_t nj = 1, std::int64_t nk = 1) const;
+  unsigned suggestedBlockSize() const;
+
+ private:
+  friend class Engine;
+  Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle)
+      : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle) {}
+
+  template <typename A>
+  static LaunchArg toLaunchArg(A&& a) {
+    using D = std::remove_cvref_t<A>;
+    if constexpr (std::is_base_of_v<Buffer, D>) {
+      if constexpr (std::is_const_v<std::remove_reference_t<A>>) return LaunchArg::of(static_cast<const Buffer&>(a));
+      else return LaunchArg::of(static_cast<Buffer&>(a));
+    } else if constexpr (std::is_same_v<D, LaunchArg>) {
+      return a;
+    } else if constexpr (std::is_same_v<D, ScalarValue> || std::is_same_v<D, BufferRef>) {
+      return LaunchArg::of(a);
+    } else {
+      static_assert(std::is_arithmetic_v<D>, "a launch argument is a buffer or an arithmetic scalar");
+      return LaunchArg::of(static_cast<D>(a));
+    }
+  }
+
+  std::shared_ptr<Engine> engine_;
+  std::shared_ptr<const Module> module_;
+  const Function* function_;
+  void* handle_;  // CUfunction on the GPU; null on the CPU backend
+};
+
+}  // namespace culift::rt

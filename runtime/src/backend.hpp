@@ -1,0 +1,59 @@
+// What an engine needs from a backend: memory, modules, launches, streams and events. The GPU
+// backend drives the CUDA driver; the CPU backend runs launches in the interpreter over host
+// memory. Handles are opaque (CUstream, CUevent, CUfunction; or the CPU backend's own).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "culift/runtime/arguments.hpp"
+#include "culift/runtime/engine.hpp"
+
+namespace culift::rt::detail {
+
+class BackendImpl {
+ public:
+  virtual ~BackendImpl() = default;
+  virtual Backend kind() const = 0;
+  virtual const DeviceInfo& device() const = 0;
+
+  virtual std::uint64_t allocate(std::size_t bytes) = 0;  // zero-filled; 0 for 0 bytes
+  virtual void release(std::uint64_t address) noexcept = 0;
+  virtual void copyIn(std::uint64_t dst, const void* src, std::size_t bytes, void* stream, bool async) = 0;
+  virtual void copyOut(void* dst, std::uint64_t src, std::size_t bytes, void* stream, bool async) = 0;
+  virtual void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) = 0;
+
+  // Compiles and loads `module` unless loaded; the returned handle names the kernel.
+  virtual void load(const std::shared_ptr<const Module>& module) = 0;
+  virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn) = 0;
+  virtual void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
+                      void* stream) = 0;
+  virtual unsigned suggestedBlockSize(void* function) = 0;
+
+  virtual void* createStream() = 0;
+  virtual void destroyStream(void* stream) noexcept = 0;
+  virtual void synchronize(void* stream) = 0;  // null: the whole device
+  virtual void* createEvent() = 0;
+  virtual void recordEvent(void* event, void* stream) = 0;
+  virtual void synchronizeEvent(void* event) = 0;
+  virtual float elapsedMs(void* start, void* end) = 0;
+  virtual void destroyEvent(void* event) noexcept = 0;
+
+  virtual CompileCache* cache() = 0;
+  virtual const std::shared_ptr<const Nvrtc>& nvrtc() const = 0;
+  virtual std::vector<CompileRecord> compileRecords() const = 0;
+};
+
+// Null plus a reason when no GPU engine can be made (no driver, no device, no NVRTC, ...).
+std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std::string* whyNot);
+// Null plus a reason when culift was built without the interpreter.
+std::unique_ptr<BackendImpl> createCpuBackend(const EngineOptions& options, std::string* whyNot);
+
+// The translator version this runtime was built with (the default cache-key component).
+const char* builtInTranslatorVersion();
+
+}  // namespace culift::rt::detail

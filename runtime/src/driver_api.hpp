@@ -1,0 +1,110 @@
+// The CUDA driver API through dlopen. The handful of types and entry points culift uses are
+// declared here (cuda.h is not needed to build), resolved by their current exported names
+// (the _v2 forms where the driver has them). Every call goes through check(), which throws a
+// CudaError naming the call; the message is built only on failure.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "dynamic_library.hpp"
+
+namespace culift::rt::detail {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+using CUcontext = CUctx_st*;
+using CUmodule = CUmod_st*;
+using CUfunction = CUfunc_st*;
+using CUstream = CUstream_st*;
+using CUevent = CUevent_st*;
+using CUoccupancyB2DSize = std::size_t (*)(int blockSize);
+
+constexpr CUresult kCudaSuccess = 0;
+constexpr CUresult kCudaErrorNotReady = 600;
+
+// Device attributes culift reads (values of CUdevice_attribute).
+enum DeviceAttribute : int {
+  kAttrMaxThreadsPerBlock = 1,
+  kAttrMaxBlockDimX = 2,
+  kAttrMaxBlockDimY = 3,
+  kAttrMaxBlockDimZ = 4,
+  kAttrMaxGridDimX = 5,
+  kAttrMaxGridDimY = 6,
+  kAttrMaxGridDimZ = 7,
+  kAttrWarpSize = 10,
+  kAttrMultiprocessorCount = 16,
+  kAttrComputeCapabilityMajor = 75,
+  kAttrComputeCapabilityMinor = 76,
+};
+
+// JIT options for cuModuleLoadDataEx (values of CUjit_option).
+enum JitOption : int {
+  kJitInfoLogBuffer = 3,
+  kJitInfoLogBufferSizeBytes = 4,
+  kJitErrorLogBuffer = 5,
+  kJitErrorLogBufferSizeBytes = 6,
+};
+
+struct DriverApi {
+  DynamicLibrary library;
+
+  CUresult (*cuInit)(unsigned) = nullptr;
+  CUresult (*cuDriverGetVersion)(int*) = nullptr;
+  CUresult (*cuGetErrorName)(CUresult, const char**) = nullptr;    // optional
+  CUresult (*cuGetErrorString)(CUresult, const char**) = nullptr;  // optional
+  CUresult (*cuDeviceGetCount)(int*) = nullptr;
+  CUresult (*cuDeviceGet)(CUdevice*, int) = nullptr;
+  CUresult (*cuDeviceGetName)(char*, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetAttribute)(int*, int, CUdevice) = nullptr;
+  CUresult (*cuDeviceTotalMem)(std::size_t*, CUdevice) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice) = nullptr;
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice) = nullptr;
+  CUresult (*cuCtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*cuCtxSynchronize)() = nullptr;
+  CUresult (*cuMemGetInfo)(std::size_t*, std::size_t*) = nullptr;
+  CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
+  CUresult (*cuModuleUnload)(CUmodule) = nullptr;
+  CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuMemAlloc)(CUdeviceptr*, std::size_t) = nullptr;
+  CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, std::size_t) = nullptr;
+  CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, std::size_t) = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, std::size_t, CUstream) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, std::size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, std::size_t) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, std::size_t, CUstream) = nullptr;
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             CUstream, void**, void**) = nullptr;
+  CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
+  CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+  CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent) = nullptr;
+  CUresult (*cuOccupancyMaxPotentialBlockSize)(int*, int*, CUfunction, CUoccupancyB2DSize, std::size_t, int) = nullptr;
+
+  // Loads libcuda.so.1 ($CULIFT_CUDA_DRIVER_PATH first). Null plus a reason when it is absent or
+  // lacks an entry point. Does not call cuInit.
+  static std::shared_ptr<const DriverApi> load(std::string* whyNot);
+
+  // Throws CudaError for a failed call; `context` says what culift was doing.
+  void check(CUresult status, const char* call, const char* context = nullptr) const {
+    if (status != kCudaSuccess) fail(status, call, context);
+  }
+  [[noreturn]] void fail(CUresult status, const char* call, const char* context) const;
+
+  std::string errorName(CUresult status) const;
+  std::string errorDescription(CUresult status) const;
+};
+
+}  // namespace culift::rt::detail

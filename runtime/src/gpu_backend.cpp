@@ -1,0 +1,324 @@
+// The GPU backend: one device's primary context, modules compiled by NVRTC (through the compile
+// cache) and loaded with the driver, launches with cuLaunchKernel.
+#include <map>
+#include <mutex>
+#include <utility>
+
+#include "backend.hpp"
+#include "culift/runtime/compiler.hpp"
+#include "culift/runtime/error.hpp"
+#include "culift/runtime/nvrtc.hpp"
+#include "driver_api.hpp"
+#include "llvm/Support/Path.h"
+
+namespace culift::rt::detail {
+namespace {
+
+struct LoadedModule {
+  std::shared_ptr<const Module> module;  // keeps the Functions kernels point at alive
+  CUmodule handle = nullptr;
+  CompileRecord record;
+  std::map<std::string, CUfunction> functions;
+};
+
+class GpuBackend final : public BackendImpl {
+ public:
+  GpuBackend(std::shared_ptr<const DriverApi> api, std::shared_ptr<const Nvrtc> nvrtc, CUdevice device,
+             CUcontext context, DeviceInfo info, const EngineOptions& options)
+      : api_(std::move(api)),
+        nvrtc_(std::move(nvrtc)),
+        device_(device),
+        context_(context),
+        info_(std::move(info)),
+        options_(options),
+        cache_(CompileCache::Options{options.cacheDir, options.diskCache, options.warn}) {}
+
+  ~GpuBackend() override {
+    // Errors here cannot be reported (a fault may have left the context unusable): ignore them.
+    api_->cuCtxSetCurrent(context_);
+    for (auto& [key, loaded] : modules_)
+      if (loaded.handle) api_->cuModuleUnload(loaded.handle);
+    api_->cuDevicePrimaryCtxRelease(device_);
+  }
+
+  Backend kind() const override { return Backend::Gpu; }
+  const DeviceInfo& device() const override { return info_; }
+
+  std::uint64_t allocate(std::size_t bytes) override {
+    if (bytes == 0) return 0;
+    makeCurrent();
+    CUdeviceptr p = 0;
+    CUresult r = api_->cuMemAlloc(&p, bytes);
+    if (r != kCudaSuccess) {
+      std::string context = "allocating " + std::to_string(bytes) + " bytes on " + info_.name;
+      api_->fail(r, "cuMemAlloc_v2", context.c_str());
+    }
+    if ((r = api_->cuMemsetD8(p, 0, bytes)) != kCudaSuccess) {
+      api_->cuMemFree(p);
+      api_->fail(r, "cuMemsetD8_v2", "zero-filling a new buffer");
+    }
+    return p;
+  }
+
+  void release(std::uint64_t address) noexcept override {
+    api_->cuCtxSetCurrent(context_);
+    api_->cuMemFree(address);
+  }
+
+  void copyIn(std::uint64_t dst, const void* src, std::size_t bytes, void* stream, bool async) override {
+    makeCurrent();
+    if (async)
+      api_->check(api_->cuMemcpyHtoDAsync(dst, src, bytes, static_cast<CUstream>(stream)), "cuMemcpyHtoDAsync_v2");
+    else
+      api_->check(api_->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD_v2");
+  }
+
+  void copyOut(void* dst, std::uint64_t src, std::size_t bytes, void* stream, bool async) override {
+    makeCurrent();
+    if (async)
+      api_->check(api_->cuMemcpyDtoHAsync(dst, src, bytes, static_cast<CUstream>(stream)), "cuMemcpyDtoHAsync_v2");
+    else
+      api_->check(api_->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH_v2");
+  }
+
+  void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) override {
+    makeCurrent();
+    if (stream)
+      api_->check(api_->cuMemsetD8Async(dst, 0, bytes, static_cast<CUstream>(stream)), "cuMemsetD8Async");
+    else
+      api_->check(api_->cuMemsetD8(dst, 0, bytes), "cuMemsetD8_v2");
+  }
+
+  void load(const std::shared_ptr<const Module>& module) override {
+    std::lock_guard lock(mutex_);
+    loadLocked(module);
+  }
+
+  void* function(const std::shared_ptr<const Module>& module, const Function& fn) override {
+    std::lock_guard lock(mutex_);
+    LoadedModule& loaded = loadLocked(module);
+    if (auto it = loaded.functions.find(fn.kernelName); it != loaded.functions.end()) return it->second;
+    makeCurrent();
+    CUfunction f = nullptr;
+    CUresult r = api_->cuModuleGetFunction(&f, loaded.handle, fn.kernelName.c_str());
+    if (r != kCudaSuccess) {
+      std::string context = "looking up kernel '" + fn.kernelName + "' of " + fn.name;
+      api_->fail(r, "cuModuleGetFunction", context.c_str());
+    }
+    loaded.functions.emplace(fn.kernelName, f);
+    return f;
+  }
+
+  void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
+              void* stream) override {
+    const GridLimits& l = info_.limits;
+    if (plan.grid.x > l.maxGrid[0] || plan.grid.y > l.maxGrid[1] || plan.grid.z > l.maxGrid[2] ||
+        plan.block.x > l.maxBlock[0] || plan.block.y > l.maxBlock[1] || plan.block.z > l.maxBlock[2] ||
+        plan.block.volume() > l.maxThreadsPerBlock)
+      throw ArgumentError(fn.name + ": the launch plan " + plan.toString() + " exceeds the limits of " + info_.name);
+    // One 8-byte slot per parameter: pointers, scalars in their own width, extents.
+    std::vector<std::uint64_t> slots(args.size(), 0);
+    std::vector<void*> pointers(args.size());
+    for (std::size_t p = 0; p < args.size(); ++p) {
+      if (args[p].isBuffer) slots[p] = args[p].buffer.address;
+      else args[p].value.store(&slots[p]);
+      pointers[p] = &slots[p];
+    }
+    makeCurrent();
+    CUresult r = api_->cuLaunchKernel(static_cast<CUfunction>(function), plan.grid.x, plan.grid.y, plan.grid.z,
+                                      plan.block.x, plan.block.y, plan.block.z, plan.sharedBytes,
+                                      static_cast<CUstream>(stream), pointers.data(), nullptr);
+    if (r != kCudaSuccess) {
+      std::string context = "launching " + fn.name + " (" + plan.toString() + ")";
+      api_->fail(r, "cuLaunchKernel", context.c_str());
+    }
+  }
+
+  unsigned suggestedBlockSize(void* function) override {
+    makeCurrent();
+    int minGrid = 0, block = 0;
+    api_->check(api_->cuOccupancyMaxPotentialBlockSize(&minGrid, &block, static_cast<CUfunction>(function), nullptr, 0, 0),
+                "cuOccupancyMaxPotentialBlockSize");
+    return block > 0 ? static_cast<unsigned>(block) : 256u;
+  }
+
+  void* createStream() override {
+    makeCurrent();
+    CUstream s = nullptr;
+    api_->check(api_->cuStreamCreate(&s, 0), "cuStreamCreate");
+    return s;
+  }
+  void destroyStream(void* stream) noexcept override {
+    api_->cuCtxSetCurrent(context_);
+    api_->cuStreamDestroy(static_cast<CUstream>(stream));
+  }
+  void synchronize(void* stream) override {
+    makeCurrent();
+    if (stream) api_->check(api_->cuStreamSynchronize(static_cast<CUstream>(stream)), "cuStreamSynchronize");
+    else api_->check(api_->cuCtxSynchronize(), "cuCtxSynchronize");
+  }
+
+  void* createEvent() override {
+    makeCurrent();
+    CUevent e = nullptr;
+    api_->check(api_->cuEventCreate(&e, 0), "cuEventCreate");
+    return e;
+  }
+  void recordEvent(void* event, void* stream) override {
+    makeCurrent();
+    api_->check(api_->cuEventRecord(static_cast<CUevent>(event), static_cast<CUstream>(stream)), "cuEventRecord");
+  }
+  void synchronizeEvent(void* event) override {
+    makeCurrent();
+    api_->check(api_->cuEventSynchronize(static_cast<CUevent>(event)), "cuEventSynchronize");
+  }
+  float elapsedMs(void* start, void* end) override {
+    synchronizeEvent(end);
+    float ms = 0;
+    api_->check(api_->cuEventElapsedTime(&ms, static_cast<CUevent>(start), static_cast<CUevent>(end)),
+                "cuEventElapsedTime");
+    return ms;
+  }
+  void destroyEvent(void* event) noexcept override {
+    api_->cuCtxSetCurrent(context_);
+    api_->cuEventDestroy(static_cast<CUevent>(event));
+  }
+
+  CompileCache* cache() override { return &cache_; }
+  const std::shared_ptr<const Nvrtc>& nvrtc() const override { return nvrtc_; }
+  std::vector<CompileRecord> compileRecords() const override {
+    std::lock_guard lock(mutex_);
+    std::vector<CompileRecord> out;
+    for (const auto& [key, loaded] : modules_) out.push_back(loaded.record);
+    return out;
+  }
+
+ private:
+  void makeCurrent() const { api_->check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent"); }
+
+  std::vector<std::string> compileOptions() const {
+    std::vector<std::string> o;
+    if (options_.math == MathMode::Strict) o.emplace_back("--fmad=false");
+    if (options_.math == MathMode::Fast) o.emplace_back("--use_fast_math");
+    if (options_.lineInfo) o.emplace_back("-lineinfo");
+    return o;
+  }
+
+  LoadedModule& loadLocked(const std::shared_ptr<const Module>& module) {
+    if (auto it = modules_.find(module.get()); it != modules_.end()) return it->second;
+    CompileRequest request;
+    request.source = module->cudaSource;
+    request.programName = llvm::sys::path::filename(module->sourcePath).str() + ".cu";
+    request.options = compileOptions();
+    request.translatorVersion = options_.translatorVersion;
+    CompiledImage compiled = compileImage(*nvrtc_, &cache_, request, chooseTarget(*nvrtc_, info_.arch()));
+
+    makeCurrent();
+    char errorLog[8192] = {0};
+    int jitOptions[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+    void* jitValues[] = {errorLog, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof errorLog))};
+    CUmodule handle = nullptr;
+    CUresult r = api_->cuModuleLoadDataEx(&handle, compiled.image->data(), 2, jitOptions, jitValues);
+    if (r != kCudaSuccess) {
+      std::string context = "loading the " + compiled.target.name() + " image of " + module->sourcePath;
+      if (errorLog[0]) context += "; JIT log: " + std::string(errorLog);
+      api_->fail(r, "cuModuleLoadDataEx", context.c_str());
+    }
+    LoadedModule loaded;
+    loaded.module = module;
+    loaded.handle = handle;
+    loaded.record = {module->sourcePath, compiled.target.name(), compiled.fromCache, compiled.milliseconds,
+                     compiled.options, compiled.log};
+    return modules_.emplace(module.get(), std::move(loaded)).first->second;
+  }
+
+  std::shared_ptr<const DriverApi> api_;
+  std::shared_ptr<const Nvrtc> nvrtc_;
+  CUdevice device_;
+  CUcontext context_;
+  DeviceInfo info_;
+  EngineOptions options_;
+  CompileCache cache_;
+  mutable std::mutex mutex_;
+  std::map<const Module*, LoadedModule> modules_;
+};
+
+// Why cuInit failed, in words a person can act on.
+std::string initFailureReason(const DriverApi& api, CUresult r) {
+  std::string s = "cuInit failed: " + api.errorName(r) + " (" + std::to_string(r) + ")";
+  if (std::string d = api.errorDescription(r); !d.empty()) s += ": " + d;
+  switch (r) {
+    case 34:
+      s += ". " + api.library.path() + " is the stub from the CUDA toolkit: remove its directory (…/lib64/stubs) "
+           "from LD_LIBRARY_PATH so the real driver's libcuda.so.1 is found";
+      break;
+    case 100:
+      s += ". Check nvidia-smi, $CUDA_VISIBLE_DEVICES, and (in a container) that it runs with --gpus all";
+      break;
+    case 35:
+    case 803:
+      s += ". Install a newer NVIDIA driver";
+      break;
+    default: break;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std::string* whyNot) {
+  auto fail = [&](std::string reason) -> std::unique_ptr<BackendImpl> {
+    if (whyNot) *whyNot = std::move(reason) + " (run 'culift probe' for a full report)";
+    return nullptr;
+  };
+  std::string reason;
+  auto api = DriverApi::load(&reason);
+  if (!api) return fail("no CUDA driver: " + reason);
+  if (CUresult r = api->cuInit(0); r != kCudaSuccess) return fail(initFailureReason(*api, r));
+  int count = 0;
+  if (CUresult r = api->cuDeviceGetCount(&count); r != kCudaSuccess)
+    return fail("cuDeviceGetCount failed: " + api->errorName(r));
+  if (count == 0) return fail("the CUDA driver sees no device (check nvidia-smi and $CUDA_VISIBLE_DEVICES)");
+  if (options.deviceOrdinal < 0 || options.deviceOrdinal >= count)
+    return fail("device " + std::to_string(options.deviceOrdinal) + " does not exist: " + std::to_string(count) +
+                " device" + (count == 1 ? "" : "s") + " (ordinals 0 to " + std::to_string(count - 1) + ")");
+
+  auto nvrtc = Nvrtc::load(&reason);
+  if (!nvrtc) return fail("no NVRTC: " + reason + "Install the CUDA NVRTC library or set $CULIFT_NVRTC_PATH");
+
+  // From here on a failing call is not "no GPU" but an error: let it throw.
+  CUdevice device = 0;
+  api->check(api->cuDeviceGet(&device, options.deviceOrdinal), "cuDeviceGet");
+  DeviceInfo info;
+  info.ordinal = options.deviceOrdinal;
+  char name[256] = {0};
+  api->check(api->cuDeviceGetName(name, sizeof name - 1, device), "cuDeviceGetName");
+  info.name = name;
+  auto attribute = [&](int a) {
+    int v = 0;
+    api->check(api->cuDeviceGetAttribute(&v, a, device), "cuDeviceGetAttribute");
+    return v;
+  };
+  info.computeMajor = attribute(kAttrComputeCapabilityMajor);
+  info.computeMinor = attribute(kAttrComputeCapabilityMinor);
+  info.multiprocessors = attribute(kAttrMultiprocessorCount);
+  info.limits.maxThreadsPerBlock = static_cast<unsigned>(attribute(kAttrMaxThreadsPerBlock));
+  for (int a = 0; a < 3; ++a) {
+    info.limits.maxBlock[a] = static_cast<unsigned>(attribute(kAttrMaxBlockDimX + a));
+    info.limits.maxGrid[a] = static_cast<unsigned>(attribute(kAttrMaxGridDimX + a));
+  }
+  std::size_t memory = 0;
+  api->check(api->cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem_v2");
+  info.totalMemory = memory;
+  api->check(api->cuDriverGetVersion(&info.driverVersion), "cuDriverGetVersion");
+
+  CUcontext context = nullptr;
+  api->check(api->cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  if (CUresult r = api->cuCtxSetCurrent(context); r != kCudaSuccess) {
+    api->cuDevicePrimaryCtxRelease(device);
+    api->fail(r, "cuCtxSetCurrent", "making the primary context current");
+  }
+  return std::make_unique<GpuBackend>(std::move(api), std::move(nvrtc), device, context, std::move(info), options);
+}
+
+}  // namespace culift::rt::detail

@@ -1,0 +1,135 @@
+// Golden tests: each golden/<construct>.cpp is translated by the front end; its CUDA must meet
+// golden/<construct>.expect and compile with NVRTC for sm_90. CULIFT_UPDATE_GOLDENS=1 rewrites
+// the .expect files from the current output, for review in the diff.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "catch.hpp"
+#include "culift/codegen.hpp"
+#include "culift/translate.hpp"
+#include "golden_check.hpp"
+#include "nvrtc_compile.hpp"
+
+using namespace culift;
+using namespace culift::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TranslateOptions goldenOptions() {
+  TranslateOptions o;
+  o.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+  return o;
+}
+
+std::vector<fs::path> filesIn(const fs::path& dir, const std::string& extension) {
+  std::vector<fs::path> files;
+  if (!fs::exists(dir)) return files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (entry.is_regular_file() && entry.path().extension() == extension) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+struct CompileTally {
+  size_t modules = 0;
+  double nvrtcMs = 0;
+  void add(double ms) {
+    if (ms < 0) return;
+    ++modules;
+    nvrtcMs += ms;
+  }
+  void report(const std::string& what) const {
+    std::cout << what << ": " << modules << " modules compiled by NVRTC for sm_90 in " << nvrtcMs << " ms ("
+              << (modules ? nvrtcMs / static_cast<double>(modules) : 0.0) << " ms each)\n";
+  }
+};
+
+}  // namespace
+
+TEST_CASE("golden inputs emit the expected CUDA, and it compiles", "[codegen][golden][nvrtc]") {
+  const fs::path dir = fs::path(CULIFT_TEST_DATA_DIR) / "codegen" / "golden";
+  const bool update = std::getenv("CULIFT_UPDATE_GOLDENS") != nullptr;
+  const std::vector<fs::path> inputs = filesIn(dir, ".cpp");
+  REQUIRE(!inputs.empty());
+  CompileTally tally;
+  const auto start = std::chrono::steady_clock::now();
+  for (const fs::path& input : inputs) {
+    const std::string name = input.stem().string();
+    SECTION(name) {}
+    INFO("golden " << input.filename().string());
+    // A fixed virtual name keeps paths in the output (header, #line) the same on every machine.
+    const TranslateResult result =
+        translateSource(readFile(input), "golden/" + input.filename().string(), goldenOptions());
+    INFO(result.formatDiagnostics());
+    REQUIRE(result.ok());
+    const std::string& cuda = result.module->cudaSource;
+    REQUIRE(!cuda.empty());
+    const std::vector<std::string> lines = goldenLines(cuda);
+
+    fs::path expectPath = input;
+    expectPath.replace_extension(".expect");
+    GoldenExpectations expected;
+    if (fs::exists(expectPath)) expected = parseExpectations(readFile(expectPath));
+    if (update) {
+      std::ofstream(expectPath, std::ios::binary) << renderExpectations(expected, lines);
+      expected = parseExpectations(readFile(expectPath));
+    }
+    INFO("no " << expectPath.filename().string() << ": run with CULIFT_UPDATE_GOLDENS=1 and review it");
+    REQUIRE(fs::exists(expectPath));
+    REQUIRE(!expected.checks.empty());
+    const std::string failures = checkGolden(expected, lines);
+    INFO("emitted CUDA:\n" << cuda);
+    CHECK(failures == "");
+    tally.add(requireCompiles(cuda, cudaFileName(*result.module)));
+  }
+  const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  tally.report(std::to_string(inputs.size()) + " goldens (translate + check + compile: " +
+               std::to_string(static_cast<long>(wallMs)) + " ms wall)");
+}
+
+TEST_CASE("every example translates and its CUDA compiles", "[codegen][examples][nvrtc]") {
+  const std::vector<fs::path> headers = filesIn(fs::path(CULIFT_SOURCE_DIR) / "examples", ".hpp");
+  CompileTally tally;
+  for (const fs::path& header : headers) {
+    INFO("example " << header.string());
+    const TranslateResult result = translate(header.string(), goldenOptions());
+    INFO(result.formatDiagnostics());
+    REQUIRE(result.ok());
+    REQUIRE(!result.module->functions.empty());
+    tally.add(requireCompiles(result.module->cudaSource, cudaFileName(*result.module)));
+  }
+  tally.report(std::to_string(headers.size()) + " example headers");
+}
+
+TEST_CASE("the Pearson six translate to six kernels that compile", "[codegen][pearson][nvrtc]") {
+  const fs::path header = fs::path(CULIFT_SOURCE_DIR) / "examples" / "pearson" / "pearson_metrics.hpp";
+  if (!fs::exists(header)) {
+    WARN("skipped: " << header.string() << " does not exist yet");
+    return;
+  }
+  const TranslateResult result = translate(header.string(), goldenOptions());
+  INFO(result.formatDiagnostics());
+  REQUIRE(result.ok());
+  const Module& module = *result.module;
+  for (const char* name : {"RowSum", "RowSumSq", "GramDot", "CorrelationCell", "DistanceCell", "PearsonClamp"}) {
+    INFO("function " << name);
+    const Function* fn = module.find(name);
+    REQUIRE(fn != nullptr);
+    CHECK(fn->isKernel());
+    CHECK(module.cudaSource.find("extern \"C\" __global__ void " + fn->kernelName + "(") != std::string::npos);
+  }
+  requireCompiles(module.cudaSource, cudaFileName(module));
+}

@@ -1,0 +1,370 @@
+#include "ast_printer.hpp"
+
+#include <stdexcept>
+
+#include "literal_spelling.hpp"
+
+namespace culift::codegen {
+namespace {
+
+std::string stripped(const LiteralText& t) {
+  return t.parenthesized ? t.text.substr(1, t.text.size() - 2) : t.text;
+}
+
+std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
+
+}  // namespace
+
+Scalar mathComputationType(const Expr& call) {
+  const MathFnInfo& m = info(call.math);
+  const Scalar firstArg = call.operands.empty() ? Scalar::Void : call.operands[0]->type.scalar;
+  switch (m.domain) {
+    case MathDomain::Floating: return isFloating(call.type.scalar) ? call.type.scalar : firstArg;
+    case MathDomain::Classify: return firstArg;
+    case MathDomain::Any: return call.type.scalar;
+  }
+  return call.type.scalar;
+}
+
+AstPrinter::AstPrinter(const Module& module, const Function& function, Flavor flavor, CodeWriter& out)
+    : module_(module), fn_(function), flavor_(flavor), out_(out) {
+  // A local named like a function the body calls (`float sqrtf = ...; sqrtf(x)`) would hide
+  // that function in the emitted code, where C++ named it through std::. Rename such locals.
+  std::unordered_set<std::string> called;
+  if (fn_.body) collectCalleeNames(*fn_.body, called);
+  names_.reserve(fn_.vars.size());
+  for (VarId id = 0; id < fn_.vars.size(); ++id) {
+    const std::string& name = fn_.vars[id].name;
+    if (name.empty())
+      names_.push_back("culift_v" + std::to_string(id));
+    else if (called.count(name))
+      names_.push_back(name + "_" + std::to_string(id));
+    else
+      names_.push_back(name);
+  }
+}
+
+std::string AstPrinter::declarator(const Type& type, const std::string& name) {
+  std::string s;
+  if (type.constElements && !type.isValue()) s += "const ";
+  s += spelling(type.scalar);
+  if (type.isPointer()) return s + "* " + name;
+  s += ' ';
+  s += name;
+  if (type.isArray()) s += "[" + std::to_string(type.extent) + "]";
+  return s;
+}
+
+std::string AstPrinter::calleeName(FuncId id) const {
+  if (id >= module_.functions.size()) throw std::logic_error("call to a function the module does not hold");
+  const Function& callee = module_.functions[id];
+  return callee.deviceName.empty() ? callee.name : callee.deviceName;
+}
+
+std::string AstPrinter::parameterList() const {
+  std::string s;
+  for (unsigned p = 0; p < fn_.numParams; ++p) {
+    if (p) s += ", ";
+    s += declarator(fn_.vars[p].type, names_[p]);
+  }
+  return s;
+}
+
+// ---- statements ---------------------------------------------------------------------------
+
+void AstPrinter::printBody(unsigned indent) {
+  if (!fn_.body) return;
+  if (fn_.body->kind == StmtKind::Block)
+    block(*fn_.body, indent);
+  else
+    stmt(*fn_.body, indent);
+}
+
+void AstPrinter::block(const Stmt& s, unsigned indent) {
+  for (const StmtPtr& child : s.stmts) stmt(*child, indent);
+}
+
+// `head {`, the body's statements, `tail`. A block body shares the braces: the same scope.
+void AstPrinter::bracedBody(const std::string& head, const Stmt& body, unsigned indent, const std::string& tail) {
+  out_.line(indent, head);
+  if (body.kind == StmtKind::Block && body.scoped)
+    block(body, indent + 1);
+  else
+    stmt(body, indent + 1);
+  if (!tail.empty()) out_.line(indent, tail);
+}
+
+std::string AstPrinter::declaration(const Stmt& decl) {
+  const Var& v = fn_.vars.at(decl.var);
+  std::string s = declarator(v.type, names_[decl.var]);
+  if (v.type.isArray()) {
+    if (decl.arrayInitialized) {
+      s += " = {";
+      for (size_t k = 0; k < decl.inits.size(); ++k) {
+        if (k) s += ", ";
+        s += top(*decl.inits[k]);
+      }
+      s += "}";
+    }
+  } else if (decl.expr) {
+    s += " = " + top(*decl.expr);
+  }
+  return s;
+}
+
+void AstPrinter::stmt(const Stmt& s, unsigned indent) {
+  if (s.kind != StmtKind::Block) out_.mapToUser(s.range.begin);
+  switch (s.kind) {
+    case StmtKind::Block:
+      if (!s.scoped) {
+        block(s, indent);  // a declaration group: its declarations one after another
+        return;
+      }
+      out_.mapToUser(s.range.begin);
+      out_.line(indent, "{");
+      block(s, indent + 1);
+      out_.line(indent, "}");
+      return;
+    case StmtKind::Decl: out_.line(indent, declaration(s) + ";"); return;
+    case StmtKind::ExprStmt: out_.line(indent, top(*s.expr) + ";"); return;
+    case StmtKind::If: {
+      bracedBody("if (" + top(*s.cond) + ") {", *s.then, indent, "");
+      const Stmt* otherwise = s.otherwise.get();
+      while (otherwise) {
+        if (otherwise->kind == StmtKind::If) {
+          out_.mapToUser(otherwise->range.begin);
+          bracedBody("} else if (" + top(*otherwise->cond) + ") {", *otherwise->then, indent, "");
+          otherwise = otherwise->otherwise.get();
+        } else {
+          bracedBody("} else {", *otherwise, indent, "");
+          otherwise = nullptr;
+        }
+      }
+      out_.line(indent, "}");
+      return;
+    }
+    case StmtKind::For: forLoop(s, indent); return;
+    case StmtKind::While: bracedBody("while (" + top(*s.cond) + ") {", *s.body, indent); return;
+    case StmtKind::DoWhile:
+      bracedBody("do {", *s.body, indent, "");
+      out_.mapToUser(s.cond->range.begin);
+      out_.line(indent, "} while (" + top(*s.cond) + ");");
+      return;
+    case StmtKind::Break: out_.line(indent, "break;"); return;
+    case StmtKind::Continue: out_.line(indent, "continue;"); return;
+    case StmtKind::Return: out_.line(indent, s.expr ? "return " + top(*s.expr) + ";" : "return;"); return;
+    case StmtKind::Switch: switchStmt(s, indent); return;
+    case StmtKind::Case:
+    case StmtKind::Default:
+      // Labels are printed by switchStmt; one elsewhere still prints as written.
+      out_.line(indent, s.kind == StmtKind::Default ? "default:" : "case " + std::to_string(s.caseValue) + ":");
+      return;
+    case StmtKind::Null: out_.line(indent, ";"); return;
+  }
+}
+
+// The init of a for header: one declaration, a declaration group of one type
+// (`int a = 0, b = n`) or an expression. Anything else is hoisted into an enclosing block.
+std::string AstPrinter::forInit(const Stmt& init, bool& hoist) {
+  hoist = false;
+  switch (init.kind) {
+    case StmtKind::Null: return "";
+    case StmtKind::Decl: return declaration(init);
+    case StmtKind::ExprStmt: return top(*init.expr);
+    case StmtKind::Block: {
+      if (init.scoped || init.stmts.empty()) break;
+      const Stmt& first = *init.stmts[0];
+      if (first.kind != StmtKind::Decl) break;
+      const Type type = fn_.vars.at(first.var).type;
+      if (!type.isValue()) break;
+      for (const StmtPtr& d : init.stmts)
+        if (d->kind != StmtKind::Decl || fn_.vars.at(d->var).type != type) hoist = true;
+      if (hoist) break;
+      std::string s = declaration(first);
+      for (size_t k = 1; k < init.stmts.size(); ++k) {
+        const Stmt& d = *init.stmts[k];
+        s += ", " + names_[d.var];
+        if (d.expr) s += " = " + top(*d.expr);
+      }
+      return s;
+    }
+    default: break;
+  }
+  hoist = true;
+  return "";
+}
+
+void AstPrinter::forLoop(const Stmt& s, unsigned indent) {
+  bool hoist = false;
+  std::string init = s.init ? forInit(*s.init, hoist) : "";
+  const std::string rest = "; " + (s.cond ? top(*s.cond) : std::string()) + "; " + (s.expr ? top(*s.expr) : std::string()) + ") {";
+  if (!hoist) {
+    bracedBody("for (" + init + rest, *s.body, indent);
+    return;
+  }
+  // Declarations of different types in the init: an enclosing block gives them the scope
+  // the for statement gave them.
+  out_.line(indent, "{");
+  stmt(*s.init, indent + 1);
+  out_.mapToUser(s.range.begin);
+  bracedBody("for (" + rest, *s.body, indent + 1);
+  out_.line(indent, "}");
+}
+
+void AstPrinter::switchStmt(const Stmt& s, unsigned indent) {
+  const Scalar condType = s.cond->type.scalar;
+  out_.line(indent, "switch (" + top(*s.cond) + ") {");
+  if (s.body->kind == StmtKind::Block && s.body->scoped) {
+    bool endsWithLabel = false;
+    for (const StmtPtr& child : s.body->stmts) {
+      if (child->kind == StmtKind::Case || child->kind == StmtKind::Default) {
+        out_.mapToUser(child->range.begin);
+        out_.line(indent + 1, child->kind == StmtKind::Default
+                                  ? std::string("default:")
+                                  : "case " + stripped(integerLiteral(child->caseValue, condType)) + ":");
+        endsWithLabel = true;
+      } else {
+        stmt(*child, indent + 2);
+        endsWithLabel = false;
+      }
+    }
+    // A label must label a statement: a final `case 3:` labels an empty one, as in C++23.
+    if (endsWithLabel) out_.line(indent + 2, ";");
+  } else {
+    stmt(*s.body, indent + 1);
+  }
+  out_.line(indent, "}");
+}
+
+// ---- expressions --------------------------------------------------------------------------
+
+std::string AstPrinter::top(const Expr& e) {
+  Printed p = expr(e);
+  if (p.parenthesized) return p.text.substr(1, p.text.size() - 2);
+  return std::move(p.text);
+}
+
+std::string AstPrinter::argument(const Expr& e) {
+  if (e.kind == ExprKind::Comma) return expr(e).text;
+  return top(e);
+}
+
+std::string AstPrinter::convertedTo(const Expr& e, Scalar s) {
+  if (!e.type.isValue() || e.type.scalar == s || s == Scalar::Void) return argument(e);
+  if (flavor_ == Flavor::Cuda)
+    if (auto c = constantOf(e))
+      if (auto folded = foldExactCast(*c, s)) return stripped(*folded);
+  return "(" + std::string(spelling(s)) + ")" + expr(e).text;
+}
+
+AstPrinter::Printed AstPrinter::expr(const Expr& e) {
+  const auto wrap = [](std::string s) { return Printed{"(" + s + ")", true}; };
+  switch (e.kind) {
+    case ExprKind::IntLiteral: {
+      LiteralText t = integerLiteral(e.intBits, e.type.scalar);
+      return {std::move(t.text), t.parenthesized};
+    }
+    case ExprKind::FloatLiteral: {
+      const double v = e.type.scalar == Scalar::F32 ? static_cast<float>(e.floatValue) : e.floatValue;
+      LiteralText t = floatingLiteral(v, e.type.scalar, flavor_ == Flavor::Cuda);
+      return {std::move(t.text), t.parenthesized};
+    }
+    case ExprKind::BoolLiteral: return {e.intBits ? "true" : "false", false};
+    case ExprKind::VarRef: return {names_.at(e.var), false};
+    case ExprKind::Subscript: {
+      const Expr& base = *e.operands[0];
+      std::string b = expr(base).text;
+      if (base.kind != ExprKind::VarRef && base.kind != ExprKind::Subscript) b = "(" + b + ")";
+      return {b + "[" + top(*e.operands[1]) + "]", false};
+    }
+    case ExprKind::Unary: return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
+    case ExprKind::Binary:
+      return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " + expr(*e.operands[1]).text);
+    case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + expr(*e.operands[1]).text);
+    case ExprKind::CompoundAssign: {
+      // `x op= rhs` is what C++ computes: (T)((computeType)x op rhs), and it evaluates an
+      // element lvalue `a[f(i)]` once. The rhs is in the computation type unless the op is a
+      // shift (operands promoted separately).
+      const Expr& rhs = *e.operands[1];
+      std::string r = (isShift(e.binaryOp) || e.computeType == Scalar::Void) ? expr(rhs).text
+                                                                                 : convertedTo(rhs, e.computeType);
+      return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
+    }
+    case ExprKind::IncDec: {
+      const std::string op(spelling(e.incDecOp));
+      const std::string target = expr(*e.operands[0]).text;
+      return wrap(isPrefix(e.incDecOp) ? op + target : target + op);
+    }
+    case ExprKind::Conditional:
+      return wrap(expr(*e.operands[0]).text + " ? " + expr(*e.operands[1]).text + " : " + expr(*e.operands[2]).text);
+    case ExprKind::Cast: return cast(e);
+    case ExprKind::Call: {
+      std::string s = calleeName(e.callee) + "(";
+      for (size_t k = 0; k < e.operands.size(); ++k) {
+        if (k) s += ", ";
+        s += argument(*e.operands[k]);
+      }
+      return {s + ")", false};
+    }
+    case ExprKind::MathCall: return mathCall(e);
+    case ExprKind::Comma: return wrap(top(*e.operands[0]) + ", " + top(*e.operands[1]));
+  }
+  throw std::logic_error("unknown expression kind");
+}
+
+AstPrinter::Printed AstPrinter::cast(const Expr& e) {
+  const Expr& operand = *e.operands[0];
+  if (operand.type == e.type && !e.explicitCast) return expr(operand);  // no conversion at all
+  if (flavor_ == Flavor::Cuda && e.type.isValue()) {
+    if (auto c = constantOf(operand)) {
+      if (auto folded = foldExactCast(*c, e.type.scalar)) return {folded->text, folded->parenthesized};
+    }
+  }
+  // A cast binds tighter than every binary operator and looser than postfix ones; its
+  // operand is a primary or parenthesized already. No outer parentheses needed.
+  return {castSpelling(e.type) + expr(operand).text, false};
+}
+
+std::string AstPrinter::mathName(const Expr& e) const {
+  const MathFnInfo& m = info(e.math);
+  if (flavor_ == Flavor::Pseudocode) return "std::" + std::string(m.name);
+  return std::string(mathComputationType(e) == Scalar::F32 ? m.floatName : m.doubleName);
+}
+
+AstPrinter::Printed AstPrinter::mathCall(const Expr& e) {
+  const MathFnInfo& m = info(e.math);
+  const Scalar computation = mathComputationType(e);
+  std::string s = mathName(e) + "(";
+  for (size_t k = 0; k < e.operands.size(); ++k) {
+    if (k) s += ", ";
+    // Device overloads are chosen by argument type: give each argument the computation type
+    // so `sqrtf` sees a float and culift_min two of one type, as the C++ call had.
+    const bool convert = flavor_ == Flavor::Cuda && m.domain != MathDomain::Classify;
+    s += convert ? convertedTo(*e.operands[k], computation) : argument(*e.operands[k]);
+  }
+  return {s + ")", false};
+}
+
+void AstPrinter::collectCalleeNames(const Expr& e, std::unordered_set<std::string>& names) const {
+  if (e.kind == ExprKind::Call && e.callee < module_.functions.size()) names.insert(calleeName(e.callee));
+  if (e.kind == ExprKind::MathCall) {
+    const MathFnInfo& m = info(e.math);
+    names.insert(std::string(m.floatName));
+    names.insert(std::string(m.doubleName));
+  }
+  for (const ExprPtr& o : e.operands)
+    if (o) collectCalleeNames(*o, names);
+}
+
+void AstPrinter::collectCalleeNames(const Stmt& s, std::unordered_set<std::string>& names) const {
+  for (const Expr* e : {s.cond.get(), s.expr.get()})
+    if (e) collectCalleeNames(*e, names);
+  for (const ExprPtr& e : s.inits)
+    if (e) collectCalleeNames(*e, names);
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c) collectCalleeNames(*c, names);
+  for (const StmtPtr& c : s.stmts)
+    if (c) collectCalleeNames(*c, names);
+}
+
+}  // namespace culift::codegen

@@ -1,0 +1,73 @@
+// Prints one function's typed AST as C++ statements and expressions: every cast explicit,
+// binary subexpressions fully parenthesized, literals with their exact type. The CUDA emitter
+// and the pseudocode writer share it; the flavour decides the few spellings that differ.
+#pragma once
+
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "code_writer.hpp"
+#include "culift/ast/module.hpp"
+
+namespace culift::codegen {
+
+enum class Flavor {
+  Cuda,        // compilable CUDA C: device math names, exact literal casts folded, #line
+  Pseudocode,  // what the AST says: every cast as written in the tree, C++ math names
+};
+
+class AstPrinter {
+ public:
+  AstPrinter(const Module& module, const Function& function, Flavor flavor, CodeWriter& out);
+
+  // "const float* x, int cols, int i" with the names the body uses.
+  std::string parameterList() const;
+  // The body's statements between the braces of the function, at `indent`.
+  void printBody(unsigned indent);
+
+  // The name a variable is printed with: the user's, unless it would hide a function the body
+  // calls or is empty.
+  const std::string& varName(VarId id) const { return names_[id]; }
+  // "float x", "const float* x", "float w[4]".
+  static std::string declarator(const Type& type, const std::string& name);
+  // The name a call to a lifted function prints.
+  std::string calleeName(FuncId id) const;
+
+ private:
+  struct Printed {
+    std::string text;
+    bool parenthesized = false;  // "(...)" around the whole text, droppable at the top
+  };
+
+  void stmt(const Stmt& s, unsigned indent);
+  void block(const Stmt& s, unsigned indent);  // the statements of a block, no braces
+  void bracedBody(const std::string& head, const Stmt& body, unsigned indent, const std::string& tail = "}");
+  void forLoop(const Stmt& s, unsigned indent);
+  void switchStmt(const Stmt& s, unsigned indent);
+  std::string declaration(const Stmt& decl);  // "int a = 0" without the semicolon
+  std::string forInit(const Stmt& init, bool& hoist);
+
+  Printed expr(const Expr& e);
+  std::string top(const Expr& e);       // a whole expression: outer parentheses dropped
+  std::string argument(const Expr& e);  // a call argument: a comma expression stays wrapped
+  Printed cast(const Expr& e);
+  Printed mathCall(const Expr& e);
+  std::string convertedTo(const Expr& e, Scalar s);  // e, with a cast when its type differs
+
+  void collectCalleeNames(const Expr& e, std::unordered_set<std::string>& names) const;
+  void collectCalleeNames(const Stmt& s, std::unordered_set<std::string>& names) const;
+  std::string mathName(const Expr& e) const;
+
+  const Module& module_;
+  const Function& fn_;
+  Flavor flavor_;
+  CodeWriter& out_;
+  std::vector<std::string> names_;
+};
+
+// The Scalar a math call computes in: its result type for floating functions, its argument's
+// for the classification functions (isnan, ...).
+Scalar mathComputationType(const Expr& call);
+
+}  // namespace culift::codegen

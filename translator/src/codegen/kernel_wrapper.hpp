@@ -1,0 +1,20 @@
+// The extern "C" __global__ wrapper of a kernel function: grid-stride loops over every index of
+// its launch (64-bit), the call of the __device__ function, the store into `out`.
+#pragma once
+
+#include <string>
+
+#include "code_writer.hpp"
+#include "culift/ast/module.hpp"
+
+namespace culift::codegen {
+
+// "kernel RowSum_kernel(const float* x [input array], int cols [scalar], ...)": the kernel's
+// signature with the role of each parameter, for comments and pseudocode.
+std::string describeKernel(const Function& fn);
+
+// Writes the wrapper of `fn` (fn.isKernel()). Throws std::logic_error when the signature is
+// inconsistent with the mode (an extent missing): a classifier bug, not a user error.
+void emitKernelWrapper(const Function& fn, CodeWriter& out);
+
+}  // namespace culift::codegen

@@ -1,0 +1,31 @@
+// The text of <culift/annotate.hpp>, served to Clang as an in-memory file so that
+// `#include <culift/annotate.hpp>` always resolves, wherever the user's file lives. It must stay
+// identical to include/culift/annotate.hpp (a test compares the two).
+#include "annotate_header.hpp"
+
+namespace culift::frontend {
+
+std::string_view annotateHeaderText() {
+  static constexpr std::string_view kText = R"culift_header(
+// culift/annotate.hpp — marks ordinary C++ functions for lifting to CUDA kernels.
+//
+//   CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }
+//   CULIFT_KERNEL_INDEX(row, col) float Cell(const float* m, int n, int row, int col) { ... }
+//
+// The marker is the annotation string "culift" (index names override: "culift:index=a, b").
+// Under Clang the macros expand to [[clang::annotate(...)]]; other compilers, which would warn
+// about an unknown attribute, see nothing, so annotated code compiles natively unchanged.
+#pragma once
+
+#if defined(__clang__)
+#define CULIFT_KERNEL [[clang::annotate("culift")]]
+#define CULIFT_KERNEL_INDEX(...) [[clang::annotate("culift:index=" #__VA_ARGS__)]]
+#else
+#define CULIFT_KERNEL
+#define CULIFT_KERNEL_INDEX(...)
+#endif
+)culift_header";
+  return kText.substr(1);  // the raw string starts with a line break
+}
+
+}  // namespace culift::frontend

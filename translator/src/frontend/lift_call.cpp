@@ -1,0 +1,152 @@
+// Calls: <cmath> and std::min/max/clamp/abs become MathCall nodes computed in the C++ type;
+// calls to functions whose body culift can see are lifted too (as device functions);
+// everything else (I/O, library functions, methods, function pointers) is rejected by name.
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "lifter.hpp"
+#include "llvm/ADT/StringSet.h"
+
+namespace culift::frontend {
+namespace {
+
+bool isIoFunction(llvm::StringRef name) {
+  static const llvm::StringSet<> kIo = {
+      "printf",  "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf",
+      "puts",    "fputs",   "putchar", "fputc",    "putc",    "scanf",    "fscanf",   "sscanf",
+      "getchar", "getc",    "fgetc",   "fgets",    "gets",    "fopen",    "fclose",   "fread",
+      "fwrite",  "fflush",  "perror",  "write",    "read",    "open",     "close",    "getline"};
+  return kIo.contains(name);
+}
+
+const char* kIoMessage = "I/O is not available in culift kernels";
+const char* kIoHint = "return the value, or write it to an output array and print it on the host";
+
+}  // namespace
+
+bool Lifter::isStreamType(clang::QualType t) const {
+  if (t.isNull()) return false;
+  t = t.getNonReferenceType();
+  const clang::CXXRecordDecl* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->isInStdNamespace()) return false;
+  llvm::StringRef name = rd->getName();
+  return name.contains("stream") || name.contains("ios") || name == "basic_streambuf";
+}
+
+bool Lifter::isLibraryFunction(const clang::FunctionDecl* fd) const {
+  if (fd->getBuiltinID() != 0) return true;
+  if (fd->isInStdNamespace()) return true;
+  const clang::DeclContext* dc = fd->getDeclContext()->getRedeclContext();
+  if (!dc->isTranslationUnit()) return false;
+  // A global function from a system header (the C library), or declared without a body.
+  return sm_.isInSystemHeader(fd->getLocation()) || !fd->isDefined();
+}
+
+ExprPtr Lifter::call(const clang::CallExpr* e) {
+  const clang::SourceLocation where = e->getBeginLoc();
+
+  if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    for (const clang::Expr* arg : op->arguments())
+      if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
+    return fail(op->getOperatorLoc(), "overloaded operator calls are not supported",
+                "structs, classes and library types are not available in kernels");
+  }
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
+    const clang::CXXMethodDecl* method = member->getMethodDecl();
+    return fail(where, "call to method '" + (method ? method->getNameAsString() : std::string("?")) +
+                           "': member function calls are not supported",
+                "call a free function instead, passing what it needs as parameters");
+  }
+  if (llvm::isa<clang::CUDAKernelCallExpr, clang::UserDefinedLiteral>(e))
+    return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
+
+  const clang::FunctionDecl* callee = e->getDirectCallee();
+  if (!callee) return fail(where, "calls through function pointers are not supported", "call the function by name");
+  const std::string qualified = callee->getQualifiedNameAsString();
+  llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
+
+  if (isLibraryFunction(callee)) {
+    llvm::StringRef mathName = name;
+    mathName.consume_front("__builtin_");
+    if (isIoFunction(mathName)) return fail(where, kIoMessage, kIoHint);
+    MathFn fn;
+    bool floatForm = false;
+    if (!mathName.empty() && lookupMathFn(mathName, fn, floatForm))
+      return mathCall(e, fn, floatForm, qualified);
+    return fail(where, "call to '" + qualified + "' is not supported: it is neither a supported math function nor a function culift can see the body of",
+                "on the device, the <cmath> functions, std::min/max/clamp/abs and functions defined in your own code can be called");
+  }
+  if (llvm::isa<clang::CXXMethodDecl>(callee))
+    return fail(where, "call to method '" + qualified + "': methods are not supported",
+                "make it a free function");
+  if (callee->isTemplateInstantiation() || callee->getPrimaryTemplate())
+    return fail(where, "call to '" + qualified + "', an instance of a function template: templates are not supported",
+                "write the function for one concrete type");
+  const clang::FunctionDecl* def = callee->getDefinition();
+  if (!def || !def->hasBody())
+    return fail(where, "call to '" + qualified + "', which has no body culift can see",
+                "define the function in this file or in a header it includes");
+  if (sm_.isInSystemHeader(def->getLocation()))
+    return fail(where, "call to '" + qualified + "' from a system header is not supported");
+
+  std::optional<Scalar> result;
+  if (!e->getType()->isVoidType()) {
+    result = valueType(e->getType(), where);
+    if (!result) return nullptr;
+  }
+  std::vector<ExprPtr> args;
+  bool ok = true;
+  for (const clang::Expr* arg : e->arguments()) {
+    args.push_back(expr(arg));
+    ok = ok && args.back();
+  }
+  const FuncId id = enqueue(def, false, {"i", "j", "k"});
+  edges_.push_back({current_, id, where});
+  if (!ok) return nullptr;
+  auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)), range(e->getSourceRange()));
+  out->callee = id;
+  out->operands = std::move(args);
+  return out;
+}
+
+ExprPtr Lifter::mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled) {
+  const clang::SourceLocation where = e->getBeginLoc();
+  const MathFnInfo& m = info(fn);
+  for (const clang::Expr* arg : e->arguments()) {
+    if (llvm::isa<clang::CXXStdInitializerListExpr>(arg->IgnoreImplicit()))
+      return fail(where, "'" + spelled + "' with an initializer list is not supported",
+                  "nest the calls: std::min(a, std::min(b, c))");
+  }
+  if (e->getNumArgs() != m.arity)
+    return fail(where, "'" + spelled + "' with " + std::to_string(e->getNumArgs()) +
+                           " argument(s) is not supported: culift supports " + std::string(m.name) + " with " +
+                           std::to_string(m.arity));
+  std::optional<Scalar> result = valueType(e->getType(), where);
+  std::vector<ExprPtr> args;
+  bool ok = result.has_value();
+  for (const clang::Expr* arg : e->arguments()) {
+    args.push_back(expr(arg));
+    ok = ok && args.back();
+  }
+  if (!ok) return nullptr;
+  for (const ExprPtr& a : args)
+    if (!a->type.isValue()) return fail(where, "an array cannot be passed to '" + spelled + "'", "index the array: x[i]");
+
+  Scalar compute = *result;
+  if (m.domain != MathDomain::Any) {
+    // <cmath> computes in float only when every argument is float; otherwise in double
+    // (integer arguments convert to double).
+    bool allFloat = true;
+    for (const ExprPtr& a : args) allFloat = allFloat && a->type.scalar == Scalar::F32;
+    compute = floatForm || allFloat ? Scalar::F32 : Scalar::F64;
+  }
+  auto out = std::make_unique<Expr>(ExprKind::MathCall,
+                                    Type::value(m.domain == MathDomain::Floating ? compute : *result),
+                                    range(e->getSourceRange()));
+  out->math = fn;
+  for (ExprPtr& a : args) out->operands.push_back(convert(std::move(a), compute));
+  if (out->type.scalar != *result) return convert(std::move(out), *result);
+  return out;
+}
+
+}  // namespace culift::frontend

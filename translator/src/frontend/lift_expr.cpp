@@ -1,0 +1,443 @@
+// Expressions. Every implicit conversion Clang inserted becomes an explicit Cast node;
+// lvalue-to-rvalue, array decay and qualification changes leave none. Constants of the
+// enclosing scopes (constexpr/const scalars, enumerators, sizeof) are folded to literals.
+#include "clang/AST/ExprCXX.h"
+#include "lifter.hpp"
+
+namespace culift::frontend {
+namespace {
+
+std::uint64_t literalBits(const llvm::APInt& v, bool isSigned) {
+  return isSigned ? static_cast<std::uint64_t>(v.sextOrTrunc(64).getSExtValue()) : v.zextOrTrunc(64).getZExtValue();
+}
+
+const char* kIndexHint = "index the array instead: x[i * cols + k]";
+
+std::optional<UnaryOp> unaryOp(clang::UnaryOperatorKind k) {
+  switch (k) {
+    case clang::UO_Minus: return UnaryOp::Neg;
+    case clang::UO_Plus: return UnaryOp::Plus;
+    case clang::UO_LNot: return UnaryOp::LogNot;
+    case clang::UO_Not: return UnaryOp::BitNot;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<IncDecOp> incDecOp(clang::UnaryOperatorKind k) {
+  switch (k) {
+    case clang::UO_PreInc: return IncDecOp::PreInc;
+    case clang::UO_PreDec: return IncDecOp::PreDec;
+    case clang::UO_PostInc: return IncDecOp::PostInc;
+    case clang::UO_PostDec: return IncDecOp::PostDec;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<BinaryOp> binaryOp(clang::BinaryOperatorKind k) {
+  switch (k) {
+    case clang::BO_Add: case clang::BO_AddAssign: return BinaryOp::Add;
+    case clang::BO_Sub: case clang::BO_SubAssign: return BinaryOp::Sub;
+    case clang::BO_Mul: case clang::BO_MulAssign: return BinaryOp::Mul;
+    case clang::BO_Div: case clang::BO_DivAssign: return BinaryOp::Div;
+    case clang::BO_Rem: case clang::BO_RemAssign: return BinaryOp::Rem;
+    case clang::BO_Shl: case clang::BO_ShlAssign: return BinaryOp::Shl;
+    case clang::BO_Shr: case clang::BO_ShrAssign: return BinaryOp::Shr;
+    case clang::BO_And: case clang::BO_AndAssign: return BinaryOp::BitAnd;
+    case clang::BO_Or: case clang::BO_OrAssign: return BinaryOp::BitOr;
+    case clang::BO_Xor: case clang::BO_XorAssign: return BinaryOp::BitXor;
+    case clang::BO_LT: return BinaryOp::Lt;
+    case clang::BO_GT: return BinaryOp::Gt;
+    case clang::BO_LE: return BinaryOp::Le;
+    case clang::BO_GE: return BinaryOp::Ge;
+    case clang::BO_EQ: return BinaryOp::Eq;
+    case clang::BO_NE: return BinaryOp::Ne;
+    case clang::BO_LAnd: return BinaryOp::LogAnd;
+    case clang::BO_LOr: return BinaryOp::LogOr;
+    default: return std::nullopt;
+  }
+}
+
+bool isPointerLike(const clang::Expr* e) {
+  clang::QualType t = e->getType();
+  return t->isPointerType() || t->isArrayType() || t->isNullPtrType();
+}
+
+}  // namespace
+
+ExprPtr Lifter::zero(Scalar s, clang::SourceRange r) {
+  if (isFloating(s)) {
+    auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(s), range(r));
+    out->floatValue = 0.0;
+    return out;
+  }
+  return std::make_unique<Expr>(s == Scalar::Bool ? ExprKind::BoolLiteral : ExprKind::IntLiteral, Type::value(s),
+                                range(r));
+}
+
+ExprPtr Lifter::convert(ExprPtr e, Scalar to, bool explicitCast) {
+  if (!e) return nullptr;
+  if (!explicitCast && e->type.isValue() && e->type.scalar == to) return e;
+  SourceRange r = e->range;
+  auto cast = std::make_unique<Expr>(ExprKind::Cast, Type::value(to), std::move(r));
+  cast->explicitCast = explicitCast;
+  cast->operands.push_back(std::move(e));
+  return cast;
+}
+
+ExprPtr Lifter::literal(const clang::APValue& v, clang::QualType t, clang::SourceRange r) {
+  std::optional<Scalar> s = valueType(t, r.getBegin());
+  if (!s) return nullptr;
+  if (v.isInt()) {
+    if (*s == Scalar::Bool) {
+      auto out = std::make_unique<Expr>(ExprKind::BoolLiteral, Type::value(*s), range(r));
+      out->intBits = v.getInt().isZero() ? 0 : 1;
+      return out;
+    }
+    if (isFloating(*s)) return fail(r.getBegin(), "constant of unexpected kind");
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(r));
+    out->intBits = literalBits(v.getInt(), isSigned(*s));
+    return out;
+  }
+  if (v.isFloat() && isFloating(*s)) {
+    auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(*s), range(r));
+    llvm::APFloat f = v.getFloat();
+    bool lost = false;
+    f.convert(*s == Scalar::F32 ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble(),
+              llvm::APFloat::rmNearestTiesToEven, &lost);
+    out->floatValue = *s == Scalar::F32 ? static_cast<double>(f.convertToFloat()) : f.convertToDouble();
+    return out;
+  }
+  return fail(r.getBegin(), "constant of type " + whyUnsupported(t) + " cannot be used");
+}
+
+ExprPtr Lifter::fold(const clang::Expr* e, clang::SourceLocation where, const std::string& what) {
+  clang::Expr::EvalResult result;
+  if (e->isValueDependent() || !e->EvaluateAsRValue(result, ctx_) || result.HasSideEffects)
+    return fail(where, what + " is not a compile-time constant",
+                "make it constexpr, or pass the value as a parameter");
+  return literal(result.Val, e->getType(), e->getSourceRange());
+}
+
+ExprPtr Lifter::expr(const clang::Expr* e) {
+  if (!e) return nullptr;
+  const clang::SourceRange sr = e->getSourceRange();
+  const clang::SourceLocation where = e->getExprLoc();
+
+  // Wrappers with no meaning for scalar code.
+  if (const auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) return expr(p->getSubExpr());
+  if (const auto* f = llvm::dyn_cast<clang::FullExpr>(e)) return expr(f->getSubExpr());
+  if (const auto* m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) return expr(m->getSubExpr());
+  if (const auto* b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) return expr(b->getSubExpr());
+  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) return expr(d->getExpr());
+  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) return expr(d->getExpr());
+  if (const auto* s = llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e)) return expr(s->getReplacement());
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Extension)
+    return expr(u->getSubExpr());
+
+  if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) return implicitCast(c);
+  if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) return explicitCast(c);
+
+  if (const auto* lit = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
+    std::optional<Scalar> s = valueType(e->getType(), where);
+    if (!s) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(sr));
+    out->intBits = literalBits(lit->getValue(), isSigned(*s));
+    return out;
+  }
+  if (const auto* lit = llvm::dyn_cast<clang::FloatingLiteral>(e)) {
+    std::optional<Scalar> s = valueType(e->getType(), where);
+    if (!s) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(*s), range(sr));
+    const llvm::APFloat& v = lit->getValue();
+    out->floatValue = *s == Scalar::F32 ? static_cast<double>(v.convertToFloat()) : v.convertToDouble();
+    return out;
+  }
+  if (const auto* lit = llvm::dyn_cast<clang::CXXBoolLiteralExpr>(e)) {
+    auto out = std::make_unique<Expr>(ExprKind::BoolLiteral, Type::value(Scalar::Bool), range(sr));
+    out->intBits = lit->getValue() ? 1 : 0;
+    return out;
+  }
+  if (const auto* lit = llvm::dyn_cast<clang::CharacterLiteral>(e)) {
+    std::optional<Scalar> s = valueType(e->getType(), where);
+    if (!s) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(sr));
+    out->intBits = literalBits(llvm::APInt(byteSize(*s) * 8, lit->getValue(), /*isSigned=*/false), isSigned(*s));
+    return out;
+  }
+  if (llvm::isa<clang::CXXScalarValueInitExpr, clang::ImplicitValueInitExpr>(e)) {
+    std::optional<Scalar> s = valueType(e->getType(), where);
+    return s ? zero(*s, sr) : nullptr;
+  }
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(e)) return declRef(d);
+  if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) return subscript(a);
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) return unary(u);
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return binary(b);
+  if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+    ExprPtr cond = expr(c->getCond());
+    ExprPtr yes = expr(c->getTrueExpr());
+    ExprPtr no = expr(c->getFalseExpr());
+    Type type = Type::value(Scalar::Void);
+    if (!e->getType()->isVoidType()) {
+      std::optional<Scalar> s = valueType(e->getType(), where);
+      if (!s) return nullptr;
+      type = Type::value(*s);
+    }
+    if (!cond || !yes || !no) return nullptr;
+    if (!yes->type.isValue() || !no->type.isValue()) return fail(where, "a conditional choosing between arrays is not supported", kIndexHint);
+    auto out = std::make_unique<Expr>(ExprKind::Conditional, type, range(sr));
+    out->operands.push_back(convert(std::move(cond), Scalar::Bool));
+    out->operands.push_back(std::move(yes));
+    out->operands.push_back(std::move(no));
+    return out;
+  }
+  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) return call(c);
+  if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(e)) return initList(l);
+  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e)) return fold(e, where, "this sizeof/alignof");
+
+  // Rejected constructs, each with a message a user can act on.
+  if (llvm::isa<clang::CXXThrowExpr>(e))
+    return fail(where, "throw is not supported: exceptions are not available on the device",
+                "return a sentinel value, or write an error flag to an output array");
+  if (llvm::isa<clang::CXXNewExpr>(e))
+    return fail(where, "new is not supported: there is no dynamic allocation on the device",
+                "use a fixed-size local array, or pass a scratch array as a parameter");
+  if (llvm::isa<clang::CXXDeleteExpr>(e))
+    return fail(where, "delete is not supported: there is no dynamic allocation on the device",
+                "use a fixed-size local array, or pass a scratch array as a parameter");
+  if (llvm::isa<clang::LambdaExpr>(e))
+    return fail(where, "lambdas are not supported", "write a separate function: culift lifts the functions a kernel calls");
+  if (llvm::isa<clang::MemberExpr>(e))
+    return fail(where, "member access is not supported: structs and classes are not available in kernels",
+                "pass the fields as separate parameters");
+  if (llvm::isa<clang::CXXThisExpr>(e)) return fail(where, "'this' is not supported: methods cannot be lifted");
+  if (llvm::isa<clang::StringLiteral>(e)) return fail(where, "string literals are not supported");
+  if (llvm::isa<clang::CXXNullPtrLiteralExpr, clang::GNUNullExpr>(e))
+    return fail(where, "null pointers are not supported", kIndexHint);
+  if (llvm::isa<clang::CXXStdInitializerListExpr>(e)) return fail(where, "initializer lists are not supported");
+  if (llvm::isa<clang::CXXConstructExpr>(e))
+    return fail(where, "constructing an object of type " + whyUnsupported(e->getType()) + " is not supported",
+                "structs, classes and library types are not available in kernels");
+  return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
+}
+
+ExprPtr Lifter::implicitCast(const clang::ImplicitCastExpr* e) {
+  switch (e->getCastKind()) {
+    case clang::CK_LValueToRValue:
+    case clang::CK_NoOp:
+    case clang::CK_ArrayToPointerDecay:
+    case clang::CK_FunctionToPointerDecay:
+    case clang::CK_BuiltinFnToFnPtr:
+      return expr(e->getSubExpr());
+    case clang::CK_IntegralCast:
+    case clang::CK_IntegralToFloating:
+    case clang::CK_FloatingToIntegral:
+    case clang::CK_FloatingCast:
+    case clang::CK_IntegralToBoolean:
+    case clang::CK_FloatingToBoolean: {
+      std::optional<Scalar> to = valueType(e->getType(), e->getExprLoc());
+      ExprPtr sub = expr(e->getSubExpr());
+      if (!to || !sub) return nullptr;
+      return convert(std::move(sub), *to);
+    }
+    case clang::CK_PointerToBoolean:
+    case clang::CK_PointerToIntegral:
+    case clang::CK_IntegralToPointer:
+    case clang::CK_NullToPointer:
+    case clang::CK_BitCast:
+      return fail(e->getExprLoc(), std::string("pointer conversion '") + e->getCastKindName() + "' is not supported",
+                  kIndexHint);
+    default:
+      return fail(e->getExprLoc(), std::string("unsupported conversion '") + e->getCastKindName() + "'");
+  }
+}
+
+ExprPtr Lifter::explicitCast(const clang::ExplicitCastExpr* e) {
+  const clang::SourceLocation where = e->getExprLoc();
+  if (llvm::isa<clang::CXXReinterpretCastExpr, clang::CXXConstCastExpr, clang::CXXDynamicCastExpr,
+                clang::BuiltinBitCastExpr, clang::CXXAddrspaceCastExpr>(e))
+    return fail(where, std::string("'") + e->getStmtClassName() + "' is not supported",
+                "use a C-style cast, static_cast or a functional cast between arithmetic types");
+  switch (e->getCastKind()) {
+    case clang::CK_ToVoid:
+      return expr(e->getSubExpr());
+    case clang::CK_NoOp:
+    case clang::CK_IntegralCast:
+    case clang::CK_IntegralToFloating:
+    case clang::CK_FloatingToIntegral:
+    case clang::CK_FloatingCast:
+    case clang::CK_IntegralToBoolean:
+    case clang::CK_FloatingToBoolean: {
+      if (e->getType()->isReferenceType() || e->isGLValue())
+        return fail(where, "casts to a reference type are not supported");
+      std::optional<Scalar> to = valueType(e->getType(), where);
+      ExprPtr sub = expr(e->getSubExpr());
+      if (!to || !sub) return nullptr;
+      if (!sub->type.isValue()) return fail(where, "casting an array is not supported", kIndexHint);
+      return convert(std::move(sub), *to, /*explicitCast=*/true);
+    }
+    default:
+      if (e->getType()->isPointerType() || e->getSubExpr()->getType()->isPointerType())
+        return fail(where, "pointer casts are not supported", kIndexHint);
+      return fail(where, std::string("unsupported cast '") + e->getCastKindName() + "'");
+  }
+}
+
+ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
+  const clang::ValueDecl* d = e->getDecl();
+  const clang::SourceLocation where = e->getLocation();
+  if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
+    if (rejectedVars_.count(v)) return nullptr;
+    auto it = vars_.find(v);
+    if (it != vars_.end()) {
+      auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[it->second].type, range(e->getSourceRange()));
+      out->var = it->second;
+      return out;
+    }
+    const std::string name = "'" + v->getNameAsString() + "'";
+    if (v->isLocalVarDeclOrParm() && !v->isStaticLocal())
+      return fail(where, "variable " + name + " of another function cannot be used here");
+    const bool constant = v->isConstexpr() || v->getType().isConstQualified();
+    if (v->getType()->isArrayType())
+      return fail(where, "global array " + name + " is not supported", "pass it as a const array parameter");
+    if (!constant)
+      return fail(where, "non-const global variable " + name + " cannot be used in a culift kernel",
+                  "pass the value as a parameter (or an array for results), or make it constexpr");
+    if (!scalarOf(v->getType()))
+      return fail(where, "constant " + name + " of type " + whyUnsupported(v->getType()) + " is not supported");
+    return fold(e, where, "constant " + name);
+  }
+  if (llvm::isa<clang::EnumConstantDecl>(d)) return fold(e, where, "enumerator '" + d->getNameAsString() + "'");
+  if (llvm::isa<clang::FunctionDecl>(d))
+    return fail(where, "function '" + d->getNameAsString() + "' can only be called, not used as a value");
+  return fail(where, "reference to '" + d->getNameAsString() + "' is not supported");
+}
+
+ExprPtr Lifter::subscript(const clang::ArraySubscriptExpr* e) {
+  const clang::Expr* base = e->getBase()->IgnoreParenImpCasts();
+  ExprPtr index = expr(e->getIdx());
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
+  const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var)
+    return fail(e->getBase()->getExprLoc(), "only a parameter array or a local array can be indexed",
+                "index the array instead: x[i * cols + k] (pointer arithmetic is not supported)");
+  ExprPtr array = declRef(ref);
+  if (!array || !index) return nullptr;
+  if (array->type.isValue())
+    return fail(ref->getLocation(), "'" + var->getNameAsString() + "' is not an array");
+  if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool))
+    return fail(e->getIdx()->getExprLoc(), "array index must be an integer");
+  auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(array->type.scalar), range(e->getSourceRange()));
+  out->operands.push_back(std::move(array));
+  out->operands.push_back(std::move(index));
+  return out;
+}
+
+ExprPtr Lifter::lvalue(const clang::Expr* e, const char* what) {
+  ExprPtr target = expr(e);
+  if (!target) return nullptr;
+  if (target->kind == ExprKind::VarRef && target->type.isValue()) return target;
+  if (target->kind == ExprKind::Subscript) return target;
+  if (target->kind == ExprKind::VarRef)
+    return fail(e->getExprLoc(), std::string("the target of ") + what + " is a pointer or array: pointer arithmetic is not supported",
+                kIndexHint);
+  return fail(e->getExprLoc(), std::string("the target of ") + what + " must be a variable or an array element");
+}
+
+ExprPtr Lifter::unary(const clang::UnaryOperator* e) {
+  const clang::SourceLocation where = e->getOperatorLoc();
+  const clang::UnaryOperatorKind k = e->getOpcode();
+  if (k == clang::UO_Deref) return fail(where, "pointer dereference is not supported", kIndexHint);
+  if (k == clang::UO_AddrOf) return fail(where, "taking an address is not supported", kIndexHint);
+  if (std::optional<IncDecOp> op = incDecOp(k)) {
+    if (isPointerLike(e->getSubExpr())) return fail(where, "pointer arithmetic is not supported", kIndexHint);
+    ExprPtr target = lvalue(e->getSubExpr(), "++/--");
+    if (!target) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::IncDec, target->type, range(e->getSourceRange()));
+    out->incDecOp = *op;
+    out->operands.push_back(std::move(target));
+    return out;
+  }
+  std::optional<UnaryOp> op = unaryOp(k);
+  if (!op) return fail(where, std::string("unsupported operator '") + clang::UnaryOperator::getOpcodeStr(k).str() + "'");
+  std::optional<Scalar> type = valueType(e->getType(), where);
+  ExprPtr operand = expr(e->getSubExpr());
+  if (!type || !operand) return nullptr;
+  if (!operand->type.isValue()) return fail(where, "operator applied to an array is not supported", kIndexHint);
+  auto out = std::make_unique<Expr>(ExprKind::Unary, Type::value(*type), range(e->getSourceRange()));
+  out->unaryOp = *op;
+  out->operands.push_back(std::move(operand));
+  return out;
+}
+
+ExprPtr Lifter::binary(const clang::BinaryOperator* e) {
+  const clang::SourceLocation where = e->getOperatorLoc();
+  const clang::BinaryOperatorKind k = e->getOpcode();
+  const clang::SourceRange sr = e->getSourceRange();
+
+  if (k == clang::BO_Comma) {
+    ExprPtr first = expr(e->getLHS());
+    ExprPtr second = expr(e->getRHS());
+    if (!first || !second) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::Comma, second->type, range(sr));
+    out->operands.push_back(std::move(first));
+    out->operands.push_back(std::move(second));
+    return out;
+  }
+  if (k == clang::BO_Cmp) return fail(where, "the three-way comparison operator <=> is not supported");
+  if (k == clang::BO_PtrMemD || k == clang::BO_PtrMemI) return fail(where, "pointers to members are not supported");
+  if (isPointerLike(e->getLHS()) || isPointerLike(e->getRHS())) {
+    if (k == clang::BO_Assign) return fail(where, "assigning pointers is not supported", kIndexHint);
+    if (clang::BinaryOperator::isComparisonOp(k))
+      return fail(where, "pointer comparison is not supported", kIndexHint);
+    return fail(where, "pointer arithmetic is not supported", kIndexHint);
+  }
+
+  if (k == clang::BO_Assign) {
+    ExprPtr target = lvalue(e->getLHS(), "an assignment");
+    ExprPtr value = expr(e->getRHS());
+    if (!target || !value) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::Assign, target->type, range(sr));
+    value = convert(std::move(value), target->type.scalar);
+    out->operands.push_back(std::move(target));
+    out->operands.push_back(std::move(value));
+    return out;
+  }
+  std::optional<BinaryOp> op = binaryOp(k);
+  if (!op) return fail(where, std::string("unsupported operator '") + e->getOpcodeStr().str() + "'");
+
+  if (const auto* compound = llvm::dyn_cast<clang::CompoundAssignOperator>(e)) {
+    std::optional<Scalar> computeType = valueType(compound->getComputationLHSType(), where);
+    ExprPtr target = lvalue(e->getLHS(), "a compound assignment");
+    ExprPtr value = expr(e->getRHS());
+    if (!computeType || !target || !value) return nullptr;
+    auto out = std::make_unique<Expr>(ExprKind::CompoundAssign, target->type, range(sr));
+    out->binaryOp = *op;
+    out->computeType = *computeType;
+    out->operands.push_back(std::move(target));
+    out->operands.push_back(std::move(value));
+    return out;
+  }
+
+  std::optional<Scalar> type = valueType(e->getType(), where);
+  ExprPtr lhs = expr(e->getLHS());
+  ExprPtr rhs = expr(e->getRHS());
+  if (!type || !lhs || !rhs) return nullptr;
+  auto out = std::make_unique<Expr>(ExprKind::Binary, Type::value(*type), range(sr));
+  out->binaryOp = *op;
+  out->operands.push_back(std::move(lhs));
+  out->operands.push_back(std::move(rhs));
+  return out;
+}
+
+ExprPtr Lifter::initList(const clang::InitListExpr* e) {
+  const clang::SourceLocation where = e->getBeginLoc();
+  if (e->getType()->isArrayType())
+    return fail(where, "array initializer lists are only supported in a local array declaration");
+  std::optional<Scalar> s = valueType(e->getType(), where);
+  if (!s) return nullptr;
+  if (e->getNumInits() == 0) return zero(*s, e->getSourceRange());
+  if (e->getNumInits() == 1) return convert(expr(e->getInit(0)), *s);
+  return fail(where, "a brace list with several values cannot initialize a scalar");
+}
+
+}  // namespace culift::frontend

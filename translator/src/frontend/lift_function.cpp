@@ -1,0 +1,237 @@
+// Finding the functions to lift (annotated, or picked by name), lifting each one's signature
+// and body, and the whole-module checks (recursion).
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "lifter.hpp"
+#include "llvm/ADT/StringExtras.h"
+
+namespace culift::frontend {
+namespace {
+
+// The annotation on `fd` (or a redeclaration), if it is a culift one.
+std::optional<std::string> culiftAnnotation(const clang::FunctionDecl* fd) {
+  for (const clang::FunctionDecl* r : fd->redecls()) {
+    for (const auto* a : r->specific_attrs<clang::AnnotateAttr>()) {
+      llvm::StringRef s = a->getAnnotation();
+      if (s == kAnnotation || s.startswith(kIndexAnnotationPrefix)) return s.str();
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> indexNamesFrom(llvm::StringRef annotation) {
+  std::vector<std::string> names;
+  if (!annotation.consume_front(kIndexAnnotationPrefix)) return {"i", "j", "k"};
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  annotation.split(parts, ',');
+  for (llvm::StringRef p : parts) names.push_back(p.trim().str());
+  return names;
+}
+
+// Every function declaration of the user's code (not system headers), in source order.
+class FunctionCollector : public clang::RecursiveASTVisitor<FunctionCollector> {
+ public:
+  explicit FunctionCollector(const clang::SourceManager& sm) : sm_(sm) {}
+  bool VisitFunctionDecl(clang::FunctionDecl* fd) {
+    if (!sm_.isInSystemHeader(fd->getLocation())) found.push_back(fd);
+    return true;
+  }
+  bool TraverseDecl(clang::Decl* d) {
+    // System headers hold thousands of declarations; never descend into them.
+    if (d && !llvm::isa<clang::TranslationUnitDecl>(d) && d->getLocation().isValid() &&
+        sm_.isInSystemHeader(d->getLocation()))
+      return true;
+    return clang::RecursiveASTVisitor<FunctionCollector>::TraverseDecl(d);
+  }
+  std::vector<const clang::FunctionDecl*> found;
+
+ private:
+  const clang::SourceManager& sm_;
+};
+
+}  // namespace
+
+void Lifter::error(clang::SourceLocation where, std::string message, std::string hint) {
+  diags_.error(loc(where), std::move(message), std::move(hint));
+}
+
+void Lifter::run(const std::vector<std::string>& picked) {
+  collectRoots(picked);
+  for (FuncId id = 0; id < decls_.size(); ++id) liftFunction(id);
+  checkRecursion();
+}
+
+void Lifter::collectRoots(const std::vector<std::string>& picked) {
+  FunctionCollector collector(sm_);
+  collector.TraverseDecl(ctx_.getTranslationUnitDecl());
+
+  std::set<const clang::FunctionDecl*> seen;
+  for (const clang::FunctionDecl* fd : collector.found) {
+    std::optional<std::string> annotation = culiftAnnotation(fd);
+    if (!annotation) continue;
+    const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
+    if (!seen.insert(canonical).second) continue;
+    const clang::FunctionDecl* def = fd->getDefinition();
+    if (!def) {
+      // A template's pattern has no definition of its own; report it as a template below.
+      if (fd->getDescribedFunctionTemplate()) def = fd;
+      else {
+        error(fd->getLocation(), "annotated function '" + fd->getNameAsString() + "' has no body",
+              "define the function in the file culift translates, or in a header it includes");
+        continue;
+      }
+    }
+    enqueue(def, true, indexNamesFrom(*annotation));
+  }
+
+  for (const std::string& name : picked) {
+    std::vector<const clang::FunctionDecl*> matches;
+    std::set<const clang::FunctionDecl*> canon;
+    for (const clang::FunctionDecl* fd : collector.found) {
+      if (fd->getNameAsString() != name && fd->getQualifiedNameAsString() != name) continue;
+      if (canon.insert(fd->getCanonicalDecl()).second) matches.push_back(fd);
+    }
+    if (matches.empty()) {
+      diags_.error(SourceLoc{module_.sourcePath, 0, 0},
+                   "no function named '" + name + "' in " + module_.sourcePath);
+      continue;
+    }
+    if (matches.size() > 1) {
+      error(matches[1]->getLocation(),
+            "function name '" + name + "' is ambiguous: " + std::to_string(matches.size()) +
+                " functions are named so",
+            "rename the overloads so each has its own name");
+      continue;
+    }
+    const clang::FunctionDecl* def = matches[0]->getDefinition();
+    if (!def) {
+      error(matches[0]->getLocation(), "function '" + name + "' has no body");
+      continue;
+    }
+    auto it = ids_.find(def->getCanonicalDecl());
+    if (it != ids_.end()) {
+      module_.functions[it->second].annotated = true;
+      continue;
+    }
+    std::optional<std::string> annotation = culiftAnnotation(def);
+    enqueue(def, true, indexNamesFrom(annotation ? *annotation : std::string(kAnnotation)));
+  }
+
+  if (decls_.empty() && !diags_.hasErrors()) {
+    diags_.error(SourceLoc{module_.sourcePath, 0, 0},
+                 "no functions annotated with CULIFT_KERNEL in " + module_.sourcePath,
+                 "#include <culift/annotate.hpp> and mark a function: "
+                 "CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }, "
+                 "or pick one by name (--function NAME)");
+  }
+}
+
+FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames) {
+  const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
+  auto it = ids_.find(canonical);
+  if (it != ids_.end()) return it->second;
+  FuncId id = static_cast<FuncId>(decls_.size());
+  ids_[canonical] = id;
+  decls_.push_back(fd);
+  Function f;
+  f.name = fd->getNameAsString();
+  f.annotated = annotated;
+  f.indexNames = std::move(indexNames);
+  f.range = range(fd->getSourceRange());
+  module_.functions.push_back(std::move(f));
+  return id;
+}
+
+bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
+  const std::string name = fd->getNameAsString();
+  if (llvm::isa<clang::CXXMethodDecl>(fd)) {
+    error(fd->getLocation(), "'" + fd->getQualifiedNameAsString() + "' is a method: methods are not supported",
+          "make it a free function and pass what it needs as parameters");
+    return false;
+  }
+  if (fd->isTemplated() || fd->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate) {
+    error(fd->getLocation(), "'" + name + "' is a function template: templates are not supported",
+          "write the function for one concrete type");
+    return false;
+  }
+  if (fd->isVariadic()) {
+    error(fd->getLocation(), "'" + name + "' is variadic: variadic functions are not supported");
+    return false;
+  }
+  if (fd->isOverloadedOperator() || !fd->getDeclName().isIdentifier()) {
+    error(fd->getLocation(), "'" + name + "' is an operator: only named functions are supported");
+    return false;
+  }
+  return true;
+}
+
+void Lifter::liftFunction(FuncId id) {
+  const clang::FunctionDecl* fd = decls_[id];
+  Function f = std::move(module_.functions[id]);
+  fn_ = &f;
+  current_ = id;
+  vars_.clear();
+  rejectedVars_.clear();
+
+  if (checkFunctionShape(fd)) {
+    clang::QualType ret = fd->getReturnType();
+    if (ret->isVoidType()) {
+      f.returnType = Type::value(Scalar::Void);
+    } else if (std::optional<Scalar> s = scalarOf(ret)) {
+      f.returnType = Type::value(*s);
+    } else {
+      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
+      error(where.isValid() ? where : fd->getLocation(),
+            "return type " + whyUnsupported(ret) + " of '" + f.name + "' is not supported",
+            "return a scalar (bool, an integer type, float or double), or write through an array parameter");
+    }
+    unsigned index = 0;
+    for (const clang::ParmVarDecl* p : fd->parameters()) {
+      Var v;
+      v.name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+      v.range = range(p->getSourceRange());
+      v.isParam = true;
+      if (std::optional<Type> t = paramType(p)) v.type = *t;
+      else rejectedVars_.insert(p);
+      vars_[p] = static_cast<VarId>(f.vars.size());
+      f.vars.push_back(std::move(v));
+      ++index;
+    }
+    f.numParams = index;
+    if (fd->getBody()) f.body = stmt(fd->getBody());
+  }
+
+  module_.functions[id] = std::move(f);
+  fn_ = nullptr;
+  current_ = kNone;
+}
+
+void Lifter::checkRecursion() {
+  std::vector<std::vector<FuncId>> callees(decls_.size());
+  for (const CallEdge& e : edges_) callees[e.caller].push_back(e.callee);
+  auto reaches = [&](FuncId from, FuncId to) {
+    std::vector<bool> visited(decls_.size(), false);
+    std::vector<FuncId> stack{from};
+    while (!stack.empty()) {
+      FuncId f = stack.back();
+      stack.pop_back();
+      if (f == to) return true;
+      if (visited[f]) continue;
+      visited[f] = true;
+      for (FuncId c : callees[f]) stack.push_back(c);
+    }
+    return false;
+  };
+  for (const CallEdge& e : edges_) {
+    if (!reaches(e.callee, e.caller)) continue;
+    const std::string& callee = module_.functions[e.callee].name;
+    std::string message = e.callee == e.caller
+                              ? "recursive call to '" + callee + "'"
+                              : "recursive call to '" + callee + "' (it calls '" +
+                                    module_.functions[e.caller].name + "' back)";
+    error(e.where, message, "recursion is not supported on the device: pass the depth as a loop bound");
+  }
+}
+
+}  // namespace culift::frontend

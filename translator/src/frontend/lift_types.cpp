@@ -1,0 +1,142 @@
+// Mapping Clang types onto culift's scalar types and shapes (typedefs, aliases and <cstdint>
+// names through canonical types; integers by size and signedness, so `long` is 64-bit here).
+#include "clang/AST/Type.h"
+#include "lifter.hpp"
+
+namespace culift::frontend {
+namespace {
+const char* kArrayParamHint =
+    "pass scalars by value and arrays as pointers: const float* x (input), float* x (output)";
+}
+
+std::optional<Scalar> Lifter::scalarOf(clang::QualType t) const {
+  if (t.isNull()) return std::nullopt;
+  clang::QualType c = t.getCanonicalType().getUnqualifiedType();
+  if (const auto* et = c->getAs<clang::EnumType>()) {
+    clang::QualType underlying = et->getDecl()->getIntegerType();
+    if (underlying.isNull()) return std::nullopt;
+    c = underlying.getCanonicalType().getUnqualifiedType();
+  }
+  const auto* bt = llvm::dyn_cast<clang::BuiltinType>(c);
+  if (!bt) return std::nullopt;
+  switch (bt->getKind()) {
+    case clang::BuiltinType::Bool: return Scalar::Bool;
+    case clang::BuiltinType::Float: return Scalar::F32;
+    case clang::BuiltinType::Double: return Scalar::F64;
+    case clang::BuiltinType::Char_S:
+    case clang::BuiltinType::Char_U:
+    case clang::BuiltinType::SChar:
+    case clang::BuiltinType::UChar:
+    case clang::BuiltinType::Short:
+    case clang::BuiltinType::UShort:
+    case clang::BuiltinType::Int:
+    case clang::BuiltinType::UInt:
+    case clang::BuiltinType::Long:
+    case clang::BuiltinType::ULong:
+    case clang::BuiltinType::LongLong:
+    case clang::BuiltinType::ULongLong: {
+      const bool isSigned = c->isSignedIntegerType();
+      switch (ctx_.getTypeSize(c)) {
+        case 8: return isSigned ? Scalar::I8 : Scalar::U8;
+        case 16: return isSigned ? Scalar::I16 : Scalar::U16;
+        case 32: return isSigned ? Scalar::I32 : Scalar::U32;
+        case 64: return isSigned ? Scalar::I64 : Scalar::U64;
+        default: return std::nullopt;
+      }
+    }
+    default: return std::nullopt;
+  }
+}
+
+std::string Lifter::whyUnsupported(clang::QualType t) const {
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.SuppressTagKeyword = false;
+  return "'" + t.getAsString(policy) + "'";
+}
+
+std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p) {
+  const clang::QualType t = p->getType();
+  const std::string name = "'" + p->getNameAsString() + "'";
+  const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
+  if (t->isReferenceType()) {
+    error(where, "reference parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
+          kArrayParamHint);
+    return std::nullopt;
+  }
+  if (t->isPointerType()) {
+    clang::QualType pointee = t->getPointeeType();
+    if (pointee->isPointerType() || pointee->isArrayType()) {
+      error(where, "pointer-to-pointer parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
+            "pass a flat array and index it: x[i * cols + j]");
+      return std::nullopt;
+    }
+    if (std::optional<Scalar> s = scalarOf(pointee))
+      return Type::pointer(*s, pointee.isConstQualified());
+    error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(pointee),
+          pointee->isRecordType() ? "structs, classes and unions are not supported: pass one array per field"
+                                  : kArrayParamHint);
+    return std::nullopt;
+  }
+  if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
+  if (t->isRecordType()) {
+    error(where, "parameter " + name + " has class type " + whyUnsupported(t) +
+                     ": structs, classes, unions and library types are not supported",
+          "pass the fields as separate scalar parameters, or arrays as pointers");
+  } else {
+    error(where, "parameter " + name + " has unsupported type " + whyUnsupported(t),
+          "supported: bool, char, the integer types, float, double, and pointers to them");
+  }
+  return std::nullopt;
+}
+
+std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
+  const clang::QualType t = v->getType();
+  const std::string name = "'" + v->getNameAsString() + "'";
+  const clang::SourceLocation where = v->getLocation();
+  if (t->isReferenceType()) {
+    error(where, "reference variable " + name + " is not supported",
+          "copy the value into a local variable, or index the array directly");
+    return std::nullopt;
+  }
+  if (t->isPointerType()) {
+    error(where, "local pointer variable " + name + " is not supported",
+          "index the array instead: x[i * cols + k]");
+    return std::nullopt;
+  }
+  if (const clang::ArrayType* at = ctx_.getAsArrayType(t)) {
+    const auto* constant = llvm::dyn_cast<clang::ConstantArrayType>(at);
+    if (!constant) {
+      error(where, "variable-length array " + name + " is not supported", "give the array a constant size");
+      return std::nullopt;
+    }
+    clang::QualType element = constant->getElementType();
+    if (element->isArrayType()) {
+      error(where, "multi-dimensional local array " + name + " is not supported",
+            "use a 1-D array and index it as a[i * cols + j]");
+      return std::nullopt;
+    }
+    if (std::optional<Scalar> s = scalarOf(element))
+      return Type::array(*s, constant->getSize().getZExtValue(), element.isConstQualified());
+    error(where, "local array " + name + " has unsupported element type " + whyUnsupported(element));
+    return std::nullopt;
+  }
+  if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
+  if (t->isRecordType()) {
+    error(where, "local variable " + name + " has class type " + whyUnsupported(t) +
+                     ": structs, classes, unions and library types are not supported",
+          "use scalar variables or a fixed-size array such as float v[6]");
+  } else {
+    error(where, "local variable " + name + " has unsupported type " + whyUnsupported(t),
+          "supported: bool, char, the integer types, float, double, and fixed-size 1-D arrays of them");
+  }
+  return std::nullopt;
+}
+
+std::optional<Scalar> Lifter::valueType(clang::QualType t, clang::SourceLocation where) {
+  if (std::optional<Scalar> s = scalarOf(t)) return s;
+  error(where, "expression of type " + whyUnsupported(t) + " is not supported",
+        "supported: bool, char, the integer types, float and double");
+  return std::nullopt;
+}
+
+}  // namespace culift::frontend

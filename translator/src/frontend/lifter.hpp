@@ -1,0 +1,109 @@
+// The lifter: walks the Clang AST of annotated functions (and the functions they call) and
+// builds culift's typed AST. Everything outside the supported subset (constructs.def) becomes a
+// diagnostic at the offending node; the walk continues so one run reports every error.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "culift/ast/module.hpp"
+#include "source_map.hpp"
+
+namespace culift::frontend {
+
+class Lifter {
+ public:
+  Lifter(clang::ASTContext& context, SourceMap& sources, DiagnosticSink& diags, Module& module)
+      : ctx_(context), sm_(context.getSourceManager()), sources_(sources), diags_(diags), module_(module) {}
+
+  // Lifts every annotated function of the translation unit plus the ones named in `picked`,
+  // then every function they call, transitively.
+  void run(const std::vector<std::string>& picked);
+
+ private:
+  struct CallEdge {
+    FuncId caller, callee;
+    clang::SourceLocation where;
+  };
+
+  // ---- functions (lift_function.cpp) ----
+  void collectRoots(const std::vector<std::string>& picked);
+  FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames);
+  void liftFunction(FuncId id);
+  bool checkFunctionShape(const clang::FunctionDecl* fd);
+  void checkRecursion();
+
+  // ---- types (lift_types.cpp) ----
+  std::optional<Scalar> scalarOf(clang::QualType t) const;
+  std::string whyUnsupported(clang::QualType t) const;
+  std::optional<Type> paramType(const clang::ParmVarDecl* p);
+  std::optional<Type> localType(const clang::VarDecl* v);
+  std::optional<Scalar> valueType(clang::QualType t, clang::SourceLocation where);
+
+  // ---- statements (lift_stmt.cpp) ----
+  StmtPtr stmt(const clang::Stmt* s);
+  StmtPtr declStmt(const clang::DeclStmt* s);
+  StmtPtr varDecl(const clang::VarDecl* v);
+  StmtPtr switchStmt(const clang::SwitchStmt* s);
+  void switchBodyItem(const clang::Stmt* s, Scalar condType, std::vector<StmtPtr>& out);
+
+  // ---- expressions (lift_expr.cpp) ----
+  ExprPtr expr(const clang::Expr* e);
+  ExprPtr implicitCast(const clang::ImplicitCastExpr* e);
+  ExprPtr explicitCast(const clang::ExplicitCastExpr* e);
+  ExprPtr declRef(const clang::DeclRefExpr* e);
+  ExprPtr subscript(const clang::ArraySubscriptExpr* e);
+  ExprPtr unary(const clang::UnaryOperator* e);
+  ExprPtr binary(const clang::BinaryOperator* e);
+  ExprPtr initList(const clang::InitListExpr* e);
+  ExprPtr lvalue(const clang::Expr* e, const char* what);
+  ExprPtr fold(const clang::Expr* e, clang::SourceLocation where, const std::string& what);
+  ExprPtr literal(const clang::APValue& v, clang::QualType t, clang::SourceRange r);
+  ExprPtr zero(Scalar s, clang::SourceRange r);
+  ExprPtr convert(ExprPtr e, Scalar to, bool explicitCast = false);
+
+  // ---- calls (lift_call.cpp) ----
+  ExprPtr call(const clang::CallExpr* e);
+  ExprPtr mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled);
+  bool isLibraryFunction(const clang::FunctionDecl* fd) const;
+  bool isStreamType(clang::QualType t) const;
+
+  // ---- helpers ----
+  SourceLoc loc(clang::SourceLocation l) { return sources_.loc(sm_, l); }
+  SourceRange range(clang::SourceRange r) { return sources_.range(sm_, ctx_.getLangOpts(), r); }
+  void error(clang::SourceLocation where, std::string message, std::string hint = {});
+  ExprPtr fail(clang::SourceLocation where, std::string message, std::string hint = {}) {
+    error(where, std::move(message), std::move(hint));
+    return nullptr;
+  }
+
+  clang::ASTContext& ctx_;
+  clang::SourceManager& sm_;
+  SourceMap& sources_;
+  DiagnosticSink& diags_;
+  Module& module_;
+
+  std::map<const clang::FunctionDecl*, FuncId> ids_;   // canonical decl -> id
+  std::vector<const clang::FunctionDecl*> decls_;      // id -> definition
+  std::vector<CallEdge> edges_;
+
+  // State of the function being lifted.
+  Function* fn_ = nullptr;
+  FuncId current_ = kNone;
+  std::map<const clang::VarDecl*, VarId> vars_;
+  std::set<const clang::VarDecl*> rejectedVars_;  // diagnosed once; uses stay quiet
+};
+
+// Names of the annotation that marks a kernel, and its index-name override prefix.
+inline constexpr const char* kAnnotation = "culift";
+inline constexpr const char* kIndexAnnotationPrefix = "culift:index=";
+
+}  // namespace culift::frontend
