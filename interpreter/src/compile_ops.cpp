@@ -1,42 +1,8 @@
 // Binary and unary operators and conversions.
-#include "ops.hpp"
-#include "operands.hpp"
+#include "binary_nodes.hpp"
 
 namespace culift::interp::rt {
 namespace {
-
-template <BinaryOp Op> constexpr bool kArith =
-    Op == BinaryOp::Add || Op == BinaryOp::Sub || Op == BinaryOp::Mul || Op == BinaryOp::Div || Op == BinaryOp::Rem;
-template <BinaryOp Op> constexpr bool kBitwise =
-    Op == BinaryOp::BitAnd || Op == BinaryOp::BitOr || Op == BinaryOp::BitXor;
-template <BinaryOp Op> constexpr bool kCompare =
-    Op == BinaryOp::Lt || Op == BinaryOp::Gt || Op == BinaryOp::Le || Op == BinaryOp::Ge ||
-    Op == BinaryOp::Eq || Op == BinaryOp::Ne;
-
-// Whether `Op` applies to operands of type T (as the AST delivers them, already converted).
-template <BinaryOp Op, typename T> constexpr bool applies() {
-  if constexpr (kCompare<Op>) return true;
-  else if constexpr (std::is_same_v<T, bool>) return kBitwise<Op>;
-  else if constexpr (std::is_floating_point_v<T>) return kArith<Op> && Op != BinaryOp::Rem;
-  else return kArith<Op> || kBitwise<Op>;
-}
-
-template <BinaryOp Op, typename T> inline Raw apply(T a, T b, const Expr& e) {
-  if constexpr (kCompare<Op>) return make(compare<Op>(a, b));
-  else if constexpr (kBitwise<Op>) return make(bitwise<Op>(a, b));
-  else return make(arith<Op>(a, b, e));
-}
-
-template <BinaryOp Op, typename T, typename L, typename R> struct BinaryNode final : ExprNode {
-  L l;
-  R r;
-  BinaryNode(const Expr* e, L a, R b) : ExprNode(e), l(std::move(a)), r(std::move(b)) {}
-  Raw eval(Frame& f) const override {
-    T a = l(f);
-    T b = r(f);
-    return apply<Op, T>(a, b, *src);
-  }
-};
 
 template <BinaryOp Op, typename T, typename C> struct ShiftNode final : ExprNode {
   ExprNodePtr l, r;
@@ -104,20 +70,6 @@ template <typename From, typename To> struct CastNode final : ExprNode {
   Raw eval(Frame& f) const override { return make(convert<From, To>(get<From>(a->eval(f)), *src)); }
 };
 
-template <BinaryOp Op> ExprNodePtr makeBinary(Compiler& c, const Expr& e, Scalar t) {
-  return dispatch(t, [&]<Scalar S>() -> ExprNodePtr {
-    using T = Cpp<S>;
-    if constexpr (applies<Op, T>()) {
-      return fuse2<T>(c, *e.operands[0], *e.operands[1], [&](auto l, auto r) -> ExprNodePtr {
-        return std::make_unique<BinaryNode<Op, T, decltype(l), decltype(r)>>(&e, std::move(l), std::move(r));
-      });
-    } else {
-      c.malformed(e.range, std::string("operator '") + std::string(spelling(Op)) + "' on " +
-                               std::string(spelling(S)));
-    }
-  });
-}
-
 template <BinaryOp Op> ExprNodePtr makeShift(Compiler& c, const Expr& e) {
   Scalar t = e.operands[0]->type.scalar;
   Scalar ct = e.operands[1]->type.scalar;
@@ -135,28 +87,6 @@ template <BinaryOp Op> ExprNodePtr makeShift(Compiler& c, const Expr& e) {
 
 // ---- generic tables ----------------------------------------------------------------------
 
-template <BinaryOp Op, Scalar S> Raw genericBinary(Raw a, Raw b, Scalar rhsType, const Expr& e) {
-  using T = Cpp<S>;
-  if constexpr (Op == BinaryOp::Shl || Op == BinaryOp::Shr) {
-    if constexpr (kInt<T>) return make(shift<Op, T>(get<T>(a), b, rhsType, e));
-    else return a;
-  } else if constexpr (applies<Op, T>()) {
-    return apply<Op, T>(get<T>(a), get<T>(b), e);
-  } else {
-    return a;
-  }
-}
-template <BinaryOp Op, Scalar S> constexpr bool genericApplies() {
-  using T = Cpp<S>;
-  if constexpr (Op == BinaryOp::Shl || Op == BinaryOp::Shr) return kInt<T>;
-  else if constexpr (Op == BinaryOp::LogAnd || Op == BinaryOp::LogOr) return false;
-  else return applies<Op, T>();
-}
-
-template <Scalar From, Scalar To> Raw genericConvert(Raw v, const Expr& e) {
-  return make(convert<Cpp<From>, Cpp<To>>(get<Cpp<From>>(v), e));
-}
-
 }  // namespace
 
 ExprNodePtr Compiler::binary(const Expr& e) {
@@ -173,12 +103,8 @@ ExprNodePtr Compiler::binary(const Expr& e) {
   }
   if (t == Scalar::Void || e.operands[1]->type.scalar != t)
     malformed(e.range, "operands of '" + std::string(spelling(e.binaryOp)) + "' of different types");
-  switch (e.binaryOp) {
-#define CULIFT_BINARY_OP(O, S) \
-  case BinaryOp::O: return makeBinary<BinaryOp::O>(*this, e, t);
-#include "culift/ast/constructs.def"
-  }
-  malformed(e.range, "unknown binary operator");
+  if (isComparison(e.binaryOp)) return makeComparison(*this, e, t);
+  return makeArithmetic(*this, e, t);
 }
 
 ExprNodePtr Compiler::unary(const Expr& e) {
@@ -219,31 +145,5 @@ ExprNodePtr Compiler::cast(const Expr& e) {
   });
 }
 
-ConvertFn converter(Scalar from, Scalar to) {
-  return dispatch(from, [&]<Scalar F>() -> ConvertFn {
-    return dispatch(to, [&]<Scalar T>() -> ConvertFn { return &genericConvert<F, T>; });
-  });
-}
-
-BinaryFn binaryFn(BinaryOp op, Scalar type) {
-  switch (op) {
-#define CULIFT_BINARY_OP(O, SP)                                        \
-  case BinaryOp::O:                                                    \
-    return dispatch(type, [&]<Scalar S>() -> BinaryFn {                \
-      if constexpr (genericApplies<BinaryOp::O, S>()) return &genericBinary<BinaryOp::O, S>; \
-      else return nullptr;                                             \
-    });
-#include "culift/ast/constructs.def"
-  }
-  return nullptr;
-}
-
-Raw loadAt(const std::byte* p, Scalar type) {
-  Raw r;
-  if (type == Scalar::Bool) return make(*reinterpret_cast<const std::uint8_t*>(p) != 0);
-  std::memcpy(&r.bits, p, byteSize(type));
-  return r;
-}
-void storeAt(std::byte* p, Scalar type, Raw v) { std::memcpy(p, &v.bits, byteSize(type)); }
 
 }  // namespace culift::interp::rt

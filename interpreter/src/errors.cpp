@@ -118,7 +118,7 @@ void failArith(const Expr& e, std::string what, std::string lhs, std::string rhs
     std::string a = e.operands.size() == 2 ? operandText(*e.operands[0]) : "";
     std::string b = e.operands.size() == 2 ? operandText(*e.operands[1]) : "";
     if (!a.empty() || !b.empty())
-      names = " ('" + (a.empty() ? "..." : a) + " " + op + (e.kind == ExprKind::CompoundAssign ? "= '" : " '") +
+      names = " ('" + (a.empty() ? "..." : a) + "' " + op + (e.kind == ExprKind::CompoundAssign ? "= '" : " '") +
               (b.empty() ? "..." : b) + "')";
   } else if (e.kind == ExprKind::IncDec) {
     op = std::string(spelling(e.incDecOp));
@@ -136,10 +136,9 @@ void failArith(const Expr& e, std::string what, std::string lhs, std::string rhs
 
 void failShift(const Expr& e, std::string lhs, std::string count, unsigned width) {
   std::string b = e.operands.size() == 2 ? operandText(*e.operands[1]) : "";
-  fail(e.range,
-       "shift count " + count + (b.empty() ? "" : " ('" + b + "')") + " is " +
-           (count.starts_with("-") ? "negative" : "not less than the width " + std::to_string(width)) +
-           " of the shifted type (shifting " + lhs + ")",
+  const std::string what = count.starts_with("-") ? std::string("negative")
+                                                  : "not less than the width " + std::to_string(width) + " of the shifted type";
+  fail(e.range, "shift count " + count + (b.empty() ? "" : " ('" + b + "')") + " is " + what + " (shifting " + lhs + ")",
        "shift counts must be in [0, " + std::to_string(width - 1) + "]");
 }
 

@@ -34,6 +34,7 @@ Compiler::Compiler(ProgramData& program, CompiledFunction& fn) : program_(progra
     if (var.type.isValue()) {
       fn.slotOf[v] = fn.numSlots++;
       checked_[v] = !param && (!declOf[v] || !declOf[v]->expr);
+      if (checked_[v]) fn.checkedSlots.push_back(fn.slotOf[v]);
     } else {
       if (param != var.type.isPointer()) malformed(var.range, "pointer '" + var.name + "' that is not a parameter");
       fn.slotOf[v] = fn.numArrays++;
@@ -96,8 +97,9 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
   std::uint8_t* initStore = reinterpret_cast<std::uint8_t*>(arrayStore + cf.arrayBytes);
   f.ctx = &ctx;
   f.fn = &cf;
-  std::memset(f.defined, 0, cf.numSlots);
-  for (std::uint32_t a = 0; a < cf.numArrays; ++a) new (&f.arrays[a]) ArrayView();
+  // Only checked slots are ever read through their flag; their declaration resets it, and this
+  // covers locals a hand-built tree reads without declaring.
+  for (std::uint32_t s : cf.checkedSlots) f.defined[s] = 0;
 
   const Function& fn = *cf.fn;
   for (unsigned p = 0; p < fn.numParams; ++p) {

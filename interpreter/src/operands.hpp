@@ -11,11 +11,11 @@ namespace culift::interp::rt {
 
 template <typename T> struct NodeOp {
   ExprNodePtr n;
-  T operator()(Frame& f) const { return get<T>(n->eval(f)); }
+  [[gnu::always_inline]] T operator()(Frame& f) const { return get<T>(n->eval(f)); }
 };
 template <typename T> struct SlotOp {
   std::uint32_t slot;
-  T operator()(Frame& f) const { return get<T>(f.slots[slot]); }
+  [[gnu::always_inline]] T operator()(Frame& f) const { return get<T>(f.slots[slot]); }
 };
 template <typename T> struct ConstOp {
   T v;
@@ -25,16 +25,21 @@ template <typename T> struct ConstOp {
 [[noreturn]] void failIndex(Frame& f, const Expr& e, std::string index, std::uint64_t size);
 [[noreturn]] void failUninitElement(Frame& f, const Expr& e, std::uint64_t index);
 
-template <typename I> inline std::uint64_t checkedIndex(I idx, const ArrayView& v, Frame& f, const Expr& e) {
+template <typename I>
+[[noreturn, gnu::cold, gnu::noinline]] void failIndexValue(Frame& f, const Expr& e, I idx, std::uint64_t size) {
+  failIndex(f, e, text(idx), size);
+}
+
+template <typename I> [[gnu::always_inline]] inline std::uint64_t checkedIndex(I idx, const ArrayView& v, Frame& f, const Expr& e) {
   if constexpr (std::is_signed_v<I>) {
-    if (idx < 0 || static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndex(f, e, text(idx), v.size);
+    if (idx < 0 || static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndexValue(f, e, idx, v.size);
   } else {
-    if (static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndex(f, e, text(idx), v.size);
+    if (static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndexValue(f, e, idx, v.size);
   }
   return static_cast<std::uint64_t>(idx);
 }
 
-inline int affineValue(const AffineIndex& x, Frame& f) {
+[[gnu::always_inline]] inline int affineValue(const AffineIndex& x, Frame& f) {
   const int c = get<int>(f.slots[x.c]);
   if (x.form == AffineIndex::Var) return c;
   int a = get<int>(f.slots[x.a]);
@@ -47,7 +52,7 @@ template <typename T> struct ElemOp {
   std::uint32_t array;
   AffineIndex index;
   const Expr* src;
-  T operator()(Frame& f) const {
+  [[gnu::always_inline]] T operator()(Frame& f) const {
     const ArrayView& v = f.arrays[array];
     const std::uint64_t k = checkedIndex<int>(affineValue(index, f), v, f, *src);
     if (v.init && !v.init[k]) [[unlikely]] failUninitElement(f, *src, k);

@@ -22,6 +22,12 @@ template <typename T> std::string text(T v) {
 
 [[noreturn]] void failArith(const Expr& e, std::string what, std::string lhs, std::string rhs);
 
+// The error paths build strings: kept out of line so the hot paths stay small and inline.
+template <typename T>
+[[noreturn, gnu::cold, gnu::noinline]] void failArithValues(const Expr& e, const char* what, T a, T b) {
+  failArith(e, what, text(a), text(b));
+}
+
 // A + - * on T. Unsigned wraps; signed overflow is undefined behaviour: an error.
 template <BinaryOp Op, typename T> inline T arith(T a, T b, const Expr& e) {
   if constexpr (std::is_floating_point_v<T>) {
@@ -36,29 +42,26 @@ template <BinaryOp Op, typename T> inline T arith(T a, T b, const Expr& e) {
     else if constexpr (Op == BinaryOp::Mul) return static_cast<T>(W(a) * W(b));
     else if constexpr (Op == BinaryOp::Div || Op == BinaryOp::Rem) {
       if (b == 0) [[unlikely]]
-        failArith(e, Op == BinaryOp::Div ? "integer division by zero" : "integer remainder by zero",
-                  text(a), text(b));
+        failArithValues<T>(e, Op == BinaryOp::Div ? "integer division by zero" : "integer remainder by zero", a, b);
       return Op == BinaryOp::Div ? T(a / b) : T(a % b);
     }
   } else {
     T r;
     if constexpr (Op == BinaryOp::Add) {
-      if (__builtin_add_overflow(a, b, &r)) [[unlikely]] failArith(e, "signed integer overflow", text(a), text(b));
+      if (__builtin_add_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else if constexpr (Op == BinaryOp::Sub) {
-      if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] failArith(e, "signed integer overflow", text(a), text(b));
+      if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else if constexpr (Op == BinaryOp::Mul) {
-      if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] failArith(e, "signed integer overflow", text(a), text(b));
+      if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else {
       if (b == 0) [[unlikely]]
-        failArith(e, Op == BinaryOp::Div ? "integer division by zero" : "integer remainder by zero",
-                  text(a), text(b));
+        failArithValues<T>(e, Op == BinaryOp::Div ? "integer division by zero" : "integer remainder by zero", a, b);
       if (a == std::numeric_limits<T>::min() && b == T(-1)) [[unlikely]]
-        failArith(e, Op == BinaryOp::Div ? "signed integer overflow in division"
-                                         : "signed integer overflow in remainder",
-                  text(a), text(b));
+        failArithValues<T>(e, Op == BinaryOp::Div ? "signed integer overflow in division"
+                                         : "signed integer overflow in remainder", a, b);
       return Op == BinaryOp::Div ? T(a / b) : T(a % b);
     }
   }
@@ -82,6 +85,11 @@ template <BinaryOp Op, typename T> inline bool compare(T a, T b) {
 // A shift count of any integer type, as a signed 128-bit-safe pair (negative flag, amount).
 [[noreturn]] void failShift(const Expr& e, std::string lhs, std::string count, unsigned width);
 
+template <typename T>
+[[noreturn, gnu::cold, gnu::noinline]] void failShiftValues(const Expr& e, T a, Raw count, Scalar countType, unsigned width) {
+  failShift(e, text(a), describe(countType, count), width);
+}
+
 template <BinaryOp Op, typename T> inline T shift(T a, Raw count, Scalar countType, const Expr& e) {
   unsigned width = sizeof(T) * 8;
   if constexpr (sizeof(T) < sizeof(int)) width = sizeof(int) * 8;  // only in hand-built trees
@@ -96,7 +104,7 @@ template <BinaryOp Op, typename T> inline T shift(T a, Raw count, Scalar countTy
     }
   });
   if (negative || n >= width) [[unlikely]]
-    failShift(e, text(a), describe(countType, count), width);
+    failShiftValues<T>(e, a, count, countType, width);
   if constexpr (Op == BinaryOp::Shl) {
     // C++20: E1 << E2 is E1 * 2^E2 modulo 2^N, for signed types too.
     using U = std::make_unsigned_t<T>;
@@ -110,6 +118,11 @@ template <BinaryOp Op, typename T> inline T shift(T a, Raw count, Scalar countTy
 // is undefined behaviour: an error.
 [[noreturn]] void failConvert(const Expr& e, std::string value, Scalar to);
 
+template <typename From, typename To>
+[[noreturn, gnu::cold, gnu::noinline]] void failConvertValue(const Expr& e, From v) {
+  failConvert(e, text(v), Value::of(To{}).type);
+}
+
 template <typename From, typename To> inline To convert(From v, const Expr& e) {
   if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
@@ -121,7 +134,7 @@ template <typename From, typename To> inline To convert(From v, const Expr& e) {
     if constexpr (kUnsignedInt<To>) ok = x > -1.0 && x < hi;
     else if constexpr (sizeof(To) < 8) ok = x > static_cast<double>(std::numeric_limits<To>::min()) - 1.0 && x < hi;
     else ok = x >= static_cast<double>(std::numeric_limits<To>::min()) && x < hi;
-    if (!ok) [[unlikely]] failConvert(e, text(v), Value::of(To{}).type);
+    if (!ok) [[unlikely]] failConvertValue<From, To>(e, v);
     return static_cast<To>(v);
   } else {
     return static_cast<To>(v);

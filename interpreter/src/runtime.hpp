@@ -108,6 +108,7 @@ struct CompiledFunction {
   const Function* fn = nullptr;
   std::vector<std::uint32_t> slotOf;  // per var: scalar slot or array index
   std::uint32_t numSlots = 0;
+  std::vector<std::uint32_t> checkedSlots;  // slots of locals whose reads are checked
   std::uint32_t numArrays = 0;
   std::vector<LocalArray> locals;
   std::size_t arrayBytes = 0;

@@ -1,6 +1,7 @@
 #include "culift/runtime/engine.hpp"
 
 #include <cstdio>
+#include <utility>
 
 #include "backend.hpp"
 #include "culift/codegen.hpp"

@@ -249,8 +249,15 @@ std::string AstPrinter::argument(const Expr& e) {
   return top(e);
 }
 
+// The right side of `=` or `op=`: whole, except nested assignments and commas, which keep
+// their parentheses to be read at a glance.
+std::string AstPrinter::assignedValue(const Expr& e) {
+  if (e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::Comma) return expr(e).text;
+  return top(e);
+}
+
 std::string AstPrinter::convertedTo(const Expr& e, Scalar s) {
-  if (!e.type.isValue() || e.type.scalar == s || s == Scalar::Void) return argument(e);
+  if (!e.type.isValue() || e.type.scalar == s || s == Scalar::Void) return assignedValue(e);
   if (flavor_ == Flavor::Cuda)
     if (auto c = constantOf(e))
       if (auto folded = foldExactCast(*c, s)) return stripped(*folded);
@@ -280,13 +287,13 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
     case ExprKind::Unary: return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
     case ExprKind::Binary:
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " + expr(*e.operands[1]).text);
-    case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + expr(*e.operands[1]).text);
+    case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + assignedValue(*e.operands[1]));
     case ExprKind::CompoundAssign: {
       // `x op= rhs` is what C++ computes: (T)((computeType)x op rhs), and it evaluates an
       // element lvalue `a[f(i)]` once. The rhs is in the computation type unless the op is a
       // shift (operands promoted separately).
       const Expr& rhs = *e.operands[1];
-      std::string r = (isShift(e.binaryOp) || e.computeType == Scalar::Void) ? expr(rhs).text
+      std::string r = (isShift(e.binaryOp) || e.computeType == Scalar::Void) ? assignedValue(rhs)
                                                                                  : convertedTo(rhs, e.computeType);
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
     }

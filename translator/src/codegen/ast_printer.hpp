@@ -51,6 +51,7 @@ class AstPrinter {
   Printed expr(const Expr& e);
   std::string top(const Expr& e);       // a whole expression: outer parentheses dropped
   std::string argument(const Expr& e);  // a call argument: a comma expression stays wrapped
+  std::string assignedValue(const Expr& e);
   Printed cast(const Expr& e);
   Printed mathCall(const Expr& e);
   std::string convertedTo(const Expr& e, Scalar s);  // e, with a cast when its type differs

@@ -37,14 +37,18 @@ bool Lifter::isLibraryFunction(const clang::FunctionDecl* fd) const {
   if (fd->isInStdNamespace()) return true;
   const clang::DeclContext* dc = fd->getDeclContext()->getRedeclContext();
   if (!dc->isTranslationUnit()) return false;
-  // A global function from a system header (the C library), or declared without a body.
-  return sm_.isInSystemHeader(fd->getLocation()) || !fd->isDefined();
+  // A global function of the C library.
+  return sm_.isInSystemHeader(fd->getLocation());
 }
 
 ExprPtr Lifter::call(const clang::CallExpr* e) {
   const clang::SourceLocation where = e->getBeginLoc();
 
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    if (referencesRejected(e)) return nullptr;  // the object was diagnosed where it was declared
+    if (op->getNumArgs() > 0 && llvm::isa<clang::LambdaExpr>(op->getArg(0)->IgnoreImplicit()))
+      return fail(where, "lambdas are not supported",
+                  "write a separate function: culift lifts the functions a kernel calls");
     for (const clang::Expr* arg : op->arguments())
       if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
     return fail(op->getOperatorLoc(), "overloaded operator calls are not supported",
@@ -52,6 +56,7 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   }
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
+    if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
     const clang::CXXMethodDecl* method = member->getMethodDecl();
     return fail(where, "call to method '" + (method ? method->getNameAsString() : std::string("?")) +
                            "': member function calls are not supported",
@@ -61,7 +66,10 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
 
   const clang::FunctionDecl* callee = e->getDirectCallee();
-  if (!callee) return fail(where, "calls through function pointers are not supported", "call the function by name");
+  if (!callee) {
+    if (referencesRejected(e->getCallee())) return nullptr;
+    return fail(where, "calls through function pointers are not supported", "call the function by name");
+  }
   const std::string qualified = callee->getQualifiedNameAsString();
   llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
 

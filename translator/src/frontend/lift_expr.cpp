@@ -64,6 +64,15 @@ bool isPointerLike(const clang::Expr* e) {
 
 }  // namespace
 
+bool Lifter::referencesRejected(const clang::Stmt* s) const {
+  if (!s) return false;
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s))
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()); v && rejectedVars_.count(v)) return true;
+  for (const clang::Stmt* child : s->children())
+    if (referencesRejected(child)) return true;
+  return false;
+}
+
 ExprPtr Lifter::zero(Scalar s, clang::SourceRange r) {
   if (isFloating(s)) {
     auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(s), range(r));
@@ -206,9 +215,11 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
                 "use a fixed-size local array, or pass a scratch array as a parameter");
   if (llvm::isa<clang::LambdaExpr>(e))
     return fail(where, "lambdas are not supported", "write a separate function: culift lifts the functions a kernel calls");
-  if (llvm::isa<clang::MemberExpr>(e))
+  if (llvm::isa<clang::MemberExpr>(e)) {
+    if (referencesRejected(e)) return nullptr;
     return fail(where, "member access is not supported: structs and classes are not available in kernels",
                 "pass the fields as separate parameters");
+  }
   if (llvm::isa<clang::CXXThisExpr>(e)) return fail(where, "'this' is not supported: methods cannot be lifted");
   if (llvm::isa<clang::StringLiteral>(e)) return fail(where, "string literals are not supported");
   if (llvm::isa<clang::CXXNullPtrLiteralExpr, clang::GNUNullExpr>(e))
@@ -235,9 +246,8 @@ ExprPtr Lifter::implicitCast(const clang::ImplicitCastExpr* e) {
     case clang::CK_IntegralToBoolean:
     case clang::CK_FloatingToBoolean: {
       std::optional<Scalar> to = valueType(e->getType(), e->getExprLoc());
-      ExprPtr sub = expr(e->getSubExpr());
-      if (!to || !sub) return nullptr;
-      return convert(std::move(sub), *to);
+      if (!to) return nullptr;
+      return convert(expr(e->getSubExpr()), *to);
     }
     case clang::CK_PointerToBoolean:
     case clang::CK_PointerToIntegral:
@@ -270,9 +280,16 @@ ExprPtr Lifter::explicitCast(const clang::ExplicitCastExpr* e) {
       if (e->getType()->isReferenceType() || e->isGLValue())
         return fail(where, "casts to a reference type are not supported");
       std::optional<Scalar> to = valueType(e->getType(), where);
+      if (!to) return nullptr;
       ExprPtr sub = expr(e->getSubExpr());
-      if (!to || !sub) return nullptr;
+      if (!sub) return nullptr;
       if (!sub->type.isValue()) return fail(where, "casting an array is not supported", kIndexHint);
+      // static_cast<float>(n) is a no-op cast around Clang's implicit conversion: that
+      // conversion is the one the user wrote.
+      if (sub->kind == ExprKind::Cast && !sub->explicitCast && sub->type.scalar == *to) {
+        sub->explicitCast = true;
+        return sub;
+      }
       return convert(std::move(sub), *to, /*explicitCast=*/true);
     }
     default:
@@ -317,9 +334,12 @@ ExprPtr Lifter::subscript(const clang::ArraySubscriptExpr* e) {
   ExprPtr index = expr(e->getIdx());
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
   const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  if (!var)
+  if (!var) {
+    // Lifting the base names the real problem (pointer arithmetic, a diagnosed variable, ...).
+    if (!expr(e->getBase())) return nullptr;
     return fail(e->getBase()->getExprLoc(), "only a parameter array or a local array can be indexed",
                 "index the array instead: x[i * cols + k] (pointer arithmetic is not supported)");
+  }
   ExprPtr array = declRef(ref);
   if (!array || !index) return nullptr;
   if (array->type.isValue())
@@ -360,8 +380,9 @@ ExprPtr Lifter::unary(const clang::UnaryOperator* e) {
   std::optional<UnaryOp> op = unaryOp(k);
   if (!op) return fail(where, std::string("unsupported operator '") + clang::UnaryOperator::getOpcodeStr(k).str() + "'");
   std::optional<Scalar> type = valueType(e->getType(), where);
+  if (!type) return nullptr;
   ExprPtr operand = expr(e->getSubExpr());
-  if (!type || !operand) return nullptr;
+  if (!operand) return nullptr;
   if (!operand->type.isValue()) return fail(where, "operator applied to an array is not supported", kIndexHint);
   auto out = std::make_unique<Expr>(ExprKind::Unary, Type::value(*type), range(e->getSourceRange()));
   out->unaryOp = *op;
@@ -419,9 +440,10 @@ ExprPtr Lifter::binary(const clang::BinaryOperator* e) {
   }
 
   std::optional<Scalar> type = valueType(e->getType(), where);
+  if (!type) return nullptr;
   ExprPtr lhs = expr(e->getLHS());
   ExprPtr rhs = expr(e->getRHS());
-  if (!type || !lhs || !rhs) return nullptr;
+  if (!lhs || !rhs) return nullptr;
   auto out = std::make_unique<Expr>(ExprKind::Binary, Type::value(*type), range(sr));
   out->binaryOp = *op;
   out->operands.push_back(std::move(lhs));

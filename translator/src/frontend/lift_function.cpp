@@ -2,7 +2,6 @@
 // and body, and the whole-module checks (recursion).
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "lifter.hpp"
 #include "llvm/ADT/StringExtras.h"
 
@@ -29,26 +28,24 @@ std::vector<std::string> indexNamesFrom(llvm::StringRef annotation) {
   return names;
 }
 
-// Every function declaration of the user's code (not system headers), in source order.
-class FunctionCollector : public clang::RecursiveASTVisitor<FunctionCollector> {
- public:
-  explicit FunctionCollector(const clang::SourceManager& sm) : sm_(sm) {}
-  bool VisitFunctionDecl(clang::FunctionDecl* fd) {
-    if (!sm_.isInSystemHeader(fd->getLocation())) found.push_back(fd);
-    return true;
+// Every function declaration of the user's code (not system headers), in source order:
+// namespaces, extern "C" blocks, classes (methods are found so they can be rejected) and
+// function templates (the same).
+void collectFunctions(const clang::DeclContext* dc, const clang::SourceManager& sm,
+                      std::vector<const clang::FunctionDecl*>& found) {
+  for (const clang::Decl* d : dc->decls()) {
+    if (d->getLocation().isValid() && sm.isInSystemHeader(d->getLocation())) continue;
+    if (const auto* t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
+      found.push_back(t->getTemplatedDecl());
+      continue;
+    }
+    if (const auto* fd = llvm::dyn_cast<clang::FunctionDecl>(d)) found.push_back(fd);
+    if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl, clang::ExportDecl, clang::RecordDecl>(d))
+      collectFunctions(llvm::cast<clang::DeclContext>(d), sm, found);
+    if (const auto* ct = llvm::dyn_cast<clang::ClassTemplateDecl>(d))
+      collectFunctions(ct->getTemplatedDecl(), sm, found);
   }
-  bool TraverseDecl(clang::Decl* d) {
-    // System headers hold thousands of declarations; never descend into them.
-    if (d && !llvm::isa<clang::TranslationUnitDecl>(d) && d->getLocation().isValid() &&
-        sm_.isInSystemHeader(d->getLocation()))
-      return true;
-    return clang::RecursiveASTVisitor<FunctionCollector>::TraverseDecl(d);
-  }
-  std::vector<const clang::FunctionDecl*> found;
-
- private:
-  const clang::SourceManager& sm_;
-};
+}
 
 }  // namespace
 
@@ -63,8 +60,10 @@ void Lifter::run(const std::vector<std::string>& picked) {
 }
 
 void Lifter::collectRoots(const std::vector<std::string>& picked) {
-  FunctionCollector collector(sm_);
-  collector.TraverseDecl(ctx_.getTranslationUnitDecl());
+  struct {
+    std::vector<const clang::FunctionDecl*> found;
+  } collector;
+  collectFunctions(ctx_.getTranslationUnitDecl(), sm_, collector.found);
 
   std::set<const clang::FunctionDecl*> seen;
   for (const clang::FunctionDecl* fd : collector.found) {
@@ -173,6 +172,7 @@ void Lifter::liftFunction(FuncId id) {
   current_ = id;
   vars_.clear();
   rejectedVars_.clear();
+  returnTypeRejected_ = false;
 
   if (checkFunctionShape(fd)) {
     clang::QualType ret = fd->getReturnType();
@@ -181,6 +181,7 @@ void Lifter::liftFunction(FuncId id) {
     } else if (std::optional<Scalar> s = scalarOf(ret)) {
       f.returnType = Type::value(*s);
     } else {
+      returnTypeRejected_ = true;
       clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
       error(where.isValid() ? where : fd->getLocation(),
             "return type " + whyUnsupported(ret) + " of '" + f.name + "' is not supported",

@@ -22,7 +22,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
-    const clang::Expr* value = ret->getRetValue();
+    const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
       // `return f();` in a void function: evaluate, then return.
       StmtPtr block = makeStmt(StmtKind::Block, range(sr));

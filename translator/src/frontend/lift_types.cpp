@@ -49,9 +49,7 @@ std::optional<Scalar> Lifter::scalarOf(clang::QualType t) const {
 }
 
 std::string Lifter::whyUnsupported(clang::QualType t) const {
-  clang::PrintingPolicy policy(ctx_.getLangOpts());
-  policy.SuppressTagKeyword = false;
-  return "'" + t.getAsString(policy) + "'";
+  return "'" + t.getAsString(clang::PrintingPolicy(ctx_.getLangOpts())) + "'";
 }
 
 std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p) {
@@ -121,6 +119,10 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     return std::nullopt;
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
+  if (const clang::CXXRecordDecl* rd = t->getAsCXXRecordDecl(); rd && rd->isLambda()) {
+    error(where, "lambdas are not supported", "write a separate function: culift lifts the functions a kernel calls");
+    return std::nullopt;
+  }
   if (t->isRecordType()) {
     error(where, "local variable " + name + " has class type " + whyUnsupported(t) +
                      ": structs, classes, unions and library types are not supported",

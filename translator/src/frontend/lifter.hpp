@@ -75,6 +75,8 @@ class Lifter {
   ExprPtr mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled);
   bool isLibraryFunction(const clang::FunctionDecl* fd) const;
   bool isStreamType(clang::QualType t) const;
+  // Whether `e` mentions a variable whose declaration was already diagnosed.
+  bool referencesRejected(const clang::Stmt* e) const;
 
   // ---- helpers ----
   SourceLoc loc(clang::SourceLocation l) { return sources_.loc(sm_, l); }
@@ -100,6 +102,7 @@ class Lifter {
   FuncId current_ = kNone;
   std::map<const clang::VarDecl*, VarId> vars_;
   std::set<const clang::VarDecl*> rejectedVars_;  // diagnosed once; uses stay quiet
+  bool returnTypeRejected_ = false;               // diagnosed once; return values stay quiet
 };
 
 // Names of the annotation that marks a kernel, and its index-name override prefix.

@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 namespace culift {
 namespace {
@@ -94,10 +95,16 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   extra.push_back("-resource-dir=" + (options.resourceDir.empty() ? findClangResourceDir() : options.resourceDir));
   extra.push_back("-Wno-pragma-once-outside-header");
 
-  clang::tooling::ClangTool tool(*database, {absPath});
+  // The annotation header lives in an in-memory directory layered over the real file system
+  // (a remapped file alone would not make its directory exist for the -I search path).
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  const std::string headerPath = std::string(frontend::kVirtualIncludeDir) + "/culift/annotate.hpp";
+  memory->addFile(headerPath, 0, llvm::MemoryBuffer::getMemBufferCopy(frontend::annotateHeaderText(), headerPath));
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  files->pushOverlay(memory);
+
+  clang::tooling::ClangTool tool(*database, {absPath}, std::make_shared<clang::PCHContainerOperations>(), files);
   tool.mapVirtualFile(absPath, text);
-  tool.mapVirtualFile(std::string(frontend::kVirtualIncludeDir) + "/culift/annotate.hpp",
-                      frontend::annotateHeaderText());
   tool.appendArgumentsAdjuster(
       clang::tooling::getInsertArgumentAdjuster(extra, clang::tooling::ArgumentInsertPosition::END));
   tool.setPrintErrorMessage(false);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "culift/ast/module.hpp"
@@ -16,6 +17,7 @@
 
 namespace culift::rt {
 
+class Engine;
 class Kernel;
 class Stream;
 class Event;

@@ -1,0 +1,63 @@
+// The environment probe: what a machine offers for running lifted kernels (driver, devices,
+// NVRTC) and concrete fixes for what is missing. Works, and never throws, on machines with no
+// GPU, no driver or no CUDA at all.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace culift::rt {
+
+struct DeviceReport {
+  int ordinal = 0;
+  std::string name;
+  int computeMajor = 0;
+  int computeMinor = 0;
+  std::uint64_t totalMemory = 0;
+  int arch() const { return computeMajor * 10 + computeMinor; }
+};
+
+struct EnvironmentReport {
+  // The CUDA driver (libcuda.so.1).
+  bool driverFound = false;
+  std::string driverPath;         // the file loaded
+  std::string driverError;        // why it did not load
+  int initStatus = -1;            // cuInit's CUresult; -1 when not called
+  std::string initStatusName;     // "CUDA_SUCCESS", "CUDA_ERROR_NO_DEVICE", ...
+  int driverVersion = 0;          // CUDA version the driver supports: 13000 = 13.0
+  std::vector<DeviceReport> devices;
+  std::string deviceError;        // a failure while listing devices
+
+  // NVRTC.
+  bool nvrtcFound = false;
+  std::string nvrtcPath;
+  std::string nvrtcError;
+  int nvrtcMajor = 0;
+  int nvrtcMinor = 0;
+  std::vector<int> nvrtcArchs;    // architectures NVRTC compiles for
+
+  // Environment variables that change the outcome.
+  bool cudaVisibleDevicesSet = false;
+  std::string cudaVisibleDevices;
+  std::string ldLibraryPath;
+
+  bool gpuUsable() const;         // a driver, a device, NVRTC, and a target NVRTC can compile for
+};
+
+struct FixSuggestion {
+  enum class Severity { Error, Warning, Note };
+  Severity severity = Severity::Error;
+  std::string title;   // one line: what is wrong
+  std::string detail;  // what to do about it, concretely
+  std::string toString() const;  // "error: title"
+};
+
+EnvironmentReport probeEnvironment();
+std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& report);
+
+// The report for people, and as JSON (report and suggestions in one object).
+std::string formatReport(const EnvironmentReport& report, const std::vector<FixSuggestion>& suggestions);
+std::string reportJson(const EnvironmentReport& report, const std::vector<FixSuggestion>& suggestions);
+
+}  // namespace culift::rt

@@ -1,0 +1,256 @@
+// The environment probe and its fix suggestions.
+#include "culift/runtime/probe.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "culift/runtime/error.hpp"
+#include "culift/runtime/nvrtc.hpp"
+#include "driver_api.hpp"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace culift::rt {
+namespace {
+
+std::string envOr(const char* name, bool* set = nullptr) {
+  const char* v = std::getenv(name);
+  if (set) *set = v != nullptr;
+  return v ? v : "";
+}
+
+std::string versionString(int cudaVersion) {
+  return std::to_string(cudaVersion / 1000) + "." + std::to_string((cudaVersion % 1000) / 10);
+}
+
+std::string archList(const std::vector<int>& archs) {
+  std::string s;
+  for (int a : archs) s += (s.empty() ? "sm_" : ", sm_") + std::to_string(a);
+  return s;
+}
+
+constexpr int kStubLibrary = 34;
+constexpr int kNoDevice = 100;
+constexpr int kInsufficientDriver = 35;
+
+}  // namespace
+
+bool EnvironmentReport::gpuUsable() const {
+  if (!driverFound || initStatus != 0 || devices.empty() || !nvrtcFound) return false;
+  if (nvrtcArchs.empty()) return true;
+  int lowest = *std::min_element(nvrtcArchs.begin(), nvrtcArchs.end());
+  return std::any_of(devices.begin(), devices.end(), [&](const DeviceReport& d) { return d.arch() >= lowest; });
+}
+
+EnvironmentReport probeEnvironment() {
+  EnvironmentReport r;
+  r.cudaVisibleDevices = envOr("CUDA_VISIBLE_DEVICES", &r.cudaVisibleDevicesSet);
+  r.ldLibraryPath = envOr("LD_LIBRARY_PATH");
+
+  std::string why;
+  if (auto api = detail::DriverApi::load(&why)) {
+    r.driverFound = true;
+    r.driverPath = api->library.path();
+    r.initStatus = api->cuInit(0);
+    r.initStatusName = api->errorName(r.initStatus);
+    int version = 0;
+    if (api->cuDriverGetVersion(&version) == detail::kCudaSuccess) r.driverVersion = version;
+    if (r.initStatus == detail::kCudaSuccess) {
+      int count = 0;
+      if (int s = api->cuDeviceGetCount(&count); s != detail::kCudaSuccess) {
+        r.deviceError = "cuDeviceGetCount failed: " + api->errorName(s);
+        count = 0;
+      }
+      for (int ordinal = 0; ordinal < count; ++ordinal) {
+        DeviceReport d;
+        d.ordinal = ordinal;
+        detail::CUdevice device = 0;
+        if (int s = api->cuDeviceGet(&device, ordinal); s != detail::kCudaSuccess) {
+          r.deviceError = "cuDeviceGet(" + std::to_string(ordinal) + ") failed: " + api->errorName(s);
+          continue;
+        }
+        char name[256] = {0};
+        api->cuDeviceGetName(name, sizeof name - 1, device);
+        d.name = name;
+        api->cuDeviceGetAttribute(&d.computeMajor, detail::kAttrComputeCapabilityMajor, device);
+        api->cuDeviceGetAttribute(&d.computeMinor, detail::kAttrComputeCapabilityMinor, device);
+        std::size_t memory = 0;
+        api->cuDeviceTotalMem(&memory, device);
+        d.totalMemory = memory;
+        r.devices.push_back(d);
+      }
+    }
+  } else {
+    r.driverError = why;
+  }
+
+  if (auto nvrtc = Nvrtc::load(&why)) {
+    r.nvrtcFound = true;
+    r.nvrtcPath = nvrtc->libraryPath();
+    r.nvrtcMajor = nvrtc->versionMajor();
+    r.nvrtcMinor = nvrtc->versionMinor();
+    r.nvrtcArchs = nvrtc->supportedArchs();
+  } else {
+    r.nvrtcError = why;
+  }
+  return r;
+}
+
+std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
+  using S = FixSuggestion::Severity;
+  std::vector<FixSuggestion> out;
+  const std::string cpu = " Until then culift runs every launch on the CPU backend (the interpreter).";
+
+  if (!r.driverFound) {
+    std::string detail =
+        "libcuda.so.1 comes with the NVIDIA driver, not with the CUDA toolkit. Install the driver "
+        "(e.g. 'sudo apt install nvidia-driver-580' or NVIDIA's .run installer) and check it with nvidia-smi. "
+        "In a container, start it with the NVIDIA container toolkit ('docker run --gpus all ...'). "
+        "If the driver is installed somewhere unusual, set $CULIFT_CUDA_DRIVER_PATH to its libcuda.so.1." + cpu;
+    if (llvm::sys::fs::exists("/usr/local/cuda/lib64/stubs/libcuda.so"))
+      detail += " (The toolkit's stubs/libcuda.so is a link-time stub: it cannot run kernels.)";
+    out.push_back({S::Error, "no CUDA driver: libcuda.so.1 was not found", detail});
+  } else if (r.initStatus == kStubLibrary) {
+    out.push_back({S::Error, "the CUDA driver stub was loaded (" + r.driverPath + "), not the driver",
+                   "cuInit returned CUDA_ERROR_STUB_LIBRARY. Remove the toolkit's stubs directory from "
+                   "LD_LIBRARY_PATH (now '" + r.ldLibraryPath + "') and $CULIFT_CUDA_DRIVER_PATH, and install the "
+                   "NVIDIA driver if nvidia-smi does not work." + cpu});
+  } else if (r.initStatus == kNoDevice) {
+    std::string detail = "cuInit returned CUDA_ERROR_NO_DEVICE. Check that nvidia-smi lists a GPU";
+    if (r.cudaVisibleDevicesSet)
+      detail += ", and $CUDA_VISIBLE_DEVICES (now '" + r.cudaVisibleDevices + "'): unset it or name an existing GPU";
+    detail += ". In a container, pass the GPU in ('docker run --gpus all ...')." + cpu;
+    out.push_back({S::Error, "the CUDA driver sees no GPU", detail});
+  } else if (r.initStatus == kInsufficientDriver) {
+    out.push_back({S::Error, "the NVIDIA driver is too old for this CUDA",
+                   "cuInit returned CUDA_ERROR_INSUFFICIENT_DRIVER. Install a newer NVIDIA driver." + cpu});
+  } else if (r.initStatus != 0) {
+    out.push_back({S::Error, "the CUDA driver failed to initialize: " + r.initStatusName,
+                   "Check nvidia-smi and the kernel log (dmesg | grep -i nvrm); a reboot after a driver update often "
+                   "helps; make sure /dev/nvidia* is accessible to this user." + cpu});
+  } else if (r.devices.empty()) {
+    out.push_back({S::Error, "the CUDA driver lists no device", r.deviceError.empty() ? "Check nvidia-smi." + cpu
+                                                                                     : r.deviceError + "." + cpu});
+  }
+
+  if (!r.nvrtcFound) {
+    out.push_back({S::Error, "NVRTC (libnvrtc.so) was not found",
+                   "culift compiles kernels at run time with NVRTC. Install it (e.g. 'sudo apt install "
+                   "cuda-nvrtc-13-0', or the CUDA toolkit), add its directory (e.g. /usr/local/cuda/lib64) to "
+                   "LD_LIBRARY_PATH, or set $CULIFT_NVRTC_PATH to the libnvrtc.so file." + cpu});
+  }
+
+  if (r.driverFound && r.initStatus == 0 && r.nvrtcFound && r.driverVersion > 0 &&
+      r.driverVersion / 1000 < r.nvrtcMajor) {
+    out.push_back({S::Error,
+                   "the driver supports CUDA " + versionString(r.driverVersion) + ", older than NVRTC " +
+                       std::to_string(r.nvrtcMajor) + "." + std::to_string(r.nvrtcMinor),
+                   "Code NVRTC " + std::to_string(r.nvrtcMajor) + " generates may not load on this driver "
+                   "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION). Upgrade the NVIDIA driver to one for CUDA " +
+                       std::to_string(r.nvrtcMajor) + ", or point $CULIFT_NVRTC_PATH at the NVRTC of CUDA " +
+                       std::to_string(r.driverVersion / 1000) + " or older."});
+  }
+
+  if (r.nvrtcFound && !r.nvrtcArchs.empty()) {
+    const int lowest = *std::min_element(r.nvrtcArchs.begin(), r.nvrtcArchs.end());
+    for (const DeviceReport& d : r.devices) {
+      bool exact = std::find(r.nvrtcArchs.begin(), r.nvrtcArchs.end(), d.arch()) != r.nvrtcArchs.end();
+      if (d.arch() < lowest) {
+        out.push_back({S::Error,
+                       "NVRTC " + std::to_string(r.nvrtcMajor) + "." + std::to_string(r.nvrtcMinor) +
+                           " cannot compile for device " + std::to_string(d.ordinal) + " (" + d.name + ", sm_" +
+                           std::to_string(d.arch()) + ")",
+                       "It supports " + archList(r.nvrtcArchs) + ". Use the NVRTC of an older CUDA toolkit that still "
+                       "supports sm_" + std::to_string(d.arch()) + " ($CULIFT_NVRTC_PATH)."});
+      } else if (!exact) {
+        out.push_back({S::Note,
+                       "NVRTC has no sm_" + std::to_string(d.arch()) + " target for device " +
+                           std::to_string(d.ordinal) + " (" + d.name + ")",
+                       "culift compiles PTX for the newest older architecture instead and the driver JIT-compiles "
+                       "it at load time (slower first launch). A newer NVRTC gives a native cubin."});
+      }
+    }
+  }
+  return out;
+}
+
+std::string FixSuggestion::toString() const {
+  const char* level = severity == Severity::Error ? "error" : severity == Severity::Warning ? "warning" : "note";
+  return std::string(level) + ": " + title;
+}
+
+std::string formatReport(const EnvironmentReport& r, const std::vector<FixSuggestion>& suggestions) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "CUDA driver : ";
+  if (!r.driverFound) {
+    os << "not found\n";
+  } else {
+    os << r.driverPath << "\n";
+    os << "  cuInit    : " << r.initStatusName << "\n";
+    if (r.driverVersion) os << "  supports  : CUDA " << versionString(r.driverVersion) << "\n";
+  }
+  os << "devices     : " << r.devices.size() << "\n";
+  for (const DeviceReport& d : r.devices)
+    os << "  [" << d.ordinal << "] " << d.name << ", sm_" << d.arch() << ", "
+       << llvm::format("%.1f GiB", static_cast<double>(d.totalMemory) / (1024.0 * 1024.0 * 1024.0)) << "\n";
+  os << "NVRTC       : ";
+  if (!r.nvrtcFound) {
+    os << "not found\n";
+  } else {
+    os << r.nvrtcPath << " (" << r.nvrtcMajor << "." << r.nvrtcMinor << ")\n";
+    if (!r.nvrtcArchs.empty()) os << "  targets   : " << archList(r.nvrtcArchs) << "\n";
+  }
+  if (r.cudaVisibleDevicesSet) os << "CUDA_VISIBLE_DEVICES=" << r.cudaVisibleDevices << "\n";
+  os << "GPU usable  : " << (r.gpuUsable() ? "yes" : "no (launches run on the CPU backend)") << "\n";
+  for (const FixSuggestion& f : suggestions) os << "\n" << f.toString() << "\n  fix: " << f.detail << "\n";
+  if (suggestions.empty()) os << "\nno problems found\n";
+  return os.str();
+}
+
+std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggestion>& suggestions) {
+  llvm::json::Array devices;
+  for (const DeviceReport& d : r.devices)
+    devices.push_back(llvm::json::Object{{"ordinal", d.ordinal},
+                                         {"name", d.name},
+                                         {"arch", "sm_" + std::to_string(d.arch())},
+                                         {"totalMemory", static_cast<int64_t>(d.totalMemory)}});
+  llvm::json::Array archs;
+  for (int a : r.nvrtcArchs) archs.push_back(a);
+  llvm::json::Array fixes;
+  for (const FixSuggestion& f : suggestions) {
+    const char* level =
+        f.severity == FixSuggestion::Severity::Error ? "error" : f.severity == FixSuggestion::Severity::Warning ? "warning" : "note";
+    fixes.push_back(llvm::json::Object{{"severity", level}, {"title", f.title}, {"fix", f.detail}});
+  }
+  llvm::json::Object driver{{"found", r.driverFound}};
+  if (r.driverFound) {
+    driver["path"] = r.driverPath;
+    driver["init"] = r.initStatusName;
+    driver["cudaVersion"] = r.driverVersion ? versionString(r.driverVersion) : "";
+  } else {
+    driver["error"] = r.driverError;
+  }
+  llvm::json::Object nvrtc{{"found", r.nvrtcFound}};
+  if (r.nvrtcFound) {
+    nvrtc["path"] = r.nvrtcPath;
+    nvrtc["version"] = std::to_string(r.nvrtcMajor) + "." + std::to_string(r.nvrtcMinor);
+    nvrtc["archs"] = std::move(archs);
+  } else {
+    nvrtc["error"] = r.nvrtcError;
+  }
+  llvm::json::Object root{{"driver", std::move(driver)},
+                          {"devices", std::move(devices)},
+                          {"nvrtc", std::move(nvrtc)},
+                          {"gpuUsable", r.gpuUsable()},
+                          {"suggestions", std::move(fixes)}};
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root)));
+  return os.str();
+}
+
+}  // namespace culift::rt

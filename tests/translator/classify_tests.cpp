@@ -1,0 +1,99 @@
+// The classifier on hand-built modules (no Clang) and through the front end.
+#include "culift/codegen.hpp"
+#include "translate_support.hpp"
+
+using namespace culift;
+
+namespace {
+
+Function make(std::string name, Type ret, std::vector<std::pair<std::string, Type>> params, bool annotated = true) {
+  Function f;
+  f.name = std::move(name);
+  f.returnType = ret;
+  f.annotated = annotated;
+  f.indexNames = {"i", "j", "k"};
+  for (auto& [n, t] : params) {
+    Var v;
+    v.name = n;
+    v.type = t;
+    v.isParam = true;
+    v.range.begin = {"unit.cpp", 1, 1};
+    f.vars.push_back(v);
+  }
+  f.numParams = static_cast<unsigned>(f.vars.size());
+  return f;
+}
+
+const Type kInt = Type::value(Scalar::I32);
+const Type kFloat = Type::value(Scalar::F32);
+const Type kIn = Type::pointer(Scalar::F32, true);
+const Type kOutArray = Type::pointer(Scalar::F32, false);
+
+}  // namespace
+
+TEST_CASE("classify: index parameters choose the grid", "[classify]") {
+  Module m;
+  m.functions.push_back(make("one", kFloat, {{"x", kIn}, {"i", kInt}}));
+  m.functions.push_back(make("two", kFloat, {{"j", kInt}, {"x", kIn}, {"i", kInt}}));
+  m.functions.push_back(make("three", Type::value(Scalar::Void), {{"k", kInt}, {"y", kOutArray}, {"j", kInt}, {"i", kInt}}));
+  m.functions.push_back(make("elem", kFloat, {{"a", kFloat}, {"b", Type::value(Scalar::F64)}}));
+  m.functions.push_back(make("dev", kFloat, {{"x", kIn}, {"n", kInt}}));
+  m.functions.push_back(make("voidScalar", Type::value(Scalar::Void), {{"a", kFloat}}));
+  m.functions.push_back(make("helper", kFloat, {{"i", kInt}}, /*annotated=*/false));
+  DiagnosticSink diags;
+  classify(m, diags);
+  REQUIRE_FALSE(diags.hasErrors());
+  CHECK(m.functions[0].mode == IndexMode::Grid1D);
+  CHECK(m.functions[1].mode == IndexMode::Grid2D);
+  CHECK(m.functions[1].indexParams == std::vector<int>{2, 0});
+  CHECK(m.functions[1].signature.toString() == "(const float* x, float* culift_out, long long culift_rows, long long culift_cols)");
+  CHECK(m.functions[2].mode == IndexMode::Grid3D);
+  CHECK(m.functions[2].indexParams == std::vector<int>{3, 2, 0});
+  CHECK(m.functions[2].signature.toString() ==
+        "(float* y, long long culift_rows, long long culift_cols, long long culift_depth)");
+  CHECK(m.functions[2].signature.params[0].role == ParamRole::OutputArray);
+  CHECK(m.functions[2].signature.params[3].axis == 2);
+  CHECK(m.functions[3].mode == IndexMode::ElementWise);
+  CHECK(m.functions[3].signature.toString() == "(const float* a, const double* b, float* culift_out, long long culift_n)");
+  CHECK(m.functions[3].signature.params[1].role == ParamRole::ElementInput);
+  CHECK(m.functions[4].mode == IndexMode::DeviceOnly);
+  CHECK(m.functions[4].kernelName.empty());
+  CHECK(m.functions[4].signature.params.empty());
+  CHECK(m.functions[5].mode == IndexMode::DeviceOnly);
+  CHECK(m.functions[6].mode == IndexMode::DeviceOnly);  // called, not annotated: device function only
+  CHECK(m.functions[6].deviceName == "helper");
+  CHECK(m.functions[0].kernelName == "one_kernel");
+}
+
+TEST_CASE("classify: misuse of index names is diagnosed", "[classify]") {
+  Module m;
+  m.functions.push_back(make("floatIndex", kFloat, {{"i", kFloat}}));
+  m.functions.push_back(make("arrayIndex", kFloat, {{"i", kIn}}));
+  m.functions.push_back(make("jOnly", kFloat, {{"x", kIn}, {"j", kInt}}));
+  m.functions.push_back(make("kWithoutJ", kFloat, {{"x", kIn}, {"i", kInt}, {"k", kInt}}));
+  m.functions.push_back(make("boolIndex", kFloat, {{"i", Type::value(Scalar::Bool)}}));
+  DiagnosticSink diags;
+  classify(m, diags);
+  REQUIRE(diags.errorCount() == 5);
+  CHECK_THAT(diags.diagnostics()[0].message, Catch::Contains("index parameter 'i' of 'floatIndex' must be an integer"));
+  CHECK_THAT(diags.diagnostics()[1].message, Catch::Contains("'arrayIndex' must be an integer passed by value, not 'const float*'"));
+  CHECK_THAT(diags.diagnostics()[2].message, Catch::Contains("index parameter 'j' of 'jOnly' needs 'i' too"));
+  CHECK_THAT(diags.diagnostics()[3].message, Catch::Contains("index parameter 'k' of 'kWithoutJ' needs 'i' and 'j' too"));
+  CHECK_THAT(diags.diagnostics()[4].message, Catch::Contains("'boolIndex' must be an integer"));
+}
+
+TEST_CASE("classify: duplicate lifted names are an error", "[classify]") {
+  Module m;
+  m.functions.push_back(make("f", kFloat, {{"a", kFloat}}));
+  m.functions.push_back(make("f", kFloat, {{"a", kInt}}, false));
+  DiagnosticSink diags;
+  classify(m, diags);
+  REQUIRE(diags.errorCount() == 1);
+  CHECK_THAT(diags.diagnostics()[0].message, Catch::Contains("two lifted functions are named 'f'"));
+}
+
+TEST_CASE("classify: 64-bit and unsigned index parameters are fine", "[classify]") {
+  auto r = culift::test::lift("CULIFT_KERNEL float f(const float* x, long long i, unsigned j) { return x[i + j]; }");
+  const Function& f = culift::test::function(r, "f");
+  CHECK(f.mode == IndexMode::Grid2D);
+}

@@ -1,0 +1,159 @@
+// The culift CLI verbs `emit` and `ast`, run as a user would: exit codes 0 (ok),
+// 1 (diagnostics), 2 (usage); -o, --function, -p and arguments after `--`.
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "catch.hpp"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace {
+
+const std::string kCulift = std::string(CULIFT_BINARY_DIR) + "/tools/culift";
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    llvm::SmallString<128> path;
+    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-cli", path));
+    path_ = std::string(path.str());
+  }
+  ~TempDir() { llvm::sys::fs::remove_directories(path_); }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+Run culift(const std::vector<std::string>& args, const TempDir& dir) {
+  const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+  std::vector<llvm::StringRef> argv = {kCulift};
+  for (const std::string& a : args) argv.push_back(a);
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
+  const int code = llvm::sys::ExecuteAndWait(kCulift, argv, std::nullopt, redirects);
+  return {code, readFile(out), readFile(err)};
+}
+
+const char* kKernels =
+    "#include <culift/annotate.hpp>\n"
+    "CULIFT_KERNEL float RowSum(const float* x, int cols, int i) {\n"
+    "  float s = 0.0f;\n  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n  return s;\n}\n"
+    "float Plain(float a, float b) { return a * b; }\n"
+    "float Other(float a) { return -a; }\n";
+
+}  // namespace
+
+TEST_CASE("culift emit: usage errors exit 2", "[cli]") {
+  TempDir dir;
+  Run none = culift({"emit"}, dir);
+  CHECK(none.code == 2);
+  CHECK_THAT(none.err, Catch::Contains("no input file"));
+  Run missing = culift({"emit", dir.file("missing.cpp")}, dir);
+  CHECK(missing.code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("cannot read '" + dir.file("missing.cpp") + "'"));
+  Run astMissing = culift({"ast"}, dir);
+  CHECK(astMissing.code == 2);
+}
+
+TEST_CASE("culift emit: success to stdout and to -o", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("k.cpp"), kKernels);
+  Run toStdout = culift({"emit", dir.file("k.cpp")}, dir);
+  INFO(toStdout.err);
+  CHECK(toStdout.code == 0);
+  CHECK(toStdout.err.empty());
+  Run toFile = culift({"emit", dir.file("k.cpp"), "-o", dir.file("k.cu"), "--no-line-directives"}, dir);
+  CHECK(toFile.code == 0);
+  CHECK(llvm::sys::fs::exists(dir.file("k.cu")));
+  CHECK(toFile.out.empty());
+  Run withLines = culift({"emit", dir.file("k.cpp"), "-o", dir.file("lines.cu")}, dir);
+  CHECK(withLines.code == 0);
+  CHECK(readFile(dir.file("lines.cu")) == toStdout.out);
+}
+
+TEST_CASE("culift emit: diagnostics go to stderr and exit 1", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("bad.cpp"),
+            "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int n) { return n ? f(n - 1) : 0; }\n");
+  Run r = culift({"emit", dir.file("bad.cpp")}, dir);
+  CHECK(r.code == 1);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err, Catch::Contains(dir.file("bad.cpp") + ":2:41: error: recursive call to 'f'"));
+  CHECK_THAT(r.err, Catch::Contains("note: recursion is not supported on the device"));
+  CHECK_THAT(r.err, !Catch::Contains("\x1b["));  // not a terminal: no colour
+  writeFile(dir.file("none.cpp"), "int g() { return 1; }\n");
+  Run none = culift({"emit", dir.file("none.cpp")}, dir);
+  CHECK(none.code == 1);
+  CHECK_THAT(none.err, Catch::Contains("no functions annotated with CULIFT_KERNEL"));
+}
+
+TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("k.cpp"), kKernels);
+  Run all = culift({"ast", dir.file("k.cpp")}, dir);
+  INFO(all.err);
+  REQUIRE(all.code == 0);
+  CHECK_THAT(all.out, Catch::Contains("function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel\n"));
+  CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
+                                      "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
+  CHECK_THAT(all.out, !Catch::Contains("function Plain"));
+  Run picked = culift({"ast", dir.file("k.cpp"), "--function", "Plain"}, dir);
+  REQUIRE(picked.code == 0);
+  CHECK_THAT(picked.out, Catch::Contains("function Plain\n  index mode: ElementWise\n"));
+  CHECK_THAT(picked.out, Catch::Contains("function RowSum"));
+  CHECK_THAT(picked.out, !Catch::Contains("function Other"));
+  Run unknown = culift({"emit", dir.file("k.cpp"), "--function", "Nope"}, dir);
+  CHECK(unknown.code == 1);
+  CHECK_THAT(unknown.err, Catch::Contains("no function named 'Nope'"));
+}
+
+TEST_CASE("culift emit: arguments after -- reach Clang", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("n.cpp"), "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int i) { return N * i; }\n");
+  Run without = culift({"emit", dir.file("n.cpp")}, dir);
+  CHECK(without.code == 1);
+  CHECK_THAT(without.err, Catch::Contains("use of undeclared identifier 'N'"));
+  Run with = culift({"emit", dir.file("n.cpp"), "--", "-DN=4"}, dir);
+  INFO(with.err);
+  CHECK(with.code == 0);
+}
+
+TEST_CASE("culift emit -p uses compile_commands.json", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("db.cpp"), "#include <culift/annotate.hpp>\n#include \"inc/scale.hpp\"\n"
+                                "CULIFT_KERNEL int f(int i) { return FROM_DB * kScale * i; }\n");
+  llvm::sys::fs::create_directory(dir.file("inc"));
+  writeFile(dir.file("inc/scale.hpp"), "constexpr int kScale = 2;\n");
+  writeFile(dir.file("compile_commands.json"),
+            "[{\"directory\": \"" + dir.path() + "\", \"command\": \"/usr/bin/c++ -std=c++20 -DFROM_DB=3 -c db.cpp -o db.o\", "
+            "\"file\": \"db.cpp\"}]\n");
+  Run without = culift({"emit", dir.file("db.cpp")}, dir);
+  CHECK(without.code == 1);
+  Run with = culift({"ast", dir.file("db.cpp"), "-p", dir.path()}, dir);
+  INFO(with.err);
+  CHECK(with.code == 0);
+  CHECK_THAT(with.out, Catch::Contains("function f"));
+  Run badDir = culift({"emit", dir.file("db.cpp"), "-p", dir.file("nowhere")}, dir);
+  CHECK(badDir.code == 1);
+  CHECK_THAT(badDir.err, Catch::Contains("cannot load a compilation database"));
+}

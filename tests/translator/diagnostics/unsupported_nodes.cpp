@@ -1,0 +1,24 @@
+// Constructs outside the subset are named, never crash the translator.
+#include <culift/annotate.hpp>
+
+CULIFT_KERNEL int rangeFor(const int* x, int i) {
+  int a[3] = {1, 2, 3};
+  int s = 0;
+  for (int v : a) s += v;  // expected-error {{range-based for loops are not supported}}
+  return s + x[i];
+}
+
+CULIFT_KERNEL int statementExpression(int a) {
+  return ({ int t = a; t; });  // expected-error {{unsupported expression 'StmtExpr'}}
+}
+
+CULIFT_KERNEL int reinterpret(float x) {
+  return reinterpret_cast<int&>(x);  // expected-error {{'CXXReinterpretCastExpr' is not supported}}
+}
+
+CULIFT_KERNEL float text(float x) {
+  (void)"a string";  // expected-error {{string literals are not supported}}
+  return x;
+}
+
+CULIFT_KERNEL int variadic(int n, ...) { return n; }  // expected-error {{'variadic' is variadic}}

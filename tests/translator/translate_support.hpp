@@ -1,0 +1,50 @@
+// Helpers for front-end tests: translate a snippet, find a function, print its body.
+#pragma once
+
+#include <string>
+
+#include "ast_dump.hpp"
+#include "catch.hpp"
+#include "culift/translate.hpp"
+
+namespace culift::test {
+
+// Translates `code` (the annotation header is included first) as a virtual file.
+inline TranslateResult lift(const std::string& code, TranslateOptions options = {}) {
+  return translateSource("#include <culift/annotate.hpp>\n" + code, "snippet.cpp", options);
+}
+
+// The function named `name` of a successful translation (fails the test otherwise).
+inline const Function& function(const TranslateResult& r, const std::string& name) {
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function* f = r.module->find(name);
+  REQUIRE(f != nullptr);
+  return *f;
+}
+
+// The body of `name` as one line.
+inline std::string body(const TranslateResult& r, const std::string& name) {
+  const Function& f = function(r, name);
+  REQUIRE(f.body);
+  return dump(f, *f.body);
+}
+
+// The declaration statement of the local `name` in `f` (fails the test if there is none).
+inline const Stmt& declOf(const Function& f, const std::string& name) {
+  const Stmt* found = nullptr;
+  auto walk = [&](auto& self, const Stmt* s) -> void {
+    if (!s || found) return;
+    if (s->kind == StmtKind::Decl && f.vars[s->var].name == name) found = s;
+    for (const StmtPtr& c : s->stmts) self(self, c.get());
+    self(self, s->init.get());
+    self(self, s->then.get());
+    self(self, s->otherwise.get());
+    self(self, s->body.get());
+  };
+  walk(walk, f.body.get());
+  REQUIRE(found != nullptr);
+  return *found;
+}
+
+}  // namespace culift::test

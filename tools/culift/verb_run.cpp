@@ -1,0 +1,252 @@
+// culift run FILE --function NAME --args JSON [--step-budget N] [-p BUILD_DIR] [-- CLANG_ARGS]
+// Translates FILE, interprets one function on the arguments given as a JSON array (a number for
+// a scalar, an array of numbers for a pointer parameter; "nan", "inf", "-inf" accepted), and
+// prints {"result": V, "arrays": {"NAME": [...]}} with the final contents of every non-const
+// array. Floats print with round-trip digits (9 for float, 17 for double), 64-bit integers exactly.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "culift/interpreter.hpp"
+#include "culift/translate.hpp"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "verb.hpp"
+
+namespace culift::cli {
+namespace {
+
+llvm::cl::SubCommand runCommand("run", "Interpret one lifted function on arguments given as JSON");
+llvm::cl::opt<std::string> runInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(runCommand));
+llvm::cl::opt<std::string> runFunction("function", llvm::cl::desc("The function to run"), llvm::cl::value_desc("NAME"),
+                                       llvm::cl::sub(runCommand));
+llvm::cl::opt<std::string> runArgs("args",
+                                   llvm::cl::desc("JSON array, one element per parameter: a number for a scalar, an "
+                                                  "array of numbers for a pointer (\"nan\", \"inf\", \"-inf\" accepted)"),
+                                   llvm::cl::value_desc("JSON"), llvm::cl::sub(runCommand));
+llvm::cl::opt<unsigned long long> runBudget("step-budget",
+                                            llvm::cl::desc("Loop iterations and calls allowed before stopping"),
+                                            llvm::cl::init(1ull << 32), llvm::cl::sub(runCommand));
+llvm::cl::opt<std::string> runBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
+                                       llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(runCommand));
+
+const char* kUsage = "usage: culift run FILE --function NAME --args JSON [--step-budget N] [-- CLANG_ARGS]\n";
+
+// A JSON scalar as read: an exact integer (signed or unsigned 64-bit) or a double.
+struct JsonNumber {
+  std::optional<std::int64_t> i;
+  std::optional<std::uint64_t> u;
+  std::optional<double> d;
+};
+
+std::optional<JsonNumber> readNumber(const llvm::json::Value& j, std::string& why) {
+  JsonNumber n;
+  if (auto b = j.getAsBoolean()) {
+    n.i = *b ? 1 : 0;
+  } else if (auto s = j.getAsString()) {
+    if (*s == "nan") n.d = std::numeric_limits<double>::quiet_NaN();
+    else if (*s == "-nan") n.d = -std::numeric_limits<double>::quiet_NaN();
+    else if (*s == "inf" || *s == "+inf") n.d = std::numeric_limits<double>::infinity();
+    else if (*s == "-inf") n.d = -std::numeric_limits<double>::infinity();
+    else {
+      why = "\"" + s->str() + "\" is not a number (the strings allowed are \"nan\", \"inf\", \"-inf\")";
+      return std::nullopt;
+    }
+  } else if (j.kind() == llvm::json::Value::Number) {
+    // llvm::json keeps integers that fit int64 or uint64 exactly; others are doubles.
+    if (auto i = j.getAsInteger()) n.i = *i;
+    else if (auto u = j.getAsUINT64()) n.u = *u;
+    else n.d = *j.getAsNumber();
+  } else {
+    why = "expected a number";
+    return std::nullopt;
+  }
+  return n;
+}
+
+// The number converted to T as C++ converts it; a floating value outside an integer type's
+// range (undefined in C++) is refused.
+template <typename T> std::optional<T> convertNumber(const JsonNumber& n, std::string& why) {
+  if (n.i) return static_cast<T>(*n.i);
+  if (n.u) return static_cast<T>(*n.u);
+  const double d = *n.d;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    const double hi = 2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
+    const double lo = std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : 0.0;
+    if (!(std::trunc(d) >= lo && std::trunc(d) < hi)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", d);
+      why = std::string(buf) + " does not fit in " + std::string(spelling(interp::detail::scalarOf<T>()));
+      return std::nullopt;
+    }
+  }
+  return static_cast<T>(d);
+}
+
+std::optional<interp::Value> scalarFromJson(const llvm::json::Value& j, Scalar type, std::string& why) {
+  auto n = readNumber(j, why);
+  if (!n) return std::nullopt;
+  switch (type) {
+#define CULIFT_X(E, T, S, B, I, SG, F)                            \
+  case Scalar::E: {                                               \
+    auto v = convertNumber<T>(*n, why);                           \
+    return v ? std::optional<interp::Value>(interp::Value::of(*v)) \
+             : std::nullopt;                                      \
+  }
+    CULIFT_SCALAR_TYPES(CULIFT_X)
+#undef CULIFT_X
+    case Scalar::Void: break;
+  }
+  why = "no value of type void";
+  return std::nullopt;
+}
+
+// Numbers for output: round-trip digits, exact integers, NaN/Inf as strings.
+std::string numberText(const interp::Value& v) {
+  switch (v.type) {
+    case Scalar::F32:
+    case Scalar::F64: {
+      const double d = v.type == Scalar::F32 ? static_cast<double>(v.f) : v.d;
+      if (std::isnan(d)) return "\"nan\"";
+      if (std::isinf(d)) return d < 0 ? "\"-inf\"" : "\"inf\"";
+      return v.toString();
+    }
+    case Scalar::Bool: return v.b ? "true" : "false";
+    case Scalar::Void: return "null";
+    default: return v.toString();
+  }
+}
+
+interp::Value elementValue(Scalar type, const std::byte* p) {
+  switch (type) {
+#define CULIFT_X(E, T, S, B, I, SG, F) \
+  case Scalar::E: {                    \
+    T v;                               \
+    std::memcpy(&v, p, sizeof v);      \
+    return interp::Value::of(v);       \
+  }
+    CULIFT_SCALAR_TYPES(CULIFT_X)
+#undef CULIFT_X
+    case Scalar::Void: break;
+  }
+  return interp::Value();
+}
+
+void storeValue(Scalar type, std::byte* p, const interp::Value& v) {
+  switch (type) {
+#define CULIFT_X(E, T, S, B, I, SG, F) \
+  case Scalar::E: {                    \
+    T x = v.as<T>();                   \
+    std::memcpy(p, &x, sizeof x);      \
+    return;                            \
+  }
+    CULIFT_SCALAR_TYPES(CULIFT_X)
+#undef CULIFT_X
+    case Scalar::Void: break;
+  }
+}
+
+int usage(const std::string& message) {
+  llvm::errs() << "culift run: " << message << "\n";
+  return kExitUsage;
+}
+
+int runRun() {
+  if (runInput.empty()) return usage(std::string("no input file\n") + kUsage);
+  if (runFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
+  if (runArgs.getNumOccurrences() == 0) return usage(std::string("no --args given\n") + kUsage);
+  if (auto readable = llvm::MemoryBuffer::getFile(runInput, false, false); !readable)
+    return usage("cannot read '" + runInput + "': " + readable.getError().message());
+
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(runArgs);
+  if (!parsed) return usage("--args is not valid JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Array* list = parsed->getAsArray();
+  if (!list) return usage("--args must be a JSON array with one element per parameter");
+
+  TranslateOptions options;
+  options.functions.push_back(runFunction);
+  options.compilerArgs = clangArgs();
+  options.buildDir = runBuildDir;
+  TranslateResult result = translate(runInput, options);
+  llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
+  if (!result.ok()) return kExitError;
+  const Function* fn = result.module->find(runFunction);
+  if (!fn) return usage("no function '" + runFunction + "' in '" + runInput + "'");
+
+  if (list->size() != fn->numParams)
+    return usage("'" + fn->name + "' takes " + std::to_string(fn->numParams) + " argument" +
+                 (fn->numParams == 1 ? "" : "s") + ", --args has " + std::to_string(list->size()));
+
+  std::vector<interp::Arg> args;
+  std::vector<std::vector<std::byte>> arrays(fn->numParams);
+  for (unsigned p = 0; p < fn->numParams; ++p) {
+    const Var& param = fn->param(p);
+    const llvm::json::Value& j = (*list)[p];
+    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " + toString(param.type) + ")";
+    std::string why;
+    if (param.type.isValue()) {
+      if (j.getAsArray()) return usage(where + ": expected a number, got an array");
+      auto v = scalarFromJson(j, param.type.scalar, why);
+      if (!v) return usage(where + ": " + why);
+      args.emplace_back(*v);
+      continue;
+    }
+    const llvm::json::Array* elements = j.getAsArray();
+    if (!elements) return usage(where + ": expected an array of numbers");
+    const unsigned size = byteSize(param.type.scalar);
+    arrays[p].resize(elements->size() * size);
+    for (std::size_t k = 0; k < elements->size(); ++k) {
+      auto v = scalarFromJson((*elements)[k], param.type.scalar, why);
+      if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
+      storeValue(param.type.scalar, arrays[p].data() + k * size, *v);
+    }
+    interp::ArrayRef r;
+    r.element = param.type.scalar;
+    r.data = arrays[p].data();
+    r.size = elements->size();
+    r.writable = !param.type.constElements;
+    args.emplace_back(r);
+  }
+
+  interp::Value value;
+  try {
+    interp::Options opts;
+    opts.stepBudget = runBudget;
+    auto program = interp::Program::compile(result.module, opts);
+    value = program->call(*fn, args);
+  } catch (const interp::Error& e) {
+    llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
+    return kExitError;
+  }
+
+  llvm::json::OStream out(llvm::outs());
+  out.object([&] {
+    out.attributeBegin("result");
+    out.rawValue(numberText(value));
+    out.attributeEnd();
+    out.attributeObject("arrays", [&] {
+      for (unsigned p = 0; p < fn->numParams; ++p) {
+        const Var& param = fn->param(p);
+        if (!param.type.isPointer() || param.type.constElements) continue;
+        const unsigned size = byteSize(param.type.scalar);
+        out.attributeArray(param.name, [&] {
+          for (std::size_t k = 0; k * size < arrays[p].size(); ++k)
+            out.rawValue(numberText(elementValue(param.type.scalar, arrays[p].data() + k * size)));
+        });
+      }
+    });
+  });
+  llvm::outs() << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+CULIFT_VERB(runCommand, runRun);
+
+}  // namespace culift::cli
