@@ -11,6 +11,10 @@
 
 #include "culift/interpreter.hpp"
 #include "pearson_ast.hpp"
+#if CULIFT_BENCH_TRANSLATE
+#include "culift/translate.hpp"
+#include "../../examples/pearson/pearson_metrics.hpp"
+#endif
 
 using namespace culift;
 
@@ -52,7 +56,32 @@ int main(int argc, char** argv) {
   std::vector<float> x(static_cast<std::size_t>(rows) * cols);
   for (float& v : x) v = dist(rng);
 
-  auto module = testing::pearsonModule();
+  // The tutorial header translated by the front end when it is built in; else the same
+  // functions as hand-built trees. Native references are the matching C++ functions.
+  std::shared_ptr<const Module> module;
+  auto nRowSum = &testing::native::RowSum;
+  auto nRowSumSq = &testing::native::RowSumSq;
+  auto nGramDot = &testing::native::GramDot;
+  auto nCorr = &testing::native::CorrelationCell;
+  const char* source = "hand-built trees of the tutorial functions";
+#if CULIFT_BENCH_TRANSLATE
+  {
+    TranslateOptions to;
+    to.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+    TranslateResult tr = translate(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp", to);
+    if (tr.ok()) {
+      module = tr.module;
+      nRowSum = &::RowSum;
+      nRowSumSq = &::RowSumSq;
+      nGramDot = &::GramDot;
+      nCorr = &::CorrelationCell;
+      source = "examples/pearson/pearson_metrics.hpp, translated";
+    } else {
+      std::fprintf(stderr, "%s", tr.formatDiagnostics().c_str());
+    }
+  }
+#endif
+  if (!module) module = testing::pearsonModule();
   interp::Options opts;
   opts.threads = 1;
   auto program = interp::Program::compile(module, opts);
@@ -62,13 +91,14 @@ int main(int argc, char** argv) {
 
   std::vector<float> sums(rows), sumsSq(rows), dot(static_cast<std::size_t>(rows) * rows), out(dot.size());
   for (int i = 0; i < rows; ++i) {
-    sums[i] = testing::native::RowSum(x.data(), cols, i);
-    sumsSq[i] = testing::native::RowSumSq(x.data(), cols, i);
+    sums[i] = nRowSum(x.data(), cols, i);
+    sumsSq[i] = nRowSumSq(x.data(), cols, i);
   }
   for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < rows; ++j) dot[i * rows + j] = testing::native::GramDot(x.data(), cols, i, j);
+    for (int j = 0; j < rows; ++j) dot[i * rows + j] = nGramDot(x.data(), cols, i, j);
 
   std::printf("culift interpreter benchmark: %d x %d matrix, single thread\n", rows, cols);
+  std::printf("functions: %s\n", source);
   std::printf("(one element = one call of the function = one GPU thread; thread CPU time, best of 5)\n");
 
   {
@@ -76,7 +106,7 @@ int main(int argc, char** argv) {
                           interp::ArrayRef::of(std::span<float>(out.data(), rows))};
     double ti = nsPer(rows, [&] { program->launch(rowSum, interp::Extent{{rows, 1, 1}, 1}, args); });
     double tn = nsPer(rows, [&] {
-      for (int i = 0; i < rows; ++i) out[i] = testing::native::RowSum(x.data(), cols, i);
+      for (int i = 0; i < rows; ++i) out[i] = nRowSum(x.data(), cols, i);
       gSink = out[0];
     });
     report("RowSum", ti, tn);
@@ -88,7 +118,7 @@ int main(int argc, char** argv) {
     double ti = nsPer(std::size_t(n) * n, [&] { program->launch(gramDot, interp::Extent{{n, n, 1}, 2}, args); });
     double tn = nsPer(std::size_t(n) * n, [&] {
       for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) out[i * n + j] = testing::native::GramDot(x.data(), cols, i, j);
+        for (int j = 0; j < n; ++j) out[i * n + j] = nGramDot(x.data(), cols, i, j);
       gSink = out[0];
     });
     report("GramDot", ti, tn);
@@ -102,7 +132,7 @@ int main(int argc, char** argv) {
     double tn = nsPer(std::size_t(rows) * rows, [&] {
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < rows; ++j)
-          out[i * rows + j] = testing::native::CorrelationCell(dot.data(), sums.data(), sumsSq.data(), rows, cols, i, j);
+          out[i * rows + j] = nCorr(dot.data(), sums.data(), sumsSq.data(), rows, cols, i, j);
       gSink = out[0];
     });
     report("CorrelationCell", ti, tn);

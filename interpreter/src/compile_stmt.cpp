@@ -27,6 +27,30 @@ struct BlockNode final : StmtNode {
   }
 };
 
+// Consecutive expression statements and initialized scalar declarations of a block, run
+// without a statement dispatch each.
+struct ExprRunNode final : StmtNode {
+  std::vector<ExprNodePtr> exprs;
+  explicit ExprRunNode(const Stmt* s) : StmtNode(s) {}
+  Flow exec(Frame& f) const override {
+    for (const ExprNodePtr& e : exprs) e->eval(f);
+    return Flow::Normal;
+  }
+};
+
+// `T v = init;` as an expression (for ExprRunNode).
+struct DeclInitExpr final : ExprNode {
+  std::uint32_t slot;
+  ExprNodePtr init;
+  DeclInitExpr(const Expr* e, std::uint32_t s, ExprNodePtr i) : ExprNode(e), slot(s), init(std::move(i)) {}
+  Raw eval(Frame& f) const override {
+    Raw v = init->eval(f);
+    f.slots[slot] = v;
+    f.defined[slot] = 1;
+    return v;
+  }
+};
+
 struct ExprStmtNode final : StmtNode {
   ExprNodePtr e;
   ExprStmtNode(const Stmt* s, ExprNodePtr x) : StmtNode(s), e(std::move(x)) {}
@@ -256,8 +280,29 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
     case StmtKind::Block: {
       if (s.stmts.size() == 1) return stmt(*s.stmts[0]);
       auto b = std::make_unique<BlockNode>(&s);
-      for (const StmtPtr& x : s.stmts)
-        if (x && x->kind != StmtKind::Null) b->stmts.push_back(stmt(*x));
+      ExprRunNode* run = nullptr;  // the run being filled, if the previous statement joined one
+      for (const StmtPtr& x : s.stmts) {
+        if (!x || x->kind == StmtKind::Null) continue;
+        ExprNodePtr e;
+        if (x->kind == StmtKind::ExprStmt && x->expr) {
+          e = expr(*x->expr);
+        } else if (x->kind == StmtKind::Decl && x->expr && x->var < fn_.slotOf.size() && !var(x->var).isParam &&
+                   var(x->var).type.isValue() && x->expr->type.scalar == var(x->var).type.scalar) {
+          e = std::make_unique<DeclInitExpr>(x->expr.get(), slotOf(x->var), expr(*x->expr));
+        }
+        if (!e) {
+          run = nullptr;
+          b->stmts.push_back(stmt(*x));
+          continue;
+        }
+        if (!run) {
+          auto r = std::make_unique<ExprRunNode>(x.get());
+          run = r.get();
+          b->stmts.push_back(std::move(r));
+        }
+        run->exprs.push_back(std::move(e));
+      }
+      if (b->stmts.size() == 1) return std::move(b->stmts[0]);
       return b;
     }
     case StmtKind::Decl: {

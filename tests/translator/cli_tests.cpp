@@ -47,6 +47,9 @@ class TempDir {
 
 Run culift(const std::vector<std::string>& args, const TempDir& dir) {
   const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+  // Redirection does not truncate: start from empty files.
+  llvm::sys::fs::remove(out);
+  llvm::sys::fs::remove(err);
   std::vector<llvm::StringRef> argv = {kCulift};
   for (const std::string& a : args) argv.push_back(a);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
@@ -84,11 +87,14 @@ TEST_CASE("culift emit: success to stdout and to -o", "[cli]") {
   CHECK(toStdout.err.empty());
   Run toFile = culift({"emit", dir.file("k.cpp"), "-o", dir.file("k.cu"), "--no-line-directives"}, dir);
   CHECK(toFile.code == 0);
-  CHECK(llvm::sys::fs::exists(dir.file("k.cu")));
   CHECK(toFile.out.empty());
+  const std::string emitted = readFile(dir.file("k.cu"));
+  CHECK_THAT(emitted, Catch::Contains("RowSum_kernel"));
+  CHECK_THAT(emitted, !Catch::Contains("#line"));
   Run withLines = culift({"emit", dir.file("k.cpp"), "-o", dir.file("lines.cu")}, dir);
   CHECK(withLines.code == 0);
   CHECK(readFile(dir.file("lines.cu")) == toStdout.out);
+  CHECK_THAT(toStdout.out, Catch::Contains("#line"));
 }
 
 TEST_CASE("culift emit: diagnostics go to stderr and exit 1", "[cli]") {

@@ -102,12 +102,12 @@ std::string AstPrinter::declaration(const Stmt& decl) {
       s += " = {";
       for (size_t k = 0; k < decl.inits.size(); ++k) {
         if (k) s += ", ";
-        s += top(*decl.inits[k]);
+        s += argument(*decl.inits[k]);  // a comma expression would end the element
       }
       s += "}";
     }
   } else if (decl.expr) {
-    s += " = " + top(*decl.expr);
+    s += " = " + argument(*decl.expr);  // a comma expression would start another declarator
   }
   return s;
 }
@@ -184,7 +184,7 @@ std::string AstPrinter::forInit(const Stmt& init, bool& hoist) {
       for (size_t k = 1; k < init.stmts.size(); ++k) {
         const Stmt& d = *init.stmts[k];
         s += ", " + names_[d.var];
-        if (d.expr) s += " = " + top(*d.expr);
+        if (d.expr) s += " = " + argument(*d.expr);
       }
       return s;
     }
@@ -197,7 +197,9 @@ std::string AstPrinter::forInit(const Stmt& init, bool& hoist) {
 void AstPrinter::forLoop(const Stmt& s, unsigned indent) {
   bool hoist = false;
   std::string init = s.init ? forInit(*s.init, hoist) : "";
-  const std::string rest = "; " + (s.cond ? top(*s.cond) : std::string()) + "; " + (s.expr ? top(*s.expr) : std::string()) + ") {";
+  // "; cond; inc) {", with no stray blanks where a part is empty: `for (;;)`.
+  const std::string rest = ";" + (s.cond ? " " + top(*s.cond) : std::string()) + ";" +
+                           (s.expr ? " " + top(*s.expr) : std::string()) + ") {";
   if (!hoist) {
     bracedBody("for (" + init + rest, *s.body, indent);
     return;
@@ -321,7 +323,8 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
 
 AstPrinter::Printed AstPrinter::cast(const Expr& e) {
   const Expr& operand = *e.operands[0];
-  if (operand.type == e.type && !e.explicitCast) return expr(operand);  // no conversion at all
+  // No conversion at all: an implicit no-op, or a cast of a value already cast to the type.
+  if (operand.type == e.type && (!e.explicitCast || operand.kind == ExprKind::Cast)) return expr(operand);
   if (flavor_ == Flavor::Cuda && e.type.isValue()) {
     if (auto c = constantOf(operand)) {
       if (auto folded = foldExactCast(*c, e.type.scalar)) return {folded->text, folded->parenthesized};

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Runs culift's GPU checks on the GPU machine, over binaries built on the development machine.
+#
+#   OUT=/path/to/logs scripts/gpu-check.sh [BIN_DIR]
+#
+# BIN_DIR (default: .gpu in the repository root) holds the built binaries: culift and the
+# runtime test executables (runtime_gpu_tests, runtime_gpu_fault_tests, and any other
+# runtime_*_tests), either directly or in the build tree's layout (tools/, tests/runtime/).
+# Logs go to $OUT; a short summary is printed last. Exit status: 0 when every check passed.
+set -uo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin_dir="${1:-$root/.gpu}"
+out="${OUT:?set OUT to the directory for the logs}"
+mkdir -p "$out"
+cd "$root"
+export CULIFT_SOURCE_ROOT="$root"
+# A fresh compile cache: the first launch compiles cold, the second must hit the cache.
+export CULIFT_CACHE_DIR="$out/cache"
+rm -rf "$CULIFT_CACHE_DIR"
+
+summary=()
+failures=0
+record() {  # record NAME STATUS(0=pass) DETAIL
+  if [ "$2" -eq 0 ]; then summary+=("PASS  $1  $3"); else summary+=("FAIL  $1  $3"); failures=$((failures + 1)); fi
+}
+
+find_bin() {
+  for d in "$bin_dir" "$bin_dir/bin" "$bin_dir/tools" "$bin_dir/tests/runtime"; do
+    if [ -x "$d/$1" ]; then echo "$d/$1"; return 0; fi
+  done
+  return 1
+}
+
+# --- the machine ---------------------------------------------------------------------------
+{ nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv; } \
+  > "$out/nvidia-smi.txt" 2>&1 || true
+
+culift="$(find_bin culift)" || culift=""
+if [ -z "$culift" ]; then
+  record "culift binary" 1 "not found under $bin_dir"
+else
+  "$culift" probe > "$out/probe.txt" 2>&1
+  record "culift probe" $? "$(grep -m1 '^GPU usable' "$out/probe.txt")"
+  "$culift" probe --json > "$out/probe.json" 2>&1
+  python3 -c "import json,sys; sys.exit(0 if json.load(open('$out/probe.json'))['gpuUsable'] else 1)" 2>/dev/null
+  record "probe --json: gpuUsable" $? ""
+fi
+
+# --- test executables ------------------------------------------------------------------------
+run_tests() {  # run_tests NAME [catch args...]
+  local name="$1"; shift
+  local exe
+  exe="$(find_bin "$name")" || { record "$name" 1 "not found under $bin_dir"; return; }
+  "$exe" "$@" > "$out/$name.log" 2>&1
+  local status=$?
+  local tail_line
+  tail_line="$(grep -E 'All tests passed|test cases:' "$out/$name.log" | tail -1)"
+  # On the GPU machine a GPU test that skips is a failure of the setup, not a pass.
+  if grep -q "skipped: no GPU" "$out/$name.log"; then
+    record "$name" 1 "skipped: no GPU ($(grep -m1 -o 'skipped: no GPU.*' "$out/$name.log" | cut -c1-160))"
+  else
+    record "$name" "$status" "$tail_line"
+  fi
+}
+run_tests runtime_gpu_tests "[gpu]"
+run_tests runtime_gpu_fault_tests "[gpu]"
+for other in runtime_nvrtc_tests runtime_cache_tests runtime_plan_tests runtime_argument_tests runtime_cpu_tests \
+             runtime_probe_tests; do
+  if find_bin "$other" > /dev/null; then run_tests "$other"; fi
+done
+
+# --- culift launch: GPU against the CPU backend ----------------------------------------------
+compare_launch() {  # compare_launch LABEL FILE FUNCTION EXTENT ARGS
+  local label="$1" file="$2" fn="$3" extent="$4" args="$5"
+  [ -n "$culift" ] || return
+  "$culift" launch "$file" --function "$fn" --extent "$extent" --args "$args" --backend gpu --strict \
+    > "$out/launch-$label-gpu.json" 2> "$out/launch-$label-gpu.err"
+  local g=$?
+  "$culift" launch "$file" --function "$fn" --extent "$extent" --args "$args" --backend cpu \
+    > "$out/launch-$label-cpu.json" 2> "$out/launch-$label-cpu.err"
+  local c=$?
+  if [ $g -ne 0 ] || [ $c -ne 0 ]; then
+    record "launch $label" 1 "exit gpu=$g cpu=$c (see launch-$label-*.err)"
+    return
+  fi
+  python3 - "$out/launch-$label-gpu.json" "$out/launch-$label-cpu.json" > "$out/launch-$label.cmp" 2>&1 <<'PY'
+import json, sys
+g, c = (json.load(open(p)) for p in sys.argv[1:3])
+assert g["backend"] == "gpu", "GPU launch ran on " + g["backend"]
+assert c["backend"] == "cpu"
+assert g.get("out") == c.get("out"), "out differs"
+assert g["arrays"] == c["arrays"], "arrays differ"
+print("identical; gpu %.3f ms, cpu %.3f ms" % (g["ms"], c["ms"]))
+PY
+  record "launch $label (gpu == cpu)" $? "$(tail -1 "$out/launch-$label.cmp")"
+}
+
+pearson="$root/examples/pearson/pearson_metrics.hpp"
+if [ -f "$pearson" ]; then
+  x='[0.5, -1.25, 2, 3.5, 1, 0.25, -2, 4, 1.5, 2.5, -0.75, 0, 3, -1, 0.125, 2.25]'
+  compare_launch rowsum "$pearson" RowSum 4 "[$x, 4]"
+  compare_launch gramdot "$pearson" GramDot 4x4 "[$x, 4]"
+  compare_launch clamp "$pearson" PearsonClamp 4 '[[0.5, -3, 2, "nan"], [1, 2, 0, 1]]'
+  # The second GramDot launch finds the image in the disk cache.
+  ls "$CULIFT_CACHE_DIR" > "$out/cache-listing.txt" 2>&1
+  record "compile cache on disk" $([ "$(ls "$CULIFT_CACHE_DIR" 2>/dev/null | grep -c culift-image)" -ge 1 ]; echo $?) \
+    "$(ls "$CULIFT_CACHE_DIR" 2>/dev/null | grep -c culift-image) image(s)"
+else
+  record "pearson launches" 1 "$pearson not found"
+fi
+
+# A kernel with 2-D and element-wise forms, written here so the check needs no example.
+scratch="$(mktemp -d)"
+cat > "$scratch/check.cpp" <<'CPP'
+#define CULIFT_KERNEL [[clang::annotate("culift")]]
+CULIFT_KERNEL double Outer(const double* a, const double* b, int i, int j) { return a[i] * b[j] / 3.0; }
+CULIFT_KERNEL void Fill(float* y, float v, long long i) { y[i] = v * (float)i; }
+CPP
+compare_launch outer "$scratch/check.cpp" Outer 3x4 '[[1, 2, 3], [0.5, -1, 7, 1e300]]'
+compare_launch fill "$scratch/check.cpp" Fill 5 '[[0, 0, 0, 0, 0, 9], 0.1]'
+
+if command -v compute-sanitizer > /dev/null && [ -n "$culift" ] && [ -f "$pearson" ]; then
+  timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$culift" launch "$pearson" --function GramDot \
+    --extent 4x4 --args "[$x, 4]" --backend gpu > "$out/memcheck.log" 2>&1
+  record "compute-sanitizer memcheck (GramDot)" $? "$(grep -m1 'ERROR SUMMARY' "$out/memcheck.log")"
+fi
+rm -rf "$scratch"
+
+# --- summary (last) ----------------------------------------------------------------------------
+{
+  echo "culift gpu-check: $(grep -m1 -E '^\s*\[0\]' "$out/probe.txt" 2>/dev/null | sed 's/^ *//')"
+  printf '%s\n' "${summary[@]}"
+  echo "$(( ${#summary[@]} - failures )) passed, $failures failed; logs in $out"
+} | tee "$out/summary.txt"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,74 @@
+// The CPU backend: the launch API of the GPU, run by the interpreter over host memory.
+#include "backend_suite.hpp"
+#include "culift/interpreter.hpp"
+
+using namespace culift;
+using namespace culift::rt;
+
+TEST_CASE("the CPU backend runs the backend suite", "[cpu]") {
+  auto engine = Engine::createCpu();
+  REQUIRE(engine->backend() == Backend::Cpu);
+  CHECK(name(engine->backend()) == "cpu");
+  CHECK(engine->device().name == "CPU (interpreter)");
+  rttest::runBackendSuite(*engine);
+}
+
+TEST_CASE("createGpuOrCpu falls back to the CPU and says why", "[cpu]") {
+  std::string why;
+  auto engine = Engine::createGpuOrCpu({}, &why);
+  REQUIRE(engine);
+  if (engine->backend() == Backend::Cpu) CHECK_FALSE(why.empty());
+}
+
+TEST_CASE("the CPU backend reports interpreter errors with the source location", "[cpu]") {
+  auto engine = Engine::createCpu();
+  auto module = rttest::makeTestModule();
+  // Scale reads x[i] for every i < n: a buffer shorter than the index space is out of range.
+  DeviceBuffer<float> x(*engine, 4), out(*engine, 8);
+  try {
+    engine->kernel(module, "Scale").launch(*engine, LaunchPlanner::for1D(8), x, 1.0f, out);
+    FAIL("no interpreter error");
+  } catch (const interp::Error& e) {
+    CHECK(e.diagnostic().loc.file == "kernels.cpp");
+  }
+}
+
+TEST_CASE("kernels are looked up by the user's name, with the known ones listed", "[cpu]") {
+  auto engine = Engine::createCpu();
+  auto module = rttest::makeTestModule();
+  try {
+    engine->kernel(module, "Missing");
+    FAIL("no error");
+  } catch (const Error& e) {
+    std::string m = e.what();
+    CHECK(m.find("no function 'Missing'") != std::string::npos);
+    CHECK(m.find("Scale, Outer, Floor0, Fill") != std::string::npos);
+  }
+  engine->kernel(module, "Scale");
+  REQUIRE(engine->compileRecords().size() == 1);
+  CHECK(engine->compileRecords()[0].target == "interpreter");
+}
+
+TEST_CASE("registered modules are compiled when an engine is created", "[cpu]") {
+  clearRegisteredModules();
+  auto module = rttest::makeTestModule();
+  registerModule(module);
+  registerModule(module);  // repeats are ignored
+  CHECK(registeredModules().size() == 1);
+  auto engine = Engine::createCpu();
+  REQUIRE(engine->compileRecords().size() == 1);
+  CHECK(engine->compileRecords()[0].module == "kernels.cpp");
+  clearRegisteredModules();
+}
+
+TEST_CASE("buffers of one engine are refused by another", "[cpu]") {
+  auto a = Engine::createCpu(), b = Engine::createCpu();
+  auto module = rttest::makeTestModule();
+  DeviceBuffer<float> x(*a, 4), out(*b, 4);
+  try {
+    b->kernel(module, "Scale").launch(*b, LaunchPlanner::for1D(4), x, 1.0f, out);
+    FAIL("no error");
+  } catch (const ArgumentError& e) {
+    CHECK(std::string(e.what()).find("buffer of another engine") != std::string::npos);
+  }
+}

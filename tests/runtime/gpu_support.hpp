@@ -1,0 +1,36 @@
+// GPU test helpers: an engine when a device is usable, else a visible skip.
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "catch.hpp"
+#include "culift/runtime/runtime.hpp"
+#include "llvm/Support/FileSystem.h"
+
+namespace culift::rttest {
+
+// A GPU engine (strict math: bit-exact with the CPU for + - * / sqrt), or null after printing
+// "skipped: no GPU" with the reason.
+inline std::shared_ptr<rt::Engine> gpuOrSkip(rt::MathMode math = rt::MathMode::Strict) {
+  rt::EngineOptions options;
+  options.math = math;
+  std::string why;
+  auto engine = rt::Engine::tryCreate(options, &why);
+  if (!engine) WARN("skipped: no GPU (" << why << ")");
+  return engine;
+}
+
+// A file of the source tree: under $CULIFT_SOURCE_ROOT, the source dir this test was built in,
+// or the current directory (binaries copied to another machine run from a checkout's root).
+inline std::string sourceFile(const std::string& relative) {
+  for (const char* root : {std::getenv("CULIFT_SOURCE_ROOT"), static_cast<const char*>(CULIFT_SOURCE_DIR), "."}) {
+    if (!root || !*root) continue;
+    std::string path = std::string(root) + "/" + relative;
+    if (llvm::sys::fs::exists(path)) return path;
+  }
+  return {};
+}
+
+}  // namespace culift::rttest

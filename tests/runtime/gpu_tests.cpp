@@ -1,0 +1,131 @@
+// GPU tests: engine, buffers, launches of hand-built and translated kernels against the CPU
+// backend, timing. Without a GPU each prints "skipped: no GPU" and passes.
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "backend_suite.hpp"
+#include "culift/translate.hpp"
+#include "gpu_support.hpp"
+
+using namespace culift;
+using namespace culift::rt;
+
+TEST_CASE("a GPU engine describes its device", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  CHECK(gpu->backend() == Backend::Gpu);
+  const DeviceInfo& d = gpu->device();
+  CHECK_FALSE(d.name.empty());
+  CHECK(d.arch() >= 50);
+  CHECK(d.totalMemory > (1ull << 30));
+  CHECK(d.multiprocessors > 0);
+  CHECK(d.driverVersion >= 12000);
+  CHECK(d.limits.maxThreadsPerBlock >= 1024);
+  INFO(d.toString());
+  CHECK(d.toString().find("sm_" + std::to_string(d.arch())) != std::string::npos);
+  CHECK(gpu->nvrtc() != nullptr);
+}
+
+TEST_CASE("the GPU runs the backend suite", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  rttest::runBackendSuite(*gpu);
+  auto records = gpu->compileRecords();
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].target == "sm_" + std::to_string(gpu->device().arch()));
+  CHECK(std::find(records[0].options.begin(), records[0].options.end(), "--fmad=false") != records[0].options.end());
+}
+
+TEST_CASE("big buffers round-trip through the device, sync and async", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  std::vector<double> host(1 << 22);
+  for (std::size_t k = 0; k < host.size(); ++k) host[k] = std::sin(static_cast<double>(k));
+  DeviceBuffer<double> d(*gpu, host);
+  CHECK(d.read() == host);
+  Stream s = gpu->createStream();
+  std::vector<double> back(host.size());
+  d.zero(&s);
+  d.writeAsync(host, s);
+  d.readAsync(back, s);
+  s.synchronize();
+  CHECK(back == host);
+}
+
+TEST_CASE("a second engine finds the compiled image in the memory or disk cache", "[gpu]") {
+  auto first = rttest::gpuOrSkip();
+  if (!first) return;
+  auto module = rttest::makeTestModule();
+  first->load(module);
+  auto second = rttest::gpuOrSkip();
+  second->load(module);
+  CHECK(second->compileRecords()[0].fromCache);
+  CHECK(second->cache().stats().hits() == 1);
+}
+
+TEST_CASE("translated Pearson kernels agree bit for bit with the CPU backend", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  const std::string path = rttest::sourceFile("examples/pearson/pearson_metrics.hpp");
+  if (path.empty()) {
+    WARN("skipped: examples/pearson/pearson_metrics.hpp not found");
+    return;
+  }
+  TranslateResult translated = translate(path);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  std::shared_ptr<const Module> module = translated.module;
+  auto cpu = Engine::createCpu();
+
+  const int rows = 96, cols = 200;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(rows * cols);
+  for (float& v : x) v = dist(rng);
+
+  struct Results {
+    std::vector<float> sums, gram, clamp;
+    float ms = 0;
+  };
+  auto run = [&](Engine& e) {
+    Results r;
+    DeviceBuffer<float> dx(e, x), sums(e, rows), gram(e, rows * rows), clamp(e, rows * rows);
+    Event start = e.createEvent(), stop = e.createEvent();
+    start.record(e);
+    e.kernel(module, "RowSum").launch(e, LaunchPlanner::for1D(rows, 64), dx, cols, sums);
+    e.kernel(module, "GramDot").launch(e, LaunchPlanner::for2D(rows, rows, 16, 16), dx, cols, gram);
+    // PearsonClamp is element-wise: every scalar parameter is an array.
+    e.kernel(module, "PearsonClamp").launch(e, LaunchPlanner::for1D(rows * rows), gram, gram, clamp);
+    stop.record(e);
+    e.synchronize();
+    r.ms = Event::elapsedMs(start, stop);
+    r.sums = sums.read();
+    r.gram = gram.read();
+    r.clamp = clamp.read();
+    return r;
+  };
+  // PearsonClamp(gram, gram) reads the same buffer twice: allowed, neither is written.
+  Results g = run(*gpu), c = run(*cpu);
+  CHECK(g.ms > 0.0f);
+  for (int k = 0; k < rows; ++k) REQUIRE(std::memcmp(&g.sums[k], &c.sums[k], sizeof(float)) == 0);
+  for (int k = 0; k < rows * rows; ++k) {
+    INFO("index " << k << ": gpu " << g.gram[k] << " cpu " << c.gram[k]);
+    REQUIRE(std::memcmp(&g.gram[k], &c.gram[k], sizeof(float)) == 0);
+    REQUIRE(std::memcmp(&g.clamp[k], &c.clamp[k], sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("the occupancy calculator shapes plans within the device limits", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  auto module = rttest::makeTestModule();
+  Kernel outer = gpu->kernel(module, "Outer");
+  unsigned block = outer.suggestedBlockSize();
+  CHECK(block >= 32);
+  CHECK(block <= gpu->device().limits.maxThreadsPerBlock);
+  LaunchPlan plan = outer.plan(5000, 70000);
+  CHECK(plan.block.volume() <= block);
+  CHECK(plan.grid.y <= gpu->device().limits.maxGrid[1]);
+}

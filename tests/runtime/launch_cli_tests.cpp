@@ -1,0 +1,142 @@
+// `culift launch` end to end on the CPU backend: the built binary translates a file, launches
+// the kernel and prints the result as JSON.
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <sys/wait.h>
+
+#include "catch.hpp"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  std::string out;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Run culift(const std::string& args) {
+  const std::string binary = std::string(CULIFT_BINARY_DIR) + "/tools/culift";
+  REQUIRE(llvm::sys::fs::exists(binary));
+  Run r;
+  FILE* p = popen((binary + " " + args + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  std::array<char, 4096> buf;
+  while (std::size_t n = fread(buf.data(), 1, buf.size(), p)) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string writeSource() {
+  llvm::SmallString<128> path;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-launch", "cpp", path));
+  std::ofstream out(std::string(path));
+  out << "#define CULIFT_KERNEL [[clang::annotate(\"culift\")]]\n"
+         "CULIFT_KERNEL float Scale(const float* x, float a, int i) { return x[i] * a; }\n"
+         "CULIFT_KERNEL double Outer(const double* a, const double* b, int i, int j) { return a[i] * b[j]; }\n"
+         "CULIFT_KERNEL void Fill(float* y, float v, int i) { y[i] = v / 3.0f; }\n"
+         "CULIFT_KERNEL float Ratio(float a, float b) { return a / b; }\n";
+  return std::string(path);
+}
+
+llvm::json::Object parse(const Run& r) {
+  INFO(r.out);
+  auto v = llvm::json::parse(r.out);
+  REQUIRE(bool(v));
+  REQUIRE(v->getAsObject());
+  return *v->getAsObject();
+}
+
+}  // namespace
+
+TEST_CASE("culift launch runs a 1-D kernel on the CPU backend", "[cli]") {
+  const std::string file = writeSource();
+  Run r = culift("launch " + file + " --function Scale --extent 4 --args '[[1, 2, 3, 4], 0.5]' --backend cpu");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto o = parse(r);
+  CHECK(o.getString("backend") == "cpu");
+  const auto* out = o.getArray("out");
+  REQUIRE(out);
+  REQUIRE(out->size() == 4);
+  CHECK((*out)[0].getAsNumber() == 0.5);
+  CHECK((*out)[3].getAsNumber() == 2.0);
+  CHECK(o.getNumber("ms").has_value());
+  llvm::sys::fs::remove(file);
+}
+
+TEST_CASE("culift launch: 2-D, void with arrays, element-wise with nan and inf", "[cli]") {
+  const std::string file = writeSource();
+  Run outer = culift("launch " + file + " --function Outer --extent 2x3 --args '[[1, 2], [10, 20, 30]]' --backend cpu");
+  REQUIRE(outer.exitCode == 0);
+  const auto* out = parse(outer).getArray("out");
+  REQUIRE(out);
+  REQUIRE(out->size() == 6);
+  CHECK((*out)[5].getAsNumber() == 60.0);
+
+  Run fill = culift("launch " + file + " --function Fill --extent 3 --args '[[0, 0, 0, 9], 1]' --backend cpu");
+  REQUIRE(fill.exitCode == 0);
+  auto f = parse(fill);
+  CHECK_FALSE(f.getArray("out"));
+  const auto* y = f.getObject("arrays")->getArray("y");
+  REQUIRE(y);
+  REQUIRE(y->size() == 4);
+  // 1/3 in float, printed with 9 significant digits so it reads back exactly.
+  CHECK(fill.out.find("0.333333343") != std::string::npos);
+  CHECK((*y)[3].getAsNumber() == 9.0);
+
+  Run ratio = culift("launch " + file + " --function Ratio --extent 3 --args '[[1, 0, \"inf\"], [0, 0, 2]]' --backend cpu");
+  REQUIRE(ratio.exitCode == 0);
+  CHECK(ratio.out.find("[\"inf\",\"nan\",\"inf\"]") != std::string::npos);
+  llvm::sys::fs::remove(file);
+}
+
+TEST_CASE("culift launch refuses bad usage with exit code 2", "[cli]") {
+  const std::string file = writeSource();
+  Run count = culift("launch " + file + " --function Scale --extent 4 --args '[[1, 2, 3, 4]]' --backend cpu");
+  CHECK(count.exitCode == 2);
+  CHECK(count.out.find("takes 2 arguments") != std::string::npos);
+
+  Run rank = culift("launch " + file + " --function Outer --extent 4 --args '[[1], [2]]' --backend cpu");
+  CHECK(rank.exitCode == 2);
+  CHECK(rank.out.find("needs 2 axes") != std::string::npos);
+
+  Run extent = culift("launch " + file + " --function Scale --extent 4x --args '[[1], 2]' --backend cpu");
+  CHECK(extent.exitCode == 2);
+
+  Run backend = culift("launch " + file + " --function Scale --extent 4 --args '[[1], 2]' --backend tpu");
+  CHECK(backend.exitCode == 2);
+
+  Run small = culift("launch " + file + " --function Ratio --extent 5 --args '[[1, 2], [3, 4]]' --backend cpu");
+  CHECK(small.exitCode == 2);
+  CHECK(small.out.find("is read at every index (5), but the buffer holds 2") != std::string::npos);
+  llvm::sys::fs::remove(file);
+}
+
+TEST_CASE("culift launch reports an out-of-range read as a run error (exit 1)", "[cli]") {
+  const std::string file = writeSource();
+  Run r = culift("launch " + file + " --function Scale --extent 8 --args '[[1, 2], 1]' --backend cpu");
+  CHECK(r.exitCode == 1);
+  CHECK(r.out.find(file) != std::string::npos);
+  llvm::sys::fs::remove(file);
+}
+
+TEST_CASE("culift probe prints a report and exits 0", "[cli]") {
+  Run r = culift("probe");
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("NVRTC") != std::string::npos);
+  Run j = culift("probe --json");
+  CHECK(j.exitCode == 0);
+  auto o = parse(j);
+  CHECK(o.getObject("nvrtc"));
+  CHECK(o.getBoolean("gpuUsable").has_value());
+}

@@ -1,0 +1,330 @@
+// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict]
+//               [-p BUILD_DIR] [-- CLANG_ARGS]
+// Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
+// the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
+// parameter of the function minus its index parameters: a number for a scalar, an array of
+// numbers for a pointer, and for element-wise functions an array per scalar parameter
+// ("nan", "inf", "-inf" accepted). Prints
+//   {"backend": "gpu", "out": [...], "arrays": {"NAME": [...]}, "ms": T}
+// with `out` for functions returning a value and `arrays` holding every non-const array after
+// the launch; floats with round-trip digits (9 for float, 17 for double).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "culift/interpreter.hpp"
+#include "culift/runtime/runtime.hpp"
+#include "culift/translate.hpp"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "verb.hpp"
+
+namespace culift::cli {
+namespace {
+
+llvm::cl::SubCommand launchCommand("launch", "Compile one lifted function's kernel and run a whole launch");
+llvm::cl::opt<std::string> launchInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchFunction("function", llvm::cl::desc("The function to launch"),
+                                          llvm::cl::value_desc("NAME"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchExtent("extent", llvm::cl::desc("Index space: N, NxM or NxMxK (i, j, k)"),
+                                        llvm::cl::value_desc("N[xM[xK]]"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchArgs("args",
+                                      llvm::cl::desc("JSON array, one element per parameter minus the index "
+                                                     "parameters: a number for a scalar, an array for a pointer"),
+                                      llvm::cl::value_desc("JSON"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchBackend("backend", llvm::cl::desc("gpu or cpu (default: gpu when there is one)"),
+                                         llvm::cl::value_desc("gpu|cpu"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchStrict("strict", llvm::cl::desc("Compile with --fmad=false (bit-exact with the CPU)"),
+                                 llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
+                                          llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
+
+const char* kUsage =
+    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] "
+    "[-- CLANG_ARGS]\n";
+
+int usage(const std::string& message) {
+  llvm::errs() << "culift launch: " << message << "\n";
+  return kExitUsage;
+}
+
+std::optional<std::vector<std::int64_t>> parseExtent(const std::string& text, std::string& why) {
+  std::vector<std::int64_t> out;
+  llvm::StringRef rest(text);
+  while (true) {
+    auto [part, tail] = rest.split('x');
+    std::int64_t n = 0;
+    if (part.empty() || part.getAsInteger(10, n) || n < 0) {
+      why = "--extent '" + text + "': each axis must be a non-negative integer (N, NxM or NxMxK)";
+      return std::nullopt;
+    }
+    out.push_back(n);
+    if (tail.empty() && !rest.contains('x')) break;
+    rest = tail;
+    if (rest.empty()) {
+      why = "--extent '" + text + "' ends with 'x'";
+      return std::nullopt;
+    }
+  }
+  if (out.size() > 3) {
+    why = "--extent '" + text + "' has more than 3 axes";
+    return std::nullopt;
+  }
+  return out;
+}
+
+// A JSON number (or "nan"/"inf"/"-inf", or a bool) as a value of `type`, converted as C++
+// converts it; a floating value outside an integer type's range is refused.
+std::optional<rt::ScalarValue> scalarFromJson(const llvm::json::Value& j, Scalar type, std::string& why) {
+  std::optional<std::int64_t> i;
+  std::optional<std::uint64_t> u;
+  std::optional<double> d;
+  if (auto b = j.getAsBoolean()) {
+    i = *b ? 1 : 0;
+  } else if (auto s = j.getAsString()) {
+    if (*s == "nan") d = std::numeric_limits<double>::quiet_NaN();
+    else if (*s == "-nan") d = -std::numeric_limits<double>::quiet_NaN();
+    else if (*s == "inf" || *s == "+inf") d = std::numeric_limits<double>::infinity();
+    else if (*s == "-inf") d = -std::numeric_limits<double>::infinity();
+    else {
+      why = "\"" + s->str() + "\" is not a number (the strings allowed are \"nan\", \"inf\", \"-inf\")";
+      return std::nullopt;
+    }
+  } else if (j.kind() == llvm::json::Value::Number) {
+    if (auto x = j.getAsInteger()) i = *x;
+    else if (auto y = j.getAsUINT64()) u = *y;
+    else d = *j.getAsNumber();
+  } else {
+    why = "expected a number";
+    return std::nullopt;
+  }
+  auto convert = [&](auto zero) -> std::optional<rt::ScalarValue> {
+    using T = decltype(zero);
+    if (i) return rt::ScalarValue::of(static_cast<T>(*i));
+    if (u) return rt::ScalarValue::of(static_cast<T>(*u));
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      const double hi = 2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
+      const double lo = std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : 0.0;
+      if (!(std::trunc(*d) >= lo && std::trunc(*d) < hi)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", *d);
+        why = std::string(buf) + " does not fit in " + std::string(spelling(type));
+        return std::nullopt;
+      }
+    }
+    return rt::ScalarValue::of(static_cast<T>(*d));
+  };
+  switch (type) {
+#define CULIFT_X(E, T, S, B, I, SG, F) \
+  case Scalar::E: return convert(T{});
+    CULIFT_SCALAR_TYPES(CULIFT_X)
+#undef CULIFT_X
+    case Scalar::Void: break;
+  }
+  why = "no value of type void";
+  return std::nullopt;
+}
+
+std::string numberText(const rt::ScalarValue& v) {
+  switch (v.type) {
+    case Scalar::F32:
+    case Scalar::F64: {
+      const double d = v.type == Scalar::F32 ? static_cast<double>(v.f) : v.d;
+      if (std::isnan(d)) return "\"nan\"";
+      if (std::isinf(d)) return d < 0 ? "\"-inf\"" : "\"inf\"";
+      char buf[64];
+      std::snprintf(buf, sizeof buf, v.type == Scalar::F32 ? "%.9g" : "%.17g", d);
+      return buf;
+    }
+    case Scalar::Bool: return v.b ? "true" : "false";
+    case Scalar::Void: return "null";
+    default: return v.toString();
+  }
+}
+
+rt::ScalarValue elementValue(Scalar type, const std::byte* p) {
+  switch (type) {
+#define CULIFT_X(E, T, S, B, I, SG, F) \
+  case Scalar::E: {                    \
+    T v;                               \
+    std::memcpy(&v, p, sizeof v);      \
+    return rt::ScalarValue::of(v);     \
+  }
+    CULIFT_SCALAR_TYPES(CULIFT_X)
+#undef CULIFT_X
+    case Scalar::Void: break;
+  }
+  return rt::ScalarValue();
+}
+
+// Reads a buffer back and writes it as a JSON array.
+void writeBuffer(llvm::json::OStream& out, const rt::Buffer& buffer) {
+  std::vector<std::byte> bytes(buffer.bytes());
+  buffer.readBytes(bytes.data(), bytes.size(), 0);
+  const unsigned size = byteSize(buffer.element());
+  out.array([&] {
+    for (std::size_t k = 0; k < buffer.size(); ++k) out.rawValue(numberText(elementValue(buffer.element(), bytes.data() + k * size)));
+  });
+}
+
+int runLaunch() {
+  if (launchInput.empty()) return usage(std::string("no input file\n") + kUsage);
+  if (launchFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
+  if (launchExtent.empty()) return usage(std::string("no --extent given\n") + kUsage);
+  if (launchArgs.getNumOccurrences() == 0) return usage(std::string("no --args given\n") + kUsage);
+  if (!launchBackend.empty() && launchBackend != "gpu" && launchBackend != "cpu")
+    return usage("--backend must be gpu or cpu, not '" + launchBackend + "'");
+  if (auto readable = llvm::MemoryBuffer::getFile(launchInput, false, false); !readable)
+    return usage("cannot read '" + launchInput + "': " + readable.getError().message());
+  std::string why;
+  auto extent = parseExtent(launchExtent, why);
+  if (!extent) return usage(why);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(launchArgs);
+  if (!parsed) return usage("--args is not valid JSON: " + llvm::toString(parsed.takeError()));
+  const llvm::json::Array* list = parsed->getAsArray();
+  if (!list) return usage("--args must be a JSON array with one element per parameter (index parameters excluded)");
+
+  TranslateOptions options;
+  options.functions.push_back(launchFunction);
+  options.compilerArgs = clangArgs();
+  options.buildDir = launchBuildDir;
+  TranslateResult result = translate(launchInput, options);
+  llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
+  if (!result.ok()) return kExitError;
+  std::shared_ptr<const Module> module = result.module;
+  const Function* fn = module->find(launchFunction);
+  if (!fn) return usage("no function '" + launchFunction + "' in '" + launchInput + "'");
+  if (!fn->isKernel())
+    return usage("'" + fn->name + "' is a device-only function (no index parameter i/j/k and not element-wise): it "
+                 "cannot be launched; use 'culift run' to interpret one call");
+  const unsigned rank = culift::rank(fn->mode);
+  if (extent->size() != rank)
+    return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +
+                 std::to_string(rank) + " axis" + (rank == 1 ? "" : "es") + " (" + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +
+                 "), got '" + launchExtent + "'");
+
+  std::size_t userArgs = 0;
+  for (const KernelParam& p : fn->signature.params)
+    if (p.userParam >= 0) ++userArgs;
+  if (list->size() != userArgs) {
+    std::string names;
+    for (const KernelParam& p : fn->signature.params)
+      if (p.userParam >= 0) names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name;
+    return usage("'" + fn->name + "' takes " + std::to_string(userArgs) + " argument" + (userArgs == 1 ? "" : "s") +
+                 " (" + names + "; index parameters are not passed), --args has " + std::to_string(list->size()));
+  }
+
+  rt::EngineOptions engineOptions;
+  engineOptions.math = launchStrict ? rt::MathMode::Strict : rt::MathMode::Default;
+  try {
+    std::shared_ptr<rt::Engine> engine;
+    if (launchBackend == "cpu") {
+      engine = rt::Engine::createCpu(engineOptions);
+    } else if (launchBackend == "gpu") {
+      std::string whyNot;
+      engine = rt::Engine::tryCreate(engineOptions, &whyNot);
+      if (!engine) {
+        llvm::errs() << "culift launch: no GPU: " << whyNot << "\n";
+        return kExitError;
+      }
+    } else {
+      engine = rt::Engine::createGpuOrCpu(engineOptions);
+    }
+    rt::Kernel kernel = engine->kernel(module, fn->name);
+    rt::LaunchPlan plan = kernel.plan((*extent)[0], rank > 1 ? (*extent)[1] : 1, rank > 2 ? (*extent)[2] : 1);
+
+    // Buffers and scalars in signature order; `out` sized to the index space.
+    std::vector<std::unique_ptr<rt::Buffer>> buffers;
+    std::vector<rt::LaunchArg> args;
+    std::size_t next = 0;
+    rt::Buffer* out = nullptr;
+    for (const KernelParam& p : fn->signature.params) {
+      if (p.role == ParamRole::Extent) continue;
+      if (p.role == ParamRole::Out) {
+        buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, static_cast<std::size_t>(plan.elements())));
+        out = buffers.back().get();
+        args.push_back(rt::LaunchArg::of(*out));
+        continue;
+      }
+      const llvm::json::Value& j = (*list)[next];
+      const std::string where = "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")";
+      if (p.type.isValue()) {
+        if (j.getAsArray()) return usage(where + ": expected a number, got an array");
+        auto v = scalarFromJson(j, p.type.scalar, why);
+        if (!v) return usage(where + ": " + why);
+        args.push_back(rt::LaunchArg::of(*v));
+        continue;
+      }
+      const llvm::json::Array* elements = j.getAsArray();
+      if (!elements) return usage(where + ": expected an array of numbers");
+      const unsigned size = byteSize(p.type.scalar);
+      std::vector<std::byte> bytes(elements->size() * size);
+      for (std::size_t k = 0; k < elements->size(); ++k) {
+        auto v = scalarFromJson((*elements)[k], p.type.scalar, why);
+        if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
+        v->store(bytes.data() + k * size);
+      }
+      buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, elements->size()));
+      buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);
+      if (p.role == ParamRole::OutputArray) args.push_back(rt::LaunchArg::of(*buffers.back()));
+      else args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
+    }
+
+    rt::Event start = engine->createEvent(), stop = engine->createEvent();
+    start.record(*engine);
+    kernel.launchArgs(*engine, plan, args);
+    stop.record(*engine);
+    engine->synchronize();
+    const float ms = rt::Event::elapsedMs(start, stop);
+
+    llvm::json::OStream json(llvm::outs());
+    json.object([&] {
+      json.attribute("backend", std::string(rt::name(engine->backend())));
+      if (out) {
+        json.attributeBegin("out");
+        writeBuffer(json, *out);
+        json.attributeEnd();
+      }
+      json.attributeObject("arrays", [&] {
+        std::size_t b = 0;
+        for (const KernelParam& p : fn->signature.params) {
+          if (p.role == ParamRole::Extent || p.role == ParamRole::Out) {
+            if (p.role == ParamRole::Out) ++b;
+            continue;
+          }
+          if (p.type.isPointer()) {
+            if (p.role == ParamRole::OutputArray) {
+              json.attributeBegin(p.name);
+              writeBuffer(json, *buffers[b]);
+              json.attributeEnd();
+            }
+            ++b;
+          }
+        }
+      });
+      json.attribute("ms", static_cast<double>(ms));
+    });
+    llvm::outs() << "\n";
+    return kExitOk;
+  } catch (const rt::ArgumentError& e) {
+    llvm::errs() << "culift launch: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const interp::Error& e) {
+    llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
+    return kExitError;
+  } catch (const rt::Error& e) {
+    llvm::errs() << "culift launch: " << e.what() << "\n";
+    return kExitError;
+  }
+}
+
+}  // namespace
+
+CULIFT_VERB(launchCommand, runLaunch);
+
+}  // namespace culift::cli
