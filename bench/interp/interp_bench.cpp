@@ -1,12 +1,13 @@
 // Interpreter ns per element vs the natively compiled function, single thread, on RowSum,
 // GramDot and CorrelationCell over a rows × cols matrix (256 × 256 by default).
-//   culift_interp_bench [rows] [cols]
+//   culift_interp_bench [rows] [cols] [path/to/examples/pearson/pearson_metrics.hpp]
 #include <time.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "culift/interpreter.hpp"
@@ -68,7 +69,9 @@ int main(int argc, char** argv) {
   {
     TranslateOptions to;
     to.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
-    TranslateResult tr = translate(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp", to);
+    const std::string header = argc > 3 ? argv[3] : CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp";
+    if (argc > 3) to.compilerArgs = {"-I" + header.substr(0, header.rfind("/examples/")) + "/include"};
+    TranslateResult tr = translate(header, to);
     if (tr.ok()) {
       module = tr.module;
       nRowSum = &::RowSum;

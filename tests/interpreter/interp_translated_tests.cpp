@@ -129,9 +129,9 @@ template <typename T> void arithFamily(const std::string& n, T (*add)(T, T), T (
       compare("muleq_" + n, muleq, mulOv, a, b);
       compare("pick_" + n, pick, never, a, b);
     }
-    compare("neg_" + n, neg, [](T a) { return subOv(T(0), a) && !std::is_unsigned_v<Promoted<T>>; }, a);
-    compare("inc_" + n, inc, [](T a) { return !narrowerThanInt<T>() && addOv(a, T(1)); }, a);
-    compare("dec_" + n, dec, [](T a) { return !narrowerThanInt<T>() && subOv(a, T(1)); }, a);
+    compare("neg_" + n, neg, [&](T a) { return subOv(T(0), a) && !std::is_unsigned_v<Promoted<T>>; }, a);
+    compare("inc_" + n, inc, [&](T a) { return !narrowerThanInt<T>() && addOv(a, T(1)); }, a);
+    compare("dec_" + n, dec, [&](T a) { return !narrowerThanInt<T>() && subOv(a, T(1)); }, a);
   }
 }
 

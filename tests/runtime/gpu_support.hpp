@@ -25,7 +25,8 @@ inline std::shared_ptr<rt::Engine> gpuOrSkip(rt::MathMode math = rt::MathMode::S
 // A file of the source tree: under $CULIFT_SOURCE_ROOT, the source dir this test was built in,
 // or the current directory (binaries copied to another machine run from a checkout's root).
 inline std::string sourceFile(const std::string& relative) {
-  for (const char* root : {std::getenv("CULIFT_SOURCE_ROOT"), static_cast<const char*>(CULIFT_SOURCE_DIR), "."}) {
+  const char* roots[] = {std::getenv("CULIFT_SOURCE_ROOT"), CULIFT_SOURCE_DIR, "."};
+  for (const char* root : roots) {
     if (!root || !*root) continue;
     std::string path = std::string(root) + "/" + relative;
     if (llvm::sys::fs::exists(path)) return path;

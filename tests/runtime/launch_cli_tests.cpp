@@ -17,12 +17,6 @@ struct Run {
   std::string out;
 };
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 Run culift(const std::string& args) {
   const std::string binary = std::string(CULIFT_BINARY_DIR) + "/tools/culift";
   REQUIRE(llvm::sys::fs::exists(binary));
@@ -39,7 +33,7 @@ Run culift(const std::string& args) {
 std::string writeSource() {
   llvm::SmallString<128> path;
   REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-launch", "cpp", path));
-  std::ofstream out(std::string(path));
+  std::ofstream out{std::string(path)};
   out << "#define CULIFT_KERNEL [[clang::annotate(\"culift\")]]\n"
          "CULIFT_KERNEL float Scale(const float* x, float a, int i) { return x[i] * a; }\n"
          "CULIFT_KERNEL double Outer(const double* a, const double* b, int i, int j) { return a[i] * b[j]; }\n"

@@ -205,7 +205,7 @@ int runLaunch() {
   const unsigned rank = culift::rank(fn->mode);
   if (extent->size() != rank)
     return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +
-                 std::to_string(rank) + " axis" + (rank == 1 ? "" : "es") + " (" + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +
+                 std::to_string(rank) + (rank == 1 ? " axis (" : " axes (") + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +
                  "), got '" + launchExtent + "'");
 
   std::size_t userArgs = 0;

@@ -1,0 +1,123 @@
+// The generator's own small program tree. Every construct that could be undefined behaviour
+// in C++ is a node whose printed form carries its guard (masked shifts and indices, guarded
+// divisions, wrapped or bounded signed arithmetic, clamped float-to-integer conversions), so
+// any edit the reducer makes to the tree still prints a program free of undefined behaviour.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "culift/ast/type.hpp"
+
+namespace culift::rel {
+
+struct GExpr;
+struct GStmt;
+using GExprPtr = std::shared_ptr<GExpr>;
+using GStmtPtr = std::shared_ptr<GStmt>;
+
+enum class GExprKind : std::uint8_t {
+  Lit,      // bits: the value's bits in `type`
+  Var,      // var
+  Unary,    // op: "-", "~", "!", "+"; arith says how "-" avoids overflow
+  Binary,   // op; arith for + - * and <<; bound for the Bounded form
+  Cast,     // (type)(a): never floating to integer (that is a ClampCall)
+  Cond,     // a ? b : c
+  Math,     // name ("sqrt"), cForm (sqrtf), args
+  Call,     // callee: a helper function's name
+  Clamp,    // floating to integer conversion through a clamping helper: callee
+  Index,    // var[index], index masked into the array's length
+  Comma,    // (a, b)
+};
+
+// How + - * (and unary -, and << of a signed value) stay free of signed overflow.
+enum class Arith : std::uint8_t {
+  Direct,   // cannot overflow for these operand types (or unsigned/floating)
+  Wrapped,  // computed in the unsigned type of the same width, converted back
+  Bounded,  // each operand reduced modulo `bound` first
+};
+
+struct GExpr {
+  GExprKind kind = GExprKind::Lit;
+  Scalar type = Scalar::I32;  // the C++ type of the expression
+  std::string op;
+  Arith arith = Arith::Direct;
+  std::int64_t bound = 0;
+  std::uint64_t bits = 0;
+  int var = -1;
+  std::string callee;
+  std::string name;          // Math: std name
+  bool cForm = false;        // Math: C name with the f suffix (sinf)
+  bool guarded = false;      // Binary / and %: divisor checked at run time
+  bool frozen = false;       // a thread's own output index: the reducer leaves it alone
+  std::vector<GExprPtr> args;
+};
+
+enum class GStmtKind : std::uint8_t {
+  Decl,        // var = a  (scalar)
+  ArrayDecl,   // var[extent] = {args...}
+  Assign,      // var = a
+  Compound,    // var op= a
+  Store,       // var[index] = value  (args[0] index, args[1] value)
+  IncDec,      // op: "++x", "x++", "--x", "x--"
+  If,          // cond, body, orelse
+  For,         // counter var, from, to (exclusive), step (+1/+2 up, -1 down), body
+  While,       // counter var declared before (initialized to 0), body starts with counter++
+  DoWhile,     // same, do { counter++; ... } while (counter < to)
+  Switch,      // cond; cases
+  Break,
+  Continue,
+  Return,      // a (may be null in void functions)
+  Block,
+};
+
+struct GCase {
+  std::vector<std::int64_t> labels;  // empty: default
+  std::vector<GStmtPtr> body;
+  bool breaks = true;                // false: falls through into the next case
+};
+
+struct GStmt {
+  GStmtKind kind = GStmtKind::Block;
+  int var = -1;
+  std::string op;
+  GExprPtr a, b, cond;
+  std::vector<GExprPtr> args;
+  std::vector<GStmtPtr> body;    // If then / loop body / Block
+  std::vector<GStmtPtr> orelse;  // If else
+  bool hasElse = false;
+  std::vector<GCase> cases;
+  std::int64_t from = 0, to = 0, step = 1;
+};
+
+struct GVar {
+  std::string name;
+  Scalar type = Scalar::I32;
+  std::uint64_t extent = 0;  // local array length, or kArrayLength for array parameters
+  bool isArray = false;
+  bool isParam = false;
+  bool writable = true;      // false for const arrays, index parameters and loop counters
+  bool isConst = false;      // `const` local array
+  int axis = -1;
+};
+
+struct GFunction {
+  std::string name;
+  Scalar returnType = Scalar::I32;
+  std::vector<GVar> vars;   // parameters first
+  unsigned numParams = 0;
+  std::vector<GStmtPtr> body;
+  bool kernel = false;
+  bool isClampHelper = false;  // printed from its description, never reduced
+  Scalar clampFrom = Scalar::F32;
+};
+
+struct GProgram {
+  std::string name;
+  std::vector<GFunction> functions;  // callees before callers; the kernel last
+  bool aliasTypes = false;           // spell integer types as std::int32_t etc.
+};
+
+}  // namespace culift::rel

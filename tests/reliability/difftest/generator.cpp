@@ -1,0 +1,863 @@
+#include "generator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+#include "printer.hpp"
+#include "type_rules.hpp"
+
+namespace culift::rel {
+
+Rng::Rng(std::uint64_t seed) {
+  // splitmix64 to spread the seed over the state.
+  for (auto& s : s_) {
+    seed += 0x9e3779b97f4a7c15ull;
+    std::uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    s = z ^ (z >> 31);
+  }
+}
+
+std::uint64_t Rng::next() {
+  auto rotl = [](std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+namespace {
+
+constexpr Scalar kAllScalars[] = {Scalar::Bool, Scalar::I8,  Scalar::U8,  Scalar::I16, Scalar::U16, Scalar::I32,
+                                  Scalar::U32,  Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64};
+constexpr Scalar kPromoted[] = {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
+constexpr Scalar kInts[] = {Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
+constexpr Scalar kSmall[] = {Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16};
+
+// Math functions the device computes exactly (bit-identical to the host library).
+const std::vector<std::pair<std::string, unsigned>> kExactMath = {
+    {"sqrt", 1},  {"fabs", 1}, {"fmin", 2},  {"fmax", 2},      {"fdim", 2},      {"fma", 3},
+    {"floor", 1}, {"ceil", 1}, {"round", 1}, {"trunc", 1},     {"rint", 1},      {"nearbyint", 1},
+    {"fmod", 2},  {"remainder", 2}, {"copysign", 2}};
+const std::vector<std::pair<std::string, unsigned>> kTranscendental = {
+    {"cbrt", 1},  {"exp", 1},   {"exp2", 1},  {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
+    {"log1p", 1}, {"pow", 2},   {"sin", 1},   {"cos", 1},   {"tan", 1},   {"asin", 1},  {"acos", 1},
+    {"atan", 1},  {"atan2", 2}, {"sinh", 1},  {"cosh", 1},  {"tanh", 1},  {"asinh", 1}, {"acosh", 1},
+    {"atanh", 1}, {"erf", 1},   {"erfc", 1},  {"tgamma", 1}, {"lgamma", 1}, {"hypot", 2}};
+
+struct Callable {
+  std::string name;
+  Scalar ret;
+  std::vector<GVar> params;
+  bool needsArrays = false;
+};
+
+class Generator {
+ public:
+  Generator(std::uint64_t seed, unsigned index, const GenOptions& o) : r_(seed * 1000003ull + index), o_(o) {
+    prefix_ = "p" + std::to_string(index) + "_";
+  }
+
+  Generated run() {
+    Generated g;
+    g.tree.name = prefix_.substr(0, prefix_.size() - 1);
+    g.tree.aliasTypes = r_.chance(20);
+    GFunction kernel = makeKernelSignature();
+    const unsigned helpers = static_cast<unsigned>(r_.below(3));
+    std::vector<GFunction> helperFns;
+    for (unsigned h = 0; h < helpers; ++h) helperFns.push_back(makeHelper(h, kernel));
+    fillBody(kernel, o_.maxStatements);
+    for (auto& [key, f] : clamps_) g.tree.functions.push_back(f);
+    for (auto& f : helperFns) g.tree.functions.push_back(std::move(f));
+    g.tree.functions.push_back(std::move(kernel));
+
+    ProgramSpec& s = g.spec;
+    s.name = g.tree.name;
+    const GFunction& k = g.tree.functions.back();
+    s.kernel = k.name;
+    s.returnType = k.returnType;
+    for (unsigned p = 0; p < k.numParams; ++p) {
+      const GVar& v = k.vars[p];
+      s.params.push_back(ParamSpec{v.name, v.type, v.isArray, v.isArray && v.writable, v.axis});
+    }
+    s.exactMathOnly = o_.exactMathOnly;
+    refreshSpec(g.tree, s);
+    s.argSets = generateArgSets(s.params, r_.next(), o_.argSets);
+    return g;
+  }
+
+ private:
+  // ---- signatures -----------------------------------------------------------------------
+  Scalar anyScalar() { return r_.pick(kAllScalars); }
+
+  GFunction makeKernelSignature() {
+    GFunction f;
+    f.name = prefix_ + "kernel";
+    f.kernel = true;
+    const unsigned modeRoll = static_cast<unsigned>(r_.below(100));
+    mode_ = modeRoll < 35 ? 1 : modeRoll < 55 ? 2 : modeRoll < 70 ? 3 : 0;  // 0: element-wise
+    const unsigned idxRoll = static_cast<unsigned>(r_.below(100));
+    indexType_ = idxRoll < 70 ? Scalar::I32 : idxRoll < 85 ? Scalar::I64 : Scalar::U32;
+    std::vector<GVar> params;
+    static const char* kAxis[] = {"i", "j", "k"};
+    for (int a = 0; a < mode_; ++a) params.push_back(GVar{kAxis[a], indexType_, 0, false, true, false, false, a});
+    const bool isVoid = mode_ != 0 && r_.chance(25);
+    if (mode_ != 0) {
+      const unsigned inputs = static_cast<unsigned>(r_.range(isVoid ? 0 : 1, 2));
+      for (unsigned a = 0; a < inputs; ++a)
+        params.push_back(GVar{"a" + std::to_string(a), anyNonBool(), kArrayLength, true, true, false, false, -1});
+      if (isVoid) {
+        const unsigned outs = static_cast<unsigned>(r_.range(1, 2));
+        for (unsigned a = 0; a < outs; ++a)
+          params.push_back(GVar{"o" + std::to_string(a), anyNonBool(), kArrayLength, true, true, true, false, -1});
+      }
+    }
+    const unsigned scalars = static_cast<unsigned>(r_.range(mode_ == 0 ? 1 : 0, mode_ == 0 ? 4 : 3));
+    for (unsigned s = 0; s < scalars; ++s) params.push_back(GVar{"s" + std::to_string(s), anyScalar(), 0, false, true, true, false, -1});
+    // Shuffle (Fisher-Yates with our generator, so the order is the same everywhere).
+    for (std::size_t n = params.size(); n > 1; --n) std::swap(params[n - 1], params[r_.below(n)]);
+    f.vars = params;
+    f.numParams = static_cast<unsigned>(params.size());
+    f.returnType = isVoid ? Scalar::Void : anyScalar();
+    return f;
+  }
+
+  Scalar anyNonBool() {
+    Scalar s;
+    do s = anyScalar(); while (s == Scalar::Bool);
+    return s;
+  }
+
+  GFunction makeHelper(unsigned h, const GFunction& kernel) {
+    GFunction f;
+    f.name = prefix_ + "h" + std::to_string(h);
+    f.returnType = anyScalar();
+    const unsigned n = static_cast<unsigned>(r_.range(1, 3));
+    for (unsigned p = 0; p < n; ++p) f.vars.push_back(GVar{"q" + std::to_string(p), anyScalar(), 0, false, true, true, false, -1});
+    bool needsArrays = false;
+    if (r_.chance(30)) {
+      for (unsigned p = 0; p < kernel.numParams; ++p) {
+        const GVar& v = kernel.vars[p];
+        if (v.isArray && !v.writable) {
+          f.vars.push_back(GVar{"x", v.type, kArrayLength, true, true, false, false, -1});
+          needsArrays = true;
+          break;
+        }
+      }
+    }
+    f.numParams = static_cast<unsigned>(f.vars.size());
+    fillBody(f, o_.maxStatements / 2);
+    callables_.push_back(Callable{f.name, f.returnType, std::vector<GVar>(f.vars.begin(), f.vars.begin() + f.numParams), needsArrays});
+    return f;
+  }
+
+  void fillBody(GFunction& f, unsigned statements) {
+    fn_ = &f;
+    scopes_.assign(1, {});
+    for (unsigned p = 0; p < f.numParams; ++p) scopes_[0].push_back(static_cast<int>(p));
+    loopDepth_ = 0;
+    if (f.kernel && mode_ != 0) {
+      auto idx = [&](int axis) { return var(axis); };
+      auto mulAdd = [&](GExprPtr a, std::int64_t m, GExprPtr b) {
+        auto mul = binary("*", indexType_, a, lit(indexType_, bitsOfInt(indexType_, m)));
+        mul->arith = isSignedInt(indexType_) ? Arith::Wrapped : Arith::Direct;
+        auto add = binary("+", indexType_, mul, b);
+        add->arith = mul->arith;
+        return add;
+      };
+      int axisParam[3] = {-1, -1, -1};
+      for (unsigned p = 0; p < f.numParams; ++p)
+        if (f.vars[p].axis >= 0) axisParam[f.vars[p].axis] = static_cast<int>(p);
+      if (mode_ == 1) own_ = idx(axisParam[0]);
+      if (mode_ == 2) own_ = mulAdd(idx(axisParam[0]), 8, idx(axisParam[1]));
+      if (mode_ == 3) own_ = mulAdd(mulAdd(idx(axisParam[0]), 4, idx(axisParam[1])), 4, idx(axisParam[2]));
+      freeze(own_);
+    }
+    f.body = block(0, statements, false);
+    if (f.returnType == Scalar::Void) {
+      for (unsigned p = 0; p < f.numParams; ++p)
+        if (f.vars[p].isArray && f.vars[p].writable) f.body.push_back(store(static_cast<int>(p), 2));
+      auto ret = std::make_shared<GStmt>();
+      ret->kind = GStmtKind::Return;
+      f.body.push_back(ret);
+    } else {
+      auto ret = std::make_shared<GStmt>();
+      ret->kind = GStmtKind::Return;
+      ret->a = conv(f.returnType, 3);
+      f.body.push_back(ret);
+    }
+  }
+
+  static void freeze(const GExprPtr& e) {
+    e->frozen = true;
+    for (auto& a : e->args) freeze(a);
+  }
+
+  // ---- variables and scopes ---------------------------------------------------------------
+  const GVar& v(int id) const { return fn_->vars[static_cast<std::size_t>(id)]; }
+
+  int newVar(GVar var) {
+    fn_->vars.push_back(std::move(var));
+    const int id = static_cast<int>(fn_->vars.size() - 1);
+    scopes_.back().push_back(id);
+    return id;
+  }
+  std::string fresh(const char* stem) { return stem + std::to_string(counter_++); }
+
+  template <typename Pred> std::vector<int> visible(Pred pred) const {
+    std::vector<int> out;
+    for (const auto& s : scopes_)
+      for (int id : s)
+        if (pred(v(id))) out.push_back(id);
+    return out;
+  }
+
+  // ---- expressions --------------------------------------------------------------------------
+  static GExprPtr make(GExprKind k, Scalar t) {
+    auto e = std::make_shared<GExpr>();
+    e->kind = k;
+    e->type = t;
+    return e;
+  }
+  static GExprPtr lit(Scalar t, std::uint64_t bits) {
+    auto e = make(GExprKind::Lit, t);
+    e->bits = bits;
+    return e;
+  }
+  GExprPtr var(int id) const {
+    auto e = make(GExprKind::Var, v(id).type);
+    e->var = id;
+    return e;
+  }
+  static GExprPtr binary(const std::string& op, Scalar t, GExprPtr a, GExprPtr b) {
+    auto e = make(GExprKind::Binary, t);
+    e->op = op;
+    e->args = {std::move(a), std::move(b)};
+    return e;
+  }
+
+  GExprPtr randomLit(Scalar t) {
+    if (t == Scalar::Bool) return lit(t, r_.below(2));
+    if (isFloat(t)) {
+      double d = static_cast<double>(r_.range(-32, 32)) / 4.0;
+      if (r_.chance(20)) d = static_cast<double>(r_.range(-1000000, 1000000)) / 1024.0;
+      if (r_.chance(5)) d = t == Scalar::F32 ? 3.4e38 : 1.7e308;
+      if (r_.chance(5)) d = 1e-40;
+      return lit(t, bitsOfFloat(t, d));
+    }
+    if (r_.chance(10)) {  // an extreme of the type
+      const unsigned w = bitWidth(t);
+      if (isSignedInt(t)) {
+        const std::int64_t mx = static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1);
+        return lit(t, bitsOfInt(t, r_.chance(50) ? mx : -mx - 1));
+      }
+      return lit(t, w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
+    }
+    const std::int64_t lo = isSignedInt(t) ? -20 : 0;
+    return lit(t, bitsOfInt(t, r_.range(lo, 40)));
+  }
+
+  GExprPtr leaf(Scalar t) {
+    if (r_.chance(12)) {
+      auto arrays = visible([&](const GVar& x) { return x.isArray && x.type == t && !(x.isParam && x.writable); });
+      if (!arrays.empty()) return indexRead(r_.pick(arrays), 1);
+    }
+    auto vars = visible([&](const GVar& x) { return !x.isArray && x.type == t; });
+    if (!vars.empty() && r_.chance(75)) return var(r_.pick(vars));
+    return randomLit(t);
+  }
+
+  GExprPtr indexRead(int array, int depth) {
+    auto e = make(GExprKind::Index, v(array).type);
+    e->var = array;
+    e->args.push_back(depth > 0 ? genExpr(r_.pick(kInts), depth - 1) : leaf(Scalar::I32));
+    return e;
+  }
+
+  GExprPtr clampTo(Scalar to, GExprPtr e) {
+    const auto key = std::make_pair(static_cast<int>(to), static_cast<int>(e->type));
+    auto it = clamps_.find(key);
+    if (it == clamps_.end()) {
+      GFunction f;
+      f.name = prefix_ + "to_" + std::string(spelling(to) == "bool" ? "b" : "") + std::to_string(static_cast<int>(to)) +
+               "_from_" + std::to_string(static_cast<int>(e->type));
+      f.isClampHelper = true;
+      f.returnType = to;
+      f.clampFrom = e->type;
+      f.vars.push_back(GVar{"x", e->type, 0, false, true, false, false, -1});
+      f.numParams = 1;
+      it = clamps_.emplace(key, std::move(f)).first;
+    }
+    auto c = make(GExprKind::Clamp, to);
+    c->callee = it->second.name;
+    c->args = {std::move(e)};
+    return c;
+  }
+
+  GExprPtr castTo(Scalar to, GExprPtr e) {
+    if (e->type == to) return e;
+    if (isFloat(e->type) && isInt(to)) return clampTo(to, std::move(e));
+    auto c = make(GExprKind::Cast, to);
+    c->args = {std::move(e)};
+    return c;
+  }
+
+  // An expression of type t, often converted from another type.
+  GExprPtr conv(Scalar t, int depth) {
+    if (r_.chance(70)) return genExpr(t, depth);
+    return castTo(t, genExpr(anyScalar(), depth - 1));
+  }
+
+  GExprPtr genExpr(Scalar t, int depth) {
+    if (depth <= 0 || r_.chance(22)) return leaf(t);
+    if (t == Scalar::Bool) return genBool(depth);
+    if (isFloat(t)) return genFloat(t, depth);
+    if (isSmallInt(t)) return genSmall(t, depth);
+    return genInt(t, depth);
+  }
+
+  // Two operand types whose usual arithmetic conversion is the promoted type p.
+  std::pair<Scalar, Scalar> operandTypes(Scalar p) {
+    Scalar a = p, b = p;
+    if (r_.chance(50)) {
+      if (p == Scalar::I32) {
+        a = r_.chance(50) ? Scalar::I32 : r_.pick(kSmall);
+        b = r_.chance(50) ? Scalar::I32 : r_.pick(kSmall);
+      } else if (p == Scalar::U32) {
+        static const Scalar o[] = {Scalar::Bool, Scalar::I8, Scalar::U16, Scalar::I32, Scalar::U32};
+        b = r_.pick(o);
+      } else if (p == Scalar::I64) {
+        static const Scalar o[] = {Scalar::I8, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64};
+        b = r_.pick(o);
+      } else {
+        b = r_.pick(kInts);
+      }
+      if (r_.chance(50)) std::swap(a, b);
+    }
+    return {a, b};
+  }
+
+  Scalar promotingTo(Scalar p) { return p == Scalar::I32 && r_.chance(40) ? r_.pick(kSmall) : p; }
+
+  GExprPtr arithmetic(const std::string& op, Scalar p, int depth) {
+    auto [ta, tb] = operandTypes(p);
+    auto e = binary(op, p, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+    if (isFloat(p) || !isSignedInt(p)) return e;
+    const bool small = isSmallInt(ta) && isSmallInt(tb);
+    if (small && !(op == "*" && ta == Scalar::U16 && tb == Scalar::U16)) return e;  // no overflow in int
+    if (r_.chance(50)) {
+      e->arith = Arith::Wrapped;
+    } else {
+      e->arith = Arith::Bounded;
+      e->bound = op == "*" ? (p == Scalar::I32 ? 46340 : 3037000499LL) : (p == Scalar::I32 ? (1LL << 30) : (1LL << 62));
+    }
+    return e;
+  }
+
+  GExprPtr division(const std::string& op, Scalar p, int depth) {
+    auto [ta, tb] = operandTypes(p);
+    if (r_.chance(50)) {  // a literal divisor, never 0 or -1: the dividend may be anything
+      std::int64_t d = 0;
+      while (d == 0 || d == -1) d = r_.range(isSignedInt(tb) ? -9 : 1, 13);
+      if (tb == Scalar::Bool) d = 1;
+      auto e = binary(op, p, genExpr(ta, depth - 1), lit(tb, bitsOfInt(tb, d)));
+      return e;
+    }
+    auto e = binary(op, p, leaf(ta), leaf(tb));
+    e->guarded = true;
+    return e;
+  }
+
+  GExprPtr math(const std::string& name, Scalar t, std::vector<GExprPtr> args) {
+    auto e = make(GExprKind::Math, t);
+    e->name = name;
+    e->args = std::move(args);
+    return e;
+  }
+
+  GExprPtr minMaxClamp(Scalar t, int depth) {
+    const unsigned roll = static_cast<unsigned>(r_.below(3));
+    if (roll < 2) return math(roll ? "max" : "min", t, {genExpr(t, depth - 1), genExpr(t, depth - 1)});
+    // clamp(v, lo, hi) needs lo <= hi: two literals, ordered.
+    GExprPtr lo = randomLit(t), hi = randomLit(t);
+    auto less = [&](const GExpr& a, const GExpr& b) {
+      if (isFloat(t)) {
+        double x, y;
+        if (t == Scalar::F32) {
+          float fx, fy;
+          std::uint32_t bx = static_cast<std::uint32_t>(a.bits), by = static_cast<std::uint32_t>(b.bits);
+          std::memcpy(&fx, &bx, 4);
+          std::memcpy(&fy, &by, 4);
+          x = fx, y = fy;
+        } else {
+          std::memcpy(&x, &a.bits, 8);
+          std::memcpy(&y, &b.bits, 8);
+        }
+        return x < y;
+      }
+      if (isSignedInt(t)) return intOfBits(t, a.bits) < intOfBits(t, b.bits);
+      return a.bits < b.bits;
+    };
+    if (less(*hi, *lo)) std::swap(lo, hi);
+    return math("clamp", t, {genExpr(t, depth - 1), lo, hi});
+  }
+
+  GExprPtr call(Scalar t, int depth) {
+    std::vector<const Callable*> fits;
+    for (const Callable& c : callables_)
+      if (c.ret == t && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+    if (fits.empty()) return nullptr;
+    const Callable& c = *r_.pick(fits);
+    auto e = make(GExprKind::Call, t);
+    e->callee = c.name;
+    for (const GVar& p : c.params) {
+      if (p.isArray) {
+        auto arrays = visible([&](const GVar& x) { return x.isArray && x.isParam && !x.writable && x.type == p.type; });
+        if (arrays.empty()) return nullptr;
+        e->args.push_back(var(r_.pick(arrays)));
+      } else {
+        e->args.push_back(conv(p.type, depth - 1));
+      }
+    }
+    return e;
+  }
+
+  GExprPtr common(Scalar t, int depth, unsigned roll) {
+    // Forms every type has: conditional, call, array read, comma. Null when none applies.
+    if (roll < 30) {
+      auto e = make(GExprKind::Cond, t);
+      e->args = {genExpr(Scalar::Bool, depth - 1), genExpr(t, depth - 1), genExpr(t, depth - 1)};
+      return e;
+    }
+    if (roll < 60) return call(t, depth);
+    if (roll < 85) {
+      auto arrays = visible([&](const GVar& x) { return x.isArray && x.type == t && !(x.isParam && x.writable); });
+      return arrays.empty() ? nullptr : indexRead(r_.pick(arrays), depth - 1);
+    }
+    auto e = make(GExprKind::Comma, t);
+    e->args = {genExpr(anyScalar(), depth - 1), genExpr(t, depth - 1)};
+    return e;
+  }
+
+  GExprPtr genInt(Scalar p, int depth) {
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 26) {
+      static const char* ops[] = {"+", "-", "*"};
+      return arithmetic(r_.pick(ops), p, depth);
+    }
+    if (roll < 36) {
+      static const char* ops[] = {"&", "|", "^"};
+      auto [ta, tb] = operandTypes(p);
+      return binary(r_.pick(ops), p, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+    }
+    if (roll < 46) return division(r_.chance(50) ? "/" : "%", p, depth);
+    if (roll < 54) {
+      auto e = binary(r_.chance(50) ? "<<" : ">>", p, genExpr(promotingTo(p), depth - 1), genExpr(r_.pick(kInts), depth - 1));
+      return e;
+    }
+    if (roll < 60) {
+      const Scalar ta = promotingTo(p);
+      auto e = make(GExprKind::Unary, p);
+      e->op = r_.chance(60) ? "-" : "~";
+      e->args = {genExpr(ta, depth - 1)};
+      if (e->op == "-" && isSignedInt(p) && !isSmallInt(ta)) {
+        e->arith = r_.chance(50) ? Arith::Wrapped : Arith::Bounded;
+        e->bound = 1 << 30;
+      }
+      return e;
+    }
+    if (roll < 72) return castTo(p, genExpr(anyScalar(), depth - 1));
+    if (roll < 78) {
+      if ((p == Scalar::I32 || p == Scalar::I64) && r_.chance(30)) {
+        auto e = math("abs", p, {genExpr(p, depth - 1)});
+        e->bound = 1 << 30;
+        return e;
+      }
+      return minMaxClamp(p, depth);
+    }
+    if (auto e = common(p, depth, static_cast<unsigned>(r_.below(100)))) return e;
+    return leaf(p);
+  }
+
+  GExprPtr genSmall(Scalar t, int depth) {
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 40) return castTo(t, genExpr(r_.chance(50) ? Scalar::I32 : anyScalar(), depth - 1));
+    if (roll < 50 && t != Scalar::Bool) return minMaxClamp(t, depth);
+    if (auto e = common(t, depth, static_cast<unsigned>(r_.below(100)))) return e;
+    return leaf(t);
+  }
+
+  GExprPtr genBool(int depth) {
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 35) {
+      static const char* ops[] = {"<", ">", "<=", ">=", "==", "!="};
+      Scalar ta = anyScalar(), tb = r_.chance(60) ? ta : anyScalar();
+      return binary(r_.pick(ops), Scalar::Bool, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+    }
+    if (roll < 50) {
+      auto operand = [&] { return r_.chance(80) ? genExpr(Scalar::Bool, depth - 1) : genExpr(r_.pick(kPromoted), depth - 1); };
+      return binary(r_.chance(50) ? "&&" : "||", Scalar::Bool, operand(), operand());
+    }
+    if (roll < 58) {
+      auto e = make(GExprKind::Unary, Scalar::Bool);
+      e->op = "!";
+      e->args = {genExpr(Scalar::Bool, depth - 1)};
+      return e;
+    }
+    if (roll < 68) {
+      static const char* fns[] = {"isnan", "isinf", "isfinite", "signbit"};
+      return math(r_.pick(fns), Scalar::Bool, {genExpr(r_.chance(50) ? Scalar::F32 : Scalar::F64, depth - 1)});
+    }
+    if (roll < 78) return castTo(Scalar::Bool, genExpr(anyScalar(), depth - 1));
+    if (auto e = common(Scalar::Bool, depth, static_cast<unsigned>(r_.below(100)))) return e;
+    return leaf(Scalar::Bool);
+  }
+
+  GExprPtr genFloat(Scalar t, int depth) {
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 30) {
+      static const char* ops[] = {"+", "-", "*", "/"};
+      Scalar ta = t, tb = t;
+      const unsigned mix = static_cast<unsigned>(r_.below(4));
+      if (mix == 1) tb = r_.pick(kInts);
+      if (mix == 2 && t == Scalar::F64) tb = Scalar::F32;
+      if (r_.chance(50)) std::swap(ta, tb);
+      return binary(r_.pick(ops), t, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+    }
+    if (roll < 36) {
+      auto e = make(GExprKind::Unary, t);
+      e->op = "-";
+      e->args = {genExpr(t, depth - 1)};
+      return e;
+    }
+    if (roll < 60) {
+      const bool exact = o_.exactMathOnly || r_.chance(50);
+      const auto& [name, arity] = r_.pick(exact ? kExactMath : kTranscendental);
+      std::vector<GExprPtr> args;
+      const bool intArg = t == Scalar::F64 && arity == 1 && r_.chance(10);
+      for (unsigned a = 0; a < arity; ++a) args.push_back(genExpr(intArg ? Scalar::I32 : t, depth - 1));
+      auto e = math(name, t, std::move(args));
+      e->cForm = t == Scalar::F32 && r_.chance(25);
+      return e;
+    }
+    if (roll < 66) {
+      if (r_.chance(30)) return math("abs", t, {genExpr(t, depth - 1)});
+      return minMaxClamp(t, depth);
+    }
+    if (roll < 78) return castTo(t, genExpr(anyScalar(), depth - 1));
+    if (auto e = common(t, depth, static_cast<unsigned>(r_.below(100)))) return e;
+    return leaf(t);
+  }
+
+  // ---- statements ---------------------------------------------------------------------------
+  static GStmtPtr stmt(GStmtKind k) {
+    auto s = std::make_shared<GStmt>();
+    s->kind = k;
+    return s;
+  }
+
+  std::vector<GStmtPtr> block(int nest, unsigned count, bool pushScope = true) {
+    if (pushScope) scopes_.emplace_back();
+    std::vector<GStmtPtr> out;
+    for (unsigned n = 0; n < count; ++n)
+      if (auto s = genStmt(nest)) out.push_back(std::move(s));
+    if (pushScope) scopes_.pop_back();
+    return out;
+  }
+
+  std::vector<int> writableScalars() const {
+    return visible([](const GVar& x) { return !x.isArray && x.writable; });
+  }
+
+  GStmtPtr store(int array, int depth) {
+    auto s = stmt(GStmtKind::Store);
+    s->var = array;
+    const GVar& a = v(array);
+    s->args = {a.isParam ? own_ : genExpr(r_.pick(kInts), depth), conv(a.type, depth)};
+    return s;
+  }
+
+  GStmtPtr compound(int target) {
+    const Scalar t = v(target).type;
+    auto s = stmt(GStmtKind::Compound);
+    s->var = target;
+    if (isFloat(t)) {
+      static const char* ops[] = {"+", "-", "*", "/"};
+      s->op = r_.pick(ops);
+      s->a = genExpr(r_.chance(70) ? t : r_.pick(kInts), 2);
+      return s;
+    }
+    if (t == Scalar::Bool) return nullptr;
+    const unsigned roll = static_cast<unsigned>(r_.below(6));
+    if (roll == 0) {  // bitwise: any integer operand
+      static const char* ops[] = {"&", "|", "^"};
+      s->op = r_.pick(ops);
+      s->a = genExpr(r_.pick(kInts), 2);
+      return s;
+    }
+    if (roll == 1) {  // division by a literal that is neither 0 nor -1
+      s->op = r_.chance(50) ? "/" : "%";
+      s->a = lit(Scalar::I32, bitsOfInt(Scalar::I32, r_.range(2, 9)));
+      return s;
+    }
+    if (roll == 2) {  // shifts by an in-range literal; << only on unsigned types of int width and up
+      const Scalar p = promote(t);
+      if (isSignedInt(p) || r_.chance(50)) s->op = ">>";
+      else s->op = "<<";
+      s->a = lit(Scalar::I32, static_cast<std::uint64_t>(r_.below(bitWidth(p))));
+      return s;
+    }
+    // + - *: operand types for which the computation cannot overflow.
+    s->op = roll == 3 ? "+" : roll == 4 ? "-" : "*";
+    Scalar rhs;
+    if (t == Scalar::U64) rhs = r_.pick(kInts);
+    else if (t == Scalar::U32) {
+      static const Scalar o[] = {Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32};
+      rhs = r_.pick(o);
+    } else if (isSmallInt(t)) {
+      static const Scalar o[] = {Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16};
+      rhs = r_.pick(o);
+      if (s->op == "*" && t == Scalar::U16 && rhs == Scalar::U16) rhs = Scalar::U8;
+    } else {
+      return nullptr;  // int and long long could overflow
+    }
+    s->a = genExpr(rhs, 2);
+    return s;
+  }
+
+  GStmtPtr genStmt(int nest) {
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 18) {
+      const Scalar t = anyScalar();
+      auto s = stmt(GStmtKind::Decl);
+      s->a = conv(t, 3);
+      s->var = newVar(GVar{fresh("v"), t, 0, false, false, true, false, -1});
+      return s;
+    }
+    if (roll < 23 && nest < 2) {
+      const Scalar t = anyScalar();
+      static const std::uint64_t extents[] = {2, 3, 4, 5, 8};
+      const std::uint64_t n = r_.pick(extents);
+      auto s = stmt(GStmtKind::ArrayDecl);
+      const unsigned inits = static_cast<unsigned>(r_.below(n + 1));
+      for (unsigned k = 0; k < inits; ++k) s->args.push_back(conv(t, 2));
+      const bool isConst = r_.chance(25);
+      s->var = newVar(GVar{fresh("arr"), t, n, true, false, !isConst, isConst, -1});
+      return s;
+    }
+    if (roll < 38) {
+      auto targets = writableScalars();
+      if (targets.empty()) return nullptr;
+      auto s = stmt(GStmtKind::Assign);
+      s->var = r_.pick(targets);
+      s->a = conv(v(s->var).type, 3);
+      return s;
+    }
+    if (roll < 48) {
+      auto targets = writableScalars();
+      if (targets.empty()) return nullptr;
+      return compound(r_.pick(targets));
+    }
+    if (roll < 55) {
+      auto arrays = visible([](const GVar& x) { return x.isArray && x.writable; });
+      if (arrays.empty()) return nullptr;
+      return store(r_.pick(arrays), 2);
+    }
+    if (roll < 59) {
+      auto targets = visible([](const GVar& x) {
+        return !x.isArray && x.writable && x.type != Scalar::I32 && x.type != Scalar::I64 && x.type != Scalar::Bool;
+      });
+      if (targets.empty()) return nullptr;
+      auto s = stmt(GStmtKind::IncDec);
+      s->var = r_.pick(targets);
+      static const char* ops[] = {"++x", "x++", "--x", "x--"};
+      s->op = r_.pick(ops);
+      return s;
+    }
+    if (roll < 69 && nest < 3) {
+      auto s = stmt(GStmtKind::If);
+      s->cond = r_.chance(80) ? genExpr(Scalar::Bool, 3) : genExpr(r_.pick(kAllScalars), 2);
+      s->body = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
+      s->hasElse = r_.chance(50);
+      if (s->hasElse) s->orelse = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
+      return s;
+    }
+    if (roll < 82 && nest < 3 && loopDepth_ < 2) {
+      const unsigned kindRoll = static_cast<unsigned>(r_.below(10));
+      auto s = stmt(kindRoll < 6 ? GStmtKind::For : kindRoll < 8 ? GStmtKind::While : GStmtKind::DoWhile);
+      static const Scalar counters[] = {Scalar::I32, Scalar::I32, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::I16, Scalar::U8};
+      const Scalar ct = r_.pick(counters);
+      const std::int64_t trips = r_.range(1, loopDepth_ ? 4 : 8);
+      s->from = 0;
+      s->to = trips;
+      s->step = 1;
+      if (s->kind == GStmtKind::For) {
+        const unsigned shape = static_cast<unsigned>(r_.below(3));
+        if (shape == 1) s->step = 2;
+        if (shape == 2) {
+          s->step = -1;
+          s->from = trips;
+          s->to = 0;
+        }
+      }
+      GVar counter{fresh("c"), ct, 0, false, false, false, false, -1};
+      if (s->kind == GStmtKind::For) scopes_.emplace_back();
+      s->var = newVar(counter);
+      ++loopDepth_;
+      s->body = block(nest + 1, static_cast<unsigned>(r_.range(1, 4)));
+      --loopDepth_;
+      if (s->kind == GStmtKind::For) scopes_.pop_back();
+      return s;
+    }
+    if (roll < 87 && nest < 3) {
+      auto s = stmt(GStmtKind::Switch);
+      static const Scalar condTypes[] = {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U8, Scalar::I16, Scalar::U64};
+      const Scalar ct = r_.pick(condTypes);
+      const Scalar p = promote(ct);
+      if (isSignedInt(p) && r_.chance(40)) {
+        auto e = make(GExprKind::Binary, p);
+        e->op = "%";
+        e->args = {genExpr(ct, 2), lit(Scalar::I32, 5)};
+        s->cond = e;  // in (-5, 5): negative labels get hit
+      } else {
+        s->cond = binary("&", p, genExpr(ct, 2), lit(Scalar::I32, 7));
+      }
+      std::vector<std::int64_t> labels;
+      for (std::int64_t l = isSignedInt(p) ? -4 : 0; l <= 7; ++l) labels.push_back(l);
+      for (std::size_t n = labels.size(); n > 1; --n) std::swap(labels[n - 1], labels[r_.below(n)]);
+      const unsigned cases = static_cast<unsigned>(r_.range(1, 4));
+      std::size_t next = 0;
+      for (unsigned c = 0; c < cases; ++c) {
+        GCase gc;
+        const unsigned nl = static_cast<unsigned>(r_.range(1, 2));
+        for (unsigned k = 0; k < nl && next < labels.size(); ++k) gc.labels.push_back(labels[next++]);
+        gc.body = block(nest + 1, static_cast<unsigned>(r_.range(0, 2)));
+        gc.breaks = r_.chance(70);
+        s->cases.push_back(std::move(gc));
+      }
+      if (r_.chance(60)) {
+        GCase d;
+        d.body = block(nest + 1, static_cast<unsigned>(r_.range(0, 2)));
+        d.breaks = r_.chance(50);
+        s->cases.insert(s->cases.begin() + static_cast<long>(r_.below(s->cases.size() + 1)), std::move(d));
+      }
+      return s;
+    }
+    if (roll < 93 && loopDepth_ > 0) {
+      auto s = stmt(GStmtKind::If);
+      s->cond = genExpr(Scalar::Bool, 2);
+      s->body = {stmt(r_.chance(50) ? GStmtKind::Break : GStmtKind::Continue)};
+      return s;
+    }
+    if (roll < 97) {
+      auto s = stmt(GStmtKind::If);
+      s->cond = genExpr(Scalar::Bool, 2);
+      auto ret = stmt(GStmtKind::Return);
+      if (fn_->returnType != Scalar::Void) ret->a = conv(fn_->returnType, 2);
+      else return nullptr;  // void kernels must reach their output stores
+      s->body = {ret};
+      return s;
+    }
+    return nullptr;
+  }
+
+  Rng r_;
+  GenOptions o_;
+  std::string prefix_;
+  GFunction* fn_ = nullptr;
+  std::vector<std::vector<int>> scopes_;
+  int loopDepth_ = 0;
+  int mode_ = 1;
+  Scalar indexType_ = Scalar::I32;
+  GExprPtr own_;
+  unsigned counter_ = 0;
+  std::vector<Callable> callables_;
+  std::map<std::pair<int, int>, GFunction> clamps_;
+};
+
+// ---- argument values ------------------------------------------------------------------------
+
+void putBits(std::vector<std::uint8_t>& out, Scalar t, std::uint64_t bits) {
+  const unsigned n = byteSize(t);
+  for (unsigned b = 0; b < n; ++b) out.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+}
+
+std::uint64_t randomValue(Rng& r, Scalar t) {
+  if (t == Scalar::Bool) return r.below(2);
+  const unsigned roll = static_cast<unsigned>(r.below(100));
+  if (isFloat(t)) {
+    const bool f = t == Scalar::F32;
+    if (roll < 40) {
+      static const double boundary[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 1e-3};
+      std::vector<std::uint64_t> specials;
+      for (double d : boundary) specials.push_back(bitsOfFloat(t, d));
+      if (f) {
+        for (float x : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(), std::numeric_limits<float>::min(),
+                        std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
+                        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                        std::numeric_limits<float>::quiet_NaN(), 2147483648.0f, -2147483904.0f, 1e20f})
+          specials.push_back(bitsOfFloat(t, x));
+      } else {
+        for (double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(), std::numeric_limits<double>::min(),
+                         std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
+                         std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN(), 9223372036854775808.0, 4294967296.5, 1e300})
+          specials.push_back(bitsOfFloat(t, x));
+      }
+      return r.pick(specials);
+    }
+    if (roll < 85) return bitsOfFloat(t, static_cast<double>(r.range(-4096, 4096)) / 256.0);
+    return f ? (r.next() & 0xffffffffu) : r.next();
+  }
+  const unsigned w = bitWidth(t);
+  if (roll < 40) {
+    const std::int64_t mn = isSignedInt(t) ? -static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1) - 1 : 0;
+    const std::uint64_t mx = isSignedInt(t) ? (std::uint64_t{1} << (w - 1)) - 1 : (w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
+    const std::uint64_t options[] = {static_cast<std::uint64_t>(mn), static_cast<std::uint64_t>(mn + 1), ~std::uint64_t{0}, 0, 1, 2, mx - 1, mx};
+    return bitsOfInt(t, static_cast<std::int64_t>(r.pick(options)));
+  }
+  if (roll < 85) return bitsOfInt(t, r.range(-64, 64));
+  return bitsOfInt(t, static_cast<std::int64_t>(r.next()));
+}
+
+}  // namespace
+
+std::vector<ArgSet> generateArgSets(const std::vector<ParamSpec>& params, std::uint64_t seed, unsigned count) {
+  Rng r(seed);
+  unsigned rank = 0;
+  for (const ParamSpec& p : params) rank += p.axis >= 0;
+  std::vector<ArgSet> sets(count);
+  for (ArgSet& set : sets) {
+    for (const ParamSpec& p : params) {
+      std::vector<std::uint8_t> bytes;
+      if (p.axis >= 0) {
+        putBits(bytes, p.type, r.below(kAxisExtent[rank][p.axis]));
+      } else if (p.array) {
+        for (std::size_t k = 0; k < kArrayLength; ++k) putBits(bytes, p.type, randomValue(r, p.type));
+      } else {
+        putBits(bytes, p.type, randomValue(r, p.type));
+      }
+      set.values.push_back(std::move(bytes));
+    }
+  }
+  return sets;
+}
+
+void refreshSpec(const GProgram& tree, ProgramSpec& spec) { spec.functions = printProgram(tree); }
+
+Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {
+  Generated g = Generator(seed, index, options).run();
+  g.spec.seed = seed;
+  return g;
+}
+
+}  // namespace culift::rel

@@ -1,0 +1,51 @@
+// The random program generator: deterministic from a seed, free of undefined behaviour by
+// construction (see gen_ast.hpp for how each risky construct is guarded).
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+
+#include "gen_ast.hpp"
+#include "program.hpp"
+
+namespace culift::rel {
+
+// A small deterministic generator (xoshiro256**), the same sequence on every platform.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed);
+  std::uint64_t next();
+  std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
+  std::int64_t range(std::int64_t lo, std::int64_t hi) { return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo + 1))); }
+  bool chance(unsigned percent) { return below(100) < percent; }
+  template <typename C> auto& pick(C& c) { return c[below(std::size(c))]; }
+
+ private:
+  std::uint64_t s_[4];
+};
+
+struct GenOptions {
+  bool exactMathOnly = false;  // only math functions the GPU computes exactly (GPU leg)
+  unsigned argSets = 3;        // argument sets per program
+  unsigned maxStatements = 14; // statements per function body (roughly)
+};
+
+struct Generated {
+  GProgram tree;
+  ProgramSpec spec;  // functions printed from `tree`
+};
+
+// Program number `index` of the stream `seed` (names prefixed "p<index>_").
+Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options = {});
+
+// Argument sets for a kernel's parameters: boundary values (MIN, MIN+1, -1, 0, 1, MAX, NaN,
+// ±Inf, denormals, ±0) and random bits; index parameters within the launch extent.
+std::vector<ArgSet> generateArgSets(const std::vector<ParamSpec>& params, std::uint64_t seed, unsigned count);
+
+// Extent per axis the GPU leg launches, and the bound index parameters stay under.
+inline constexpr unsigned kAxisExtent[4][3] = {{64, 1, 1}, {64, 1, 1}, {8, 8, 1}, {4, 4, 4}};
+
+// Re-prints `tree` into `spec.functions` (after the reducer edits the tree).
+void refreshSpec(const GProgram& tree, ProgramSpec& spec);
+
+}  // namespace culift::rel

@@ -1,0 +1,62 @@
+// The differential oracle: every program of a batch run natively (-O0 and -O2) and in the
+// interpreter on the same arguments, compared bit for bit; every kernel module compiled by
+// NVRTC. Disagreements become findings the reducer can shrink.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "program.hpp"
+
+namespace culift::rel {
+
+struct OracleOptions {
+  bool nativeO0 = true;
+  bool nativeO2 = true;
+  bool ubsan = false;         // build the -O0 leg with UBSan: generated code must be UB-free
+  bool interpreter = true;
+  bool nvrtc = true;          // compile every module with NVRTC (sm_90 cubin, --fmad=false)
+  std::string includeDir;     // culift's include/ (annotate.hpp)
+  std::string workDir;        // empty: a fresh temporary directory
+  bool keepFiles = false;
+  std::function<void(const std::string&)> log;  // progress lines; may be empty
+};
+
+enum class FindingKind : std::uint8_t {
+  NativeLevels,      // -O0 and -O2 disagree: the generator made undefined behaviour
+  Interpreter,       // the interpreter disagrees with native code
+  InterpreterError,  // the interpreter threw on a UB-free program
+  Translate,         // the front end rejected a valid program
+  Nvrtc,             // NVRTC rejected the emitted CUDA
+  Native,            // the host compiler rejected the program (a generator bug)
+};
+std::string_view name(FindingKind k);
+
+struct Finding {
+  FindingKind kind;
+  std::string program;       // ProgramSpec::name
+  int argSet = -1;
+  std::string detail;        // what differed: "result: native 3 (..), interpreter 4 (..)"
+};
+
+struct LegCounts {
+  unsigned programs = 0;
+  unsigned nativeO0 = 0, nativeO2 = 0, interpreted = 0;  // programs run on each leg
+  unsigned calls = 0;                                      // argument sets compared
+  unsigned nvrtcModules = 0, nvrtcKernels = 0;             // compiled by NVRTC
+  std::string nvrtcSkipped;                                // why NVRTC did not run
+  double seconds = 0;
+};
+
+struct OracleReport {
+  LegCounts counts;
+  std::vector<Finding> findings;
+  std::string summary() const;
+};
+
+// Runs one batch. Programs must have distinct names.
+OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOptions& options);
+
+}  // namespace culift::rel

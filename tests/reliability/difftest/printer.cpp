@@ -1,0 +1,253 @@
+#include "printer.hpp"
+
+#include <sstream>
+
+#include "program.hpp"
+#include "type_rules.hpp"
+
+namespace culift::rel {
+
+std::string typeName(Scalar s, bool alias) {
+  if (alias) {
+    switch (s) {
+      case Scalar::I8: return "std::int8_t";
+      case Scalar::U8: return "std::uint8_t";
+      case Scalar::I16: return "std::int16_t";
+      case Scalar::U16: return "std::uint16_t";
+      case Scalar::I32: return "std::int32_t";
+      case Scalar::U32: return "std::uint32_t";
+      case Scalar::I64: return "std::int64_t";
+      case Scalar::U64: return "std::uint64_t";
+      default: break;
+    }
+  }
+  return cppType(s);
+}
+
+namespace {
+
+bool isPowerOfTwo(std::uint64_t n) { return n && !(n & (n - 1)); }
+
+class Printer {
+ public:
+  explicit Printer(const GProgram& p) : program_(p) {}
+
+  std::string run() {
+    for (const GFunction& f : program_.functions) function(f);
+    return out_.str();
+  }
+
+ private:
+  std::string type(Scalar s) const { return typeName(s, program_.aliasTypes); }
+
+  std::string maskedIndex(const GVar& array, const GExpr& index) {
+    const std::string idx = expr(index);
+    if (isPowerOfTwo(array.extent)) return "(" + idx + ") & " + std::to_string(array.extent - 1);
+    return "(unsigned)(" + idx + ") % " + std::to_string(array.extent) + "u";
+  }
+
+  std::string arith(const GExpr& e, const std::string& op, const GExpr& a, const GExpr& b) {
+    const std::string x = expr(a), y = expr(b);
+    switch (e.arith) {
+      case Arith::Direct: return "(" + x + " " + op + " " + y + ")";
+      case Arith::Wrapped: {
+        const std::string u = type(unsignedOf(e.type));
+        return "((" + type(e.type) + ")((" + u + ")" + x + " " + op + " (" + u + ")" + y + "))";
+      }
+      case Arith::Bounded: {
+        const std::string bound = e.bound > 2147483647 ? std::to_string(e.bound) + "LL" : std::to_string(e.bound);
+        return "((" + x + " % " + bound + ") " + op + " (" + y + " % " + bound + "))";
+      }
+    }
+    return "";
+  }
+
+  std::string expr(const GExpr& e) {
+    switch (e.kind) {
+      case GExprKind::Lit: return literal(e.type, e.bits);
+      case GExprKind::Var: return var(e.var).name;
+      case GExprKind::Unary: {
+        const std::string x = expr(*e.args[0]);
+        if (e.op == "-" && e.arith == Arith::Wrapped) {
+          const std::string u = type(unsignedOf(e.type));
+          return "((" + type(e.type) + ")((" + u + ")0 - (" + u + ")" + x + "))";
+        }
+        if (e.op == "-" && e.arith == Arith::Bounded) return "(-(" + x + " % " + std::to_string(e.bound) + "))";
+        return "(" + e.op + x + ")";
+      }
+      case GExprKind::Binary: {
+        const GExpr& a = *e.args[0];
+        const GExpr& b = *e.args[1];
+        if (e.op == "+" || e.op == "-" || e.op == "*") return arith(e, e.op, a, b);
+        if ((e.op == "/" || e.op == "%") && e.guarded) {
+          const std::string x = expr(a), y = expr(b);
+          std::string guard = "(" + y + ") == 0";
+          if (isSignedInt(e.type)) guard += " || ((" + x + ") == " + minLiteral(e.type) + " && (" + y + ") == -1)";
+          return "((" + guard + ") ? (" + x + ") : ((" + x + ") " + e.op + " (" + y + ")))";
+        }
+        if (e.op == "<<" || e.op == ">>") {
+          const std::string amount = "((" + expr(b) + ") & " + std::to_string(bitWidth(e.type) - 1) + ")";
+          if (e.op == "<<" && isSignedInt(e.type)) {
+            const std::string u = type(unsignedOf(e.type));
+            return "((" + type(e.type) + ")((" + u + ")" + expr(a) + " << " + amount + "))";
+          }
+          return "(" + expr(a) + " " + e.op + " " + amount + ")";
+        }
+        return "(" + expr(a) + " " + e.op + " " + expr(b) + ")";
+      }
+      case GExprKind::Cast: return "((" + type(e.type) + ")" + expr(*e.args[0]) + ")";
+      case GExprKind::Cond:
+        return "(" + expr(*e.args[0]) + " ? " + expr(*e.args[1]) + " : " + expr(*e.args[2]) + ")";
+      case GExprKind::Math: {
+        std::string s = e.cForm ? e.name + "f(" : "std::" + e.name + "(";
+        for (std::size_t k = 0; k < e.args.size(); ++k) {
+          if (k) s += ", ";
+          if (e.name == "abs" && isInt(e.type)) s += "(" + expr(*e.args[k]) + " % " + std::to_string(e.bound) + ")";
+          else s += expr(*e.args[k]);
+        }
+        return s + ")";
+      }
+      case GExprKind::Call:
+      case GExprKind::Clamp: {
+        std::string s = e.callee + "(";
+        for (std::size_t k = 0; k < e.args.size(); ++k) s += (k ? ", " : "") + expr(*e.args[k]);
+        return s + ")";
+      }
+      case GExprKind::Index: return var(e.var).name + "[" + maskedIndex(var(e.var), *e.args[0]) + "]";
+      case GExprKind::Comma: return "(" + expr(*e.args[0]) + ", " + expr(*e.args[1]) + ")";
+    }
+    return "";
+  }
+
+  const GVar& var(int v) const { return fn_->vars[static_cast<std::size_t>(v)]; }
+
+  void line(int depth, const std::string& text) { out_ << std::string(static_cast<std::size_t>(2 * depth), ' ') << text << '\n'; }
+
+  void block(int depth, const std::vector<GStmtPtr>& stmts) {
+    for (const GStmtPtr& s : stmts) stmt(depth, *s);
+  }
+
+  void stmt(int d, const GStmt& s) {
+    switch (s.kind) {
+      case GStmtKind::Decl: line(d, type(var(s.var).type) + " " + var(s.var).name + " = " + expr(*s.a) + ";"); break;
+      case GStmtKind::ArrayDecl: {
+        const GVar& v = var(s.var);
+        std::string init;
+        for (std::size_t k = 0; k < s.args.size(); ++k) init += (k ? ", " : "") + expr(*s.args[k]);
+        line(d, std::string(v.isConst ? "const " : "") + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) + "] = {" + init + "};");
+        break;
+      }
+      case GStmtKind::Assign: line(d, var(s.var).name + " = " + expr(*s.a) + ";"); break;
+      case GStmtKind::Compound: line(d, var(s.var).name + " " + s.op + "= " + expr(*s.a) + ";"); break;
+      case GStmtKind::Store:
+        line(d, var(s.var).name + "[" + maskedIndex(var(s.var), *s.args[0]) + "] = " + expr(*s.args[1]) + ";");
+        break;
+      case GStmtKind::IncDec: {
+        const std::string& n = var(s.var).name;
+        line(d, (s.op == "++x" ? "++" + n : s.op == "--x" ? "--" + n : s.op == "x++" ? n + "++" : n + "--") + ";");
+        break;
+      }
+      case GStmtKind::If:
+        line(d, "if (" + expr(*s.cond) + ") {");
+        block(d + 1, s.body);
+        if (s.hasElse) {
+          line(d, "} else {");
+          block(d + 1, s.orelse);
+        }
+        line(d, "}");
+        break;
+      case GStmtKind::For: {
+        const GVar& v = var(s.var);
+        const std::string t = type(v.type);
+        const std::string from = literal(v.type, bitsOfInt(v.type, s.from)), to = literal(v.type, bitsOfInt(v.type, s.to));
+        if (s.step > 0)
+          line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " < " + to + "; " +
+                      (s.step == 1 ? "++" + v.name : v.name + " += " + std::to_string(s.step)) + ") {");
+        else
+          line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " > " + to + "; --" + v.name + ") {");
+        block(d + 1, s.body);
+        line(d, "}");
+        break;
+      }
+      case GStmtKind::While:
+      case GStmtKind::DoWhile: {
+        const GVar& v = var(s.var);
+        line(d, type(v.type) + " " + v.name + " = " + literal(v.type, bitsOfInt(v.type, s.from)) + ";");
+        const std::string cond = v.name + " < " + literal(v.type, bitsOfInt(v.type, s.to));
+        line(d, s.kind == GStmtKind::While ? "while (" + cond + ") {" : "do {");
+        line(d + 1, "++" + v.name + ";");
+        block(d + 1, s.body);
+        line(d, s.kind == GStmtKind::While ? "}" : "} while (" + cond + ");");
+        break;
+      }
+      case GStmtKind::Switch:
+        line(d, "switch (" + expr(*s.cond) + ") {");
+        for (const GCase& c : s.cases) {
+          if (c.labels.empty()) line(d + 1, "default: {");
+          for (std::size_t k = 0; k < c.labels.size(); ++k)
+            line(d + 1, "case " + std::to_string(c.labels[k]) + (k + 1 == c.labels.size() ? ": {" : ":"));
+          block(d + 2, c.body);
+          if (c.breaks) line(d + 2, "break;");
+          line(d + 1, "}");
+        }
+        line(d, "}");
+        break;
+      case GStmtKind::Break: line(d, "break;"); break;
+      case GStmtKind::Continue: line(d, "continue;"); break;
+      case GStmtKind::Return: line(d, s.a ? "return " + expr(*s.a) + ";" : "return;"); break;
+      case GStmtKind::Block:
+        line(d, "{");
+        block(d + 1, s.body);
+        line(d, "}");
+        break;
+    }
+  }
+
+  void clampHelper(const GFunction& f) {
+    const Scalar to = f.returnType;
+    const std::string from = type(f.clampFrom);
+    const std::string fs = f.clampFrom == Scalar::F32 ? "f" : "";
+    const unsigned w = bitWidth(to);
+    const bool sig = isSignedInt(to);
+    // Bounds are powers of two, exact in both float and double: everything strictly between
+    // them truncates to a value of the target type.
+    const std::string lo = sig ? "(-0x1p+" + std::to_string(w - 1) + fs + ")" : "0.0" + fs;
+    const std::string hi = "0x1p+" + std::to_string(sig ? w - 1 : w) + fs;
+    const std::uint64_t minBits = sig ? bitsOfInt(to, -(static_cast<std::int64_t>(1) << (w - 2)) * 2) : 0;
+    const std::uint64_t maxBits = sig ? bitsOfInt(to, static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1))
+                                      : (w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
+    line(0, "inline " + type(to) + " " + f.name + "(" + from + " x) {");
+    line(1, "if (!(x == x)) return " + literal(to, 0) + ";");
+    line(1, "if (x <= " + lo + ") return " + literal(to, minBits) + ";");
+    line(1, "if (x >= " + hi + ") return " + literal(to, maxBits) + ";");
+    line(1, "return (" + type(to) + ")x;");
+    line(0, "}");
+    out_ << '\n';
+  }
+
+  void function(const GFunction& f) {
+    fn_ = &f;
+    if (f.isClampHelper) return clampHelper(f);
+    std::string params;
+    for (unsigned p = 0; p < f.numParams; ++p) {
+      const GVar& v = f.vars[p];
+      if (p) params += ", ";
+      params += v.isArray ? std::string(v.writable ? "" : "const ") + type(v.type) + "* " + v.name : type(v.type) + " " + v.name;
+    }
+    const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
+    line(0, std::string(f.kernel ? "CULIFT_KERNEL " : "inline ") + ret + " " + f.name + "(" + params + ") {");
+    block(1, f.body);
+    line(0, "}");
+    out_ << '\n';
+  }
+
+  const GProgram& program_;
+  const GFunction* fn_ = nullptr;
+  std::ostringstream out_;
+};
+
+}  // namespace
+
+std::string printProgram(const GProgram& program) { return Printer(program).run(); }
+
+}  // namespace culift::rel

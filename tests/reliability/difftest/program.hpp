@@ -1,0 +1,55 @@
+// A generated (or replayed) test program as the oracle sees it: C++ source text, the kernel's
+// parameters, and argument sets. Independent of how the program was made, so regression files
+// and the generator feed the same oracle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "culift/ast/type.hpp"
+
+namespace culift::rel {
+
+// Every array parameter of a generated kernel has this many elements; generated code masks
+// its array indices into range, so any index expression stays in bounds.
+inline constexpr std::size_t kArrayLength = 64;
+
+struct ParamSpec {
+  std::string name;
+  Scalar type = Scalar::I32;
+  bool array = false;     // a pointer parameter of kArrayLength elements
+  bool writable = false;  // T* rather than const T*
+  int axis = -1;          // index parameter i/j/k: 0, 1, 2
+};
+
+// One value per parameter, as raw little-endian bytes of the parameter's type (arrays:
+// kArrayLength elements).
+struct ArgSet {
+  std::vector<std::vector<std::uint8_t>> values;
+};
+
+struct ProgramSpec {
+  std::string name;                // unique within a batch: "p17"
+  std::string kernel;              // the annotated function: "p17_kernel"
+  Scalar returnType = Scalar::Void;
+  std::vector<ParamSpec> params;
+  std::string functions;           // the program's functions (no #includes)
+  std::vector<ArgSet> argSets;
+  bool exactMathOnly = false;      // GPU leg: every math call is exact on the device
+  std::uint64_t seed = 0;          // generator seed (0 for replayed programs)
+
+  // The whole translation unit: includes, then the functions.
+  std::string source() const;
+  // `const float* x`, `int i`: the C++ spelling of one parameter.
+  static std::string declare(const ParamSpec& p);
+  std::string signature() const;  // "float p17_kernel(const float* x, int i)"
+};
+
+// C++ spelling of a scalar type in generated code ("signed char", "unsigned long long").
+std::string cppType(Scalar s);
+// The value bytes printed for people: "-5", "0x1.8p+0f (1.5)", "nan".
+std::string formatValue(Scalar s, const std::uint8_t* bytes);
+std::string describeArgs(const ProgramSpec& p, const ArgSet& a);
+
+}  // namespace culift::rel
