@@ -195,6 +195,18 @@ template <BinaryOp Op, typename T, typename R> struct CompoundSlotNode final : E
   }
 };
 
+// The product `a * b` read inline as the right side of `acc += a * b` (dot products).
+template <typename T, typename L, typename R> struct ProductOp {
+  L l;
+  R r;
+  const Expr* src;
+  [[gnu::always_inline]] T operator()(Frame& f) const {
+    T a = l(f);
+    T b = r(f);
+    return arith<BinaryOp::Mul>(a, b, *src);
+  }
+};
+
 struct CompoundPlaceNode final : ExprNode {
   LvalueNodePtr lhs;
   ExprNodePtr rhs;
@@ -486,6 +498,23 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
             return nullptr;
           else {
             const Expr& r = *e.operands[1];
+            if constexpr (Op == BinaryOp::Add && std::is_floating_point_v<T>) {
+              // acc += x[..] * y[..] and acc += v * v: the product fused in.
+              if (r.kind == ExprKind::Binary && r.binaryOp == BinaryOp::Mul && r.operands.size() == 2 &&
+                  r.type.scalar == t && r.operands[0]->type.scalar == t && r.operands[1]->type.scalar == t) {
+                Operand a = operand(*r.operands[0], true), b = operand(*r.operands[1], true);
+                if (a.kind == Operand::Elem && b.kind == Operand::Elem) {
+                  using P = ProductOp<T, ElemOp<T>, ElemOp<T>>;
+                  return std::make_unique<CompoundSlotNode<Op, T, P>>(
+                      &e, slotOf(l.var), isChecked(l.var), P{ElemOp<T>{a.slot, a.index, a.src}, ElemOp<T>{b.slot, b.index, b.src}, &r});
+                }
+                if (a.kind == Operand::Slot && b.kind == Operand::Slot) {
+                  using P = ProductOp<T, SlotOp<T>, SlotOp<T>>;
+                  return std::make_unique<CompoundSlotNode<Op, T, P>>(&e, slotOf(l.var), isChecked(l.var),
+                                                                       P{SlotOp<T>{a.slot}, SlotOp<T>{b.slot}, &r});
+                }
+              }
+            }
             Operand o = operand(r, kFused<T>);
             if constexpr (kFused<T>) {
               if (o.kind == Operand::Elem)

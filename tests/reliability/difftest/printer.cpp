@@ -16,8 +16,7 @@ std::string typeName(Scalar s, bool alias) {
       case Scalar::U16: return "std::uint16_t";
       case Scalar::I32: return "std::int32_t";
       case Scalar::U32: return "std::uint32_t";
-      case Scalar::I64: return "std::int64_t";
-      case Scalar::U64: return "std::uint64_t";
+      // std::int64_t is `long` on LP64: std::min(long, long long) would not compile.
       default: break;
     }
   }

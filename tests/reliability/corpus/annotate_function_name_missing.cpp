@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+int g(int a) { return a; }

@@ -1,0 +1,4 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL int f(float x) {
+  return reinterpret_cast<int&>(x);  // corpus-error
+}

@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL int f(int a) { return a ÿþÃ; }

@@ -1,0 +1,5 @@
+#include <culift/annotate.hpp>
+#include <cstdint>
+CULIFT_KERNEL int f(int a, int b) {
+  return std::clamp(a, 0, b);  // corpus-error
+}

@@ -1,0 +1,4 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL float f(float a) {
+  return std::sqrt(a);  // corpus-error
+}

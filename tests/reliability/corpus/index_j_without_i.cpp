@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL float f(const float* x, int j) { return x[j]; }  // corpus-error

@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL_INDEX(row) float f(const float* x, float row) { return x[0] + row; }  // corpus-error

@@ -1,0 +1,1 @@
+inline int g(int a) { return a; }

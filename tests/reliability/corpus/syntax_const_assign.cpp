@@ -1,0 +1,5 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL float f(const float* x, int i) {
+  x[i] = 1.0f;  // corpus-error
+  return x[i];
+}

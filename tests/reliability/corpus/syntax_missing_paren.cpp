@@ -1,0 +1,4 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL int f(int a) {
+  return (a + 1;  // corpus-error
+}

@@ -1,0 +1,6 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL int f(int a) {
+  if (a) {
+    return 1;
+  return 0;
+}  // corpus-error@+1

@@ -1,0 +1,5 @@
+#include <culift/annotate.hpp>
+inline int g(int x) { return x; }
+CULIFT_KERNEL int f(int a) {
+  return g(a, a);  // corpus-error
+}

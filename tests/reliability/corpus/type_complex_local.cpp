@@ -1,0 +1,6 @@
+#include <culift/annotate.hpp>
+#include <complex>
+CULIFT_KERNEL float f(float x) {
+  std::complex<float> z(x, x);  // corpus-error
+  return x;
+}

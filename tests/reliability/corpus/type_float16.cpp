@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL float f(_Float16 h) { return (float)h; }  // corpus-error

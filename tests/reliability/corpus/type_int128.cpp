@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL long long f(__int128 x) { return (long long)x; }  // corpus-error

@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+CULIFT_KERNEL double f(long double x) { return (double)x; }  // corpus-error

@@ -1,0 +1,125 @@
+#include "campaign.hpp"
+
+#include <fstream>
+#include <regex>
+#include <set>
+
+#include <llvm/Support/FileSystem.h>
+
+#include "reducer.hpp"
+#include "regression_file.hpp"
+
+namespace culift::rel {
+
+std::vector<ProgramSpec> generateBatch(std::uint64_t seed, unsigned first, unsigned count, const GenOptions& gen,
+                                       std::vector<Generated>* trees) {
+  std::vector<ProgramSpec> out;
+  for (unsigned k = first; k < first + count; ++k) {
+    Generated g = generateProgram(seed, k, gen);
+    out.push_back(g.spec);
+    if (trees) trees->push_back(std::move(g));
+  }
+  return out;
+}
+
+namespace {
+
+std::string slug(FindingKind k) {
+  switch (k) {
+    case FindingKind::NativeLevels: return "native_levels";
+    case FindingKind::Interpreter: return "interp_mismatch";
+    case FindingKind::InterpreterError: return "interp_error";
+    case FindingKind::Translate: return "translate_rejects";
+    case FindingKind::Nvrtc: return "nvrtc_rejects";
+    case FindingKind::Native: return "host_compiler";
+  }
+  return "finding";
+}
+
+// The oracle restricted to the legs that show `kind`.
+OracleOptions legsFor(FindingKind kind, const OracleOptions& base) {
+  OracleOptions o = base;
+  o.log = nullptr;
+  o.ubsan = false;
+  o.nativeO0 = kind == FindingKind::NativeLevels || kind == FindingKind::Interpreter || kind == FindingKind::Native;
+  o.nativeO2 = kind == FindingKind::NativeLevels || kind == FindingKind::Native;
+  o.interpreter = kind == FindingKind::Interpreter || kind == FindingKind::InterpreterError || kind == FindingKind::Translate;
+  o.nvrtc = kind == FindingKind::Nvrtc;
+  return o;
+}
+
+}  // namespace
+
+std::string reduceAndSave(Generated program, const Finding& finding, const CampaignOptions& options) {
+  if (finding.argSet >= 0) {
+    ArgSet keep = program.spec.argSets[static_cast<std::size_t>(finding.argSet)];
+    program.spec.argSets = {keep};
+  }
+  const OracleOptions legs = legsFor(finding.kind, options.oracle);
+  auto stillFails = [&](const ProgramSpec& candidate) {
+    OracleReport r = runOracle({candidate}, legs);
+    for (const Finding& f : r.findings)
+      if (f.kind == finding.kind) return true;
+    return false;
+  };
+  std::string detail = finding.detail;
+  if (options.reduce && finding.kind != FindingKind::Native) {
+    if (!stillFails(program.spec)) detail += "\n(did not fail again alone: saved unreduced)";
+    else reduceProgram(program, stillFails, options.maxReduceAttempts);
+    OracleReport again = runOracle({program.spec}, legs);
+    for (const Finding& f : again.findings)
+      if (f.kind == finding.kind) {
+        detail = f.detail;
+        break;
+      }
+  }
+  if (options.regressionDir.empty()) return {};
+  // A name unique across campaigns: the kind, the seed and the program.
+  const std::string stem = slug(finding.kind) + "_s" + std::to_string(program.spec.seed) + "_" + program.spec.name;
+  ProgramSpec saved = program.spec;
+  const std::regex prefix("\\b" + saved.name + "_");
+  saved.functions = std::regex_replace(saved.functions, prefix, stem + "_");
+  saved.kernel = std::regex_replace(saved.kernel, prefix, stem + "_");
+  saved.name = stem;
+  llvm::sys::fs::create_directories(options.regressionDir);
+  const std::string path = options.regressionDir + "/" + stem + ".cpp";
+  std::ofstream(path) << writeRegression(saved, std::string(name(finding.kind)), detail);
+  return path;
+}
+
+CampaignResult runCampaign(const CampaignOptions& options) {
+  CampaignResult result;
+  for (unsigned first = 0; first < options.count; first += options.batchSize) {
+    const unsigned n = std::min(options.batchSize, options.count - first);
+    std::vector<Generated> trees;
+    std::vector<ProgramSpec> batch = generateBatch(options.seed, first, n, options.gen, &trees);
+    OracleReport r = runOracle(batch, options.oracle);
+    LegCounts& t = result.totals;
+    t.programs += r.counts.programs;
+    t.nativeO0 += r.counts.nativeO0;
+    t.nativeO2 += r.counts.nativeO2;
+    t.interpreted += r.counts.interpreted;
+    t.calls += r.counts.calls;
+    t.nvrtcModules += r.counts.nvrtcModules;
+    t.nvrtcKernels += r.counts.nvrtcKernels;
+    t.nvrtcSkipped = r.counts.nvrtcSkipped;
+    t.seconds += r.counts.seconds;
+    if (options.oracle.log) options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
+    std::set<std::pair<std::string, int>> seen;  // one finding per program and kind
+    for (const Finding& f : r.findings) {
+      result.findings.push_back(f);
+      if (!seen.insert({f.program, static_cast<int>(f.kind)}).second) continue;
+      for (Generated& g : trees)
+        if (g.spec.name == f.program) {
+          const std::string path = reduceAndSave(g, f, options);
+          if (!path.empty()) {
+            result.savedFiles.push_back(path);
+            if (options.oracle.log) options.oracle.log("saved " + path);
+          }
+        }
+    }
+  }
+  return result;
+}
+
+}  // namespace culift::rel

@@ -1,0 +1,258 @@
+#include "oracle.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+
+#include "culift/interpreter.hpp"
+#include "culift/runtime/nvrtc.hpp"
+#include "culift/translate.hpp"
+#include "culift/codegen.hpp"
+#include "native_leg.hpp"
+#include "value_bytes.hpp"
+
+namespace culift::rel {
+
+std::string_view name(FindingKind k) {
+  switch (k) {
+    case FindingKind::NativeLevels: return "native -O0 vs -O2";
+    case FindingKind::Interpreter: return "interpreter vs native";
+    case FindingKind::InterpreterError: return "interpreter error";
+    case FindingKind::Translate: return "translate";
+    case FindingKind::Nvrtc: return "nvrtc";
+    case FindingKind::Native: return "host compiler";
+  }
+  return "?";
+}
+
+std::string OracleReport::summary() const {
+  std::ostringstream out;
+  out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0 << ", -O2 "
+      << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules << " module(s), "
+      << counts.nvrtcKernels << " kernel(s)";
+  if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
+  out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
+  for (const Finding& f : findings)
+    out << "  " << name(f.kind) << ": " << f.program << (f.argSet >= 0 ? " args #" + std::to_string(f.argSet) : "") << ": "
+        << f.detail << "\n";
+  return out.str();
+}
+
+namespace {
+
+TranslateOptions translateOptions(const OracleOptions& o) {
+  TranslateOptions t;
+  t.compilerArgs = {"-I" + o.includeDir, "-std=c++20"};
+  return t;
+}
+
+struct Outcome {
+  bool ran = false;
+  std::string error;
+  std::vector<std::uint8_t> result;
+  std::vector<std::vector<std::uint8_t>> arrays;  // every parameter's bytes after the call
+};
+
+Outcome runNative(NativeEntry entry, const ProgramSpec& p, const ArgSet& a) {
+  Outcome o;
+  o.arrays = a.values;
+  std::vector<void*> ptrs;
+  for (auto& bytes : o.arrays) ptrs.push_back(bytes.data());
+  std::uint8_t result[16] = {};
+  entry(ptrs.data(), result);
+  o.result.assign(result, result + byteSize(p.returnType));
+  o.ran = true;
+  return o;
+}
+
+Outcome runInterpreter(const interp::Program& program, const Function& fn, const ProgramSpec& p, const ArgSet& a) {
+  Outcome o;
+  o.arrays = a.values;
+  std::vector<interp::Arg> args;
+  for (std::size_t k = 0; k < p.params.size(); ++k) {
+    const ParamSpec& q = p.params[k];
+    if (q.array) {
+      interp::ArrayRef r;
+      r.element = q.type;
+      r.data = o.arrays[k].data();
+      r.size = kArrayLength;
+      r.writable = q.writable;
+      args.emplace_back(r);
+    } else {
+      args.emplace_back(valueFromBytes(q.type, o.arrays[k].data()));
+    }
+  }
+  try {
+    const interp::Value v = program.call(fn, args);
+    o.result = bytesOfValue(v);
+    if (p.returnType == Scalar::Void) o.result.clear();
+    o.ran = true;
+  } catch (const interp::Error& e) {
+    o.error = e.diagnostic().format();
+  } catch (const std::exception& e) {
+    o.error = std::string("exception: ") + e.what();
+  }
+  return o;
+}
+
+// "" when equal, else what differs first.
+std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, const Outcome& y, const char* yName) {
+  if (p.returnType != Scalar::Void && !sameValue(p.returnType, x.result.data(), y.result.data()))
+    return "result: " + std::string(xName) + " " + formatValue(p.returnType, x.result.data()) + ", " + yName + " " +
+           formatValue(p.returnType, y.result.data());
+  for (std::size_t k = 0; k < p.params.size(); ++k) {
+    const ParamSpec& q = p.params[k];
+    if (!q.array || !q.writable) continue;
+    const unsigned size = byteSize(q.type);
+    for (std::size_t e = 0; e < kArrayLength; ++e)
+      if (!sameValue(q.type, x.arrays[k].data() + e * size, y.arrays[k].data() + e * size))
+        return q.name + "[" + std::to_string(e) + "]: " + xName + " " + formatValue(q.type, x.arrays[k].data() + e * size) +
+               ", " + yName + " " + formatValue(q.type, y.arrays[k].data() + e * size);
+  }
+  return {};
+}
+
+struct Translated {
+  std::shared_ptr<Module> module;
+  std::shared_ptr<const interp::Program> program;
+};
+
+}  // namespace
+
+OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  OracleReport report;
+  report.counts.programs = static_cast<unsigned>(programs.size());
+  auto log = [&](const std::string& s) {
+    if (options.log) options.log(s);
+  };
+
+  llvm::SmallString<256> dir(options.workDir);
+  if (dir.empty()) llvm::sys::fs::createUniqueDirectory("culift-difftest", dir);
+  else llvm::sys::fs::create_directories(dir);
+  const std::string work = std::string(dir);
+
+  // 1. Native builds, started first so the host compiler runs while Clang parses.
+  std::vector<const ProgramSpec*> ptrs;
+  for (const ProgramSpec& p : programs) ptrs.push_back(&p);
+  const std::string batchPath = work + "/batch.cpp";
+  {
+    std::ofstream(batchPath) << nativeBatchSource(ptrs);
+  }
+  PendingCompile o0, o2;
+  if (options.nativeO0) o0 = startNativeCompile(batchPath, NativeBuild{"-O0", options.ubsan}, options.includeDir);
+  if (options.nativeO2) o2 = startNativeCompile(batchPath, NativeBuild{"-O2", false}, options.includeDir);
+
+  // 2. Translation: the whole batch at once; one program at a time when that fails.
+  std::map<std::string, Translated> byProgram;
+  if (options.interpreter || options.nvrtc) {
+    std::string batch = "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    for (const ProgramSpec& p : programs) batch += p.functions;
+    TranslateResult r = translateSource(batch, "difftest_batch.cpp", translateOptions(options));
+    if (r.ok()) {
+      Translated t{r.module, options.interpreter ? interp::Program::compile(r.module) : nullptr};
+      for (const ProgramSpec& p : programs) byProgram[p.name] = t;
+    } else {
+      log("batch translation failed; translating program by program");
+      for (const ProgramSpec& p : programs) {
+        TranslateResult one = translateSource(p.source(), p.name + ".cpp", translateOptions(options));
+        if (!one.ok()) {
+          report.findings.push_back({FindingKind::Translate, p.name, -1, one.formatDiagnostics().substr(0, 4000)});
+          continue;
+        }
+        byProgram[p.name] = Translated{one.module, options.interpreter ? interp::Program::compile(one.module) : nullptr};
+      }
+    }
+  }
+
+  // 3. NVRTC: every distinct module, as an sm_90 cubin with contraction off.
+  if (options.nvrtc) {
+    std::string why;
+    auto nvrtc = rt::Nvrtc::load(&why);
+    if (!nvrtc) {
+      report.counts.nvrtcSkipped = why.empty() ? "NVRTC not found" : why;
+    } else {
+      std::map<const Module*, std::vector<const ProgramSpec*>> modules;
+      for (const ProgramSpec& p : programs)
+        if (auto it = byProgram.find(p.name); it != byProgram.end()) modules[it->second.module.get()].push_back(&p);
+      for (auto& [module, users] : modules) {
+        rt::CompileOutput out = nvrtc->compile(module->cudaSource, cudaFileName(*module), 90, true, {"--fmad=false"});
+        if (out.ok) {
+          ++report.counts.nvrtcModules;
+          report.counts.nvrtcKernels += static_cast<unsigned>(module->kernels().size());
+          continue;
+        }
+        // Find the programs at fault: each on its own.
+        for (const ProgramSpec* p : users) {
+          TranslateResult one = translateSource(p->source(), p->name + ".cpp", translateOptions(options));
+          if (!one.ok()) continue;
+          rt::CompileOutput single = nvrtc->compile(one.module->cudaSource, cudaFileName(*one.module), 90, true, {"--fmad=false"});
+          if (single.ok) {
+            ++report.counts.nvrtcModules;
+            report.counts.nvrtcKernels += static_cast<unsigned>(one.module->kernels().size());
+          } else {
+            report.findings.push_back({FindingKind::Nvrtc, p->name, -1, single.log.substr(0, 4000)});
+          }
+        }
+      }
+    }
+  }
+
+  // 4. Native libraries.
+  std::unique_ptr<NativeLibrary> lib0, lib2;
+  std::string err;
+  if (options.nativeO0 && !(lib0 = finishNativeCompile(o0, &err)))
+    report.findings.push_back({FindingKind::Native, "batch", -1, "-O0: " + err});
+  if (options.nativeO2 && !(lib2 = finishNativeCompile(o2, &err)))
+    report.findings.push_back({FindingKind::Native, "batch", -1, "-O2: " + err});
+
+  // 5. Every program, every argument set, every leg.
+  for (const ProgramSpec& p : programs) {
+    NativeEntry e0 = lib0 ? lib0->entry(p.name) : nullptr;
+    NativeEntry e2 = lib2 ? lib2->entry(p.name) : nullptr;
+    const Translated* t = nullptr;
+    const Function* fn = nullptr;
+    if (auto it = byProgram.find(p.name); it != byProgram.end() && it->second.program) {
+      t = &it->second;
+      fn = t->module->find(p.kernel);
+      if (!fn) report.findings.push_back({FindingKind::Translate, p.name, -1, "kernel " + p.kernel + " missing from the module"});
+    }
+    report.counts.nativeO0 += e0 != nullptr;
+    report.counts.nativeO2 += e2 != nullptr;
+    report.counts.interpreted += fn != nullptr;
+    for (std::size_t s = 0; s < p.argSets.size(); ++s) {
+      const ArgSet& a = p.argSets[s];
+      Outcome n0, n2, in;
+      if (e0) n0 = runNative(e0, p, a);
+      if (e2) n2 = runNative(e2, p, a);
+      if (fn) in = runInterpreter(*t->program, *fn, p, a);
+      ++report.counts.calls;
+      const int set = static_cast<int>(s);
+      if (n0.ran && n2.ran) {
+        if (std::string d = compare(p, n0, "-O0", n2, "-O2"); !d.empty())
+          report.findings.push_back({FindingKind::NativeLevels, p.name, set, d + " " + describeArgs(p, a)});
+      }
+      if (fn && !in.ran) {
+        report.findings.push_back({FindingKind::InterpreterError, p.name, set, in.error + " " + describeArgs(p, a)});
+        continue;
+      }
+      const Outcome& reference = n0.ran ? n0 : n2;
+      if (fn && reference.ran) {
+        if (std::string d = compare(p, reference, n0.ran ? "native -O0" : "native -O2", in, "interpreter"); !d.empty())
+          report.findings.push_back({FindingKind::Interpreter, p.name, set, d + " " + describeArgs(p, a)});
+      }
+    }
+  }
+
+  if (!options.keepFiles && options.workDir.empty()) llvm::sys::fs::remove_directories(work);
+  report.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace culift::rel

@@ -1,0 +1,57 @@
+// culift-difftest: a differential campaign over generated programs (native -O0/-O2 vs the
+// interpreter, NVRTC compiles), reducing each finding to a regression file.
+//
+//   culift-difftest --count 2000 --seed 7 --regressions tests/reliability/regressions
+#include <cstdio>
+
+#include <llvm/Support/CommandLine.h>
+
+#include "campaign.hpp"
+
+namespace cl = llvm::cl;
+
+int main(int argc, char** argv) {
+  cl::opt<unsigned> count("count", cl::desc("programs to generate"), cl::init(300));
+  cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1));
+  cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60));
+  cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"));
+  cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"));
+  cl::opt<bool> ubsan("ubsan", cl::desc("build the -O0 leg with UBSan (checks the generator)"));
+  cl::opt<bool> noReduce("no-reduce", cl::desc("save findings unreduced"));
+  cl::opt<bool> exactMath("exact-math", cl::desc("only math functions the GPU computes exactly"));
+  cl::opt<unsigned> argSets("arg-sets", cl::desc("argument sets per program"), cl::init(3));
+  cl::opt<std::string> regressions("regressions", cl::desc("directory to save reduced findings in"), cl::init(""));
+  cl::opt<std::string> dump("dump", cl::desc("print program N of the seed and exit"), cl::init(""));
+  cl::ParseCommandLineOptions(argc, argv, "culift differential tester\n");
+
+  culift::rel::CampaignOptions o;
+  o.seed = seed;
+  o.count = count;
+  o.batchSize = batch;
+  o.gen.exactMathOnly = exactMath;
+  o.gen.argSets = argSets;
+  o.oracle.includeDir = CULIFT_INCLUDE_DIR;
+  o.oracle.nativeO2 = !noO2;
+  o.oracle.nvrtc = !noNvrtc;
+  o.oracle.ubsan = ubsan;
+  o.oracle.log = [](const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); };
+  o.reduce = !noReduce;
+  o.regressionDir = regressions;
+  if (!dump.empty()) {
+    auto g = culift::rel::generateProgram(seed, static_cast<unsigned>(std::stoul(dump)), o.gen);
+    std::printf("%s", g.spec.source().c_str());
+    return 0;
+  }
+  const culift::rel::CampaignResult r = culift::rel::runCampaign(o);
+  const auto& t = r.totals;
+  std::printf("culift-difftest seed %llu: %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
+              "NVRTC %u module(s), %u kernel(s)%s; %zu finding(s); %.1f s\n",
+              static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
+              t.nvrtcModules, t.nvrtcKernels, t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(),
+              r.findings.size(), t.seconds);
+  for (const auto& f : r.findings)
+    std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
+                f.argSet >= 0 ? (" args #" + std::to_string(f.argSet)).c_str() : "", f.detail.substr(0, 600).c_str());
+  for (const auto& p : r.savedFiles) std::printf("  saved %s\n", p.c_str());
+  return r.findings.empty() ? 0 : 1;
+}
