@@ -58,7 +58,7 @@ run_tests() {  # run_tests NAME [catch args...]
   tail_line="$(grep -E 'All tests passed|test cases:' "$out/$name.log" | tail -1)"
   # On the GPU machine a GPU test that skips is a failure of the setup, not a pass.
   if grep -q "skipped: no GPU" "$out/$name.log"; then
-    record "$name" 1 "skipped: no GPU ($(grep -m1 -o 'skipped: no GPU.*' "$out/$name.log" | cut -c1-160))"
+    record "$name" 1 "$(grep -m1 -o "skipped: no GPU.*" "$out/$name.log" | cut -c1-160)"
   else
     record "$name" "$status" "$tail_line"
   fi

@@ -34,16 +34,16 @@ DynamicLibrary::DynamicLibrary(DynamicLibrary&& other) noexcept
 
 DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept {
   if (this != &other) {
-    if (handle_) dlclose(handle_);
     handle_ = std::exchange(other.handle_, nullptr);
     path_ = std::move(other.path_);
   }
   return *this;
 }
 
-DynamicLibrary::~DynamicLibrary() {
-  if (handle_) dlclose(handle_);
-}
+// Never dlclose: NVRTC and the CUDA driver keep process-wide state (their own C++ runtime's
+// allocations, the driver's contexts), and unloading them under live state is unsafe. dlopen
+// counts references, so loading again later is cheap.
+DynamicLibrary::~DynamicLibrary() = default;
 
 void* DynamicLibrary::symbol(const char* name) const { return handle_ ? dlsym(handle_, name) : nullptr; }
 

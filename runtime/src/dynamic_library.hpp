@@ -1,5 +1,6 @@
-// A shared library opened with dlopen and closed on destruction. The runtime loads NVRTC and
-// the CUDA driver this way so binaries start on machines that have neither.
+// A shared library opened with dlopen. The runtime loads NVRTC and the CUDA driver this way so
+// binaries start on machines that have neither. Libraries stay loaded for the process (see the
+// destructor).
 #pragma once
 
 #include <string>

@@ -95,7 +95,9 @@ TEST_CASE("every corpus input gets exit 1 and a located diagnostic, without a cr
   REQUIRE(fs::exists(kCulift));
   const std::vector<std::string> files = corpusFiles();
   REQUIRE(files.size() >= 100);
-  unsigned located = 0;
+  unsigned marked = 0;
+  for (const std::string& path : files) marked += markedLine(path) != 0;
+  CHECK(marked >= 80);
   for (const std::string& path : files) {
     const std::string base = fs::path(path).filename().string();
     DYNAMIC_SECTION(base) {
@@ -108,11 +110,9 @@ TEST_CASE("every corpus input gets exit 1 and a located diagnostic, without a cr
         const std::regex where(std::regex_replace(base, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") + ":" +
                                std::to_string(line) + R"(:\d+: error: )");
         CHECK(std::regex_search(r.output, where));
-        ++located;
       }
     }
   }
-  CHECK(located >= 80);
 }
 
 TEST_CASE("files with nothing to translate say so", "[corpus]") {

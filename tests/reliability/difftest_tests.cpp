@@ -174,3 +174,33 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   else CHECK(t.nvrtcKernels >= kCiPrograms);
   CHECK(r.findings.empty());
 }
+
+TEST_CASE("the oracle reports what it is built to catch", "[difftest][oracle]") {
+  if (hostCompiler().empty()) {
+    WARN("skipped: no host C++ compiler (g++) for the native legs");
+    return;
+  }
+  // Signed overflow planted on purpose: the interpreter must refuse it, and the comparison
+  // must name the program and the arguments.
+  ProgramSpec p;
+  p.name = "planted";
+  p.kernel = "planted_kernel";
+  p.returnType = Scalar::I32;
+  p.params = {{"a", Scalar::I32}};
+  p.functions = "CULIFT_KERNEL int planted_kernel(int a) { return a + 1; }\n";
+  p.argSets = generateArgSets(p.params, 1, 1);
+  const std::int32_t max = INT32_MAX, one = 1;
+  p.argSets.push_back(p.argSets[0]);
+  std::memcpy(p.argSets[0].values[0].data(), &one, 4);
+  std::memcpy(p.argSets[1].values[0].data(), &max, 4);
+  OracleOptions o;
+  o.includeDir = CULIFT_INCLUDE_DIR;
+  o.nvrtc = false;
+  const OracleReport r = runOracle({p}, o);
+  INFO(r.summary());
+  CHECK(r.counts.interpreted == 1);
+  REQUIRE(r.findings.size() == 1);
+  CHECK(r.findings[0].kind == FindingKind::InterpreterError);
+  CHECK(r.findings[0].argSet == 1);
+  CHECK(r.findings[0].detail.find("2147483647") != std::string::npos);
+}

@@ -101,7 +101,16 @@ TEST_CASE("generated kernels refuse wrong launch arguments before running", "[ru
         break;
       }
   }
-  SECTION("a negative extent") { CHECK_THROWS(launchError(kernel, *engine, good, -5)); }
+  SECTION("a negative extent") {
+    std::string msg;
+    try {
+      msg = launchError(kernel, *engine, good, -5);
+    } catch (const rt::Error& e) {
+      msg = e.what();
+    }
+    INFO(msg);
+    CHECK(msg != "(accepted)");
+  }
 }
 
 TEST_CASE("NVRTC rejecting emitted code is a CompileError with the log and the options", "[runtime][robustness]") {

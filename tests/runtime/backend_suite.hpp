@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "catch.hpp"
@@ -12,9 +13,9 @@
 
 namespace culift::rttest {
 
-inline void runBackendSuite(rt::Engine& engine) {
+// `module` is makeTestModule()'s.
+inline void runBackendSuite(rt::Engine& engine, const std::shared_ptr<const Module>& module) {
   using namespace culift::rt;
-  auto module = makeTestModule();
 
   SECTION("1-D: Scale over 1000 elements, out[i] = x[i] * a") {
     std::vector<float> x(1000);

@@ -10,7 +10,7 @@ TEST_CASE("the CPU backend runs the backend suite", "[cpu]") {
   REQUIRE(engine->backend() == Backend::Cpu);
   CHECK(name(engine->backend()) == "cpu");
   CHECK(engine->device().name == "CPU (interpreter)");
-  rttest::runBackendSuite(*engine);
+  rttest::runBackendSuite(*engine, rttest::makeTestModule());
 }
 
 TEST_CASE("createGpuOrCpu falls back to the CPU and says why", "[cpu]") {

@@ -31,7 +31,9 @@ TEST_CASE("a GPU engine describes its device", "[gpu]") {
 TEST_CASE("the GPU runs the backend suite", "[gpu]") {
   auto gpu = rttest::gpuOrSkip();
   if (!gpu) return;
-  rttest::runBackendSuite(*gpu);
+  auto module = rttest::makeTestModule();
+  gpu->load(module);
+  rttest::runBackendSuite(*gpu, module);
   auto records = gpu->compileRecords();
   REQUIRE(records.size() == 1);
   CHECK(records[0].target == "sm_" + std::to_string(gpu->device().arch()));

@@ -16,6 +16,8 @@
 CULIFT_KERNEL int guard_signed_division_kernel(int s0, int s1, signed char s2) {
   int q = (((s1) == 0 || ((s0) == (-2147483647 - 1) && (s1) == -1)) ? (s0) : ((s0) / (s1)));
   int r = (((s1) == 0 || ((s0) == (-2147483647 - 1) && (s1) == -1)) ? (s0) : ((s0) % (s1)));
-  int t = (s2 / 3) + (s2 % 3) + ((int)((unsigned)s2 << ((s1) & 31))) + (s2 >> ((s1) & 31));
-  return (int)((unsigned)q ^ (unsigned)r ^ (unsigned)t);
+  // Combined in unsigned arithmetic: a signed sum of these could overflow.
+  unsigned t = (unsigned)(s2 / 3) + (unsigned)(s2 % 3) + (unsigned)((int)((unsigned)s2 << ((s1) & 31))) +
+               (unsigned)(s2 >> ((s1) & 31));
+  return (int)((unsigned)q ^ (unsigned)r ^ t);
 }

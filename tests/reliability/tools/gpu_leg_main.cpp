@@ -25,6 +25,26 @@ using namespace culift::rel;
 
 namespace {
 
+// Signaling NaNs become quiet: the host library and the GPU treat them differently where a
+// function defines a number for a NaN argument (glibc: hypot(inf, sNaN) is NaN, CUDA: inf),
+// a difference of the libraries, not of culift. The CPU legs keep them.
+void quietNaNs(Scalar t, std::vector<std::uint8_t>& bytes) {
+  if (t == Scalar::F32)
+    for (std::size_t k = 0; k + 4 <= bytes.size(); k += 4) {
+      std::uint32_t b;
+      std::memcpy(&b, &bytes[k], 4);
+      if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu)) b |= 0x00400000u;
+      std::memcpy(&bytes[k], &b, 4);
+    }
+  if (t == Scalar::F64)
+    for (std::size_t k = 0; k + 8 <= bytes.size(); k += 8) {
+      std::uint64_t b;
+      std::memcpy(&b, &bytes[k], 8);
+      if ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0x000fffffffffffffull)) b |= 0x0008000000000000ull;
+      std::memcpy(&bytes[k], &b, 8);
+    }
+}
+
 // Host bytes for every launch argument of `fn` (the signature without extents).
 struct LaunchData {
   std::vector<const KernelParam*> params;
@@ -54,6 +74,7 @@ LaunchData prepare(const Function& fn, const ProgramSpec& spec, unsigned rank) {
     } else {
       b = spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
     }
+    quietNaNs(p.type.scalar, b);
     d.bytes.push_back(std::move(b));
   }
   return d;
@@ -122,7 +143,8 @@ std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& pro
 }
 
 // CUDA C Programming Guide, "Mathematical Functions": maximum ulp error of each function
-// (single, double), plus 1 ulp for the host library the interpreter calls.
+// (single, double). Both sides are compared with each other, not with the exact result, so
+// the host library's own error is allowed on top (hostUlps).
 const std::map<std::string, std::pair<unsigned, unsigned>> kUlpBounds = {
     {"cbrt", {1, 1}},  {"exp", {2, 1}},   {"exp2", {2, 1}},  {"expm1", {1, 1}}, {"log", {1, 1}},
     {"log2", {1, 1}},  {"log10", {2, 1}}, {"log1p", {1, 1}}, {"pow", {4, 2}},   {"sin", {2, 2}},
@@ -130,6 +152,16 @@ const std::map<std::string, std::pair<unsigned, unsigned>> kUlpBounds = {
     {"atan2", {3, 2}}, {"sinh", {3, 2}},  {"cosh", {2, 1}},  {"tanh", {2, 1}},  {"asinh", {3, 3}},
     {"acosh", {4, 3}}, {"atanh", {3, 2}}, {"erf", {2, 2}},   {"erfc", {4, 5}},  {"tgamma", {5, 10}},
     {"lgamma", {6, 4}}, {"hypot", {3, 2}}};
+
+// The host library's error: glibc documents (libm-test-ulps, x86_64) at most 1-2 ulps for most
+// functions, more for a few.
+unsigned hostUlps(const std::string& fn, Scalar t) {
+  if (fn == "cbrt") return t == Scalar::F64 ? 4 : 1;
+  if (fn == "tgamma") return 9;
+  if (fn == "lgamma") return t == Scalar::F64 ? 4 : 7;
+  if (fn == "erfc") return 5;
+  return 2;
+}
 
 }  // namespace
 
@@ -236,12 +268,13 @@ int main(int argc, char** argv) {
         if (p.role == ParamRole::Out) b.assign(static_cast<std::size_t>(d.elements) * byteSize(t), 0);
         else
           for (const ArgSet& a : spec.argSets) b.insert(b.end(), a.values[static_cast<std::size_t>(p.userParam)].begin(), a.values[static_cast<std::size_t>(p.userParam)].end());
+        quietNaNs(t, b);
         d.bytes.push_back(std::move(b));
       }
       auto program = interp::Program::compile(module);
       auto cpu = runInterpreter(*program, fn, d, 1);
       auto gpu = runGpu(*engine, module, fn, d, 1);
-      const unsigned bound = (t == Scalar::F32 ? bounds.first : bounds.second) + 1;
+      const unsigned bound = (t == Scalar::F32 ? bounds.first : bounds.second) + hostUlps(fnName, t);
       std::uint64_t worst = 0;
       std::size_t worstAt = 0;
       const std::size_t out = d.params.size() - 1;

@@ -21,6 +21,10 @@ struct EmitOptions {
 // (callees before callers), then one extern "C" __global__ wrapper per kernel.
 std::string emitCuda(const Module& module, const EmitOptions& options = {});
 
+// One function's part of emitCuda's output, without #line directives: its __device__
+// function and, for kernels, the __global__ wrapper (for display, e.g. in tutorials).
+std::string emitCudaFunction(const Module& module, const Function& function);
+
 // The name the emitted CUDA source goes by: the source's base name with ".cu"
 // ("pearson_metrics.hpp" -> "pearson_metrics.cu"). Generated code (prelude, kernel wrappers)
 // maps its #line directives to it; pass it to NVRTC as the program name.

@@ -74,7 +74,30 @@ std::string location(const Function& fn) {
   return ", from " + baseName(fn.range.begin.file) + ":" + std::to_string(fn.range.begin.line);
 }
 
+void emitDeviceFunction(const Module& module, const Function& fn, codegen::CodeWriter& out) {
+  codegen::AstPrinter printer(module, fn, codegen::Flavor::Cuda, out);
+  const std::string deviceName = fn.deviceName.empty() ? fn.name : fn.deviceName;
+  out.line(0, "// " + fn.name + location(fn) + ": " + std::string(name(fn.mode)) +
+                  (fn.isKernel() ? "" : ", a __device__ function for other lifted functions"));
+  if (fn.isKernel()) out.line(0, "// " + codegen::describeKernel(fn));
+  out.mapToUser(fn.range.begin);
+  out.line(0, "__device__ " + std::string(spelling(fn.returnType.scalar)) + " " + deviceName + "(" +
+                  printer.parameterList() + ") {");
+  printer.printBody(1);
+  out.line(0, "}");
+}
+
 }  // namespace
+
+std::string emitCudaFunction(const Module& module, const Function& function) {
+  codegen::CodeWriter out(false, cudaFileName(module), module.sourcePath);
+  emitDeviceFunction(module, function, out);
+  if (function.isKernel()) {
+    out.blank();
+    codegen::emitKernelWrapper(function, out);
+  }
+  return out.take();
+}
 
 std::string cudaFileName(const Module& module) {
   std::string base = baseName(module.sourcePath);
@@ -95,16 +118,7 @@ std::string emitCuda(const Module& module, const EmitOptions& options) {
   const std::vector<const Function*> order = calleesFirst(module);
   for (const Function* fn : order) {
     out.blank();
-    codegen::AstPrinter printer(module, *fn, codegen::Flavor::Cuda, out);
-    const std::string deviceName = fn->deviceName.empty() ? fn->name : fn->deviceName;
-    out.line(0, "// " + fn->name + location(*fn) + ": " + std::string(name(fn->mode)) +
-                    (fn->isKernel() ? "" : ", a __device__ function for other lifted functions"));
-    if (fn->isKernel()) out.line(0, "// " + codegen::describeKernel(*fn));
-    out.mapToUser(fn->range.begin);
-    out.line(0, "__device__ " + std::string(spelling(fn->returnType.scalar)) + " " + deviceName + "(" +
-                    printer.parameterList() + ") {");
-    printer.printBody(1);
-    out.line(0, "}");
+    emitDeviceFunction(module, *fn, out);
   }
 
   for (const Function* fn : order) {
