@@ -51,28 +51,55 @@ def sat_reference(rect_min, rect_max, tri, eps=1e-6):
 
 
 def main():
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sat-pairs", type=int, default=1 << 24)
+    parser.add_argument("--masked-size", type=int, default=4096)
+    parser.add_argument("--clamp-n", type=int, default=1 << 24)
+    parser.add_argument("--pearson-size", type=int, action="append", help="default: 1024 and 4096")
+    parser.add_argument("--no-compile", action="store_true", help="skip torch.compile of the SAT test")
+    args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
         return
     torch.manual_seed(42)
     dev = "cuda"
-    for n in (1024, 4096):
+
+    def emit(kernel, size, ms):
+        print(f"torch {kernel} {size} {ms:.4f}", flush=True)
+
+    for n in args.pearson_size or (1024, 4096):
         x = torch.rand(n, n, device=dev) * 2 - 1
-        print(f"torch corrcoef {n} {median_ms(lambda: torch.corrcoef(x)):.4f}")
-        print(f"torch cdist {n} {median_ms(lambda: torch.cdist(x, x)):.4f}")
-        print(f"torch gram {n} {median_ms(lambda: x @ x.T):.4f}")
-        print(f"torch rowsum {n} {median_ms(lambda: x.sum(dim=1)):.4f}")
-    x = torch.rand(4096, 4096, device=dev)
-    mask = torch.rand(4096, device=dev) < 0.5
-    print(f"torch masked_broadcast 4096x4096 {median_ms(lambda: torch.where(mask.view(1, -1), x[0:1], x)):.4f}")
-    n = 1 << 24
-    cov = torch.rand(n, device=dev) * 2 - 1
+        emit("corrcoef", n, median_ms(lambda: torch.corrcoef(x)))
+        emit("cdist", n, median_ms(lambda: torch.cdist(x, x)))
+        emit("gram", n, median_ms(lambda: x @ x.T))
+        emit("rowsum", n, median_ms(lambda: x.sum(dim=1)))
+        emit("rowsumsq", n, median_ms(lambda: (x * x).sum(dim=1)))
+        del x
+    m = args.masked_size
+    x = torch.rand(m, m, device=dev)
+    mask = torch.rand(m, device=dev) < 0.5
+    emit("masked_broadcast", f"{m}x{m}", median_ms(lambda: torch.where(mask.view(1, -1), x[0:1], x)))
+    del x
+    n = args.clamp_n
+    cov = torch.rand(n, device=dev) * 4 - 2
     den = torch.rand(n, device=dev)
-    print(f"torch pearson_clamp {n} {median_ms(lambda: torch.where(den > 1e-12, cov / den, torch.zeros_like(cov)).clamp(-1, 1)):.4f}")
+    zero = torch.zeros((), device=dev)
+    emit("pearson_clamp", n,
+         median_ms(lambda: torch.where(den > 1e-12, cov / den, zero).clamp(-1, 1)))
+    del cov, den
+    n = args.sat_pairs
     lo = torch.rand(n, 2, device=dev)
-    hi = lo + torch.rand(n, 2, device=dev)
-    tri = torch.rand(n, 3, 2, device=dev) * 2
-    print(f"torch sat {n} {median_ms(lambda: sat_reference(lo, hi, tri), warmup=2, reps=10):.4f}")
+    hi = lo + torch.rand(n, 2, device=dev) * 0.25 + 0.05
+    tri = lo.view(n, 1, 2) + torch.rand(n, 3, 2, device=dev) * 0.5 - 0.25
+    emit("sat", n, median_ms(lambda: sat_reference(lo, hi, tri), warmup=2, reps=10))
+    if not args.no_compile:
+        try:
+            compiled = torch.compile(sat_reference)
+            emit("sat_compiled", n, median_ms(lambda: compiled(lo, hi, tri), warmup=3, reps=20))
+        except Exception as e:  # no Triton or no compiler: the eager figure stands alone
+            print(f"torch.compile failed: {type(e).__name__}: {e}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,10 @@ int main(int argc, const char** argv) {
       break;
     }
   }
+  // LLVM registers hundreds of its own options at the top level; culift's live in its verbs.
+  for (auto& [name, option] : llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel())) {
+    if (name != "help" && name != "version") option->setHiddenFlag(llvm::cl::ReallyHidden);
+  }
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "culift 0.1.0 (LLVM/Clang 16)\n"; });
   if (ownArgc < 2) {
     llvm::errs() << "culift: no verb given\n"

@@ -11,7 +11,7 @@
 namespace culift {
 
 struct TranslateOptions {
-  std::vector<std::string> functions;    // pick these by name (in addition to annotated ones)
+  std::vector<std::string> functions;    // translate only these (and their callees); empty: every annotated function
   std::vector<std::string> compilerArgs; // extra Clang arguments ("-DN=4", "-I...")
   std::string buildDir;                  // directory with compile_commands.json ("-p"), optional
   std::string resourceDir;               // Clang resource dir; empty: found at run time

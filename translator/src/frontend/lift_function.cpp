@@ -8,24 +8,20 @@
 namespace culift::frontend {
 namespace {
 
-// The annotation on `fd` (or a redeclaration), if it is a culift one.
-std::optional<std::string> culiftAnnotation(const clang::FunctionDecl* fd) {
+// The culift annotation on `fd` (or a redeclaration): any annotation string starting with
+// "culift", so that misspelt ones are reported instead of ignored.
+const clang::AnnotateAttr* culiftAnnotation(const clang::FunctionDecl* fd) {
   for (const clang::FunctionDecl* r : fd->redecls()) {
     for (const auto* a : r->specific_attrs<clang::AnnotateAttr>()) {
-      llvm::StringRef s = a->getAnnotation();
-      if (s == kAnnotation || s.startswith(kIndexAnnotationPrefix)) return s.str();
+      if (a->getAnnotation().startswith(kAnnotation)) return a;
     }
   }
-  return std::nullopt;
+  return nullptr;
 }
 
-std::vector<std::string> indexNamesFrom(llvm::StringRef annotation) {
-  std::vector<std::string> names;
-  if (!annotation.consume_front(kIndexAnnotationPrefix)) return {"i", "j", "k"};
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  annotation.split(parts, ',');
-  for (llvm::StringRef p : parts) names.push_back(p.trim().str());
-  return names;
+bool isIdentifier(llvm::StringRef s) {
+  if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_')) return false;
+  return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 // Every function declaration of the user's code (not system headers), in source order:
@@ -66,8 +62,9 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
   collectFunctions(ctx_.getTranslationUnitDecl(), sm_, collector.found);
 
   std::set<const clang::FunctionDecl*> seen;
-  for (const clang::FunctionDecl* fd : collector.found) {
-    std::optional<std::string> annotation = culiftAnnotation(fd);
+  // Functions picked by name replace the annotated set: only they (and their callees) are lifted.
+  for (const clang::FunctionDecl* fd : picked.empty() ? collector.found : std::vector<const clang::FunctionDecl*>{}) {
+    const clang::AnnotateAttr* annotation = culiftAnnotation(fd);
     if (!annotation) continue;
     const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
     if (!seen.insert(canonical).second) continue;
@@ -81,7 +78,9 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
         continue;
       }
     }
-    enqueue(def, true, indexNamesFrom(*annotation));
+    std::vector<std::string> names;
+    if (!indexNamesOf(annotation, def, names)) continue;
+    enqueue(def, true, std::move(names));
   }
 
   for (const std::string& name : picked) {
@@ -113,8 +112,10 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
       module_.functions[it->second].annotated = true;
       continue;
     }
-    std::optional<std::string> annotation = culiftAnnotation(def);
-    enqueue(def, true, indexNamesFrom(annotation ? *annotation : std::string(kAnnotation)));
+    std::vector<std::string> names = {"i", "j", "k"};
+    if (const clang::AnnotateAttr* annotation = culiftAnnotation(def))
+      if (!indexNamesOf(annotation, def, names)) continue;
+    enqueue(def, true, std::move(names));
   }
 
   if (decls_.empty() && !diags_.hasErrors()) {
@@ -124,6 +125,56 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
                  "CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }, "
                  "or pick one by name (--function NAME)");
   }
+}
+
+bool Lifter::indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
+                          std::vector<std::string>& names) {
+  llvm::StringRef text = annotation->getAnnotation();
+  const std::string fn = fd->getNameAsString();
+  names = {"i", "j", "k"};
+  if (text == kAnnotation) return true;
+  if (!text.consume_front(kIndexAnnotationPrefix)) {
+    error(annotation->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fn + "'",
+          "mark kernels with CULIFT_KERNEL, or name their index parameters with CULIFT_KERNEL_INDEX(row, col)");
+    return false;
+  }
+  names.clear();
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',');
+  const std::string usage = "CULIFT_KERNEL_INDEX takes one to three parameter names: the indices i, j, k";
+  if (parts.size() > 3) {
+    error(annotation->getLocation(),
+          "CULIFT_KERNEL_INDEX on '" + fn + "' names " + std::to_string(parts.size()) +
+              " index parameters; at most 3 (i, j, k) are supported",
+          usage);
+    return false;
+  }
+  for (llvm::StringRef p : parts) {
+    const std::string name = p.trim().str();
+    if (!isIdentifier(name)) {
+      error(annotation->getLocation(),
+            name.empty() ? "CULIFT_KERNEL_INDEX on '" + fn + "' has an empty index name"
+                         : "CULIFT_KERNEL_INDEX on '" + fn + "': '" + name + "' is not a parameter name",
+            usage);
+      return false;
+    }
+    if (llvm::is_contained(names, name)) {
+      error(annotation->getLocation(), "CULIFT_KERNEL_INDEX on '" + fn + "' names '" + name + "' twice",
+            "each axis needs its own index parameter");
+      return false;
+    }
+    const bool isParam = llvm::any_of(fd->parameters(), [&](const clang::ParmVarDecl* pd) {
+      return pd->getName() == name;
+    });
+    if (!isParam) {
+      error(annotation->getLocation(),
+            "CULIFT_KERNEL_INDEX on '" + fn + "' names '" + name + "', which is not a parameter of '" + fn + "'",
+            usage);
+      return false;
+    }
+    names.push_back(name);
+  }
+  return true;
 }
 
 FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -37,6 +38,9 @@ class Lifter {
   // ---- functions (lift_function.cpp) ----
   void collectRoots(const std::vector<std::string>& picked);
   FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames);
+  // The index names a culift annotation gives (default i, j, k); reports a malformed one.
+  bool indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
+                    std::vector<std::string>& names);
   void liftFunction(FuncId id);
   bool checkFunctionShape(const clang::FunctionDecl* fd);
   void checkRecursion();

@@ -11,4 +11,5 @@
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/runtime/plan.hpp"
 #include "culift/runtime/probe.hpp"
+#include "culift/runtime/raw_module.hpp"
 #include "culift/runtime/registry.hpp"
