@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Every GPU check of one session on the GPU machine, over binaries copied into .gpu/:
+# the runtime's GPU checks, the Pearson tutorial (default and strict math), the differential
+# tester's GPU leg and, when built, the benchmark. Full logs go to $LOGS (default /tmp/culift-gpu);
+# a tar of them to $OUT when set. Key lines are printed.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+logs="${LOGS:-/tmp/culift-gpu}"
+mkdir -p "$logs"
+count="${DIFFTEST_COUNT:-300}"
+
+echo "== gpu-check"
+OUT="$logs/check" timeout 240 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
+echo "gpu-check exit $?"; tail -n 30 "$logs/check.txt"
+
+echo "== pearson (default math)"
+timeout 120 .gpu/pearson --header examples/pearson/pearson_metrics.hpp --brief > "$logs/pearson.txt" 2>&1
+echo "pearson exit $?"; grep -E "self-check|device|compiled|ms$|error|OK|FAIL|passed" "$logs/pearson.txt" | head -40
+echo "== pearson 4096 strict"
+timeout 120 .gpu/pearson --header examples/pearson/pearson_metrics.hpp --brief --strict --size 4096 > "$logs/pearson4096.txt" 2>&1
+echo "pearson4096 exit $?"; grep -E "compiled|ms$|error|OK|FAIL|passed" "$logs/pearson4096.txt" | head -20
+
+echo "== difftest gpu leg ($count programs)"
+OUT="$logs/difftest" timeout 240 scripts/difftest-gpu.sh .gpu --count="$count" > "$logs/difftest.txt" 2>&1
+echo "difftest exit $?"; tail -n 15 "$logs/difftest.txt"
+
+if [ -x .gpu/culift_gpu_bench ]; then
+  echo "== benchmark"
+  OUT="$logs/bench" timeout 300 scripts/gpu-bench.sh .gpu > "$logs/bench.txt" 2>&1
+  echo "bench exit $?"; tail -n 45 "$logs/bench.txt"
+fi
+[ -n "${OUT:-}" ] && tar czf "$OUT/gpu-logs.tar.gz" -C "$logs" . 2>/dev/null
+exit 0
