@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "culift/runtime/raw_module.hpp"
@@ -21,6 +22,8 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One line of the table: a lifted kernel and its hand-written counterpart on the same inputs.
 struct Row {
+  Row(std::string kernelName, std::string sizeText) : kernel(std::move(kernelName)), size(std::move(sizeText)) {}
+
   std::string kernel;           // "RectTriangleOverlap (SAT)"
   std::string size;             // "16777216", "4096x4096"
   double generatedMs = kNaN;    // medians

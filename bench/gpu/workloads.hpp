@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "bench_support.hpp"
@@ -12,6 +13,11 @@
 namespace culift::bench {
 
 struct Context {
+  Context(rt::Engine& e, rt::RawModule& r, std::shared_ptr<const Module> satModule,
+          std::shared_ptr<const Module> maskedModule, std::shared_ptr<const Module> pearsonModule, std::uint64_t s)
+      : engine(e), refs(r), sat(std::move(satModule)), masked(std::move(maskedModule)),
+        pearson(std::move(pearsonModule)), seed(s) {}
+
   rt::Engine& engine;
   rt::RawModule& refs;  // reference_kernels.cu
   std::shared_ptr<const Module> sat, masked, pearson;

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   cl::ParseCommandLineOptions(argc, argv, "culift example: masked broadcast of row 0\n");
   // A binary copied to another machine runs from a checkout's root: the build tree's path may not exist.
   std::string header = Header;
-  if (!llvm::sys::fs::exists(header) && llvm::sys::fs::exists("examples/masked_broadcast/masked_broadcast.hpp")) header = "examples/masked_broadcast/masked_broadcast.hpp";
+  if (!llvm::sys::fs::exists(header) && llvm::sys::fs::exists("examples/masked_broadcast/masked_broadcast.hpp"))
+    header = "examples/masked_broadcast/masked_broadcast.hpp";
   culift::TranslateResult translated = culift::translate(header);
   if (!translated.ok()) {
     std::fputs(translated.formatDiagnostics().c_str(), stderr);

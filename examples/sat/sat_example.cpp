@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
   cl::ParseCommandLineOptions(argc, argv, "culift example: batched separating-axis test\n");
   // A binary copied to another machine runs from a checkout's root: the build tree's path may not exist.
   std::string header = Header;
-  if (!llvm::sys::fs::exists(header) && llvm::sys::fs::exists("examples/sat/sat_overlap.hpp")) header = "examples/sat/sat_overlap.hpp";
+  if (!llvm::sys::fs::exists(header) && llvm::sys::fs::exists("examples/sat/sat_overlap.hpp"))
+    header = "examples/sat/sat_overlap.hpp";
   culift::TranslateResult translated = culift::translate(header);
   if (!translated.ok()) {
     std::fputs(translated.formatDiagnostics().c_str(), stderr);
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
 
   const long long n = Count > 0 ? Count.getValue() : gpu ? 1ll << 20 : 20000;
   std::mt19937 rng(Seed);
-  std::uniform_real_distribution<float> corner(0.0f, 1.0f), extent(0.05f, 0.3f), centre(-0.2f, 1.4f),
+  std::uniform_real_distribution<float> corner(0.0f, 1.0f), extent(0.05f, 0.3f), centre(-0.3f, 0.5f),
       offset(-0.25f, 0.25f);
   std::vector<float> rectMin(2 * n), rectMax(2 * n), triangle(6 * n);
   for (long long i = 0; i < n; ++i) {
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
       rectMin[2 * i + a] = corner(rng);
       rectMax[2 * i + a] = rectMin[2 * i + a] + extent(rng);
     }
-    const float cx = centre(rng), cy = centre(rng);
+    const float cx = rectMin[2 * i] + centre(rng), cy = rectMin[2 * i + 1] + centre(rng);  // about half overlap
     for (int v = 0; v < 3; ++v) {
       triangle[6 * i + 2 * v] = cx + offset(rng);
       triangle[6 * i + 2 * v + 1] = cy + offset(rng);

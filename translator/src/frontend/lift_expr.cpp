@@ -129,6 +129,23 @@ ExprPtr Lifter::fold(const clang::Expr* e, clang::SourceLocation where, const st
 
 ExprPtr Lifter::expr(const clang::Expr* e) {
   if (!e) return nullptr;
+  // Deeply nested expressions (a + a + ... thousands of times) would exhaust the stack here,
+  // in the emitter and in the interpreter: reject them once, at the outermost expression.
+  struct DepthGuard {
+    unsigned& depth;
+    explicit DepthGuard(unsigned& d) : depth(d) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(exprDepth_);
+  if (exprDepth_ == 1) depthReported_ = false;
+  if (exprDepth_ > kMaxExprDepth) {
+    if (!depthReported_) {
+      depthReported_ = true;
+      error(e->getExprLoc(),
+            "expression is nested too deeply (more than " + std::to_string(kMaxExprDepth) + " levels)",
+            "split it into several statements with local variables");
+    }
+    return nullptr;
+  }
   const clang::SourceRange sr = e->getSourceRange();
   const clang::SourceLocation where = e->getExprLoc();
 

@@ -37,6 +37,10 @@ class Lifter {
 
   // ---- functions (lift_function.cpp) ----
   void collectRoots(const std::vector<std::string>& picked);
+  static constexpr unsigned kMaxExprDepth = 1000;
+  unsigned exprDepth_ = 0;
+  bool depthReported_ = false;
+
   FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames);
   // The index names a culift annotation gives (default i, j, k); reports a malformed one.
   bool indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
