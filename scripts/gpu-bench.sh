@@ -6,7 +6,8 @@
 #   OUT=/path/to/logs scripts/gpu-bench.sh [BIN_DIR] [--quick] [more culift_gpu_bench options]
 #
 # BIN_DIR (default: .gpu in the repository root) holds culift_gpu_bench, directly or in the build
-# tree's layout (bench/gpu/). Logs, emitted sources, cubins, ptxas reports and SASS go to $OUT;
+# tree's layout (bench/gpu/). Logs go to $OUT; emitted sources, cubins, ptxas reports and SASS to
+# $OUT/artifacts.tar.gz;
 # the table is printed last. Exit status: the benchmark's (0 every check passed, 1 a check
 # failed, 2 setup error, 3 no GPU, 124 time limit).
 set -uo pipefail
@@ -55,7 +56,11 @@ if command -v cuobjdump > /dev/null; then
   done
 fi
 
+# One archive instead of many files (a lent machine returns only so many), and no cache images.
+tar czf "$out/artifacts.tar.gz" -C "$out" artifacts 2> /dev/null && rm -rf "$out/artifacts"
+rm -rf "$CULIFT_CACHE_DIR"
+
 # The log without its per-sample detail lines (kept in $OUT/gpu-bench.log); the table comes last.
 grep -v -E '^  (time|check) ' "$out/gpu-bench.log"
-echo "gpu-bench: exit status $status; logs in $out (gpu-bench.log, torch.txt, artifacts/)"
+echo "gpu-bench: exit status $status; logs in $out (gpu-bench.log, torch.txt, artifacts.tar.gz)"
 exit $status

@@ -97,8 +97,8 @@ Row benchSat(Context& c, std::int64_t n) {
         lo[2 * i + a] = uniform(seed, r + a, 0.0f, 1.0f);
         hi[2 * i + a] = lo[2 * i + a] + uniform(seed, r + 2 + a, 0.05f, 0.3f);
       }
-      // Triangles near their rectangle: about half the pairs overlap, so both outcomes (and the
-      // early exit of the C++ function) are exercised.
+      // Triangles near their rectangle: about a fifth of the pairs overlap, so both outcomes (and
+      // the early exit of the C++ function) are exercised.
       const float cx = lo[2 * i] + uniform(seed, r + 4, -0.3f, 0.5f), cy = lo[2 * i + 1] + uniform(seed, r + 5, -0.3f, 0.5f);
       for (int v = 0; v < 3; ++v) {
         tri[6 * i + 2 * v] = cx + uniform(seed, r + 6 + 2 * v, -0.25f, 0.25f);

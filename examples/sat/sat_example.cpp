@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       rectMin[2 * i + a] = corner(rng);
       rectMax[2 * i + a] = rectMin[2 * i + a] + extent(rng);
     }
-    const float cx = rectMin[2 * i] + centre(rng), cy = rectMin[2 * i + 1] + centre(rng);  // about half overlap
+    const float cx = rectMin[2 * i] + centre(rng), cy = rectMin[2 * i + 1] + centre(rng);  // about a fifth overlap
     for (int v = 0; v < 3; ++v) {
       triangle[6 * i + 2 * v] = cx + offset(rng);
       triangle[6 * i + 2 * v + 1] = cy + offset(rng);
