@@ -1,0 +1,382 @@
+// GPU tests over whole translated sources: every golden kernel against the CPU backend, an
+// allocation the device cannot hold, cold and warm start-up, and the host cost of a launch.
+// Without a GPU each prints "skipped: no GPU" and passes.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "culift/translate.hpp"
+#include "gpu_support.hpp"
+#include "llvm/ADT/SmallString.h"
+
+using namespace culift;
+using namespace culift::rt;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Arrays are long enough for every index the goldens form from small extents and scalars 3.
+constexpr std::size_t kArrayLength = 4096;
+// CUDA's documented error bound for the transcendental functions it implements, in ulp.
+constexpr std::int64_t kTranscendentalUlp = 4;
+
+TranslateOptions translateOptions() {
+  TranslateOptions o;
+  const std::string include = rttest::sourceFile("include");
+  if (!include.empty()) o.compilerArgs = {"-I" + include};
+  return o;
+}
+
+// Math functions whose result the GPU rounds exactly as the CPU does; every other floating
+// function is a transcendental approximated within a few ulp.
+bool isExactMath(MathFn fn) {
+  switch (fn) {
+    case MathFn::Sqrt: case MathFn::Fabs: case MathFn::Fmin: case MathFn::Fmax: case MathFn::Floor:
+    case MathFn::Ceil: case MathFn::Round: case MathFn::Trunc: case MathFn::Rint: case MathFn::Copysign:
+    case MathFn::Fmod:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether `fn` (or a function it calls) calls a transcendental math function.
+class TranscendentalFinder {
+ public:
+  explicit TranscendentalFinder(const Module& module) : module_(module) {}
+
+  bool inFunction(const Function& fn) {
+    if (!visited_.insert(&fn).second) return false;
+    return fn.body && inStmt(*fn.body);
+  }
+
+ private:
+  bool inExpr(const Expr& e) {
+    if (e.kind == ExprKind::MathCall) {
+      const MathFnInfo& mi = info(e.math);
+      if (mi.domain == MathDomain::Floating && !isExactMath(e.math)) return true;
+    }
+    if (e.kind == ExprKind::Call && e.callee < module_.functions.size() &&
+        inFunction(module_.functions[e.callee]))
+      return true;
+    for (const ExprPtr& op : e.operands)
+      if (op && inExpr(*op)) return true;
+    return false;
+  }
+  bool inStmt(const Stmt& s) {
+    for (const ExprPtr* e : {&s.cond, &s.expr})
+      if (*e && inExpr(**e)) return true;
+    for (const ExprPtr& e : s.inits)
+      if (e && inExpr(*e)) return true;
+    for (const StmtPtr* c : {&s.init, &s.then, &s.otherwise, &s.body})
+      if (*c && inStmt(**c)) return true;
+    for (const StmtPtr& c : s.stmts)
+      if (c && inStmt(*c)) return true;
+    return false;
+  }
+
+  const Module& module_;
+  std::set<const Function*> visited_;
+};
+
+template <typename T>
+void put(std::vector<std::byte>& bytes, std::size_t k, T value) {
+  std::memcpy(bytes.data() + k * sizeof(T), &value, sizeof(T));
+}
+
+// Deterministic, non-degenerate contents: integers in [1, 8) (usable as indices and divisors),
+// floating values in [0.25, 0.95) (inside the domain of every math function's common use).
+std::vector<std::byte> fillValues(Scalar element, std::size_t count, unsigned seed) {
+  std::vector<std::byte> bytes(count * byteSize(element));
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::int64_t small = 1 + static_cast<std::int64_t>((k * 5 + seed * 3) % 7);
+    const double fraction = std::fmod(static_cast<double>(k) * 0.6180339887 + seed * 0.137, 1.0);
+    const double real = 0.25 + 0.7 * fraction;
+    switch (element) {
+      case Scalar::Bool: put(bytes, k, static_cast<bool>((k + seed) % 3 == 0)); break;
+      case Scalar::I8: put(bytes, k, static_cast<std::int8_t>(small)); break;
+      case Scalar::U8: put(bytes, k, static_cast<std::uint8_t>(small)); break;
+      case Scalar::I16: put(bytes, k, static_cast<std::int16_t>(small)); break;
+      case Scalar::U16: put(bytes, k, static_cast<std::uint16_t>(small)); break;
+      case Scalar::I32: put(bytes, k, static_cast<std::int32_t>(small)); break;
+      case Scalar::U32: put(bytes, k, static_cast<std::uint32_t>(small)); break;
+      case Scalar::I64: put(bytes, k, static_cast<std::int64_t>(small)); break;
+      case Scalar::U64: put(bytes, k, static_cast<std::uint64_t>(small)); break;
+      case Scalar::F32: put(bytes, k, static_cast<float>(real)); break;
+      case Scalar::F64: put(bytes, k, real); break;
+      case Scalar::Void: break;
+    }
+  }
+  return bytes;
+}
+
+ScalarValue scalarArgument(Scalar type) {
+  ScalarValue v;
+  v.type = type;
+  if (type == Scalar::Bool) v.b = true;
+  else if (type == Scalar::F32) v.f = 1.5f;
+  else if (type == Scalar::F64) v.d = 1.5;
+  else if (isSigned(type)) v.i = 3;
+  else v.u = 3;
+  return v;
+}
+
+LaunchPlan smallPlan(IndexMode mode) {
+  switch (mode) {
+    case IndexMode::Grid2D: return LaunchPlanner::for2D(8, 8, 8, 8);
+    case IndexMode::Grid3D: return LaunchPlanner::for3D(4, 4, 4, 4, 4, 4);
+    default: return LaunchPlanner::for1D(64, 32);
+  }
+}
+
+// The arrays a kernel writes, as the host reads them back after one launch.
+struct WrittenArrays {
+  std::vector<std::string> names;
+  std::vector<Scalar> elements;
+  std::vector<std::vector<std::byte>> contents;
+};
+
+// Launches `fn` once on `engine` with the deterministic arguments and reads back every array
+// it writes. Throws what the launch throws.
+WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn) {
+  const LaunchPlan plan = smallPlan(fn.mode);
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  std::vector<LaunchArg> args;
+  std::vector<std::pair<const KernelParam*, Buffer*>> written;
+  unsigned seed = 0;
+  for (const KernelParam& p : fn.signature.params) {
+    ++seed;
+    switch (p.role) {
+      case ParamRole::Extent:
+        break;
+      case ParamRole::Scalar:
+        args.push_back(LaunchArg::of(scalarArgument(p.type.scalar)));
+        break;
+      case ParamRole::Out: {
+        const auto count = static_cast<std::size_t>(plan.elements());
+        auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count));
+        b->zero();
+        args.push_back(LaunchArg::of(*b));
+        written.emplace_back(&p, b.get());
+        break;
+      }
+      case ParamRole::InputArray:
+      case ParamRole::ElementInput:
+      case ParamRole::OutputArray: {
+        auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, kArrayLength));
+        const std::vector<std::byte> host = fillValues(p.type.scalar, kArrayLength, seed);
+        b->writeBytes(host.data(), host.size(), 0);
+        if (p.role == ParamRole::OutputArray) {
+          args.push_back(LaunchArg::of(*b));
+          written.emplace_back(&p, b.get());
+        } else {
+          args.push_back(LaunchArg::of(static_cast<const Buffer&>(*b)));
+        }
+        break;
+      }
+    }
+  }
+  engine.kernel(module, fn.name).launchArgs(engine, plan, args);
+  engine.synchronize();
+  WrittenArrays result;
+  for (const auto& [param, buffer] : written) {
+    result.names.push_back(param->name);
+    result.elements.push_back(buffer->element());
+    result.contents.emplace_back(buffer->bytes());
+    buffer->readBytes(result.contents.back().data(), buffer->bytes(), 0);
+  }
+  return result;
+}
+
+// Distance in units in the last place between two finite values of the same sign class.
+template <typename Float, typename Bits>
+std::int64_t ulpDistance(Float a, Float b) {
+  auto ordered = [](Float x) {
+    Bits bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    using Signed = std::make_signed_t<Bits>;
+    const Signed s = static_cast<Signed>(bits);
+    // Map the sign-magnitude encoding onto a monotonic integer line.
+    return s < 0 ? static_cast<std::int64_t>(std::numeric_limits<Signed>::min()) - s : static_cast<std::int64_t>(s);
+  };
+  const std::int64_t d = ordered(a) - ordered(b);
+  return d < 0 ? -d : d;
+}
+
+// Compares element k of two read-backs; empty when they agree, else a description.
+template <typename Float, typename Bits>
+std::string compareFloat(const std::byte* g, const std::byte* c, std::int64_t allowedUlp) {
+  Float gv, cv;
+  std::memcpy(&gv, g, sizeof gv);
+  std::memcpy(&cv, c, sizeof cv);
+  if (std::memcmp(g, c, sizeof(Float)) == 0) return {};
+  // NaN payloads are not specified by either side; both being NaN is agreement.
+  if (std::isnan(gv) && std::isnan(cv)) return {};
+  if (allowedUlp > 0 && std::isfinite(gv) && std::isfinite(cv) && ulpDistance<Float, Bits>(gv, cv) <= allowedUlp)
+    return {};
+  return "gpu " + std::to_string(gv) + " cpu " + std::to_string(cv);
+}
+
+}  // namespace
+
+TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  const std::string goldenDir = rttest::sourceFile("tests/codegen/golden");
+  REQUIRE_FALSE(goldenDir.empty());
+  std::vector<fs::path> inputs;
+  for (const auto& entry : fs::directory_iterator(goldenDir))
+    if (entry.is_regular_file() && entry.path().extension() == ".cpp") inputs.push_back(entry.path());
+  std::sort(inputs.begin(), inputs.end());
+  REQUIRE_FALSE(inputs.empty());
+
+  auto cpu = Engine::createCpu();
+  std::size_t total = 0, compared = 0;
+  for (const fs::path& input : inputs) {
+    INFO("golden " << input.filename().string());
+    TranslateResult translated = translate(input.string(), translateOptions());
+    INFO(translated.formatDiagnostics());
+    REQUIRE(translated.ok());
+    std::shared_ptr<const Module> module = translated.module;
+    for (const Function* fn : module->kernels()) {
+      ++total;
+      INFO("kernel " << fn->name << " (" << name(fn->mode) << ")");
+      WrittenArrays onCpu;
+      try {
+        onCpu = launchOnce(*cpu, module, *fn);
+      } catch (const std::exception& e) {
+        // The deterministic arguments do not suit every kernel (an index out of range, say).
+        WARN("not compared: " << input.filename().string() << ": " << fn->name << ": " << e.what());
+        continue;
+      }
+      WrittenArrays onGpu = launchOnce(*gpu, module, *fn);
+      REQUIRE(onGpu.contents.size() == onCpu.contents.size());
+      const std::int64_t allowedUlp = TranscendentalFinder(*module).inFunction(*fn) ? kTranscendentalUlp : 0;
+      for (std::size_t a = 0; a < onCpu.contents.size(); ++a) {
+        INFO("array " << onCpu.names[a]);
+        REQUIRE(onGpu.contents[a].size() == onCpu.contents[a].size());
+        const Scalar element = onCpu.elements[a];
+        const std::size_t width = byteSize(element);
+        for (std::size_t k = 0; k < onCpu.contents[a].size() / width; ++k) {
+          const std::byte* g = onGpu.contents[a].data() + k * width;
+          const std::byte* c = onCpu.contents[a].data() + k * width;
+          std::string mismatch;
+          if (element == Scalar::F32) mismatch = compareFloat<float, std::uint32_t>(g, c, allowedUlp);
+          else if (element == Scalar::F64) mismatch = compareFloat<double, std::uint64_t>(g, c, allowedUlp);
+          else if (std::memcmp(g, c, width) != 0) mismatch = "bytes differ";
+          INFO("element " << k << ": " << mismatch);
+          REQUIRE(mismatch.empty());
+        }
+      }
+      ++compared;
+    }
+  }
+  WARN("golden kernels compared: " << compared << " of " << total);
+  REQUIRE(total > 0);
+  REQUIRE(compared * 5 >= total * 4);
+}
+
+TEST_CASE("an allocation larger than the device fails cleanly and the engine stays usable", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  bool threw = false;
+  try {
+    DeviceBuffer<float> huge(*gpu, 1ull << 40);  // 4 TiB
+  } catch (const CudaError& e) {
+    threw = true;
+    INFO(e.what());
+    CHECK(e.statusName() == "CUDA_ERROR_OUT_OF_MEMORY");
+  }
+  REQUIRE(threw);
+  std::vector<float> host(1000);
+  for (std::size_t k = 0; k < host.size(); ++k) host[k] = static_cast<float>(k) * 0.5f - 7.0f;
+  DeviceBuffer<float> small(*gpu, host);
+  CHECK(small.read() == host);
+}
+
+TEST_CASE("cold start compiles with NVRTC, warm start loads from the disk cache", "[gpu]") {
+  std::string whyNot;
+  if (!Engine::tryCreate({}, &whyNot)) {
+    WARN("skipped: no GPU (" << whyNot << ")");
+    return;
+  }
+  const std::string path = rttest::sourceFile("examples/pearson/pearson_metrics.hpp");
+  REQUIRE_FALSE(path.empty());
+  TranslateResult translated = translate(path, translateOptions());
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  std::shared_ptr<const Module> module = translated.module;
+
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-startup", dir));
+  struct RemoveDir {
+    std::string path;
+    ~RemoveDir() { llvm::sys::fs::remove_directories(path); }
+  } cleanup{std::string(dir)};
+  EngineOptions options;
+  options.math = MathMode::Strict;
+  options.cacheDir = std::string(dir);
+
+  using Clock = std::chrono::steady_clock;
+  auto timedLoad = [&](std::shared_ptr<Engine>& engine) {
+    engine = Engine::tryCreate(options);
+    REQUIRE(engine);
+    const auto start = Clock::now();
+    engine->load(module);
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  };
+  std::shared_ptr<Engine> cold, warm;
+  const double coldMs = timedLoad(cold);
+  REQUIRE(cold->compileRecords().size() == 1);
+  CHECK_FALSE(cold->compileRecords()[0].fromCache);
+  const double warmMs = timedLoad(warm);
+  REQUIRE(warm->compileRecords().size() == 1);
+  REQUIRE(warm->compileRecords()[0].fromCache);
+  WARN("start-up: cold (NVRTC) " << coldMs << " ms, warm (disk cache) " << warmMs << " ms; disk hits "
+                                 << warm->cache().stats().diskHits);
+}
+
+TEST_CASE("the host overhead of one launch", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  TranslateResult translated = translateSource(
+      "#include <culift/annotate.hpp>\nCULIFT_KERNEL float Zero(int i) { return 0.0f; }\n", "zero.cpp",
+      translateOptions());
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  std::shared_ptr<const Module> module = translated.module;
+  REQUIRE(module->find("Zero"));
+  REQUIRE(module->find("Zero")->mode == IndexMode::Grid1D);
+
+  Kernel zero = gpu->kernel(module, "Zero");
+  const LaunchPlan plan = LaunchPlanner::for1D(32, 32);
+  DeviceBuffer<float> out(*gpu, 32);
+  out.write(std::vector<float>(32, 1.0f));
+  zero.launch(*gpu, plan, out);  // the first launch loads the module
+  gpu->synchronize();
+  CHECK(out.read() == std::vector<float>(32, 0.0f));
+
+  constexpr int kBatches = 100, kPerBatch = 100;
+  std::vector<double> perLaunchUs;
+  for (int b = 0; b < kBatches; ++b) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < kPerBatch; ++k) zero.launch(*gpu, plan, out);
+    const auto stop = std::chrono::steady_clock::now();
+    gpu->synchronize();
+    perLaunchUs.push_back(std::chrono::duration<double, std::micro>(stop - start).count() / kPerBatch);
+  }
+  std::sort(perLaunchUs.begin(), perLaunchUs.end());
+  const double median = perLaunchUs[perLaunchUs.size() / 2];
+  WARN("host overhead per launch: " << median << " us (median)");
+  CHECK(median > 0.0);
+}
