@@ -96,10 +96,14 @@ void put(std::vector<std::byte>& bytes, std::size_t k, T value) {
 
 // Deterministic, non-degenerate contents: integers in [1, 8) (usable as indices and divisors),
 // floating values in [0.25, 0.95) (inside the domain of every math function's common use).
-std::vector<std::byte> fillValues(Scalar element, std::size_t count, unsigned seed) {
+// `scatterSafe` integers are k % 64 instead: a kernel writing out[idx[i]] then gives every
+// thread (at most 64 per launch here) its own element, so the result does not depend on the
+// order threads run in, on the GPU or on the CPU backend.
+std::vector<std::byte> fillValues(Scalar element, std::size_t count, unsigned seed, bool scatterSafe = false) {
   std::vector<std::byte> bytes(count * byteSize(element));
   for (std::size_t k = 0; k < count; ++k) {
-    const std::int64_t small = 1 + static_cast<std::int64_t>((k * 5 + seed * 3) % 7);
+    const std::int64_t small =
+        scatterSafe ? static_cast<std::int64_t>(k % 64) : 1 + static_cast<std::int64_t>((k * 5 + seed * 3) % 7);
     const double fraction = std::fmod(static_cast<double>(k) * 0.6180339887 + seed * 0.137, 1.0);
     const double real = 0.25 + 0.7 * fraction;
     switch (element) {
@@ -174,7 +178,10 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
       case ParamRole::ElementInput:
       case ParamRole::OutputArray: {
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, kArrayLength));
-        const std::vector<std::byte> host = fillValues(p.type.scalar, kArrayLength, seed);
+        const bool scatters = std::any_of(fn.signature.params.begin(), fn.signature.params.end(),
+                                          [](const KernelParam& q) { return q.role == ParamRole::OutputArray; });
+        const std::vector<std::byte> host =
+            fillValues(p.type.scalar, kArrayLength, seed, scatters && p.role == ParamRole::InputArray);
         b->writeBytes(host.data(), host.size(), 0);
         if (p.role == ParamRole::OutputArray) {
           args.push_back(LaunchArg::of(*b));
@@ -222,8 +229,16 @@ std::string compareFloat(const std::byte* g, const std::byte* c, std::int64_t al
   if (std::memcmp(g, c, sizeof(Float)) == 0) return {};
   // NaN payloads are not specified by either side; both being NaN is agreement.
   if (std::isnan(gv) && std::isnan(cv)) return {};
-  if (allowedUlp > 0 && std::isfinite(gv) && std::isfinite(cv) && ulpDistance<Float, Bits>(gv, cv) <= allowedUlp)
-    return {};
+  if (allowedUlp > 0 && std::isfinite(gv) && std::isfinite(cv)) {
+    if (ulpDistance<Float, Bits>(gv, cv) <= allowedUlp) return {};
+    // A kernel combining several transcendentals, some in float, carries each function's
+    // few-ulp difference into its result at float precision: allow that many float ulps,
+    // relative to the result. Each function's own bound is checked by the differential tester.
+    const double scale = std::max(std::fabs(static_cast<double>(gv)), std::fabs(static_cast<double>(cv)));
+    if (std::fabs(static_cast<double>(gv) - static_cast<double>(cv)) <=
+        static_cast<double>(allowedUlp) * std::numeric_limits<float>::epsilon() * scale)
+      return {};
+  }
   return "gpu " + std::to_string(gv) + " cpu " + std::to_string(cv);
 }
 

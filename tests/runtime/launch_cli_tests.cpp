@@ -72,7 +72,8 @@ TEST_CASE("culift launch: 2-D, void with arrays, element-wise with nan and inf",
   const std::string file = writeSource();
   Run outer = culift("launch " + file + " --function Outer --extent 2x3 --args '[[1, 2], [10, 20, 30]]' --backend cpu");
   REQUIRE(outer.exitCode == 0);
-  const auto* out = parse(outer).getArray("out");
+  const auto outerJson = parse(outer);  // keep the object alive: `out` points into it
+  const auto* out = outerJson.getArray("out");
   REQUIRE(out);
   REQUIRE(out->size() == 6);
   CHECK((*out)[5].getAsNumber() == 60.0);
