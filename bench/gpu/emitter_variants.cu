@@ -119,6 +119,194 @@ __global__ void masked_float4(const float4* __restrict__ x, const uchar4* __rest
   out[idx] = v;
 }
 
+// ---- Coarsened wrappers: four elements per thread on the innermost axis ----
+// ilp4s: the thread's four elements are blockDim.x apart (each access coalesced, four loads in
+//        flight per thread); ilp4c: four consecutive elements; al: pointers declared 16-byte
+//        aligned (lets the load/store vectorizer merge neighbouring accesses).
+__global__ void clamp_ilp4s64(const float* __restrict__ cov, const float* __restrict__ denom, float* __restrict__ out,
+                              long long n) {
+  const long long stride = (long long)gridDim.x * blockDim.x * 4;
+#pragma unroll 1
+  for (long long b = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x; b < n; b += stride) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      long long e = b + (long long)c * blockDim.x;
+      if (e < n) out[e] = PearsonClamp(cov[e], denom[e]);
+    }
+  }
+}
+__global__ void clamp_ilp4s32(const float* __restrict__ cov, const float* __restrict__ denom, float* __restrict__ out,
+                              int n) {
+  const int stride = gridDim.x * blockDim.x * 4;
+#pragma unroll 1
+  for (int b = blockIdx.x * blockDim.x * 4 + threadIdx.x; b < n; b += stride) {
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      int e = b + c * (int)blockDim.x;
+      if (e < n) out[e] = PearsonClamp(cov[e], denom[e]);
+    }
+  }
+}
+__global__ void clamp_ilp4c32al(const float* __restrict__ cov_, const float* __restrict__ denom_, float* __restrict__ out_,
+                                int n) {
+  const float* cov = (const float*)__builtin_assume_aligned(cov_, 16);
+  const float* denom = (const float*)__builtin_assume_aligned(denom_, 16);
+  float* out = (float*)__builtin_assume_aligned(out_, 16);
+  const int stride = gridDim.x * blockDim.x * 4;
+#pragma unroll 1
+  for (int b = (blockIdx.x * blockDim.x + threadIdx.x) * 4; b < n; b += stride) {
+    if (b + 3 < n) {
+#pragma unroll
+      for (int c = 0; c < 4; ++c) out[b + c] = PearsonClamp(cov[b + c], denom[b + c]);
+    } else {
+      for (int e = b; e < n; ++e) out[e] = PearsonClamp(cov[e], denom[e]);
+    }
+  }
+}
+__global__ void masked_ilp4s64(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
+                               float* __restrict__ out, long long rows_, long long cols_) {
+#pragma unroll 1
+  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_; i += (long long)gridDim.y * blockDim.y)
+#pragma unroll 1
+    for (long long b = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x; b < cols_; b += (long long)gridDim.x * blockDim.x * 4)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        long long j = b + (long long)c * blockDim.x;
+        if (j < cols_) out[i * cols_ + j] = MaskedBroadcastRow0(x, mask, cols, (int)i, (int)j);
+      }
+}
+__global__ void masked_ilp4s32(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
+                               float* __restrict__ out, int rows_, int cols_) {
+#pragma unroll 1
+  for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < rows_; i += gridDim.y * blockDim.y)
+#pragma unroll 1
+    for (int b = blockIdx.x * blockDim.x * 4 + threadIdx.x; b < cols_; b += gridDim.x * blockDim.x * 4)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        int j = b + c * (int)blockDim.x;
+        if (j < cols_) out[i * cols_ + j] = MaskedBroadcastRow0(x, mask, cols, i, j);
+      }
+}
+
+// ---- RectTriangleOverlap (SAT), the generated device function and the hand-written kernel ----
+__device__ float RectTriangleOverlap(const float* rectMin, const float* rectMax, const float* triangle, int i) {
+  float eps = 1e-06f;
+  float cx[4] = {rectMin[2 * i], rectMax[2 * i], rectMax[2 * i], rectMin[2 * i]};
+  float cy[4] = {rectMin[(2 * i) + 1], rectMin[(2 * i) + 1], rectMax[(2 * i) + 1], rectMax[(2 * i) + 1]};
+  float tx[3];
+  float ty[3];
+  for (int v = 0; v < 3; ++v) {
+    tx[v] = triangle[(6 * i) + (2 * v)];
+    ty[v] = triangle[((6 * i) + (2 * v)) + 1];
+  }
+  float ax[5];
+  float ay[5];
+  ax[0] = 1.0f;
+  ay[0] = 0.0f;
+  ax[1] = 0.0f;
+  ay[1] = 1.0f;
+  for (int e = 0; e < 3; ++e) {
+    int next = (e + 1) % 3;
+    float ex = tx[next] - tx[e];
+    float ey = ty[next] - ty[e];
+    float nx = -ey;
+    float ny = ex;
+    float len = sqrtf((nx * nx) + (ny * ny)) + 1e-08f;
+    ax[2 + e] = nx / len;
+    ay[2 + e] = ny / len;
+  }
+  for (int a = 0; a < 5; ++a) {
+    float r0 = (cx[0] * ax[a]) + (cy[0] * ay[a]);
+    float r1 = r0;
+    for (int c = 1; c < 4; ++c) {
+      float p = (cx[c] * ax[a]) + (cy[c] * ay[a]);
+      r0 = fminf(r0, p);
+      r1 = fmaxf(r1, p);
+    }
+    float t0 = (tx[0] * ax[a]) + (ty[0] * ay[a]);
+    float t1 = t0;
+    for (int v = 1; v < 3; ++v) {
+      float p = (tx[v] * ax[a]) + (ty[v] * ay[a]);
+      t0 = fminf(t0, p);
+      t1 = fmaxf(t1, p);
+    }
+    if ((r1 < (t0 - eps)) || (t1 < (r0 - eps))) {
+      return 0.0f;
+    }
+  }
+  return 1.0f;
+}
+
+__global__ void ref_sat(const float2* __restrict__ rectMin, const float2* __restrict__ rectMax,
+                                   const float2* __restrict__ tri, float* __restrict__ out, int n) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= n) return;
+  const float eps = 1e-6f;
+  float2 lo = rectMin[idx];
+  float2 hi = rectMax[idx];
+  float2 v0 = tri[3 * idx + 0];
+  float2 v1 = tri[3 * idx + 1];
+  float2 v2 = tri[3 * idx + 2];
+  float hit = 1.0f;
+  {  // x axis
+    float t0 = fminf(fminf(v0.x, v1.x), v2.x);
+    float t1 = fmaxf(fmaxf(v0.x, v1.x), v2.x);
+    if (hi.x < t0 - eps || t1 < lo.x - eps) hit = 0.0f;
+  }
+  {  // y axis
+    float t0 = fminf(fminf(v0.y, v1.y), v2.y);
+    float t1 = fmaxf(fmaxf(v0.y, v1.y), v2.y);
+    if (hi.y < t0 - eps || t1 < lo.y - eps) hit = 0.0f;
+  }
+  float2 a[3] = {v0, v1, v2};
+#pragma unroll
+  for (int e = 0; e < 3; ++e) {
+    float2 p = a[e];
+    float2 q = a[(e + 1) % 3];
+    float nx = -(q.y - p.y);
+    float ny = q.x - p.x;
+    // Divide as the C++ function does (n / (|n| + 1e-8)), so both give the same 0/1 answers.
+    float len = sqrtf(nx * nx + ny * ny) + 1e-8f;
+    nx = nx / len;
+    ny = ny / len;
+    // Rectangle projection: min/max over corners chosen by the normal's signs.
+    float r0 = (nx >= 0.0f ? nx * lo.x : nx * hi.x) + (ny >= 0.0f ? ny * lo.y : ny * hi.y);
+    float r1 = (nx >= 0.0f ? nx * hi.x : nx * lo.x) + (ny >= 0.0f ? ny * hi.y : ny * lo.y);
+    float d0 = nx * v0.x + ny * v0.y, d1 = nx * v1.x + ny * v1.y, d2 = nx * v2.x + ny * v2.y;
+    float t0 = fminf(fminf(d0, d1), d2);
+    float t1 = fmaxf(fmaxf(d0, d1), d2);
+    if (r1 < t0 - eps || t1 < r0 - eps) hit = 0.0f;
+  }
+  out[idx] = hit;
+}
+
+__global__ void sat_emitted(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, long long n) {
+  for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x)
+    out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, (int)e);
+}
+__global__ void sat_int32(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, int n) {
+#pragma unroll 1
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x)
+    out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, e);
+}
+__global__ void sat_int32al(const float* __restrict__ rectMin_, const float* __restrict__ rectMax_, const float* __restrict__ triangle_, float* __restrict__ out, int n) {
+  const float* rectMin = (const float*)__builtin_assume_aligned(rectMin_, 16);
+  const float* rectMax = (const float*)__builtin_assume_aligned(rectMax_, 16);
+  const float* triangle = (const float*)__builtin_assume_aligned(triangle_, 16);
+#pragma unroll 1
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x)
+    out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, e);
+}
+__global__ void sat_ilp4s32(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, int n) {
+#pragma unroll 1
+  for (int b = blockIdx.x * blockDim.x * 4 + threadIdx.x; b < n; b += gridDim.x * blockDim.x * 4)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      int e = b + c * (int)blockDim.x;
+      if (e < n) out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, e);
+    }
+}
+
 template <typename F>
 float medianMs(F launch, cudaEvent_t a, cudaEvent_t b) {
   std::vector<float> t;
@@ -171,6 +359,10 @@ int main() {
   report("int32", medianMs([&] { clamp_int32<<<g1, 256>>>(a, b, out, ni); }, e0, e1), clampBytes);
   report("noloop", medianMs([&] { clamp_noloop<<<g1, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
   report("float4", medianMs([&] { clamp_float4<<<(unsigned)((n / 4 + 255) / 256), 256>>>((float4*)a, (float4*)b, (float4*)out, n / 4); }, e0, e1), clampBytes);
+  const unsigned g4 = (unsigned)((n / 4 + 255) / 256);
+  report("ilp4s64", medianMs([&] { clamp_ilp4s64<<<g4, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
+  report("ilp4s32", medianMs([&] { clamp_ilp4s32<<<g4, 256>>>(a, b, out, ni); }, e0, e1), clampBytes);
+  report("ilp4c32al", medianMs([&] { clamp_ilp4c32al<<<g4, 256>>>(a, b, out, ni); }, e0, e1), clampBytes);
 
   // The emitted kernel unchanged, on a grid capped at a few blocks per SM: each thread runs many
   // iterations of the 4x-unrolled loop, so more loads are in flight (a planner change only).
@@ -191,6 +383,37 @@ int main() {
     std::snprintf(what, sizeof what, "emitted/y%u", ySplit);
     report(what, medianMs([&] { masked_emitted<<<dim3(cols / 32, ySplit), block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
   }
+  const dim3 grid4(cols / 128, rows / 8);
+  report("ilp4s64", medianMs([&] { masked_ilp4s64<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+  report("ilp4s32", medianMs([&] { masked_ilp4s32<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+  const dim3 block1(256, 1), grid41(cols / 1024, rows);
+  report("ilp4s32/1", medianMs([&] { masked_ilp4s32<<<grid41, block1>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+
+  // SAT: 16M pairs; rectMin/rectMax 2 floats each, triangle 6 floats; 44 B per pair.
+  const int np = 1 << 24;
+  float *rmin, *rmax, *tri, *satOut;
+  CHECK(cudaMalloc(&rmin, 8ll * np));
+  CHECK(cudaMalloc(&rmax, 8ll * np));
+  CHECK(cudaMalloc(&tri, 24ll * np));
+  CHECK(cudaMalloc(&satOut, 4ll * np));
+  {
+    std::vector<float> r(2ll * np), t(6ll * np);
+    for (long long k = 0; k < 2ll * np; ++k) r[k] = (float)((k * 2654435761ull) % 1000) / 100.0f;
+    CHECK(cudaMemcpy(rmin, r.data(), 8ll * np, cudaMemcpyHostToDevice));
+    for (auto& v : r) v += 1.0f;
+    CHECK(cudaMemcpy(rmax, r.data(), 8ll * np, cudaMemcpyHostToDevice));
+    for (long long k = 0; k < 6ll * np; ++k) t[k] = (float)((k * 40503ull) % 1000) / 100.0f;
+    CHECK(cudaMemcpy(tri, t.data(), 24ll * np, cudaMemcpyHostToDevice));
+  }
+  std::printf("RectTriangleOverlap, %d pairs (44 B each)\n", np);
+  const double satBytes = 44.0 * np;
+  const unsigned gs = (np + 255) / 256;
+  report("hand", medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1), satBytes);
+  report("emitted", medianMs([&] { sat_emitted<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
+  report("int32", medianMs([&] { sat_int32<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
+  report("int32al", medianMs([&] { sat_int32al<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
+  report("ilp4s32", medianMs([&] { sat_ilp4s32<<<(np / 4 + 255) / 256, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
+  report("hand", medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1), satBytes);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   return 0;

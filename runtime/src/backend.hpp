@@ -27,9 +27,10 @@ class BackendImpl {
   virtual void copyOut(void* dst, std::uint64_t src, std::size_t bytes, void* stream, bool async) = 0;
   virtual void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) = 0;
 
-  // Compiles and loads `module` unless loaded; the returned handle names the kernel.
+  // Compiles and loads `module` unless loaded; the returned handle names the kernel entry
+  // `entry` of `fn` (its kernelName or wideKernelName).
   virtual void load(const std::shared_ptr<const Module>& module) = 0;
-  virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn) = 0;
+  virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry) = 0;
   virtual void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
                       void* stream) = 0;
   virtual unsigned suggestedBlockSize(void* function) = 0;

@@ -104,8 +104,10 @@ Kernel Engine::kernel(const std::shared_ptr<const Module>& module, std::string_v
                           : "no function '" + std::string(function) + "' in " + module->sourcePath;
     throw Error(what + "; kernels: " + (known.empty() ? "none" : known));
   }
-  void* handle = impl_->backend->function(module, *fn);
-  return Kernel(shared_from_this(), module, fn, handle);
+  void* handle = impl_->backend->function(module, *fn, fn->kernelName);
+  // A module without a wide entry (built by hand) has one kernel for every launch.
+  void* wide = fn->wideKernelName.empty() ? handle : impl_->backend->function(module, *fn, fn->wideKernelName);
+  return Kernel(shared_from_this(), module, fn, handle, wide);
 }
 
 void Engine::synchronize() { impl_->backend->synchronize(nullptr); }

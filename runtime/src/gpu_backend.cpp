@@ -8,6 +8,7 @@
 #include "culift/runtime/compiler.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/nvrtc.hpp"
+#include "culift/runtime/raw_module.hpp"
 #include "driver_api.hpp"
 #include "llvm/Support/Path.h"
 
@@ -94,18 +95,18 @@ class GpuBackend final : public BackendImpl {
     loadLocked(module);
   }
 
-  void* function(const std::shared_ptr<const Module>& module, const Function& fn) override {
+  void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry) override {
     std::lock_guard lock(mutex_);
     LoadedModule& loaded = loadLocked(module);
-    if (auto it = loaded.functions.find(fn.kernelName); it != loaded.functions.end()) return it->second;
+    if (auto it = loaded.functions.find(entry); it != loaded.functions.end()) return it->second;
     makeCurrent();
     CUfunction f = nullptr;
-    CUresult r = api_->cuModuleGetFunction(&f, loaded.handle, fn.kernelName.c_str());
+    CUresult r = api_->cuModuleGetFunction(&f, loaded.handle, entry.c_str());
     if (r != kCudaSuccess) {
-      std::string context = "looking up kernel '" + fn.kernelName + "' of " + fn.name;
+      std::string context = "looking up kernel '" + entry + "' of " + fn.name;
       api_->fail(r, "cuModuleGetFunction", context.c_str());
     }
-    loaded.functions.emplace(fn.kernelName, f);
+    loaded.functions.emplace(entry, f);
     return f;
   }
 
@@ -196,13 +197,7 @@ class GpuBackend final : public BackendImpl {
  private:
   void makeCurrent() const { api_->check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent"); }
 
-  std::vector<std::string> compileOptions() const {
-    std::vector<std::string> o;
-    if (options_.math == MathMode::Strict) o.emplace_back("--fmad=false");
-    if (options_.math == MathMode::Fast) o.emplace_back("--use_fast_math");
-    if (options_.lineInfo) o.emplace_back("-lineinfo");
-    return o;
-  }
+  std::vector<std::string> compileOptions() const { return RawModule::compileOptions(options_, {}); }
 
   LoadedModule& loadLocked(const std::shared_ptr<const Module>& module) {
     if (auto it = modules_.find(module.get()); it != modules_.end()) return it->second;
@@ -306,6 +301,10 @@ std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std:
   for (int a = 0; a < 3; ++a) {
     info.limits.maxBlock[a] = static_cast<unsigned>(attribute(kAttrMaxBlockDimX + a));
     info.limits.maxGrid[a] = static_cast<unsigned>(attribute(kAttrMaxGridDimX + a));
+  }
+  if (options.warmUpCompiler) {
+    const CompileTarget target = chooseTarget(*nvrtc, info.arch());
+    nvrtc->warmUp(target.arch, target.cubin);
   }
   std::size_t memory = 0;
   api->check(api->cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem_v2");

@@ -59,7 +59,7 @@ struct RawModule::Impl {
 };
 
 std::vector<std::string> RawModule::compileOptions(const EngineOptions& options, const std::vector<std::string>& extra) {
-  // The same options the GPU backend gives lifted modules, so both kinds compile alike.
+  // The GPU backend compiles lifted modules with these too, so both kinds compile alike.
   std::vector<std::string> o;
   if (options.math == MathMode::Strict) o.emplace_back("--fmad=false");
   if (options.math == MathMode::Fast) o.emplace_back("--use_fast_math");

@@ -226,13 +226,17 @@ struct FunctionBuilder {
 // Sets the classification fields the way the classifier's contract describes them: user
 // parameters in order (index parameters left out), then `out` for a result, then one extent
 // per axis.
-inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexParams = {}) {
+// As classify() does; itemsPerThread as classify() gives a loop-free body (4) or one that loops (1).
+inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexParams = {}, unsigned itemsPerThread = 1) {
   f.mode = mode;
   f.indexParams = std::move(indexParams);
   f.kernelName = f.name + "_kernel";
+  f.wideKernelName = f.name + "_kernel64";
+  f.itemsPerThread = itemsPerThread;
   f.signature.params.clear();
   if (mode == IndexMode::DeviceOnly) {
     f.kernelName.clear();
+    f.wideKernelName.clear();
     return;
   }
   for (unsigned p = 0; p < f.numParams; ++p) {

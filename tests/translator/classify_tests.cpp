@@ -63,6 +63,8 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   CHECK(m.functions[6].mode == IndexMode::DeviceOnly);  // called, not annotated: device function only
   CHECK(m.functions[6].deviceName == "helper");
   CHECK(m.functions[0].kernelName == "one_kernel");
+  CHECK(m.functions[0].wideKernelName == "one_kernel64");
+  CHECK(m.functions[4].wideKernelName.empty());
 }
 
 TEST_CASE("classify: misuse of index names is diagnosed", "[classify]") {
@@ -96,4 +98,23 @@ TEST_CASE("classify: 64-bit and unsigned index parameters are fine", "[classify]
   auto r = culift::test::lift("CULIFT_KERNEL float f(const float* x, long long i, unsigned j) { return x[i + j]; }");
   const Function& f = culift::test::function(r, "f");
   CHECK(f.mode == IndexMode::Grid2D);
+}
+
+TEST_CASE("classify: loop-free kernels take four indices per thread, looping ones one", "[classify]") {
+  auto r = culift::test::lift(
+      "float series(float x, int n) { float s = 0; for (int k = 0; k < n; ++k) s += x; return s; }\n"
+      "float twice(float x) { return x + x; }\n"
+      "CULIFT_KERNEL float plain(const float* x, int i) { return twice(x[i]); }\n"
+      "CULIFT_KERNEL float viaHelper(const float* x, int i) { return series(x[i], 3); }\n"
+      "CULIFT_KERNEL float whileLoop(float v) { int k = 0; while (k < 3) ++k; return v * k; }\n"
+      "CULIFT_KERNEL float doLoop(const float* x, int i, int j) { int k = 0; do { ++k; } while (k < 2); return x[i + j]; }\n"
+      "CULIFT_KERNEL float branchy(float v, float w) { if (v < w) return v; switch ((int)w) { case 1: return 1; default: break; } return w; }\n");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  CHECK(culift::test::function(r, "plain").itemsPerThread == 4);
+  CHECK(culift::test::function(r, "viaHelper").itemsPerThread == 1);  // the callee loops
+  CHECK(culift::test::function(r, "whileLoop").itemsPerThread == 1);
+  CHECK(culift::test::function(r, "doLoop").itemsPerThread == 1);
+  CHECK(culift::test::function(r, "branchy").itemsPerThread == 4);
+  CHECK(culift::test::function(r, "twice").itemsPerThread == 1);  // device-only: no kernel
 }

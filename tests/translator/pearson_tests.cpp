@@ -41,9 +41,17 @@ TEST_CASE("the six Pearson functions translate with their index modes", "[pearso
     CHECK(f.annotated);
     CHECK(f.deviceName == f.name);
     CHECK(f.kernelName == f.name + "_kernel");
+    CHECK(f.wideKernelName == f.name + "_kernel64");
     CHECK(f.returnType == Type::value(Scalar::F32));
     CHECK(f.range.begin.file == kPearson);
   }
+  // Loop-free bodies take four indices per thread in the 32-bit entry; looping ones one.
+  CHECK(function(r, "RowSum").itemsPerThread == 1);
+  CHECK(function(r, "RowSumSq").itemsPerThread == 1);
+  CHECK(function(r, "GramDot").itemsPerThread == 1);
+  CHECK(function(r, "CorrelationCell").itemsPerThread == 4);
+  CHECK(function(r, "DistanceCell").itemsPerThread == 4);
+  CHECK(function(r, "PearsonClamp").itemsPerThread == 4);
 }
 
 TEST_CASE("Pearson kernel signatures", "[pearson]") {

@@ -54,7 +54,7 @@ class CpuBackend final : public BackendImpl {
     std::lock_guard lock(mutex_);
     loadLocked(module);
   }
-  void* function(const std::shared_ptr<const Module>& module, const Function&) override {
+  void* function(const std::shared_ptr<const Module>& module, const Function&, const std::string&) override {
     std::lock_guard lock(mutex_);
     return const_cast<interp::Program*>(loadLocked(module).program.get());
   }

@@ -34,6 +34,6 @@ std::string cudaFileName(const Module& module);
 std::string writePseudocode(const Module& module, const Function& function);
 
 // Version of the translator, part of the compile-cache key.
-inline constexpr const char* kTranslatorVersion = "0.1.0";
+inline constexpr const char* kTranslatorVersion = "0.2.0";
 
 }  // namespace culift

@@ -92,6 +92,8 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
   f.signature.params.clear();
   f.deviceName = f.name;
   f.kernelName.clear();
+  f.wideKernelName.clear();
+  f.itemsPerThread = 1;
   if (!f.annotated) return;  // callees are device functions only
 
   const std::vector<std::string>& names = f.indexNames.empty() ? kDefaultIndexNames : f.indexNames;
@@ -136,7 +138,37 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
   }
   if (f.mode == IndexMode::DeviceOnly) return;
   f.kernelName = f.name + "_kernel";
+  f.wideKernelName = f.name + "_kernel64";
   buildSignature(f);
+}
+
+// Whether running `f` may loop: a loop statement in it or in a function it calls. A loop-free
+// body costs a few instructions per index, so its kernel is bound by memory traffic and gains
+// from more loads in flight per thread; a looping one already keeps each thread busy.
+bool mayLoop(const Module& module, const Stmt& s, unsigned depth);
+
+bool mayLoop(const Module& module, const Expr& e, unsigned depth) {
+  if (e.kind == ExprKind::Call) {
+    if (depth > 64 || e.callee >= module.functions.size()) return true;
+    const Function& callee = module.functions[e.callee];
+    if (callee.body && mayLoop(module, *callee.body, depth + 1)) return true;
+  }
+  for (const ExprPtr& o : e.operands)
+    if (o && mayLoop(module, *o, depth)) return true;
+  return false;
+}
+
+bool mayLoop(const Module& module, const Stmt& s, unsigned depth) {
+  if (s.kind == StmtKind::For || s.kind == StmtKind::While || s.kind == StmtKind::DoWhile) return true;
+  for (const Expr* e : {s.cond.get(), s.expr.get()})
+    if (e && mayLoop(module, *e, depth)) return true;
+  for (const ExprPtr& e : s.inits)
+    if (e && mayLoop(module, *e, depth)) return true;
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c && mayLoop(module, *c, depth)) return true;
+  for (const StmtPtr& c : s.stmts)
+    if (c && mayLoop(module, *c, depth)) return true;
+  return false;
 }
 
 }  // namespace
@@ -150,6 +182,8 @@ void classify(Module& module, DiagnosticSink& diags) {
                   "CUDA C has no overloading here: give each function its own name");
   }
   for (Function& f : module.functions) classifyFunction(f, diags);
+  for (Function& f : module.functions)
+    if (f.isKernel() && f.body) f.itemsPerThread = mayLoop(module, *f.body, 0) ? 1 : 4;
 }
 
 }  // namespace culift

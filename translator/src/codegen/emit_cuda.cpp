@@ -25,6 +25,8 @@ constexpr std::string_view kDevicePrelude =
     "__device__ __forceinline__ long long culift_abs(long long v) { return llabs(v); }\n"
     "__device__ __forceinline__ float culift_abs(float v) { return fabsf(v); }\n"
     "__device__ __forceinline__ double culift_abs(double v) { return fabs(v); }\n"
+    "// N elements read or written as one aligned access (element-wise kernels)\n"
+    "template <typename T, int N> struct alignas(sizeof(T) * N) culift_vec { T v[N]; };\n"
     "// ---- end of culift device prelude ----\n";
 
 void collectCallees(const Expr& e, std::vector<FuncId>& out) {

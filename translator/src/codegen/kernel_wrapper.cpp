@@ -70,85 +70,210 @@ std::string describeKernel(const Function& fn) {
   return s + ")";
 }
 
-void emitKernelWrapper(const Function& fn, CodeWriter& out) {
-  const KernelSignature& sig = fn.signature;
-  const unsigned axes = rank(fn.mode);
-  std::vector<std::string> names;
-  std::array<std::string, 3> extent;
-  std::string outName;
-  std::string params;
-  for (size_t k = 0; k < sig.params.size(); ++k) {
-    const KernelParam& p = sig.params[k];
-    names.push_back(wrapperParamName(p, k));
-    if (k) params += ", ";
-    params += paramDeclaration(p, names.back());
-    if (p.role == ParamRole::Extent && p.axis >= 0 && p.axis < 3) extent[p.axis] = names.back();
-    if (p.role == ParamRole::Out) outName = names.back();
-  }
-  for (unsigned a = 0; a < axes; ++a)
-    if (extent[a].empty())
-      throw std::logic_error("kernel " + fn.kernelName + " of " + fn.name + " has no extent for axis " + std::to_string(a));
+namespace {
 
-  // The call of the device function, with the user's parameters in the user's order.
-  std::string call = (fn.deviceName.empty() ? fn.name : fn.deviceName) + "(";
-  for (unsigned u = 0; u < fn.numParams; ++u) {
-    if (u) call += ", ";
-    bool found = false;
-    for (unsigned a = 0; a < fn.indexParams.size() && a < axes; ++a) {
-      if (fn.indexParams[a] != static_cast<int>(u)) continue;
-      const Scalar t = fn.vars[u].type.scalar;
-      const std::string loopVar = axisOf(fn.mode, a).loopVar;
-      call += t == Scalar::I64 ? loopVar : "(" + std::string(spelling(t)) + ")" + loopVar;
-      found = true;
-      break;
-    }
-    for (size_t k = 0; !found && k < sig.params.size(); ++k) {
-      if (sig.params[k].userParam != static_cast<int>(u)) continue;
-      call += sig.params[k].role == ParamRole::ElementInput ? names[k] + "[culift_e]" : names[k];
-      found = true;
-    }
-    if (!found)
-      throw std::logic_error("kernel " + fn.kernelName + " does not pass parameter '" + fn.vars[u].name + "' of " + fn.name);
-  }
-  call += ")";
+// What both wrappers of a function share: parameter names and declarations, the extent and
+// `out` parameters, and the call of the device function.
+struct Wrapper {
+  const Function& fn;
+  unsigned axes = 0;
+  std::vector<std::string> names;     // kernel parameter names, by position
+  std::array<std::string, 3> extent;  // extent parameter of axis 0, 1, 2
+  std::string outName;                // "" for void functions
+  std::string params;                 // the declaration list
 
-  std::string store;
-  if (!outName.empty() && !fn.returnType.isVoid()) {
+  explicit Wrapper(const Function& f) : fn(f), axes(rank(f.mode)) {
+    const KernelSignature& sig = fn.signature;
+    for (size_t k = 0; k < sig.params.size(); ++k) {
+      const KernelParam& p = sig.params[k];
+      names.push_back(wrapperParamName(p, k));
+      if (k) params += ", ";
+      params += paramDeclaration(p, names.back());
+      if (p.role == ParamRole::Extent && p.axis >= 0 && p.axis < 3) extent[p.axis] = names.back();
+      if (p.role == ParamRole::Out) outName = names.back();
+    }
+    for (unsigned a = 0; a < axes; ++a)
+      if (extent[a].empty())
+        throw std::logic_error("kernel " + fn.kernelName + " of " + fn.name + " has no extent for axis " +
+                               std::to_string(a));
+  }
+
+  // The device function called with the user's parameters in the user's order: index
+  // parameters from `loopVar` (of C type `indexType`), element inputs through `element`.
+  template <typename ElementArg>
+  std::string call(const std::array<std::string, 3>& loopVar, Scalar indexType, ElementArg element) const {
+    const KernelSignature& sig = fn.signature;
+    std::string c = (fn.deviceName.empty() ? fn.name : fn.deviceName) + "(";
+    for (unsigned u = 0; u < fn.numParams; ++u) {
+      if (u) c += ", ";
+      bool found = false;
+      for (unsigned a = 0; a < fn.indexParams.size() && a < axes; ++a) {
+        if (fn.indexParams[a] != static_cast<int>(u)) continue;
+        const Scalar t = fn.vars[u].type.scalar;
+        c += t == indexType ? loopVar[a] : "(" + std::string(spelling(t)) + ")" + loopVar[a];
+        found = true;
+        break;
+      }
+      for (size_t k = 0; !found && k < sig.params.size(); ++k) {
+        if (sig.params[k].userParam != static_cast<int>(u)) continue;
+        c += sig.params[k].role == ParamRole::ElementInput ? element(k) : names[k];
+        found = true;
+      }
+      if (!found)
+        throw std::logic_error("kernel " + fn.kernelName + " does not pass parameter '" + fn.vars[u].name + "' of " +
+                               fn.name);
+    }
+    return c + ")";
+  }
+
+  // `out[<flat index>] = <call>;`, or the call alone for void functions.
+  std::string store(const std::string& callText, const std::array<std::string, 3>& v,
+                    const std::array<std::string, 3>& n) const {
+    if (outName.empty() || fn.returnType.isVoid()) return callText + ";";
     std::string index;
     switch (fn.mode) {
-      case IndexMode::Grid2D: index = "culift_i * " + extent[1] + " + culift_j"; break;
-      case IndexMode::Grid3D: index = "(culift_k * " + extent[0] + " + culift_i) * " + extent[1] + " + culift_j"; break;
-      default: index = "culift_e"; break;
+      case IndexMode::Grid2D: index = v[0] + " * " + n[1] + " + " + v[1]; break;
+      case IndexMode::Grid3D: index = "(" + v[2] + " * " + n[0] + " + " + v[0] + ") * " + n[1] + " + " + v[1]; break;
+      default: index = v[0]; break;
     }
-    store = outName + "[" + index + "] = " + call + ";";
-  } else {
-    store = call + ";";
+    return outName + "[" + index + "] = " + callText + ";";
   }
 
-  out.line(0, "// " + fn.name + ": " + std::string(name(fn.mode)) +
-                  ", a grid-stride loop per axis so a launch of any size covers every index.");
-  out.line(0, "extern \"C\" __global__ void " + fn.kernelName + "(" + params + ") {");
-  // Loop nest: k (z) outermost, then i (y), then j (x): consecutive threads of a warp take
-  // consecutive j, so loads along a row and the stores into `out` coalesce.
-  std::vector<unsigned> order;
-  switch (fn.mode) {
-    case IndexMode::Grid3D: order = {2, 0, 1}; break;
-    case IndexMode::Grid2D: order = {0, 1}; break;
-    default: order = {0}; break;
+  // Axis order of the loop nest: k (z) outermost, then i (y), then j (x), so consecutive
+  // threads of a warp take consecutive j and the loads along a row and the stores coalesce.
+  std::vector<unsigned> loopOrder() const {
+    switch (fn.mode) {
+      case IndexMode::Grid3D: return {2, 0, 1};
+      case IndexMode::Grid2D: return {0, 1};
+      default: return {0};
+    }
   }
+};
+
+std::string threadStart(char d) {
+  const std::string s(1, d);
+  return "blockIdx." + s + " * blockDim." + s + " + threadIdx." + s;
+}
+std::string gridStride(char d) {
+  const std::string s(1, d);
+  return "gridDim." + s + " * blockDim." + s;
+}
+
+// The 64-bit wrapper: one index per thread and step, any extents, any launch.
+void emitWide(const Wrapper& w, CodeWriter& out) {
+  const Function& fn = w.fn;
+  std::array<std::string, 3> v, n = w.extent;
+  for (unsigned a = 0; a < w.axes; ++a) v[a] = axisOf(fn.mode, a).loopVar;
+  const std::string callText =
+      w.call(v, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  out.line(0, "// " + fn.name + ", 64-bit indices: any extents and any launch; a grid-stride loop per axis.");
+  out.line(0, "extern \"C\" __global__ void " + fn.wideKernelName + "(" + w.params + ") {");
+  unsigned indent = 1;
+  for (unsigned a : w.loopOrder()) {
+    const Axis ax = axisOf(fn.mode, a);
+    out.line(indent, "#pragma unroll 1");
+    out.line(indent, "for (long long " + v[a] + " = (long long)" + threadStart(ax.dim) + "; " + v[a] + " < " + n[a] +
+                         "; " + v[a] + " += (long long)" + gridStride(ax.dim) + ") {");
+    ++indent;
+  }
+  out.line(indent, w.store(callText, v, n));
+  while (indent > 1) out.line(--indent, "}");
+  out.line(0, "}");
+}
+
+// The 32-bit wrapper the runtime launches whenever every loop index fits in an int. With
+// itemsPerThread = 4 a thread takes four indices of the innermost axis per step: blockDim.x
+// apart (each access of a warp stays coalesced), or, for element-wise kernels, four consecutive
+// elements read and written as one vector per array (the runtime checks the alignment).
+void emitFast(const Wrapper& w, CodeWriter& out) {
+  const Function& fn = w.fn;
+  const unsigned items = fn.itemsPerThread;
+  const std::string itemsText = std::to_string(items);
+  std::array<std::string, 3> v, n;
+  static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
+  for (unsigned a = 0; a < w.axes; ++a) {
+    v[a] = axisOf(fn.mode, a).loopVar;
+    n[a] = kCount[a];
+  }
+  const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
+  std::string what = vectorized ? ", " + itemsText + " consecutive elements per thread as one vector per array"
+                     : items > 1 ? ", " + itemsText + " indices per thread, blockDim.x apart"
+                                 : "";
+  out.line(0, "// " + fn.name + ": " + std::string(name(fn.mode)) + ", 32-bit indices" + what +
+                  "; the runtime launches " + fn.wideKernelName + " when an index could pass 2^31 - 1" +
+                  (vectorized ? " or an array is not aligned to its vector." : "."));
+  out.line(0, "extern \"C\" __global__ void " + fn.kernelName + "(" + w.params + ") {");
+  for (unsigned a = 0; a < w.axes; ++a) out.line(1, "const int " + n[a] + " = (int)" + w.extent[a] + ";");
+
+  if (vectorized) {
+    const KernelSignature& sig = fn.signature;
+    out.line(1, "const int culift_groups = culift_ni / " + itemsText + ";");
+    out.line(1, "#pragma unroll 1");
+    out.line(1, "for (int culift_g = " + threadStart('x') + "; culift_g < culift_groups; culift_g += " +
+                    gridStride('x') + ") {");
+    for (size_t k = 0; k < sig.params.size(); ++k) {
+      if (sig.params[k].role != ParamRole::ElementInput) continue;
+      const std::string vec = "culift_vec<" + std::string(spelling(sig.params[k].type.scalar)) + ", " + itemsText + ">";
+      out.line(2, "const " + vec + " culift_a" + std::to_string(k) + " = reinterpret_cast<const " + vec + "*>(" +
+                      w.names[k] + ")[culift_g];");
+    }
+    const std::array<std::string, 3> lane = {"culift_e"};
+    const std::string laneCall =
+        w.call(lane, Scalar::I32, [&](size_t k) { return "culift_a" + std::to_string(k) + ".v[culift_u]"; });
+    const std::string outVec = "culift_vec<" + std::string(spelling(fn.returnType.scalar)) + ", " + itemsText + ">";
+    out.line(2, outVec + " culift_r;");
+    out.line(2, "#pragma unroll");
+    out.line(2, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) culift_r.v[culift_u] = " + laneCall +
+                    ";");
+    out.line(2, "reinterpret_cast<" + outVec + "*>(" + w.outName + ")[culift_g] = culift_r;");
+    out.line(1, "}");
+    out.line(1, "// The last culift_ni % " + itemsText + " elements, one per thread.");
+    out.line(1, "#pragma unroll 1");
+    out.line(1, "for (int culift_e = culift_groups * " + itemsText + " + (int)(" + threadStart('x') +
+                    "); culift_e < culift_ni; culift_e += " + gridStride('x') + ") {");
+    const std::string tailCall = w.call(lane, Scalar::I32, [&](size_t k) { return w.names[k] + "[culift_e]"; });
+    out.line(2, w.store(tailCall, lane, n));
+    out.line(1, "}");
+    out.line(0, "}");
+    return;
+  }
+
+  const std::string callText = w.call(v, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  const std::vector<unsigned> order = w.loopOrder();
   unsigned indent = 1;
   for (unsigned a : order) {
     const Axis ax = axisOf(fn.mode, a);
-    const std::string v = ax.loopVar;
-    const std::string d(1, ax.dim);
-    out.line(indent, "for (long long " + v + " = (long long)blockIdx." + d + " * blockDim." + d + " + threadIdx." + d +
-                         "; " + v + " < " + extent[a] + "; " + v + " += (long long)gridDim." + d + " * blockDim." + d +
-                         ") {");
+    out.line(indent, "#pragma unroll 1");
+    if (a == order.back() && items > 1) {
+      const std::string b = v[a] + "0";
+      const std::string d(1, ax.dim);
+      out.line(indent, "for (int " + b + " = blockIdx." + d + " * blockDim." + d + " * " + itemsText + " + threadIdx." +
+                           d + "; " + b + " < " + n[a] + "; " + b + " += " + gridStride(ax.dim) + " * " + itemsText +
+                           ") {");
+      out.line(indent + 1, "#pragma unroll");
+      out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
+      out.line(indent + 2, "const int " + v[a] + " = " + b + " + culift_u * (int)blockDim.x;");
+      out.line(indent + 2, "if (" + v[a] + " < " + n[a] + ") " + w.store(callText, v, n));
+      out.line(indent + 1, "}");
+      out.line(indent, "}");
+      break;
+    }
+    out.line(indent, "for (int " + v[a] + " = " + threadStart(ax.dim) + "; " + v[a] + " < " + n[a] + "; " + v[a] +
+                         " += " + gridStride(ax.dim) + ") {");
     ++indent;
   }
-  out.line(indent, store);
+  if (items == 1 || order.empty()) out.line(indent, w.store(callText, v, n));
   while (indent > 1) out.line(--indent, "}");
   out.line(0, "}");
+}
+
+}  // namespace
+
+void emitKernelWrapper(const Function& fn, CodeWriter& out) {
+  const Wrapper w(fn);
+  emitFast(w, out);
+  out.blank();
+  emitWide(w, out);
 }
 
 }  // namespace culift::codegen

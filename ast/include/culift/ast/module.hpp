@@ -62,7 +62,12 @@ struct Function {
   std::vector<int> indexParams;          // user parameter of axis 0, 1, 2
   KernelSignature signature;             // empty for DeviceOnly
   std::string deviceName;                // name of the __device__ function
-  std::string kernelName;                // name of the __global__ wrapper ("" for DeviceOnly)
+  std::string kernelName;                // the __global__ wrapper with 32-bit indices ("" for DeviceOnly)
+  std::string wideKernelName;            // the same wrapper with 64-bit indices: covers any launch
+  // Consecutive indices of the innermost axis one thread of `kernelName` takes per step of its
+  // grid-stride loop: 4 for loop-free functions (four loads in flight per thread; element-wise
+  // kernels read and write them as one vector each), 1 otherwise. The wide kernel takes one.
+  unsigned itemsPerThread = 1;
 
   const Var& param(unsigned p) const { return vars[p]; }
   bool isKernel() const { return mode != IndexMode::DeviceOnly; }

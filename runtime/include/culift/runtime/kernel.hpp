@@ -28,6 +28,9 @@ class Kernel {
 
   // Launches over `plan` with the user's arguments (buffers and scalars, in the order of
   // launchArgumentCount()). Asynchronous on the GPU: synchronize the engine or stream.
+  // On the GPU the 32-bit-index entry runs whenever every loop index of the launch fits in an
+  // int (and, for vectorized element-wise kernels, every array is aligned to a vector); the
+  // 64-bit entry otherwise, or when plan.wideIndices asks for it.
   template <typename... Args>
   void launch(const LaunchTarget& target, const LaunchPlan& plan, Args&&... args) const {
     const std::array<LaunchArg, sizeof...(Args)> erased{toLaunchArg(std::forward<Args>(args))...};
@@ -42,8 +45,10 @@ class Kernel {
 
  private:
   friend class Engine;
-  Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle)
-      : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle) {}
+  Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle,
+         void* wideHandle)
+      : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle),
+        wideHandle_(wideHandle) {}
 
   template <typename A>
   static LaunchArg toLaunchArg(A&& a) {
@@ -64,7 +69,8 @@ class Kernel {
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const Module> module_;
   const Function* function_;
-  void* handle_;  // CUfunction on the GPU; null on the CPU backend
+  void* handle_;      // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
+  void* wideHandle_;  // the 64-bit-index entry (the same as handle_ on the CPU backend)
 };
 
 }  // namespace culift::rt

@@ -30,6 +30,8 @@ struct LaunchPlan {
   Dim3 grid;
   Dim3 block;
   unsigned sharedBytes = 0;
+  bool wideIndices = false;             // launch a kernel's 64-bit-index entry even where the
+                                        // 32-bit one would do (comparisons, tests)
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   bool empty() const { return elements() == 0; }
