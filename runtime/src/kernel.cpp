@@ -13,26 +13,10 @@ namespace detail {
 BackendImpl& backendOf(Engine& engine);
 }  // namespace detail
 
-namespace {
-
-// The plan for the 32-bit-index entry, or nothing when some loop index of it could pass
-// INT32_MAX (an extent, plus one whole grid's stride, along each axis; the flat index of `out`)
-// or a vectorized element-wise kernel's array is not aligned to its vector. The grid shrinks on
-// x by the indices each thread takes there, so no block starts past the end.
-std::optional<LaunchPlan> narrowPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args) {
+std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args) {
   constexpr std::uint64_t kMax = INT32_MAX;
   const std::uint64_t items = std::max(1u, fn.itemsPerThread);
   if (static_cast<std::uint64_t>(plan.elements()) > kMax) return std::nullopt;
-  // Axis a runs on x (axis 0 of 1-D, axis 1 of 2-D and 3-D), y (axis 0 of 2-D and 3-D) or z.
-  const unsigned rank = plan.rank;
-  auto dimOf = [&](unsigned a) { return rank == 1 ? 0u : a == 0 ? 1u : a == 1 ? 0u : 2u; };
-  const std::uint64_t grid[3] = {plan.grid.x, plan.grid.y, plan.grid.z};
-  const std::uint64_t block[3] = {plan.block.x, plan.block.y, plan.block.z};
-  for (unsigned a = 0; a < rank && a < 3; ++a) {
-    const unsigned d = dimOf(a);
-    const std::uint64_t stride = grid[d] * block[d] * (d == 0 ? items : 1);
-    if (static_cast<std::uint64_t>(plan.extent[a]) + stride > kMax) return std::nullopt;
-  }
   if (fn.mode == IndexMode::ElementWise && items > 1) {
     for (const ResolvedArg& a : args) {
       if (!a.isBuffer || !a.param) continue;
@@ -40,14 +24,25 @@ std::optional<LaunchPlan> narrowPlan(const Function& fn, const LaunchPlan& plan,
       if (a.buffer.address % (byteSize(a.param->type.scalar) * items) != 0) return std::nullopt;
     }
   }
+  // Axis a runs on x (axis 0 of 1-D, axis 1 of 2-D and 3-D), y (axis 0 of 2-D and 3-D) or z.
+  // A grid-stride loop's index stays below extent + stride: cap each grid dimension so that
+  // fits an int (the loops then take more steps), and on x take no more blocks than the
+  // extent needs at `items` indices per thread.
   LaunchPlan fast = plan;
-  const std::uint64_t inner = static_cast<std::uint64_t>(plan.extent[rank == 1 ? 0 : 1]);
-  const std::uint64_t blocks = ((inner + items - 1) / items + block[0] - 1) / block[0];
-  fast.grid.x = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, plan.grid.x));
+  unsigned* grid[3] = {&fast.grid.x, &fast.grid.y, &fast.grid.z};
+  const std::uint64_t block[3] = {plan.block.x, plan.block.y, plan.block.z};
+  for (unsigned a = 0; a < plan.rank && a < 3; ++a) {
+    const unsigned d = plan.rank == 1 ? 0u : a == 0 ? 1u : a == 1 ? 0u : 2u;
+    const std::uint64_t extent = static_cast<std::uint64_t>(plan.extent[a]);
+    const std::uint64_t perBlock = block[d] * (d == 0 ? items : 1);
+    const std::uint64_t room = kMax - extent;  // elements() <= kMax, so extent <= kMax
+    if (room < perBlock) return std::nullopt;
+    std::uint64_t blocks = std::min<std::uint64_t>(*grid[d], room / perBlock);
+    if (d == 0) blocks = std::min(blocks, ((extent + items - 1) / items + block[0] - 1) / block[0]);
+    *grid[d] = static_cast<unsigned>(std::max<std::uint64_t>(blocks, 1));
+  }
   return fast;
 }
-
-}  // namespace
 
 void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const {
   if (target.engine != engine_.get())
@@ -56,7 +51,7 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
   std::vector<ResolvedArg> resolved = resolveLaunchArguments(*function_, plan, args, engine_.get());
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
   if (handle_ != wideHandle_ && !plan.wideIndices) {
-    if (std::optional<LaunchPlan> fast = narrowPlan(*function_, plan, resolved)) {
+    if (std::optional<LaunchPlan> fast = narrowIndexPlan(*function_, plan, resolved)) {
       detail::backendOf(*engine_).launch(*function_, handle_, *fast, resolved, target.stream);
       return;
     }

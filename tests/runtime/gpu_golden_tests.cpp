@@ -143,6 +143,27 @@ LaunchPlan smallPlan(IndexMode mode) {
   }
 }
 
+// The plans each golden kernel runs under on both backends: the small plan (the 32-bit entry),
+// the same through the 64-bit entry, and ragged extents (no multiple of 4) on a single block
+// smaller than the space, so every grid-stride loop, the four-per-thread steps and the
+// element-wise tail run more than once.
+std::vector<std::pair<std::string, LaunchPlan>> plansFor(IndexMode mode) {
+  std::vector<std::pair<std::string, LaunchPlan>> plans;
+  plans.emplace_back("32-bit entry", smallPlan(mode));
+  LaunchPlan wide = smallPlan(mode);
+  wide.wideIndices = true;
+  plans.emplace_back("64-bit entry", wide);
+  LaunchPlan ragged;
+  switch (mode) {
+    case IndexMode::Grid2D: ragged = LaunchPlanner::for2D(7, 13, 4, 2); break;
+    case IndexMode::Grid3D: ragged = LaunchPlanner::for3D(3, 7, 5, 2, 2, 2); break;
+    default: ragged = LaunchPlanner::for1D(63, 4); break;
+  }
+  ragged.grid = {1, 1, 1};
+  plans.emplace_back("ragged extents, one block", ragged);
+  return plans;
+}
+
 // The arrays a kernel writes, as the host reads them back after one launch.
 struct WrittenArrays {
   std::vector<std::string> names;
@@ -152,8 +173,8 @@ struct WrittenArrays {
 
 // Launches `fn` once on `engine` with the deterministic arguments and reads back every array
 // it writes. Throws what the launch throws.
-WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn) {
-  const LaunchPlan plan = smallPlan(fn.mode);
+WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn,
+                         const LaunchPlan& plan) {
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<LaunchArg> args;
   std::vector<std::pair<const KernelParam*, Buffer*>> written;
@@ -242,6 +263,28 @@ std::string compareFloat(const std::byte* g, const std::byte* c, std::int64_t al
   return "gpu " + std::to_string(gv) + " cpu " + std::to_string(cv);
 }
 
+// Every array both backends wrote agrees element for element: bit for bit, or within
+// `allowedUlp` for kernels calling transcendental functions.
+void requireSameArrays(const WrittenArrays& onGpu, const WrittenArrays& onCpu, std::int64_t allowedUlp) {
+  REQUIRE(onGpu.contents.size() == onCpu.contents.size());
+  for (std::size_t a = 0; a < onCpu.contents.size(); ++a) {
+    INFO("array " << onCpu.names[a]);
+    REQUIRE(onGpu.contents[a].size() == onCpu.contents[a].size());
+    const Scalar element = onCpu.elements[a];
+    const std::size_t width = byteSize(element);
+    for (std::size_t k = 0; k < onCpu.contents[a].size() / width; ++k) {
+      const std::byte* g = onGpu.contents[a].data() + k * width;
+      const std::byte* c = onCpu.contents[a].data() + k * width;
+      std::string mismatch;
+      if (element == Scalar::F32) mismatch = compareFloat<float, std::uint32_t>(g, c, allowedUlp);
+      else if (element == Scalar::F64) mismatch = compareFloat<double, std::uint64_t>(g, c, allowedUlp);
+      else if (std::memcmp(g, c, width) != 0) mismatch = "bytes differ";
+      INFO("element " << k << ": " << mismatch);
+      REQUIRE(mismatch.empty());
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu]") {
@@ -256,7 +299,7 @@ TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu]") {
   REQUIRE_FALSE(inputs.empty());
 
   auto cpu = Engine::createCpu();
-  std::size_t total = 0, compared = 0;
+  std::size_t total = 0, compared = 0, launches = 0;
   for (const fs::path& input : inputs) {
     INFO("golden " << input.filename().string());
     TranslateResult translated = translate(input.string(), translateOptions());
@@ -266,37 +309,27 @@ TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu]") {
     for (const Function* fn : module->kernels()) {
       ++total;
       INFO("kernel " << fn->name << " (" << name(fn->mode) << ")");
-      WrittenArrays onCpu;
-      try {
-        onCpu = launchOnce(*cpu, module, *fn);
-      } catch (const std::exception& e) {
-        // The deterministic arguments do not suit every kernel (an index out of range, say).
-        WARN("not compared: " << input.filename().string() << ": " << fn->name << ": " << e.what());
-        continue;
-      }
-      WrittenArrays onGpu = launchOnce(*gpu, module, *fn);
-      REQUIRE(onGpu.contents.size() == onCpu.contents.size());
       const std::int64_t allowedUlp = TranscendentalFinder(*module).inFunction(*fn) ? kTranscendentalUlp : 0;
-      for (std::size_t a = 0; a < onCpu.contents.size(); ++a) {
-        INFO("array " << onCpu.names[a]);
-        REQUIRE(onGpu.contents[a].size() == onCpu.contents[a].size());
-        const Scalar element = onCpu.elements[a];
-        const std::size_t width = byteSize(element);
-        for (std::size_t k = 0; k < onCpu.contents[a].size() / width; ++k) {
-          const std::byte* g = onGpu.contents[a].data() + k * width;
-          const std::byte* c = onCpu.contents[a].data() + k * width;
-          std::string mismatch;
-          if (element == Scalar::F32) mismatch = compareFloat<float, std::uint32_t>(g, c, allowedUlp);
-          else if (element == Scalar::F64) mismatch = compareFloat<double, std::uint64_t>(g, c, allowedUlp);
-          else if (std::memcmp(g, c, width) != 0) mismatch = "bytes differ";
-          INFO("element " << k << ": " << mismatch);
-          REQUIRE(mismatch.empty());
+      bool ran = false;
+      for (const auto& [what, plan] : plansFor(fn->mode)) {
+        INFO("plan: " << what << ", " << plan.toString());
+        WrittenArrays onCpu;
+        try {
+          onCpu = launchOnce(*cpu, module, *fn, plan);
+        } catch (const std::exception& e) {
+          // The deterministic arguments do not suit every kernel (an index out of range, say).
+          WARN("not compared: " << input.filename().string() << ": " << fn->name << " (" << what << "): " << e.what());
+          continue;
         }
+        requireSameArrays(launchOnce(*gpu, module, *fn, plan), onCpu, allowedUlp);
+        ++launches;
+        ran = true;
       }
+      if (!ran) continue;
       ++compared;
     }
   }
-  WARN("golden kernels compared: " << compared << " of " << total);
+  WARN("golden kernels compared: " << compared << " of " << total << " (" << launches << " launches per backend)");
   REQUIRE(total > 0);
   REQUIRE(compared * 5 >= total * 4);
 }
@@ -394,4 +427,52 @@ TEST_CASE("the host overhead of one launch", "[gpu]") {
   const double median = perLaunchUs[perLaunchUs.size() / 2];
   WARN("host overhead per launch: " << median << " us (median)");
   CHECK(median > 0.0);
+}
+
+TEST_CASE("element-wise kernels: vector entry, unaligned arrays and ragged lengths give the same results", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  TranslateResult translated = translateSource(
+      "#include <culift/annotate.hpp>\n"
+      "CULIFT_KERNEL float Mix(float a, double b, int k) { return a * (float)b + (float)(k % 7); }\n",
+      "mix.cpp", translateOptions());
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  const std::shared_ptr<const Module> module = translated.module;
+  REQUIRE(module->find("Mix")->itemsPerThread == 4);
+  Kernel mix = gpu->kernel(module, "Mix");
+  for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{4}, std::size_t{1001}, std::size_t{65536 + 5}}) {
+    for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // offset 1: no array is 16-byte aligned
+      INFO("n = " << n << ", arrays offset by " << offset << " element(s)");
+      std::vector<float> a(n + 1);
+      std::vector<double> b(n + 1);
+      std::vector<std::int32_t> k(n + 1);
+      for (std::size_t e = 0; e <= n; ++e) {
+        a[e] = 0.5f + static_cast<float>(e % 97) * 0.25f;
+        b[e] = 1.0 + static_cast<double>(e % 13) / 8.0;
+        k[e] = static_cast<std::int32_t>(e * 31 % 1000);
+      }
+      Buffer da(*gpu, Scalar::F32, n + 1), db(*gpu, Scalar::F64, n + 1), dk(*gpu, Scalar::I32, n + 1),
+          out(*gpu, Scalar::F32, n + 1);
+      da.writeBytes(a.data(), da.bytes(), 0);
+      db.writeBytes(b.data(), db.bytes(), 0);
+      dk.writeBytes(k.data(), dk.bytes(), 0);
+      auto view = [&](const Buffer& buf, bool readOnly) {
+        return BufferRef{gpu.get(), buf.address() + offset * byteSize(buf.element()), buf.element(), n, readOnly};
+      };
+      mix.launch(*gpu, LaunchPlanner::for1D(static_cast<std::int64_t>(n), 128), view(da, true), view(db, true),
+                 view(dk, true), view(out, false));
+      gpu->synchronize();
+      std::vector<float> got(n + 1);
+      out.readBytes(got.data(), out.bytes(), 0);
+      for (std::size_t e = 0; e < n; ++e) {
+        const std::size_t s = e + offset;
+        volatile float product = a[s] * static_cast<float>(b[s]);  // no contraction into an FMA
+        const float want = product + static_cast<float>(k[s] % 7);
+        INFO("element " << e);
+        REQUIRE(got[s] == want);
+      }
+      REQUIRE(got[offset == 0 ? n : 0] == 0.0f);  // nothing written outside the view
+    }
+  }
 }

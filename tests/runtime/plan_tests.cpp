@@ -5,6 +5,7 @@
 
 #include "catch.hpp"
 #include "culift/runtime/error.hpp"
+#include "culift/runtime/kernel.hpp"
 #include "culift/runtime/plan.hpp"
 
 using namespace culift::rt;
@@ -93,4 +94,83 @@ TEST_CASE("occupancy-shaped plans keep warps whole and stay within limits", "[pl
   CHECK(c.block == Dim3{32, 8, 4});
   LaunchPlan d = LaunchPlanner::forThreads(2, e, 40);  // rounded to one warp
   CHECK(d.block == Dim3{32, 1, 1});
+}
+
+// ---- Which entry a launch takes: the 32-bit one whenever its indices fit --------------------
+
+namespace {
+
+culift::Function kernelOf(culift::IndexMode mode, unsigned itemsPerThread) {
+  culift::Function f;
+  f.name = "k";
+  f.mode = mode;
+  f.itemsPerThread = itemsPerThread;
+  f.kernelName = "k_kernel";
+  f.wideKernelName = "k_kernel64";
+  return f;
+}
+
+// An element-wise kernel's arrays: one float input and the float out, at these addresses.
+std::vector<ResolvedArg> elementArrays(culift::KernelSignature& sig, std::uint64_t in, std::uint64_t out) {
+  sig.params = {culift::KernelParam{"a", culift::Type::pointer(culift::Scalar::F32, true), culift::ParamRole::ElementInput, 0, -1},
+                culift::KernelParam{"culift_out", culift::Type::pointer(culift::Scalar::F32, false), culift::ParamRole::Out, -1, -1}};
+  std::vector<ResolvedArg> args(2);
+  for (int k = 0; k < 2; ++k) {
+    args[k].param = &sig.params[k];
+    args[k].isBuffer = true;
+    args[k].buffer.element = culift::Scalar::F32;
+  }
+  args[0].buffer.address = in;
+  args[1].buffer.address = out;
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("the 32-bit entry runs while every index fits in an int, with the grid shrunk by its items", "[plan]") {
+  const culift::Function one = kernelOf(culift::IndexMode::Grid1D, 1);
+  const culift::Function four = kernelOf(culift::IndexMode::Grid1D, 4);
+  LaunchPlan p = LaunchPlanner::for1D(1 << 20, 256);
+  auto narrow = narrowIndexPlan(one, p, {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x == p.grid.x);
+  narrow = narrowIndexPlan(four, p, {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x == p.grid.x / 4);  // each thread takes 4 indices
+  CHECK(narrow->block == p.block);
+  // Past INT32_MAX (extent plus one grid's stride): the 64-bit entry.
+  CHECK_FALSE(narrowIndexPlan(one, LaunchPlanner::for1D(INT32_MAX, 256), {}));
+  CHECK_FALSE(narrowIndexPlan(one, LaunchPlanner::for1D(INT32_MAX - 100, 256), {}));
+  // Near the limit the grid shrinks so that extent + stride fits; the loops take more steps.
+  const LaunchPlan big = LaunchPlanner::for1D(1ll << 30, 256);
+  narrow = narrowIndexPlan(one, big, {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x < big.grid.x);
+  CHECK((1ll << 30) + std::int64_t{narrow->grid.x} * 256 <= INT32_MAX);
+  narrow = narrowIndexPlan(four, LaunchPlanner::for1D(INT32_MAX - (1 << 20), 256), {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x == 1024);  // (2^20 of room) / (256 threads x 4 indices)
+  // 2-D: the flat index of out (rows * cols) must fit too, and j runs on x.
+  const culift::Function cells = kernelOf(culift::IndexMode::Grid2D, 4);
+  CHECK_FALSE(narrowIndexPlan(cells, LaunchPlanner::for2D(65536, 65536, 16, 16), {}));
+  narrow = narrowIndexPlan(cells, LaunchPlanner::for2D(4096, 4096, 16, 16), {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x == 4096 / 16 / 4);
+  CHECK(narrow->grid.y == 4096 / 16);
+  // A plan asking for the 64-bit entry is the caller's to honour; narrowing never grows a grid.
+  LaunchPlan small = LaunchPlanner::for1D(1000, 32);
+  small.grid.x = 1;
+  narrow = narrowIndexPlan(four, small, {});
+  REQUIRE(narrow);
+  CHECK(narrow->grid.x == 1);
+}
+
+TEST_CASE("vectorized element-wise launches need every array aligned to its vector", "[plan]") {
+  culift::Function ew = kernelOf(culift::IndexMode::ElementWise, 4);
+  const LaunchPlan p = LaunchPlanner::for1D(4096, 256);
+  CHECK(narrowIndexPlan(ew, p, elementArrays(ew.signature, 0x10000, 0x20000)));
+  CHECK_FALSE(narrowIndexPlan(ew, p, elementArrays(ew.signature, 0x10004, 0x20000)));  // 4 bytes off a float4
+  CHECK_FALSE(narrowIndexPlan(ew, p, elementArrays(ew.signature, 0x10000, 0x20008)));
+  ew.itemsPerThread = 1;  // scalar entry: any alignment
+  CHECK(narrowIndexPlan(ew, p, elementArrays(ew.signature, 0x10004, 0x20008)));
 }

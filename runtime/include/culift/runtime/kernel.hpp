@@ -5,6 +5,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,13 @@
 #include "culift/runtime/plan.hpp"
 
 namespace culift::rt {
+
+// The plan for a kernel's 32-bit-index entry (Function::kernelName), or nothing when the
+// 64-bit entry must run: some loop index could pass INT32_MAX (an extent plus one whole grid's
+// stride, along any axis, or the flat index of `out`), or an array of a vectorized element-wise
+// kernel is not aligned to its vector. The grid shrinks on x by the indices each thread takes
+// there, so no block starts past the end. Kernel::launch uses it; exposed for tests.
+std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args);
 
 class Kernel {
  public:
