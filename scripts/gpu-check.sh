@@ -128,6 +128,19 @@ if command -v compute-sanitizer > /dev/null && [ -n "$culift" ] && [ -f "$pearso
 fi
 rm -rf "$scratch"
 
+# The golden kernels (both entries, ragged plans) and the element-wise vector/unaligned cases
+# under each compute-sanitizer tool: out-of-bounds and misaligned accesses, shared-memory
+# races, reads of uninitialized device memory.
+golden="$(find_bin runtime_gpu_golden_tests)" || golden=""
+if command -v compute-sanitizer > /dev/null && [ -n "$golden" ]; then
+  for tool in memcheck racecheck initcheck; do
+    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$golden" "[sanitize]" \
+      > "$out/sanitizer-$tool.log" 2>&1
+    record "compute-sanitizer $tool (golden kernels)" $? \
+      "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-$tool.log" | tail -1)"
+  done
+fi
+
 # --- summary (last) ----------------------------------------------------------------------------
 {
   echo "culift gpu-check: $(grep -m1 -E '^\s*\[0\]' "$out/probe.txt" 2>/dev/null | sed 's/^ *//')"

@@ -1,9 +1,9 @@
 // Start-up of the tutorial's module on the GPU, in a fresh process: translate the header,
 // create the engine, compile and load the module (NVRTC or the disk cache), look up every
-// kernel. scripts/gpu-bench.sh runs it several times: with an empty cache directory (cold),
-// with and without the engine's background NVRTC warm-up, then with the cache it filled (warm).
+// kernel. scripts/gpu-session.sh runs it several times: with an empty cache directory (cold),
+// then with the cache that run filled (warm).
 //
-//   culift_startup_bench --cache-dir DIR [--no-warm-up] [--header FILE]
+//   culift_startup_bench --cache-dir DIR [--header FILE]
 //
 // Exit status: 0 measured, 2 setup error, 3 no GPU.
 #include <chrono>
@@ -20,7 +20,6 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 cl::opt<std::string> CacheDir("cache-dir", cl::desc("compile cache directory (empty: a cold start)"), cl::Required);
-cl::opt<bool> NoWarmUp("no-warm-up", cl::desc("do not start NVRTC in the background while the engine starts"));
 cl::opt<std::string> Header("header", cl::desc("the header to translate (default: the Pearson tutorial's)"),
                             cl::init(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp"));
 
@@ -40,7 +39,6 @@ int main(int argc, char** argv) {
 
   culift::rt::EngineOptions options;
   options.cacheDir = CacheDir;
-  options.warmUpCompiler = !NoWarmUp;
   const auto t1 = Clock::now();
   std::string whyNot;
   auto engine = culift::rt::Engine::tryCreate(options, &whyNot);
@@ -61,9 +59,9 @@ int main(int argc, char** argv) {
   const bool fromCache = !records.empty() && records.front().fromCache;
   const double compileMs = records.empty() ? 0 : records.front().milliseconds;
   std::printf(
-      "startup: %s, NVRTC warm-up %s: translate %.1f ms | engine %.1f ms | %u kernels ready in %.1f ms (%s %.1f ms) | "
+      "startup: %s: translate %.1f ms | engine %.1f ms | %u kernels ready in %.1f ms (%s %.1f ms) | "
       "engine + kernels %.1f ms\n",
-      fromCache ? "warm (disk cache)" : "cold (empty cache)", NoWarmUp ? "off" : "on", translateMs, engineMs, kernels,
+      fromCache ? "warm (disk cache)" : "cold (empty cache)", translateMs, engineMs, kernels,
       loadMs, fromCache ? "cache read" : "NVRTC", compileMs, engineMs + loadMs);
   return 0;
 }

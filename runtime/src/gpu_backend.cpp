@@ -302,10 +302,6 @@ std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std:
     info.limits.maxBlock[a] = static_cast<unsigned>(attribute(kAttrMaxBlockDimX + a));
     info.limits.maxGrid[a] = static_cast<unsigned>(attribute(kAttrMaxGridDimX + a));
   }
-  if (options.warmUpCompiler) {
-    const CompileTarget target = chooseTarget(*nvrtc, info.arch());
-    nvrtc->warmUp(target.arch, target.cubin);
-  }
   std::size_t memory = 0;
   api->check(api->cuDeviceTotalMem(&memory, device), "cuDeviceTotalMem_v2");
   info.totalMemory = memory;

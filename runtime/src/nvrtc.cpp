@@ -4,8 +4,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <future>
-#include <mutex>
 #include <utility>
 
 #include "culift/runtime/error.hpp"
@@ -41,19 +39,8 @@ struct Nvrtc::Impl {
   nvrtcResult (*getCUBINSize)(nvrtcProgram, std::size_t*) = nullptr;  // NVRTC 11.1+
   nvrtcResult (*getCUBIN)(nvrtcProgram, char*) = nullptr;
 
-  std::mutex warmMutex;
-  std::shared_future<void> warm;  // the background warm-up, once started
-
   void check(nvrtcResult r, const char* call) const {
     if (r != kNvrtcSuccess) throw NvrtcError(call, r, nvrtcResultName(r));
-  }
-  void waitForWarmUp() {
-    std::shared_future<void> w;
-    {
-      std::lock_guard lock(warmMutex);
-      w = warm;
-    }
-    if (w.valid()) w.wait();
   }
 };
 
@@ -126,19 +113,7 @@ std::shared_ptr<const Nvrtc> Nvrtc::load(std::string* whyNot) {
 }
 
 Nvrtc::Nvrtc(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Nvrtc::~Nvrtc() { impl_->waitForWarmUp(); }
-
-void Nvrtc::warmUp(int arch, bool cubin) const {
-  std::lock_guard lock(impl_->warmMutex);
-  if (impl_->warm.valid()) return;
-  impl_->warm = std::async(std::launch::async, [this, arch, cubin] {
-                  try {
-                    (void)compileNow("extern \"C\" __global__ void culift_warm_up() {}\n", "culift_warm_up.cu", arch,
-                                     cubin, {});
-                  } catch (...) {
-                  }
-                }).share();
-}
+Nvrtc::~Nvrtc() = default;
 
 int Nvrtc::versionMajor() const { return impl_->major; }
 int Nvrtc::versionMinor() const { return impl_->minor; }
@@ -147,12 +122,6 @@ std::vector<int> Nvrtc::supportedArchs() const { return impl_->archs; }
 
 CompileOutput Nvrtc::compile(const std::string& source, const std::string& programName, int arch, bool cubin,
                              const std::vector<std::string>& extraOptions) const {
-  impl_->waitForWarmUp();
-  return compileNow(source, programName, arch, cubin, extraOptions);
-}
-
-CompileOutput Nvrtc::compileNow(const std::string& source, const std::string& programName, int arch, bool cubin,
-                                const std::vector<std::string>& extraOptions) const {
   const Impl& n = *impl_;
   CompileOutput out;
   // Without nvrtcGetCUBIN (NVRTC < 11.1) only PTX can be produced.

@@ -287,7 +287,7 @@ void requireSameArrays(const WrittenArrays& onGpu, const WrittenArrays& onCpu, s
 
 }  // namespace
 
-TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu]") {
+TEST_CASE("every golden kernel agrees with the CPU backend", "[gpu][sanitize]") {
   auto gpu = rttest::gpuOrSkip(MathMode::Strict);
   if (!gpu) return;
   const std::string goldenDir = rttest::sourceFile("tests/codegen/golden");
@@ -429,12 +429,13 @@ TEST_CASE("the host overhead of one launch", "[gpu]") {
   CHECK(median > 0.0);
 }
 
-TEST_CASE("element-wise kernels: vector entry, unaligned arrays and ragged lengths give the same results", "[gpu]") {
+TEST_CASE("element-wise kernels: vector entry, unaligned arrays and ragged lengths give the same results",
+          "[gpu][sanitize]") {
   auto gpu = rttest::gpuOrSkip(MathMode::Strict);
   if (!gpu) return;
   TranslateResult translated = translateSource(
       "#include <culift/annotate.hpp>\n"
-      "CULIFT_KERNEL float Mix(float a, double b, int k) { return a * (float)b + (float)(k % 7); }\n",
+      "CULIFT_KERNEL float Mix(float a, double b, int m) { return a * (float)b + (float)(m % 7); }\n",
       "mix.cpp", translateOptions());
   INFO(translated.formatDiagnostics());
   REQUIRE(translated.ok());

@@ -38,7 +38,6 @@ struct EngineOptions {
   int deviceOrdinal = 0;
   MathMode math = MathMode::Default;
   bool lineInfo = true;           // -lineinfo: tools map device faults to the user's C++ lines
-  bool warmUpCompiler = true;     // start NVRTC's own start-up while the engine starts (Nvrtc::warmUp)
   std::string cacheDir;           // empty: CompileCache::defaultDirectory()
   bool diskCache = true;          // false: compiled images are cached in memory only
   std::string translatorVersion;  // empty: the translator this runtime was built with

@@ -33,20 +33,11 @@ class Nvrtc {
   CompileOutput compile(const std::string& source, const std::string& programName, int arch, bool cubin,
                         const std::vector<std::string>& extraOptions = {}) const;
 
-  // NVRTC spends ~200 ms on its first compile in a process (its own start-up) and ~20 ms on a
-  // module after that. warmUp starts that start-up on a background thread, compiling an empty
-  // program for `arch`, so it overlaps other work (the engine calls it while the driver creates
-  // its context); compile() waits for it. Later calls do nothing. Failures are ignored: the
-  // real compile reports them.
-  void warmUp(int arch, bool cubin) const;
-
   ~Nvrtc();
   struct Impl;
 
  private:
   explicit Nvrtc(std::unique_ptr<Impl> impl);
-  CompileOutput compileNow(const std::string& source, const std::string& programName, int arch, bool cubin,
-                           const std::vector<std::string>& extraOptions) const;
   std::unique_ptr<Impl> impl_;
 };
 

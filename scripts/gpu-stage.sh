@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Copies the binaries a GPU session needs from a build tree into .gpu/ (ignored by git),
+# stripped so that they travel small: culift, the runtime test executables, the Pearson
+# tutorial, the differential tester's GPU leg and the benchmarks.
+#
+#   scripts/gpu-stage.sh [BUILD_DIR]      (default: build)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${1:-$root/build}"
+dest="$root/.gpu"
+rm -rf "$dest"
+mkdir -p "$dest"
+copied=0
+for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu \
+           bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench tests/runtime/runtime_*_tests; do
+  for f in "$build"/$rel; do
+    [ -x "$f" ] || continue
+    strip -o "$dest/$(basename "$f")" "$f"
+    copied=$((copied + 1))
+  done
+done
+du -sh "$dest" | sed "s|^|gpu-stage: $copied binaries, |"
