@@ -24,6 +24,10 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
       if (a.buffer.address % (byteSize(a.param->type.scalar) * items) != 0) return std::nullopt;
     }
   }
+  if (fn.arrayAlignment > 0) {
+    for (const ResolvedArg& a : args)
+      if (a.isBuffer && a.buffer.address % fn.arrayAlignment != 0) return std::nullopt;
+  }
   // Axis a runs on x (axis 0 of 1-D, axis 1 of 2-D and 3-D), y (axis 0 of 2-D and 3-D) or z.
   // A grid-stride loop's index stays below extent + stride: cap each grid dimension so that
   // fits an int (the loops then take more steps), and on x take no more blocks than the

@@ -94,6 +94,7 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
   f.kernelName.clear();
   f.wideKernelName.clear();
   f.itemsPerThread = 1;
+  f.arrayAlignment = 0;
   if (!f.annotated) return;  // callees are device functions only
 
   const std::vector<std::string>& names = f.indexNames.empty() ? kDefaultIndexNames : f.indexNames;
@@ -182,8 +183,15 @@ void classify(Module& module, DiagnosticSink& diags) {
                   "CUDA C has no overloading here: give each function its own name");
   }
   for (Function& f : module.functions) classifyFunction(f, diags);
-  for (Function& f : module.functions)
-    if (f.isKernel() && f.body) f.itemsPerThread = mayLoop(module, *f.body, 0) ? 1 : 4;
+  for (Function& f : module.functions) {
+    if (!f.isKernel() || !f.body) continue;
+    f.itemsPerThread = mayLoop(module, *f.body, 0) ? 1 : 4;
+    // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
+    if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
+      for (const KernelParam& p : f.signature.params)
+        if (p.role == ParamRole::InputArray || p.role == ParamRole::OutputArray) f.arrayAlignment = 16;
+    }
+  }
 }
 
 }  // namespace culift

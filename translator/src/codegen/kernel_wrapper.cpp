@@ -204,6 +204,17 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
                   (vectorized ? " or an array is not aligned to its vector." : "."));
   out.line(0, "extern \"C\" __global__ void " + fn.kernelName + "(" + w.params + ") {");
   for (unsigned a = 0; a < w.axes; ++a) out.line(1, "const int " + n[a] + " = (int)" + w.extent[a] + ";");
+  if (fn.arrayAlignment > 0) {
+    const std::string align = std::to_string(fn.arrayAlignment);
+    for (size_t k = 0; k < fn.signature.params.size(); ++k) {
+      const KernelParam& p = fn.signature.params[k];
+      if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray) continue;
+      const bool isConst = p.role == ParamRole::InputArray || p.type.constElements;
+      const std::string type = std::string(isConst ? "const " : "") + std::string(spelling(p.type.scalar)) + "*";
+      out.line(1, w.names[k] + " = (" + type + ")__builtin_assume_aligned(" + w.names[k] + ", " + align +
+                      ");  // checked by the runtime");
+    }
+  }
 
   if (vectorized) {
     const KernelSignature& sig = fn.signature;

@@ -68,6 +68,10 @@ struct Function {
   // grid-stride loop: 4 for loop-free functions (four loads in flight per thread; element-wise
   // kernels read and write them as one vector each), 1 otherwise. The wide kernel takes one.
   unsigned itemsPerThread = 1;
+  // Byte alignment the 32-bit entry assumes of every array argument (0: none). Set where one
+  // thread reads neighbouring elements of an array (records like x[2 * i], x[2 * i + 1]): NVVM
+  // may then merge them into one vector load. The runtime checks it before taking that entry.
+  unsigned arrayAlignment = 0;
 
   const Var& param(unsigned p) const { return vars[p]; }
   bool isKernel() const { return mode != IndexMode::DeviceOnly; }
