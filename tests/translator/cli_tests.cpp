@@ -119,7 +119,8 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   Run all = culift({"ast", dir.file("k.cpp")}, dir);
   INFO(all.err);
   REQUIRE(all.code == 0);
-  CHECK_THAT(all.out, Catch::Contains("function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel\n"));
+  CHECK_THAT(all.out, Catch::Contains("function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel (32-bit indices, 1 item "
+                                           "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"));
   CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
                                       "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
   CHECK_THAT(all.out, !Catch::Contains("function Plain"));

@@ -3,6 +3,7 @@
 #include <exception>
 #include <utility>
 
+#include "culift/codegen.hpp"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
@@ -43,7 +44,8 @@ int main(int argc, const char** argv) {
   for (auto& [name, option] : llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel())) {
     if (name != "help" && name != "version") option->setHiddenFlag(llvm::cl::ReallyHidden);
   }
-  llvm::cl::SetVersionPrinter([](llvm::raw_ostream& os) { os << "culift 0.1.0 (LLVM/Clang 16)\n"; });
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream& os) { os << "culift " << culift::kTranslatorVersion << " (LLVM/Clang 16)\n"; });
   if (ownArgc < 2) {
     llvm::errs() << "culift: no verb given\n"
                  << "usage: culift <verb> [options] (verbs: see 'culift --help')\n";

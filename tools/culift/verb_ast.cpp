@@ -24,7 +24,10 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
   os << "  index mode: " << name(f.mode) << "\n";
   os << "  device:     " << f.deviceName << "\n";
   if (f.isKernel()) {
-    os << "  kernel:     " << f.kernelName << "\n";
+    os << "  kernel:     " << f.kernelName << " (32-bit indices, " << f.itemsPerThread << " item"
+       << (f.itemsPerThread == 1 ? "" : "s") << " per thread"
+       << (f.arrayAlignment ? ", arrays " + std::to_string(f.arrayAlignment) + "-byte aligned" : std::string()) << "), "
+       << f.wideKernelName << " (64-bit)\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)
       os << "    " << toString(p.type) << " " << p.name << "  [" << name(p.role) << "]\n";
