@@ -10,6 +10,7 @@
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/runtime/raw_module.hpp"
 #include "driver_api.hpp"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Path.h"
 
 namespace culift::rt::detail {
@@ -118,8 +119,8 @@ class GpuBackend final : public BackendImpl {
         plan.block.volume() > l.maxThreadsPerBlock)
       throw ArgumentError(fn.name + ": the launch plan " + plan.toString() + " exceeds the limits of " + info_.name);
     // One 8-byte slot per parameter: pointers, scalars in their own width, extents.
-    std::vector<std::uint64_t> slots(args.size(), 0);
-    std::vector<void*> pointers(args.size());
+    llvm::SmallVector<std::uint64_t, 16> slots(args.size(), 0);  // no heap allocation per launch
+    llvm::SmallVector<void*, 16> pointers(args.size());
     for (std::size_t p = 0; p < args.size(); ++p) {
       if (args[p].isBuffer) slots[p] = args[p].buffer.address;
       else args[p].value.store(&slots[p]);
