@@ -17,16 +17,15 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
   constexpr std::uint64_t kMax = INT32_MAX;
   const std::uint64_t items = std::max(1u, fn.itemsPerThread);
   if (static_cast<std::uint64_t>(plan.elements()) > kMax) return std::nullopt;
-  if (fn.mode == IndexMode::ElementWise && items > 1) {
-    for (const ResolvedArg& a : args) {
-      if (!a.isBuffer || !a.param) continue;
-      if (a.param->role != ParamRole::ElementInput && a.param->role != ParamRole::Out) continue;
-      if (a.buffer.address % (byteSize(a.param->type.scalar) * items) != 0) return std::nullopt;
-    }
-  }
-  if (fn.arrayAlignment > 0) {
-    for (const ResolvedArg& a : args)
-      if (a.isBuffer && a.buffer.address % fn.arrayAlignment != 0) return std::nullopt;
+  // Every array as aligned as the entry assumes: fn.arrayAlignment, or for the vectorized
+  // element-wise form, one vector of its element type for the element inputs and `out`.
+  const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
+  for (const ResolvedArg& a : args) {
+    if (!a.isBuffer) continue;
+    std::uint64_t alignment = fn.arrayAlignment;
+    if (vectorized && a.param && (a.param->role == ParamRole::ElementInput || a.param->role == ParamRole::Out))
+      alignment = std::max<std::uint64_t>(alignment, byteSize(a.param->type.scalar) * items);
+    if (alignment > 1 && a.buffer.address % alignment != 0) return std::nullopt;
   }
   // Axis a runs on x (axis 0 of 1-D, axis 1 of 2-D and 3-D), y (axis 0 of 2-D and 3-D) or z.
   // A grid-stride loop's index stays below extent + stride: cap each grid dimension so that

@@ -174,3 +174,12 @@ TEST_CASE("vectorized element-wise launches need every array aligned to its vect
   ew.itemsPerThread = 1;  // scalar entry: any alignment
   CHECK(narrowIndexPlan(ew, p, elementArrays(ew.signature, 0x10004, 0x20008)));
 }
+
+TEST_CASE("a 32-bit entry that assumes aligned arrays runs only on aligned arrays", "[plan]") {
+  culift::Function records = kernelOf(culift::IndexMode::Grid1D, 1);
+  records.arrayAlignment = 16;
+  const LaunchPlan p = LaunchPlanner::for1D(4096, 256);
+  CHECK(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10000, 0x20000)));
+  CHECK_FALSE(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10008, 0x20000)));
+  CHECK_FALSE(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10000, 0x20004)));
+}
