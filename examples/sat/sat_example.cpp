@@ -9,8 +9,9 @@
 #include <vector>
 
 #include "culift/runtime/runtime.hpp"
-#include "example_setup.hpp"
+#include "culift/translate.hpp"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "sat_overlap.hpp"
 
 namespace cl = llvm::cl;
@@ -25,10 +26,24 @@ cl::opt<std::string> Header("header", cl::desc("the header to translate"), cl::i
 
 int main(int argc, char** argv) {
   cl::ParseCommandLineOptions(argc, argv, "culift example: batched separating-axis test\n");
-  const auto module = culift::examples::translateHeader(Header, "examples/sat/sat_overlap.hpp");
-  if (!module) return 1;
-  auto engine = culift::examples::strictEngine(ForceCpu);
+  // A binary copied to another machine runs from a checkout's root: the build tree's path may not exist.
+  std::string header = Header;
+  if (!llvm::sys::fs::exists(header) && llvm::sys::fs::exists("examples/sat/sat_overlap.hpp"))
+    header = "examples/sat/sat_overlap.hpp";
+  culift::TranslateResult translated = culift::translate(header);
+  if (!translated.ok()) {
+    std::fputs(translated.formatDiagnostics().c_str(), stderr);
+    return 1;
+  }
+  const std::shared_ptr<const culift::Module> module = translated.module;
+
+  culift::rt::EngineOptions options;
+  options.math = culift::rt::MathMode::Strict;  // no FMA contraction: bit-exact with the native build
+  std::string whyNot;
+  auto engine = ForceCpu ? culift::rt::Engine::createCpu(options) : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
   const bool gpu = engine->backend() == culift::rt::Backend::Gpu;
+  if (!gpu && !ForceCpu) std::printf("no GPU (%s): using the CPU backend\n", whyNot.c_str());
+  std::printf("device: %s\n", engine->device().toString().c_str());
 
   const long long n = Count > 0 ? Count.getValue() : gpu ? 1ll << 20 : 20000;
   std::mt19937 rng(Seed);
