@@ -250,31 +250,35 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
   }
 
   const std::string callText = w.call(v, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  const std::string store = w.store(callText, v, n);
   const std::vector<unsigned> order = w.loopOrder();
-  unsigned indent = 1;
-  for (unsigned a : order) {
-    const Axis ax = axisOf(fn.mode, a);
+  auto loop = [&](unsigned indent, unsigned a) {
+    const char d = axisOf(fn.mode, a).dim;
     out.line(indent, "#pragma unroll 1");
-    if (a == order.back() && items > 1) {
-      const std::string b = v[a] + "0";
-      const std::string d(1, ax.dim);
-      out.line(indent, "for (int " + b + " = blockIdx." + d + " * blockDim." + d + " * " + itemsText + " + threadIdx." +
-                           d + "; " + b + " < " + n[a] + "; " + b + " += " + gridStride(ax.dim) + " * " + itemsText +
-                           ") {");
-      out.line(indent + 1, "#pragma unroll");
-      out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
-      out.line(indent + 2, "const int " + v[a] + " = " + b + " + culift_u * (int)blockDim.x;");
-      out.line(indent + 2, "if (" + v[a] + " < " + n[a] + ") " + w.store(callText, v, n));
-      out.line(indent + 1, "}");
-      out.line(indent, "}");
-      break;
-    }
-    out.line(indent, "for (int " + v[a] + " = " + threadStart(ax.dim) + "; " + v[a] + " < " + n[a] + "; " + v[a] +
-                         " += " + gridStride(ax.dim) + ") {");
-    ++indent;
+    out.line(indent, "for (int " + v[a] + " = " + threadStart(d) + "; " + v[a] + " < " + n[a] + "; " + v[a] +
+                         " += " + gridStride(d) + ") {");
+  };
+  unsigned indent = 1;
+  for (size_t o = 0; o + 1 < order.size(); ++o) loop(indent++, order[o]);
+  const unsigned inner = order.back();
+  if (items == 1) {
+    loop(indent, inner);
+    out.line(indent + 1, store);
+  } else {
+    // `items` indices of the innermost axis per thread and step, blockDim.x apart.
+    const std::string b = v[inner] + "0";
+    const std::string d(1, axisOf(fn.mode, inner).dim);
+    out.line(indent, "#pragma unroll 1");
+    out.line(indent, "for (int " + b + " = blockIdx." + d + " * blockDim." + d + " * " + itemsText + " + threadIdx." +
+                         d + "; " + b + " < " + n[inner] + "; " + b + " += " + gridStride(d[0]) + " * " + itemsText +
+                         ") {");
+    out.line(indent + 1, "#pragma unroll");
+    out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
+    out.line(indent + 2, "const int " + v[inner] + " = " + b + " + culift_u * (int)blockDim.x;");
+    out.line(indent + 2, "if (" + v[inner] + " < " + n[inner] + ") " + store);
+    out.line(indent + 1, "}");
   }
-  if (items == 1 || order.empty()) out.line(indent, w.store(callText, v, n));
-  while (indent > 1) out.line(--indent, "}");
+  for (unsigned i = indent + 1; i-- > 1;) out.line(i, "}");
   out.line(0, "}");
 }
 
