@@ -36,6 +36,16 @@ std::string_view name(ParamRole r) {
   return "?";
 }
 
+std::string_view name(LoopPlan p) {
+  switch (p) {
+    case LoopPlan::PerThread: return "per-thread";
+    case LoopPlan::TiledContraction: return "tiled contraction";
+    case LoopPlan::SymmetricTiledContraction: return "symmetric tiled contraction";
+    case LoopPlan::RowReduction: return "row reduction (exact order)";
+  }
+  return "?";
+}
+
 std::string KernelSignature::toString() const {
   std::string s = "(";
   for (size_t p = 0; p < params.size(); ++p) {

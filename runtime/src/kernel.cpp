@@ -47,12 +47,68 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
   return fast;
 }
 
+std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device) {
+  if (plan.perThread || plan.wideIndices || fn.planEntries.empty()) return std::nullopt;
+  constexpr std::int64_t kMax = INT32_MAX;
+  if (plan.elements() > kMax) return std::nullopt;
+  const std::int64_t rows = plan.extent[0], cols = plan.rank >= 2 ? plan.extent[1] : 1;
+  const GridLimits& limits = device.limits;
+  const std::int64_t sms = std::max(1, device.multiprocessors);
+  std::optional<PlanChoice> chosen;
+  for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
+    const PlanEntry& entry = fn.planEntries[e];
+    if (entry.squareOnly && rows != cols) continue;
+    if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
+    if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
+    LaunchPlan p = plan;
+    p.block = {entry.threads, 1, 1};
+    std::int64_t blocks = 0;
+    switch (entry.plan) {
+      case LoopPlan::SymmetricTiledContraction: {
+        const std::int64_t tiles = (rows + entry.tileRows - 1) / entry.tileRows;
+        blocks = tiles * (tiles + 1) / 2;
+        if (blocks > limits.maxGrid[0]) continue;
+        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1};
+        break;
+      }
+      case LoopPlan::TiledContraction: {
+        const std::int64_t bx = (cols + entry.tileCols - 1) / entry.tileCols;
+        const std::int64_t by = (rows + entry.tileRows - 1) / entry.tileRows;
+        if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) continue;
+        blocks = bx * by;
+        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(bx, 1)), static_cast<unsigned>(std::max<std::int64_t>(by, 1)), 1};
+        break;
+      }
+      case LoopPlan::RowReduction: {
+        blocks = std::min<std::int64_t>((rows + entry.tileRows - 1) / entry.tileRows, limits.maxGrid[0]);
+        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1};
+        break;
+      }
+      case LoopPlan::PerThread: continue;
+    }
+    // Entries come fastest first and each plan's tiles largest first: take the first of the
+    // first plan that fits, but move on to a smaller tile of the same plan while the larger one
+    // leaves multiprocessors idle.
+    if (chosen && fn.planEntries[chosen->entry].plan != entry.plan) break;
+    chosen = PlanChoice{e, p};
+    if (blocks >= sms) break;
+  }
+  return chosen;
+}
+
 void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const {
   if (target.engine != engine_.get())
     throw ArgumentError(name() + ": launched on another engine than the one it was loaded on");
   // Every check before the backend sees anything.
   std::vector<ResolvedArg> resolved = resolveLaunchArguments(*function_, plan, args, engine_.get());
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
+  if (!planHandles_.empty()) {
+    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device())) {
+      detail::backendOf(*engine_).launch(*function_, planHandles_.at(choice->entry), choice->plan, resolved,
+                                         target.stream);
+      return;
+    }
+  }
   if (handle_ != wideHandle_ && !plan.wideIndices) {
     if (std::optional<LaunchPlan> fast = narrowIndexPlan(*function_, plan, resolved)) {
       detail::backendOf(*engine_).launch(*function_, handle_, *fast, resolved, target.stream);

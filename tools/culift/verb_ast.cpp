@@ -28,6 +28,12 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
        << (f.itemsPerThread == 1 ? "" : "s") << " per thread"
        << (f.arrayAlignment ? ", arrays " + std::to_string(f.arrayAlignment) + "-byte aligned" : std::string()) << "), "
        << f.wideKernelName << " (64-bit)\n";
+    os << "  loop plan:  " << name(f.loopPlan);
+    if (f.loopPlan == LoopPlan::PerThread)
+      os << " (" << (f.loopPlanReason.empty() ? std::string("the body has no loop") : f.loopPlanReason) << ")";
+    for (size_t e = 0; e < f.planEntries.size(); ++e)
+      os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
+    os << "\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)
       os << "    " << toString(p.type) << " " << p.name << "  [" << name(p.role) << "]\n";

@@ -11,7 +11,13 @@ namespace culift {
 // Fills every function's mode, indexParams, signature, deviceName and kernelName.
 // Reports misuse of index conventions (an index parameter that is not an integer scalar,
 // `j` without `i`, ...) through `diags`.
+// Ends by planning every kernel's loop (planLoops).
 void classify(Module& module, DiagnosticSink& diags);
+
+// The loop planner: for each kernel, how its loop runs (Function::loopPlan), why it runs per
+// thread where the planner did not lift it (loopPlanReason), and the entries the emitter adds
+// for the plan (planEntries). Needs classify()'s results; classify() calls it.
+void planLoops(Module& module);
 
 struct EmitOptions {
   bool lineDirectives = true;  // #line directives pointing at the user's C++ lines

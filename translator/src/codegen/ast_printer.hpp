@@ -3,7 +3,9 @@
 // and the pseudocode writer share it; the flavour decides the few spellings that differ.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -17,6 +19,17 @@ enum class Flavor {
   Pseudocode,  // what the AST says: every cast as written in the tree, C++ math names
 };
 
+// Rewrites for the loop planner's entries, which run a function's statements once per output of
+// a register tile: a variable printed as other text (`acc` as `acc_t[culift_m][culift_n]`), the
+// declaration of such a variable as an assignment, a subexpression as other text (a load from
+// a staged tile), and `return v;` as a statement the entry chooses.
+struct PrintRewrites {
+  std::unordered_map<VarId, std::string> vars;
+  std::unordered_set<VarId> hoisted;  // declared by the entry: `T v = e;` prints as `<text> = e;`
+  std::unordered_map<const Expr*, std::string> exprs;
+  std::function<std::string(const std::string& value)> returns;  // value "" for `return;`
+};
+
 class AstPrinter {
  public:
   AstPrinter(const Module& module, const Function& function, Flavor flavor, CodeWriter& out);
@@ -25,6 +38,11 @@ class AstPrinter {
   std::string parameterList() const;
   // The body's statements between the braces of the function, at `indent`.
   void printBody(unsigned indent);
+  // One statement at `indent`, and one whole expression, under the rewrites set (if any).
+  void printStatement(const Stmt& s, unsigned indent) { stmt(s, indent); }
+  std::string printExpression(const Expr& e) { return top(e); }
+  // Rewrites applied from now on (null: none). The printer does not own them.
+  void setRewrites(const PrintRewrites* rewrites) { rewrites_ = rewrites; }
 
   // The name a variable is printed with: the user's, unless it would hide a function the body
   // calls or is empty.
@@ -65,6 +83,7 @@ class AstPrinter {
   Flavor flavor_;
   CodeWriter& out_;
   std::vector<std::string> names_;
+  const PrintRewrites* rewrites_ = nullptr;
 };
 
 // The Scalar a math call computes in: its result type for floating functions, its argument's

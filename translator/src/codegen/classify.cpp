@@ -192,6 +192,7 @@ void classify(Module& module, DiagnosticSink& diags) {
         if (p.role == ParamRole::InputArray || p.role == ParamRole::OutputArray) f.arrayAlignment = 16;
     }
   }
+  planLoops(module);
 }
 
 }  // namespace culift

@@ -8,6 +8,7 @@
 #include "code_writer.hpp"
 #include "culift/codegen.hpp"
 #include "kernel_wrapper.hpp"
+#include "plan_entries.hpp"
 
 namespace culift {
 namespace {
@@ -97,6 +98,7 @@ std::string emitCudaFunction(const Module& module, const Function& function) {
   if (function.isKernel()) {
     out.blank();
     codegen::emitKernelWrapper(function, out);
+    codegen::emitPlanEntries(module, function, out);
   }
   return out.take();
 }
@@ -116,6 +118,11 @@ std::string emitCuda(const Module& module, const EmitOptions& options) {
                   ". Do not edit: change the C++ source and translate again.");
   out.blank();
   out.lines(kDevicePrelude);
+  for (const Function& fn : module.functions)
+    if (!fn.planEntries.empty()) {
+      out.lines(codegen::kPlanPrelude);
+      break;
+    }
 
   const std::vector<const Function*> order = calleesFirst(module);
   for (const Function* fn : order) {
@@ -128,6 +135,7 @@ std::string emitCuda(const Module& module, const EmitOptions& options) {
     out.mapToGenerated();
     out.blank();
     codegen::emitKernelWrapper(*fn, out);
+    codegen::emitPlanEntries(module, *fn, out);
   }
   return out.take();
 }

@@ -70,6 +70,24 @@ std::string describeKernel(const Function& fn) {
   return s + ")";
 }
 
+EntryParams entryParams(const Function& fn) {
+  EntryParams e;
+  const KernelSignature& sig = fn.signature;
+  for (size_t k = 0; k < sig.params.size(); ++k) {
+    const KernelParam& p = sig.params[k];
+    e.names.push_back(wrapperParamName(p, k));
+    if (k) e.declarations += ", ";
+    e.declarations += paramDeclaration(p, e.names.back());
+    if (p.role == ParamRole::Extent && p.axis >= 0 && p.axis < 3) e.extent[p.axis] = e.names.back();
+    if (p.role == ParamRole::Out) e.outName = e.names.back();
+  }
+  for (unsigned a = 0; a < rank(fn.mode); ++a)
+    if (e.extent[a].empty())
+      throw std::logic_error("kernel " + fn.kernelName + " of " + fn.name + " has no extent for axis " +
+                             std::to_string(a));
+  return e;
+}
+
 namespace {
 
 // What both wrappers of a function share: parameter names and declarations, the extent and
@@ -83,19 +101,11 @@ struct Wrapper {
   std::string params;                 // the declaration list
 
   explicit Wrapper(const Function& f) : fn(f), axes(rank(f.mode)) {
-    const KernelSignature& sig = fn.signature;
-    for (size_t k = 0; k < sig.params.size(); ++k) {
-      const KernelParam& p = sig.params[k];
-      names.push_back(wrapperParamName(p, k));
-      if (k) params += ", ";
-      params += paramDeclaration(p, names.back());
-      if (p.role == ParamRole::Extent && p.axis >= 0 && p.axis < 3) extent[p.axis] = names.back();
-      if (p.role == ParamRole::Out) outName = names.back();
-    }
-    for (unsigned a = 0; a < axes; ++a)
-      if (extent[a].empty())
-        throw std::logic_error("kernel " + fn.kernelName + " of " + fn.name + " has no extent for axis " +
-                               std::to_string(a));
+    EntryParams e = entryParams(f);
+    names = std::move(e.names);
+    extent = std::move(e.extent);
+    outName = std::move(e.outName);
+    params = std::move(e.declarations);
   }
 
   // The device function called with the user's parameters in the user's order: index

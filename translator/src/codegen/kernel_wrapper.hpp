@@ -2,7 +2,9 @@
 // its launch (64-bit), the call of the __device__ function, the store into `out`.
 #pragma once
 
+#include <array>
 #include <string>
+#include <vector>
 
 #include "code_writer.hpp"
 #include "culift/ast/module.hpp"
@@ -12,6 +14,17 @@ namespace culift::codegen {
 // "kernel RowSum_kernel(const float* x [input array], int cols [scalar], ...)": the kernel's
 // signature with the role of each parameter, for comments and pseudocode.
 std::string describeKernel(const Function& fn);
+
+// The parameters every entry of a kernel takes: names by position (a user's name unless it would
+// hide a CUDA built-in), the declaration list, the extent parameter of each axis and `out`.
+struct EntryParams {
+  std::vector<std::string> names;
+  std::string declarations;
+  std::array<std::string, 3> extent;
+  std::string outName;  // "" for void functions
+};
+// Throws std::logic_error when an axis has no extent (a classifier bug).
+EntryParams entryParams(const Function& fn);
 
 // Writes the wrapper of `fn` (fn.isKernel()). Throws std::logic_error when the signature is
 // inconsistent with the mode (an extent missing): a classifier bug, not a user error.

@@ -46,6 +46,27 @@ struct KernelSignature {
   std::string toString() const;     // "(const float* x, int cols, float* out, long long n_i)"
 };
 
+// How a kernel's loop runs (the loop planner's decision; docs/loop-plans.md shows each form).
+enum class LoopPlan : std::uint8_t {
+  PerThread,                  // one thread per output, the loop as written
+  TiledContraction,           // 2-D: operands staged in shared memory, a register tile of outputs per thread
+  SymmetricTiledContraction,  // the same over the tiles on and below the diagonal, mirrored: f(i, j) == f(j, i)
+  RowReduction,               // 1-D: one thread per output, its rows staged through shared memory (same order)
+};
+std::string_view name(LoopPlan p);  // "per-thread", "tiled contraction", ...
+
+// An entry of a kernel beside the two per-thread ones, generated for its loop plan. The runtime
+// launches it instead of them when the launch allows (rt::choosePlanEntry says when); every
+// entry gives the per-thread entry's results bit for bit.
+struct PlanEntry {
+  std::string kernelName;
+  LoopPlan plan = LoopPlan::PerThread;
+  unsigned tileRows = 1;     // outputs along i one block computes (a row reduction: rows per step)
+  unsigned tileCols = 1;     // outputs along j one block computes
+  unsigned threads = 32;     // threads per block (x only)
+  bool squareOnly = false;   // only for launches with as many rows as columns (mirrored tiles)
+};
+
 struct Function {
   std::string name;
   Type returnType;
@@ -72,6 +93,13 @@ struct Function {
   // thread reads neighbouring elements of an array (records like x[2 * i], x[2 * i + 1]): NVVM
   // may then merge them into one vector load. The runtime checks it before taking that entry.
   unsigned arrayAlignment = 0;
+
+  // Filled by planLoops() (after classify()): how the loop of a kernel's body runs, why it runs
+  // per thread when the planner did not lift it ("" when there is no loop to lift), and the
+  // extra entries the plan generates, fastest first.
+  LoopPlan loopPlan = LoopPlan::PerThread;
+  std::string loopPlanReason;
+  std::vector<PlanEntry> planEntries;
 
   const Var& param(unsigned p) const { return vars[p]; }
   bool isKernel() const { return mode != IndexMode::DeviceOnly; }

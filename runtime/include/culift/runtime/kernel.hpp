@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "culift/ast/module.hpp"
 #include "culift/runtime/arguments.hpp"
@@ -25,6 +26,18 @@ namespace culift::rt {
 // there, so no block starts past the end. Kernel::launch uses it; exposed for tests.
 std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args);
 
+// The entry of the kernel's loop plan a launch over `plan` runs (an index into
+// fn.planEntries) and its launch shape, or nothing when a per-thread entry runs: the launch asks
+// for one (plan.perThread or plan.wideIndices), the function has no plan entry, an index could
+// pass 2^31 - 1, a square-only entry meets a launch that is not square, or a grid dimension
+// would pass the device's limit. Of a plan's tile sizes the largest that still gives every
+// multiprocessor a block is taken. Kernel::launch uses it; exposed for tests and `culift launch`.
+struct PlanChoice {
+  std::size_t entry = 0;
+  LaunchPlan plan;
+};
+std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device);
+
 class Kernel {
  public:
   const Function& function() const { return *function_; }
@@ -36,9 +49,10 @@ class Kernel {
 
   // Launches over `plan` with the user's arguments (buffers and scalars, in the order of
   // launchArgumentCount()). Asynchronous on the GPU: synchronize the engine or stream.
-  // On the GPU the 32-bit-index entry runs whenever every loop index of the launch fits in an
-  // int (and, for vectorized element-wise kernels, every array is aligned to a vector); the
-  // 64-bit entry otherwise, or when plan.wideIndices asks for it.
+  // On the GPU an entry of the kernel's loop plan runs where choosePlanEntry allows (the same
+  // results bit for bit); otherwise the 32-bit-index entry whenever every loop index of the
+  // launch fits in an int (and, for vectorized element-wise kernels, every array is aligned to a
+  // vector); the 64-bit entry otherwise, or when plan.wideIndices asks for it.
   template <typename... Args>
   void launch(const LaunchTarget& target, const LaunchPlan& plan, Args&&... args) const {
     const std::array<LaunchArg, sizeof...(Args)> erased{toLaunchArg(std::forward<Args>(args))...};
@@ -54,9 +68,9 @@ class Kernel {
  private:
   friend class Engine;
   Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle,
-         void* wideHandle)
+         void* wideHandle, std::vector<void*> planHandles)
       : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle),
-        wideHandle_(wideHandle) {}
+        wideHandle_(wideHandle), planHandles_(std::move(planHandles)) {}
 
   template <typename A>
   static LaunchArg toLaunchArg(A&& a) {
@@ -79,6 +93,7 @@ class Kernel {
   const Function* function_;
   void* handle_;      // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
   void* wideHandle_;  // the 64-bit-index entry (the same as handle_ on the CPU backend)
+  std::vector<void*> planHandles_;  // the entries of function_->planEntries (empty on the CPU backend)
 };
 
 }  // namespace culift::rt

@@ -32,6 +32,8 @@ struct LaunchPlan {
   unsigned sharedBytes = 0;
   bool wideIndices = false;             // launch a kernel's 64-bit-index entry even where the
                                         // 32-bit one would do (comparisons, tests)
+  bool perThread = false;               // launch a per-thread entry even where the kernel's
+                                        // loop plan has a faster one (comparisons, tests)
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   bool empty() const { return elements() == 0; }

@@ -1,0 +1,506 @@
+// Emits the entries of a kernel's loop plan. Both forms keep the user's statements as they are
+// and change only where the loop's operands come from:
+//
+//  - tiled contraction (2-D): a block computes tileRows x tileCols outputs, each of its 256
+//    threads a register tile of them; the operands indexed by (i, k) and (j, k) are copied tile
+//    by tile (k in steps of 8, two stages in flight) into shared memory, and every output runs
+//    the loop body on values read from there. The symmetric form computes the tiles on and
+//    below the diagonal only and stores each result twice.
+//  - row reduction (1-D): a warp computes 32 outputs, one per lane, and stages the 32 rows'
+//    operands through shared memory in 256-byte slices (several stages in flight), so that its
+//    loads are coalesced where one thread per row would stride a whole row between lanes.
+//
+// Per output, the statements before the loop run once (their locals become per-output
+// registers), the loop body once per k in source order, the statements after it once: the
+// same operations on the same values as the per-thread entry, hence the same bits.
+#include "plan_entries.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "ast_printer.hpp"
+#include "kernel_wrapper.hpp"
+#include "loop_plan.hpp"
+
+namespace culift::codegen {
+
+const std::string_view kPlanPrelude =
+    "// ---- culift plan prelude: asynchronous copies from global to shared memory (sm_80+) ----\n"
+    "template <typename T> __device__ __forceinline__ void culift_copy_async(T* shared, const T* global) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
+    "               \"l\"(global), \"n\"(sizeof(T)));\n"
+    "#else\n"
+    "  *shared = *global;\n"
+    "#endif\n"
+    "}\n"
+    "__device__ __forceinline__ void culift_copy_commit() {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"cp.async.commit_group;\\n\" ::);\n"
+    "#endif\n"
+    "}\n"
+    "// Waits until at most N committed groups of this thread's copies are still in flight.\n"
+    "template <int N> __device__ __forceinline__ void culift_copy_wait() {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N));\n"
+    "#endif\n"
+    "}\n"
+    "// ---- end of culift plan prelude ----\n";
+
+unsigned rowReductionStages(size_t operands) {
+  if (operands == 0) return 4;
+  const size_t fit = 48 / (8 * operands);  // KiB of static shared memory / KiB per stage
+  return static_cast<unsigned>(std::min<size_t>(4, fit));
+}
+
+namespace {
+
+constexpr unsigned kStep = 8;         // k per tile of a contraction
+constexpr unsigned kPad = 4;          // elements of padding per staged tile row
+constexpr unsigned kSliceBytes = 256; // bytes of one row per stage of a row reduction
+
+std::string str(std::size_t v) { return std::to_string(v); }
+
+// Whether `v` is read or written where the printed statements still show it (subexpressions
+// the rewrites replace do not count): an entry declares only the indices a statement uses.
+bool mentions(const Expr& e, VarId v, const PrintRewrites& r) {
+  if (r.exprs.count(&e)) return false;
+  if (e.kind == ExprKind::VarRef && e.var == v) return true;
+  for (const ExprPtr& o : e.operands)
+    if (o && mentions(*o, v, r)) return true;
+  return false;
+}
+
+bool mentions(const Stmt& s, VarId v, const PrintRewrites& r) {
+  for (const Expr* e : {s.cond.get(), s.expr.get()})
+    if (e && mentions(*e, v, r)) return true;
+  for (const ExprPtr& e : s.inits)
+    if (e && mentions(*e, v, r)) return true;
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c && mentions(*c, v, r)) return true;
+  for (const StmtPtr& c : s.stmts)
+    if (c && mentions(*c, v, r)) return true;
+  return false;
+}
+
+// What both forms share: the analysis, the printer, names and the pieces of text every entry
+// writes the same way.
+class EntryWriter {
+ public:
+  EntryWriter(const Module& module, const Function& fn, CodeWriter& out)
+      : module_(module), fn_(fn), out_(out), printer_(module, fn, Flavor::Cuda, out), params_(entryParams(fn)) {
+    std::string reason;
+    auto a = analyzeLoop(module, fn, reason);
+    if (!a) throw std::logic_error("loop plan of " + fn.name + " does not hold: " + reason);
+    a_ = std::move(*a);
+    // Bounds and staged indices read locals through their initializers.
+    for (VarId v : a_.inlined) {
+      for (const Stmt* s : a_.prologue)
+        if (s->kind == StmtKind::Decl && s->var == v && s->expr)
+          inlineRewrites_.vars[v] = "(" + printWith(inlineRewrites_, *s->expr) + ")";
+    }
+  }
+
+  void tiled(const PlanEntry& e);
+  void rows(const PlanEntry& e);
+
+ private:
+  std::string printWith(const PrintRewrites& r, const Expr& e) {
+    printer_.setRewrites(&r);
+    std::string s = printer_.printExpression(e);
+    printer_.setRewrites(nullptr);
+    return s;
+  }
+  void printWith(const PrintRewrites& r, const Stmt& s, unsigned indent) {
+    printer_.setRewrites(&r);
+    if (s.kind == StmtKind::Block && s.scoped)
+      for (const StmtPtr& c : s.stmts) printer_.printStatement(*c, indent);
+    else
+      printer_.printStatement(s, indent);
+    printer_.setRewrites(nullptr);
+    out_.mapToGenerated();
+  }
+
+  const std::string& name(VarId v) const { return printer_.varName(v); }
+  std::string typeOf(VarId v) const { return std::string(spelling(fn_.vars[v].type.scalar)); }
+  VarId axisVar(unsigned a) const { return static_cast<VarId>(fn_.indexParams.at(a)); }
+  std::string counterType() const { return typeOf(a_.counter); }
+
+  void header(const PlanEntry& e, const std::string& what);
+  void aliases(unsigned indent);
+  void bounds(unsigned indent);
+  // `const T k = ...;` for the counter at offset `offset` (a long long expression) from the start.
+  std::string counterAt(const std::string& offset) const {
+    return "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() + ")(culift_lo + (" + offset +
+           "));";
+  }
+  // The copy of one element of operand `o` into `shared`, with the row index and k declared.
+  void copyElement(const StagedOperand& o, unsigned indent, const std::string& shared);
+  // The value store of a value-returning function at (i[, j]).
+  std::string store(const std::string& value) const;
+
+  const Module& module_;
+  const Function& fn_;
+  CodeWriter& out_;
+  AstPrinter printer_;
+  EntryParams params_;
+  LoopAnalysis a_;
+  PrintRewrites inlineRewrites_;
+};
+
+void EntryWriter::header(const PlanEntry& e, const std::string& what) {
+  out_.mapToGenerated();
+  out_.line(0, "// " + fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
+                   "; each output runs the loop in source order (the per-thread entry's bits).");
+  out_.line(0, "extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
+                   params_.declarations + ") {");
+}
+
+// The user's parameters under the names the statements print them with, where the entry's
+// parameter list had to rename them.
+void EntryWriter::aliases(unsigned indent) {
+  for (size_t k = 0; k < fn_.signature.params.size(); ++k) {
+    const KernelParam& p = fn_.signature.params[k];
+    if (p.userParam < 0) continue;
+    const std::string& printed = name(static_cast<VarId>(p.userParam));
+    if (printed == params_.names[k]) continue;
+    out_.line(indent, AstPrinter::declarator(fn_.vars[p.userParam].type, printed) + " = " + params_.names[k] + ";");
+  }
+}
+
+// The loop's start, bound and trip count, the same for every output.
+void EntryWriter::bounds(unsigned indent) {
+  const Expr& cond = *a_.loop->cond;
+  const std::string ct(spelling(cond.operands[0]->type.scalar));  // the comparison's type
+  out_.line(indent, "const " + counterType() + " culift_lo = " + printWith(inlineRewrites_, *a_.lowerBound) + ";");
+  out_.line(indent, "const " + ct + " culift_hi = " + printWith(inlineRewrites_, *a_.upperBound) + ";");
+  const bool isSigned = culift::isSigned(cond.operands[0]->type.scalar);
+  const std::string lo = "(" + ct + ")culift_lo";
+  const std::string span = isSigned ? "(long long)culift_hi - (long long)" + lo : "(long long)(culift_hi - " + lo + ")";
+  out_.line(indent, "const long long culift_trip = " + lo + (a_.inclusive ? " <= " : " < ") + "culift_hi ? " + span +
+                        (a_.inclusive ? " + 1" : "") + " : 0;  // iterations of the loop over " + name(a_.counter));
+}
+
+void EntryWriter::copyElement(const StagedOperand& o, unsigned indent, const std::string& shared) {
+  out_.line(indent, "culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) +
+                        "]);");
+}
+
+std::string EntryWriter::store(const std::string& value) const {
+  if (fn_.mode == IndexMode::Grid2D)
+    return params_.outName + "[(long long)" + name(axisVar(0)) + " * culift_nj + " + name(axisVar(1)) + "] = " + value +
+           ";";
+  return params_.outName + "[" + name(axisVar(0)) + "] = " + value + ";";
+}
+
+// ---- tiled contraction ---------------------------------------------------------------------
+
+void EntryWriter::tiled(const PlanEntry& e) {
+  const unsigned tm = e.tileRows / 16, tn = e.tileCols / 16;  // outputs per thread along i, j
+  const bool symmetric = e.plan == LoopPlan::SymmetricTiledContraction;
+  const bool value = !fn_.returnType.isVoid();
+  header(e, str(e.tileRows) + " x " + str(e.tileCols) + " outputs per block of " + str(e.threads) + " threads, " +
+                str(tm) + " x " + str(tn) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep) +
+                (symmetric ? ", tiles on and below the diagonal, mirrored" : ""));
+  out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
+  out_.line(1, "const int culift_nj = (int)" + params_.extent[1] + ";");
+  aliases(1);
+  for (size_t p = 0; p < a_.operands.size(); ++p) {
+    const StagedOperand& o = a_.operands[p];
+    const unsigned rows = o.axis == 0 ? e.tileRows : e.tileCols;
+    out_.line(1, "__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[2][" +
+                     str(kStep) + "][" + str(rows + kPad) + "];  // " + name(o.array) + "[" +
+                     printer_.printExpression(*o.index) + "]");
+  }
+  if (symmetric) {
+    out_.line(1, "// Block b takes tile (culift_bi, culift_bj) with culift_bj <= culift_bi, row by row, and stores");
+    out_.line(1, "// each result at (i, j) and (j, i).");
+    out_.line(1, "const long long culift_b = blockIdx.x;");
+    out_.line(1, "long long culift_bi = (long long)((sqrtf(8.0f * (float)culift_b + 1.0f) - 1.0f) * 0.5f);");
+    out_.line(1, "while (culift_bi * (culift_bi + 1) / 2 > culift_b) --culift_bi;");
+    out_.line(1, "while ((culift_bi + 1) * (culift_bi + 2) / 2 <= culift_b) ++culift_bi;");
+    out_.line(1, "const long long culift_bj = culift_b - culift_bi * (culift_bi + 1) / 2;");
+    out_.line(1, "const int culift_i0 = (int)culift_bi * " + str(e.tileRows) + ";");
+    out_.line(1, "const int culift_j0 = (int)culift_bj * " + str(e.tileCols) + ";");
+  } else {
+    out_.line(1, "const int culift_i0 = blockIdx.y * " + str(e.tileRows) + ";");
+    out_.line(1, "const int culift_j0 = blockIdx.x * " + str(e.tileCols) + ";");
+  }
+  out_.line(1, "const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
+  bounds(1);
+
+  // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
+  const std::string rowOf = "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm / 4)) + " + culift_ty * 4 + culift_m % 4";
+  const std::string colOf = "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn / 4)) + " + culift_tx * 4 + culift_n % 4";
+  const std::string bit = "(1ull << (culift_m * " + str(tn) + " + culift_n))";
+  auto perOutput = [&](unsigned indent, const std::string& what, bool declareI = true, bool declareJ = true) {
+    out_.line(indent, "// " + what);
+    out_.line(indent, "#pragma unroll");
+    out_.line(indent, "for (int culift_m = 0; culift_m < " + str(tm) + "; ++culift_m) {");
+    out_.line(indent + 1, "#pragma unroll");
+    out_.line(indent + 1, "for (int culift_n = 0; culift_n < " + str(tn) + "; ++culift_n) {");
+    if (declareI) out_.line(indent + 2, "const " + typeOf(axisVar(0)) + " " + name(axisVar(0)) + " = " + rowOf + ";");
+    if (declareJ) out_.line(indent + 2, "const " + typeOf(axisVar(1)) + " " + name(axisVar(1)) + " = " + colOf + ";");
+  };
+  auto endPerOutput = [&](unsigned indent) {
+    out_.line(indent + 1, "}");
+    out_.line(indent, "}");
+  };
+
+  // Locals live across the loop: one register per output.
+  PrintRewrites perOut;
+  for (VarId v : a_.carried) {
+    const std::string reg = "culift_" + name(v) + "_" + str(v);
+    out_.line(1, typeOf(v) + " " + reg + "[" + str(tm) + "][" + str(tn) + "] = {};");
+    perOut.vars[v] = reg + "[culift_m][culift_n]";
+    perOut.hoisted.insert(v);
+  }
+  if (a_.earlyReturn) {
+    out_.line(1, "unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
+    if (value) out_.line(1, std::string(spelling(fn_.returnType.scalar)) + " culift_res[" + str(tm) + "][" + str(tn) + "];");
+  }
+  perOut.returns = [&](const std::string& v) {
+    return "{ " + (value ? "culift_res[culift_m][culift_n] = " + v + "; " : std::string()) + "culift_done |= " + bit +
+           "; continue; }";
+  };
+  perOutput(1, "The statements before the loop, per output.");
+  out_.line(3, "if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+  for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
+  endPerOutput(1);
+
+  // The copies of one tile of every operand into stage culift_sc, k from culift_kc (both
+  // declared by the caller).
+  auto copyTile = [&](unsigned indent) {
+    out_.line(indent, "if (culift_kc < culift_trip) {");
+    for (size_t p = 0; p < a_.operands.size(); ++p) {
+      const StagedOperand& o = a_.operands[p];
+      const unsigned rows = o.axis == 0 ? e.tileRows : e.tileCols;
+      const VarId rowVar = axisVar(o.axis);
+      out_.line(indent + 1, "#pragma unroll");
+      out_.line(indent + 1, "for (int culift_e = threadIdx.x; culift_e < " + str(rows * kStep) + "; culift_e += " +
+                                str(e.threads) + ") {");
+      const std::string r = o.kContiguous ? "culift_e / " + str(kStep) : "culift_e % " + str(rows);
+      const std::string q = o.kContiguous ? "culift_e % " + str(kStep) : "culift_e / " + str(rows);
+      out_.line(indent + 2, "const int culift_r = " + r + ", culift_q = " + q + ";");
+      out_.line(indent + 2, "const " + typeOf(rowVar) + " " + name(rowVar) + " = " +
+                                (o.axis == 0 ? "culift_i0" : "culift_j0") + " + culift_r;");
+      out_.line(indent + 2, "if (" + name(rowVar) + " < " + (o.axis == 0 ? "culift_ni" : "culift_nj") +
+                                " && culift_kc + culift_q < culift_trip) {");
+      out_.line(indent + 3, counterAt("culift_kc + culift_q"));
+      copyElement(o, indent + 3, "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]");
+      out_.line(indent + 2, "}");
+      out_.line(indent + 1, "}");
+    }
+    out_.line(indent, "}");
+    out_.line(indent, "culift_copy_commit();");
+  };
+
+  // One step of k for every output: the operands from the stage, then the loop body.
+  PrintRewrites step = perOut;
+  step.returns = nullptr;
+  for (size_t p = 0; p < a_.operands.size(); ++p)
+    for (const Expr* read : a_.operands[p].reads)
+      step.exprs[read] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
+  const Stmt& loopBody = *a_.loop->body;
+  auto kStepBody = [&](unsigned indent) {
+    if (mentions(loopBody, a_.counter, step)) out_.line(indent, counterAt("culift_kt + culift_kk"));
+    for (size_t p = 0; p < a_.operands.size(); ++p) {
+      const StagedOperand& o = a_.operands[p];
+      const unsigned t = o.axis == 0 ? tm : tn;
+      const unsigned groupStride = (o.axis == 0 ? e.tileRows : e.tileCols) / (t / 4);
+      const std::string v = "culift_v" + str(p);
+      out_.line(indent, std::string(spelling(o.element)) + " " + v + "[" + str(t) + "];");
+      out_.line(indent, "#pragma unroll");
+      out_.line(indent, "for (int culift_u = 0; culift_u < " + str(t) + "; ++culift_u) " + v + "[culift_u] = culift_s" +
+                            str(p) + "[culift_st][culift_kk][(culift_u / 4) * " + str(groupStride) + " + " +
+                            (o.axis == 0 ? "culift_ty" : "culift_tx") + " * 4 + culift_u % 4];");
+    }
+    perOutput(indent, "The loop body, per output.", mentions(loopBody, axisVar(0), step),
+              mentions(loopBody, axisVar(1), step));
+    printWith(step, loopBody, indent + 2);
+    endPerOutput(indent);
+  };
+
+  out_.line(1, "// The loop over " + name(a_.counter) + ", tile by tile: the next tile is copied while this one is used.");
+  out_.line(1, "{");
+  out_.line(2, "const long long culift_kc = 0;");
+  out_.line(2, "const int culift_sc = 0;");
+  copyTile(2);
+  out_.line(1, "}");
+  out_.line(1, "int culift_st = 0;");
+  out_.line(1, "#pragma unroll 1");
+  out_.line(1, "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep) + ") {");
+  out_.line(2, "{");
+  out_.line(3, "const long long culift_kc = culift_kt + " + str(kStep) + ";");
+  out_.line(3, "const int culift_sc = culift_st ^ 1;");
+  copyTile(3);
+  out_.line(2, "}");
+  out_.line(2, "culift_copy_wait<1>();");
+  out_.line(2, "__syncthreads();");
+  out_.line(2, "if (culift_kt + " + str(kStep) + " <= culift_trip) {");
+  out_.line(3, "#pragma unroll");
+  out_.line(3, "for (int culift_kk = 0; culift_kk < " + str(kStep) + "; ++culift_kk) {");
+  kStepBody(4);
+  out_.line(3, "}");
+  out_.line(2, "} else {");
+  out_.line(3, "#pragma unroll 1");
+  out_.line(3, "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk) {");
+  kStepBody(4);
+  out_.line(3, "}");
+  out_.line(2, "}");
+  out_.line(2, "__syncthreads();");
+  out_.line(2, "culift_st ^= 1;");
+  out_.line(1, "}");
+
+  // The statements after the loop, per output; a return stores the value.
+  PrintRewrites after = perOut;
+  std::string mirror;
+  if (symmetric) {
+    const std::string i = name(axisVar(0)), j = name(axisVar(1));
+    mirror = " if (culift_bi != culift_bj && " + j + " < culift_ni && " + i + " < culift_nj) " + params_.outName +
+             "[(long long)" + j + " * culift_nj + " + i + "] = culift_r;";
+  }
+  after.returns = [&](const std::string& v) {
+    if (!value) return std::string("continue;");
+    return "{ const " + std::string(spelling(fn_.returnType.scalar)) + " culift_r = " + v + "; " + store("culift_r") +
+           mirror + " continue; }";
+  };
+  perOutput(1, "The statements after the loop, per output.");
+  out_.line(3, "if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+  if (a_.earlyReturn) {
+    out_.line(3, "if (culift_done & " + bit + ") {");
+    if (value)
+      out_.line(4, "const " + std::string(spelling(fn_.returnType.scalar)) + " culift_r = culift_res[culift_m][culift_n]; " +
+                       store("culift_r") + mirror);
+    out_.line(4, "continue;");
+    out_.line(3, "}");
+  }
+  for (const Stmt* s : a_.epilogue) printWith(after, *s, 3);
+  endPerOutput(1);
+  out_.line(0, "}");
+}
+
+// ---- row reduction -------------------------------------------------------------------------
+
+void EntryWriter::rows(const PlanEntry& e) {
+  const unsigned stages = rowReductionStages(a_.operands.size());
+  const bool value = !fn_.returnType.isVoid();
+  header(e, "32 outputs per warp, one per lane; each row staged in " + str(kSliceBytes) + "-byte slices, " +
+                str(stages) + " in flight");
+  out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
+  aliases(1);
+  // Every staged operand has slices of the same byte size; k per slice follows the widest element.
+  unsigned slice = kSliceBytes;
+  for (const StagedOperand& o : a_.operands) slice = std::min(slice, kSliceBytes / byteSize(o.element));
+  for (size_t p = 0; p < a_.operands.size(); ++p) {
+    const StagedOperand& o = a_.operands[p];
+    out_.line(1, "__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[" +
+                     str(stages) + "][32][" + str(slice) + "];  // " + name(o.array) + "[" +
+                     printer_.printExpression(*o.index) + "], element (r, c) at column c ^ r");
+  }
+  bounds(1);
+  out_.line(1, "const long long culift_slices = (culift_trip + " + str(slice - 1) + ") / " + str(slice) + ";");
+  out_.line(1, "const int culift_lane = threadIdx.x;");
+  const VarId iv = axisVar(0);
+  const std::string i = name(iv);
+
+  auto copySlice = [&](unsigned indent, const std::string& sliceIndex) {
+    out_.line(indent, "if (" + sliceIndex + " < culift_slices) {");
+    out_.line(indent + 1, "const int culift_st = (int)(" + sliceIndex + " % " + str(stages) + ");");
+    for (size_t p = 0; p < a_.operands.size(); ++p) {
+      const StagedOperand& o = a_.operands[p];
+      out_.line(indent + 1, "#pragma unroll 8");
+      out_.line(indent + 1, "for (int culift_e = culift_lane; culift_e < " + str(32 * slice) + "; culift_e += 32) {");
+      out_.line(indent + 2, "const int culift_r = culift_e / " + str(slice) + ", culift_c = culift_e % " + str(slice) + ";");
+      out_.line(indent + 2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_r;");
+      out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_c;");
+      out_.line(indent + 2, "if (" + i + " < culift_ni && culift_kq < culift_trip) {");
+      out_.line(indent + 3, counterAt("culift_kq"));
+      copyElement(o, indent + 3, "culift_s" + str(p) + "[culift_st][culift_r][culift_c ^ culift_r]");
+      out_.line(indent + 2, "}");
+      out_.line(indent + 1, "}");
+    }
+    out_.line(indent, "}");
+    out_.line(indent, "culift_copy_commit();");
+  };
+
+  out_.line(1, "#pragma unroll 1");
+  out_.line(1, "for (int culift_r0 = blockIdx.x * 32; culift_r0 < culift_ni; culift_r0 += gridDim.x * 32) {");
+  out_.line(2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_lane;");
+  PrintRewrites perOut;
+  for (VarId v : a_.carried) {
+    out_.line(2, typeOf(v) + " " + name(v) + " = {};");
+    perOut.vars[v] = name(v);
+    perOut.hoisted.insert(v);
+  }
+  out_.line(2, "bool culift_done = !(" + i + " < culift_ni);  // no output, or returned before the loop");
+  if (a_.earlyReturn && value) out_.line(2, std::string(spelling(fn_.returnType.scalar)) + " culift_res = {};");
+  perOut.returns = [&](const std::string& v) {
+    return "{ " + (value ? "culift_res = " + v + "; " : std::string()) + "culift_done = true; continue; }";
+  };
+  out_.line(2, "// The statements before the loop.");
+  out_.line(2, "for (int culift_once = culift_done ? 1 : 0; culift_once < 1; ++culift_once) {");
+  for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
+  out_.line(2, "}");
+  if (a_.earlyReturn) out_.line(2, "const bool culift_returned = culift_done && " + i + " < culift_ni;");
+
+  out_.line(2, "// The loop: slices of the 32 rows in flight while earlier ones are summed as written.");
+  for (unsigned s = 0; s + 1 < stages; ++s) copySlice(2, "(long long)" + str(s));
+  out_.line(2, "#pragma unroll 1");
+  out_.line(2, "for (long long culift_t = 0; culift_t < culift_slices; ++culift_t) {");
+  copySlice(3, "(culift_t + " + str(stages - 1) + ")");
+  out_.line(3, "culift_copy_wait<" + str(stages - 1) + ">();");
+  out_.line(3, "__syncwarp();");
+  out_.line(3, "if (!culift_done) {");
+  out_.line(4, "const int culift_st = (int)(culift_t % " + str(stages) + ");");
+  out_.line(4, "const int culift_kn = (int)min((long long)" + str(slice) + ", culift_trip - culift_t * " + str(slice) + ");");
+  out_.line(4, "#pragma unroll 4");
+  out_.line(4, "for (int culift_c = 0; culift_c < culift_kn; ++culift_c) {");
+  PrintRewrites step = perOut;
+  step.returns = nullptr;
+  for (size_t p = 0; p < a_.operands.size(); ++p)
+    for (const Expr* read : a_.operands[p].reads) step.exprs[read] = "culift_v" + str(p);
+  if (mentions(*a_.loop->body, a_.counter, step)) out_.line(5, counterAt("culift_t * " + str(slice) + " + culift_c"));
+  for (size_t p = 0; p < a_.operands.size(); ++p)
+    out_.line(5, "const " + std::string(spelling(a_.operands[p].element)) + " culift_v" + str(p) + " = culift_s" +
+                     str(p) + "[culift_st][culift_lane][culift_c ^ culift_lane];");
+  printWith(step, *a_.loop->body, 5);
+  out_.line(4, "}");
+  out_.line(3, "}");
+  out_.line(3, "__syncwarp();  // the next step refills this stage");
+  out_.line(2, "}");
+
+  out_.line(2, "// The statements after the loop; a return stores the value.");
+  if (a_.earlyReturn) {
+    out_.line(2, "if (culift_returned) {");
+    if (value) out_.line(3, store("culift_res"));
+    out_.line(3, "continue;");
+    out_.line(2, "}");
+  }
+  out_.line(2, "if (!(" + i + " < culift_ni)) continue;");
+  PrintRewrites after = perOut;
+  after.returns = [&](const std::string& v) {
+    return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
+  };
+  for (const Stmt* s : a_.epilogue) printWith(after, *s, 2);
+  out_.line(1, "}");
+  out_.line(0, "}");
+}
+
+}  // namespace
+
+void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out) {
+  if (fn.planEntries.empty()) return;
+  EntryWriter writer(module, fn, out);
+  for (const PlanEntry& e : fn.planEntries) {
+    out.blank();
+    switch (e.plan) {
+      case LoopPlan::TiledContraction:
+      case LoopPlan::SymmetricTiledContraction: writer.tiled(e); break;
+      case LoopPlan::RowReduction: writer.rows(e); break;
+      case LoopPlan::PerThread: throw std::logic_error("a per-thread plan has no extra entry");
+    }
+  }
+}
+
+}  // namespace culift::codegen
