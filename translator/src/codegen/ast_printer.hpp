@@ -26,6 +26,7 @@ enum class Flavor {
 struct PrintRewrites {
   std::unordered_map<VarId, std::string> vars;
   std::unordered_set<VarId> hoisted;  // declared by the entry: `T v = e;` prints as `<text> = e;`
+  std::unordered_set<VarId> dropped;  // not needed: `T v = e;` (e without side effects) prints nothing
   std::unordered_map<const Expr*, std::string> exprs;
   std::function<std::string(const std::string& value)> returns;  // value "" for `return;`
 };

@@ -331,6 +331,7 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
         const auto ck = coefficient(*o.index, a_.counter);
         const auto cr = coefficient(*o.index, axisVar_[axis]);
         o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
+        o.unitStride = ck && *ck == 1;
         a_.operands.push_back(std::move(o));
       }
       return true;  // the index itself reads nothing staged
@@ -454,6 +455,31 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
       return std::nullopt;
     }
   a_.inlined.assign(inlined_.begin(), inlined_.end());
+  // Locals still needed per output: used by the loop body (beyond the staged reads' indices) or
+  // after the loop.
+  std::set<const Expr*> staged;
+  for (const StagedOperand& o : a_.operands) staged.insert(o.reads.begin(), o.reads.end());
+  std::set<VarId> used;
+  std::function<void(const Expr&)> use = [&](const Expr& e) {
+    if (staged.count(&e)) return;
+    if (e.kind == ExprKind::VarRef) used.insert(e.var);
+    for (const ExprPtr& o : e.operands)
+      if (o) use(*o);
+  };
+  std::function<void(const Stmt&)> useStmt = [&](const Stmt& s) {
+    for (const Expr* e : {s.cond.get(), s.expr.get()})
+      if (e) use(*e);
+    for (const ExprPtr& e : s.inits)
+      if (e) use(*e);
+    for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+      if (c) useStmt(*c);
+    for (const StmtPtr& c : s.stmts)
+      if (c) useStmt(*c);
+  };
+  useStmt(*loop.body);
+  for (const Stmt* s : a_.epilogue) useStmt(*s);
+  for (VarId v : a_.carried)
+    if (used.count(v)) a_.live.push_back(v);
   return std::move(a_);
 }
 
@@ -466,9 +492,22 @@ bool commutes(BinaryOp op) {
 
 struct SwapCompare {
   VarId i, j;
+  std::map<VarId, const Expr*> inlined;  // locals compared as their initializers
   VarId swapped(VarId v) const { return v == i ? j : v == j ? i : v; }
 
-  bool expr(const Expr& a, const Expr& b) const {
+  const Expr& resolve(const Expr& e) const {
+    const Expr* p = &e;
+    for (unsigned depth = 0; depth < 64 && p->kind == ExprKind::VarRef; ++depth) {
+      auto it = inlined.find(p->var);
+      if (it == inlined.end()) break;
+      p = it->second;
+    }
+    return *p;
+  }
+
+  bool expr(const Expr& x, const Expr& y) const {
+    const Expr& a = resolve(x);
+    const Expr& b = resolve(y);
     if (a.kind != b.kind || !(a.type == b.type) || a.operands.size() != b.operands.size()) return false;
     switch (a.kind) {
       case ExprKind::IntLiteral:
@@ -513,6 +552,8 @@ struct SwapCompare {
   bool optExpr(const Expr* a, const Expr* b) const { return (!a && !b) || (a && b && expr(*a, *b)); }
 
   bool stmt(const Stmt& a, const Stmt& b) const {
+    // A local compared as its initializer wherever it is used: its declaration is no operation.
+    if (a.kind == StmtKind::Decl && b.kind == StmtKind::Decl && a.var == b.var && inlined.count(a.var)) return true;
     if (a.kind != b.kind || a.var != b.var || a.scoped != b.scoped || a.caseValue != b.caseValue ||
         a.arrayInitialized != b.arrayInitialized || a.inits.size() != b.inits.size() || a.stmts.size() != b.stmts.size())
       return false;
@@ -540,11 +581,14 @@ std::optional<LoopAnalysis> analyzeLoop(const Module& module, const Function& fn
   return analyzer.run(reason);
 }
 
-bool isSymmetric(const Function& fn) {
+bool isSymmetric(const Function& fn, const LoopAnalysis& analysis) {
   if (fn.mode != IndexMode::Grid2D || fn.indexParams.size() < 2 || !fn.body || fn.returnType.isVoid()) return false;
   const VarId i = static_cast<VarId>(fn.indexParams[0]), j = static_cast<VarId>(fn.indexParams[1]);
   if (!(fn.vars[i].type == fn.vars[j].type)) return false;
-  const SwapCompare compare{i, j};
+  SwapCompare compare{i, j, {}};
+  for (VarId v : analysis.inlined)
+    for (const Stmt* s : analysis.prologue)
+      if (s->kind == StmtKind::Decl && s->var == v && s->expr) compare.inlined[v] = s->expr.get();
   return compare.stmt(*fn.body, *fn.body);
 }
 
@@ -579,22 +623,43 @@ void planLoops(Module& module) {
       f.planEntries.push_back(std::move(e));
     };
     if (f.mode == IndexMode::Grid1D) {
-      if (codegen::rowReductionStages(a->operands.size()) < 2) {
-        f.loopPlanReason = std::to_string(a->operands.size()) + " arrays would be staged (at most 3 fit)";
+      // Slices of rows are copied 16 bytes at a time: every staged array must step one element
+      // per k, and all of them the same number of bytes.
+      std::string why;
+      for (const codegen::StagedOperand& o : a->operands) {
+        const std::string array = f.vars[o.array].name;
+        if (!o.unitStride)
+          why = o.kContiguous ? array + " is not read at consecutive k (the index is not k plus terms without k)"
+                              : "consecutive " + f.vars[f.indexParams[0]].name + " read neighbouring elements of " +
+                                    array + " already (one thread per output is coalesced)";
+        else if (byteSize(o.element) != byteSize(a->operands[0].element))
+          why = "the staged arrays " + f.vars[a->operands[0].array].name + " and " + array +
+                " have elements of different sizes";
+        if (!why.empty()) break;
+      }
+      if (!why.empty()) {
+        f.loopPlanReason = std::move(why);
         continue;
       }
+      if (codegen::rowReductionStages(a->operands.size(), 32) < 3) {
+        f.loopPlanReason = std::to_string(a->operands.size()) + " arrays would be staged (at most 2 fit)";
+        continue;
+      }
+      // 32 rows per block, or 8 where rows are too few to give every multiprocessor a block.
       f.loopPlan = LoopPlan::RowReduction;
-      entry("_rows", LoopPlan::RowReduction, 32, 1, 32, false);
+      entry("_rows32", LoopPlan::RowReduction, 32, 1, 256, false);
+      entry("_rows8", LoopPlan::RowReduction, 8, 1, 256, false);
       continue;
     }
     // 2-D: register tiles of 8 x 8 (128 x 128 per block) and 4 x 4 (64 x 64), as the values
-    // live across the loop and the staged tiles (two stages, 8 values of k) allow.
+    // live across the loop and the staged tiles allow.
     auto sharedBytes = [&](unsigned tile) {
       size_t bytes = 0;
-      for (const codegen::StagedOperand& o : a->operands) bytes += 2 * 8 * (tile + 4) * byteSize(o.element);
+      for (const codegen::StagedOperand& o : a->operands)
+        bytes += codegen::tileStages(tile) * codegen::tileStep(tile) * (tile + codegen::kTilePad) * byteSize(o.element);
       return bytes;
     };
-    const size_t live = a->carried.size();
+    const size_t live = a->live.size();
     std::vector<unsigned> tiles;
     if (live * 64 + a->operands.size() * 8 <= 160 && sharedBytes(128) <= 48 * 1024) tiles.push_back(128);
     if (live * 16 <= 128 && sharedBytes(64) <= 48 * 1024) tiles.push_back(64);
@@ -603,7 +668,7 @@ void planLoops(Module& module) {
                          " staged arrays do not fit a register tile";
       continue;
     }
-    const bool symmetric = codegen::isSymmetric(f);
+    const bool symmetric = codegen::isSymmetric(f, *a);
     f.loopPlan = symmetric ? LoopPlan::SymmetricTiledContraction : LoopPlan::TiledContraction;
     if (symmetric)
       for (unsigned t : tiles) entry("_sym" + std::to_string(t), LoopPlan::SymmetricTiledContraction, t, t, 256, true);

@@ -20,7 +20,9 @@ struct StagedOperand {
   const Expr* index = nullptr;        // the index expression of its first read
   std::vector<const Expr*> reads;     // every Subscript node in the loop with this array and index
   unsigned axis = 0;                  // 0: rows i of the block; 1: columns j
-  bool kContiguous = true;            // consecutive k are neighbours in memory (else consecutive rows)
+  bool kContiguous = true;            // copy along k (else along rows): consecutive k are neighbours in
+                                      // memory, or neither are consecutive rows
+  bool unitStride = false;            // the index is k plus terms without k (steps of one element)
   Scalar element = Scalar::F32;
 };
 
@@ -33,6 +35,8 @@ struct LoopAnalysis {
   const Expr* upperBound = nullptr;       // k < it (k <= it when inclusive)
   bool inclusive = false;
   std::vector<VarId> carried;             // locals declared at the top level of the prologue
+  std::vector<VarId> live;                // those the loop body or the epilogue still use once the
+                                          // staged reads are replaced: registers per output
   std::vector<VarId> inlined;             // locals the bounds and staged indices use, by their init
   std::vector<StagedOperand> operands;
   bool earlyReturn = false;               // the prologue may return before the loop
@@ -44,7 +48,8 @@ std::optional<LoopAnalysis> analyzeLoop(const Module& module, const Function& fn
 
 // Whether f(i, j) and f(j, i) compute the same operations on the same values, so give the same
 // bits: the body with i and j exchanged is the body itself, up to the order of the operands of
-// + and * (exact in IEEE arithmetic) and of == and !=.
-bool isSymmetric(const Function& fn);
+// + and * (exact in IEEE arithmetic) and of == and !=. Locals the analysis inlines (`int ri =
+// i * n;`) are compared as their initializers.
+bool isSymmetric(const Function& fn, const LoopAnalysis& analysis);
 
 }  // namespace culift::codegen

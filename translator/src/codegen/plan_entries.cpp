@@ -3,7 +3,7 @@
 //
 //  - tiled contraction (2-D): a block computes tileRows x tileCols outputs, each of its 256
 //    threads a register tile of them; the operands indexed by (i, k) and (j, k) are copied tile
-//    by tile (k in steps of 8, two stages in flight) into shared memory, and every output runs
+//    by tile (k in steps of 8 or 16, two tiles in flight) into shared memory, and every output runs
 //    the loop body on values read from there. The symmetric form computes the tiles on and
 //    below the diagonal only and stores each result twice.
 //  - row reduction (1-D): a warp computes 32 outputs, one per lane, and stages the 32 rows'
@@ -39,6 +39,15 @@ const std::string_view kPlanPrelude =
     "  asm volatile(\"cp.async.commit_group;\\n\" ::);\n"
     "#endif\n"
     "}\n"
+    "// 16 bytes, of which the first `bytes` are read and the rest filled with zeros.\n"
+    "__device__ __forceinline__ void culift_copy_async16(void* shared, const void* global, int bytes) {\n"
+    "#if __CUDA_ARCH__ >= 800\n"
+    "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
+    "               \"l\"(global), \"r\"(bytes));\n"
+    "#else\n"
+    "  for (int b = 0; b < 16; ++b) ((char*)shared)[b] = b < bytes ? ((const char*)global)[b] : 0;\n"
+    "#endif\n"
+    "}\n"
     "// Waits until at most N committed groups of this thread's copies are still in flight.\n"
     "template <int N> __device__ __forceinline__ void culift_copy_wait() {\n"
     "#if __CUDA_ARCH__ >= 800\n"
@@ -47,17 +56,17 @@ const std::string_view kPlanPrelude =
     "}\n"
     "// ---- end of culift plan prelude ----\n";
 
-unsigned rowReductionStages(size_t operands) {
-  if (operands == 0) return 4;
-  const size_t fit = 48 / (8 * operands);  // KiB of static shared memory / KiB per stage
-  return static_cast<unsigned>(std::min<size_t>(4, fit));
+unsigned tileStages(unsigned) { return 3; }
+unsigned tileStep(unsigned tile) { return tile >= 128 ? 8 : 16; }
+
+unsigned rowReductionStages(size_t operands, unsigned rows) {
+  const size_t perStage = operands * rows * kSliceBytes;   // bytes of one stage of every staged array
+  const size_t fit = perStage ? 48 * 1024 / perStage : 6;  // static shared memory: 48 KiB
+  return static_cast<unsigned>(std::min<size_t>(6, fit));
 }
 
 namespace {
 
-constexpr unsigned kStep = 8;         // k per tile of a contraction
-constexpr unsigned kPad = 4;          // elements of padding per staged tile row
-constexpr unsigned kSliceBytes = 256; // bytes of one row per stage of a row reduction
 
 std::string str(std::size_t v) { return std::to_string(v); }
 
@@ -139,6 +148,19 @@ class EntryWriter {
   // The value store of a value-returning function at (i[, j]).
   std::string store(const std::string& value) const;
 
+  // Rewrites for the statements before the loop: the declarations of locals that only the staged
+  // reads' indices use (inlined there) are dropped.
+  PrintRewrites prologueRewrites() const {
+    PrintRewrites r;
+    for (VarId v : a_.inlined) {
+      if (std::find(a_.live.begin(), a_.live.end(), v) != a_.live.end()) continue;
+      bool used = false;
+      for (const Stmt* s : a_.prologue) used = used || mentions(*s, v, r);
+      if (!used) r.dropped.insert(v);
+    }
+    return r;
+  }
+
   const Module& module_;
   const Function& fn_;
   CodeWriter& out_;
@@ -197,6 +219,8 @@ std::string EntryWriter::store(const std::string& value) const {
 
 void EntryWriter::tiled(const PlanEntry& e) {
   const unsigned tm = e.tileRows / 16, tn = e.tileCols / 16;  // outputs per thread along i, j
+  const unsigned stages = tileStages(e.tileRows);
+  const unsigned kStep = tileStep(e.tileRows);
   const bool symmetric = e.plan == LoopPlan::SymmetricTiledContraction;
   const bool value = !fn_.returnType.isVoid();
   header(e, str(e.tileRows) + " x " + str(e.tileCols) + " outputs per block of " + str(e.threads) + " threads, " +
@@ -208,8 +232,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
     const unsigned rows = o.axis == 0 ? e.tileRows : e.tileCols;
-    out_.line(1, "__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[2][" +
-                     str(kStep) + "][" + str(rows + kPad) + "];  // " + name(o.array) + "[" +
+    out_.line(1, "__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[" +
+                     str(stages) + "][" + str(kStep) + "][" + str(rows + kTilePad) + "];  // " + name(o.array) + "[" +
                      printer_.printExpression(*o.index) + "]");
   }
   if (symmetric) {
@@ -248,8 +272,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
   };
 
   // Locals live across the loop: one register per output.
-  PrintRewrites perOut;
-  for (VarId v : a_.carried) {
+  PrintRewrites perOut = prologueRewrites();
+  for (VarId v : a_.live) {
     const std::string reg = "culift_" + name(v) + "_" + str(v);
     out_.line(1, typeOf(v) + " " + reg + "[" + str(tm) + "][" + str(tn) + "] = {};");
     perOut.vars[v] = reg + "[culift_m][culift_n]";
@@ -321,22 +345,27 @@ void EntryWriter::tiled(const PlanEntry& e) {
     endPerOutput(indent);
   };
 
-  out_.line(1, "// The loop over " + name(a_.counter) + ", tile by tile: the next tile is copied while this one is used.");
-  out_.line(1, "{");
-  out_.line(2, "const long long culift_kc = 0;");
-  out_.line(2, "const int culift_sc = 0;");
-  copyTile(2);
-  out_.line(1, "}");
+  // The loop over k, tile by tile, stages - 1 tiles in flight: each step waits for its tile,
+  // one barrier makes it visible and frees the stage used last, which takes the next copy.
+  out_.line(1, "// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages - 1) +
+                   " tiles in flight while one is used.");
+  for (unsigned t = 0; t + 1 < stages; ++t) {
+    out_.line(1, "{");
+    out_.line(2, "const long long culift_kc = " + str(t * kStep) + ";");
+    out_.line(2, "const int culift_sc = " + str(t) + ";");
+    copyTile(2);
+    out_.line(1, "}");
+  }
   out_.line(1, "int culift_st = 0;");
   out_.line(1, "#pragma unroll 1");
   out_.line(1, "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep) + ") {");
+  out_.line(2, "culift_copy_wait<" + str(stages - 2) + ">();");
+  out_.line(2, "__syncthreads();");
   out_.line(2, "{");
-  out_.line(3, "const long long culift_kc = culift_kt + " + str(kStep) + ";");
-  out_.line(3, "const int culift_sc = culift_st ^ 1;");
+  out_.line(3, "const long long culift_kc = culift_kt + " + str((stages - 1) * kStep) + ";");
+  out_.line(3, "const int culift_sc = culift_st == 0 ? " + str(stages - 1) + " : culift_st - 1;");
   copyTile(3);
   out_.line(2, "}");
-  out_.line(2, "culift_copy_wait<1>();");
-  out_.line(2, "__syncthreads();");
   out_.line(2, "if (culift_kt + " + str(kStep) + " <= culift_trip) {");
   out_.line(3, "#pragma unroll");
   out_.line(3, "for (int culift_kk = 0; culift_kk < " + str(kStep) + "; ++culift_kk) {");
@@ -348,8 +377,7 @@ void EntryWriter::tiled(const PlanEntry& e) {
   kStepBody(4);
   out_.line(3, "}");
   out_.line(2, "}");
-  out_.line(2, "__syncthreads();");
-  out_.line(2, "culift_st ^= 1;");
+  out_.line(2, "culift_st = culift_st == " + str(stages - 1) + " ? 0 : culift_st + 1;");
   out_.line(1, "}");
 
   // The statements after the loop, per output; a return stores the value.
@@ -383,57 +411,84 @@ void EntryWriter::tiled(const PlanEntry& e) {
 // ---- row reduction -------------------------------------------------------------------------
 
 void EntryWriter::rows(const PlanEntry& e) {
-  const unsigned stages = rowReductionStages(a_.operands.size());
+  const unsigned stages = rowReductionStages(a_.operands.size(), e.tileRows);
+  const unsigned rowsPerBlock = e.tileRows;
   const bool value = !fn_.returnType.isVoid();
-  header(e, "32 outputs per warp, one per lane; each row staged in " + str(kSliceBytes) + "-byte slices, " +
-                str(stages) + " in flight");
+  const unsigned width = byteSize(a_.operands.at(0).element);  // the planner gives all staged arrays one width
+  const std::string element(spelling(a_.operands[0].element));
+  const unsigned slice = kSliceBytes / width;  // k per slice
+  const unsigned chunk = 16 / width;           // elements per 16-byte chunk
+  const unsigned chunks = slice / chunk;
+  const std::string vec = "culift_vec<" + element + ", " + str(chunk) + ">";
+  const std::string R = str(rowsPerBlock);
+  header(e, R + " outputs per block, one per thread of its first warp, the other warps copying (the first never waits "
+                "on a copy of its own); each row staged in " +
+                str(kSliceBytes) + "-byte slices, " + str(stages - 1) + " in flight");
   out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
   aliases(1);
-  // Every staged operand has slices of the same byte size; k per slice follows the widest element.
-  unsigned slice = kSliceBytes;
-  for (const StagedOperand& o : a_.operands) slice = std::min(slice, kSliceBytes / byteSize(o.element));
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
-    out_.line(1, "__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[" +
-                     str(stages) + "][32][" + str(slice) + "];  // " + name(o.array) + "[" +
-                     printer_.printExpression(*o.index) + "], element (r, c) at column c ^ r");
+    out_.line(1, "__shared__ __align__(16) " + element + " culift_s" + str(p) + "[" + str(stages) + "][" + R + "][" +
+                     str(slice) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) + "]");
   }
+  out_.line(1, "// Row r's 16-byte chunk c of a slice sits at chunk c ^ (r % 8): a thread reading its own row and");
+  out_.line(1, "// the copies of one row both meet every bank once.");
   bounds(1);
   out_.line(1, "const long long culift_slices = (culift_trip + " + str(slice - 1) + ") / " + str(slice) + ";");
-  out_.line(1, "const int culift_lane = threadIdx.x;");
+  out_.line(1, "const int culift_tid = threadIdx.x;");
   const VarId iv = axisVar(0);
   const std::string i = name(iv);
 
-  auto copySlice = [&](unsigned indent, const std::string& sliceIndex) {
+  // Copies slice `sliceIndex` of the block's rows into a stage, one 16-byte chunk per thread and
+  // step: in one piece where the chunk is 16-byte aligned in memory, element by element where not.
+  auto copySlice = [&](unsigned indent, const std::string& sliceIndex, const std::string& stage) {
     out_.line(indent, "if (" + sliceIndex + " < culift_slices) {");
-    out_.line(indent + 1, "const int culift_st = (int)(" + sliceIndex + " % " + str(stages) + ");");
+    out_.line(indent + 1, "const int culift_sc = " + stage + ";");
+    out_.line(indent + 1, "#pragma unroll 2");
+    out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " + str(rowsPerBlock * chunks) +
+                              "; culift_q += " + str(e.threads - 32) + ") {  // the first warp sums");
+    out_.line(indent + 2, "const int culift_r = culift_q / " + str(chunks) + ", culift_c = culift_q % " + str(chunks) + ";");
+    out_.line(indent + 2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_r;");
+    out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_c * " + str(chunk) +
+                              ";");
+    out_.line(indent + 2, "if (" + i + " < culift_ni && culift_kq < culift_trip) {");
+    out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
+    out_.line(indent + 3, "const int culift_at = (culift_c ^ (culift_r & 7)) * " + str(chunk) + ";");
     for (size_t p = 0; p < a_.operands.size(); ++p) {
       const StagedOperand& o = a_.operands[p];
-      out_.line(indent + 1, "#pragma unroll 8");
-      out_.line(indent + 1, "for (int culift_e = culift_lane; culift_e < " + str(32 * slice) + "; culift_e += 32) {");
-      out_.line(indent + 2, "const int culift_r = culift_e / " + str(slice) + ", culift_c = culift_e % " + str(slice) + ";");
-      out_.line(indent + 2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_r;");
-      out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_c;");
-      out_.line(indent + 2, "if (" + i + " < culift_ni && culift_kq < culift_trip) {");
-      out_.line(indent + 3, counterAt("culift_kq"));
-      copyElement(o, indent + 3, "culift_s" + str(p) + "[culift_st][culift_r][culift_c ^ culift_r]");
-      out_.line(indent + 2, "}");
-      out_.line(indent + 1, "}");
+      const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
+      const std::string dst = "culift_s" + str(p) + "[culift_sc][culift_r][culift_at]";
+      out_.line(indent + 3, "{");
+      out_.line(indent + 4, counterAt("culift_kq"));
+      out_.line(indent + 4, "const " + element + "* culift_src = &" + src + ";");
+      out_.line(indent + 4, "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0) {");
+      out_.line(indent + 5, "culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width) + ");");
+      out_.line(indent + 4, "} else {");
+      out_.line(indent + 5, "for (int culift_e = 0; culift_e < culift_valid; ++culift_e) {");
+      out_.line(indent + 6, "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
+                                ")(culift_lo + (culift_kq + culift_e));");
+      out_.line(indent + 6, "culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
+      out_.line(indent + 5, "}");
+      out_.line(indent + 4, "}");
+      out_.line(indent + 3, "}");
     }
+    out_.line(indent + 2, "}");
+    out_.line(indent + 1, "}");
     out_.line(indent, "}");
     out_.line(indent, "culift_copy_commit();");
   };
 
   out_.line(1, "#pragma unroll 1");
-  out_.line(1, "for (int culift_r0 = blockIdx.x * 32; culift_r0 < culift_ni; culift_r0 += gridDim.x * 32) {");
-  out_.line(2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_lane;");
-  PrintRewrites perOut;
-  for (VarId v : a_.carried) {
+  out_.line(1, "for (int culift_r0 = blockIdx.x * " + R + "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R + ") {");
+  out_.line(2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_tid;");
+  PrintRewrites perOut = prologueRewrites();
+  for (VarId v : a_.live) {
     out_.line(2, typeOf(v) + " " + name(v) + " = {};");
     perOut.vars[v] = name(v);
     perOut.hoisted.insert(v);
   }
-  out_.line(2, "bool culift_done = !(" + i + " < culift_ni);  // no output, or returned before the loop");
+  out_.line(2, "bool culift_done = culift_tid >= " + R + " || !(" + i +
+                   " < culift_ni);  // no output, or returned before the loop");
   if (a_.earlyReturn && value) out_.line(2, std::string(spelling(fn_.returnType.scalar)) + " culift_res = {};");
   perOut.returns = [&](const std::string& v) {
     return "{ " + (value ? "culift_res = " + v + "; " : std::string()) + "culift_done = true; continue; }";
@@ -442,42 +497,59 @@ void EntryWriter::rows(const PlanEntry& e) {
   out_.line(2, "for (int culift_once = culift_done ? 1 : 0; culift_once < 1; ++culift_once) {");
   for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
   out_.line(2, "}");
-  if (a_.earlyReturn) out_.line(2, "const bool culift_returned = culift_done && " + i + " < culift_ni;");
+  if (a_.earlyReturn) out_.line(2, "const bool culift_returned = culift_done && culift_tid < " + R + " && " + i + " < culift_ni;");
 
-  out_.line(2, "// The loop: slices of the 32 rows in flight while earlier ones are summed as written.");
-  for (unsigned s = 0; s + 1 < stages; ++s) copySlice(2, "(long long)" + str(s));
+  out_.line(2, "// The loop: " + str(stages - 1) + " slices of the rows in flight while one is used, element by element in order.");
+  for (unsigned s = 0; s + 1 < stages; ++s) copySlice(2, "(long long)" + str(s), str(s));
+  out_.line(2, "int culift_st = 0;");
   out_.line(2, "#pragma unroll 1");
   out_.line(2, "for (long long culift_t = 0; culift_t < culift_slices; ++culift_t) {");
-  copySlice(3, "(culift_t + " + str(stages - 1) + ")");
-  out_.line(3, "culift_copy_wait<" + str(stages - 1) + ">();");
-  out_.line(3, "__syncwarp();");
-  out_.line(3, "if (!culift_done) {");
-  out_.line(4, "const int culift_st = (int)(culift_t % " + str(stages) + ");");
-  out_.line(4, "const int culift_kn = (int)min((long long)" + str(slice) + ", culift_trip - culift_t * " + str(slice) + ");");
-  out_.line(4, "#pragma unroll 4");
-  out_.line(4, "for (int culift_c = 0; culift_c < culift_kn; ++culift_c) {");
+  out_.line(3, "culift_copy_wait<" + str(stages - 2) + ">();");
+  out_.line(3, "__syncthreads();  // this slice visible to every thread; the stage used last is free");
+  copySlice(3, "(culift_t + " + str(stages - 1) + ")", "culift_st == 0 ? " + str(stages - 1) + " : culift_st - 1");
   PrintRewrites step = perOut;
   step.returns = nullptr;
   for (size_t p = 0; p < a_.operands.size(); ++p)
-    for (const Expr* read : a_.operands[p].reads) step.exprs[read] = "culift_v" + str(p);
-  if (mentions(*a_.loop->body, a_.counter, step)) out_.line(5, counterAt("culift_t * " + str(slice) + " + culift_c"));
-  for (size_t p = 0; p < a_.operands.size(); ++p)
-    out_.line(5, "const " + std::string(spelling(a_.operands[p].element)) + " culift_v" + str(p) + " = culift_s" +
-                     str(p) + "[culift_st][culift_lane][culift_c ^ culift_lane];");
-  printWith(step, *a_.loop->body, 5);
+    for (const Expr* read : a_.operands[p].reads) step.exprs[read] = "culift_w" + str(p) + ".v[culift_e]";
+  const bool usesK = mentions(*a_.loop->body, a_.counter, step);
+  auto chunkLoop = [&](unsigned indent, bool full) {
+    out_.line(indent, full ? "#pragma unroll 4" : "#pragma unroll 1");
+    out_.line(indent, std::string("for (int culift_c = 0; culift_c < ") +
+                          (full ? str(chunks) : "(int)((culift_kn + " + str(chunk - 1) + ") / " + str(chunk) + ")") +
+                          "; ++culift_c) {");
+    for (size_t p = 0; p < a_.operands.size(); ++p)
+      out_.line(indent + 1, "const " + vec + " culift_w" + str(p) + " = reinterpret_cast<const " + vec + "*>(culift_s" +
+                                str(p) + "[culift_st][culift_tid])[culift_c ^ (culift_tid & 7)];");
+    out_.line(indent + 1, "#pragma unroll");
+    out_.line(indent + 1, "for (int culift_e = 0; culift_e < " + str(chunk) + "; ++culift_e) {");
+    const unsigned inner = indent + 2;
+    if (!full) out_.line(inner, "if (culift_c * " + str(chunk) + " + culift_e >= culift_kn) break;");
+    if (usesK) out_.line(inner, counterAt("culift_t * " + str(slice) + " + culift_c * " + str(chunk) + " + culift_e"));
+    printWith(step, *a_.loop->body, inner);
+    out_.line(indent + 1, "}");
+    out_.line(indent, "}");
+  };
+  out_.line(3, "if (!culift_done) {");
+  out_.line(4, "const long long culift_kn = min((long long)" + str(slice) + ", culift_trip - culift_t * " + str(slice) + ");");
+  out_.line(4, "if (culift_kn == " + str(slice) + ") {");
+  chunkLoop(5, true);
+  out_.line(4, "} else {");
+  chunkLoop(5, false);
   out_.line(4, "}");
   out_.line(3, "}");
-  out_.line(3, "__syncwarp();  // the next step refills this stage");
+  out_.line(3, "culift_st = culift_st == " + str(stages - 1) + " ? 0 : culift_st + 1;");
   out_.line(2, "}");
+  out_.line(2, "culift_copy_wait<0>();");
+  out_.line(2, "__syncthreads();  // every slice used before the stages serve the next rows");
 
   out_.line(2, "// The statements after the loop; a return stores the value.");
+  out_.line(2, "if (culift_tid >= " + R + " || !(" + i + " < culift_ni)) continue;");
   if (a_.earlyReturn) {
     out_.line(2, "if (culift_returned) {");
     if (value) out_.line(3, store("culift_res"));
     out_.line(3, "continue;");
     out_.line(2, "}");
   }
-  out_.line(2, "if (!(" + i + " < culift_ni)) continue;");
   PrintRewrites after = perOut;
   after.returns = [&](const std::string& v) {
     return value ? "{ " + store(v) + " continue; }" : std::string("continue;");

@@ -18,8 +18,16 @@ extern const std::string_view kPlanPrelude;
 // for the function (a planner bug).
 void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out);
 
-// Stages of the row-reduction pipeline for `operands` staged arrays (each stage of each array
-// holds 32 rows x 256 bytes; static shared memory stays within 48 KiB).
-unsigned rowReductionStages(size_t operands);
+// For a contraction's tiles of `tile` rows: the k each tile stages (a barrier per tile: smaller
+// register tiles take more k per barrier), the stages of its pipeline (one in use, the rest in
+// flight), and the padding of each staged row in elements.
+unsigned tileStep(unsigned tile);
+unsigned tileStages(unsigned tile);
+inline constexpr unsigned kTilePad = 4;
+
+// Bytes of one row a row reduction stages per step, and its pipeline's stages for `operands`
+// staged arrays and `rows` rows per block (static shared memory stays within 48 KiB).
+inline constexpr unsigned kSliceBytes = 256;
+unsigned rowReductionStages(size_t operands, unsigned rows);
 
 }  // namespace culift::codegen

@@ -1,0 +1,102 @@
+// Kernels whose loops the loop planner lifts, one per form and feature. gpu_plan_tests.cpp runs
+// every entry of each against its per-thread entry and the CPU backend; planner tests check the
+// plan each gets.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include <culift/annotate.hpp>
+
+// (i, k) x (j, k): a symmetric tiled contraction.
+CULIFT_KERNEL inline float Gram(const float* x, int n, int i, int j) {
+  float acc = 0.0f;
+  for (int k = 0; k < n; ++k) acc += x[i * n + k] * x[j * n + k];
+  return acc;
+}
+
+// (i, k) x (k, j) with an epilogue that reads C: a tiled contraction.
+CULIFT_KERNEL inline float Gemm(const float* A, const float* B, const float* C, float alpha, float beta, int nk, int nj,
+                                int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[i * nk + k] * B[k * nj + j];
+  return beta * C[i * nj + j] + alpha * sum;
+}
+
+// The diagonal returned before the loop, two accumulators, a local in the loop: not symmetric.
+CULIFT_KERNEL inline float Covar(const float* x, int n, int i, int j) {
+  if (i == j) return 1.0f;
+  float sxy = 0.0f, sx = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    float a = x[i * n + k];
+    sxy += a * x[j * n + k];
+    sx += a;
+  }
+  return sxy - sx * 0.5f;
+}
+
+// Symmetric with the diagonal returned early and row offsets kept in locals.
+CULIFT_KERNEL inline float Centered(const float* x, int n, int i, int j) {
+  if (i == j) return 0.0f;
+  const int ri = i * n;
+  const int rj = j * n;
+  float d = 0.0f;
+  for (int k = 0; k < n; ++k) d += (x[ri + k] - 0.5f) * (x[rj + k] - 0.5f);
+  return d;
+}
+
+// A void kernel writing C, operands stored column-major (k, i) and (k, j).
+CULIFT_KERNEL inline void Syrk(float* C, const float* A, float alpha, float beta, int ldc, int m, int n, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k) sum += A[k * m + i] * A[k * m + j];
+  C[i * ldc + j] = beta * C[i * ldc + j] + alpha * sum;
+}
+
+// k from 1 to n inclusive, double accumulation of float products, a (k, j) operand of doubles.
+CULIFT_KERNEL inline double Shifted(const float* a, const double* w, int ld, int n, int i, int j) {
+  double s = 0.0;
+  for (int k = 1; k <= n; ++k) s += static_cast<double>(a[i * ld + (k - 1)]) * w[(k - 1) * ld + j];
+  return s;
+}
+
+// Integer min and max accumulators and a 64-bit counter.
+CULIFT_KERNEL inline int Spread(const int* a, const int* b, int n, int i, int j) {
+  int lo = 2147483647;
+  int hi = -2147483647;
+  for (long long k = 0; k < n; ++k) {
+    int v = a[i * n + k] - b[j * n + k];
+    lo = v < lo ? v : lo;
+    hi = std::max(hi, v);
+  }
+  return hi - lo;
+}
+
+// Row reductions: a sum, a sum of squares, a matrix-vector product in double, an early
+// return, two staged arrays.
+CULIFT_KERNEL inline float RowSum(const float* x, int n, int i) {
+  float sum = 0.0f;
+  for (int k = 0; k < n; ++k) sum += x[i * n + k];
+  return sum;
+}
+
+CULIFT_KERNEL inline float RowSumSq(const float* x, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    float v = x[i * n + k];
+    s += v * v;
+  }
+  return s;
+}
+
+CULIFT_KERNEL inline double MatVec(const double* A, const double* v, int n, int i) {
+  double s = 0.0;
+  for (int k = 0; k < n; ++k) s += A[i * n + k] * v[k];
+  return s;
+}
+
+CULIFT_KERNEL inline float RowGap(const float* a, const float* b, int n, int i) {
+  if (i % 3 == 2) return -1.0f;
+  float worst = 0.0f;
+  for (int k = 0; k < n; ++k) worst = std::max(worst, std::fabs(a[i * n + k] - b[i * n + k]));
+  return worst;
+}
