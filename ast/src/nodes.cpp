@@ -82,4 +82,32 @@ bool lookupMathFn(std::string_view cxxName, MathFn& fn, bool& floatForm) {
   return false;
 }
 
+// The children move to a work list before their parent goes, so every node dies with no
+// children left and no destructor calls another.
+Expr::~Expr() {
+  std::vector<ExprPtr> pending = std::move(operands);
+  while (!pending.empty()) {
+    ExprPtr e = std::move(pending.back());
+    pending.pop_back();
+    if (!e) continue;
+    for (ExprPtr& o : e->operands) pending.push_back(std::move(o));
+  }
+}
+
+Stmt::~Stmt() {
+  std::vector<StmtPtr> pending;
+  const auto detachChildren = [&pending](Stmt& s) {
+    for (StmtPtr* c : {&s.init, &s.then, &s.otherwise, &s.body})
+      if (*c) pending.push_back(std::move(*c));
+    for (StmtPtr& c : s.stmts)
+      if (c) pending.push_back(std::move(c));
+  };
+  detachChildren(*this);
+  while (!pending.empty()) {
+    StmtPtr s = std::move(pending.back());
+    pending.pop_back();
+    detachChildren(*s);
+  }
+}
+
 }  // namespace culift

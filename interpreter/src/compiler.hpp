@@ -11,7 +11,15 @@ struct ProgramData {
   std::shared_ptr<const Module> module;
   Options options;
   std::vector<CompiledFunction> functions;  // parallel to module->functions
+  std::vector<unsigned> runDepth;           // parallel to module->functions: see runDepths()
 };
+
+// How deep running each function of `module` nests on the stack, counted in expression levels:
+// its deepest statement or expression and, at each call, the callee's depth plus a call's own
+// frame. kUnboundedDepth for a function that may recurse. Running a node recurses into its
+// children, so this is what a call needs of the stack it runs on.
+inline constexpr unsigned kUnboundedDepth = ~0u;
+std::vector<unsigned> runDepths(const Module& module);
 
 // An array index of the shape `c`, `a + c` or `a * b + c` over int variables held in slots
 // (row-major indexing): computed inline, with the same overflow checks as the nodes.

@@ -4,8 +4,11 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>  // llvm/Support/thread.h uses std::exchange without including it
 
 #include "compiler.hpp"
+#include "culift/ast/stack.hpp"
+#include "llvm/Support/thread.h"
 #include "ops.hpp"
 
 namespace culift::interp {
@@ -80,6 +83,13 @@ bool indexFits(Scalar t, std::int64_t n) {
   });
 }
 
+// Running a function recurses through its nodes. Functions that nest deeper than this many
+// expression levels run on culift's stack (culift/ast/stack.hpp); the shallow rest, nearly
+// every kernel, run on the caller's, with no thread to start per call.
+constexpr unsigned kCallerStackLevels = 64;
+
+bool needsCuliftStack(const rt::ProgramData& d, std::size_t fn) { return d.runDepth[fn] > kCallerStackLevels; }
+
 rt::Raw indexValue(Scalar t, std::int64_t i) {
   return rt::dispatch(t, [&]<Scalar S>() -> rt::Raw {
     using T = rt::Cpp<S>;
@@ -91,7 +101,13 @@ rt::Raw indexValue(Scalar t, std::int64_t i) {
 }  // namespace
 
 Program::Program(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Program::~Program() = default;
+
+Program::~Program() {
+  // The compiled nodes free their children recursively, as deep as they run.
+  const std::vector<unsigned>& depths = impl_->data.runDepth;
+  if (std::any_of(depths.begin(), depths.end(), [](unsigned d) { return d > kCallerStackLevels; }))
+    runOnCuliftStack([&] { impl_.reset(); });
+}
 
 std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> module, Options options) {
   if (!module) rt::failNoLoc("no module to compile");
@@ -102,10 +118,14 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
   if (d.options.stepBudget == 0) d.options.stepBudget = Options{}.stepBudget;
   d.functions.resize(d.module->functions.size());
   for (std::size_t k = 0; k < d.functions.size(); ++k) d.functions[k].fn = &d.module->functions[k];
-  for (auto& cf : d.functions) {
-    rt::Compiler c(d, cf);
-    c.compileBody();
-  }
+  // The compiler recurses once per nesting level of the AST (up to the front end's limits).
+  runOnCuliftStack([&] {
+    d.runDepth = rt::runDepths(*d.module);
+    for (auto& cf : d.functions) {
+      rt::Compiler c(d, cf);
+      c.compileBody();
+    }
+  });
   return std::shared_ptr<const Program>(new Program(std::move(impl)));
 }
 
@@ -132,7 +152,12 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   }
   rt::Context ctx;
   ctx.budget = d.options.stepBudget;
-  rt::Raw r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr);
+  rt::Raw r;
+  const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr); };
+  if (needsCuliftStack(d, index))
+    runOnCuliftStack(run);
+  else
+    run();
   Value out;
   out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
   if (out.type != Scalar::Void)
@@ -251,9 +276,16 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   const std::uint64_t chunk = std::max<std::uint64_t>(64, total / (std::uint64_t{threads} * 16) + 1);
   if (total <= chunk) threads = 1;
   threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, (total + chunk - 1) / chunk));
+  const bool deep = needsCuliftStack(d, index);
   if (threads <= 1) {
     std::vector<rt::Raw> s = scalars;
-    if (auto failure = runRange(0, total, s)) throw std::move(failure->second);
+    std::optional<std::pair<std::uint64_t, Error>> failure;
+    const auto run = [&] { failure = runRange(0, total, s); };
+    if (deep)
+      runOnCuliftStack(run);
+    else
+      run();
+    if (failure) throw std::move(failure->second);
     return;
   }
 
@@ -279,10 +311,12 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
       }
     }
   };
-  std::vector<std::thread> pool;
+  // Workers of a deep function get culift's stack size; others the system's default.
+  const std::optional<unsigned> stackSize = deep ? std::optional<unsigned>(kCuliftStackSize) : std::nullopt;
+  std::vector<llvm::thread> pool;
   pool.reserve(threads);
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (std::thread& t : pool) t.join();
+  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(stackSize, worker);
+  for (llvm::thread& t : pool) t.join();
   if (error) throw std::move(*error);
 }
 

@@ -1,6 +1,11 @@
-#include "catch.hpp"
+#include <cstdint>
+#include <stdexcept>
+#include <thread>
 
+#include "catch.hpp"
 #include "culift/ast/module.hpp"
+#include "culift/ast/stack.hpp"
+#include "small_stack.hpp"
 
 using namespace culift;
 
@@ -44,4 +49,66 @@ TEST_CASE("diagnostics print file:line:col, the line and a caret", "[ast]") {
         "  int x = y;\n"
         "          ^\n"
         "note: declare it first\n");
+}
+
+namespace {
+// Recurses `levels` deep with about 1 KB of stack per level.
+unsigned deepRecursion(unsigned levels) {
+  volatile char frame[1024];
+  frame[0] = static_cast<char>(levels);
+  if (levels == 0) return 0;
+  return deepRecursion(levels - 1) + 1 + static_cast<unsigned>(frame[0] - static_cast<char>(levels));
+}
+}  // namespace
+
+TEST_CASE("runOnCuliftStack gives work culift's stack on any thread, and its exceptions back", "[ast][stack]") {
+  std::size_t leftOutside = 0, leftInside = 0;
+  unsigned depth = 0;
+  std::thread::id worker, nested;
+  std::string caught;
+  test::onSmallStack([&] {
+    leftOutside = culiftStackLeft();
+    runOnCuliftStack([&] {
+      leftInside = culiftStackLeft();
+      depth = deepRecursion(16 * 1024);  // 16 MB: far beyond the calling thread's 512 KB
+      worker = std::this_thread::get_id();
+      runOnCuliftStack([&] { nested = std::this_thread::get_id(); });
+    });
+    try {
+      runOnCuliftStack([] { throw std::runtime_error("from the culift stack"); });
+    } catch (const std::runtime_error& e) {
+      caught = e.what();
+    }
+  });
+  CHECK(leftOutside == SIZE_MAX);
+  CHECK(leftInside <= kCuliftStackSize);
+  CHECK(leftInside > kCuliftStackSize - (64u << 10));
+  CHECK(depth == 16 * 1024);
+  CHECK(worker == nested);  // already on a culift stack: no second thread
+  CHECK(caught == "from the culift stack");
+}
+
+TEST_CASE("a deeply nested AST is freed on a thread with a 512 KB stack", "[ast][stack]") {
+  constexpr unsigned kLevels = 200000;  // recursive destructors would need megabytes
+  bool freed = false;
+  test::onSmallStack([&] {
+    ExprPtr e = std::make_unique<Expr>(ExprKind::VarRef, Type::value(Scalar::I32), SourceRange{});
+    for (unsigned k = 0; k < kLevels; ++k) {
+      auto neg = std::make_unique<Expr>(ExprKind::Unary, Type::value(Scalar::I32), SourceRange{});
+      neg->operands.push_back(std::move(e));
+      e = std::move(neg);
+    }
+    StmtPtr s = std::make_unique<Stmt>(StmtKind::Null, SourceRange{});
+    for (unsigned k = 0; k < kLevels; ++k) {
+      auto block = std::make_unique<Stmt>(StmtKind::Block, SourceRange{});
+      block->stmts.push_back(std::move(s));
+      auto branch = std::make_unique<Stmt>(StmtKind::If, SourceRange{});
+      branch->then = std::move(block);
+      s = std::move(branch);
+    }
+    e.reset();
+    s.reset();
+    freed = true;
+  });
+  CHECK(freed);
 }

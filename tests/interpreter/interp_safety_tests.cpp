@@ -7,6 +7,7 @@
 #include "ast_builder.hpp"
 #include "catch.hpp"
 #include "culift/interpreter.hpp"
+#include "small_stack.hpp"
 
 using namespace culift;
 using namespace culift::testing;
@@ -276,4 +277,30 @@ TEST_CASE("falling off the end of a non-void function is an error", "[interp][sa
   Built p = build(b.finish(b.block({})));
   interp::Arg args[] = {Value::of(1)};
   CHECK(errorOf([&] { p.program->call(p.fn(), args); }).message.find("without returning a value") != std::string::npos);
+}
+
+// A host app may run kernels from a pool thread with 512 KB of stack. A hand-built tree has no
+// front end to bound its nesting: 5001 nested negations take megabytes of stack to compile,
+// run and free, more than that thread has.
+TEST_CASE("a deeply nested function compiles, runs and is freed on a thread with a 512 KB stack", "[interp][safety][stack]") {
+  constexpr unsigned kLevels = 5001;
+  FnBuilder b("negations", Type::value(Scalar::I32), "safety.cpp");
+  const VarId a = b.param("a", Type::value(Scalar::I32));
+  ExprPtr e = b.var(a);
+  for (unsigned k = 0; k < kLevels; ++k) e = b.un(UnaryOp::Neg, std::move(e));
+  std::shared_ptr<Module> module = moduleOf({}, "safety.cpp");
+  module->functions.push_back(b.finish(b.ret(std::move(e)), {}, /*elementWise=*/true));
+  Value called;
+  std::vector<int> launched(4, 0);
+  test::onSmallStack([&] {
+    std::shared_ptr<const interp::Program> program = interp::Program::compile(module);
+    interp::Arg args[] = {Value::of(7)};
+    called = program->call(module->functions[0], args);
+    const std::vector<int> x = {1, 2, 3, 4};
+    interp::Arg kernelArgs[] = {ArrayRef::of(std::span<const int>(x)), ArrayRef::of(std::span<int>(launched))};
+    program->launch(module->functions[0], interp::Extent{{4, 1, 1}, 1}, kernelArgs);
+  });
+  CHECK(called.type == Scalar::I32);
+  CHECK(called.as<int>() == -7);
+  CHECK(launched == std::vector<int>{-1, -2, -3, -4});
 }

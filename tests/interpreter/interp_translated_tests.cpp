@@ -13,6 +13,8 @@
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
 #include "data/ops_functions.hpp"
+#include "deep_inputs.hpp"
+#include "small_stack.hpp"
 #include "../../examples/pearson/pearson_metrics.hpp"
 
 using namespace culift;
@@ -323,4 +325,36 @@ TEST_CASE("translated tutorial functions equal native on sample args and in whol
       differing += corr[i * rows + j] != CorrelationCell(dot.data(), sum.data(), sumSq.data(), rows, cols, i, j);
     }
   CHECK(differing == 0);
+}
+
+// A host app may compile and run translated kernels from a pool thread with 512 KB of stack:
+// the deepest input the front end accepts must compile, run (a call and a whole launch) and be
+// dropped there without overflowing it.
+TEST_CASE("deep input inside the limits is interpreted on a thread with a 512 KB stack", "[interp][translated][stack]") {
+  for (const test::DeepInput& input : test::acceptedDeepInputs()) {
+    DYNAMIC_SECTION(input.name) {
+      std::string diagnostics;
+      bool translatedOk = false;
+      Value called;
+      std::vector<int> launched(4, -1);
+      test::onSmallStack([&] {
+        TranslateResult r = translateSource(input.source, input.name);
+        diagnostics = r.formatDiagnostics();
+        translatedOk = r.ok();
+        if (!translatedOk) return;
+        std::shared_ptr<const interp::Program> program = interp::Program::compile(r.module);
+        const Function& f = *r.module->find("f");
+        interp::Arg args[] = {Value::of(3)};
+        called = program->call(f, args);
+        const std::vector<int> a = {3, 3, 3, 3};
+        interp::Arg kernelArgs[] = {interp::ArrayRef::of(std::span<const int>(a)), interp::ArrayRef::of(std::span<int>(launched))};
+        program->launch(f, interp::Extent{{4, 1, 1}, 1}, kernelArgs);
+      });
+      INFO(diagnostics);
+      REQUIRE(translatedOk);
+      CHECK(called.type == Scalar::I32);
+      CHECK(called.as<int>() == input.result);
+      CHECK(launched == std::vector<int>(4, input.result));
+    }
+  }
 }

@@ -14,6 +14,7 @@
 #include <llvm/Support/Program.h>
 
 #include "catch.hpp"
+#include "deep_inputs.hpp"
 
 namespace fs = std::filesystem;
 
@@ -144,25 +145,17 @@ TEST_CASE("a 10 MB input is read and its error located within the time limit", "
 }
 
 TEST_CASE("pathologically nested input is a diagnostic, not a crash", "[corpus]") {
-  SECTION("parentheses nested 5000 deep") {
-    const std::string path = scratchFile("deep_parens.cpp", "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int a) {\n  return " +
-                                                                std::string(5000, '(') + "a" + std::string(5000, ')') + ";\n}\n");
-    const Run r = emit(path);
-    INFO(r.output.substr(0, 2000));
-    requireNoCrash(r);
-    CHECK(r.exitCode == 1);
-    CHECK(r.output.find("deep_parens.cpp:3:") != std::string::npos);
-    fs::remove_all(fs::path(path).parent_path());
-  }
-  SECTION("blocks nested 5000 deep") {
-    const std::string path = scratchFile("deep_blocks.cpp", "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int a) {\n" +
-                                                                std::string(5000, '{') + "a += 1;" + std::string(5000, '}') + "\n  return a;\n}\n");
-    const Run r = emit(path);
-    INFO(r.output.substr(0, 2000));
-    requireNoCrash(r);
-    CHECK(r.exitCode == 1);
-    CHECK(r.output.find("deep_blocks.cpp:3:") != std::string::npos);
-    fs::remove_all(fs::path(path).parent_path());
+  for (const culift::test::DeepInput& input : culift::test::rejectedDeepInputs()) {
+    DYNAMIC_SECTION(input.name) {
+      const std::string path = scratchFile(input.name, input.source);
+      const Run r = emit(path);
+      INFO(r.output.substr(0, 2000));
+      requireNoCrash(r);
+      CHECK(r.exitCode == 1);
+      CHECK(r.output.find(input.name + ":" + std::to_string(input.line) + ":") != std::string::npos);
+      CHECK(r.output.find(input.error) != std::string::npos);
+      fs::remove_all(fs::path(path).parent_path());
+    }
   }
 }
 

@@ -1,15 +1,20 @@
-// Whatever the input, translate() returns diagnostics: no crash, no abort, nothing on stderr.
+// Whatever the input, translate() returns diagnostics: no crash, no abort, nothing on stderr,
+// on any calling thread.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
 
+#include "culift/ast/source.hpp"
+#include "culift/codegen.hpp"
+#include "deep_inputs.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "small_stack.hpp"
 #include "translate_support.hpp"
-#include "culift/ast/source.hpp"
 
 using namespace culift;
 
@@ -156,4 +161,51 @@ TEST_CASE("the Clang resource directory exists and holds the builtin headers", "
   const std::string dir = findClangResourceDir();
   CHECK(llvm::sys::fs::is_directory(dir));
   CHECK(llvm::sys::fs::exists(dir + "/include/stddef.h"));
+}
+
+// A host app may call translate() from a pool thread with 512 KB of stack: deep input must get
+// the same clean diagnostic there as on the main thread, not a crash before the limit reports.
+TEST_CASE("deeply nested input is a clean diagnostic on a thread with a 512 KB stack", "[robustness][stack]") {
+  for (const test::DeepInput& input : test::rejectedDeepInputs()) {
+    DYNAMIC_SECTION(input.name) {
+      TranslateResult r;
+      test::onSmallStack([&] { r = translateSource(input.source, input.name); });
+      INFO(r.formatDiagnostics().substr(0, 2000));
+      REQUIRE_FALSE(r.ok());
+      const auto first = std::find_if(r.diagnostics.begin(), r.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+      REQUIRE(first != r.diagnostics.end());
+      CHECK_THAT(first->message, Catch::Contains(input.error));
+      CHECK(first->loc.file == input.name);
+      CHECK(first->loc.line == input.line);
+      // A nesting limit is reported once, at the outermost node beyond it.
+      if (input.error.find("nested too deeply") != std::string::npos) CHECK(r.diagnostics.size() == 1);
+    }
+  }
+}
+
+// The deepest input the limits let through: translated, emitted again and written as
+// pseudocode by the host thread (the emitter is public API too), and dropped there.
+TEST_CASE("deep input inside the limits translates and emits on a thread with a 512 KB stack", "[robustness][stack]") {
+  for (const test::DeepInput& input : test::acceptedDeepInputs()) {
+    DYNAMIC_SECTION(input.name) {
+      bool ok = false;
+      std::string diagnostics, translatedCuda, emittedCuda, pseudocode;
+      test::onSmallStack([&] {
+        TranslateResult r = translateSource(input.source, input.name);
+        ok = r.ok();
+        diagnostics = r.formatDiagnostics();
+        if (!ok) return;
+        translatedCuda = r.module->cudaSource;
+        emittedCuda = emitCuda(*r.module);
+        pseudocode = writePseudocode(*r.module, *r.module->find("f"));
+      });
+      INFO(diagnostics);
+      REQUIRE(ok);
+      CHECK(diagnostics.empty());
+      CHECK_THAT(translatedCuda, Catch::Contains("__device__ int f(int a) {"));
+      CHECK(emittedCuda == translatedCuda);
+      CHECK_THAT(pseudocode, Catch::Contains("int f(int a) {"));
+    }
+  }
 }

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "culift/ast/stack.hpp"
 #include "literal_spelling.hpp"
 
 namespace culift::codegen {
@@ -31,7 +32,8 @@ AstPrinter::AstPrinter(const Module& module, const Function& function, Flavor fl
   // A local named like a function the body calls (`float sqrtf = ...; sqrtf(x)`) would hide
   // that function in the emitted code, where C++ named it through std::. Rename such locals.
   std::unordered_set<std::string> called;
-  if (fn_.body) collectCalleeNames(*fn_.body, called);
+  // This walk and the printing recurse as deep as the body is nested: on culift's stack.
+  if (fn_.body) runOnCuliftStack([&] { collectCalleeNames(*fn_.body, called); });
   names_.reserve(fn_.vars.size());
   for (VarId id = 0; id < fn_.vars.size(); ++id) {
     const std::string& name = fn_.vars[id].name;
@@ -74,10 +76,12 @@ std::string AstPrinter::parameterList() const {
 
 void AstPrinter::printBody(unsigned indent) {
   if (!fn_.body) return;
-  if (fn_.body->kind == StmtKind::Block)
-    block(*fn_.body, indent);
-  else
-    stmt(*fn_.body, indent);
+  runOnCuliftStack([&] {
+    if (fn_.body->kind == StmtKind::Block)
+      block(*fn_.body, indent);
+    else
+      stmt(*fn_.body, indent);
+  });
 }
 
 void AstPrinter::block(const Stmt& s, unsigned indent) {

@@ -131,21 +131,10 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (!e) return nullptr;
   // Deeply nested expressions (a + a + ... thousands of times) would exhaust the stack here,
   // in the emitter and in the interpreter: reject them once, at the outermost expression.
-  struct DepthGuard {
-    unsigned& depth;
-    explicit DepthGuard(unsigned& d) : depth(d) { ++depth; }
-    ~DepthGuard() { --depth; }
-  } guard(exprDepth_);
-  if (exprDepth_ == 1) depthReported_ = false;
-  if (exprDepth_ > kMaxExprDepth) {
-    if (!depthReported_) {
-      depthReported_ = true;
-      error(e->getExprLoc(),
-            "expression is nested too deeply (more than " + std::to_string(kMaxExprDepth) + " levels)",
-            "split it into several statements with local variables");
-    }
+  const NestingLevel level(exprDepth_);
+  if (tooDeep(exprDepth_, kMaxExprDepth, depthReported_, e->getExprLoc(), "expression",
+              "split it into several statements with local variables"))
     return nullptr;
-  }
   const clang::SourceRange sr = e->getSourceRange();
   const clang::SourceLocation where = e->getExprLoc();
 

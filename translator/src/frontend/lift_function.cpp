@@ -2,6 +2,7 @@
 // and body, and the whole-module checks (recursion).
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "culift/ast/stack.hpp"
 #include "lifter.hpp"
 #include "llvm/ADT/StringExtras.h"
 
@@ -47,6 +48,22 @@ void collectFunctions(const clang::DeclContext* dc, const clang::SourceManager& 
 
 void Lifter::error(clang::SourceLocation where, std::string message, std::string hint) {
   diags_.error(loc(where), std::move(message), std::move(hint));
+}
+
+bool Lifter::tooDeep(unsigned depth, unsigned limit, bool& reported, clang::SourceLocation where, const char* what,
+                     const char* hint) {
+  if (depth == 1) reported = false;
+  const bool overLimit = depth > limit;
+  if (!overLimit && culiftStackLeft() >= kStackReserve) return false;
+  if (!reported) {
+    reported = true;
+    error(where,
+          std::string(what) + " is nested too deeply (" +
+              (overLimit ? "more than " + std::to_string(limit) + " levels"
+                         : std::to_string(depth) + " levels fill the translator's stack") + ")",
+          hint);
+  }
+  return true;
 }
 
 void Lifter::run(const std::vector<std::string>& picked) {

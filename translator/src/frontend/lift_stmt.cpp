@@ -10,6 +10,12 @@ StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(k
 
 StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (!s) return nullptr;
+  // Statements nested without braces (`if (a) if (b) ...`, long else-if chains) escape Clang's
+  // bracket limit; bounded here like expressions.
+  const NestingLevel level(stmtDepth_);
+  if (tooDeep(stmtDepth_, kMaxStmtDepth, stmtDepthReported_, s->getBeginLoc(), "statement",
+              "move the inner statements into a function of their own"))
+    return nullptr;
   const clang::SourceRange sr = s->getSourceRange();
 
   if (const auto* block = llvm::dyn_cast<clang::CompoundStmt>(s)) {

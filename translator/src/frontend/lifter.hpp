@@ -3,6 +3,7 @@
 // diagnostic at the offending node; the walk continues so one run reports every error.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <set>
@@ -37,9 +38,27 @@ class Lifter {
 
   // ---- functions (lift_function.cpp) ----
   void collectRoots(const std::vector<std::string>& picked);
+  // Nesting limits. Every pass after the lifter (classifier, emitter, interpreter) recurses as
+  // deep as the AST is nested; these bound it, on the stack translate() runs on.
   static constexpr unsigned kMaxExprDepth = 1000;
+  static constexpr unsigned kMaxStmtDepth = 1000;
+  // Stack kept free below the deepest lift call: what one nesting level and the Clang calls it
+  // makes may use. Reaching it is reported as too deep a nesting, before the limits above,
+  // only where frames are far larger than in a normal build.
+  static constexpr std::size_t kStackReserve = 4u << 20;
+  struct NestingLevel {  // one level deeper for the lifetime of a lift call
+    unsigned& depth;
+    explicit NestingLevel(unsigned& d) : depth(d) { ++depth; }
+    ~NestingLevel() { --depth; }
+  };
   unsigned exprDepth_ = 0;
+  unsigned stmtDepth_ = 0;
   bool depthReported_ = false;
+  bool stmtDepthReported_ = false;
+  // Whether a node at nesting level `depth` is too deep (beyond `limit`, or out of stack); the
+  // first one under an outermost node is reported, as `what` ("expression", "statement").
+  bool tooDeep(unsigned depth, unsigned limit, bool& reported, clang::SourceLocation where, const char* what,
+               const char* hint);
 
   FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames);
   // The index names a culift annotation gives (default i, j, k); reports a malformed one.

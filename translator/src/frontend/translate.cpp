@@ -1,16 +1,20 @@
 // culift::translate: runs Clang (LibTooling) on the user's file, lifts the annotated functions
 // into the typed AST, classifies them and emits CUDA C. Clang's own diagnostics and culift's
-// are returned, never printed.
+// are returned, never printed. All of it runs on a culift-sized stack (culift/ast/stack.hpp),
+// whatever thread the caller is on.
 #include "culift/translate.hpp"
 
 #include <algorithm>
+#include <functional>
 
 #include "annotate_header.hpp"
+#include "clang/Basic/Stack.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "clang_diagnostics.hpp"
+#include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
 #include "lifter.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -134,6 +138,19 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   return finish(std::move(module), clangDiags);
 }
 
+// Clang's parser and culift's passes recurse once per nesting level of the input, so they run
+// on a thread whose stack culift sizes, as clang's own driver runs its compiler; the nesting
+// limits then hold on any calling thread, however little stack it has.
+TranslateResult onCuliftStack(const std::function<TranslateResult()>& translation) {
+  TranslateResult result;
+  runOnCuliftStack([&] {
+    // Lets Clang's semantic analysis see how deep it is (deep template instantiations).
+    clang::noteBottomOfStack();
+    result = translation();
+  });
+  return result;
+}
+
 }  // namespace
 
 std::string TranslateResult::formatDiagnostics(bool color) const {
@@ -152,13 +169,14 @@ TranslateResult translate(const std::string& path, const TranslateOptions& optio
     result.diagnostics.push_back(std::move(d));
     return result;
   }
-  return runTranslation(path, absolute(path), (*buffer)->getBuffer().str(), options, /*fromDisk=*/true);
+  const std::string text = (*buffer)->getBuffer().str();
+  return onCuliftStack([&] { return runTranslation(path, absolute(path), text, options, /*fromDisk=*/true); });
 }
 
 TranslateResult translateSource(const std::string& source, const std::string& virtualFileName,
                                 const TranslateOptions& options) {
   const std::string name = virtualFileName.empty() ? std::string("input.cpp") : virtualFileName;
-  return runTranslation(name, absolute(name), source, options, /*fromDisk=*/false);
+  return onCuliftStack([&] { return runTranslation(name, absolute(name), source, options, /*fromDisk=*/false); });
 }
 
 std::string findClangResourceDir() {

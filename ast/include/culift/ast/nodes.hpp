@@ -101,6 +101,11 @@ struct Expr {
 
   Expr() = default;
   Expr(ExprKind k, Type t, SourceRange r) : kind(k), type(t), range(std::move(r)) {}
+  // Frees the operands without recursion: a host app may drop a deeply nested module on a
+  // thread with little stack.
+  ~Expr();
+  Expr(Expr&&) = default;
+  Expr& operator=(Expr&&) = default;
 };
 
 struct Stmt {
@@ -122,6 +127,9 @@ struct Stmt {
 
   Stmt() = default;
   Stmt(StmtKind k, SourceRange r) : kind(k), range(std::move(r)) {}
+  ~Stmt();  // without recursion, as ~Expr
+  Stmt(Stmt&&) = default;
+  Stmt& operator=(Stmt&&) = default;
 };
 
 struct Var {
