@@ -39,7 +39,7 @@ for a in "$@"; do [ "$a" = "--quick" ] && quick=1; done
 
 # PyTorch baselines (sizes as the benchmark's defaults, or its --quick sizes).
 torch_args=()
-[ $quick -eq 1 ] && torch_args=(--sat-pairs 1048576 --masked-size 1024 --clamp-n 1048576 --pearson-size 256 --no-compile)
+[ $quick -eq 1 ] && torch_args=(--sat-pairs 1048576 --masked-size 1024 --clamp-n 1048576 --pearson-size 256 --blas-size 256 --no-compile)
 echo "gpu-bench: PyTorch baselines..."
 timeout 300 python3 bench/gpu/torch_baselines.py "${torch_args[@]}" > "$out/torch.txt" 2> "$out/torch.err"
 torch_status=$?

@@ -66,6 +66,7 @@ run_tests() {  # run_tests NAME [catch args...]
 run_tests runtime_gpu_tests "[gpu]"
 run_tests runtime_gpu_fault_tests "[gpu]"
 run_tests runtime_gpu_golden_tests "[gpu]"
+run_tests runtime_gpu_plan_tests "[gpu]"
 for other in runtime_nvrtc_tests runtime_cache_tests runtime_plan_tests runtime_argument_tests runtime_cpu_tests \
              runtime_probe_tests; do
   if find_bin "$other" > /dev/null; then run_tests "$other"; fi
@@ -138,6 +139,18 @@ if command -v compute-sanitizer > /dev/null && [ -n "$golden" ]; then
       > "$out/sanitizer-$tool.log" 2>&1
     record "compute-sanitizer $tool (golden kernels)" $? \
       "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-$tool.log" | tail -1)"
+  done
+fi
+
+# Every loop-plan entry (tiled contractions, row reductions) at small extents under the tools
+# that check copies into shared memory and barriers.
+plans="$(find_bin runtime_gpu_plan_tests)" || plans=""
+if command -v compute-sanitizer > /dev/null && [ -n "$plans" ]; then
+  for tool in memcheck racecheck synccheck; do
+    CULIFT_PLAN_TESTS_SMALL=1 timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$plans" "[sanitize]" \
+      > "$out/sanitizer-plans-$tool.log" 2>&1
+    record "compute-sanitizer $tool (loop-plan entries)" $? \
+      "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-plans-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-plans-$tool.log" | tail -1)"
   done
 fi
 

@@ -38,10 +38,11 @@ cl::opt<std::string> OutDir("out", cl::desc("directory for the logs, emitted sou
 cl::opt<std::string> TorchFile("torch", cl::desc("torch_baselines.py output to join into the table"));
 cl::opt<std::string> SourceRoot("source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
-cl::list<std::string> Only("only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson"));
+cl::list<std::string> Only("only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
+cl::opt<int> BlasSize("blas-size", cl::desc("GEMM, SYRK and matrix-vector size (default 4096)"), cl::init(4096));
 cl::list<int> PearsonSizes("pearson-size", cl::desc("Pearson matrix sizes (default 1024 and 4096)"));
 cl::opt<long long> CopyMiB("copy-mib", cl::desc("copy ceiling: MiB copied (default 1024)"), cl::init(1024));
 cl::opt<unsigned long long> Seed("seed", cl::desc("random seed (default: a fresh one, printed)"), cl::init(0));
@@ -88,11 +89,12 @@ int main(int argc, char** argv) {
 
   // ---- Translate ----------------------------------------------------------------------------
   title("translate()");
-  std::string satPath, maskedPath, pearsonPath, refPath;
+  std::string satPath, maskedPath, pearsonPath, blasPath, refPath;
   try {
     satPath = sourceFile(SourceRoot, "examples/sat/sat_overlap.hpp");
     maskedPath = sourceFile(SourceRoot, "examples/masked_broadcast/masked_broadcast.hpp");
     pearsonPath = sourceFile(SourceRoot, "examples/pearson/pearson_metrics.hpp");
+    blasPath = sourceFile(SourceRoot, "bench/gpu/blas_cells.hpp");
     refPath = sourceFile(SourceRoot, "bench/gpu/reference_kernels.cu");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu-bench: %s\n", e.what());
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
   std::sort(again.begin(), again.end());
   std::printf("  %s: %zu functions; first call %.1f ms (includes Clang start-up), then median %.1f ms\n",
               pearsonPath.c_str(), pearson->functions.size(), firstTranslateMs, again[1]);
+  auto blas = translateOrExit(blasPath);
   auto sat = translateOrExit(satPath);
   auto masked = translateOrExit(maskedPath);
   std::printf("  %s and %s translated\n", satPath.c_str(), maskedPath.c_str());
@@ -149,6 +152,7 @@ int main(int argc, char** argv) {
                       {{"sat_overlap", sat->cudaSource},
                        {"masked_broadcast", masked->cudaSource},
                        {"pearson_metrics", pearson->cudaSource},
+                       {"blas_cells", blas->cudaSource},
                        {"reference_kernels", refSource}},
                       compileOptions, arch, OutDir, stdout);
       if (!OutDir.empty()) std::printf("  sources, cubins and ptxas logs written to %s\n", OutDir.c_str());
@@ -174,7 +178,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gpu-bench: compiling the reference kernels failed: %s\n", e.what());
     return 2;
   }
-  Context c{*engine, *refs, sat, masked, pearson, seed};
+  Context c{*engine, *refs, sat, masked, pearson, blas, seed};
   if (Quick) {
     c.timing.maxSamples = 7;
     c.timing.budgetMs = 100;
@@ -232,6 +236,9 @@ int main(int argc, char** argv) {
   for (int n : pearsonSizes)
     if (usable && wanted("pearson"))
       usable = attempt("Pearson kernels", std::to_string(n), [&] { return benchPearson(c, n); });
+  const int blasSize = Quick ? 256 : BlasSize.getValue();
+  if (usable && wanted("blas"))
+    usable = attempt("BLAS kernels", std::to_string(blasSize), [&] { return benchBlas(c, blasSize); });
 
   // ---- The table ----------------------------------------------------------------------------
   const auto torch = readTorchBaselines(TorchFile);

@@ -198,3 +198,62 @@ extern "C" __global__ void ref_delay(long long ns) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
   } while ((long long)(now - start) < ns);
 }
+
+// ---- GEMM C = alpha A B + beta C: 64x64 tiles, 4x4 outputs per thread (as ref_gram) ----------
+// n, nk multiples of 64 and 16.
+extern "C" __global__ void __launch_bounds__(256) ref_gemm(const float* __restrict__ A, const float* __restrict__ B,
+                                                             const float* __restrict__ C, float alpha, float beta,
+                                                             int nk, int nj, float* __restrict__ out) {
+  __shared__ float As[REF_K][REF_TILE + 4];
+  __shared__ float Bs[REF_K][REF_TILE + 4];
+  int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  int rowBase = blockIdx.y * REF_TILE, colBase = blockIdx.x * REF_TILE;
+  float acc[4][4] = {};
+  for (int k0 = 0; k0 < nk; k0 += REF_K) {
+    for (int t = threadIdx.x; t < REF_TILE * REF_K; t += 256) {
+      int r = t / REF_K, k = t % REF_K;
+      As[k][r] = A[(long long)(rowBase + r) * nk + k0 + k];
+      int kb = t / REF_TILE, c = t % REF_TILE;
+      Bs[kb][c] = B[(long long)(k0 + kb) * nj + colBase + c];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < REF_K; ++k) {
+      float a[4], b[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        a[u] = As[k][ty * 4 + u];
+        b[u] = Bs[k][tx * 4 + u];
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u)
+#pragma unroll
+        for (int v = 0; v < 4; ++v) acc[u][v] += a[u] * b[v];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int u = 0; u < 4; ++u)
+#pragma unroll
+    for (int v = 0; v < 4; ++v) {
+      long long idx = (long long)(rowBase + ty * 4 + u) * nj + colBase + tx * 4 + v;
+      out[idx] = alpha * acc[u][v] + beta * C[idx];
+    }
+}
+
+// ---- y = A x: one warp per row, float4 loads, shuffle reduction (n a multiple of 4) ----------
+extern "C" __global__ void ref_gemv(const float* __restrict__ A, const float* __restrict__ x, int rows, int n,
+                                    float* __restrict__ y) {
+  int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int lane = threadIdx.x % 32;
+  if (warp >= rows) return;
+  const float4* row = reinterpret_cast<const float4*>(A + (long long)warp * n);
+  const float4* xv = reinterpret_cast<const float4*>(x);
+  float s = 0.0f;
+  for (int c = lane; c < n / 4; c += 32) {
+    float4 a = row[c], b = xv[c];
+    s += (a.x * b.x + a.y * b.y) + (a.z * b.z + a.w * b.w);
+  }
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(0xffffffffu, s, o);
+  if (lane == 0) y[warp] = s;
+}

@@ -58,6 +58,7 @@ def main():
     parser.add_argument("--masked-size", type=int, default=4096)
     parser.add_argument("--clamp-n", type=int, default=1 << 24)
     parser.add_argument("--pearson-size", type=int, action="append", help="default: 1024 and 4096")
+    parser.add_argument("--blas-size", type=int, default=4096)
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile of the SAT test")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -77,6 +78,16 @@ def main():
         emit("rowsum", n, median_ms(lambda: x.sum(dim=1)))
         emit("rowsumsq", n, median_ms(lambda: (x * x).sum(dim=1)))
         del x
+    n = args.blas_size
+    torch.backends.cuda.matmul.allow_tf32 = False  # fp32 arithmetic, as the generated kernels do
+    a = torch.rand(n, n, device=dev) * 2 - 1
+    b = torch.rand(n, n, device=dev) * 2 - 1
+    c = torch.rand(n, n, device=dev) * 2 - 1
+    v = torch.rand(n, device=dev) * 2 - 1
+    emit("gemm", n, median_ms(lambda: torch.addmm(c, a, b, beta=-0.5, alpha=1.5)))
+    emit("syrk", n, median_ms(lambda: torch.addmm(c, a, a.T, beta=-0.5, alpha=1.5)))
+    emit("matvec", n, median_ms(lambda: torch.mv(a, v)))
+    del a, b, c, v
     m = args.masked_size
     x = torch.rand(m, m, device=dev)
     mask = torch.rand(m, device=dev) < 0.5

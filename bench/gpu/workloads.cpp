@@ -26,6 +26,16 @@ std::vector<DeviceBuffer<float>> floatBuffers(rt::Engine& e, int count, std::siz
   return out;
 }
 
+// Runs `launch` once on poisoned output, then reads the output back.
+std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
+  poison(out);
+  launch();
+  e.synchronize();
+  return out.read();
+}
+
+}  // namespace
+
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi) {
   std::vector<float> v(n);
   parallelFor(static_cast<std::int64_t>(n), [&](std::int64_t b, std::int64_t e) {
@@ -48,15 +58,14 @@ void logCheck(Context& c, const Row& row, const char* which, double err) {
   std::fflush(c.log);
 }
 
-// Runs `launch` once on poisoned output, then reads the output back.
-std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
-  poison(out);
-  launch();
-  e.synchronize();
-  return out.read();
+std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan) {
+  const Function& fn = k.function();
+  if (k.engine().backend() == rt::Backend::Gpu)
+    if (auto choice = rt::choosePlanEntry(fn, plan, k.engine().device()))
+      return fn.planEntries[choice->entry].kernelName + " (" + std::string(name(fn.planEntries[choice->entry].plan)) +
+             "), " + choice->plan.toString();
+  return "per-thread " + plan.toString();
 }
-
-}  // namespace
 
 Row benchCopy(Context& c, std::int64_t bytes) {
   Row row{"copy (ref_copy, ceiling)", std::to_string(bytes >> 20) + " MiB"};
@@ -285,8 +294,8 @@ std::vector<Row> benchPearson(Context& c, int n) {
       const auto t = timeInterleaved(e, {gen, ref}, xSets, c.timing);
       row.generatedMs = t[0].medianMs;
       row.handMs = t[1].medianMs;
-      row.note = "one thread per row (generated) vs one warp per row, float4 loads (ref_row_sum)";
-      logTimings(c, row, t, {"generated " + rows1D.toString(), "ref_row_sum"});
+      row.note = describePlan(k, rows1D) + " vs one warp per row, float4 loads (ref_row_sum)";
+      logTimings(c, row, t, {"generated " + describePlan(k, rows1D), "ref_row_sum"});
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -324,9 +333,9 @@ std::vector<Row> benchPearson(Context& c, int n) {
       row.generatedMs = t[0].medianMs;
       row.handMs = t[1].medianMs;
       row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + ", hand-written " +
-                 formatFixed(row.flops / (row.handMs * 1e9), 2) + "; " + std::to_string(sample.size()) +
-                 " sampled cells checked";
-      logTimings(c, row, t, {"generated " + plan.toString(), "ref_gram"});
+                 formatFixed(row.flops / (row.handMs * 1e9), 2) + "; " + describePlan(k, plan) + "; " +
+                 std::to_string(sample.size()) + " sampled cells checked";
+      logTimings(c, row, t, {"generated " + describePlan(k, plan), "ref_gram"});
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

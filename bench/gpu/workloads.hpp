@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
+#include <string>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -14,13 +16,14 @@ namespace culift::bench {
 
 struct Context {
   Context(rt::Engine& e, rt::RawModule& r, std::shared_ptr<const Module> satModule,
-          std::shared_ptr<const Module> maskedModule, std::shared_ptr<const Module> pearsonModule, std::uint64_t s)
+          std::shared_ptr<const Module> maskedModule, std::shared_ptr<const Module> pearsonModule,
+          std::shared_ptr<const Module> blasModule, std::uint64_t s)
       : engine(e), refs(r), sat(std::move(satModule)), masked(std::move(maskedModule)),
-        pearson(std::move(pearsonModule)), seed(s) {}
+        pearson(std::move(pearsonModule)), blas(std::move(blasModule)), seed(s) {}
 
   rt::Engine& engine;
   rt::RawModule& refs;  // reference_kernels.cu
-  std::shared_ptr<const Module> sat, masked, pearson;
+  std::shared_ptr<const Module> sat, masked, pearson, blas;
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -33,5 +36,15 @@ Row benchMaskedBroadcast(Context& c, int rows, int cols);
 Row benchPearsonClamp(Context& c, std::int64_t n);
 // RowSum, RowSumSq, GramDot, CorrelationCell, DistanceCell at n x n, plus the two pipelines.
 std::vector<Row> benchPearson(Context& c, int n);
+// GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
+std::vector<Row> benchBlas(Context& c, int n);
+
+// Helpers the workload files share.
+std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);
+void logTimings(Context& c, const Row& row, const std::vector<Timing>& t, const std::vector<std::string>& names);
+void logCheck(Context& c, const Row& row, const char* which, double err);
+// The entry a launch of `k` over `plan` runs and its shape: "GramDot_sym128 (symmetric tiled
+// contraction), grid (528, 1, 1) x block (256, 1, 1)", or the per-thread plan.
+std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan);
 
 }  // namespace culift::bench

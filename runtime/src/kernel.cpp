@@ -88,10 +88,10 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     }
     // Entries come fastest first and each plan's tiles largest first: take the first of the
     // first plan that fits, but move on to a smaller tile of the same plan while the larger one
-    // leaves multiprocessors idle.
+    // leaves more than a tenth of the multiprocessors without a block.
     if (chosen && fn.planEntries[chosen->entry].plan != entry.plan) break;
     chosen = PlanChoice{e, p};
-    if (blocks >= sms) break;
+    if (blocks * 10 >= sms * 9) break;
   }
   return chosen;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -184,7 +185,7 @@ struct Extent {
   std::size_t offset;
 };
 
-std::vector<Extent> extentsFor(unsigned rank) {
+std::vector<Extent> allExtentsFor(unsigned rank) {
   std::vector<Extent> out;
   const std::int64_t ks[] = {0, 1, 3, 4097};
   if (rank == 2) {
@@ -205,6 +206,19 @@ std::vector<Extent> extentsFor(unsigned rank) {
     out.push_back({129, 1, 100003, 1});  // a long loop: many slices in flight
   }
   return out;
+}
+
+// CULIFT_PLAN_TESTS_SMALL=1 runs a few small launches with ragged edges in every axis (under
+// compute-sanitizer, which is slow); the entries for large launches then do not run.
+bool smallOnly() {
+  const char* small = std::getenv("CULIFT_PLAN_TESTS_SMALL");
+  return small && std::string(small) == "1";
+}
+
+std::vector<Extent> extentsFor(unsigned rank) {
+  if (!smallOnly()) return allExtentsFor(rank);
+  if (rank == 2) return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}};
+  return {{1, 1, 0, 0}, {7, 1, 3, 1}, {129, 1, 300, 0}};
 }
 
 }  // namespace
@@ -264,6 +278,10 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
   }
   WARN("loop-plan entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << launches
                                  << " GPU launches, " << comparedWithCpu << " compared with the CPU backend");
-  REQUIRE(entriesRun == entriesDeclared);
+  if (smallOnly()) {
+    REQUIRE(entriesRun.size() * 2 >= entriesDeclared.size());
+  } else {
+    REQUIRE(entriesRun == entriesDeclared);
+  }
   REQUIRE(comparedWithCpu > 100);
 }

@@ -61,8 +61,8 @@ CULIFT_KERNEL inline double Shifted(const float* a, const double* w, int ld, int
 
 // Integer min and max accumulators and a 64-bit counter.
 CULIFT_KERNEL inline int Spread(const int* a, const int* b, int n, int i, int j) {
-  int lo = 2147483647;
-  int hi = -2147483647;
+  int lo = 1000000;
+  int hi = -1000000;
   for (long long k = 0; k < n; ++k) {
     int v = a[i * n + k] - b[j * n + k];
     lo = v < lo ? v : lo;

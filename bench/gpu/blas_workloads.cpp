@@ -1,0 +1,124 @@
+// The benchmark's dense linear algebra rows: a GEMM cell (i, k) x (k, j), a SYRK cell
+// (i, k) x (j, k) and a matrix-vector row, each lifted from blas_cells.hpp beside a hand-written
+// kernel (ref_gemm, ref_gemv; SYRK has none) and the PyTorch call that does the same work
+// (torch.addmm in fp32 with TF32 off, torch.mv).
+#include <string>
+
+#include "blas_cells.hpp"
+#include "workloads.hpp"
+
+namespace culift::bench {
+namespace {
+
+using rt::DeviceBuffer;
+using rt::Dim3;
+using rt::LaunchPlanner;
+
+void logLine(Context& c, const std::string& text) {
+  std::fprintf(c.log, "  %s\n", text.c_str());
+  std::fflush(c.log);
+}
+
+std::vector<float> readAfter(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
+  poison(out);
+  launch();
+  e.synchronize();
+  return out.read();
+}
+
+}  // namespace
+
+std::vector<Row> benchBlas(Context& c, int n) {
+  if (n % 64) throw std::runtime_error("the hand-written GEMM needs n % 64 == 0");
+  rt::Engine& e = c.engine;
+  const std::string size = std::to_string(n);
+  const std::size_t cells = static_cast<std::size_t>(n) * n;
+  const std::uint64_t seed = c.seed ^ (0xb1a5 + n);
+  std::vector<Row> rows;
+  const std::vector<float> a = uniformFloats(seed, cells, -1, 1), b = uniformFloats(seed + 1, cells, -1, 1),
+                           cIn = uniformFloats(seed + 2, cells, -1, 1), x = uniformFloats(seed + 3, n, -1, 1);
+  DeviceBuffer<float> dA(e, a), dB(e, b), dC(e, cIn), dx(e, x), gen(e, cells), ref(e, cells);
+  const float alpha = 1.5f, beta = -0.5f;
+  int nInt = n;
+  std::uint64_t pA = addr(dA), pB = addr(dB), pC = addr(dC), px = addr(dx), pRef = addr(ref);
+  const auto sample = sampleIndices(static_cast<std::int64_t>(cells), 1 << 12, seed ^ 5);
+
+  // GEMM and SYRK: 2-D over the cells of C.
+  for (int syrk = 0; syrk < 2; ++syrk) {
+    Row row{syrk ? "SyrkCell" : "GemmCell", size};
+    row.bytes = 4.0 * 3 * static_cast<double>(cells);
+    row.flops = 2.0 * n * static_cast<double>(cells);
+    row.torchKey = std::string(syrk ? "syrk " : "gemm ") + size;
+    row.tolerance = 1e-4 * n;
+    try {
+      const rt::Kernel k = e.kernel(c.blas, syrk ? "SyrkCell" : "GemmCell");
+      const rt::LaunchPlan plan = LaunchPlanner::for2D(n, n, 32, 8, e.device().limits);
+      Launch g = syrk ? Launch([&](int) { k.launch(e, plan, dA, dC, alpha, beta, n, n, gen); })
+                      : Launch([&](int) { k.launch(e, plan, dA, dB, dC, alpha, beta, n, n, gen); });
+      auto want = [&](std::int64_t idx) {
+        const int i = int(idx / n), j = int(idx % n);
+        return double(syrk ? SyrkCell(a.data(), cIn.data(), alpha, beta, n, n, i, j)
+                           : GemmCell(a.data(), b.data(), cIn.data(), alpha, beta, n, n, i, j));
+      };
+      row.generatedErr = maxAbsError(readAfter(e, gen, [&] { g(0); }), want, sample, static_cast<std::int64_t>(cells));
+      logCheck(c, row, "generated", row.generatedErr);
+      std::vector<Launch> launches{g};
+      std::vector<std::string> names{"generated " + describePlan(k, plan)};
+      if (!syrk) {
+        Launch h = [&](int) {
+          float al = alpha, be = beta;
+          void* args[] = {&pA, &pB, &pC, &al, &be, &nInt, &nInt, &pRef};
+          c.refs.launch("ref_gemm", Dim3{unsigned(n / 64), unsigned(n / 64)}, Dim3{256}, 0, args);
+        };
+        row.handErr = maxAbsError(readAfter(e, ref, [&] { h(0); }), want, sample, static_cast<std::int64_t>(cells));
+        logCheck(c, row, "ref_gemm", row.handErr);
+        launches.push_back(h);
+        names.push_back("ref_gemm");
+      }
+      const auto t = timeInterleaved(e, launches, 1, c.timing);
+      row.generatedMs = t[0].medianMs;
+      if (!syrk) row.handMs = t[1].medianMs;
+      row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) +
+                 (syrk ? std::string() : ", hand-written " + formatFixed(row.flops / (row.handMs * 1e9), 2)) + "; " +
+                 names[0].substr(10) + "; " + std::to_string(sample.size()) + " sampled cells checked";
+      logTimings(c, row, t, names);
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+
+  // Matrix-vector: 1-D over rows.
+  {
+    Row row{"MatVecRow", size};
+    row.bytes = 4.0 * static_cast<double>(cells) + 8.0 * n;
+    row.torchKey = "matvec " + size;
+    row.tolerance = 1e-4 * n;
+    try {
+      const rt::Kernel k = e.kernel(c.blas, "MatVecRow");
+      const rt::LaunchPlan plan = LaunchPlanner::for1D(n, 256, e.device().limits);
+      Launch g = [&](int) { k.launch(e, plan, dA, dx, n, gen); };
+      Launch h = [&](int) {
+        void* args[] = {&pA, &px, &nInt, &nInt, &pRef};
+        c.refs.launch("ref_gemv", Dim3{unsigned((n * 32 + 255) / 256)}, Dim3{256}, 0, args);
+      };
+      auto want = [&](std::int64_t i) { return double(MatVecRow(a.data(), x.data(), n, int(i))); };
+      row.generatedErr = maxAbsError(readAfter(e, gen, [&] { g(0); }), want, {}, n);
+      row.handErr = maxAbsError(readAfter(e, ref, [&] { h(0); }), want, {}, n);
+      logCheck(c, row, "generated", row.generatedErr);
+      logCheck(c, row, "ref_gemv", row.handErr);
+      const auto t = timeInterleaved(e, {g, h}, 1, c.timing);
+      row.generatedMs = t[0].medianMs;
+      row.handMs = t[1].medianMs;
+      row.note = describePlan(k, plan) + " vs one warp per row, float4 loads (ref_gemv)";
+      logTimings(c, row, t, {"generated " + describePlan(k, plan), "ref_gemv"});
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  logLine(c, "BLAS rows at " + size + " done");
+  return rows;
+}
+
+}  // namespace culift::bench
