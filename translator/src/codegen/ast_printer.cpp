@@ -129,7 +129,14 @@ void AstPrinter::stmt(const Stmt& s, unsigned indent) {
       block(s, indent + 1);
       out_.line(indent, "}");
       return;
-    case StmtKind::Decl: out_.line(indent, declaration(s) + ";"); return;
+    case StmtKind::Decl:
+      if (rewrites_ && rewrites_->dropped.count(s.var)) return;
+      if (rewrites_ && rewrites_->hoisted.count(s.var)) {
+        if (s.expr) out_.line(indent, rewrites_->vars.at(s.var) + " = " + assignedValue(*s.expr) + ";");
+        return;
+      }
+      out_.line(indent, declaration(s) + ";");
+      return;
     case StmtKind::ExprStmt: out_.line(indent, top(*s.expr) + ";"); return;
     case StmtKind::If: {
       bracedBody("if (" + top(*s.cond) + ") {", *s.then, indent, "");
@@ -156,7 +163,13 @@ void AstPrinter::stmt(const Stmt& s, unsigned indent) {
       return;
     case StmtKind::Break: out_.line(indent, "break;"); return;
     case StmtKind::Continue: out_.line(indent, "continue;"); return;
-    case StmtKind::Return: out_.line(indent, s.expr ? "return " + top(*s.expr) + ";" : "return;"); return;
+    case StmtKind::Return:
+      if (rewrites_ && rewrites_->returns) {
+        out_.line(indent, rewrites_->returns(s.expr ? top(*s.expr) : std::string()));
+        return;
+      }
+      out_.line(indent, s.expr ? "return " + top(*s.expr) + ";" : "return;");
+      return;
     case StmtKind::Switch: switchStmt(s, indent); return;
     case StmtKind::Case:
     case StmtKind::Default:
@@ -272,6 +285,11 @@ std::string AstPrinter::convertedTo(const Expr& e, Scalar s) {
 
 AstPrinter::Printed AstPrinter::expr(const Expr& e) {
   const auto wrap = [](std::string s) { return Printed{"(" + s + ")", true}; };
+  if (rewrites_) {
+    if (auto it = rewrites_->exprs.find(&e); it != rewrites_->exprs.end()) return {it->second, false};
+    if (e.kind == ExprKind::VarRef)
+      if (auto it = rewrites_->vars.find(e.var); it != rewrites_->vars.end()) return {it->second, false};
+  }
   switch (e.kind) {
     case ExprKind::IntLiteral: {
       LiteralText t = integerLiteral(e.intBits, e.type.scalar);
