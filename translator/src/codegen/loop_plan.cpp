@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
 #include "plan_entries.hpp"
 
@@ -598,7 +599,14 @@ bool isSymmetric(const Function& fn, const LoopAnalysis& analysis) {
 
 namespace culift {
 
+static void planLoopsHere(Module& module);
+
 void planLoops(Module& module) {
+  // The analysis recurses as deep as the user nested the body: on culift's stack.
+  runOnCuliftStack([&] { planLoopsHere(module); });
+}
+
+void planLoopsHere(Module& module) {
   using codegen::LoopAnalysis;
   for (Function& f : module.functions) {
     f.loopPlan = LoopPlan::PerThread;

@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "ast_printer.hpp"
+#include "culift/ast/stack.hpp"
 #include "kernel_wrapper.hpp"
 #include "loop_plan.hpp"
 
@@ -563,16 +564,19 @@ void EntryWriter::rows(const PlanEntry& e) {
 
 void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out) {
   if (fn.planEntries.empty()) return;
-  EntryWriter writer(module, fn, out);
-  for (const PlanEntry& e : fn.planEntries) {
-    out.blank();
-    switch (e.plan) {
-      case LoopPlan::TiledContraction:
-      case LoopPlan::SymmetricTiledContraction: writer.tiled(e); break;
-      case LoopPlan::RowReduction: writer.rows(e); break;
-      case LoopPlan::PerThread: throw std::logic_error("a per-thread plan has no extra entry");
+  // The statements are printed as deep as the user nested them: on culift's stack.
+  runOnCuliftStack([&] {
+    EntryWriter writer(module, fn, out);
+    for (const PlanEntry& e : fn.planEntries) {
+      out.blank();
+      switch (e.plan) {
+        case LoopPlan::TiledContraction:
+        case LoopPlan::SymmetricTiledContraction: writer.tiled(e); break;
+        case LoopPlan::RowReduction: writer.rows(e); break;
+        case LoopPlan::PerThread: throw std::logic_error("a per-thread plan has no extra entry");
+      }
     }
-  }
+  });
 }
 
 }  // namespace culift::codegen
