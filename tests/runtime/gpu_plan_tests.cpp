@@ -219,7 +219,7 @@ std::vector<Extent> extentsFor(unsigned rank) {
   if (!smallOnly()) return allExtentsFor(rank);
   // The last ones are the smallest that still take the 128 x 128 tiles (symmetric and not) and
   // 32 rows per block on a device of 132 multiprocessors.
-  if (rank == 2) return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}, {1920, 1920, 3, 0}, {1408, 1000, 5, 1}};
+  if (rank == 2) return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}, {1920, 1920, 3, 0}, {1920, 1408, 5, 1}};
   return {{1, 1, 0, 0}, {7, 1, 3, 1}, {129, 1, 300, 0}, {3808, 1, 70, 1}};
 }
 

@@ -308,6 +308,27 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
                varName(axisVar_[1]);
       return false;
     }
+    if (fixed && d == kDepK && !conditional) {
+      const Scalar element = fn_.vars[array].type.scalar;
+      const auto ck = coefficient(*e.operands[1], a_.counter);
+      if ((byteSize(element) == 4 || byteSize(element) == 8) && ck && *ck == 1) {
+        auto same = std::find_if(a_.vectors.begin(), a_.vectors.end(), [&](const StagedOperand& o) {
+          return o.array == array && sameExpr(*o.index, *e.operands[1]);
+        });
+        if (same != a_.vectors.end()) {
+          same->reads.push_back(&e);
+        } else {
+          StagedOperand o;
+          o.array = array;
+          o.index = e.operands[1].get();
+          o.reads.push_back(&e);
+          o.element = element;
+          o.unitStride = true;
+          a_.vectors.push_back(std::move(o));
+        }
+        return true;
+      }
+    }
     const bool oneAxis = ((d & kDepI) != 0) != ((d & kDepJ) != 0);
     if (fixed && oneAxis && (d & kDepK) && !conditional) {
       const unsigned axis = (d & kDepI) ? 0 : 1;
@@ -649,7 +670,9 @@ void planLoopsHere(Module& module) {
         f.loopPlanReason = std::move(why);
         continue;
       }
-      if (codegen::rowReductionStages(a->operands.size(), 32) < 3) {
+      size_t vectors = 0;
+      for (const codegen::StagedOperand& v : a->vectors) vectors += byteSize(v.element) == byteSize(a->operands[0].element);
+      if (codegen::rowReductionStages(a->operands.size(), vectors, 32) < 3) {
         f.loopPlanReason = std::to_string(a->operands.size()) + " arrays would be staged (at most 2 fit)";
         continue;
       }

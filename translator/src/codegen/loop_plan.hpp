@@ -39,6 +39,9 @@ struct LoopAnalysis {
                                           // staged reads are replaced: registers per output
   std::vector<VarId> inlined;             // locals the bounds and staged indices use, by their init
   std::vector<StagedOperand> operands;
+  // Reads indexed by k alone (the x of A x): the same element for every output. A row reduction
+  // stages them beside its rows; axis and kContiguous mean nothing here.
+  std::vector<StagedOperand> vectors;
   bool earlyReturn = false;               // the prologue may return before the loop
 };
 

@@ -60,8 +60,10 @@ const std::string_view kPlanPrelude =
 unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile) { return tile >= 128 ? 8 : 16; }
 
-unsigned rowReductionStages(size_t operands, unsigned rows) {
-  const size_t perStage = operands * rows * kSliceBytes;   // bytes of one stage of every staged array
+unsigned rowSliceBytes(unsigned rows) { return rows >= 32 ? 256 : 512; }
+
+unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows) {
+  const size_t perStage = (operands * rows + vectors) * rowSliceBytes(rows);  // one stage of every staged array
   const size_t fit = perStage ? 48 * 1024 / perStage : 6;  // static shared memory: 48 KiB
   return static_cast<unsigned>(std::min<size_t>(6, fit));
 }
@@ -412,19 +414,24 @@ void EntryWriter::tiled(const PlanEntry& e) {
 // ---- row reduction -------------------------------------------------------------------------
 
 void EntryWriter::rows(const PlanEntry& e) {
-  const unsigned stages = rowReductionStages(a_.operands.size(), e.tileRows);
-  const unsigned rowsPerBlock = e.tileRows;
-  const bool value = !fn_.returnType.isVoid();
   const unsigned width = byteSize(a_.operands.at(0).element);  // the planner gives all staged arrays one width
+  // Arrays read at k alone (the same element for every row) of the rows' width: staged once.
+  std::vector<const StagedOperand*> vectors;
+  for (const StagedOperand& v : a_.vectors)
+    if (byteSize(v.element) == width) vectors.push_back(&v);
+  const unsigned stages = rowReductionStages(a_.operands.size(), vectors.size(), e.tileRows);
+  const unsigned rowsPerBlock = e.tileRows;
+  const unsigned sliceBytes = rowSliceBytes(e.tileRows);
+  const bool value = !fn_.returnType.isVoid();
   const std::string element(spelling(a_.operands[0].element));
-  const unsigned slice = kSliceBytes / width;  // k per slice
+  const unsigned slice = sliceBytes / width;  // k per slice
   const unsigned chunk = 16 / width;           // elements per 16-byte chunk
   const unsigned chunks = slice / chunk;
   const std::string vec = "culift_vec<" + element + ", " + str(chunk) + ">";
   const std::string R = str(rowsPerBlock);
   header(e, R + " outputs per block, one per thread of its first warp, the other warps copying (the first never waits "
                 "on a copy of its own); each row staged in " +
-                str(kSliceBytes) + "-byte slices, " + str(stages - 1) + " in flight");
+                str(sliceBytes) + "-byte slices, " + str(stages - 1) + " in flight");
   out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
   aliases(1);
   for (size_t p = 0; p < a_.operands.size(); ++p) {
@@ -432,6 +439,9 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(1, "__shared__ __align__(16) " + element + " culift_s" + str(p) + "[" + str(stages) + "][" + R + "][" +
                      str(slice) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) + "]");
   }
+  for (size_t p = 0; p < vectors.size(); ++p)
+    out_.line(1, "__shared__ __align__(16) " + element + " culift_b" + str(p) + "[" + str(stages) + "][" + str(slice) +
+                     "];  // " + name(vectors[p]->array) + "[" + printer_.printExpression(*vectors[p]->index) + "]");
   out_.line(1, "// Row r's 16-byte chunk c of a slice sits at chunk c ^ (r % 8): a thread reading its own row and");
   out_.line(1, "// the copies of one row both meet every bank once.");
   bounds(1);
@@ -475,6 +485,30 @@ void EntryWriter::rows(const PlanEntry& e) {
     }
     out_.line(indent + 2, "}");
     out_.line(indent + 1, "}");
+    for (size_t p = 0; p < vectors.size(); ++p) {
+      const StagedOperand& v = *vectors[p];
+      const std::string src = name(v.array) + "[" + printWith(inlineRewrites_, *v.index) + "]";
+      const std::string dst = "culift_b" + str(p) + "[culift_sc][culift_q * " + str(chunk) + "]";
+      out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " + str(chunks) +
+                                "; culift_q += " + str(e.threads - 32) + ") {");
+      out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_q * " +
+                                str(chunk) + ";");
+      out_.line(indent + 2, "if (culift_kq < culift_trip) {");
+      out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
+      out_.line(indent + 3, counterAt("culift_kq"));
+      out_.line(indent + 3, "const " + element + "* culift_src = &" + src + ";");
+      out_.line(indent + 3, "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0) {");
+      out_.line(indent + 4, "culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width) + ");");
+      out_.line(indent + 3, "} else {");
+      out_.line(indent + 4, "for (int culift_e = 0; culift_e < culift_valid; ++culift_e) {");
+      out_.line(indent + 5, "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
+                                ")(culift_lo + (culift_kq + culift_e));");
+      out_.line(indent + 5, "culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
+      out_.line(indent + 4, "}");
+      out_.line(indent + 3, "}");
+      out_.line(indent + 2, "}");
+      out_.line(indent + 1, "}");
+    }
     out_.line(indent, "}");
     out_.line(indent, "culift_copy_commit();");
   };
@@ -512,6 +546,9 @@ void EntryWriter::rows(const PlanEntry& e) {
   step.returns = nullptr;
   for (size_t p = 0; p < a_.operands.size(); ++p)
     for (const Expr* read : a_.operands[p].reads) step.exprs[read] = "culift_w" + str(p) + ".v[culift_e]";
+  for (size_t p = 0; p < vectors.size(); ++p)
+    for (const Expr* read : vectors[p]->reads)
+      step.exprs[read] = "culift_b" + str(p) + "[culift_st][culift_c * " + str(chunk) + " + culift_e]";
   const bool usesK = mentions(*a_.loop->body, a_.counter, step);
   auto chunkLoop = [&](unsigned indent, bool full) {
     out_.line(indent, full ? "#pragma unroll 4" : "#pragma unroll 1");

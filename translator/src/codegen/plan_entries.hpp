@@ -25,9 +25,10 @@ unsigned tileStep(unsigned tile);
 unsigned tileStages(unsigned tile);
 inline constexpr unsigned kTilePad = 4;
 
-// Bytes of one row a row reduction stages per step, and its pipeline's stages for `operands`
-// staged arrays and `rows` rows per block (static shared memory stays within 48 KiB).
-inline constexpr unsigned kSliceBytes = 256;
-unsigned rowReductionStages(size_t operands, unsigned rows);
+// Bytes of one row a row reduction stages per step with `rows` rows per block (fewer rows, longer
+// slices: as many bytes per barrier), and its pipeline's stages for `operands` staged arrays of
+// rows and `vectors` staged arrays read at k alone (static shared memory stays within 48 KiB).
+unsigned rowSliceBytes(unsigned rows);
+unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows);
 
 }  // namespace culift::codegen
