@@ -65,8 +65,8 @@ inline std::vector<DeepInput> acceptedDeepInputs() {
       {"sum_900.cpp", kernel("  return a" + repeat(" + a", 900) + ";"), 0, "", 901 * 3},
       {"conditionals_900.cpp", kernel("  return " + repeat("a > 2 ? a : ", 900) + "0;"), 0, "", 3},
       {"unary_900.cpp", kernel("  return " + repeat("- ", 900) + "a;"), 0, "", 3},
-      {"ifs_500_around_a_sum_400.cpp", kernel("  " + repeat("if (a) ", 500) + "a = a" + repeat(" + a", 400) + ";\n  return a;"),
-       0, "", 401 * 3},
+      {"ifs_900_around_a_sum_800.cpp", kernel("  " + repeat("if (a) ", 900) + "a = a" + repeat(" + a", 800) + ";\n  return a;"),
+       0, "", 801 * 3},
       {"else_if_chain_900.cpp", kernel(detail::elseIfChain(900)), 0, "", 4},
   };
 }

@@ -10,6 +10,7 @@
 #include <array>
 #include <map>
 
+#include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
 
 namespace culift {
@@ -174,7 +175,14 @@ bool mayLoop(const Module& module, const Stmt& s, unsigned depth) {
 
 }  // namespace
 
+static void classifyHere(Module& module, DiagnosticSink& diags);
+
 void classify(Module& module, DiagnosticSink& diags) {
+  // mayLoop and the planner recurse as deep as the user nested the code: on culift's stack.
+  runOnCuliftStack([&] { classifyHere(module, diags); });
+}
+
+void classifyHere(Module& module, DiagnosticSink& diags) {
   std::map<std::string, const Function*> byName;
   for (const Function& f : module.functions) {
     auto [it, inserted] = byName.emplace(f.name, &f);
