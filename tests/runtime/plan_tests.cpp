@@ -1,6 +1,7 @@
 // The planner covers the whole index space: grid x block reaches every index, or, where the
 // grid is capped at the device limit, the kernels' grid-stride loops do.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "catch.hpp"
@@ -182,4 +183,92 @@ TEST_CASE("a 32-bit entry that assumes aligned arrays runs only on aligned array
   CHECK(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10000, 0x20000)));
   CHECK_FALSE(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10008, 0x20000)));
   CHECK_FALSE(narrowIndexPlan(records, p, elementArrays(records.signature, 0x10000, 0x20004)));
+}
+
+// ---- Which entry of a loop plan a launch takes ----------------------------------------------
+
+namespace {
+
+culift::PlanEntry planEntry(std::string name, culift::LoopPlan plan, unsigned tile, bool square) {
+  culift::PlanEntry e;
+  e.kernelName = std::move(name);
+  e.plan = plan;
+  e.tileRows = tile;
+  e.tileCols = plan == culift::LoopPlan::RowReduction ? 1 : tile;
+  e.threads = 256;
+  e.squareOnly = square;
+  return e;
+}
+
+// The entries the planner gives a symmetric contraction and a row reduction.
+culift::Function planned(culift::IndexMode mode) {
+  culift::Function f = kernelOf(mode, 1);
+  using culift::LoopPlan;
+  if (mode == culift::IndexMode::Grid2D)
+    f.planEntries = {planEntry("k_sym128", LoopPlan::SymmetricTiledContraction, 128, true),
+                     planEntry("k_sym64", LoopPlan::SymmetricTiledContraction, 64, true),
+                     planEntry("k_tiled128", LoopPlan::TiledContraction, 128, false),
+                     planEntry("k_tiled64", LoopPlan::TiledContraction, 64, false)};
+  else
+    f.planEntries = {planEntry("k_rows32", LoopPlan::RowReduction, 32, false),
+                     planEntry("k_rows8", LoopPlan::RowReduction, 8, false)};
+  return f;
+}
+
+DeviceInfo device132() {
+  DeviceInfo d;
+  d.multiprocessors = 132;
+  return d;
+}
+
+std::string chosen(const culift::Function& f, const LaunchPlan& p, const DeviceInfo& d = device132()) {
+  auto c = choosePlanEntry(f, p, d);
+  return c ? f.planEntries.at(c->entry).kernelName : std::string("per-thread");
+}
+
+}  // namespace
+
+TEST_CASE("a launch takes the largest tile of the fastest plan that fills the device", "[plan]") {
+  const culift::Function cells = planned(culift::IndexMode::Grid2D);
+  // Square: mirrored tiles; 32 tiles a side give 528 blocks of 128 x 128.
+  auto big = choosePlanEntry(cells, LaunchPlanner::for2D(4096, 4096), device132());
+  REQUIRE(big);
+  CHECK(cells.planEntries[big->entry].kernelName == "k_sym128");
+  CHECK(big->plan.grid == Dim3{528, 1, 1});
+  CHECK(big->plan.block == Dim3{256, 1, 1});
+  CHECK(big->plan.extent[0] == 4096);
+  // 8 tiles a side give 36 blocks of 128: too few for 132 multiprocessors; 16 of 64 give 136.
+  CHECK(chosen(cells, LaunchPlanner::for2D(1024, 1024)) == "k_sym64");
+  // Not square: the plain tiles, 2-D grid (columns on x).
+  auto wide = choosePlanEntry(cells, LaunchPlanner::for2D(1000, 4096), device132());
+  REQUIRE(wide);
+  CHECK(cells.planEntries[wide->entry].kernelName == "k_tiled128");
+  CHECK(wide->plan.grid == Dim3{32, 8, 1});
+  CHECK(chosen(cells, LaunchPlanner::for2D(7, 129)) == "k_tiled64");  // the smallest tile of the plan
+  // The caller asks for a per-thread entry, or an index could pass 2^31 - 1.
+  LaunchPlan forced = LaunchPlanner::for2D(4096, 4096);
+  forced.perThread = true;
+  CHECK(chosen(cells, forced) == "per-thread");
+  forced = LaunchPlanner::for2D(4096, 4096);
+  forced.wideIndices = true;
+  CHECK(chosen(cells, forced) == "per-thread");
+  CHECK(chosen(cells, LaunchPlanner::for2D(65536, 65536)) == "per-thread");
+  // A grid the device cannot take: the next entry, else per-thread.
+  DeviceInfo small = device132();
+  small.limits.maxGrid[0] = 100;
+  CHECK(chosen(cells, LaunchPlanner::for2D(4096, 4096), small) == "k_tiled128");  // 32 x 32 fits, 528 does not
+  small.limits.maxGrid[0] = 10;
+  CHECK(chosen(cells, LaunchPlanner::for2D(4096, 4096), small) == "per-thread");
+  // No entries: per-thread.
+  CHECK(chosen(kernelOf(culift::IndexMode::Grid2D, 1), LaunchPlanner::for2D(4096, 4096)) == "per-thread");
+}
+
+TEST_CASE("row reductions: 32 rows per block while they fill the device, 8 below", "[plan]") {
+  const culift::Function rows = planned(culift::IndexMode::Grid1D);
+  auto big = choosePlanEntry(rows, LaunchPlanner::for1D(4096), device132());
+  REQUIRE(big);
+  CHECK(rows.planEntries[big->entry].kernelName == "k_rows32");
+  CHECK(big->plan.grid == Dim3{128, 1, 1});  // 128 blocks: nine in ten multiprocessors or more
+  CHECK(chosen(rows, LaunchPlanner::for1D(1024)) == "k_rows8");
+  CHECK(chosen(rows, LaunchPlanner::for1D(1)) == "k_rows8");
 }

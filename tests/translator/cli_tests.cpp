@@ -120,13 +120,15 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   INFO(all.err);
   REQUIRE(all.code == 0);
   CHECK_THAT(all.out, Catch::Contains("function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel (32-bit indices, 1 item "
-                                           "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"));
+                                           "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"
+                                           "  loop plan:  row reduction (exact order); entries RowSum_rows32, RowSum_rows8\n"));
   CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
                                       "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
   CHECK_THAT(all.out, !Catch::Contains("function Plain"));
   Run picked = culift({"ast", dir.file("k.cpp"), "--function", "Plain"}, dir);
   REQUIRE(picked.code == 0);
   CHECK_THAT(picked.out, Catch::Contains("function Plain\n  index mode: ElementWise\n"));
+  CHECK_THAT(picked.out, Catch::Contains("  loop plan:  per-thread (the body has no loop)\n"));
   // --function selects: the annotated RowSum is not translated when another function is picked.
   CHECK_THAT(picked.out, !Catch::Contains("function RowSum"));
   CHECK_THAT(picked.out, !Catch::Contains("function Other"));

@@ -1,0 +1,139 @@
+// The loop planner through the front end: which plan each loop gets, the entries it adds, and
+// for every loop left per thread the reason `culift ast` reports.
+#include <algorithm>
+
+#include "culift/codegen.hpp"
+#include "translate_support.hpp"
+
+using namespace culift;
+using namespace culift::test;
+
+namespace {
+
+std::vector<std::string> entryNames(const Function& f) {
+  std::vector<std::string> names;
+  for (const PlanEntry& e : f.planEntries) names.push_back(e.kernelName);
+  return names;
+}
+
+// The reason the loop of the only function in `code` runs per thread.
+std::string reasonFor(const std::string& code) {
+  TranslateResult r = lift(code);
+  const Function& f = function(r, "f");
+  CHECK(f.loopPlan == LoopPlan::PerThread);
+  CHECK(f.planEntries.empty());
+  return f.loopPlanReason;
+}
+
+}  // namespace
+
+TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-plan]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Gram(const float* x, int n, int i, int j) {\n"
+      "  float acc = 0.0f;\n  for (int k = 0; k < n; ++k) acc += x[i * n + k] * x[j * n + k];\n  return acc;\n}\n"
+      "CULIFT_KERNEL float Cross(const float* x, const float* y, int n, int i, int j) {\n"
+      "  float acc = 0.0f;\n  for (int k = 0; k < n; ++k) acc += x[i * n + k] * y[j * n + k];\n  return acc;\n}\n"
+      "CULIFT_KERNEL float Gemm(const float* A, const float* B, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n  return s;\n}\n"
+      "CULIFT_KERNEL float Dist(const float* x, int n, int i, int j) {\n"
+      "  if (i == j) return 0.0f;\n  const int ri = i * n, rj = j * n;\n  float d = 0.0f;\n"
+      "  for (int k = 0; k < n; ++k) d += (x[ri + k] - 1.0f) * (x[rj + k] - 1.0f);\n  return d;\n}\n"
+      "CULIFT_KERNEL float Skew(const float* x, int n, int i, int j) {\n"
+      "  float d = 0.0f;\n  for (int k = 0; k < n; ++k) d += x[i * n + k] - x[j * n + k];\n  return d;\n}\n"
+      "CULIFT_KERNEL double MatVec(const double* A, const double* v, int n, int i) {\n"
+      "  double s = 0.0;\n  for (int k = 1; k <= n; ++k) s += A[i * n + k - 1] * v[k - 1];\n  return s;\n}\n"
+      "CULIFT_KERNEL void Scale(float* y, const float* x, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  y[i] = s;\n}\n"
+      "CULIFT_KERNEL float Plain(const float* x, int i) { return x[i] * 2.0f; }\n");
+
+  const Function& gram = function(r, "Gram");
+  CHECK(gram.loopPlan == LoopPlan::SymmetricTiledContraction);
+  CHECK(entryNames(gram) ==
+        std::vector<std::string>{"Gram_sym128", "Gram_sym64", "Gram_tiled128", "Gram_tiled64"});
+  CHECK(gram.planEntries[0].squareOnly);
+  CHECK_FALSE(gram.planEntries[2].squareOnly);
+  CHECK(gram.planEntries[0].tileRows == 128);
+  CHECK(gram.planEntries[0].threads == 256);
+
+  // Two arrays: exchanging i and j does not give the same reads.
+  CHECK(function(r, "Cross").loopPlan == LoopPlan::TiledContraction);
+  const Function& gemm = function(r, "Gemm");
+  CHECK(gemm.loopPlan == LoopPlan::TiledContraction);
+  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_tiled128", "Gemm_tiled64"});
+  // Locals standing for i * n and j * n are compared as what they stand for; the early return
+  // on the diagonal is symmetric too.
+  CHECK(function(r, "Dist").loopPlan == LoopPlan::SymmetricTiledContraction);
+  // a - b is not b - a.
+  CHECK(function(r, "Skew").loopPlan == LoopPlan::TiledContraction);
+
+  const Function& matvec = function(r, "MatVec");
+  CHECK(matvec.loopPlan == LoopPlan::RowReduction);
+  CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
+  CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
+
+  const Function& plain = function(r, "Plain");
+  CHECK(plain.loopPlan == LoopPlan::PerThread);
+  CHECK(plain.loopPlanReason.empty());
+
+  // Every entry is emitted beside the per-thread ones.
+  for (const Function* f : r.module->kernels())
+    for (const PlanEntry& e : f->planEntries)
+      CHECK(r.module->cudaSource.find("__global__ void __launch_bounds__(" + std::to_string(e.threads) + ") " +
+                                      e.kernelName + "(") != std::string::npos);
+}
+
+TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < i; ++k) s += x[j * n + k];\n  return s;\n}\n") ==
+        "the bound of k depends on i");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = j; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
+        "the start of k depends on j");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, const int* len, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < len[0]; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
+        "the bound of k depends on an element of 'len'");
+  CHECK(reasonFor("CULIFT_KERNEL void f(float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  x[i * n + j] = s;\n}\n") ==
+        "x is written and read");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) { if (s > 9.0f) break; s += x[i * n + k]; }\n"
+                  "  return s;\n}\n") == "the loop leaves early (break)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) { if (k == 3) return s; s += x[i * n + k]; }\n"
+                  "  return s;\n}\n") == "the loop returns from inside");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n"
+                  "  for (int k = 0; k < n; ++k) s += x[j * n + k];\n  return s;\n}\n") ==
+        "the body has 2 loops (one counted loop is lifted)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + j + k];\n  return s;\n}\n") ==
+        "the index of x depends on both i and j");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const short* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k] * x[j * n + k];\n  return s;\n}\n") ==
+        "the elements of x are 2 bytes wide (tiles stage 4- and 8-byte elements)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; k += 2) s += x[i * n + k];\n  return s;\n}\n") ==
+        "the counter k does not step by one (++k)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  n = n - 1;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
+        "the parameter n is assigned");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float w[2] = {1.0f, 2.0f};\n  float s = 0.0f;\n"
+                  "  for (int k = 0; k < n; ++k) s += w[k % 2] * x[i * n + k];\n  return s;\n}\n") ==
+        "the local array w would be needed per output");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  int k = 0;\n  while (k < n) { s += x[i * n + k]; ++k; }\n  return s;\n}\n") ==
+        "the loop is not a for loop at the top level of the body");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(k * k) % n];\n  return s;\n}\n") ==
+        "no array read in the loop is indexed by (i, k) or (j, k)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int rows, int n, int i) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[k * rows + i];\n  return s;\n}\n") ==
+        "consecutive i read neighbouring elements of x already (one thread per output is coalesced)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + 2 * k];\n  return s;\n}\n") ==
+        "x is not read at consecutive k (the index is not k plus terms without k)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j, int k) {\n"
+                  "  float s = 0.0f;\n  for (int t = 0; t < n; ++t) s += x[i * n + t];\n  return s;\n}\n") ==
+        "loops of 3-D kernels run per thread");
+}
