@@ -182,7 +182,10 @@ class Generator {
       if (mode_ == 3) own_ = mulAdd(mulAdd(idx(axisParam[0]), 4, idx(axisParam[1])), 4, idx(axisParam[2]));
       freeze(own_);
     }
-    f.body = block(0, statements, false);
+    // A share of 1-D and 2-D kernels take the shape the loop planner lifts (a row reduction or
+    // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
+    if (f.kernel && (mode_ == 1 || mode_ == 2) && r_.chance(30)) f.body = contraction(f, statements);
+    else f.body = block(0, statements, false);
     if (f.returnType == Scalar::Void) {
       for (unsigned p = 0; p < f.numParams; ++p)
         if (f.vars[p].isArray && f.vars[p].writable) f.body.push_back(store(static_cast<int>(p), 2));
@@ -195,6 +198,68 @@ class Generator {
       ret->a = conv(f.returnType, 3);
       f.body.push_back(ret);
     }
+  }
+
+  // Loop-free statements, then `acc = <conv>;` and a counted loop adding products of array
+  // reads indexed by (i, k) and (j, k) (1-D: (i, k) and k alone) into it, then loop-free
+  // statements; the return the caller appends may read acc.
+  std::vector<GStmtPtr> contraction(GFunction& f, unsigned statements) {
+    std::vector<int> inputs;
+    int axisParam[2] = {-1, -1};
+    for (unsigned p = 0; p < f.numParams; ++p) {
+      if (f.vars[p].isArray && !f.vars[p].writable) inputs.push_back(static_cast<int>(p));
+      if (f.vars[p].axis >= 0 && f.vars[p].axis < 2) axisParam[f.vars[p].axis] = static_cast<int>(p);
+    }
+    if (inputs.empty()) return block(0, statements, false);
+    noLoops_ = true;
+    std::vector<GStmtPtr> body = block(0, statements / 3, false);
+    const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
+    auto acc = stmt(GStmtKind::Decl);
+    acc->a = conv(t, 2);
+    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    body.push_back(acc);
+    auto loop = stmt(GStmtKind::For);
+    loop->from = 0;
+    loop->to = r_.range(0, 9);
+    loop->step = 1;
+    scopes_.emplace_back();
+    loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
+    ++loopDepth_;
+    static const std::int64_t kWidths[] = {1, 4, 9, 16};
+    const std::int64_t width = r_.pick(kWidths);
+    // An element of `array` at (axis, k), or at k alone for axis -1.
+    auto read = [&](int array, int axis) {
+      auto e = make(GExprKind::Index, v(array).type);
+      e->var = array;
+      GExprPtr k = var(loop->var);
+      if (axis < 0 || axisParam[axis] < 0) {
+        e->args.push_back(k);
+      } else {
+        auto mul = binary("*", indexType_, var(axisParam[axis]), lit(indexType_, bitsOfInt(indexType_, width)));
+        mul->arith = isSignedInt(indexType_) ? Arith::Wrapped : Arith::Direct;
+        auto add = binary("+", indexType_, mul, k);
+        add->arith = mul->arith;
+        e->args.push_back(add);
+      }
+      if (e->type == t) return e;
+      auto c = make(GExprKind::Cast, t);
+      c->args.push_back(e);
+      return c;
+    };
+    const int a = r_.pick(inputs), b = r_.pick(inputs);
+    const int secondAxis = mode_ == 2 ? (r_.chance(70) ? 1 : 0) : (r_.chance(50) ? -1 : 0);
+    auto product = binary("*", t, read(a, 0), read(b, secondAxis));
+    auto update = stmt(GStmtKind::Assign);
+    update->var = acc->var;
+    update->a = binary(r_.chance(80) ? "+" : "*", t, var(acc->var), product);
+    loop->body.push_back(update);
+    --loopDepth_;
+    scopes_.pop_back();
+    body.push_back(loop);
+    auto after = block(0, statements / 3, false);
+    body.insert(body.end(), after.begin(), after.end());
+    noLoops_ = false;
+    return body;
   }
 
   static void freeze(const GExprPtr& e) {
@@ -647,7 +712,7 @@ class Generator {
       s->var = newVar(GVar{fresh("v"), t, 0, false, false, true, false, -1});
       return s;
     }
-    if (roll < 23 && nest < 2) {
+    if (roll < 23 && nest < 2 && !noLoops_) {
       const Scalar t = anyScalar();
       static const std::uint64_t extents[] = {2, 3, 4, 5, 8};
       const std::uint64_t n = r_.pick(extents);
@@ -695,7 +760,7 @@ class Generator {
       if (s->hasElse) s->orelse = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
       return s;
     }
-    if (roll < 82 && nest < 3 && loopDepth_ < 2) {
+    if (roll < 82 && nest < 3 && loopDepth_ < 2 && !noLoops_) {
       const unsigned kindRoll = static_cast<unsigned>(r_.below(10));
       auto s = stmt(kindRoll < 6 ? GStmtKind::For : kindRoll < 8 ? GStmtKind::While : GStmtKind::DoWhile);
       static const Scalar counters[] = {Scalar::I32, Scalar::I32, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::I16, Scalar::U8};
@@ -780,6 +845,7 @@ class Generator {
   GFunction* fn_ = nullptr;
   std::vector<std::vector<int>> scopes_;
   int loopDepth_ = 0;
+  bool noLoops_ = false;  // statements around a contraction's loop: no loop or local array of their own
   int mode_ = 1;
   Scalar indexType_ = Scalar::I32;
   GExprPtr own_;

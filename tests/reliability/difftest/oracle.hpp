@@ -46,6 +46,7 @@ struct LegCounts {
   unsigned nativeO0 = 0, nativeO2 = 0, interpreted = 0;  // programs run on each leg
   unsigned calls = 0;                                      // argument sets compared
   unsigned nvrtcModules = 0, nvrtcKernels = 0;             // compiled by NVRTC
+  unsigned planned = 0;                                    // of those kernels, with loop-plan entries
   std::string nvrtcSkipped;                                // why NVRTC did not run
   double seconds = 0;
 };

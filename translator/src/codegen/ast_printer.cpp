@@ -165,7 +165,8 @@ void AstPrinter::stmt(const Stmt& s, unsigned indent) {
     case StmtKind::Continue: out_.line(indent, "continue;"); return;
     case StmtKind::Return:
       if (rewrites_ && rewrites_->returns) {
-        out_.line(indent, rewrites_->returns(s.expr ? top(*s.expr) : std::string()));
+        // The value lands in a declaration or an assignment: a comma expression keeps its parentheses.
+        out_.line(indent, rewrites_->returns(s.expr ? argument(*s.expr) : std::string()));
         return;
       }
       out_.line(indent, s.expr ? "return " + top(*s.expr) + ";" : "return;");

@@ -311,7 +311,7 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
     if (fixed && d == kDepK && !conditional) {
       const Scalar element = fn_.vars[array].type.scalar;
       const auto ck = coefficient(*e.operands[1], a_.counter);
-      if ((byteSize(element) == 4 || byteSize(element) == 8) && ck && *ck == 1) {
+      if (ck && *ck == 1) {
         auto same = std::find_if(a_.vectors.begin(), a_.vectors.end(), [&](const StagedOperand& o) {
           return o.array == array && sameExpr(*o.index, *e.operands[1]);
         });
@@ -333,11 +333,6 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
     if (fixed && oneAxis && (d & kDepK) && !conditional) {
       const unsigned axis = (d & kDepI) ? 0 : 1;
       const Scalar element = fn_.vars[array].type.scalar;
-      if (byteSize(element) != 4 && byteSize(element) != 8) {
-        reason = "the elements of " + varName(array) + " are " + std::to_string(byteSize(element)) +
-                 " bytes wide (tiles stage 4- and 8-byte elements)";
-        return false;
-      }
       auto same = std::find_if(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) {
         return o.array == array && sameExpr(*o.index, *e.operands[1]);
       });
@@ -409,11 +404,12 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
       reason = "the local array " + varName(v) + " would be needed per output";
       return std::nullopt;
     }
-    if (v < fn_.numParams && assignments_.count(v) &&
-        (v == axisVar_[0] || v == axisVar_[1] || fn_.vars[v].type.isValue())) {
-      reason = "the parameter " + varName(v) + " is assigned";
+    if (v < fn_.numParams && assignments_.count(v) && (v == axisVar_[0] || v == axisVar_[1])) {
+      reason = "the index parameter " + varName(v) + " is assigned";
       return std::nullopt;
     }
+    // A scalar parameter the body assigns: each output changes its own copy.
+    if (v < fn_.numParams && assignments_.count(v) && fn_.vars[v].type.isValue()) a_.assignedParams.push_back(v);
   }
   for (const Stmt* s : a_.prologue) {
     if (s->kind == StmtKind::Decl) {
@@ -684,13 +680,16 @@ void planLoopsHere(Module& module) {
     }
     // 2-D: register tiles of 8 x 8 (128 x 128 per block) and 4 x 4 (64 x 64), as the values
     // live across the loop and the staged tiles allow.
+    unsigned widest = 0;
+    for (const codegen::StagedOperand& o : a->operands) widest = std::max(widest, byteSize(o.element));
     auto sharedBytes = [&](unsigned tile) {
       size_t bytes = 0;
       for (const codegen::StagedOperand& o : a->operands)
-        bytes += codegen::tileStages(tile) * codegen::tileStep(tile) * (tile + codegen::kTilePad) * byteSize(o.element);
+        bytes += codegen::tileStages(tile) * codegen::tileStep(tile, widest) * (tile + codegen::kTilePad) *
+                 byteSize(o.element);
       return bytes;
     };
-    const size_t live = a->live.size();
+    const size_t live = a->live.size() + a->assignedParams.size();
     std::vector<unsigned> tiles;
     if (live * 64 + a->operands.size() * 8 <= 160 && sharedBytes(128) <= 48 * 1024) tiles.push_back(128);
     if (live * 16 <= 128 && sharedBytes(64) <= 48 * 1024) tiles.push_back(64);

@@ -38,6 +38,7 @@ struct LoopAnalysis {
   std::vector<VarId> live;                // those the loop body or the epilogue still use once the
                                           // staged reads are replaced: registers per output
   std::vector<VarId> inlined;             // locals the bounds and staged indices use, by their init
+  std::vector<VarId> assignedParams;      // scalar parameters the body assigns: a copy per output
   std::vector<StagedOperand> operands;
   // Reads indexed by k alone (the x of A x): the same element for every output. A row reduction
   // stages them beside its rows; axis and kContiguous mean nothing here.

@@ -27,13 +27,16 @@ namespace culift::codegen {
 
 const std::string_view kPlanPrelude =
     "// ---- culift plan prelude: asynchronous copies from global to shared memory (sm_80+) ----\n"
+    "// Elements of 4 and 8 bytes in flight; narrower ones (no such copy exists) at once.\n"
     "template <typename T> __device__ __forceinline__ void culift_copy_async(T* shared, const T* global) {\n"
     "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
-    "               \"l\"(global), \"n\"(sizeof(T)));\n"
-    "#else\n"
-    "  *shared = *global;\n"
+    "  if constexpr (sizeof(T) >= 4) {\n"
+    "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
+    "                 \"l\"(global), \"n\"(sizeof(T)));\n"
+    "    return;\n"
+    "  }\n"
     "#endif\n"
+    "  *shared = *global;\n"
     "}\n"
     "__device__ __forceinline__ void culift_copy_commit() {\n"
     "#if __CUDA_ARCH__ >= 800\n"
@@ -58,7 +61,7 @@ const std::string_view kPlanPrelude =
     "// ---- end of culift plan prelude ----\n";
 
 unsigned tileStages(unsigned) { return 3; }
-unsigned tileStep(unsigned tile) { return tile >= 128 ? 8 : 16; }
+unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 
 unsigned rowSliceBytes(unsigned rows) { return rows >= 32 ? 256 : 512; }
 
@@ -223,7 +226,9 @@ std::string EntryWriter::store(const std::string& value) const {
 void EntryWriter::tiled(const PlanEntry& e) {
   const unsigned tm = e.tileRows / 16, tn = e.tileCols / 16;  // outputs per thread along i, j
   const unsigned stages = tileStages(e.tileRows);
-  const unsigned kStep = tileStep(e.tileRows);
+  unsigned widest = 0;
+  for (const StagedOperand& o : a_.operands) widest = std::max(widest, byteSize(o.element));
+  const unsigned kStep = tileStep(e.tileRows, widest);
   const bool symmetric = e.plan == LoopPlan::SymmetricTiledContraction;
   const bool value = !fn_.returnType.isVoid();
   header(e, str(e.tileRows) + " x " + str(e.tileCols) + " outputs per block of " + str(e.threads) + " threads, " +
@@ -282,6 +287,12 @@ void EntryWriter::tiled(const PlanEntry& e) {
     perOut.vars[v] = reg + "[culift_m][culift_n]";
     perOut.hoisted.insert(v);
   }
+  // Scalar parameters the body assigns: a copy per output, from the parameter.
+  for (VarId v : a_.assignedParams) {
+    const std::string reg = "culift_" + name(v) + "_" + str(v);
+    out_.line(1, typeOf(v) + " " + reg + "[" + str(tm) + "][" + str(tn) + "] = {};");
+    perOut.vars[v] = reg + "[culift_m][culift_n]";
+  }
   if (a_.earlyReturn) {
     out_.line(1, "unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
     if (value) out_.line(1, std::string(spelling(fn_.returnType.scalar)) + " culift_res[" + str(tm) + "][" + str(tn) + "];");
@@ -292,6 +303,7 @@ void EntryWriter::tiled(const PlanEntry& e) {
   };
   perOutput(1, "The statements before the loop, per output.");
   out_.line(3, "if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+  for (VarId v : a_.assignedParams) out_.line(3, perOut.vars.at(v) + " = " + name(v) + ";");
   for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
   endPerOutput(1);
 
@@ -521,6 +533,10 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(2, typeOf(v) + " " + name(v) + " = {};");
     perOut.vars[v] = name(v);
     perOut.hoisted.insert(v);
+  }
+  for (VarId v : a_.assignedParams) {
+    out_.line(2, typeOf(v) + " culift_" + name(v) + "_" + str(v) + " = " + name(v) + ";  // assigned by the body");
+    perOut.vars[v] = "culift_" + name(v) + "_" + str(v);
   }
   out_.line(2, "bool culift_done = culift_tid >= " + R + " || !(" + i +
                    " < culift_ni);  // no output, or returned before the loop");
