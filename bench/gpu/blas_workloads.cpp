@@ -19,13 +19,6 @@ void logLine(Context& c, const std::string& text) {
   std::fflush(c.log);
 }
 
-std::vector<float> readAfter(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
-  poison(out);
-  launch();
-  e.synchronize();
-  return out.read();
-}
-
 }  // namespace
 
 std::vector<Row> benchBlas(Context& c, int n) {
@@ -60,7 +53,7 @@ std::vector<Row> benchBlas(Context& c, int n) {
         return double(syrk ? SyrkCell(a.data(), cIn.data(), alpha, beta, n, n, i, j)
                            : GemmCell(a.data(), b.data(), cIn.data(), alpha, beta, n, n, i, j));
       };
-      row.generatedErr = maxAbsError(readAfter(e, gen, [&] { g(0); }), want, sample, static_cast<std::int64_t>(cells));
+      row.generatedErr = maxAbsError(runOnce(e, gen, [&] { g(0); }), want, sample, static_cast<std::int64_t>(cells));
       logCheck(c, row, "generated", row.generatedErr);
       std::vector<Launch> launches{g};
       std::vector<std::string> names{"generated " + describePlan(k, plan)};
@@ -70,7 +63,7 @@ std::vector<Row> benchBlas(Context& c, int n) {
           void* args[] = {&pA, &pB, &pC, &al, &be, &nInt, &nInt, &pRef};
           c.refs.launch("ref_gemm", Dim3{unsigned(n / 64), unsigned(n / 64)}, Dim3{256}, 0, args);
         };
-        row.handErr = maxAbsError(readAfter(e, ref, [&] { h(0); }), want, sample, static_cast<std::int64_t>(cells));
+        row.handErr = maxAbsError(runOnce(e, ref, [&] { h(0); }), want, sample, static_cast<std::int64_t>(cells));
         logCheck(c, row, "ref_gemm", row.handErr);
         launches.push_back(h);
         names.push_back("ref_gemm");
@@ -103,8 +96,8 @@ std::vector<Row> benchBlas(Context& c, int n) {
         c.refs.launch("ref_gemv", Dim3{unsigned((n * 32 + 255) / 256)}, Dim3{256}, 0, args);
       };
       auto want = [&](std::int64_t i) { return double(MatVecRow(a.data(), x.data(), n, int(i))); };
-      row.generatedErr = maxAbsError(readAfter(e, gen, [&] { g(0); }), want, {}, n);
-      row.handErr = maxAbsError(readAfter(e, ref, [&] { h(0); }), want, {}, n);
+      row.generatedErr = maxAbsError(runOnce(e, gen, [&] { g(0); }), want, {}, n);
+      row.handErr = maxAbsError(runOnce(e, ref, [&] { h(0); }), want, {}, n);
       logCheck(c, row, "generated", row.generatedErr);
       logCheck(c, row, "ref_gemv", row.handErr);
       const auto t = timeInterleaved(e, {g, h}, 1, c.timing);

@@ -26,14 +26,6 @@ std::vector<DeviceBuffer<float>> floatBuffers(rt::Engine& e, int count, std::siz
   return out;
 }
 
-// Runs `launch` once on poisoned output, then reads the output back.
-std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
-  poison(out);
-  launch();
-  e.synchronize();
-  return out.read();
-}
-
 }  // namespace
 
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi) {
@@ -56,6 +48,14 @@ void logCheck(Context& c, const Row& row, const char* which, double err) {
   std::fprintf(c.log, "  check %-28s %-10s %-30s max |err| %.3e (tolerance %.1e)\n", row.kernel.c_str(),
                row.size.c_str(), which, err, row.tolerance);
   std::fflush(c.log);
+}
+
+// Runs `launch` once on poisoned output, then reads the output back.
+std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
+  poison(out);
+  launch();
+  e.synchronize();
+  return out.read();
 }
 
 std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan) {

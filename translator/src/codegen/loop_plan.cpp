@@ -90,6 +90,7 @@ class Analyzer {
   bool checkBody(const Stmt& body, std::string& reason);
   bool collectReads(const Stmt& s, bool conditional, std::string& reason);
   bool collectReads(const Expr& e, bool conditional, std::string& reason);
+  void addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned axis);
   bool sameExpr(const Expr& a, const Expr& b) const;
 
   const Module& module_;
@@ -273,6 +274,30 @@ bool Analyzer::checkBody(const Stmt& body, std::string& reason) {
   return ok;
 }
 
+// Adds the read `e` (array[index]) to the staged reads `into`: to the entry of the same array and
+// index if there is one, else as a new one along `axis`.
+void Analyzer::addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned axis) {
+  const VarId array = e.operands[0]->var;
+  const Expr& index = *e.operands[1];
+  auto same = std::find_if(into.begin(), into.end(),
+                           [&](const StagedOperand& o) { return o.array == array && sameExpr(*o.index, index); });
+  if (same != into.end()) {
+    same->reads.push_back(&e);
+    return;
+  }
+  StagedOperand o;
+  o.array = array;
+  o.index = &index;
+  o.reads.push_back(&e);
+  o.axis = axis;
+  o.element = fn_.vars[array].type.scalar;
+  const auto ck = coefficient(index, a_.counter);
+  const auto cr = coefficient(index, axisVar_[axis]);
+  o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
+  o.unitStride = ck && *ck == 1;
+  into.push_back(std::move(o));
+}
+
 bool Analyzer::collectReads(const Stmt& s, bool conditional, std::string& reason) {
   if (s.kind == StmtKind::If) {
     if (s.cond && !collectReads(*s.cond, conditional, reason)) return false;
@@ -308,49 +333,15 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
                varName(axisVar_[1]);
       return false;
     }
-    if (fixed && d == kDepK && !conditional) {
-      const Scalar element = fn_.vars[array].type.scalar;
-      const auto ck = coefficient(*e.operands[1], a_.counter);
-      if (ck && *ck == 1) {
-        auto same = std::find_if(a_.vectors.begin(), a_.vectors.end(), [&](const StagedOperand& o) {
-          return o.array == array && sameExpr(*o.index, *e.operands[1]);
-        });
-        if (same != a_.vectors.end()) {
-          same->reads.push_back(&e);
-        } else {
-          StagedOperand o;
-          o.array = array;
-          o.index = e.operands[1].get();
-          o.reads.push_back(&e);
-          o.element = element;
-          o.unitStride = true;
-          a_.vectors.push_back(std::move(o));
-        }
-        return true;
-      }
+    const auto ck = fixed ? coefficient(*e.operands[1], a_.counter) : std::nullopt;
+    // Read at k alone, one element per step: staged once for all rows (row reductions).
+    if (fixed && d == kDepK && !conditional && ck && *ck == 1) {
+      addRead(a_.vectors, e, 0);
+      return true;
     }
     const bool oneAxis = ((d & kDepI) != 0) != ((d & kDepJ) != 0);
     if (fixed && oneAxis && (d & kDepK) && !conditional) {
-      const unsigned axis = (d & kDepI) ? 0 : 1;
-      const Scalar element = fn_.vars[array].type.scalar;
-      auto same = std::find_if(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) {
-        return o.array == array && sameExpr(*o.index, *e.operands[1]);
-      });
-      if (same != a_.operands.end()) {
-        same->reads.push_back(&e);
-      } else {
-        StagedOperand o;
-        o.array = array;
-        o.index = e.operands[1].get();
-        o.reads.push_back(&e);
-        o.axis = axis;
-        o.element = element;
-        const auto ck = coefficient(*o.index, a_.counter);
-        const auto cr = coefficient(*o.index, axisVar_[axis]);
-        o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
-        o.unitStride = ck && *ck == 1;
-        a_.operands.push_back(std::move(o));
-      }
+      addRead(a_.operands, e, (d & kDepI) ? 0 : 1);
       return true;  // the index itself reads nothing staged
     }
   }

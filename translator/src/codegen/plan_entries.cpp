@@ -462,8 +462,26 @@ void EntryWriter::rows(const PlanEntry& e) {
   const VarId iv = axisVar(0);
   const std::string i = name(iv);
 
+  // Copies the culift_valid elements of `o` from k = culift_lo + culift_kq on to `dst` (16-byte
+  // aligned in shared memory): in one piece where they start 16-byte aligned in memory, element by
+  // element where not.
+  auto copyChunk = [&](unsigned indent, const StagedOperand& o, const std::string& dst) {
+    const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
+    out_.line(indent, counterAt("culift_kq"));
+    out_.line(indent, "const " + element + "* culift_src = &" + src + ";");
+    out_.line(indent, "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0) {");
+    out_.line(indent + 1, "culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width) + ");");
+    out_.line(indent, "} else {");
+    out_.line(indent + 1, "for (int culift_e = 0; culift_e < culift_valid; ++culift_e) {");
+    out_.line(indent + 2, "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
+                              ")(culift_lo + (culift_kq + culift_e));");
+    out_.line(indent + 2, "culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
+    out_.line(indent + 1, "}");
+    out_.line(indent, "}");
+  };
+
   // Copies slice `sliceIndex` of the block's rows into a stage, one 16-byte chunk per thread and
-  // step: in one piece where the chunk is 16-byte aligned in memory, element by element where not.
+  // step (the first warp copies nothing: it sums).
   auto copySlice = [&](unsigned indent, const std::string& sliceIndex, const std::string& stage) {
     out_.line(indent, "if (" + sliceIndex + " < culift_slices) {");
     out_.line(indent + 1, "const int culift_sc = " + stage + ";");
@@ -478,46 +496,20 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
     out_.line(indent + 3, "const int culift_at = (culift_c ^ (culift_r & 7)) * " + str(chunk) + ";");
     for (size_t p = 0; p < a_.operands.size(); ++p) {
-      const StagedOperand& o = a_.operands[p];
-      const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
-      const std::string dst = "culift_s" + str(p) + "[culift_sc][culift_r][culift_at]";
       out_.line(indent + 3, "{");
-      out_.line(indent + 4, counterAt("culift_kq"));
-      out_.line(indent + 4, "const " + element + "* culift_src = &" + src + ";");
-      out_.line(indent + 4, "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0) {");
-      out_.line(indent + 5, "culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width) + ");");
-      out_.line(indent + 4, "} else {");
-      out_.line(indent + 5, "for (int culift_e = 0; culift_e < culift_valid; ++culift_e) {");
-      out_.line(indent + 6, "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
-                                ")(culift_lo + (culift_kq + culift_e));");
-      out_.line(indent + 6, "culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
-      out_.line(indent + 5, "}");
-      out_.line(indent + 4, "}");
+      copyChunk(indent + 4, a_.operands[p], "culift_s" + str(p) + "[culift_sc][culift_r][culift_at]");
       out_.line(indent + 3, "}");
     }
     out_.line(indent + 2, "}");
     out_.line(indent + 1, "}");
     for (size_t p = 0; p < vectors.size(); ++p) {
-      const StagedOperand& v = *vectors[p];
-      const std::string src = name(v.array) + "[" + printWith(inlineRewrites_, *v.index) + "]";
-      const std::string dst = "culift_b" + str(p) + "[culift_sc][culift_q * " + str(chunk) + "]";
       out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " + str(chunks) +
                                 "; culift_q += " + str(e.threads - 32) + ") {");
       out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_q * " +
                                 str(chunk) + ";");
       out_.line(indent + 2, "if (culift_kq < culift_trip) {");
       out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
-      out_.line(indent + 3, counterAt("culift_kq"));
-      out_.line(indent + 3, "const " + element + "* culift_src = &" + src + ";");
-      out_.line(indent + 3, "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0) {");
-      out_.line(indent + 4, "culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width) + ");");
-      out_.line(indent + 3, "} else {");
-      out_.line(indent + 4, "for (int culift_e = 0; culift_e < culift_valid; ++culift_e) {");
-      out_.line(indent + 5, "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
-                                ")(culift_lo + (culift_kq + culift_e));");
-      out_.line(indent + 5, "culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
-      out_.line(indent + 4, "}");
-      out_.line(indent + 3, "}");
+      copyChunk(indent + 3, *vectors[p], "culift_b" + str(p) + "[culift_sc][culift_q * " + str(chunk) + "]");
       out_.line(indent + 2, "}");
       out_.line(indent + 1, "}");
     }
