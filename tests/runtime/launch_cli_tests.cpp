@@ -65,6 +65,14 @@ TEST_CASE("culift launch runs a 1-D kernel on the CPU backend", "[cli]") {
   CHECK((*out)[0].getAsNumber() == 0.5);
   CHECK((*out)[3].getAsNumber() == 2.0);
   CHECK(o.getNumber("ms").has_value());
+  CHECK_FALSE(o.getString("entry"));  // the CPU backend runs the function itself
+  // --per-thread asks for the per-thread entry: the same results.
+  Run perThread =
+      culift("launch " + file + " --function Scale --extent 4 --args '[[1, 2, 3, 4], 0.5]' --backend cpu --per-thread");
+  REQUIRE(perThread.exitCode == 0);
+  const auto p = parse(perThread);
+  REQUIRE(p.getArray("out"));
+  CHECK((*p.getArray("out"))[3].getAsNumber() == 2.0);
   llvm::sys::fs::remove(file);
 }
 

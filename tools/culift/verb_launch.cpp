@@ -39,6 +39,9 @@ llvm::cl::opt<std::string> launchArgs("args",
                                       llvm::cl::value_desc("JSON"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBackend("backend", llvm::cl::desc("gpu or cpu (default: gpu when there is one)"),
                                          llvm::cl::value_desc("gpu|cpu"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchPerThread("per-thread",
+                                    llvm::cl::desc("Run a per-thread entry even where the loop plan has a faster one"),
+                                    llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchStrict("strict", llvm::cl::desc("Compile with --fmad=false (bit-exact with the CPU)"),
                                  llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
@@ -237,6 +240,7 @@ int runLaunch() {
     }
     rt::Kernel kernel = engine->kernel(module, fn->name);
     rt::LaunchPlan plan = kernel.plan((*extent)[0], rank > 1 ? (*extent)[1] : 1, rank > 2 ? (*extent)[2] : 1);
+    plan.perThread = launchPerThread;
 
     // Buffers and scalars in signature order; `out` sized to the index space.
     std::vector<std::unique_ptr<rt::Buffer>> buffers;
@@ -285,6 +289,11 @@ int runLaunch() {
     llvm::json::OStream json(llvm::outs());
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
+      // The entry that ran: a loop-plan entry where the launch took one (GPU only).
+      if (engine->backend() == rt::Backend::Gpu) {
+        auto choice = rt::choosePlanEntry(*fn, plan, engine->device());
+        json.attribute("entry", choice ? fn->planEntries[choice->entry].kernelName : std::string("per-thread"));
+      }
       if (out) {
         json.attributeBegin("out");
         writeBuffer(json, *out);
