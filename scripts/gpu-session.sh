@@ -14,7 +14,7 @@ want() { [[ " ${PARTS:-check pearson difftest bench startup} " == *" $1 "* ]]; }
 
 if want check; then
   echo "== gpu-check"
-  OUT="$logs/check" timeout 420 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
+  OUT="$logs/check" timeout 540 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
   echo "gpu-check exit $?"; tail -n 30 "$logs/check.txt"
 fi
 
