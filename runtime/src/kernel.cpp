@@ -57,6 +57,9 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   std::optional<PlanChoice> chosen;
   for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
     const PlanEntry& entry = fn.planEntries[e];
+    // Entries come fastest first and each plan's tiles largest first: once a plan has an entry
+    // that fits, only its smaller tiles remain to consider.
+    if (chosen && fn.planEntries[chosen->entry].plan != entry.plan) break;
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
@@ -86,10 +89,8 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
       }
       case LoopPlan::PerThread: continue;
     }
-    // Entries come fastest first and each plan's tiles largest first: take the first of the
-    // first plan that fits, but move on to a smaller tile of the same plan while the larger one
-    // leaves more than a tenth of the multiprocessors without a block.
-    if (chosen && fn.planEntries[chosen->entry].plan != entry.plan) break;
+    // Move on to a smaller tile of the same plan while this one leaves more than a tenth of the
+    // multiprocessors without a block.
     chosen = PlanChoice{e, p};
     if (blocks * 10 >= sms * 9) break;
   }

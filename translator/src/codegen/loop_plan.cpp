@@ -13,6 +13,24 @@
 #include "plan_entries.hpp"
 
 namespace culift::codegen {
+
+void visitExprs(const Expr& e, const std::function<bool(const Expr&)>& visit) {
+  if (!visit(e)) return;
+  for (const ExprPtr& o : e.operands)
+    if (o) visitExprs(*o, visit);
+}
+
+void visitExprs(const Stmt& s, const std::function<bool(const Expr&)>& visit) {
+  for (const Expr* e : {s.cond.get(), s.expr.get()})
+    if (e) visitExprs(*e, visit);
+  for (const ExprPtr& e : s.inits)
+    if (e) visitExprs(*e, visit);
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c) visitExprs(*c, visit);
+  for (const StmtPtr& c : s.stmts)
+    if (c) visitExprs(*c, visit);
+}
+
 namespace {
 
 // What a value depends on.
@@ -25,22 +43,13 @@ enum Dep : unsigned {
   kDepEffect = 32,   // an assignment inside the expression
 };
 
-void forEachExpr(const Expr& e, const std::function<void(const Expr&)>& f) {
-  f(e);
-  for (const ExprPtr& o : e.operands)
-    if (o) forEachExpr(*o, f);
-}
-
-// Every expression of a statement tree, outermost first.
-void forEachExpr(const Stmt& s, const std::function<void(const Expr&)>& f) {
-  for (const Expr* e : {s.cond.get(), s.expr.get()})
-    if (e) forEachExpr(*e, f);
-  for (const ExprPtr& e : s.inits)
-    if (e) forEachExpr(*e, f);
-  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-    if (c) forEachExpr(*c, f);
-  for (const StmtPtr& c : s.stmts)
-    if (c) forEachExpr(*c, f);
+// Every expression of an expression or statement tree, outermost first.
+template <typename Tree>
+void forEachExpr(const Tree& t, const std::function<void(const Expr&)>& f) {
+  visitExprs(t, [&](const Expr& e) {
+    f(e);
+    return true;
+  });
 }
 
 void forEachStmt(const Stmt& s, const std::function<void(const Stmt&)>& f) {
@@ -159,7 +168,7 @@ struct SwapCompare {
 
 class Analyzer {
  public:
-  Analyzer(const Module& module, const Function& fn) : module_(module), fn_(fn) {
+  explicit Analyzer(const Function& fn) : fn_(fn) {
     for (unsigned a = 0; a < fn.indexParams.size() && a < 2; ++a) axisVar_[a] = static_cast<VarId>(fn.indexParams[a]);
     forEachExpr(*fn.body, [&](const Expr& e) {
       const Expr* t = assignmentTarget(e);
@@ -182,7 +191,6 @@ class Analyzer {
   void addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned axis);
   bool sameExpr(const Expr& a, const Expr& b) const;
 
-  const Module& module_;
   const Function& fn_;
   VarId axisVar_[2] = {kNone, kNone};
   std::map<VarId, unsigned> assignments_;
@@ -246,17 +254,13 @@ unsigned Analyzer::deps(const Expr& e, unsigned depth) {
 std::optional<std::int64_t> Analyzer::coefficient(const Expr& e, VarId var, unsigned depth) {
   if (depth > 64) return std::nullopt;
   const Expr& s = stripCasts(e);
+  // Neither var nor a local that may stand for it (conservatively, any inlined local).
   auto independent = [&](const Expr& x) {
-    if (x.kind == ExprKind::VarRef && x.var == var) return false;
     bool uses = false;
-    forEachExpr(x, [&](const Expr& y) { uses = uses || (y.kind == ExprKind::VarRef && y.var == var); });
-    if (uses) return false;
-    for (VarId v : inlined_) {
-      bool refers = false;
-      forEachExpr(x, [&](const Expr& y) { refers = refers || (y.kind == ExprKind::VarRef && y.var == v); });
-      if (refers) return false;  // be conservative: the local may stand for var
-    }
-    return true;
+    forEachExpr(x, [&](const Expr& y) {
+      uses = uses || (y.kind == ExprKind::VarRef && (y.var == var || inlined_.count(y.var)));
+    });
+    return !uses;
   };
   if (independent(s)) return 0;
   switch (s.kind) {
@@ -515,36 +519,19 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
                  : "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ")";
     return std::nullopt;
   }
-  // Arrays read anywhere and written anywhere: the staged copy could go stale.
-  for (const StagedOperand& o : a_.operands)
-    if (written_.count(o.array)) {
-      reason = varName(o.array) + " is written and read";
-      return std::nullopt;
-    }
   a_.inlined.assign(inlined_.begin(), inlined_.end());
   // Locals still needed per output: used by the loop body (beyond the staged reads' indices) or
   // after the loop.
   std::set<const Expr*> staged;
   for (const StagedOperand& o : a_.operands) staged.insert(o.reads.begin(), o.reads.end());
   std::set<VarId> used;
-  std::function<void(const Expr&)> use = [&](const Expr& e) {
-    if (staged.count(&e)) return;
+  auto use = [&](const Expr& e) {
+    if (staged.count(&e)) return false;
     if (e.kind == ExprKind::VarRef) used.insert(e.var);
-    for (const ExprPtr& o : e.operands)
-      if (o) use(*o);
+    return true;
   };
-  std::function<void(const Stmt&)> useStmt = [&](const Stmt& s) {
-    for (const Expr* e : {s.cond.get(), s.expr.get()})
-      if (e) use(*e);
-    for (const ExprPtr& e : s.inits)
-      if (e) use(*e);
-    for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-      if (c) useStmt(*c);
-    for (const StmtPtr& c : s.stmts)
-      if (c) useStmt(*c);
-  };
-  useStmt(*loop.body);
-  for (const Stmt* s : a_.epilogue) useStmt(*s);
+  visitExprs(*loop.body, use);
+  for (const Stmt* s : a_.epilogue) visitExprs(*s, use);
   for (VarId v : a_.carried)
     if (used.count(v)) a_.live.push_back(v);
   return std::move(a_);
@@ -552,10 +539,10 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
 
 }  // namespace
 
-std::optional<LoopAnalysis> analyzeLoop(const Module& module, const Function& fn, std::string& reason) {
+std::optional<LoopAnalysis> analyzeLoop(const Function& fn, std::string& reason) {
   reason.clear();
   if (!fn.isKernel() || !fn.body) return std::nullopt;
-  Analyzer analyzer(module, fn);
+  Analyzer analyzer(fn);
   return analyzer.run(reason);
 }
 
@@ -591,7 +578,7 @@ void planLoopsHere(Module& module) {
     f.planEntries.clear();
     if (!f.isKernel() || !f.body) continue;
     std::string reason;
-    std::optional<LoopAnalysis> a = codegen::analyzeLoop(module, f, reason);
+    std::optional<LoopAnalysis> a = codegen::analyzeLoop(f, reason);
     if (!a) {
       f.loopPlanReason = std::move(reason);
       continue;
@@ -626,9 +613,7 @@ void planLoopsHere(Module& module) {
         f.loopPlanReason = std::move(why);
         continue;
       }
-      size_t vectors = 0;
-      for (const codegen::StagedOperand& v : a->vectors) vectors += byteSize(v.element) == byteSize(a->operands[0].element);
-      if (codegen::rowReductionStages(a->operands.size(), vectors, 32) < 3) {
+      if (codegen::rowReductionStages(a->operands.size(), codegen::rowReductionVectors(*a).size(), 32) < 3) {
         f.loopPlanReason = std::to_string(a->operands.size()) + " arrays would be staged (at most 2 fit)";
         continue;
       }

@@ -63,6 +63,13 @@ const std::string_view kPlanPrelude =
 unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 
+std::vector<const StagedOperand*> rowReductionVectors(const LoopAnalysis& a) {
+  std::vector<const StagedOperand*> out;
+  for (const StagedOperand& v : a.vectors)
+    if (!a.operands.empty() && byteSize(v.element) == byteSize(a.operands[0].element)) out.push_back(&v);
+  return out;
+}
+
 unsigned rowSliceBytes(unsigned rows) { return rows >= 32 ? 256 : 512; }
 
 unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows) {
@@ -78,24 +85,14 @@ std::string str(std::size_t v) { return std::to_string(v); }
 
 // Whether `v` is read or written where the printed statements still show it (subexpressions
 // the rewrites replace do not count): an entry declares only the indices a statement uses.
-bool mentions(const Expr& e, VarId v, const PrintRewrites& r) {
-  if (r.exprs.count(&e)) return false;
-  if (e.kind == ExprKind::VarRef && e.var == v) return true;
-  for (const ExprPtr& o : e.operands)
-    if (o && mentions(*o, v, r)) return true;
-  return false;
-}
-
 bool mentions(const Stmt& s, VarId v, const PrintRewrites& r) {
-  for (const Expr* e : {s.cond.get(), s.expr.get()})
-    if (e && mentions(*e, v, r)) return true;
-  for (const ExprPtr& e : s.inits)
-    if (e && mentions(*e, v, r)) return true;
-  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-    if (c && mentions(*c, v, r)) return true;
-  for (const StmtPtr& c : s.stmts)
-    if (c && mentions(*c, v, r)) return true;
-  return false;
+  bool found = false;
+  visitExprs(s, [&](const Expr& e) {
+    if (found || r.exprs.count(&e)) return false;
+    found = e.kind == ExprKind::VarRef && e.var == v;
+    return true;
+  });
+  return found;
 }
 
 // What both forms share: the analysis, the printer, names and the pieces of text every entry
@@ -103,9 +100,9 @@ bool mentions(const Stmt& s, VarId v, const PrintRewrites& r) {
 class EntryWriter {
  public:
   EntryWriter(const Module& module, const Function& fn, CodeWriter& out)
-      : module_(module), fn_(fn), out_(out), printer_(module, fn, Flavor::Cuda, out), params_(entryParams(fn)) {
+      : fn_(fn), out_(out), printer_(module, fn, Flavor::Cuda, out), params_(entryParams(fn)) {
     std::string reason;
-    auto a = analyzeLoop(module, fn, reason);
+    auto a = analyzeLoop(fn, reason);
     if (!a) throw std::logic_error("loop plan of " + fn.name + " does not hold: " + reason);
     a_ = std::move(*a);
     // Bounds and staged indices read locals through their initializers.
@@ -167,7 +164,6 @@ class EntryWriter {
     return r;
   }
 
-  const Module& module_;
   const Function& fn_;
   CodeWriter& out_;
   AstPrinter printer_;
@@ -279,20 +275,19 @@ void EntryWriter::tiled(const PlanEntry& e) {
     out_.line(indent, "}");
   };
 
-  // Locals live across the loop: one register per output.
+  // Locals live across the loop, and scalar parameters the body assigns (a copy per output, from
+  // the parameter): one register per output.
   PrintRewrites perOut = prologueRewrites();
-  for (VarId v : a_.live) {
+  auto perOutputRegister = [&](VarId v) {
     const std::string reg = "culift_" + name(v) + "_" + str(v);
     out_.line(1, typeOf(v) + " " + reg + "[" + str(tm) + "][" + str(tn) + "] = {};");
     perOut.vars[v] = reg + "[culift_m][culift_n]";
+  };
+  for (VarId v : a_.live) {
+    perOutputRegister(v);
     perOut.hoisted.insert(v);
   }
-  // Scalar parameters the body assigns: a copy per output, from the parameter.
-  for (VarId v : a_.assignedParams) {
-    const std::string reg = "culift_" + name(v) + "_" + str(v);
-    out_.line(1, typeOf(v) + " " + reg + "[" + str(tm) + "][" + str(tn) + "] = {};");
-    perOut.vars[v] = reg + "[culift_m][culift_n]";
-  }
+  for (VarId v : a_.assignedParams) perOutputRegister(v);
   if (a_.earlyReturn) {
     out_.line(1, "unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
     if (value) out_.line(1, std::string(spelling(fn_.returnType.scalar)) + " culift_res[" + str(tm) + "][" + str(tn) + "];");
@@ -427,10 +422,7 @@ void EntryWriter::tiled(const PlanEntry& e) {
 
 void EntryWriter::rows(const PlanEntry& e) {
   const unsigned width = byteSize(a_.operands.at(0).element);  // the planner gives all staged arrays one width
-  // Arrays read at k alone (the same element for every row) of the rows' width: staged once.
-  std::vector<const StagedOperand*> vectors;
-  for (const StagedOperand& v : a_.vectors)
-    if (byteSize(v.element) == width) vectors.push_back(&v);
+  const std::vector<const StagedOperand*> vectors = rowReductionVectors(a_);
   const unsigned stages = rowReductionStages(a_.operands.size(), vectors.size(), e.tileRows);
   const unsigned rowsPerBlock = e.tileRows;
   const unsigned sliceBytes = rowSliceBytes(e.tileRows);

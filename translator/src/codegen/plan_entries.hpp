@@ -4,9 +4,11 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "code_writer.hpp"
 #include "culift/ast/module.hpp"
+#include "loop_plan.hpp"
 
 namespace culift::codegen {
 
@@ -29,6 +31,9 @@ inline constexpr unsigned kTilePad = 4;
 // slices: as many bytes per barrier), and its pipeline's stages for `operands` staged arrays of
 // rows and `vectors` staged arrays read at k alone (static shared memory stays within 48 KiB).
 unsigned rowSliceBytes(unsigned rows);
+// The arrays read at k alone that a row reduction stages beside its rows (those of the rows'
+// element width; others are read as written).
+std::vector<const StagedOperand*> rowReductionVectors(const LoopAnalysis& analysis);
 unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows);
 
 }  // namespace culift::codegen
