@@ -110,4 +110,21 @@ Stmt::~Stmt() {
   }
 }
 
+void visitExprs(const Expr& e, const std::function<bool(const Expr&)>& visit) {
+  if (!visit(e)) return;
+  for (const ExprPtr& o : e.operands)
+    if (o) visitExprs(*o, visit);
+}
+
+void visitExprs(const Stmt& s, const std::function<bool(const Expr&)>& visit) {
+  for (const Expr* e : {s.cond.get(), s.expr.get()})
+    if (e) visitExprs(*e, visit);
+  for (const ExprPtr& e : s.inits)
+    if (e) visitExprs(*e, visit);
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c) visitExprs(*c, visit);
+  for (const StmtPtr& c : s.stmts)
+    if (c) visitExprs(*c, visit);
+}
+
 }  // namespace culift

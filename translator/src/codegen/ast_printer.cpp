@@ -378,26 +378,16 @@ AstPrinter::Printed AstPrinter::mathCall(const Expr& e) {
   return {s + ")", false};
 }
 
-void AstPrinter::collectCalleeNames(const Expr& e, std::unordered_set<std::string>& names) const {
-  if (e.kind == ExprKind::Call && e.callee < module_.functions.size()) names.insert(calleeName(e.callee));
-  if (e.kind == ExprKind::MathCall) {
-    const MathFnInfo& m = info(e.math);
-    names.insert(std::string(m.floatName));
-    names.insert(std::string(m.doubleName));
-  }
-  for (const ExprPtr& o : e.operands)
-    if (o) collectCalleeNames(*o, names);
-}
-
 void AstPrinter::collectCalleeNames(const Stmt& s, std::unordered_set<std::string>& names) const {
-  for (const Expr* e : {s.cond.get(), s.expr.get()})
-    if (e) collectCalleeNames(*e, names);
-  for (const ExprPtr& e : s.inits)
-    if (e) collectCalleeNames(*e, names);
-  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-    if (c) collectCalleeNames(*c, names);
-  for (const StmtPtr& c : s.stmts)
-    if (c) collectCalleeNames(*c, names);
+  visitExprs(s, [&](const Expr& e) {
+    if (e.kind == ExprKind::Call && e.callee < module_.functions.size()) names.insert(calleeName(e.callee));
+    if (e.kind == ExprKind::MathCall) {
+      const MathFnInfo& m = info(e.math);
+      names.insert(std::string(m.floatName));
+      names.insert(std::string(m.doubleName));
+    }
+    return true;
+  });
 }
 
 }  // namespace culift::codegen

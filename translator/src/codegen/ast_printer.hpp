@@ -75,7 +75,6 @@ class AstPrinter {
   Printed mathCall(const Expr& e);
   std::string convertedTo(const Expr& e, Scalar s);  // e, with a cast when its type differs
 
-  void collectCalleeNames(const Expr& e, std::unordered_set<std::string>& names) const;
   void collectCalleeNames(const Stmt& s, std::unordered_set<std::string>& names) const;
   std::string mathName(const Expr& e) const;
 

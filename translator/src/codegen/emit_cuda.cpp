@@ -31,21 +31,11 @@ constexpr std::string_view kDevicePrelude =
     "template <typename T, int N> struct alignas(sizeof(T) * N) culift_vec { T v[N]; };\n"
     "// ---- end of culift device prelude ----\n";
 
-void collectCallees(const Expr& e, std::vector<FuncId>& out) {
-  if (e.kind == ExprKind::Call) out.push_back(e.callee);
-  for (const ExprPtr& o : e.operands)
-    if (o) collectCallees(*o, out);
-}
-
 void collectCallees(const Stmt& s, std::vector<FuncId>& out) {
-  for (const Expr* e : {s.cond.get(), s.expr.get()})
-    if (e) collectCallees(*e, out);
-  for (const ExprPtr& e : s.inits)
-    if (e) collectCallees(*e, out);
-  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-    if (c) collectCallees(*c, out);
-  for (const StmtPtr& c : s.stmts)
-    if (c) collectCallees(*c, out);
+  visitExprs(s, [&](const Expr& e) {
+    if (e.kind == ExprKind::Call) out.push_back(e.callee);
+    return true;
+  });
 }
 
 // Depth-first post-order over the call graph, starting from the functions in module order, so

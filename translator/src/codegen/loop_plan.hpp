@@ -5,7 +5,6 @@
 // the user's statements once per output, in source order, with loads taken from staged tiles.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,11 +49,6 @@ struct LoopAnalysis {
 // The analysis of `fn`'s loop, or nothing with `reason` saying why it runs per thread ("" when
 // the body has no loop to lift).
 std::optional<LoopAnalysis> analyzeLoop(const Function& fn, std::string& reason);
-
-// Calls `visit` on every expression of a tree, outermost first; where it returns false, the
-// expression's operands are not visited.
-void visitExprs(const Expr& e, const std::function<bool(const Expr&)>& visit);
-void visitExprs(const Stmt& s, const std::function<bool(const Expr&)>& visit);
 
 // Whether f(i, j) and f(j, i) compute the same operations on the same values, so give the same
 // bits: the body with i and j exchanged is the body itself, up to the order of the operands of

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -131,6 +132,12 @@ struct Stmt {
   Stmt(Stmt&&) = default;
   Stmt& operator=(Stmt&&) = default;
 };
+
+// Calls `visit` on every expression of a tree, outermost first (a statement's own expressions,
+// then those of the statements it holds, in order); where `visit` returns false, that
+// expression's operands are not visited.
+void visitExprs(const Expr& e, const std::function<bool(const Expr&)>& visit);
+void visitExprs(const Stmt& s, const std::function<bool(const Expr&)>& visit);
 
 struct Var {
   std::string name;
