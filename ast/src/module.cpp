@@ -42,6 +42,7 @@ std::string_view name(LoopPlan p) {
     case LoopPlan::TiledContraction: return "tiled contraction";
     case LoopPlan::SymmetricTiledContraction: return "symmetric tiled contraction";
     case LoopPlan::RowReduction: return "row reduction (exact order)";
+    case LoopPlan::ReassociatingRowReduction: return "row reduction (reassociating)";
   }
   return "?";
 }

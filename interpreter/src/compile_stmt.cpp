@@ -166,6 +166,60 @@ template <typename I, BinaryOp Cmp, typename Bound, bool Up> struct ForRangeNode
   }
 };
 
+// The loop of a kernel whose plan reassociates its sums (LoopPlan::ReassociatingRowReduction),
+// run in that plan's order when the frame is the launched kernel's (Context::reassociating):
+// each iteration's term is what the body adds to a sum starting from -0.0; partial sum l takes
+// the terms of iterations l, l + 32, ... in order; partials l and l + d are added for d = 16, 8,
+// 4, 2, 1; the sum becomes its value before the loop plus partial 0. This is the order of the
+// GPU entry's lanes and shuffles (codegen/plan_entries.cpp), so both give the same bits.
+// Elsewhere (a call, a per-thread launch) the loop runs as written.
+struct ReassociatedLoopNode final : StmtNode {
+  static constexpr unsigned kLanes = 32;
+  StmtNodePtr asWritten;
+  StmtNodePtr init;
+  ExprNodePtr cond, inc;
+  StmtNodePtr body;
+  std::vector<std::pair<std::uint32_t, bool>> sums;  // slot, whether it holds a double
+  std::vector<std::uint32_t> checked;                // the sums' slots whose reads are checked
+  explicit ReassociatedLoopNode(const Stmt* s) : StmtNode(s) {}
+
+  static Raw add(bool isDouble, Raw a, Raw b) {
+    return isDouble ? make(get<double>(a) + get<double>(b)) : make(get<float>(a) + get<float>(b));
+  }
+  static Raw identity(bool isDouble) { return isDouble ? make(-0.0) : make(-0.0f); }
+
+  Flow exec(Frame& f) const override {
+    if (f.ctx->reassociating != f.fn) return asWritten->exec(f);
+    // A sum read before it was written: the loop as written reports it.
+    for (std::uint32_t slot : checked)
+      if (!f.defined[slot]) return asWritten->exec(f);
+    if (init && init->exec(f) == Flow::Return) return Flow::Return;
+    const std::size_t n = sums.size();
+    std::vector<Raw> partial(kLanes * n);
+    std::vector<Raw> before(n);
+    for (std::size_t s = 0; s < n; ++s) {
+      before[s] = f.slots[sums[s].first];
+      for (unsigned l = 0; l < kLanes; ++l) partial[l * n + s] = identity(sums[s].second);
+    }
+    for (unsigned lane = 0;; lane = (lane + 1) % kLanes) {
+      step(f, *src);
+      if (cond && !get<bool>(cond->eval(f))) break;
+      for (const auto& [slot, isDouble] : sums) f.slots[slot] = identity(isDouble);
+      const Flow r = body->exec(f);  // the planner admits no break, continue or return here
+      if (r == Flow::Return) return r;
+      for (std::size_t s = 0; s < n; ++s)
+        partial[lane * n + s] = add(sums[s].second, partial[lane * n + s], f.slots[sums[s].first]);
+      if (inc) inc->eval(f);
+    }
+    for (unsigned d = kLanes / 2; d >= 1; d /= 2)
+      for (unsigned l = 0; l < d; ++l)
+        for (std::size_t s = 0; s < n; ++s)
+          partial[l * n + s] = add(sums[s].second, partial[l * n + s], partial[(l + d) * n + s]);
+    for (std::size_t s = 0; s < n; ++s) f.slots[sums[s].first] = add(sums[s].second, before[s], partial[s]);
+    return Flow::Normal;
+  }
+};
+
 struct WhileNode final : StmtNode {
   ExprNodePtr cond;
   StmtNodePtr body;
@@ -337,13 +391,32 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
       return n;
     }
     case StmtKind::For: {
-      if (StmtNodePtr r = countedLoop(*this, s)) return r;
-      auto n = std::make_unique<ForNode>(&s);
+      StmtNodePtr loop = countedLoop(*this, s);
+      if (!loop) {
+        auto n = std::make_unique<ForNode>(&s);
+        if (s.init) n->init = stmt(*s.init);
+        if (s.cond) n->cond = boolCond(*this, s.cond.get(), s.range, "for");
+        if (s.expr) n->inc = expr(*s.expr);
+        if (!s.body) malformed(s.range, "for without a body");
+        n->body = stmt(*s.body);
+        loop = std::move(n);
+      }
+      // A reassociating plan's body has one loop: this one.
+      const Function& f = *fn_.fn;
+      if (f.loopPlan != LoopPlan::ReassociatingRowReduction || f.reassociatedSums.empty()) return loop;
+      auto n = std::make_unique<ReassociatedLoopNode>(&s);
+      n->asWritten = std::move(loop);
       if (s.init) n->init = stmt(*s.init);
       if (s.cond) n->cond = boolCond(*this, s.cond.get(), s.range, "for");
       if (s.expr) n->inc = expr(*s.expr);
       if (!s.body) malformed(s.range, "for without a body");
       n->body = stmt(*s.body);
+      for (VarId v : f.reassociatedSums) {
+        if (v >= fn_.slotOf.size() || !var(v).type.isValue() || !isFloating(var(v).type.scalar))
+          malformed(s.range, "a reassociated sum that is not a float or double variable");
+        n->sums.emplace_back(slotOf(v), var(v).type.scalar == Scalar::F64);
+        if (isChecked(v)) n->checked.push_back(slotOf(v));
+      }
       return n;
     }
     case StmtKind::While:

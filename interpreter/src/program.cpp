@@ -165,7 +165,8 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   return out;
 }
 
-void Program::launch(const Function& fnRef, const Extent& extent, std::span<const Arg> kernelArgs) const {
+void Program::launch(const Function& fnRef, const Extent& extent, std::span<const Arg> kernelArgs,
+                     bool loopAsWritten) const {
   const rt::ProgramData& d = impl_->data;
   const std::size_t index = indexOf(d, fnRef);
   const Function& fn = d.module->functions[index];
@@ -248,6 +249,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   auto runRange = [&](std::uint64_t begin, std::uint64_t end, std::vector<rt::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
     rt::Context ctx;
     ctx.budget = d.options.stepBudget;
+    if (!loopAsWritten) ctx.reassociating = &cf;
     for (std::uint64_t e = begin; e < end; ++e) {
       try {
         const auto le = static_cast<std::int64_t>(e);

@@ -75,6 +75,9 @@ struct Context {
   std::uint64_t steps = 0;
   std::uint64_t budget = 0;
   unsigned depth = 0;
+  // The launched kernel, when its loop runs in its plan's reassociated order (its own frame
+  // only: the same function called from another one adds in source order).
+  const CompiledFunction* reassociating = nullptr;
 };
 
 enum class Flow : std::uint8_t { Normal, Break, Continue, Return };

@@ -82,7 +82,8 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
         p.grid = {static_cast<unsigned>(std::max<std::int64_t>(bx, 1)), static_cast<unsigned>(std::max<std::int64_t>(by, 1)), 1};
         break;
       }
-      case LoopPlan::RowReduction: {
+      case LoopPlan::RowReduction:
+      case LoopPlan::ReassociatingRowReduction: {
         blocks = std::min<std::int64_t>((rows + entry.tileRows - 1) / entry.tileRows, limits.maxGrid[0]);
         p.grid = {static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1};
         break;

@@ -194,7 +194,7 @@ culift::PlanEntry planEntry(std::string name, culift::LoopPlan plan, unsigned ti
   e.kernelName = std::move(name);
   e.plan = plan;
   e.tileRows = tile;
-  e.tileCols = plan == culift::LoopPlan::RowReduction ? 1 : tile;
+  e.tileCols = plan == culift::LoopPlan::RowReduction || plan == culift::LoopPlan::ReassociatingRowReduction ? 1 : tile;
   e.threads = 256;
   e.squareOnly = square;
   return e;
@@ -271,4 +271,24 @@ TEST_CASE("row reductions: 32 rows per block while they fill the device, 8 below
   CHECK(big->plan.grid == Dim3{128, 1, 1});  // 128 blocks: nine in ten multiprocessors or more
   CHECK(chosen(rows, LaunchPlanner::for1D(1024)) == "k_rows8");
   CHECK(chosen(rows, LaunchPlanner::for1D(1)) == "k_rows8");
+}
+
+TEST_CASE("reassociating row reductions: a warp per row, 8 rows per block, any number of rows", "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
+  f.planEntries = {planEntry("k_warp", culift::LoopPlan::ReassociatingRowReduction, 8, false)};
+  auto big = choosePlanEntry(f, LaunchPlanner::for1D(4096), device132());
+  REQUIRE(big);
+  CHECK(big->plan.grid == Dim3{512, 1, 1});
+  CHECK(big->plan.block == Dim3{256, 1, 1});
+  CHECK(chosen(f, LaunchPlanner::for1D(1)) == "k_warp");
+  CHECK(chosen(f, LaunchPlanner::for1D(9)) == "k_warp");
+  // Rows beyond the grid's limit: the entry's loop over rows takes the rest.
+  DeviceInfo small = device132();
+  small.limits.maxGrid[0] = 100;
+  auto capped = choosePlanEntry(f, LaunchPlanner::for1D(70001), small);
+  REQUIRE(capped);
+  CHECK(capped->plan.grid == Dim3{100, 1, 1});
+  LaunchPlan forced = LaunchPlanner::for1D(4096);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
 }

@@ -146,3 +146,78 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
                   "  float s = 0.0f;\n  for (int t = 0; t < n; ++t) s += x[i * n + t];\n  return s;\n}\n") ==
         "loops of 3-D kernels run per thread");
 }
+
+namespace {
+
+// The plan of function f in `code` and, when it keeps its order, the reason.
+std::pair<LoopPlan, std::string> reassociation(const std::string& code, TranslateOptions options = {}) {
+  TranslateResult r = lift(code, std::move(options));
+  const Function& f = function(r, "f");
+  return {f.loopPlan, f.loopPlanReason};
+}
+
+}  // namespace
+
+TEST_CASE("loop plans: reassociating row reductions", "[loop-plan]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_REASSOCIATE float Total(const float* x, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_INDEX(row) CULIFT_KERNEL_REASSOCIATE double Two(const double* A, const double* v, int n, int row) {\n"
+      "  double a = 0.0, b = 0.0;\n  for (int k = 0; k < n; ++k) { double t = A[row * n + k] * v[k];\n"
+      "    a = t + a; if (t < 0.0) b -= t; }\n  return a * b;\n}\n"
+      "CULIFT_KERNEL_REASSOCIATE float Gram(const float* x, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k] * x[j * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL float Plain(const float* x, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n");
+  const Function& total = function(r, "Total");
+  CHECK(total.reassociate);
+  CHECK(total.loopPlan == LoopPlan::ReassociatingRowReduction);
+  CHECK(entryNames(total) == std::vector<std::string>{"Total_warp"});
+  CHECK(total.planEntries[0].threads == 256);
+  CHECK(total.planEntries[0].tileRows == 8);
+  REQUIRE(total.reassociatedSums.size() == 1);
+  CHECK(total.vars[total.reassociatedSums[0]].name == "s");
+  CHECK(total.loopPlanReason.empty());
+  const Function& two = function(r, "Two");
+  CHECK(two.loopPlan == LoopPlan::ReassociatingRowReduction);
+  CHECK(two.indexNames == std::vector<std::string>{"row"});
+  REQUIRE(two.reassociatedSums.size() == 2);
+  // 2-D contractions keep their order: their tiles are as fast.
+  CHECK(function(r, "Gram").loopPlan == LoopPlan::SymmetricTiledContraction);
+  CHECK_FALSE(function(r, "Plain").reassociate);
+  CHECK(function(r, "Plain").loopPlan == LoopPlan::RowReduction);
+  CHECK(std::string(name(LoopPlan::ReassociatingRowReduction)) == "row reduction (reassociating)");
+
+  // The translate option allows it for every kernel.
+  TranslateOptions all;
+  all.reassociate = true;
+  CHECK(reassociation("CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
+                      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s -= x[i * n + k];\n  return s;\n}\n",
+                      all)
+            .first == LoopPlan::ReassociatingRowReduction);
+}
+
+TEST_CASE("loop plans: why a loop keeps its order", "[loop-plan]") {
+  auto why = [](const std::string& prologue, const std::string& body, const std::string& type = "float") {
+    auto [plan, reason] = reassociation("CULIFT_KERNEL_REASSOCIATE " + type + " f(" + type + "* y, const " + type +
+                                        "* x, int n, int i) {\n  " + type + " s = 0;\n" + prologue +
+                                        "  for (int k = 0; k < n; ++k) { " + body + " }\n  return s;\n}\n");
+    CHECK(plan == LoopPlan::RowReduction);  // the exact-order form still applies
+    return reason;
+  };
+  // A plain sum reassociates (the exact-order check above then fails: see the plan).
+  CHECK(reassociation("CULIFT_KERNEL_REASSOCIATE float f(float* y, const float* x, int n, int i) {\n"
+                      "  float s = 0;\n  for (int k = 0; k < n; ++k) { s += x[i * n + k]; }\n  return s;\n}\n")
+            .first == LoopPlan::ReassociatingRowReduction);
+  CHECK(why("  y[i] = 0;\n", "s += x[i * n + k];") == "not reassociated: the statements before the loop write an array");
+  CHECK(why("", "s = s * 0.5f + x[i * n + k];") ==
+        "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
+  CHECK(why("", "s *= x[i * n + k];") ==
+        "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
+  CHECK(why("", "s += x[i * n + k] + s;") == "not reassociated: the sum s is read in the loop other than by its own additions");
+  CHECK(why("  float m = 0.0f;\n", "s += x[i * n + k]; m = x[i * n + k];") ==
+        "not reassociated: m carries a value from one k to the next other than a sum (s += term)");
+  CHECK(why("", "s += x[i * n + k];", "int") == "not reassociated: the sum s is not a float or double (integer sums keep their order)");
+  CHECK(why("", "s += (double)x[i * n + k];") ==
+        "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
+}

@@ -31,6 +31,8 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
     os << "  loop plan:  " << name(f.loopPlan);
     if (f.loopPlan == LoopPlan::PerThread)
       os << " (" << (f.loopPlanReason.empty() ? std::string("the body has no loop") : f.loopPlanReason) << ")";
+    else if (!f.loopPlanReason.empty())
+      os << " (" << f.loopPlanReason << ")";
     for (size_t e = 0; e < f.planEntries.size(); ++e)
       os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
     os << "\n";

@@ -9,6 +9,7 @@
 #include "../backend.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/error.hpp"
+#include "culift/runtime/kernel.hpp"
 
 namespace culift::rt::detail {
 namespace {
@@ -90,7 +91,9 @@ class CpuBackend final : public BackendImpl {
     interp::Extent extent;
     extent.rank = plan.rank;
     for (unsigned axis = 0; axis < 3; ++axis) extent.n[axis] = plan.extent[axis];
-    program->launch(fn, extent, kernelArgs);
+    // A reassociating plan's order where the GPU would take that plan's entry; the loop as
+    // written where it would run a per-thread entry.
+    program->launch(fn, extent, kernelArgs, /*loopAsWritten=*/!choosePlanEntry(fn, plan, info_));
   }
 
   unsigned suggestedBlockSize(void*) override { return 256; }

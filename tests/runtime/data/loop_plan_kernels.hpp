@@ -100,3 +100,28 @@ CULIFT_KERNEL inline float RowGap(const float* a, const float* b, int n, int i) 
   for (int k = 0; k < n; ++k) worst = std::max(worst, std::fabs(a[i * n + k] - b[i * n + k]));
   return worst;
 }
+
+// Reassociating row reductions: a sum, a matrix-vector product in double, and two sums with a
+// conditional term, an early return and statements after the loop.
+CULIFT_KERNEL_REASSOCIATE inline float RowTotal(const float* x, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[i * n + k];
+  return s;
+}
+
+CULIFT_KERNEL_REASSOCIATE inline double MatVecSum(const double* A, const double* v, int n, int i) {
+  double s = 0.0;
+  for (int k = 0; k < n; ++k) s = s + A[(long long)i * n + k] * v[k];
+  return s;
+}
+
+CULIFT_KERNEL_REASSOCIATE CULIFT_KERNEL_INDEX(r) inline float MomentGap(const float* x, const float* y, int n, int r) {
+  if (r % 5 == 3) return -1.0f;
+  float above = 0.0f, below = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    const float d = x[r * n + k] - y[r * n + k];
+    if (d > 0.0f) above += d;
+    else below -= d * d;
+  }
+  return above + 0.5f * below;
+}

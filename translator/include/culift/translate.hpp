@@ -16,6 +16,9 @@ struct TranslateOptions {
   std::string buildDir;                  // directory with compile_commands.json ("-p"), optional
   std::string resourceDir;               // Clang resource dir; empty: found at run time
   bool lineDirectives = true;            // emit #line directives into the CUDA source
+  // Every kernel may reassociate its loop's sums, as if marked CULIFT_KERNEL_REASSOCIATE
+  // (docs/numerical-contract.md says what that changes).
+  bool reassociate = false;
 };
 
 struct TranslateResult {

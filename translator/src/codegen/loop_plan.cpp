@@ -529,6 +529,90 @@ std::optional<LoopAnalysis> analyzeLoop(const Function& fn, std::string& reason)
   return analyzer.run(reason);
 }
 
+std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& a, std::string& reason) {
+  reason.clear();
+  const Stmt& body = *a.loop->body;
+  auto nameOf = [&](VarId v) { return fn.vars[v].name; };
+  for (const Stmt* s : a.prologue) {
+    forEachExpr(*s, [&](const Expr& e) {
+      if (!reason.empty()) return;
+      const Expr* t = assignmentTarget(e);
+      if (t && t->kind == ExprKind::Subscript)
+        reason = "the statements before the loop write an array";
+      else if (e.kind == ExprKind::Call)
+        for (const ExprPtr& o : e.operands)
+          if (o && o->type.isPointer() && !o->type.constElements) reason = "the statements before the loop pass a writable array to a call";
+    });
+  }
+  if (!reason.empty()) return std::nullopt;
+  for (const StagedOperand& o : a.operands)
+    if (!o.unitStride) {
+      reason = nameOf(o.array) + " is not read at consecutive k (the index is not k plus terms without k)";
+      return std::nullopt;
+    }
+
+  std::set<VarId> local;  // declared in the body: a value per k
+  forEachStmt(body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Decl) local.insert(s.var);
+  });
+  // Statement-level accumulations `s op= e` and `s = s op e`, and the variable references they
+  // account for.
+  std::map<VarId, unsigned> accounted;
+  std::set<const Expr*> accumulations;
+  std::set<VarId> sums;
+  auto accumulation = [&](const Expr& e) -> std::optional<VarId> {
+    if (e.operands.size() != 2 || !e.operands[0] || e.operands[0]->kind != ExprKind::VarRef) return std::nullopt;
+    const VarId v = e.operands[0]->var;
+    const Scalar t = fn.vars[v].type.scalar;
+    if (e.kind == ExprKind::CompoundAssign)
+      return (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub) && e.computeType == t ? std::optional(v)
+                                                                                                 : std::nullopt;
+    if (e.kind != ExprKind::Assign) return std::nullopt;
+    const Expr& r = *e.operands[1];
+    if (r.kind != ExprKind::Binary || r.type.scalar != t || (r.binaryOp != BinaryOp::Add && r.binaryOp != BinaryOp::Sub))
+      return std::nullopt;
+    const Expr& l = *r.operands[0];
+    if (l.kind == ExprKind::VarRef && l.var == v) return v;
+    const Expr& rr = *r.operands[1];
+    if (r.binaryOp == BinaryOp::Add && rr.kind == ExprKind::VarRef && rr.var == v) return v;
+    return std::nullopt;
+  };
+  forEachStmt(body, [&](const Stmt& s) {
+    if (s.kind != StmtKind::ExprStmt || !s.expr) return;
+    if (std::optional<VarId> v = accumulation(*s.expr)) {
+      if (local.count(*v) || *v < fn.numParams) return;
+      accumulations.insert(s.expr.get());
+      sums.insert(*v);
+      accounted[*v] += s.expr->kind == ExprKind::Assign ? 2 : 1;
+    }
+  });
+  std::map<VarId, unsigned> seen;
+  forEachExpr(body, [&](const Expr& e) {
+    if (e.kind == ExprKind::VarRef) ++seen[e.var];
+    if (!reason.empty()) return;
+    const Expr* t = assignmentTarget(e);
+    if (!t || t->kind != ExprKind::VarRef || local.count(t->var) || t->var == a.counter) return;
+    const VarId v = t->var;
+    if (!accumulations.count(&e))
+      reason = v < fn.numParams ? "the parameter " + nameOf(v) + " is assigned in the loop"
+                                : nameOf(v) + " carries a value from one " + nameOf(a.counter) +
+                                      " to the next other than a sum (s += term)";
+    else if (!isFloating(fn.vars[v].type.scalar))
+      reason = "the sum " + nameOf(v) + " is not a float or double (integer sums keep their order)";
+  });
+  if (!reason.empty()) return std::nullopt;
+  for (VarId v : sums)
+    if (seen[v] != accounted[v]) {
+      reason = "the sum " + nameOf(v) + " is read in the loop other than by its own additions";
+      return std::nullopt;
+    }
+  if (sums.empty()) {
+    reason = "the loop adds to no sum";
+    return std::nullopt;
+  }
+  return std::vector<VarId>(sums.begin(), sums.end());
+}
+
 bool isSymmetric(const Function& fn, const LoopAnalysis& analysis) {
   if (fn.mode != IndexMode::Grid2D || fn.indexParams.size() < 2 || !fn.body || fn.returnType.isVoid()) return false;
   const VarId i = static_cast<VarId>(fn.indexParams[0]), j = static_cast<VarId>(fn.indexParams[1]);
@@ -559,6 +643,7 @@ void planLoopsHere(Module& module) {
     f.loopPlan = LoopPlan::PerThread;
     f.loopPlanReason.clear();
     f.planEntries.clear();
+    f.reassociatedSums.clear();
     if (!f.isKernel() || !f.body) continue;
     std::string reason;
     std::optional<LoopAnalysis> a = codegen::analyzeLoop(f, reason);
@@ -577,6 +662,17 @@ void planLoopsHere(Module& module) {
       e.squareOnly = square;
       f.planEntries.push_back(std::move(e));
     };
+    if (f.mode == IndexMode::Grid1D && f.reassociate) {
+      // A warp per output, 8 outputs per block of 256 threads, where the loop only adds to sums.
+      std::string why;
+      if (std::optional<std::vector<VarId>> sums = codegen::reassociableSums(f, *a, why)) {
+        f.loopPlan = LoopPlan::ReassociatingRowReduction;
+        f.reassociatedSums = std::move(*sums);
+        entry("_warp", LoopPlan::ReassociatingRowReduction, 8, 1, 256, false);
+        continue;
+      }
+      f.loopPlanReason = "not reassociated: " + why;
+    }
     if (f.mode == IndexMode::Grid1D) {
       // Slices of rows are copied 16 bytes at a time: every staged array must step one element
       // per k, and all of them the same number of bytes.

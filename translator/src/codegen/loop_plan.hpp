@@ -56,4 +56,12 @@ std::optional<LoopAnalysis> analyzeLoop(const Function& fn, std::string& reason)
 // i * n;`) are compared as their initializers.
 bool isSymmetric(const Function& fn, const LoopAnalysis& analysis);
 
+// The sums a reassociating row reduction adds the loop's terms to (locals declared before the
+// loop, of type float or double, that the loop only changes by statements `s += e`, `s -= e`,
+// `s = s + e`, `s = s - e` with e of their type and free of every sum, and reads nowhere else),
+// or nothing with `reason` saying why the loop must keep its order. The statements before the
+// loop must not write arrays (a warp runs them once per lane).
+std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& analysis,
+                                                   std::string& reason);
+
 }  // namespace culift::codegen

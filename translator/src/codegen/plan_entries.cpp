@@ -115,6 +115,7 @@ class EntryWriter {
 
   void tiled(const PlanEntry& e);
   void rows(const PlanEntry& e);
+  void warp(const PlanEntry& e);
 
  private:
   std::string printWith(const PrintRewrites& r, const Expr& e) {
@@ -150,6 +151,8 @@ class EntryWriter {
   void copyElement(const StagedOperand& o, unsigned indent, const std::string& shared);
   // The value store of a value-returning function at (i[, j]).
   std::string store(const std::string& value) const;
+  // The identity of a sum's additions: -0.0 (x + -0.0 is x for every x, +0.0 and -0.0 included).
+  std::string identity(VarId v) const { return fn_.vars[v].type.scalar == Scalar::F32 ? "-0.0f" : "-0.0"; }
 
   // Rewrites for the statements before the loop: the declarations of locals that only the staged
   // reads' indices use (inlined there) are dropped.
@@ -597,6 +600,96 @@ void EntryWriter::rows(const PlanEntry& e) {
   out_.line(0, "}");
 }
 
+// ---- reassociating row reduction --------------------------------------------------------------
+
+// The order it adds in, which the interpreter's launches reproduce (interpreter/src/reassociate.cpp):
+// lane l of the output's warp sums the terms of iterations l, l + 32, l + 64, ... in order, each
+// term being what the loop body adds to the sum in that iteration (added to -0.0, the sum's
+// identity); lanes l and l ^ d then add their partial sums for d = 16, 8, 4, 2, 1; the sum is its
+// value before the loop plus the total.
+void EntryWriter::warp(const PlanEntry& e) {
+  const bool value = !fn_.returnType.isVoid();
+  const unsigned warpsPerBlock = e.threads / 32;
+  unsigned widest = 0;
+  for (const StagedOperand& o : a_.operands) widest = std::max(widest, byteSize(o.element));
+  const unsigned unroll = widest > 4 ? 8 : 16;  // iterations per lane and step: loads in flight
+  out_.mapToGenerated();
+  out_.line(0, "// " + fn_.name + ": " + std::string(culift::name(e.plan)) + ", a warp per output, " + str(warpsPerBlock) +
+                   " per block of " + str(e.threads) + " threads; lane l adds the terms of iterations l, l + 32, ... in order,");
+  out_.line(0, "// then the lanes add their sums pairwise (l and l ^ d for d = 16, 8, 4, 2, 1): the same bits on every run");
+  out_.line(0, "// and on the CPU backend (docs/numerical-contract.md bounds the difference from the loop's order).");
+  out_.line(0, "extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
+                   params_.declarations + ") {");
+  out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
+  aliases(1);
+  out_.line(1, "const int culift_lane = threadIdx.x % 32;");
+  const VarId iv = axisVar(0);
+  const std::string i = name(iv);
+  out_.line(1, "#pragma unroll 1");
+  out_.line(1, "for (long long culift_row = (long long)blockIdx.x * " + str(warpsPerBlock) +
+                   " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " +
+                   str(warpsPerBlock) + ") {");
+  out_.line(2, "const " + typeOf(iv) + " " + i + " = (" + typeOf(iv) + ")culift_row;");
+  PrintRewrites perOut;
+  for (VarId v : a_.assignedParams) {
+    out_.line(2, typeOf(v) + " culift_" + name(v) + "_" + str(v) + " = " + name(v) + ";  // assigned by the body");
+    perOut.vars[v] = "culift_" + name(v) + "_" + str(v);
+  }
+  out_.line(2, "// The statements before the loop, on every lane (they are the same for the warp).");
+  perOut.returns = [&](const std::string& v) {
+    return value ? "{ if (culift_lane == 0) " + store(v) + " continue; }" : std::string("continue;");
+  };
+  for (const Stmt* s : a_.prologue) printWith(perOut, *s, 2);
+  bounds(2);
+
+  const std::vector<VarId>& sums = fn_.reassociatedSums;
+  PrintRewrites step = perOut;
+  step.returns = nullptr;
+  for (size_t s = 0; s < sums.size(); ++s) {
+    out_.line(2, typeOf(sums[s]) + " culift_p" + str(s) + " = " + identity(sums[s]) + ";  // this lane's part of " +
+                     name(sums[s]));
+    step.vars[sums[s]] = "culift_c" + str(s);
+  }
+  const bool usesK = mentions(*a_.loop->body, a_.counter, step);
+  auto iteration = [&](unsigned indent, const std::string& t) {
+    if (usesK) out_.line(indent, counterAt(t));
+    for (size_t s = 0; s < sums.size(); ++s)
+      out_.line(indent, typeOf(sums[s]) + " culift_c" + str(s) + " = " + identity(sums[s]) + ";  // this iteration's term");
+    printWith(step, *a_.loop->body, indent);
+    for (size_t s = 0; s < sums.size(); ++s)
+      out_.line(indent, "culift_p" + str(s) + " = culift_p" + str(s) + " + culift_c" + str(s) + ";");
+  };
+  out_.line(2, "long long culift_t = culift_lane;  // iteration index");
+  out_.line(2, "#pragma unroll 1");
+  out_.line(2, "for (; culift_t + " + str(32 * (unroll - 1)) + " < culift_trip; culift_t += " + str(32 * unroll) + ") {");
+  out_.line(3, "#pragma unroll");
+  out_.line(3, "for (int culift_u = 0; culift_u < " + str(unroll) + "; ++culift_u) {");
+  iteration(4, "culift_t + 32 * culift_u");
+  out_.line(3, "}");
+  out_.line(2, "}");
+  out_.line(2, "#pragma unroll 1");
+  out_.line(2, "for (; culift_t < culift_trip; culift_t += 32) {");
+  iteration(3, "culift_t");
+  out_.line(2, "}");
+  out_.line(2, "#pragma unroll");
+  out_.line(2, "for (int culift_d = 16; culift_d >= 1; culift_d /= 2) {");
+  for (size_t s = 0; s < sums.size(); ++s)
+    out_.line(3, "culift_p" + str(s) + " = culift_p" + str(s) + " + __shfl_xor_sync(0xffffffffu, culift_p" + str(s) +
+                     ", culift_d);");
+  out_.line(2, "}");
+  for (size_t s = 0; s < sums.size(); ++s)
+    out_.line(2, name(sums[s]) + " = " + name(sums[s]) + " + culift_p" + str(s) + ";");
+  out_.line(2, "// The statements after the loop, on the first lane; a return stores the value.");
+  out_.line(2, "if (culift_lane != 0) continue;");
+  PrintRewrites after = perOut;
+  after.returns = [&](const std::string& v) {
+    return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
+  };
+  for (const Stmt* s : a_.epilogue) printWith(after, *s, 2);
+  out_.line(1, "}");
+  out_.line(0, "}");
+}
+
 }  // namespace
 
 void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out) {
@@ -610,6 +703,7 @@ void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out) 
         case LoopPlan::TiledContraction:
         case LoopPlan::SymmetricTiledContraction: writer.tiled(e); break;
         case LoopPlan::RowReduction: writer.rows(e); break;
+        case LoopPlan::ReassociatingRowReduction: writer.warp(e); break;
         case LoopPlan::PerThread: throw std::logic_error("a per-thread plan has no extra entry");
       }
     }

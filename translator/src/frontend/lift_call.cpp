@@ -108,7 +108,7 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     args.push_back(expr(arg));
     ok = ok && args.back();
   }
-  const FuncId id = enqueue(def, false, {"i", "j", "k"});
+  const FuncId id = enqueue(def, false, {});
   edges_.push_back({current_, id, where});
   if (!ok) return nullptr;
   auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)), range(e->getSourceRange()));

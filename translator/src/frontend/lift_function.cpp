@@ -9,15 +9,16 @@
 namespace culift::frontend {
 namespace {
 
-// The culift annotation on `fd` (or a redeclaration): any annotation string starting with
+// The culift annotations on `fd` and its redeclarations: every annotation string starting with
 // "culift", so that misspelt ones are reported instead of ignored.
-const clang::AnnotateAttr* culiftAnnotation(const clang::FunctionDecl* fd) {
+std::vector<const clang::AnnotateAttr*> culiftAnnotations(const clang::FunctionDecl* fd) {
+  std::vector<const clang::AnnotateAttr*> found;
   for (const clang::FunctionDecl* r : fd->redecls()) {
     for (const auto* a : r->specific_attrs<clang::AnnotateAttr>()) {
-      if (a->getAnnotation().startswith(kAnnotation)) return a;
+      if (a->getAnnotation().startswith(kAnnotation)) found.push_back(a);
     }
   }
-  return nullptr;
+  return found;
 }
 
 bool isIdentifier(llvm::StringRef s) {
@@ -66,13 +67,14 @@ bool Lifter::tooDeep(unsigned depth, unsigned limit, bool& reported, clang::Sour
   return true;
 }
 
-void Lifter::run(const std::vector<std::string>& picked) {
-  collectRoots(picked);
+void Lifter::run() {
+  collectRoots();
   for (FuncId id = 0; id < decls_.size(); ++id) liftFunction(id);
   checkRecursion();
 }
 
-void Lifter::collectRoots(const std::vector<std::string>& picked) {
+void Lifter::collectRoots() {
+  const std::vector<std::string>& picked = options_.picked;
   struct {
     std::vector<const clang::FunctionDecl*> found;
   } collector;
@@ -81,8 +83,8 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
   std::set<const clang::FunctionDecl*> seen;
   // Functions picked by name replace the annotated set: only they (and their callees) are lifted.
   for (const clang::FunctionDecl* fd : picked.empty() ? collector.found : std::vector<const clang::FunctionDecl*>{}) {
-    const clang::AnnotateAttr* annotation = culiftAnnotation(fd);
-    if (!annotation) continue;
+    const std::vector<const clang::AnnotateAttr*> annotations = culiftAnnotations(fd);
+    if (annotations.empty()) continue;
     const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
     if (!seen.insert(canonical).second) continue;
     const clang::FunctionDecl* def = fd->getDefinition();
@@ -95,9 +97,9 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
         continue;
       }
     }
-    std::vector<std::string> names;
-    if (!indexNamesOf(annotation, def, names)) continue;
-    enqueue(def, true, std::move(names));
+    KernelMarks marks;
+    if (!marksOf(annotations, def, marks)) continue;
+    enqueue(def, true, std::move(marks));
   }
 
   for (const std::string& name : picked) {
@@ -129,10 +131,9 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
       module_.functions[it->second].annotated = true;
       continue;
     }
-    std::vector<std::string> names = {"i", "j", "k"};
-    if (const clang::AnnotateAttr* annotation = culiftAnnotation(def))
-      if (!indexNamesOf(annotation, def, names)) continue;
-    enqueue(def, true, std::move(names));
+    KernelMarks marks;
+    if (!marksOf(culiftAnnotations(def), def, marks)) continue;
+    enqueue(def, true, std::move(marks));
   }
 
   if (decls_.empty() && !diags_.hasErrors()) {
@@ -144,17 +145,39 @@ void Lifter::collectRoots(const std::vector<std::string>& picked) {
   }
 }
 
+bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations, const clang::FunctionDecl* fd,
+                     KernelMarks& marks) {
+  marks = KernelMarks{};
+  marks.reassociate = options_.reassociate;
+  const clang::AnnotateAttr* index = nullptr;
+  for (const clang::AnnotateAttr* a : annotations) {
+    llvm::StringRef text = a->getAnnotation();
+    if (text == kAnnotation) continue;
+    if (text == kReassociateAnnotation) {
+      marks.reassociate = true;
+      continue;
+    }
+    if (!text.startswith(kIndexAnnotationPrefix)) {
+      error(a->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fd->getNameAsString() + "'",
+            "mark kernels with CULIFT_KERNEL (or CULIFT_KERNEL_REASSOCIATE), or name their index parameters with "
+            "CULIFT_KERNEL_INDEX(row, col)");
+      return false;
+    }
+    if (index && index->getAnnotation() != text) {
+      error(a->getLocation(), "'" + fd->getNameAsString() + "' has two different CULIFT_KERNEL_INDEX annotations",
+            "name the index parameters once");
+      return false;
+    }
+    index = a;
+  }
+  return !index || indexNamesOf(index, fd, marks.indexNames);
+}
+
 bool Lifter::indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
                           std::vector<std::string>& names) {
   llvm::StringRef text = annotation->getAnnotation();
   const std::string fn = fd->getNameAsString();
-  names = {"i", "j", "k"};
-  if (text == kAnnotation) return true;
-  if (!text.consume_front(kIndexAnnotationPrefix)) {
-    error(annotation->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fn + "'",
-          "mark kernels with CULIFT_KERNEL, or name their index parameters with CULIFT_KERNEL_INDEX(row, col)");
-    return false;
-  }
+  text.consume_front(kIndexAnnotationPrefix);
   names.clear();
   llvm::SmallVector<llvm::StringRef, 4> parts;
   text.split(parts, ',');
@@ -194,7 +217,7 @@ bool Lifter::indexNamesOf(const clang::AnnotateAttr* annotation, const clang::Fu
   return true;
 }
 
-FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames) {
+FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMarks marks) {
   const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
   auto it = ids_.find(canonical);
   if (it != ids_.end()) return it->second;
@@ -204,7 +227,8 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, std::vecto
   Function f;
   f.name = fd->getNameAsString();
   f.annotated = annotated;
-  f.indexNames = std::move(indexNames);
+  f.indexNames = std::move(marks.indexNames);
+  f.reassociate = marks.reassociate;
   f.range = range(fd->getSourceRange());
   module_.functions.push_back(std::move(f));
   return id;

@@ -23,12 +23,18 @@ namespace culift::frontend {
 
 class Lifter {
  public:
-  Lifter(clang::ASTContext& context, SourceMap& sources, DiagnosticSink& diags, Module& module)
-      : ctx_(context), sm_(context.getSourceManager()), sources_(sources), diags_(diags), module_(module) {}
+  // What the translation was asked for beyond the annotations.
+  struct Options {
+    std::vector<std::string> picked;  // functions picked by name (replace the annotated set)
+    bool reassociate = false;         // every kernel may reassociate its loop's sums
+  };
+  Lifter(clang::ASTContext& context, SourceMap& sources, DiagnosticSink& diags, Module& module, Options options)
+      : ctx_(context), sm_(context.getSourceManager()), sources_(sources), diags_(diags), module_(module),
+        options_(std::move(options)) {}
 
-  // Lifts every annotated function of the translation unit plus the ones named in `picked`,
-  // then every function they call, transitively.
-  void run(const std::vector<std::string>& picked);
+  // Lifts every annotated function of the translation unit plus the ones picked by name, then
+  // every function they call, transitively.
+  void run();
 
  private:
   struct CallEdge {
@@ -37,7 +43,7 @@ class Lifter {
   };
 
   // ---- functions (lift_function.cpp) ----
-  void collectRoots(const std::vector<std::string>& picked);
+  void collectRoots();
   // Nesting limits. Every pass after the lifter (classifier, emitter, interpreter) recurses as
   // deep as the AST is nested; these bound it, on the stack translate() runs on.
   static constexpr unsigned kMaxExprDepth = 1000;
@@ -60,8 +66,17 @@ class Lifter {
   bool tooDeep(unsigned depth, unsigned limit, bool& reported, clang::SourceLocation where, const char* what,
                const char* hint);
 
-  FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, std::vector<std::string> indexNames);
-  // The index names a culift annotation gives (default i, j, k); reports a malformed one.
+  // What a kernel's culift annotations say: its index names (default i, j, k) and whether it may
+  // reassociate.
+  struct KernelMarks {
+    std::vector<std::string> indexNames = {"i", "j", "k"};
+    bool reassociate = false;
+  };
+  FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMarks marks);
+  // Reads the culift annotations of `fd`; reports unknown or conflicting ones.
+  bool marksOf(const std::vector<const clang::AnnotateAttr*>& annotations, const clang::FunctionDecl* fd,
+               KernelMarks& marks);
+  // The index names a CULIFT_KERNEL_INDEX annotation gives; reports a malformed one.
   bool indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
                     std::vector<std::string>& names);
   void liftFunction(FuncId id);
@@ -119,6 +134,7 @@ class Lifter {
   SourceMap& sources_;
   DiagnosticSink& diags_;
   Module& module_;
+  Options options_;
 
   std::map<const clang::FunctionDecl*, FuncId> ids_;   // canonical decl -> id
   std::vector<const clang::FunctionDecl*> decls_;      // id -> definition
@@ -135,5 +151,6 @@ class Lifter {
 // Names of the annotation that marks a kernel, and its index-name override prefix.
 inline constexpr const char* kAnnotation = "culift";
 inline constexpr const char* kIndexAnnotationPrefix = "culift:index=";
+inline constexpr const char* kReassociateAnnotation = "culift:reassociate";
 
 }  // namespace culift::frontend

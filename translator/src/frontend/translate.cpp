@@ -100,11 +100,13 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   extra.push_back("-Wno-pragma-once-outside-header");
 
   // The annotation header lives in an in-memory directory layered over the real file system
-  // (a remapped file alone would not make its directory exist for the -I search path).
+  // (a remapped file alone would not make its directory exist for the -I search path). The real
+  // file system is one with its own working directory: ClangTool moves into each compile
+  // command's directory, which on the process-wide one is a chdir() under every other thread.
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   const std::string headerPath = std::string(frontend::kVirtualIncludeDir) + "/culift/annotate.hpp";
   memory->addFile(headerPath, 0, llvm::MemoryBuffer::getMemBufferCopy(frontend::annotateHeaderText(), headerPath));
-  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto files = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::createPhysicalFileSystem());
   files->pushOverlay(memory);
 
   clang::tooling::ClangTool tool(*database, {absPath}, std::make_shared<clang::PCHContainerOperations>(), files);
@@ -127,8 +129,9 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
 
   auto module = std::make_shared<Module>();
   module->sourcePath = displayName;
-  frontend::Lifter lifter(units[0]->getASTContext(), sources, sink, *module);
-  lifter.run(options.functions);
+  frontend::Lifter lifter(units[0]->getASTContext(), sources, sink, *module,
+                          frontend::Lifter::Options{options.functions, options.reassociate});
+  lifter.run();
   if (!sink.hasErrors()) classify(*module, sink);
   if (!sink.hasErrors()) {
     EmitOptions emit;

@@ -52,12 +52,14 @@ enum class LoopPlan : std::uint8_t {
   TiledContraction,           // 2-D: operands staged in shared memory, a register tile of outputs per thread
   SymmetricTiledContraction,  // the same over the tiles on and below the diagonal, mirrored: f(i, j) == f(j, i)
   RowReduction,               // 1-D: one thread per output, its rows staged through shared memory (same order)
+  ReassociatingRowReduction,  // 1-D, opted in: a warp per output, 32 strided partial sums and a fixed tree
 };
 std::string_view name(LoopPlan p);  // "per-thread", "tiled contraction", ...
 
 // An entry of a kernel beside the two per-thread ones, generated for its loop plan. The runtime
 // launches it instead of them when the launch allows (rt::choosePlanEntry says when); every
-// entry gives the per-thread entry's results bit for bit.
+// entry gives the per-thread entry's results bit for bit, except a reassociating one: it gives
+// the bits of its own fixed order (docs/numerical-contract.md), which the CPU backend reproduces.
 struct PlanEntry {
   std::string kernelName;
   LoopPlan plan = LoopPlan::PerThread;
@@ -77,6 +79,10 @@ struct Function {
 
   bool annotated = false;                // marked with CULIFT_KERNEL or picked by name
   std::vector<std::string> indexNames;   // names of the index parameters (default i, j, k)
+  // The user allowed its loop's sums to be reassociated (CULIFT_KERNEL_REASSOCIATE, or the
+  // translate option): a 1-D kernel whose loop only adds terms to its sums may then take a warp
+  // per output.
+  bool reassociate = false;
 
   // Filled by classify():
   IndexMode mode = IndexMode::DeviceOnly;
@@ -95,11 +101,15 @@ struct Function {
   unsigned arrayAlignment = 0;
 
   // Filled by planLoops() (after classify()): how the loop of a kernel's body runs, why it runs
-  // per thread when the planner did not lift it ("" when there is no loop to lift), and the
-  // extra entries the plan generates, fastest first.
+  // per thread when the planner did not lift it ("" when there is no loop to lift) or, for a
+  // kernel allowed to reassociate, why its loop keeps its order ("not reassociated: ..."), and
+  // the extra entries the plan generates, fastest first.
   LoopPlan loopPlan = LoopPlan::PerThread;
   std::string loopPlanReason;
   std::vector<PlanEntry> planEntries;
+  // A reassociating row reduction's sums (the locals and scalar parameters the loop adds its
+  // terms to), in order of declaration; empty for every other plan.
+  std::vector<VarId> reassociatedSums;
 
   const Var& param(unsigned p) const { return vars[p]; }
   bool isKernel() const { return mode != IndexMode::DeviceOnly; }
