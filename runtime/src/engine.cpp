@@ -4,10 +4,10 @@
 #include <utility>
 
 #include "backend.hpp"
-#include "culift/codegen.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/kernel.hpp"
 #include "culift/runtime/registry.hpp"
+#include "culift/version.hpp"
 
 namespace culift::rt {
 
@@ -17,7 +17,7 @@ struct Engine::Impl {
 };
 
 namespace detail {
-const char* builtInTranslatorVersion() { return culift::kTranslatorVersion; }
+const char* builtInTranslatorVersion() { return culift::kVersion; }
 }  // namespace detail
 
 std::string_view name(Backend b) { return b == Backend::Gpu ? "gpu" : "cpu"; }

@@ -3,7 +3,7 @@
 #include <exception>
 #include <utility>
 
-#include "culift/codegen.hpp"
+#include "command_line.hpp"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
@@ -40,12 +40,9 @@ int main(int argc, const char** argv) {
       break;
     }
   }
-  // LLVM registers hundreds of its own options at the top level; culift's live in its verbs.
-  for (auto& [name, option] : llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel())) {
-    if (name != "help" && name != "version") option->setHiddenFlag(llvm::cl::ReallyHidden);
-  }
-  llvm::cl::SetVersionPrinter(
-      [](llvm::raw_ostream& os) { os << "culift " << culift::kTranslatorVersion << " (LLVM/Clang 16)\n"; });
+  // culift's own options live in its verbs: every top-level option LLVM registered is hidden.
+  hideForeignOptions();
+  setVersionPrinter("culift");
   if (ownArgc < 2) {
     llvm::errs() << "culift: no verb given\n"
                  << "usage: culift <verb> [options] (verbs: see 'culift --help')\n";

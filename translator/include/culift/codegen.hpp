@@ -5,6 +5,7 @@
 #include <string>
 
 #include "culift/ast/module.hpp"
+#include "culift/version.hpp"
 
 namespace culift {
 
@@ -39,7 +40,7 @@ std::string cudaFileName(const Module& module);
 // A readable C-like print of one function's typed AST with every cast explicit.
 std::string writePseudocode(const Module& module, const Function& function);
 
-// Version of the translator, part of the compile-cache key.
-inline constexpr const char* kTranslatorVersion = "0.2.0";
+// Version of the translator (culift's version, culift/version.hpp), part of the compile-cache key.
+inline constexpr const char* kTranslatorVersion = kVersion;
 
 }  // namespace culift
