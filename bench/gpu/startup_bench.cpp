@@ -3,16 +3,23 @@
 // kernel. scripts/gpu-session.sh runs it several times: with an empty cache directory (cold),
 // then with the cache that run filled (warm).
 //
-//   culift_startup_bench --cache-dir DIR [--header FILE]
+//   culift_startup_bench --cache-dir DIR [--header FILE | --source-root DIR]
+//
+// The default header is the Pearson tutorial's, looked up at run time (the binary travels to
+// the GPU machine): under --source-root, else $CULIFT_SOURCE_ROOT, else the nearest folder above
+// the executable that holds it (.gpu/ in the repository, or the build tree).
 //
 // Exit status: 0 measured, 2 setup error, 3 no GPU.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 namespace cl = llvm::cl;
 using Clock = std::chrono::steady_clock;
@@ -20,8 +27,34 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 cl::opt<std::string> CacheDir("cache-dir", cl::desc("compile cache directory (empty: a cold start)"), cl::Required);
-cl::opt<std::string> Header("header", cl::desc("the header to translate (default: the Pearson tutorial's)"),
-                            cl::init(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp"));
+cl::opt<std::string> Header("header", cl::desc("the header to translate (default: the Pearson tutorial's)"));
+cl::opt<std::string> SourceRoot("source-root",
+                                cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the folders above the "
+                                         "executable)"));
+
+constexpr const char* kDefaultHeader = "examples/pearson/pearson_metrics.hpp";
+
+// The Pearson tutorial's header under the given root, or the nearest folder above the
+// executable; empty when none holds it.
+std::string findDefaultHeader(const char* argv0) {
+  auto under = [](llvm::StringRef root) {
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, kDefaultHeader);
+    return llvm::sys::fs::exists(path) ? std::string(path) : std::string();
+  };
+  const char* env = std::getenv("CULIFT_SOURCE_ROOT");
+  if (!SourceRoot.empty()) return under(SourceRoot);
+  if (env && *env) return under(env);
+  static int anchor = 0;
+  const std::string exe = llvm::sys::fs::getMainExecutable(argv0, &anchor);
+  for (llvm::StringRef dir = llvm::sys::path::parent_path(exe); !dir.empty();) {
+    if (std::string path = under(dir); !path.empty()) return path;
+    const llvm::StringRef up = llvm::sys::path::parent_path(dir);
+    if (up == dir) break;
+    dir = up;
+  }
+  return {};
+}
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -29,8 +62,20 @@ double msSince(Clock::time_point t0) { return std::chrono::duration<double, std:
 
 int main(int argc, char** argv) {
   cl::ParseCommandLineOptions(argc, argv, "culift start-up: translate, engine, module ready to launch\n");
+  std::string header = Header;
+  if (header.empty() && (header = findDefaultHeader(argv[0])).empty()) {
+    const char* env = std::getenv("CULIFT_SOURCE_ROOT");
+    const std::string where = !SourceRoot.empty() ? "--source-root '" + SourceRoot + "'"
+                              : env && *env       ? "$CULIFT_SOURCE_ROOT ('" + std::string(env) + "')"
+                                                  : std::string("any folder above the executable");
+    std::fprintf(stderr,
+                 "culift_startup_bench: cannot find %s under %s: pass --header FILE, or --source-root DIR (the "
+                 "repository root)\n",
+                 kDefaultHeader, where.c_str());
+    return 2;
+  }
   const auto t0 = Clock::now();
-  culift::TranslateResult translated = culift::translate(Header.getValue());
+  culift::TranslateResult translated = culift::translate(header);
   if (!translated.ok()) {
     std::fprintf(stderr, "%s", translated.formatDiagnostics().c_str());
     return 2;

@@ -7,21 +7,26 @@
 #include <llvm/Support/CommandLine.h>
 
 #include "campaign.hpp"
+#include "command_line.hpp"
 
 namespace cl = llvm::cl;
 
 int main(int argc, char** argv) {
-  cl::opt<unsigned> count("count", cl::desc("programs to generate"), cl::init(300));
-  cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1));
-  cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60));
-  cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"));
-  cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"));
-  cl::opt<bool> ubsan("ubsan", cl::desc("build the -O0 leg with UBSan (checks the generator)"));
-  cl::opt<bool> noReduce("no-reduce", cl::desc("save findings unreduced"));
-  cl::opt<bool> exactMath("exact-math", cl::desc("only math functions the GPU computes exactly"));
-  cl::opt<unsigned> argSets("arg-sets", cl::desc("argument sets per program"), cl::init(3));
-  cl::opt<std::string> regressions("regressions", cl::desc("directory to save reduced findings in"), cl::init(""));
-  cl::opt<std::string> dump("dump", cl::desc("print program N of the seed and exit"), cl::init(""));
+  cl::OptionCategory category("culift-difftest options");
+  cl::opt<unsigned> count("count", cl::desc("programs to generate"), cl::init(300), cl::cat(category));
+  cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1), cl::cat(category));
+  cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60), cl::cat(category));
+  cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"), cl::cat(category));
+  cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"), cl::cat(category));
+  cl::opt<bool> ubsan("ubsan", cl::desc("build the -O0 leg with UBSan (checks the generator)"), cl::cat(category));
+  cl::opt<bool> noReduce("no-reduce", cl::desc("save findings unreduced"), cl::cat(category));
+  cl::opt<bool> exactMath("exact-math", cl::desc("only math functions the GPU computes exactly"), cl::cat(category));
+  cl::opt<unsigned> argSets("arg-sets", cl::desc("argument sets per program"), cl::init(3), cl::cat(category));
+  cl::opt<std::string> regressions("regressions", cl::desc("directory to save reduced findings in"), cl::init(""),
+                                   cl::cat(category));
+  cl::opt<std::string> dump("dump", cl::desc("print program N of the seed and exit"), cl::init(""), cl::cat(category));
+  culift::cli::hideForeignOptions({&category});
+  culift::cli::setVersionPrinter("culift-difftest");
   cl::ParseCommandLineOptions(argc, argv, "culift differential tester\n");
 
   culift::rel::CampaignOptions o;

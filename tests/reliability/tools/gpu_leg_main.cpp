@@ -16,6 +16,7 @@
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
 #include "campaign.hpp"
+#include "command_line.hpp"
 #include "type_rules.hpp"
 #include "value_bytes.hpp"
 
@@ -166,10 +167,14 @@ unsigned hostUlps(const std::string& fn, Scalar t) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  cl::opt<unsigned> count("count", cl::desc("generated programs"), cl::init(300));
-  cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1));
-  cl::opt<unsigned> batchSize("batch", cl::desc("programs per translation"), cl::init(50));
-  cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096));
+  cl::OptionCategory category("culift-difftest-gpu options");
+  cl::opt<unsigned> count("count", cl::desc("generated programs"), cl::init(300), cl::cat(category));
+  cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1), cl::cat(category));
+  cl::opt<unsigned> batchSize("batch", cl::desc("programs per translation"), cl::init(50), cl::cat(category));
+  cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096),
+                                cl::cat(category));
+  culift::cli::hideForeignOptions({&category});
+  culift::cli::setVersionPrinter("culift-difftest-gpu");
   cl::ParseCommandLineOptions(argc, argv, "culift differential tester, GPU leg\n");
 
   rt::EngineOptions eo;
