@@ -67,6 +67,7 @@ run_tests runtime_gpu_tests "[gpu]"
 run_tests runtime_gpu_fault_tests "[gpu]"
 run_tests runtime_gpu_golden_tests "[gpu]"
 run_tests runtime_gpu_plan_tests "[gpu]"
+run_tests runtime_thread_tests "[threads]"
 for other in runtime_nvrtc_tests runtime_cache_tests runtime_plan_tests runtime_argument_tests runtime_cpu_tests \
              runtime_probe_tests; do
   if find_bin "$other" > /dev/null; then run_tests "$other"; fi
