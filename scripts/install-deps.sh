@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build git
   clang-16 libclang-16-dev llvm-16-dev   # translator front end, LLVM Support
   catch2                                 # unit tests
+  clang-format-16                        # scripts/check-format.sh
 )
 missing=()
 for p in "${packages[@]}"; do
