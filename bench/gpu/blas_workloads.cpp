@@ -81,14 +81,14 @@ std::vector<Row> benchBlas(Context& c, int n) {
     rows.push_back(std::move(row));
   }
 
-  // Matrix-vector: 1-D over rows.
-  {
-    Row row{"MatVecRow", size};
+  // Matrix-vector: 1-D over rows, in the loop's order and reassociated.
+  for (const bool reassociated : {false, true}) {
+    Row row{reassociated ? "MatVecRow (reassociating)" : "MatVecRow", size};
     row.bytes = 4.0 * static_cast<double>(cells) + 8.0 * n;
     row.torchKey = "matvec " + size;
     row.tolerance = 1e-4 * n;
     try {
-      const rt::Kernel k = e.kernel(c.blas, "MatVecRow");
+      const rt::Kernel k = e.kernel(reassociated ? c.blasReassociated : c.blas, "MatVecRow");
       const rt::LaunchPlan plan = LaunchPlanner::for1D(n, 256, e.device().limits);
       Launch g = [&](int) { k.launch(e, plan, dA, dx, n, gen); };
       Launch h = [&](int) {

@@ -266,14 +266,15 @@ std::vector<Row> benchPearson(Context& c, int n) {
 
   // ---- RowSum and RowSumSq: 1-D over rows ----
   std::vector<float> sum0, sumSq0;  // the generated results of set 0: inputs of the cell kernels
-  for (int squares = 0; squares < 2; ++squares) {
+  for (int form = 0; form < 4; ++form) {
+    const bool squares = form % 2 == 1, reassociated = form >= 2;  // the loop's order, then a warp per row
     const char* name = squares ? "RowSumSq" : "RowSum";
-    Row row{name, size};
+    Row row{std::string(name) + (reassociated ? " (reassociating)" : ""), size};
     row.bytes = matrixBytes + 4.0 * n;
     row.torchKey = std::string(squares ? "rowsumsq " : "rowsum ") + size;
     row.tolerance = 1e-4 * n;  // float sums of n terms of magnitude <= 1, in different orders
     try {
-      const rt::Kernel k = e.kernel(c.pearson, name);
+      const rt::Kernel k = e.kernel(reassociated ? c.pearsonReassociated : c.pearson, name);
       std::vector<DeviceBuffer<float>> gens = floatBuffers(e, xSets, n), refs = floatBuffers(e, xSets, n);
       std::vector<std::uint64_t> pr(xSets);
       for (int s = 0; s < xSets; ++s) pr[s] = addr(refs[s]);
@@ -288,7 +289,7 @@ std::vector<Row> benchPearson(Context& c, int n) {
       std::vector<float> g = runOnce(e, gens[0], [&] { gen(0); });
       row.generatedErr = maxAbsError(g, want, {}, n);
       row.handErr = maxAbsError(runOnce(e, refs[0], [&] { ref(0); }), want, {}, n);
-      (squares ? sumSq0 : sum0) = std::move(g);
+      if (!reassociated) (squares ? sumSq0 : sum0) = std::move(g);
       logCheck(c, row, "generated", row.generatedErr);
       logCheck(c, row, "ref_row_sum", row.handErr);
       const auto t = timeInterleaved(e, {gen, ref}, xSets, c.timing);

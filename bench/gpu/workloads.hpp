@@ -24,6 +24,8 @@ struct Context {
   rt::Engine& engine;
   rt::RawModule& refs;  // reference_kernels.cu
   std::shared_ptr<const Module> sat, masked, pearson, blas;
+  // pearson and blas translated with TranslateOptions::reassociate.
+  std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check

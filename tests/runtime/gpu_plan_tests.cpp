@@ -65,6 +65,11 @@ const std::vector<KernelSpec>& specs() {
        [](auto ni, auto nj, auto nk) { return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))}; }},
       {"Centered", LoopPlan::SymmetricTiledContraction,
        [](auto ni, auto nj, auto nk) { return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))}; }},
+      {"Lower", LoopPlan::TiledContraction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, std::max(ni, nj) * nk), array(S::F32, ni * nj), scalar(asInt(nk)),
+                            scalar(asInt(nj))};
+       }},
       {"Syrk", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          const std::int64_t m = std::max(ni, nj);

@@ -1,4 +1,4 @@
-// culift ast FILE [--function NAME]... [-p BUILD_DIR] [-- CLANG_ARGS]
+// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [-- CLANG_ARGS]
 // Shows what culift made of each function: index mode, device and kernel names, the kernel's
 // parameters with their roles, and the typed AST as pseudocode with every cast explicit.
 #include "culift/codegen.hpp"
@@ -11,6 +11,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand astCommand("ast", "Show the typed AST, index mode and kernel signature of each function");
+llvm::cl::opt<bool> astReassociate("reassociate",
+                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+                                llvm::cl::sub(astCommand));
 llvm::cl::opt<std::string> astInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(astCommand));
 llvm::cl::list<std::string> astFunctions("function",
                                          llvm::cl::desc("Show this function (repeatable; default: every "
@@ -51,7 +54,7 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
 int runAst() {
   if (astInput.empty()) {
     llvm::errs() << "culift ast: no input file\n"
-                 << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [-- CLANG_ARGS]\n";
+                 << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [-- CLANG_ARGS]\n";
     return kExitUsage;
   }
   if (auto readable = llvm::MemoryBuffer::getFile(astInput, false, false); !readable) {
@@ -60,6 +63,7 @@ int runAst() {
   }
   TranslateOptions options;
   options.functions.assign(astFunctions.begin(), astFunctions.end());
+  options.reassociate = astReassociate;
   options.compilerArgs = clangArgs();
   options.buildDir = astBuildDir;
   TranslateResult result = translate(astInput, options);

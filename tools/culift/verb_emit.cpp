@@ -1,4 +1,4 @@
-// culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] [-- CLANG_ARGS]
+// culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file.
 #include "culift/translate.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -10,6 +10,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand emitCommand("emit", "Translate annotated C++ functions into one CUDA C file");
+llvm::cl::opt<bool> emitReassociate("reassociate",
+                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+                                llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(emitCommand));
 llvm::cl::list<std::string> emitFunctions("function",
                                           llvm::cl::desc("Translate this function (repeatable; default: every "
@@ -24,7 +27,7 @@ llvm::cl::opt<bool> emitNoLines("no-line-directives",
                                 llvm::cl::sub(emitCommand));
 
 const char* kUsage =
-    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] "
+    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] [--reassociate] "
     "[-- CLANG_ARGS]\n";
 
 int runEmit() {
@@ -38,6 +41,7 @@ int runEmit() {
   }
   TranslateOptions options;
   options.functions.assign(emitFunctions.begin(), emitFunctions.end());
+  options.reassociate = emitReassociate;
   options.compilerArgs = clangArgs();
   options.buildDir = emitBuildDir;
   options.lineDirectives = !emitNoLines;

@@ -1,5 +1,5 @@
-// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict]
-//               [-p BUILD_DIR] [-- CLANG_ARGS]
+// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] [--per-thread]
+//               [--reassociate] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
 // parameter of the function minus its index parameters: a number for a scalar, an array of
@@ -28,6 +28,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand launchCommand("launch", "Compile one lifted function's kernel and run a whole launch");
+llvm::cl::opt<bool> launchReassociate("reassociate",
+                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+                                llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchFunction("function", llvm::cl::desc("The function to launch"),
                                           llvm::cl::value_desc("NAME"), llvm::cl::sub(launchCommand));
@@ -48,7 +51,7 @@ llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory h
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
-    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] "
+    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] [--per-thread] [--reassociate] "
     "[-- CLANG_ARGS]\n";
 
 int usage(const std::string& message) {
@@ -206,6 +209,7 @@ int runLaunch() {
     return usage("'" + fn->name + "' is a device-only function (no index parameter i/j/k and not element-wise): it "
                  "cannot be launched; use 'culift run' to interpret one call");
   const unsigned rank = culift::rank(fn->mode);
+  options.reassociate = launchReassociate;
   if (extent->size() != rank)
     return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +
                  std::to_string(rank) + (rank == 1 ? " axis (" : " axes (") + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +

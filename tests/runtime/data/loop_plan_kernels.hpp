@@ -45,6 +45,14 @@ CULIFT_KERNEL inline float Centered(const float* x, int n, int i, int j) {
   return d;
 }
 
+// A triangle: above the diagonal C is kept, so whole blocks there skip the loop.
+CULIFT_KERNEL inline float Lower(const float* A, const float* C, int n, int nj, int i, int j) {
+  if (j > i) return C[i * nj + j];
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += A[i * n + k] * A[j * n + k];
+  return s;
+}
+
 // A void kernel writing C, operands stored column-major (k, i) and (k, j).
 CULIFT_KERNEL inline void Syrk(float* C, const float* A, float alpha, float beta, int ldc, int m, int n, int i, int j) {
   float sum = 0.0f;

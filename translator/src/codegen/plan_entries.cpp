@@ -300,7 +300,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
            "; continue; }";
   };
   perOutput(1, "The statements before the loop, per output.");
-  out_.line(3, "if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+  out_.line(3, "if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) " +
+                   (a_.earlyReturn ? "{ culift_done |= " + bit + "; continue; }  // nothing to compute" : "continue;"));
   for (VarId v : a_.assignedParams) out_.line(3, perOut.vars.at(v) + " = " + name(v) + ";");
   for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
   endPerOutput(1);
@@ -359,39 +360,48 @@ void EntryWriter::tiled(const PlanEntry& e) {
   };
 
   // The loop over k, tile by tile, stages - 1 tiles in flight: each step waits for its tile,
-  // one barrier makes it visible and frees the stage used last, which takes the next copy.
-  out_.line(1, "// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages - 1) +
+  // one barrier makes it visible and frees the stage used last, which takes the next copy. A block
+  // whose outputs all returned before it (the far side of a triangle) skips it.
+  const unsigned B = a_.earlyReturn ? 2 : 1;  // the loop's indentation
+  if (a_.earlyReturn) {
+    const unsigned outputs = tm * tn;
+    out_.line(1, "// Every output of the block returned before the loop, or has none to compute: no loop.");
+    out_.line(1, "if (!__syncthreads_and(culift_done == " +
+                     (outputs == 64 ? std::string("~0ull") : "(1ull << " + str(outputs) + ") - 1") + ")) {");
+  }
+  out_.line(B, "// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages - 1) +
                    " tiles in flight while one is used.");
   for (unsigned t = 0; t + 1 < stages; ++t) {
-    out_.line(1, "{");
-    out_.line(2, "const long long culift_kc = " + str(t * kStep) + ";");
-    out_.line(2, "const int culift_sc = " + str(t) + ";");
-    copyTile(2);
-    out_.line(1, "}");
+    out_.line(B, "{");
+    out_.line(B + 1, "const long long culift_kc = " + str(t * kStep) + ";");
+    out_.line(B + 1, "const int culift_sc = " + str(t) + ";");
+    copyTile(B + 1);
+    out_.line(B, "}");
   }
-  out_.line(1, "int culift_st = 0;");
-  out_.line(1, "#pragma unroll 1");
-  out_.line(1, "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep) + ") {");
-  out_.line(2, "culift_copy_wait<" + str(stages - 2) + ">();");
-  out_.line(2, "__syncthreads();");
-  out_.line(2, "{");
-  out_.line(3, "const long long culift_kc = culift_kt + " + str((stages - 1) * kStep) + ";");
-  out_.line(3, "const int culift_sc = culift_st == 0 ? " + str(stages - 1) + " : culift_st - 1;");
-  copyTile(3);
-  out_.line(2, "}");
-  out_.line(2, "if (culift_kt + " + str(kStep) + " <= culift_trip) {");
-  out_.line(3, "#pragma unroll");
-  out_.line(3, "for (int culift_kk = 0; culift_kk < " + str(kStep) + "; ++culift_kk) {");
-  kStepBody(4);
-  out_.line(3, "}");
-  out_.line(2, "} else {");
-  out_.line(3, "#pragma unroll 1");
-  out_.line(3, "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk) {");
-  kStepBody(4);
-  out_.line(3, "}");
-  out_.line(2, "}");
-  out_.line(2, "culift_st = culift_st == " + str(stages - 1) + " ? 0 : culift_st + 1;");
-  out_.line(1, "}");
+  out_.line(B, "int culift_st = 0;");
+  out_.line(B, "#pragma unroll 1");
+  out_.line(B, "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep) + ") {");
+  out_.line(B + 1, "culift_copy_wait<" + str(stages - 2) + ">();");
+  out_.line(B + 1, "__syncthreads();");
+  out_.line(B + 1, "{");
+  out_.line(B + 2, "const long long culift_kc = culift_kt + " + str((stages - 1) * kStep) + ";");
+  out_.line(B + 2, "const int culift_sc = culift_st == 0 ? " + str(stages - 1) + " : culift_st - 1;");
+  copyTile(B + 2);
+  out_.line(B + 1, "}");
+  out_.line(B + 1, "if (culift_kt + " + str(kStep) + " <= culift_trip) {");
+  out_.line(B + 2, "#pragma unroll");
+  out_.line(B + 2, "for (int culift_kk = 0; culift_kk < " + str(kStep) + "; ++culift_kk) {");
+  kStepBody(B + 3);
+  out_.line(B + 2, "}");
+  out_.line(B + 1, "} else {");
+  out_.line(B + 2, "#pragma unroll 1");
+  out_.line(B + 2, "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk) {");
+  kStepBody(B + 3);
+  out_.line(B + 2, "}");
+  out_.line(B + 1, "}");
+  out_.line(B + 1, "culift_st = culift_st == " + str(stages - 1) + " ? 0 : culift_st + 1;");
+  out_.line(B, "}");
+  if (a_.earlyReturn) out_.line(1, "}");
 
   // The statements after the loop, per output; a return stores the value.
   PrintRewrites after = perOut;
