@@ -21,7 +21,42 @@ bool isIoFunction(llvm::StringRef name) {
 const char* kIoMessage = "I/O is not available in culift kernels";
 const char* kIoHint = "return the value, or write it to an output array and print it on the host";
 
+// The builtins <cmath> spells INFINITY, NAN and HUGE_VAL(F) with (glibc: `(__builtin_inff ())`);
+// their long double forms are rejected by type.
+bool isConstantBuiltin(llvm::StringRef name) {
+  static const llvm::StringSet<> kConstants = {
+      "__builtin_inf",  "__builtin_inff",  "__builtin_infl",  "__builtin_huge_val", "__builtin_huge_valf",
+      "__builtin_huge_vall", "__builtin_nan", "__builtin_nanf", "__builtin_nanl", "__builtin_nans",
+      "__builtin_nansf", "__builtin_nansl"};
+  return kConstants.contains(name);
+}
+
+// A static member function of std::numeric_limits<T> (infinity(), lowest(), epsilon(), ...).
+bool isNumericLimitsMember(const clang::FunctionDecl* fd) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  if (!method || !method->isStatic()) return false;
+  const clang::CXXRecordDecl* parent = method->getParent();
+  return parent && parent->isInStdNamespace() && parent->getDeclName().isIdentifier() &&
+         parent->getName() == "numeric_limits";
+}
+
 }  // namespace
+
+bool Lifter::isConstantCall(const clang::FunctionDecl* fd) const {
+  if (isNumericLimitsMember(fd)) return true;
+  return fd->getBuiltinID() != 0 && fd->getDeclName().isIdentifier() && isConstantBuiltin(fd->getName());
+}
+
+ExprPtr Lifter::constantCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, const std::string& spelled) {
+  const clang::SourceLocation where = e->getBeginLoc();
+  const llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
+  // A signaling NaN does not survive as a value: converting or computing with one quiets it
+  // (differently on the host and on the device).
+  if (name == "signaling_NaN" || name.startswith("__builtin_nans"))
+    return fail(where, "signaling NaNs are not supported",
+                "use quiet_NaN() or NAN: arithmetic quiets a signaling NaN, on the device as on the host");
+  return fold(e, where, "'" + spelled + "'");
+}
 
 bool Lifter::isStreamType(clang::QualType t) const {
   if (t.isNull()) return false;
@@ -73,6 +108,7 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   const std::string qualified = callee->getQualifiedNameAsString();
   llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
 
+  if (isConstantCall(callee)) return constantCall(e, callee, qualified);
   if (isLibraryFunction(callee)) {
     llvm::StringRef mathName = name;
     mathName.consume_front("__builtin_");

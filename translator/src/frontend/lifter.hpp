@@ -116,6 +116,10 @@ class Lifter {
   ExprPtr call(const clang::CallExpr* e);
   ExprPtr mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled);
   bool isLibraryFunction(const clang::FunctionDecl* fd) const;
+  // Calls that are constants: the builtins behind INFINITY, NAN and HUGE_VAL(F), and the static
+  // members of std::numeric_limits<T>. They are folded to literals.
+  bool isConstantCall(const clang::FunctionDecl* fd) const;
+  ExprPtr constantCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, const std::string& spelled);
   bool isStreamType(clang::QualType t) const;
   // Whether `e` mentions a variable whose declaration was already diagnosed.
   bool referencesRejected(const clang::Stmt* e) const;

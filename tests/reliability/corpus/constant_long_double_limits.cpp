@@ -1,0 +1,5 @@
+#include <culift/annotate.hpp>
+#include <limits>
+CULIFT_KERNEL double f(double x) {
+  return x + (double)std::numeric_limits<long double>::epsilon();  // corpus-error
+}
