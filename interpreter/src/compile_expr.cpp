@@ -280,6 +280,19 @@ struct CommaNode final : ExprNode {
   }
 };
 
+// assert(cond): checked on every run (the GPU checks it only when compiled with device asserts).
+struct AssertNode final : ExprNode {
+  ExprNodePtr c;
+  AssertNode(const Expr* e, ExprNodePtr x) : ExprNode(e), c(std::move(x)) {}
+  Raw eval(Frame& f) const override {
+    if (!get<bool>(c->eval(f)))
+      fail(src->range, "assertion '" + src->text + "' failed",
+           "GPU kernels check asserts only when compiled with device asserts (EngineOptions::deviceAsserts, "
+           "culift launch --device-asserts)");
+    return Raw{};
+  }
+};
+
 struct CallNode final : ExprNode {
   const CompiledFunction* callee;
   std::vector<ExprNodePtr> scalars;      // per parameter (null for arrays)
@@ -416,6 +429,10 @@ ExprNodePtr Compiler::expr(const Expr& e) {
     case ExprKind::Comma:
       if (e.operands.size() != 2) malformed(e.range, "comma without two operands");
       return std::make_unique<CommaNode>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
+    case ExprKind::Assert:
+      if (e.operands.size() != 1 || e.operands[0]->type != Type::value(Scalar::Bool))
+        malformed(e.range, "assert without one bool condition");
+      return std::make_unique<AssertNode>(&e, expr(*e.operands[0]));
   }
   malformed(e.range, "unknown expression kind");
 }

@@ -145,7 +145,7 @@ constexpr StatusDescription kCudaStatusDescriptions[] = {
     {700, "the kernel accessed memory out of bounds (illegal address); the context is unusable"},
     {701, "the launch needs more resources (registers, shared memory) than the device has"},
     {702, "the kernel ran too long and was stopped by the watchdog"},
-    {710, "a device-side assertion failed"},
+    {710, "a device-side assertion failed (the kernel printed its condition and location); the context is unusable"},
     {719, "the kernel failed (illegal instruction, misaligned access, ...); the context is unusable"},
     {999, "an unknown error occurred"},
 };

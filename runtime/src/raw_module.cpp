@@ -64,6 +64,7 @@ std::vector<std::string> RawModule::compileOptions(const EngineOptions& options,
   if (options.math == MathMode::Strict) o.emplace_back("--fmad=false");
   if (options.math == MathMode::Fast) o.emplace_back("--use_fast_math");
   if (options.lineInfo) o.emplace_back("-lineinfo");
+  if (options.deviceAsserts) o.emplace_back("-DCULIFT_DEVICE_ASSERTS");
   o.insert(o.end(), extra.begin(), extra.end());
   return o;
 }

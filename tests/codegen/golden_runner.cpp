@@ -161,3 +161,34 @@ TEST_CASE("golden checks: order, CHECK-NOT, prelude and #line skipped, update ke
   CHECK(renderExpectations(kept, lines) ==
         "// why this golden exists\nCHECK-NOT: goto\nCHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\nCHECK: }\n");
 }
+
+TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_ASSERTS", "[codegen][assert][nvrtc]") {
+  const fs::path input = fs::path(CULIFT_TEST_DATA_DIR) / "codegen" / "golden" / "assert.cpp";
+  const TranslateResult result = translateSource(readFile(input), "golden/assert.cpp", goldenOptions());
+  INFO(result.formatDiagnostics());
+  REQUIRE(result.ok());
+  const std::string& cuda = result.module->cudaSource;
+  CHECK(cuda.find("#ifdef CULIFT_DEVICE_ASSERTS") != std::string::npos);
+  CHECK(cuda.find("culift_assert(n > 0, \"n > 0\", \"assert.cpp\", 13);") != std::string::npos);
+  // A module without asserts carries no assert prelude.
+  const TranslateResult plain = translateSource("#include <culift/annotate.hpp>\nCULIFT_KERNEL float F(float x) { return x; }\n",
+                                                "plain.cpp", goldenOptions());
+  REQUIRE(plain.ok());
+  CHECK(plain.module->cudaSource.find("culift_assert") == std::string::npos);
+
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    WARN("skipped: NVRTC not found (" << nvrtc.whyNot << ")");
+    return;
+  }
+  // PTX: the checked build calls the device's assert handler, the default one does not.
+  const rt::CompileOutput off = nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, false, {});
+  const rt::CompileOutput on =
+      nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, false, {"-DCULIFT_DEVICE_ASSERTS"});
+  INFO("NVRTC logs:\n" << off.log << "\n" << on.log);
+  REQUIRE(off.ok);
+  REQUIRE(on.ok);
+  const std::string offPtx(off.image.begin(), off.image.end()), onPtx(on.image.begin(), on.image.end());
+  CHECK(offPtx.find("__assertfail") == std::string::npos);
+  CHECK(onPtx.find("__assertfail") != std::string::npos);
+}

@@ -52,6 +52,7 @@ std::string dump(const Function& f, const Expr& e) {
     case ExprKind::Call: return "(Call #" + std::to_string(e.callee) + " " + type + operands(f, e) + ")";
     case ExprKind::MathCall: return "(Math " + std::string(info(e.math).name) + " " + type + operands(f, e) + ")";
     case ExprKind::Comma: return "(, " + type + operands(f, e) + ")";
+    case ExprKind::Assert: return "(assert \"" + e.text + "\"" + operands(f, e) + ")";
   }
   return "(?)";
 }

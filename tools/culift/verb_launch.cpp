@@ -47,12 +47,24 @@ llvm::cl::opt<bool> launchPerThread("per-thread",
                                     llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchStrict("strict", llvm::cl::desc("Compile with --fmad=false (bit-exact with the CPU)"),
                                  llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchDeviceAsserts("device-asserts",
+                                        llvm::cl::desc("Check the function's assert()s on the GPU too (compiled out "
+                                                       "by default, as NDEBUG does; the CPU backend always checks)"),
+                                        llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
     "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] [--per-thread] [--reassociate] "
     "[-- CLANG_ARGS]\n";
+
+// An element-wise kernel's scalars: " (per element)" or " (uniform)"; nothing for other kernels.
+std::string roleNote(const Function& fn, const KernelParam& p) {
+  if (fn.mode != IndexMode::ElementWise) return {};
+  if (p.role == ParamRole::ElementInput) return " (per element)";
+  if (p.role == ParamRole::Scalar) return " (uniform)";
+  return {};
+}
 
 int usage(const std::string& message) {
   llvm::errs() << "culift launch: " << message << "\n";
@@ -221,13 +233,15 @@ int runLaunch() {
   if (list->size() != userArgs) {
     std::string names;
     for (const KernelParam& p : fn->signature.params)
-      if (p.userParam >= 0) names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name;
+      if (p.userParam >= 0)
+        names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name + roleNote(*fn, p);
     return usage("'" + fn->name + "' takes " + std::to_string(userArgs) + " argument" + (userArgs == 1 ? "" : "s") +
                  " (" + names + "; index parameters are not passed), --args has " + std::to_string(list->size()));
   }
 
   rt::EngineOptions engineOptions;
   engineOptions.math = launchStrict ? rt::MathMode::Strict : rt::MathMode::Default;
+  engineOptions.deviceAsserts = launchDeviceAsserts;
   try {
     std::shared_ptr<rt::Engine> engine;
     if (launchBackend == "cpu") {
@@ -260,7 +274,8 @@ int runLaunch() {
         continue;
       }
       const llvm::json::Value& j = (*list)[next];
-      const std::string where = "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")";
+      const std::string where =
+          "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")" + roleNote(*fn, p);
       if (p.type.isValue()) {
         if (j.getAsArray()) return usage(where + ": expected a number, got an array");
         auto v = scalarFromJson(j, p.type.scalar, why);

@@ -14,6 +14,32 @@ std::string stripped(const LiteralText& t) {
 
 std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
 
+// A C string literal holding `text` exactly.
+std::string stringLiteral(const std::string& text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (u < 0x20 || u >= 0x7f) {
+      // Octal escapes end after three digits: no following character can extend them.
+      s += '\\';
+      s += static_cast<char>('0' + (u >> 6));
+      s += static_cast<char>('0' + ((u >> 3) & 7));
+      s += static_cast<char>('0' + (u & 7));
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
+std::string fileBaseName(const std::string& path) {
+  const size_t slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 }  // namespace
 
 Scalar mathComputationType(const Expr& call) {
@@ -340,6 +366,12 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
     }
     case ExprKind::MathCall: return mathCall(e);
     case ExprKind::Comma: return wrap(top(*e.operands[0]) + ", " + top(*e.operands[1]));
+    case ExprKind::Assert:
+      if (flavor_ == Flavor::Pseudocode) return {"assert(" + top(*e.operands[0]) + ")", false};
+      // The device prelude's culift_assert: checked only when compiled with CULIFT_DEVICE_ASSERTS.
+      return {"culift_assert(" + top(*e.operands[0]) + ", " + stringLiteral(e.text) + ", " +
+                  stringLiteral(fileBaseName(e.range.begin.file)) + ", " + std::to_string(e.range.begin.line) + ")",
+              false};
   }
   throw std::logic_error("unknown expression kind");
 }

@@ -31,6 +31,29 @@ constexpr std::string_view kDevicePrelude =
     "template <typename T, int N> struct alignas(sizeof(T) * N) culift_vec { T v[N]; };\n"
     "// ---- end of culift device prelude ----\n";
 
+// assert(cond) as culift_assert(cond, "cond", "file", line): compiled out as NDEBUG does, unless
+// the kernel is compiled with -DCULIFT_DEVICE_ASSERTS (EngineOptions::deviceAsserts). A failed
+// device assert prints its condition and location, and the launch fails with CUDA_ERROR_ASSERT.
+constexpr std::string_view kAssertPrelude =
+    "// ---- culift device asserts: checked only when compiled with -DCULIFT_DEVICE_ASSERTS ----\n"
+    "#ifdef CULIFT_DEVICE_ASSERTS\n"
+    "#define culift_assert(cond, text, file, line) \\\n"
+    "  ((cond) ? (void)0 : __assertfail(text, file, line, __func__, sizeof(char)))\n"
+    "#else\n"
+    "#define culift_assert(cond, text, file, line) ((void)0)\n"
+    "#endif\n";
+
+bool hasAssert(const Module& module) {
+  bool found = false;
+  for (const Function& fn : module.functions)
+    if (fn.body && !found)
+      visitExprs(*fn.body, [&](const Expr& e) {
+        found = found || e.kind == ExprKind::Assert;
+        return !found;
+      });
+  return found;
+}
+
 void collectCallees(const Stmt& s, std::vector<FuncId>& out) {
   visitExprs(s, [&](const Expr& e) {
     if (e.kind == ExprKind::Call) out.push_back(e.callee);
@@ -121,6 +144,7 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
                   ". Do not edit: change the C++ source and translate again.");
   out.blank();
   out.lines(kDevicePrelude);
+  if (hasAssert(module)) out.lines(kAssertPrelude);
   for (const Function& fn : module.functions)
     if (!fn.planEntries.empty()) {
       out.lines(codegen::kPlanPrelude);

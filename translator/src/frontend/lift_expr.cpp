@@ -57,6 +57,30 @@ std::optional<BinaryOp> binaryOp(clang::BinaryOperatorKind k) {
   }
 }
 
+// The condition of an assert without what only documents it: casts to bool (added back when
+// lifted) and a message joined with && (`assert(n > 0 && "n must be positive")`).
+const clang::Expr* assertedCondition(const clang::Expr* e) {
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e); cast && cast->getType()->isBooleanType() &&
+                                                               cast->getCastKind() != clang::CK_PointerToBoolean) {
+      e = cast->getSubExpr();
+      continue;
+    }
+    if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e); b && b->getOpcode() == clang::BO_LAnd) {
+      if (llvm::isa<clang::StringLiteral>(b->getRHS()->IgnoreParenImpCasts())) {
+        e = b->getLHS();
+        continue;
+      }
+      if (llvm::isa<clang::StringLiteral>(b->getLHS()->IgnoreParenImpCasts())) {
+        e = b->getRHS();
+        continue;
+      }
+    }
+    return e;
+  }
+}
+
 bool isPointerLike(const clang::Expr* e) {
   clang::QualType t = e->getType();
   return t->isPointerType() || t->isArrayType() || t->isNullPtrType();
@@ -188,6 +212,7 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) return unary(u);
   if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return binary(b);
   if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
+    if (const clang::CallExpr* failure = assertionFailure(c)) return assertion(c, failure);
     ExprPtr cond = expr(c->getCond());
     ExprPtr yes = expr(c->getTrueExpr());
     ExprPtr no = expr(c->getFalseExpr());
@@ -235,6 +260,53 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
     return fail(where, "constructing an object of type " + whyUnsupported(e->getType()) + " is not supported",
                 "structs, classes and library types are not available in kernels");
   return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
+}
+
+const clang::CallExpr* Lifter::assertionFailure(const clang::ConditionalOperator* c) const {
+  // <cassert> expands assert(cond) to `cond ? void(0) : __assert_fail("cond", __FILE__, ...)`
+  // (glibc; the other C libraries name the function differently).
+  if (!c->getType()->isVoidType()) return nullptr;
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(c->getFalseExpr()->IgnoreParenImpCasts());
+  const clang::FunctionDecl* fd = call ? call->getDirectCallee() : nullptr;
+  if (!fd || !fd->getDeclName().isIdentifier() || !isLibraryFunction(fd)) return nullptr;
+  const llvm::StringRef name = fd->getName();
+  if (name != "__assert_fail" && name != "__assert_rtn" && name != "__assert" && name != "_assert" &&
+      name != "__assert2")
+    return nullptr;
+  return call;
+}
+
+ExprPtr Lifter::assertion(const clang::ConditionalOperator* c, const clang::CallExpr* failure) {
+  const clang::SourceLocation where = c->getBeginLoc();
+  std::string text;
+  for (const clang::Expr* arg : failure->arguments())
+    if (const auto* lit = llvm::dyn_cast<clang::StringLiteral>(arg->IgnoreParenImpCasts()); lit && lit->isOrdinary()) {
+      text = lit->getString().str();  // the first string: the condition as written (#cond)
+      break;
+    }
+  ExprPtr cond = expr(assertedCondition(c->getCond()));
+  if (!cond) return nullptr;
+  if (!cond->type.isValue()) return fail(where, "the condition of assert must be a value, not an array", kIndexHint);
+  // The GPU build compiles asserts out, as NDEBUG does: a condition that changed anything would
+  // change it on the CPU only.
+  bool sideEffects = false;
+  visitExprs(*cond, [&](const Expr& x) {
+    if (x.kind == ExprKind::Assign || x.kind == ExprKind::CompoundAssign || x.kind == ExprKind::IncDec)
+      sideEffects = true;
+    if (x.kind == ExprKind::Call && x.callee < decls_.size())
+      for (const clang::ParmVarDecl* p : decls_[x.callee]->parameters())
+        if (p->getType()->isPointerType() && !p->getType()->getPointeeType().isConstQualified()) sideEffects = true;
+    return !sideEffects;
+  });
+  if (sideEffects)
+    return fail(where,
+                "the condition of assert changes a variable or an array: GPU kernels compile assert out (as NDEBUG "
+                "does), so the change would happen on the CPU only",
+                "compute the value in a statement of its own and assert on the result");
+  auto out = std::make_unique<Expr>(ExprKind::Assert, Type::value(Scalar::Void), range(c->getSourceRange()));
+  out->text = text.empty() ? std::string("assertion") : std::move(text);
+  out->operands.push_back(convert(std::move(cond), Scalar::Bool));
+  return out;
 }
 
 ExprPtr Lifter::implicitCast(const clang::ImplicitCastExpr* e) {

@@ -106,6 +106,9 @@ class Lifter {
   ExprPtr unary(const clang::UnaryOperator* e);
   ExprPtr binary(const clang::BinaryOperator* e);
   ExprPtr initList(const clang::InitListExpr* e);
+  // assert(cond): the call <cassert> makes when the condition fails, or null for any other `?:`.
+  const clang::CallExpr* assertionFailure(const clang::ConditionalOperator* c) const;
+  ExprPtr assertion(const clang::ConditionalOperator* c, const clang::CallExpr* failure);
   ExprPtr lvalue(const clang::Expr* e, const char* what);
   ExprPtr fold(const clang::Expr* e, clang::SourceLocation where, const std::string& what);
   ExprPtr literal(const clang::APValue& v, clang::QualType t, clang::SourceRange r);

@@ -97,6 +97,7 @@ struct Expr {
   IncDecOp incDecOp = IncDecOp::PreInc;
   Scalar computeType = Scalar::Void;  // CompoundAssign: type the operation is done in
   bool explicitCast = false;    // Cast: written by the user (C-style, static_cast, functional)
+  std::string text;             // Assert: the condition as the user wrote it ("n > 0")
 
   std::vector<ExprPtr> operands;
 

@@ -38,6 +38,11 @@ struct EngineOptions {
   int deviceOrdinal = 0;
   MathMode math = MathMode::Default;
   bool lineInfo = true;           // -lineinfo: tools map device faults to the user's C++ lines
+  // Check the lifted functions' assert()s on the GPU too (-DCULIFT_DEVICE_ASSERTS). Off, they are
+  // compiled out, as NDEBUG does; on, a failed one prints its condition and location and the
+  // launch fails with CudaError CUDA_ERROR_ASSERT (the context is unusable afterwards). The
+  // interpreter (the CPU backend) checks them always.
+  bool deviceAsserts = false;
   std::string cacheDir;           // empty: CompileCache::defaultDirectory()
   bool diskCache = true;          // false: compiled images are cached in memory only
   std::string translatorVersion;  // empty: the translator this runtime was built with
