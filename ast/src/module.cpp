@@ -36,6 +36,11 @@ std::string_view name(ParamRole r) {
   return "?";
 }
 
+std::string_view roleName(const Function& fn, const KernelParam& p) {
+  if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::Scalar) return "uniform";
+  return name(p.role);
+}
+
 std::string_view name(LoopPlan p) {
   switch (p) {
     case LoopPlan::PerThread: return "per-thread";

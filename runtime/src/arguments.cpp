@@ -103,10 +103,12 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
     const std::size_t position = next;
     const LaunchArg& a = args[next++];
     const std::string label = paramLabel(p, position);
+    // Element-wise kernels: say which scalars are read per element and which are uniform.
+    const bool elementWise = fn.mode == IndexMode::ElementWise;
     if (isArrayRole(p.role)) {
       if (a.kind != LaunchArg::Kind::Buffer)
-        reject(fn, label + " is an array: pass a DeviceBuffer<" + std::string(spelling(p.type.scalar)) + ">, got " +
-                       a.describe());
+        reject(fn, label + (p.role == ParamRole::ElementInput ? " is read per element" : " is an array") +
+                       ": pass a DeviceBuffer<" + std::string(spelling(p.type.scalar)) + ">, got " + a.describe());
       const BufferRef& b = a.buffer;
       if (b.element != p.type.scalar)
         reject(fn, label + " expects a buffer of " + std::string(spelling(p.type.scalar)) + ", got " + a.describe());
@@ -124,7 +126,8 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
       r.buffer = b;
     } else {
       if (a.kind != LaunchArg::Kind::Scalar)
-        reject(fn, label + " is a scalar: pass a " + std::string(spelling(p.type.scalar)) + " value, got " + a.describe());
+        reject(fn, label + (elementWise ? " is uniform (one value for every element)" : " is a scalar") + ": pass a " +
+                       std::string(spelling(p.type.scalar)) + " value, got " + a.describe());
       if (!a.scalar.convertExactly(p.type.scalar, r.value)) {
         std::string hint;
         if (isFloating(p.type.scalar) || isFloating(a.scalar.type) || p.type.scalar == Scalar::Bool ||

@@ -12,6 +12,7 @@
 #include "culift/crosscheck.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
+#include "data/constants_functions.hpp"
 #include "data/ops_functions.hpp"
 #include "deep_inputs.hpp"
 #include "small_stack.hpp"
@@ -357,4 +358,140 @@ TEST_CASE("deep input inside the limits is interpreted on a thread with a 512 KB
       CHECK(launched == std::vector<int>(4, input.result));
     }
   }
+}
+
+namespace {
+
+const Translated& constants() {
+  return translated(CULIFT_SOURCE_DIR "/tests/interpreter/data/constants_functions.hpp");
+}
+
+// The translated constant function `name` returns exactly the bits of the native one.
+template <typename R> void compareConstant(const std::string& name, R (*native)()) {
+  const Translated& t = constants();
+  INFO(name << "\n" << t.diagnostics);
+  REQUIRE(t.program);
+  const Function* fn = t.module->find(name);
+  REQUIRE(fn);
+  Value got;
+  REQUIRE_NOTHROW(got = t.program->call(*fn, {}));
+  const R expect = native();
+  INFO("interpreter " << got.toString() << ", native " << Value::of(expect).toString());
+  CHECK(got.type == Value::of(expect).type);
+  CHECK(sameBits(got.as<R>(), expect));
+}
+
+}  // namespace
+
+TEST_CASE("INFINITY, NAN, HUGE_VAL(F) and every numeric_limits member of every type are exact constants",
+          "[interp][translated][constants]") {
+  std::size_t compared = 0;
+#define CULIFT_COMPARE_LIMIT(T, N, M) \
+  compareConstant("lim_" #N "_" #M, &lim_##N##_##M); \
+  ++compared;
+#define CULIFT_COMPARE_ALL(T, N) \
+  CULIFT_LIMIT_FUNCTIONS(CULIFT_COMPARE_LIMIT, T, N) CULIFT_LIMIT_VALUES(CULIFT_COMPARE_LIMIT, T, N)
+  CULIFT_LIMIT_TYPES(CULIFT_COMPARE_ALL)
+#undef CULIFT_COMPARE_ALL
+#undef CULIFT_COMPARE_LIMIT
+  CHECK(compared == 14 * 27);
+  compareConstant("c_infinity", &c_infinity);
+  compareConstant("c_minus_infinity", &c_minus_infinity);
+  compareConstant("c_nan", &c_nan);
+  compareConstant("c_nan_as_double", &c_nan_as_double);
+  compareConstant("c_nan_payload", &c_nan_payload);
+  compareConstant("c_huge_valf", &c_huge_valf);
+  compareConstant("c_huge_val", &c_huge_val);
+
+  // Constants inside computations, against native code on boundary values.
+  const Translated& t = constants();
+  REQUIRE(t.program);
+  for (float a : boundary<float>())
+    for (float b : {-std::numeric_limits<float>::infinity(), -1.0f, 2.5f}) {
+      Value got = t.program->call(*t.module->find("c_max_of"), std::vector<interp::Arg>{Value::of(a), Value::of(b)});
+      INFO("c_max_of(" << a << ", " << b << ")");
+      CHECK(sameBits(got.as<float>(), c_max_of(opaque(a), opaque(b))));
+    }
+  for (double x : boundary<double>()) {
+    Value got = t.program->call(*t.module->find("c_limits_mix"), std::vector<interp::Arg>{Value::of(x)});
+    INFO("c_limits_mix(" << x << ")");
+    CHECK(sameBits(got.as<double>(), c_limits_mix(opaque(x))));
+  }
+}
+
+TEST_CASE("a failed assert is an interpreter error naming the condition and its location",
+          "[interp][translated][assert]") {
+  const Translated& t = constants();
+  REQUIRE(t.program);
+  const Function* fn = t.module->find("c_checked_sqrt");
+  REQUIRE(fn);
+  Value ok = t.program->call(*fn, std::vector<interp::Arg>{Value::of(6.25f)});
+  CHECK(ok.as<float>() == 2.5f);
+  try {
+    t.program->call(*fn, std::vector<interp::Arg>{Value::of(-1.0f)});
+    FAIL("the assert did not fail");
+  } catch (const interp::Error& e) {
+    const Diagnostic& d = e.diagnostic();
+    INFO(e.what());
+    CHECK(d.message == "assertion 'x >= 0.0f && \"the input must not be negative\"' failed");
+    CHECK(d.loc.file.find("constants_functions.hpp") != std::string::npos);
+    CHECK(d.loc.line == 58);
+    CHECK(d.loc.column == 3);
+    CHECK(d.sourceLine.find("assert(x >= 0.0f") != std::string::npos);
+  }
+  // In a whole launch the failing element is named too.
+  std::vector<float> x = {4.0f, 1.0f, -2.0f, 9.0f}, out(4);
+  interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::ArrayRef::of(std::span<float>(out))};
+  try {
+    t.program->launch(*fn, interp::Extent{{4, 1, 1}, 1}, args);
+    FAIL("the assert did not fail in the launch");
+  } catch (const interp::Error& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find("assertion 'x >= 0.0f") != std::string::npos);
+    CHECK(std::string(e.what()).find("launch element 2") != std::string::npos);
+  }
+}
+
+TEST_CASE("uniform parameters of an element-wise kernel are passed once; the others per element",
+          "[interp][translated][uniform]") {
+  const Translated& t = constants();
+  INFO(t.diagnostics);
+  REQUIRE(t.program);
+  const Function* relu = t.module->find("u_leaky_relu");
+  const Function* axpby = t.module->find("u_axpby");
+  REQUIRE(relu);
+  REQUIRE(axpby);
+  REQUIRE(relu->mode == IndexMode::ElementWise);
+  REQUIRE(axpby->mode == IndexMode::ElementWise);
+  CHECK(relu->signature.toString() ==
+        "(const float* x, float negativeSlope, float* culift_out, long long culift_n)");
+  CHECK(axpby->signature.toString() ==
+        "(float a, const float* x, float b, const float* y, float* culift_out, long long culift_n)");
+  CHECK(roleName(*axpby, axpby->signature.params[0]) == "uniform");
+  CHECK(roleName(*axpby, axpby->signature.params[1]) == "element input");
+
+  const int n = 1000;
+  std::vector<float> x(n), y(n), out(n);
+  for (int k = 0; k < n; ++k) {
+    x[k] = static_cast<float>(std::sin(0.1 * k) * 3.0);
+    y[k] = static_cast<float>(std::cos(0.3 * k));
+  }
+  interp::Arg reluArgs[] = {interp::ArrayRef::of(std::span<const float>(x)), Value::of(0.125f),
+                            interp::ArrayRef::of(std::span<float>(out))};
+  t.program->launch(*relu, interp::Extent{{n, 1, 1}, 1}, reluArgs);
+  std::size_t differing = 0;
+  for (int k = 0; k < n; ++k) differing += !sameBits(out[k], u_leaky_relu(x[k], opaque(0.125f)));
+  CHECK(differing == 0);
+
+  interp::Arg axpbyArgs[] = {Value::of(2.0f), interp::ArrayRef::of(std::span<const float>(x)), Value::of(-0.5f),
+                             interp::ArrayRef::of(std::span<const float>(y)), interp::ArrayRef::of(std::span<float>(out))};
+  t.program->launch(*axpby, interp::Extent{{n, 1, 1}, 1}, axpbyArgs);
+  differing = 0;
+  for (int k = 0; k < n; ++k) differing += !sameBits(out[k], u_axpby(opaque(2.0f), x[k], opaque(-0.5f), y[k]));
+  CHECK(differing == 0);
+
+  // An array for a uniform parameter is a wrong argument, named as such.
+  interp::Arg wrong[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::ArrayRef::of(std::span<const float>(y)),
+                         interp::ArrayRef::of(std::span<float>(out))};
+  CHECK_THROWS_AS(t.program->launch(*relu, interp::Extent{{n, 1, 1}, 1}, wrong), interp::Error);
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend_suite.hpp"
+#include "constant_kernels_suite.hpp"
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
 
@@ -130,4 +131,38 @@ TEST_CASE("the occupancy calculator shapes plans within the device limits", "[gp
   LaunchPlan plan = outer.plan(5000, 70000);
   CHECK(plan.block.volume() <= block);
   CHECK(plan.grid.y <= gpu->device().limits.maxGrid[1]);
+}
+
+TEST_CASE("constants and uniform parameters run on the CPU backend as natively", "[cpu][constants][uniform]") {
+  auto cpu = Engine::createCpu();
+  rttest::runConstantKernels(*cpu);
+  rttest::runUniformKernels(*cpu);
+}
+
+TEST_CASE("constants and uniform parameters run on the GPU as natively", "[gpu][constants][uniform]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  rttest::runConstantKernels(*gpu);
+  rttest::runUniformKernels(*gpu);
+}
+
+TEST_CASE("asserts are compiled out of GPU kernels by default, as NDEBUG does", "[gpu][assert]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  auto module = rttest::constantKernelsModule();
+  std::vector<float> x = {4.0f, -1.0f, 9.0f, -0.0f};
+  DeviceBuffer<float> dx(*gpu, x), out(*gpu, x.size());
+  gpu->kernel(module, "CheckedSqrt").launch(*gpu, LaunchPlanner::for1D(4), dx, out);
+  gpu->synchronize();  // no CUDA_ERROR_ASSERT: the failing element just computes
+  const std::vector<float> r = out.read();
+  CHECK(r[0] == 2.0f);
+  CHECK(std::isnan(r[1]));
+  CHECK(r[2] == 3.0f);
+  for (const CompileRecord& record : gpu->compileRecords())
+    CHECK(std::find(record.options.begin(), record.options.end(), "-DCULIFT_DEVICE_ASSERTS") == record.options.end());
+  // The CPU backend (the interpreter) checks it always.
+  auto cpu = Engine::createCpu();
+  DeviceBuffer<float> cx(*cpu, x), cout(*cpu, x.size());
+  CHECK_THROWS_WITH(cpu->kernel(module, "CheckedSqrt").launch(*cpu, LaunchPlanner::for1D(4), cx, cout),
+                    Catch::Contains("assertion 'x >= 0.0f && \"the input must not be negative\"' failed"));
 }

@@ -143,3 +143,36 @@ TEST_CASE("culift probe prints a report and exits 0", "[cli]") {
   CHECK(o.getObject("nvrtc"));
   CHECK(o.getBoolean("gpuUsable").has_value());
 }
+
+TEST_CASE("culift launch passes uniform parameters once and says which are per element", "[cli][uniform]") {
+  llvm::SmallString<128> path;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-uniform", "cpp", path));
+  {
+    std::ofstream out{std::string(path)};
+    out << "#define CULIFT_UNIFORM(...) [[clang::annotate(\"culift:uniform=\" #__VA_ARGS__)]]\n"
+           "CULIFT_UNIFORM(slope) float LeakyRelu(float x, float slope) { return x > 0.0f ? x : x * slope; }\n";
+  }
+  const std::string file(path);
+  Run r = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], 0.125]' --backend cpu");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto o = parse(r);
+  const llvm::json::Array* out = o.getArray("out");
+  REQUIRE(out);
+  REQUIRE(out->size() == 4);
+  CHECK((*out)[0].getAsNumber() == -0.25);
+  CHECK((*out)[1].getAsNumber() == -0.125);
+  CHECK((*out)[2].getAsNumber() == 0.5);
+  CHECK((*out)[3].getAsNumber() == 3.0);
+
+  Run asArray = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], [0.125]]' --backend cpu");
+  CHECK(asArray.exitCode == 2);
+  CHECK(asArray.out.find("argument 2 ('slope', float) (uniform): expected a number, got an array") != std::string::npos);
+  Run asNumber = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[1, 0.125]' --backend cpu");
+  CHECK(asNumber.exitCode == 2);
+  CHECK(asNumber.out.find("argument 1 ('x', const float*) (per element)") != std::string::npos);
+  Run count = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[[1]]' --backend cpu");
+  CHECK(count.exitCode == 2);
+  CHECK(count.out.find("(const float* x (per element), float slope (uniform);") != std::string::npos);
+  llvm::sys::fs::remove(path);
+}

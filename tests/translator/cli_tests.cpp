@@ -137,6 +137,19 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   CHECK_THAT(unknown.err, Catch::Contains("no function named 'Nope'"));
 }
 
+TEST_CASE("culift ast: an element-wise kernel's uniform parameters are marked so", "[cli][uniform]") {
+  TempDir dir;
+  writeFile(dir.file("u.cpp"),
+            "#include <culift/annotate.hpp>\n"
+            "CULIFT_UNIFORM(a, b) float Axpby(float a, float x, float b, float y) { return a * x + b * y; }\n");
+  Run r = culift({"ast", dir.file("u.cpp")}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("    float a  [uniform]\n    const float* x  [element input]\n"
+                                    "    float b  [uniform]\n    const float* y  [element input]\n"));
+  CHECK_THAT(r.out, Catch::Contains("// parameters: a (uniform), x (element input), b (uniform), y (element input)\n"));
+}
+
 TEST_CASE("culift emit: arguments after -- reach Clang", "[cli]") {
   TempDir dir;
   writeFile(dir.file("n.cpp"), "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int i) { return N * i; }\n");

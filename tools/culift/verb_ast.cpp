@@ -41,7 +41,7 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
     os << "\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)
-      os << "    " << toString(p.type) << " " << p.name << "  [" << name(p.role) << "]\n";
+      os << "    " << toString(p.type) << " " << p.name << "  [" << roleName(f, p) << "]\n";
   }
   std::string pseudo = writePseudocode(module, f);
   if (!pseudo.empty()) {

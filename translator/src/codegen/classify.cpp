@@ -40,6 +40,10 @@ KernelParam extent(const char* name, int axis) {
   return p;
 }
 
+bool isUniform(const Function& f, const std::string& name) {
+  return std::find(f.uniformNames.begin(), f.uniformNames.end(), name) != f.uniformNames.end();
+}
+
 void buildSignature(Function& f) {
   KernelSignature& sig = f.signature;
   sig.params.clear();
@@ -52,7 +56,7 @@ void buildSignature(Function& f) {
     if (v.type.isPointer()) {
       kp.type = v.type;
       kp.role = v.type.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
-    } else if (f.mode == IndexMode::ElementWise) {
+    } else if (f.mode == IndexMode::ElementWise && !isUniform(f, v.name)) {
       kp.type = Type::pointer(v.type.scalar, true);
       kp.role = ParamRole::ElementInput;
     } else {
@@ -126,6 +130,14 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
                 "index parameter '" + names[2] + "' of '" + f.name + "' needs '" + names[0] + "' and '" + names[1] + "' too",
                 "a 3-D kernel takes '" + names[0] + "', '" + names[1] + "' and '" + names[2] + "'");
     ok = false;
+  }
+  for (const std::string& u : f.uniformNames) {
+    const int p = findParam(f, u);
+    if (p >= 0 && std::find(axis.begin(), axis.end(), p) != axis.end()) {
+      diags.error(where(f, p), "index parameter '" + u + "' of '" + f.name + "' cannot be uniform",
+                  "CULIFT_UNIFORM marks scalars that are the same for every element; an index differs per thread");
+      ok = false;
+    }
   }
   if (!ok) return;
 

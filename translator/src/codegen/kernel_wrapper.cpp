@@ -32,7 +32,7 @@ std::string indexName(const Function& fn, unsigned axis) {
 }
 
 std::string roleText(const Function& fn, const KernelParam& p) {
-  std::string r(name(p.role));
+  std::string r(roleName(fn, p));
   if (p.role == ParamRole::Extent) r += " of " + indexName(fn, p.axis < 0 ? 0 : static_cast<unsigned>(p.axis));
   return r;
 }

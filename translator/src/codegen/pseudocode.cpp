@@ -12,7 +12,7 @@ std::string parameterRole(const Function& fn, unsigned p) {
   for (size_t a = 0; a < fn.indexParams.size(); ++a)
     if (fn.indexParams[a] == static_cast<int>(p)) return "index, axis " + std::to_string(a);
   for (const KernelParam& kp : fn.signature.params)
-    if (kp.userParam == static_cast<int>(p)) return std::string(name(kp.role));
+    if (kp.userParam == static_cast<int>(p)) return std::string(roleName(fn, kp));
   return fn.vars[p].type.isPointer() ? (fn.vars[p].type.constElements ? "input array" : "output array") : "scalar";
 }
 

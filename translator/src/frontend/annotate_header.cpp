@@ -12,12 +12,16 @@ std::string_view annotateHeaderText() {
 //   CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }
 //   CULIFT_KERNEL_INDEX(row, col) float Cell(const float* m, int n, int row, int col) { ... }
 //   CULIFT_KERNEL_REASSOCIATE float RowTotal(const float* x, int cols, int i) { ... }
+//   CULIFT_UNIFORM(slope) float LeakyRelu(float x, float slope) { ... }
 //
 // The marker is the annotation string "culift" (index names override: "culift:index=a, b").
 // CULIFT_KERNEL_REASSOCIATE marks a kernel whose loop's sums may be added in another order (a
 // warp per output, 32 partial sums and a fixed tree: faster, within the error bound of
 // docs/numerical-contract.md, the same bits on every run and on the CPU backend); it combines
 // with CULIFT_KERNEL_INDEX.
+// CULIFT_UNIFORM(a, b) names scalar parameters of an element-wise kernel that are the same for
+// every element: they are passed once, the other scalars are read per element ("culift:uniform=a, b").
+// Each of these macros marks the function as a kernel by itself; they combine.
 // Under Clang the macros expand to [[clang::annotate(...)]]; other compilers, which would warn
 // about an unknown attribute, see nothing, so annotated code compiles natively unchanged.
 #pragma once
@@ -26,10 +30,12 @@ std::string_view annotateHeaderText() {
 #define CULIFT_KERNEL [[clang::annotate("culift")]]
 #define CULIFT_KERNEL_INDEX(...) [[clang::annotate("culift:index=" #__VA_ARGS__)]]
 #define CULIFT_KERNEL_REASSOCIATE [[clang::annotate("culift:reassociate")]]
+#define CULIFT_UNIFORM(...) [[clang::annotate("culift:uniform=" #__VA_ARGS__)]]
 #else
 #define CULIFT_KERNEL
 #define CULIFT_KERNEL_INDEX(...)
 #define CULIFT_KERNEL_REASSOCIATE
+#define CULIFT_UNIFORM(...)
 #endif
 )culift_header";
   return kText.substr(1);  // the raw string starts with a line break

@@ -157,10 +157,14 @@ bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations,
       marks.reassociate = true;
       continue;
     }
+    if (text.startswith(kUniformAnnotationPrefix)) {
+      if (!uniformNamesOf(a, fd, marks.uniformNames)) return false;
+      continue;
+    }
     if (!text.startswith(kIndexAnnotationPrefix)) {
       error(a->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fd->getNameAsString() + "'",
-            "mark kernels with CULIFT_KERNEL (or CULIFT_KERNEL_REASSOCIATE), or name their index parameters with "
-            "CULIFT_KERNEL_INDEX(row, col)");
+            "mark kernels with CULIFT_KERNEL (or CULIFT_KERNEL_REASSOCIATE), name their index parameters with "
+            "CULIFT_KERNEL_INDEX(row, col), or their uniform scalars with CULIFT_UNIFORM(a, b)");
       return false;
     }
     if (index && index->getAnnotation() != text) {
@@ -217,6 +221,47 @@ bool Lifter::indexNamesOf(const clang::AnnotateAttr* annotation, const clang::Fu
   return true;
 }
 
+bool Lifter::uniformNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
+                            std::vector<std::string>& names) {
+  llvm::StringRef text = annotation->getAnnotation();
+  const std::string fn = fd->getNameAsString();
+  text.consume_front(kUniformAnnotationPrefix);
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',');
+  const std::string usage = "CULIFT_UNIFORM takes the names of scalar parameters: CULIFT_UNIFORM(a, b)";
+  for (llvm::StringRef p : parts) {
+    const std::string name = p.trim().str();
+    if (!isIdentifier(name)) {
+      error(annotation->getLocation(),
+            name.empty() ? "CULIFT_UNIFORM on '" + fn + "' has an empty parameter name"
+                         : "CULIFT_UNIFORM on '" + fn + "': '" + name + "' is not a parameter name",
+            usage);
+      return false;
+    }
+    if (llvm::is_contained(names, name)) {
+      error(annotation->getLocation(), "CULIFT_UNIFORM on '" + fn + "' names '" + name + "' twice");
+      return false;
+    }
+    const clang::ParmVarDecl* const* param = llvm::find_if(fd->parameters(), [&](const clang::ParmVarDecl* pd) {
+      return pd->getName() == name;
+    });
+    if (param == fd->parameters().end()) {
+      error(annotation->getLocation(),
+            "CULIFT_UNIFORM on '" + fn + "' names '" + name + "', which is not a parameter of '" + fn + "'", usage);
+      return false;
+    }
+    if ((*param)->getType()->isPointerType() || (*param)->getType()->isArrayType()) {
+      error(annotation->getLocation(),
+            "CULIFT_UNIFORM on '" + fn + "' names '" + name + "', an array: only scalar parameters can be uniform",
+            "arrays are passed once already; CULIFT_UNIFORM marks the scalars of an element-wise kernel that are "
+            "the same for every element");
+      return false;
+    }
+    names.push_back(name);
+  }
+  return true;
+}
+
 FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMarks marks) {
   const clang::FunctionDecl* canonical = fd->getCanonicalDecl();
   auto it = ids_.find(canonical);
@@ -229,6 +274,7 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMark
   f.annotated = annotated;
   f.indexNames = std::move(marks.indexNames);
   f.reassociate = marks.reassociate;
+  f.uniformNames = std::move(marks.uniformNames);
   f.range = range(fd->getSourceRange());
   module_.functions.push_back(std::move(f));
   return id;

@@ -71,6 +71,7 @@ class Lifter {
   struct KernelMarks {
     std::vector<std::string> indexNames = {"i", "j", "k"};
     bool reassociate = false;
+    std::vector<std::string> uniformNames;  // CULIFT_UNIFORM
   };
   FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMarks marks);
   // Reads the culift annotations of `fd`; reports unknown or conflicting ones.
@@ -79,6 +80,9 @@ class Lifter {
   // The index names a CULIFT_KERNEL_INDEX annotation gives; reports a malformed one.
   bool indexNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
                     std::vector<std::string>& names);
+  // Adds the parameter names a CULIFT_UNIFORM annotation gives; reports a malformed one.
+  bool uniformNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
+                      std::vector<std::string>& names);
   void liftFunction(FuncId id);
   bool checkFunctionShape(const clang::FunctionDecl* fd);
   void checkRecursion();
@@ -159,5 +163,6 @@ class Lifter {
 inline constexpr const char* kAnnotation = "culift";
 inline constexpr const char* kIndexAnnotationPrefix = "culift:index=";
 inline constexpr const char* kReassociateAnnotation = "culift:reassociate";
+inline constexpr const char* kUniformAnnotationPrefix = "culift:uniform=";
 
 }  // namespace culift::frontend

@@ -26,12 +26,18 @@ unsigned rank(IndexMode m);          // 1, 2, 3 for grids; 1 for ElementWise; 0 
 enum class ParamRole : std::uint8_t {
   InputArray,    // const T* of the user's function: read only
   OutputArray,   // T* of the user's function: written (and possibly read)
-  Scalar,        // a user scalar passed by value, the same for every thread
+  Scalar,        // a user scalar passed by value, the same for every thread (ElementWise: a uniform parameter)
   ElementInput,  // ElementWise: a user scalar parameter, now a const T* read at the element index
   Out,           // the implicit result array (functions returning a value)
   Extent,        // the implicit index-space extent (long long), one per axis
 };
 std::string_view name(ParamRole r);
+
+struct Function;
+struct KernelParam;
+// The role as a user reads it: name(role), except "uniform" for a scalar of an element-wise
+// kernel (one value for every element, beside the element inputs read per element).
+std::string_view roleName(const Function& fn, const KernelParam& p);
 
 struct KernelParam {
   std::string name;        // as emitted; the user's name for user parameters
@@ -83,6 +89,9 @@ struct Function {
   // translate option): a 1-D kernel whose loop only adds terms to its sums may then take a warp
   // per output.
   bool reassociate = false;
+  // Scalar parameters the user marked uniform (CULIFT_UNIFORM): in an element-wise kernel they
+  // are passed once, the same for every element, instead of read per element.
+  std::vector<std::string> uniformNames;
 
   // Filled by classify():
   IndexMode mode = IndexMode::DeviceOnly;
