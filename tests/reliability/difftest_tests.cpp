@@ -162,9 +162,9 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   INFO(findings);
   const LegCounts& t = r.totals;
   std::printf("difftest CI batch (seed %llu): %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
-              "NVRTC %u module(s) / %u kernel(s), %u with loop-plan entries; %zu finding(s); %.1f s\n",
+              "NVRTC %u module(s) / %u kernel(s), %u with loop-plan entries (%u reassociating); %zu finding(s); %.1f s\n",
               static_cast<unsigned long long>(kCiSeed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
-              t.nvrtcModules, t.nvrtcKernels, t.planned, r.findings.size(), t.seconds);
+              t.nvrtcModules, t.nvrtcKernels, t.planned, t.reassociating, r.findings.size(), t.seconds);
   CHECK(t.programs == kCiPrograms);
   CHECK(t.nativeO0 == kCiPrograms);
   CHECK(t.nativeO2 == kCiPrograms);
@@ -175,6 +175,7 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   // The generator gives a share of kernels the shape the loop planner lifts; their entries are
   // compiled with the rest (and run on the GPU leg).
   if (t.nvrtcSkipped.empty()) CHECK(t.planned >= kCiPrograms / 20);
+  if (t.nvrtcSkipped.empty()) CHECK(t.reassociating >= 3);
   CHECK(r.findings.empty());
 }
 

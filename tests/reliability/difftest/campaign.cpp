@@ -103,6 +103,7 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     t.nvrtcModules += r.counts.nvrtcModules;
     t.nvrtcKernels += r.counts.nvrtcKernels;
     t.planned += r.counts.planned;
+    t.reassociating += r.counts.reassociating;
     t.nvrtcSkipped = r.counts.nvrtcSkipped;
     t.seconds += r.counts.seconds;
     if (options.oracle.log) options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());

@@ -110,6 +110,7 @@ struct GFunction {
   unsigned numParams = 0;
   std::vector<GStmtPtr> body;
   bool kernel = false;
+  bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
 };

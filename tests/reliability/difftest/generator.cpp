@@ -251,7 +251,11 @@ class Generator {
     auto product = binary("*", t, read(a, 0), read(b, secondAxis));
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
-    update->a = binary(r_.chance(80) ? "+" : "*", t, var(acc->var), product);
+    const bool sum = r_.chance(80);
+    update->a = binary(sum ? "+" : "*", t, var(acc->var), product);
+    // Half the 1-D sums may be reassociated: the GPU entry and the interpreter's launch then add
+    // in the plan's order (the native legs and calls keep the loop's).
+    if (mode_ == 1 && sum && r_.chance(50)) f.reassociate = true;
     loop->body.push_back(update);
     --loopDepth_;
     scopes_.pop_back();

@@ -31,11 +31,19 @@ std::string_view name(FindingKind k) {
   return "?";
 }
 
+// The kernels of `module` that have loop-plan entries, and of those the reassociating ones.
+void countPlans(LegCounts& counts, const Module& module) {
+  for (const Function* k : module.kernels()) {
+    counts.planned += !k->planEntries.empty();
+    counts.reassociating += k->loopPlan == LoopPlan::ReassociatingRowReduction;
+  }
+}
+
 std::string OracleReport::summary() const {
   std::ostringstream out;
   out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0 << ", -O2 "
       << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules << " module(s), "
-      << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries";
+      << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries (" << counts.reassociating << " reassociating)";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
   out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
   for (const Finding& f : findings)
@@ -186,7 +194,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
         if (out.ok) {
           ++report.counts.nvrtcModules;
           report.counts.nvrtcKernels += static_cast<unsigned>(module->kernels().size());
-          for (const Function* k : module->kernels()) report.counts.planned += !k->planEntries.empty();
+          countPlans(report.counts, *module);
           continue;
         }
         // Find the programs at fault: each on its own.
@@ -197,7 +205,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
           if (single.ok) {
             ++report.counts.nvrtcModules;
             report.counts.nvrtcKernels += static_cast<unsigned>(one.module->kernels().size());
-            for (const Function* k : one.module->kernels()) report.counts.planned += !k->planEntries.empty();
+            countPlans(report.counts, *one.module);
           } else {
             report.findings.push_back({FindingKind::Nvrtc, p->name, -1, single.log.substr(0, 4000)});
           }

@@ -47,6 +47,7 @@ struct LegCounts {
   unsigned calls = 0;                                      // argument sets compared
   unsigned nvrtcModules = 0, nvrtcKernels = 0;             // compiled by NVRTC
   unsigned planned = 0;                                    // of those kernels, with loop-plan entries
+  unsigned reassociating = 0;                              // of those, reassociating row reductions
   std::string nvrtcSkipped;                                // why NVRTC did not run
   double seconds = 0;
 };

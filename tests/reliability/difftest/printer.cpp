@@ -234,7 +234,8 @@ class Printer {
       params += v.isArray ? std::string(v.writable ? "" : "const ") + type(v.type) + "* " + v.name : type(v.type) + " " + v.name;
     }
     const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
-    line(0, std::string(f.kernel ? "CULIFT_KERNEL " : "inline ") + ret + " " + f.name + "(" + params + ") {");
+    const char* marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
+  line(0, std::string(marker) + ret + " " + f.name + "(" + params + ") {");
     block(1, f.body);
     line(0, "}");
     out_ << '\n';

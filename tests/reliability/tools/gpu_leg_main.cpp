@@ -119,7 +119,10 @@ std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::sha
   return out;
 }
 
-std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& program, const Function& fn,
+// The interpreter's launch; a reassociating kernel adds in its plan's order where `engine`
+// would take that plan's entry (as runGpu does), else in the loop's.
+std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& program, rt::Engine& engine,
+                                                      const std::shared_ptr<const Module>& module, const Function& fn,
                                                       const LaunchData& d, unsigned rank) {
   std::vector<std::vector<std::uint8_t>> out = d.bytes;
   std::vector<interp::Arg> args;
@@ -139,7 +142,9 @@ std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& pro
   interp::Extent e;
   e.rank = std::max(rank, 1u);
   for (unsigned a = 0; a < 3; ++a) e.n[a] = d.n[a];
-  program.launch(fn, e, args);
+  const rt::LaunchPlan plan =
+      engine.kernel(module, fn.name).plan(d.n[0], rank >= 2 ? d.n[1] : 1, rank >= 3 ? d.n[2] : 1);
+  program.launch(fn, e, args, /*loopAsWritten=*/!rt::choosePlanEntry(fn, plan, engine.device()));
   return out;
 }
 
@@ -213,7 +218,7 @@ int main(int argc, char** argv) {
       const LaunchData d = prepare(*fn, p, rank);
       std::vector<std::vector<std::uint8_t>> gpu, cpu;
       try {
-        cpu = runInterpreter(*program, *fn, d, rank);
+        cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
         gpu = runGpu(*engine, module, *fn, d, rank);
       } catch (const std::exception& e) {
         std::printf("MISMATCH %s: error: %s\n", p.name.c_str(), e.what());
@@ -277,7 +282,7 @@ int main(int argc, char** argv) {
         d.bytes.push_back(std::move(b));
       }
       auto program = interp::Program::compile(module);
-      auto cpu = runInterpreter(*program, fn, d, 1);
+      auto cpu = runInterpreter(*program, *engine, module, fn, d, 1);
       auto gpu = runGpu(*engine, module, fn, d, 1);
       const unsigned bound = (t == Scalar::F32 ? bounds.first : bounds.second) + hostUlps(fnName, t);
       std::uint64_t worst = 0;

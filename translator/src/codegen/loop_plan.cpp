@@ -545,9 +545,12 @@ std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const Loo
     });
   }
   if (!reason.empty()) return std::nullopt;
+  // A warp reads a row at consecutive k; where consecutive outputs read neighbouring elements
+  // instead, one thread per output is coalesced already.
   for (const StagedOperand& o : a.operands)
-    if (!o.unitStride) {
-      reason = nameOf(o.array) + " is not read at consecutive k (the index is not k plus terms without k)";
+    if (!o.kContiguous) {
+      reason = "consecutive " + nameOf(static_cast<VarId>(fn.indexParams[0])) + " read neighbouring elements of " +
+               nameOf(o.array) + " already (one thread per output is coalesced)";
       return std::nullopt;
     }
 
