@@ -9,8 +9,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <latch>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -303,11 +305,20 @@ TEST_CASE("several processes with GPU engines on one empty cache directory", "[t
   env.push_back("CULIFT_TEST_CACHE_DIR=" + directory);
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   std::vector<llvm::StringRef> argv = {self, "[.gpu-cache-worker]"};
+  // Each worker's output goes to its own file, shown when it fails.
+  std::vector<std::string> logs;
   std::vector<llvm::sys::ProcessInfo> workers;
-  for (int p = 0; p < 8; ++p) workers.push_back(llvm::sys::ExecuteNoWait(self, argv, envRefs));
-  for (llvm::sys::ProcessInfo& w : workers) {
-    REQUIRE(w.Pid > 0);
-    const llvm::sys::ProcessInfo done = llvm::sys::Wait(w, std::nullopt);
+  for (int p = 0; p < 8; ++p) {
+    logs.push_back(dir.file("worker" + std::to_string(p) + ".txt"));
+    const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(logs.back()),
+                                                        llvm::StringRef(logs.back())};
+    workers.push_back(llvm::sys::ExecuteNoWait(self, argv, envRefs, redirects));
+  }
+  for (std::size_t p = 0; p < workers.size(); ++p) {
+    REQUIRE(workers[p].Pid > 0);
+    const llvm::sys::ProcessInfo done = llvm::sys::Wait(workers[p], std::nullopt);
+    std::ifstream log(logs[p]);
+    INFO(std::string(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>()));
     CHECK(done.ReturnCode == 0);
   }
   // A ninth engine finds the module in the directory the eight filled.
