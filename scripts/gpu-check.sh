@@ -15,6 +15,8 @@ out="${OUT:?set OUT to the directory for the logs}"
 mkdir -p "$out"
 cd "$root"
 export CULIFT_SOURCE_ROOT="$root"
+# A GPU check that finds no GPU fails instead of skipping.
+export CULIFT_REQUIRE_GPU=1
 # A fresh compile cache: the first launch compiles cold, the second must hit the cache.
 export CULIFT_CACHE_DIR="$out/cache"
 rm -rf "$CULIFT_CACHE_DIR"
@@ -26,7 +28,7 @@ record() {  # record NAME STATUS(0=pass) DETAIL
 }
 
 find_bin() {
-  for d in "$bin_dir" "$bin_dir/bin" "$bin_dir/tools" "$bin_dir/tests/runtime"; do
+  for d in "$bin_dir" "$bin_dir/bin" "$bin_dir/tools" "$bin_dir/tests/runtime" "$bin_dir/tests/reliability"; do
     if [ -x "$d/$1" ]; then echo "$d/$1"; return 0; fi
   done
   return 1
@@ -63,14 +65,19 @@ run_tests() {  # run_tests NAME [catch args...]
     record "$name" "$status" "$tail_line"
   fi
 }
-run_tests runtime_gpu_tests "[gpu]"
-run_tests runtime_gpu_fault_tests "[gpu]"
-run_tests runtime_gpu_golden_tests "[gpu]"
-run_tests runtime_gpu_plan_tests "[gpu]"
-run_tests runtime_thread_tests "[threads]"
-for other in runtime_nvrtc_tests runtime_cache_tests runtime_plan_tests runtime_argument_tests runtime_cpu_tests \
-             runtime_probe_tests; do
-  if find_bin "$other" > /dev/null; then run_tests "$other"; fi
+# Every suite that has GPU cases, each with all its cases: a [gpu] case that finds no GPU fails
+# here (CULIFT_REQUIRE_GPU=1), and one that is missing from the staged binaries is a failure too.
+gpu_suites="runtime_gpu_tests runtime_gpu_fault_tests runtime_gpu_golden_tests runtime_gpu_plan_tests
+            runtime_gpu_assert_tests runtime_thread_tests runtime_raw_module_tests reliability_runtime_tests"
+for suite in $gpu_suites; do run_tests "$suite"; done
+# The other runtime suites staged, under a real driver (the command-line one runs the build
+# tree's culift and stays on the development machine).
+for exe in "$bin_dir"/runtime_*_tests; do
+  name="$(basename "$exe")"
+  case " $(echo $gpu_suites) runtime_launch_cli_tests " in
+    *" $name "*) ;;
+    *) [ -x "$exe" ] && run_tests "$name" ;;
+  esac
 done
 
 # --- culift launch: GPU against the CPU backend ----------------------------------------------

@@ -9,42 +9,55 @@ cd "$root"
 logs="${LOGS:-/tmp/culift-gpu}"
 mkdir -p "$logs"
 count="${DIFFTEST_COUNT:-300}"
+# A GPU check that finds no GPU fails; the session's exit status is its first failure's.
+export CULIFT_REQUIRE_GPU=1
+first_failure=0
+failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
 # PARTS picks sections (a device call has a time limit): check pearson difftest bench startup.
 want() { [[ " ${PARTS:-check pearson difftest bench startup} " == *" $1 "* ]]; }
 
 if want check; then
   echo "== gpu-check"
   OUT="$logs/check" timeout 540 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
-  echo "gpu-check exit $?"; tail -n 30 "$logs/check.txt"
+  status=$?; failed $status
+  echo "gpu-check exit $status"; tail -n 40 "$logs/check.txt"
 fi
 
 if want pearson; then
 echo "== pearson (default math)"
 timeout 120 .gpu/pearson --header examples/pearson/pearson_metrics.hpp --brief > "$logs/pearson.txt" 2>&1
-echo "pearson exit $?"; grep -E "self-check|device|compiled|ms$|error|OK|FAIL|passed" "$logs/pearson.txt" | head -40
+status=$?; failed $status
+# The tutorial falls back to the CPU backend without a GPU: on the GPU machine that is a failure.
+if grep -q "No GPU" "$logs/pearson.txt"; then echo "pearson: ran on the CPU backend"; failed 3; fi
+echo "pearson exit $status"; grep -E "self-check|device|compiled|ms$|error|OK|FAIL|passed" "$logs/pearson.txt" | head -40
 echo "== pearson 4096 strict"
 timeout 120 .gpu/pearson --header examples/pearson/pearson_metrics.hpp --brief --strict --size 4096 > "$logs/pearson4096.txt" 2>&1
-echo "pearson4096 exit $?"; grep -E "compiled|ms$|error|OK|FAIL|passed" "$logs/pearson4096.txt" | head -20
+status=$?; failed $status
+echo "pearson4096 exit $status"; grep -E "compiled|ms$|error|OK|FAIL|passed" "$logs/pearson4096.txt" | head -20
 fi
 
 if want difftest; then
   echo "== difftest gpu leg ($count programs)"
   OUT="$logs/difftest" timeout 240 scripts/difftest-gpu.sh .gpu --count="$count" > "$logs/difftest.txt" 2>&1
-  echo "difftest exit $?"; tail -n 15 "$logs/difftest.txt"
+  status=$?; failed $status
+  echo "difftest exit $status"; tail -n 15 "$logs/difftest.txt"
 fi
 
 if want bench && [ -x .gpu/culift_gpu_bench ]; then
   echo "== benchmark"
   OUT="$logs/bench" timeout 300 scripts/gpu-bench.sh .gpu > "$logs/bench.txt" 2>&1
-  echo "bench exit $?"; tail -n 45 "$logs/bench.txt"
+  status=$?; failed $status
+  echo "bench exit $status"; tail -n 45 "$logs/bench.txt"
 fi
 if want startup && [ -x .gpu/culift_startup_bench ]; then
   echo "== start-up (fresh processes: cold with an empty cache directory, then warm from the disk cache)"
   for run in 1 2 3 4 5; do
     c="$logs/startup-cache-$run"; rm -rf "$c"
-    .gpu/culift_startup_bench --cache-dir "$c"
-    .gpu/culift_startup_bench --cache-dir "$c"
+    .gpu/culift_startup_bench --cache-dir "$c" || exit 1
+    .gpu/culift_startup_bench --cache-dir "$c" || exit 1
   done 2>&1 | tee "$logs/startup.txt"
+  failed "${PIPESTATUS[0]}"
 fi
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-logs.tar.gz" -C "$logs" . 2>/dev/null
-exit 0
+echo "gpu-session: exit $first_failure (the first failing part's status, 0 when all passed)"
+exit "$first_failure"

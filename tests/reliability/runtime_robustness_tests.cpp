@@ -14,6 +14,7 @@
 
 #include "campaign.hpp"
 #include "catch.hpp"
+#include "gpu_skip.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
 #include "value_bytes.hpp"
@@ -181,7 +182,7 @@ TEST_CASE("a generated batch runs on the GPU and agrees with the CPU backend", "
   std::string why;
   auto gpu = rt::Engine::tryCreate(eo, &why);
   if (!gpu) {
-    WARN("skipped: no GPU (" << why << ")");
+    culift::test::noGpu(why);
     return;
   }
   auto cpu = rt::Engine::createCpu();

@@ -17,7 +17,7 @@ TEST_CASE("a failed device assert is reported as CUDA_ERROR_ASSERT under deviceA
   std::string why;
   auto gpu = Engine::tryCreate(options, &why);
   if (!gpu) {
-    WARN("skipped: no GPU (" << why << ")");
+    culift::test::noGpu(why);
     return;
   }
   auto module = rttest::constantKernelsModule();

@@ -6,19 +6,20 @@
 #include <string>
 
 #include "catch.hpp"
+#include "gpu_skip.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "llvm/Support/FileSystem.h"
 
 namespace culift::rttest {
 
 // A GPU engine (strict math: bit-exact with the CPU for + - * / sqrt), or null after printing
-// "skipped: no GPU" with the reason.
+// "skipped: no GPU" with the reason (a failure where CULIFT_REQUIRE_GPU=1: see gpu_skip.hpp).
 inline std::shared_ptr<rt::Engine> gpuOrSkip(rt::MathMode math = rt::MathMode::Strict) {
   rt::EngineOptions options;
   options.math = math;
   std::string why;
   auto engine = rt::Engine::tryCreate(options, &why);
-  if (!engine) WARN("skipped: no GPU (" << why << ")");
+  if (!engine) culift::test::noGpu(why);
   return engine;
 }
 

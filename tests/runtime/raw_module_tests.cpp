@@ -87,7 +87,7 @@ TEST_CASE("a raw module launches hand-written CUDA beside lifted kernels", "[raw
   std::string why;
   auto gpu = Engine::tryCreate(options, &why);
   if (!gpu) {
-    WARN("skipped: no GPU (" << why << ")");
+    culift::test::noGpu(why);
     return;
   }
   RawModule m(*gpu, kAxpy, "axpy.cu");

@@ -227,7 +227,7 @@ TEST_CASE("one GPU engine shared by 16 threads: first use of kernels and launche
   std::string why;
   auto engine = Engine::tryCreate(options, &why);
   if (!engine) {
-    WARN("skipped: no GPU (" << why << ")");
+    culift::test::noGpu(why);
     return;
   }
   launchFromThreads(*engine, 300);

@@ -9,6 +9,6 @@ CULIFT_KERNEL long long Literals(long long a, unsigned u, unsigned long long w, 
   float tiny = 1e-12f;
   double third = 1.0 / 3.0;
   float half = 0.5f;
-  return a + big + small + (long long)(all & w) + (long long)(u + 1u) + c + (long long)(tiny + f + half) +
+  return (a - 8) + big + small + (long long)(all & w) + (long long)(u + 1u) + c + (long long)(tiny + f + half) +
          (long long)(third * d);
 }

@@ -8,7 +8,7 @@ CULIFT_KERNEL unsigned WhileDo(unsigned v, int i) {
     ++steps;
   }
   do {
-    steps += (unsigned)i;
+    steps += (unsigned)i + 1u;
   } while (steps < 10u);
   return steps;
 }

@@ -187,8 +187,9 @@ int main(int argc, char** argv) {
   std::string why;
   auto engine = rt::Engine::tryCreate(eo, &why);
   if (!engine) {
-    std::printf("skipped: no GPU (%s)\n", why.c_str());
-    return 0;
+    // The GPU leg exists to run on a GPU: without one it has compared nothing, which is a failure.
+    std::printf("no GPU (%s): nothing compared\n", why.c_str());
+    return 3;
   }
   std::printf("device: %s, strict math (--fmad=false)\n", engine->device().toString().c_str());
   TranslateOptions to;
@@ -212,7 +213,11 @@ int main(int argc, char** argv) {
     auto program = interp::Program::compile(module);
     for (const ProgramSpec& p : batch) {
       const Function* fn = module->find(p.kernel);
-      if (!fn) continue;
+      if (!fn) {
+        std::printf("ERROR %s: kernel '%s' not in the translated batch\n", p.name.c_str(), p.kernel.c_str());
+        ++errors;
+        continue;
+      }
       unsigned rank = 0;
       for (const ParamSpec& q : p.params) rank += q.axis >= 0;
       const LaunchData d = prepare(*fn, p, rank);
@@ -310,5 +315,9 @@ int main(int argc, char** argv) {
   std::printf("culift-difftest-gpu seed %llu: %u programs compared on the GPU, %u mismatches, %u errors; "
               "%zu math functions x 2 types, %u outside their ulp bound\n",
               static_cast<unsigned long long>(seed.getValue()), compared, mismatches, errors, kUlpBounds.size(), mathFailures);
-  return mismatches || errors || mathFailures ? 1 : 0;
+  // Every generated program must have been compared: a batch that failed to translate, a kernel
+  // missing or a launch that threw is counted above, and the totals must add up.
+  if (compared != count.getValue())
+    std::printf("FAIL: %u of %u programs compared\n", compared, static_cast<unsigned>(count.getValue()));
+  return mismatches || errors || mathFailures || compared != count.getValue() ? 1 : 0;
 }
