@@ -1,5 +1,8 @@
-// culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]
-// Translates the annotated functions of FILE (or the ones named) into one CUDA C file.
+// culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift] [-p BUILD_DIR] [--no-line-directives]
+//             [--reassociate] [-- CLANG_ARGS]
+// Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
+// --module into a module file (docs/module-files.md).
+#include "culift/ast/module_file.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,6 +23,10 @@ llvm::cl::list<std::string> emitFunctions("function",
                                           llvm::cl::value_desc("NAME"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitOutput("o", llvm::cl::desc("Write the CUDA source to this file (default: stdout)"),
                                       llvm::cl::value_desc("OUT.cu"), llvm::cl::sub(emitCommand));
+llvm::cl::opt<std::string> emitModule("module",
+                                      llvm::cl::desc("Write the translated module to this module file (the CUDA "
+                                                     "source then goes to stdout only with -o -)"),
+                                      llvm::cl::value_desc("OUT.culift"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                         llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<bool> emitNoLines("no-line-directives",
@@ -27,8 +34,8 @@ llvm::cl::opt<bool> emitNoLines("no-line-directives",
                                 llvm::cl::sub(emitCommand));
 
 const char* kUsage =
-    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [-p BUILD_DIR] [--no-line-directives] [--reassociate] "
-    "[-- CLANG_ARGS]\n";
+    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift] [-p BUILD_DIR] "
+    "[--no-line-directives] [--reassociate] [-- CLANG_ARGS]\n";
 
 int runEmit() {
   if (emitInput.empty()) {
@@ -49,6 +56,15 @@ int runEmit() {
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
 
+  if (!emitModule.empty()) {
+    try {
+      saveModuleFile(*result.module, emitModule);
+    } catch (const ModuleFileError& e) {
+      llvm::errs() << "culift emit: " << e.what() << "\n";
+      return kExitError;
+    }
+    if (emitOutput.empty()) return kExitOk;
+  }
   if (emitOutput.empty() || emitOutput == "-") {
     llvm::outs() << result.module->cudaSource;
     return kExitOk;

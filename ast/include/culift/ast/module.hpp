@@ -124,11 +124,21 @@ struct Function {
   bool isKernel() const { return mode != IndexMode::DeviceOnly; }
 };
 
+// Device code compiled ahead of time from a module's CUDA source (culift_add_kernels): the
+// runtime loads the image made for the device with the engine's compile options instead of
+// compiling the source with NVRTC.
+struct DeviceImage {
+  std::string target;                // "sm_90" (a cubin) or "compute_90" (PTX)
+  std::vector<std::string> options;  // the NVRTC options it was compiled with, but the architecture
+  std::string bytes;                 // the image
+};
+
 // A translated source file: every lifted function (callers and callees) and the CUDA source.
 struct Module {
   std::string sourcePath;               // the file translated (or the virtual file name)
   std::vector<Function> functions;      // callees may follow their callers
   std::string cudaSource;               // every device function and kernel, one .cu text
+  std::vector<DeviceImage> images;      // precompiled cudaSource, if any (module files carry them)
 
   const Function* find(std::string_view name) const;
   std::vector<const Function*> kernels() const;  // functions with a kernel wrapper

@@ -1,0 +1,235 @@
+// Module files over everything the front end translates here (the golden inputs and the
+// examples): load(save(m)) saves to the same bytes, emits the same CUDA and pseudocode, gives
+// the same results in the interpreter (a call per function) and on the CPU backend (a launch
+// per kernel, through the runtime); and `culift emit --module` writes the module translate()
+// gives.
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+#include "culift/ast/module_file.hpp"
+#include "culift/codegen.hpp"
+#include "culift/interpreter.hpp"
+#include "culift/runtime/runtime.hpp"
+#include "culift/sample_args.hpp"
+#include "culift/translate.hpp"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace culift {
+namespace {
+
+std::vector<std::string> inputs() {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const char* dir : {CULIFT_SOURCE_DIR "/tests/codegen/golden", CULIFT_SOURCE_DIR "/examples/pearson",
+                          CULIFT_SOURCE_DIR "/examples/sat", CULIFT_SOURCE_DIR "/examples/masked_broadcast"})
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+      const llvm::StringRef ext = llvm::sys::path::extension(it->path());
+      const bool golden = llvm::StringRef(dir).endswith("golden");
+      if ((golden && ext == ".cpp") || (!golden && ext == ".hpp")) files.push_back(it->path());
+    }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// What running something gave: its result, or its error message.
+struct Outcome {
+  std::string error;
+  std::vector<std::vector<std::byte>> memory;  // the result's bytes, then every array after the run
+  bool operator==(const Outcome&) const = default;
+};
+
+Outcome callOnce(const interp::Program& program, const Function& fn) {
+  SampleArgs sample = sampleArgs(fn, 7);
+  Outcome o;
+  try {
+    const interp::Value v = program.call(fn, sample.args);
+    std::vector<std::byte> result(sizeof v.u);
+    std::memcpy(result.data(), &v.u, sizeof v.u);
+    o.memory.push_back(result);
+  } catch (const interp::Error& e) {
+    o.error = e.what();
+  }
+  for (auto& array : sample.storage) o.memory.push_back(array);
+  return o;
+}
+
+// A launch of `fn` over a small extent on the CPU backend, through rt::Kernel, with the sample
+// arguments: arrays as buffers, element inputs as buffers of the sample value, `out` sized.
+Outcome launchOnce(rt::Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn) {
+  SampleArgs sample = sampleArgs(fn, 7);
+  const std::int64_t extent[3] = {3, 4, 2};
+  const unsigned axes = rank(fn.mode);
+  std::int64_t elements = 1;
+  for (unsigned a = 0; a < axes; ++a) elements *= extent[a];
+  std::vector<std::unique_ptr<rt::Buffer>> buffers;
+  std::vector<rt::LaunchArg> args;
+  auto bufferOf = [&](Scalar element, std::size_t count, const void* bytes) {
+    buffers.push_back(std::make_unique<rt::Buffer>(engine, element, count));
+    if (bytes) buffers.back()->writeBytes(bytes, count * byteSize(element), 0);
+    args.push_back(rt::LaunchArg::of(*buffers.back()));
+  };
+  for (const KernelParam& p : fn.signature.params) {
+    switch (p.role) {
+      case ParamRole::InputArray:
+      case ParamRole::OutputArray: {
+        const auto& array = std::get<interp::ArrayRef>(sample.args[p.userParam]);
+        bufferOf(array.element, array.size, array.data);
+        break;
+      }
+      case ParamRole::ElementInput: {
+        const auto& v = std::get<interp::Value>(sample.args[p.userParam]);
+        std::vector<std::byte> repeated(elements * byteSize(v.type));
+        for (std::int64_t e = 0; e < elements; ++e)
+          std::memcpy(repeated.data() + e * byteSize(v.type), &v.u, byteSize(v.type));
+        bufferOf(v.type, elements, repeated.data());
+        break;
+      }
+      case ParamRole::Out: bufferOf(p.type.scalar, elements, nullptr); break;
+      case ParamRole::Scalar: {
+        const auto& v = std::get<interp::Value>(sample.args[p.userParam]);
+        rt::ScalarValue s;
+        s.type = v.type;
+        s.u = v.u;
+        args.push_back(rt::LaunchArg::of(s));
+        break;
+      }
+      case ParamRole::Extent: break;
+    }
+  }
+  Outcome o;
+  try {
+    const rt::LaunchPlan plan = axes == 1   ? rt::LaunchPlanner::for1D(extent[0])
+                                : axes == 2 ? rt::LaunchPlanner::for2D(extent[0], extent[1])
+                                            : rt::LaunchPlanner::for3D(extent[0], extent[1], extent[2]);
+    engine.kernel(module, fn.name).launchArgs(engine, plan, args);
+    engine.synchronize();
+  } catch (const std::exception& e) {
+    o.error = e.what();
+  }
+  for (const auto& b : buffers) {
+    std::vector<std::byte> bytes(b->bytes());
+    b->readBytes(bytes.data(), bytes.size(), 0);
+    o.memory.push_back(bytes);
+  }
+  return o;
+}
+
+TEST_CASE("every golden input and example survives a module file unchanged") {
+  const std::vector<std::string> files = inputs();
+  REQUIRE(files.size() > 20);
+  auto engine = rt::Engine::createCpu();
+  unsigned modules = 0, kernels = 0, calls = 0;
+  for (const std::string& file : files) {
+    INFO(file);
+    TranslateOptions options;
+    options.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+    const TranslateResult translated = translate(file, options);
+    if (!translated.ok()) continue;  // inputs of diagnostics tests, if any
+    ++modules;
+    const std::shared_ptr<const Module> original = translated.module;
+    const std::string bytes = saveModule(*original);
+    const std::shared_ptr<const Module> loaded = loadModule(bytes, file);
+
+    CHECK(saveModule(*loaded) == bytes);
+    CHECK(loaded->sourcePath == original->sourcePath);
+    CHECK(loaded->cudaSource == original->cudaSource);
+    CHECK(emitCuda(*loaded) == original->cudaSource);  // the AST itself came back, not just the text
+    REQUIRE(loaded->functions.size() == original->functions.size());
+
+    const auto programA = interp::Program::compile(original);
+    const auto programB = interp::Program::compile(loaded);
+    for (std::size_t f = 0; f < original->functions.size(); ++f) {
+      const Function& a = original->functions[f];
+      const Function& b = loaded->functions[f];
+      INFO(a.name);
+      CHECK(writePseudocode(*loaded, b) == writePseudocode(*original, a));
+      CHECK(callOnce(*programA, a) == callOnce(*programB, b));
+      ++calls;
+      if (!a.isKernel()) continue;
+      CHECK(launchOnce(*engine, original, a) == launchOnce(*engine, loaded, b));
+      ++kernels;
+    }
+  }
+  CHECK(modules > 20);
+  CHECK(kernels > 40);
+  CHECK(calls > kernels);
+}
+
+TEST_CASE("a module that reassociates keeps its plan and its order through a file") {
+  const char* source =
+      "[[clang::annotate(\"culift\")]] float RowSum(const float* x, int cols, int i) {\n"
+      "  float s = 0.0f;\n"
+      "  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n"
+      "  return s;\n"
+      "}\n";
+  TranslateOptions options;
+  options.reassociate = true;
+  const TranslateResult translated = translateSource(source, "rowsum.cpp", options);
+  REQUIRE(translated.ok());
+  const Function& a = *translated.module->find("RowSum");
+  REQUIRE(a.loopPlan == LoopPlan::ReassociatingRowReduction);
+  const std::shared_ptr<const Module> loaded = loadModule(saveModule(*translated.module));
+  const Function& b = *loaded->find("RowSum");
+  CHECK(b.reassociate);
+  CHECK(b.loopPlan == a.loopPlan);
+  CHECK(b.reassociatedSums == a.reassociatedSums);
+  REQUIRE(b.planEntries.size() == a.planEntries.size());
+  for (std::size_t e = 0; e < a.planEntries.size(); ++e) {
+    CHECK(b.planEntries[e].kernelName == a.planEntries[e].kernelName);
+    CHECK(b.planEntries[e].threads == a.planEntries[e].threads);
+  }
+  // The CPU backend adds in the reassociating entry's order for both.
+  auto engine = rt::Engine::createCpu();
+  std::vector<float> x(64 * 3);
+  for (std::size_t e = 0; e < x.size(); ++e) x[e] = 1.0f / static_cast<float>(e + 1);
+  std::vector<float> sums[2];
+  int which = 0;
+  for (const auto& module : {std::shared_ptr<const Module>(translated.module), loaded}) {
+    rt::DeviceBuffer<float> dx(*engine, x), out(*engine, 3);
+    engine->kernel(module, "RowSum").launch(*engine, rt::LaunchPlanner::for1D(3), dx, 64, out);
+    sums[which++] = out.read();
+  }
+  CHECK(sums[0] == sums[1]);
+}
+
+TEST_CASE("culift emit --module writes the module translate() gives") {
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-module", dir));
+  const std::string header = CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp";
+  const std::string out = std::string(dir) + "/pearson.culift", cuda = std::string(dir) + "/pearson.cu";
+  const std::string culift = CULIFT_BINARY_DIR "/tools/culift";
+  std::vector<llvm::StringRef> argv = {culift, "emit", header, "--module", out};
+  REQUIRE(llvm::sys::ExecuteAndWait(culift, argv) == 0);
+  const std::shared_ptr<Module> fromFile = loadModuleFile(out);
+  const TranslateResult translated = translate(header);
+  REQUIRE(translated.ok());
+  CHECK(saveModule(*fromFile) == saveModule(*translated.module));
+  CHECK_FALSE(llvm::sys::fs::exists(cuda));
+
+  // With -o as well, both files.
+  argv = {culift, "emit", header, "--module", out, "-o", cuda};
+  REQUIRE(llvm::sys::ExecuteAndWait(culift, argv) == 0);
+  auto text = llvm::MemoryBuffer::getFile(cuda);
+  REQUIRE(text);
+  CHECK((*text)->getBuffer() == translated.module->cudaSource);
+
+  // An unwritable destination is an error that names it.
+  argv = {culift, "emit", header, "--module", "/nonexistent/dir/x.culift"};
+  const std::string err = std::string(dir) + "/err.txt";
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt, llvm::StringRef(err)};
+  CHECK(llvm::sys::ExecuteAndWait(culift, argv, std::nullopt, redirects) == 1);
+  auto message = llvm::MemoryBuffer::getFile(err);
+  REQUIRE(message);
+  CHECK((*message)->getBuffer().contains("/nonexistent/dir/x.culift: cannot write the module file"));
+  llvm::sys::fs::remove_directories(dir);
+}
+
+}  // namespace
+}  // namespace culift
