@@ -1,8 +1,10 @@
 // The loop planner's legality step: whether a kernel's loop may run as a tiled contraction (2-D)
 // or a staged row reduction (1-D), and what the entries need to know to emit it. The plan step
 // (planLoops, in codegen.hpp) turns the analysis into Function::loopPlan and planEntries; the
-// emitters (tiled_entries.cpp) turn both into code. Nothing here changes a result: an entry runs
-// the user's statements once per output, in source order, with loads taken from staged tiles.
+// emitters (plan_entries.cpp) turn both into code. Nothing here changes a result: an entry runs
+// the user's statements once per output, in source order, with loads taken from staged tiles —
+// except a reassociating row reduction, which only a kernel allowed to reassociate gets
+// (reassociableSums below), adding in its documented order.
 #pragma once
 
 #include <optional>

@@ -9,6 +9,8 @@
 //  - row reduction (1-D): a warp computes 32 outputs, one per lane, and stages the 32 rows'
 //    operands through shared memory in 256-byte slices (several stages in flight), so that its
 //    loads are coalesced where one thread per row would stride a whole row between lanes.
+//  - reassociating row reduction (1-D, opted in): a warp per output, 32 strided partial sums and
+//    a fixed tree of shuffles (the order is documented at EntryWriter::warp).
 //
 // Per output, the statements before the loop run once (their locals become per-output
 // registers), the loop body once per k in source order, the statements after it once: the

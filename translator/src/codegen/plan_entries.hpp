@@ -1,6 +1,7 @@
 // The entries a loop plan adds to a kernel (Function::planEntries): tiled contractions for 2-D
 // kernels, staged row reductions for 1-D ones. Each runs the user's statements once per output
-// in source order, so it gives the per-thread entry's bits.
+// in source order, so it gives the per-thread entry's bits; a reassociating row reduction (a
+// warp per output) adds in the documented order the interpreter's launches reproduce.
 #pragma once
 
 #include <string_view>
