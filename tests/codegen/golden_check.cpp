@@ -1,5 +1,6 @@
 #include "golden_check.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace culift::test {
@@ -13,6 +14,8 @@ std::string trimmed(const std::string& s) {
 
 bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
+std::string rightTrimmed(const std::string& s) { return s.substr(0, s.find_last_not_of(" \t\r") + 1); }
+
 constexpr const char* kPreludeBegin = "// ---- culift device prelude";
 constexpr const char* kPreludeEnd = "// ---- end of culift device prelude";
 
@@ -25,7 +28,7 @@ GoldenExpectations parseExpectations(const std::string& text) {
     if (startsWith(line, "CHECK-NOT:"))
       e.checkNots.push_back(trimmed(line.substr(10)));
     else if (startsWith(line, "CHECK:"))
-      e.checks.push_back(trimmed(line.substr(6)));
+      e.checks.push_back(rightTrimmed(line.substr(startsWith(line, "CHECK: ") ? 7 : 6)));
     else if (startsWith(trimmed(line), "//"))
       e.comments.push_back(line);
   }
@@ -52,17 +55,17 @@ std::string checkGolden(const GoldenExpectations& expected, const std::vector<st
     for (size_t k = 0; k < lines.size(); ++k)
       if (lines[k].find(bad) != std::string::npos)
         failures << "CHECK-NOT: " << bad << "\n  found on emitted line " << k + 1 << ": " << lines[k] << "\n";
-  size_t next = 0;
-  for (const std::string& want : expected.checks) {
-    size_t k = next;
-    while (k < lines.size() && lines[k].find(want) == std::string::npos) ++k;
-    if (k == lines.size()) {
-      failures << "CHECK: " << want << "\n  not found after emitted line " << next << " ("
-               << (next < lines.size() ? trimmed(lines[next]) : std::string("end")) << ")\n";
-      break;  // later CHECKs would all report the same gap
-    }
-    next = k + 1;
+  // Line for line: the k-th CHECK is the k-th emitted line, indentation included.
+  const size_t common = std::min(expected.checks.size(), lines.size());
+  for (size_t k = 0; k < common; ++k) {
+    if (rightTrimmed(lines[k]) == expected.checks[k]) continue;
+    failures << "emitted line " << k + 1 << " differs\n  expected: " << expected.checks[k] << "\n  emitted:  "
+             << lines[k] << "\n";
+    break;  // the lines after a difference usually all shift
   }
+  if (expected.checks.size() != lines.size())
+    failures << expected.checks.size() << " CHECK lines for " << lines.size() << " emitted lines; first unmatched: "
+             << (lines.size() > common ? "emitted " + lines[common] : "expected " + expected.checks[common]) << "\n";
   return failures.str();
 }
 

@@ -1,11 +1,13 @@
-// FileCheck-style golden expectations for emitted CUDA.
+// Golden expectations for emitted CUDA: the whole file, line for line.
 //
 // A golden is golden/<construct>.cpp (annotated C++) beside golden/<construct>.expect:
-//   // comment lines            kept as they are
+//   // comment lines            kept as they are (why the golden exists)
 //   CHECK-NOT: text             no emitted line (outside the prelude) contains `text`
-//   CHECK: text                 some emitted line contains `text`, after the previous CHECK's line
-// Emitted lines are compared after the prelude, blank lines and #line directives are dropped.
-// Update mode rewrites the CHECK lines from the current output and keeps comments and CHECK-NOTs.
+//   CHECK: text                 the next emitted line is exactly `text` (indentation included)
+// The one normalization: the device prelude (the same in every module), blank lines and #line
+// directives are dropped before comparing. There must be as many CHECK lines as emitted lines,
+// so an extra, missing or changed line fails. Only update mode (CULIFT_UPDATE_GOLDENS=1)
+// rewrites the CHECK lines from the current output, keeping comments and CHECK-NOTs.
 #pragma once
 
 #include <string>

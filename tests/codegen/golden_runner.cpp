@@ -146,17 +146,23 @@ TEST_CASE("the Pearson six translate to six kernels that compile", "[codegen][pe
   requireCompiles(module.cudaSource, cudaFileName(module));
 }
 
-TEST_CASE("golden checks: order, CHECK-NOT, prelude and #line skipped, update keeps comments", "[codegen][golden]") {
+TEST_CASE("golden checks: every line exactly, CHECK-NOT, prelude and #line skipped, update keeps comments", "[codegen][golden]") {
   const std::string cuda =
       "// header\n\n// ---- culift device prelude: x ----\nint culift_min;\n// ---- end of culift device prelude ----\n"
       "#line 4 \"k.cpp\"\n__device__ int F() {\n  return 1;\n}\n";
   const std::vector<std::string> lines = goldenLines(cuda);
   REQUIRE(lines.size() == 4);
   CHECK(lines[1] == "__device__ int F() {");
-  CHECK(checkGolden(parseExpectations("CHECK: F()\nCHECK: return 1;\n"), lines).empty());
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK: return 1;\nCHECK: F()\n"), lines).empty());  // out of order
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK-NOT: return\nCHECK: F()\n"), lines).empty());
-  CHECK(checkGolden(parseExpectations("CHECK-NOT: culift_min\nCHECK: F()\n"), lines).empty());  // prelude skipped
+  const std::string all = "CHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\nCHECK: }\n";
+  CHECK(checkGolden(parseExpectations(all), lines).empty());
+  CHECK(checkGolden(parseExpectations("CHECK-NOT: culift_min\n" + all), lines).empty());  // prelude skipped
+  CHECK_FALSE(checkGolden(parseExpectations("CHECK-NOT: return\n" + all), lines).empty());
+  // Exact, line for line: a part of a line, another order, an indentation, a line too many or too few.
+  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: F()\nCHECK:   return 1;\nCHECK: }\n"), lines).empty());
+  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK:   return 1;\nCHECK: __device__ int F() {\nCHECK: }\n"), lines).empty());
+  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK: return 1;\nCHECK: }\n"), lines).empty());
+  CHECK_FALSE(checkGolden(parseExpectations(all + "CHECK: }\n"), lines).empty());
+  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\n"), lines).empty());
   const GoldenExpectations kept = parseExpectations("// why this golden exists\nCHECK-NOT: goto\nCHECK: stale\n");
   CHECK(renderExpectations(kept, lines) ==
         "// why this golden exists\nCHECK-NOT: goto\nCHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\nCHECK: }\n");
