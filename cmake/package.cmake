@@ -3,7 +3,8 @@
 # its own, so find_package(culift CONFIG REQUIRED) works from either (docs/getting-started.md).
 #
 # Imported targets: culift::annotate, culift::ast, culift::codegen, culift::translator (the only
-# one that links Clang), culift::interpreter, culift::runtime, and the executable culift::culift.
+# one that links Clang), culift::interpreter, culift::runtime, and the executable culift::culift;
+# and the function culift_add_kernels (cmake/culiftKernels.cmake).
 # culift::llvm (LLVM Support's headers and library) and culift::version are what they link.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -46,6 +47,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/culiftConfig.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/culiftConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/package/culiftConfig.cmake ${PROJECT_BINARY_DIR}/culiftConfigVersion.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/culiftKernels.cmake
         DESTINATION ${CULIFT_INSTALL_CMAKEDIR})
 install(EXPORT culiftTargets NAMESPACE culift:: DESTINATION ${CULIFT_INSTALL_CMAKEDIR})
 
@@ -54,3 +56,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/culiftConfig.cmake.in
                               INSTALL_DESTINATION ${PROJECT_BINARY_DIR}
                               INSTALL_PREFIX ${PROJECT_BINARY_DIR})
 export(EXPORT culiftTargets NAMESPACE culift:: FILE ${PROJECT_BINARY_DIR}/culiftTargets.cmake)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/culiftKernels.cmake ${PROJECT_BINARY_DIR}/culiftKernels.cmake COPYONLY)
+
+# culift_add_kernels for culift's own examples and tests too.
+include(${PROJECT_SOURCE_DIR}/cmake/culiftKernels.cmake)

@@ -200,14 +200,42 @@ class GpuBackend final : public BackendImpl {
 
   std::vector<std::string> compileOptions() const { return RawModule::compileOptions(options_, {}); }
 
+  // The cubin the module carries for this device, compiled with this engine's options; null
+  // when it has none (it then goes through NVRTC and the cache).
+  const DeviceImage* embeddedImage(const Module& module) const {
+    const std::string target = CompileTarget{info_.arch(), true}.name();
+    const std::vector<std::string> options = compileOptions();
+    for (const DeviceImage& image : module.images)
+      if (image.target == target && image.options == options && !image.bytes.empty()) return &image;
+    return nullptr;
+  }
+
   LoadedModule& loadLocked(const std::shared_ptr<const Module>& module) {
     if (auto it = modules_.find(module.get()); it != modules_.end()) return it->second;
-    CompileRequest request;
-    request.source = module->cudaSource;
-    request.programName = llvm::sys::path::filename(module->sourcePath).str() + ".cu";
-    request.options = compileOptions();
-    request.translatorVersion = options_.translatorVersion;
-    CompiledImage compiled = compileImage(*nvrtc_, &cache_, request, chooseTarget(*nvrtc_, info_.arch()));
+    CompiledImage compiled;
+    bool embedded = false;
+    if (const DeviceImage* image = embeddedImage(*module)) {
+      compiled.image = std::make_shared<const std::vector<char>>(image->bytes.begin(), image->bytes.end());
+      compiled.target = CompileTarget{info_.arch(), true};
+      compiled.options = image->options;
+      embedded = true;
+    } else {
+      if (!nvrtc_) {
+        std::string carried;
+        for (const DeviceImage& image : module->images) carried += (carried.empty() ? "" : ", ") + image.target;
+        throw Error("no NVRTC to compile " + module->sourcePath + " for " + info_.name + " (sm_" +
+                    std::to_string(info_.arch()) + "), and the module carries no cubin for it with the engine's "
+                    "options (" + (carried.empty() ? std::string("it carries none") : "it carries " + carried) +
+                    "): install the CUDA NVRTC library, set $CULIFT_NVRTC_PATH, or build the kernels for this "
+                    "architecture (culift_add_kernels ... ARCHS " + std::to_string(info_.arch()) + ")");
+      }
+      CompileRequest request;
+      request.source = module->cudaSource;
+      request.programName = llvm::sys::path::filename(module->sourcePath).str() + ".cu";
+      request.options = compileOptions();
+      request.translatorVersion = options_.translatorVersion;
+      compiled = compileImage(*nvrtc_, &cache_, request, chooseTarget(*nvrtc_, info_.arch()));
+    }
 
     makeCurrent();
     char errorLog[8192] = {0};
@@ -224,7 +252,7 @@ class GpuBackend final : public BackendImpl {
     loaded.module = module;
     loaded.handle = handle;
     loaded.record = {module->sourcePath, compiled.target.name(), compiled.fromCache, compiled.milliseconds,
-                     compiled.options, compiled.log};
+                     compiled.options, compiled.log, embedded};
     return modules_.emplace(module.get(), std::move(loaded)).first->second;
   }
 
@@ -280,7 +308,8 @@ std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std:
                 " device" + (count == 1 ? "" : "s") + " (ordinals 0 to " + std::to_string(count - 1) + ")");
 
   auto nvrtc = Nvrtc::load(&reason);
-  if (!nvrtc) return fail("no NVRTC: " + reason + "Install the CUDA NVRTC library or set $CULIFT_NVRTC_PATH");
+  if (!nvrtc && !options.nvrtcOptional)
+    return fail("no NVRTC: " + reason + "Install the CUDA NVRTC library or set $CULIFT_NVRTC_PATH");
 
   // From here on a failing call is not "no GPU" but an error: let it throw.
   CUdevice device = 0;

@@ -74,6 +74,12 @@ class ProgramHandle {
 }  // namespace
 
 std::shared_ptr<const Nvrtc> Nvrtc::load(std::string* whyNot) {
+  // CULIFT_NVRTC_PATH=none: as if there were no NVRTC (a check that an app runs on the cubins
+  // it embeds alone).
+  if (const char* env = std::getenv("CULIFT_NVRTC_PATH"); env && std::string(env) == "none") {
+    if (whyNot) *whyNot = "NVRTC is turned off ($CULIFT_NVRTC_PATH=none)";
+    return nullptr;
+  }
   std::string reasons;
   auto impl = std::make_unique<Impl>();
   impl->library = detail::DynamicLibrary::openFirst(candidatePaths(), &reasons);

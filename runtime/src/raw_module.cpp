@@ -80,6 +80,9 @@ RawModule::RawModule(Engine& engine, std::string source, std::string programName
   m.api = DriverApi::load(&why);
   if (!m.api) throw Error("RawModule '" + programName + "': no CUDA driver: " + why);
 
+  if (!engine.nvrtc())
+    throw Error("RawModule '" + programName + "': no NVRTC to compile it (the engine was created with "
+                "EngineOptions::nvrtcOptional on a machine without NVRTC)");
   const Nvrtc& nvrtc = *engine.nvrtc();
   CompileRequest request;
   request.source = std::move(source);

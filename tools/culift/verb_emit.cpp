@@ -1,11 +1,19 @@
-// culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift] [-p BUILD_DIR] [--no-line-directives]
-//             [--reassociate] [-- CLANG_ARGS]
+// culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]]
+//             [-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
-// --module into a module file (docs/module-files.md).
+// --module into a module file (docs/module-files.md): with --arch, it carries cubins compiled by
+// NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
+// from, for build systems (culift_add_kernels).
 #include "culift/ast/module_file.hpp"
+#include "culift/runtime/compiler.hpp"
+#include "culift/runtime/engine.hpp"
+#include "culift/runtime/error.hpp"
+#include "culift/runtime/raw_module.hpp"
 #include "culift/translate.hpp"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
 
@@ -27,6 +35,14 @@ llvm::cl::opt<std::string> emitModule("module",
                                       llvm::cl::desc("Write the translated module to this module file (the CUDA "
                                                      "source then goes to stdout only with -o -)"),
                                       llvm::cl::value_desc("OUT.culift"), llvm::cl::sub(emitCommand));
+llvm::cl::list<std::string> emitArchs("arch",
+                                      llvm::cl::desc("With --module: add a cubin for this architecture (90 or sm_90; "
+                                                     "repeatable), compiled by NVRTC when it is present"),
+                                      llvm::cl::value_desc("SM"), llvm::cl::sub(emitCommand));
+llvm::cl::opt<std::string> emitDepfile("depfile",
+                                       llvm::cl::desc("With --module: write a Makefile-style list of the files the "
+                                                      "module was translated from"),
+                                       llvm::cl::value_desc("OUT.d"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                         llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<bool> emitNoLines("no-line-directives",
@@ -34,8 +50,100 @@ llvm::cl::opt<bool> emitNoLines("no-line-directives",
                                 llvm::cl::sub(emitCommand));
 
 const char* kUsage =
-    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift] [-p BUILD_DIR] "
-    "[--no-line-directives] [--reassociate] [-- CLANG_ARGS]\n";
+    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]] "
+    "[-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]\n";
+
+// "90", "sm_90" -> 90; 0 when it is neither.
+int parseArch(llvm::StringRef text) {
+  text.consume_front("sm_");
+  int arch = 0;
+  if (text.getAsInteger(10, arch) || arch < 30 || arch > 999) return 0;
+  return arch;
+}
+
+// Cubins of the module's CUDA source for each architecture, compiled with the options a GPU
+// engine with default EngineOptions uses (the runtime takes an image only when its options are
+// the engine's). Without NVRTC a warning, and no cubins: the runtime then compiles at run time.
+bool addCubins(Module& module, const std::vector<int>& archs) {
+  std::string why;
+  auto nvrtc = rt::Nvrtc::load(&why);
+  if (!nvrtc) {
+    llvm::errs() << "culift emit: warning: no NVRTC (" << why << "): the module carries no cubins; the runtime "
+                 << "compiles its CUDA source where it runs\n";
+    return true;
+  }
+  const std::vector<std::string> options = rt::RawModule::compileOptions(rt::EngineOptions{}, {});
+  for (int arch : archs) {
+    rt::CompileRequest request;
+    request.source = module.cudaSource;
+    request.programName = llvm::sys::path::filename(module.sourcePath).str() + ".cu";
+    request.options = options;
+    try {
+      rt::CompiledImage compiled = rt::compileImage(*nvrtc, nullptr, request, rt::CompileTarget{arch, true});
+      module.images.push_back(DeviceImage{compiled.target.name(), options,
+                                          std::string(compiled.image->begin(), compiled.image->end())});
+    } catch (const rt::Error& e) {
+      llvm::errs() << "culift emit: compiling for sm_" << arch << ": " << e.what() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Clang's dependency list, without the annotation header culift provides in memory, written as
+// `target: file file ...` (spaces in names escaped as Make and Ninja read them).
+bool writeDepfile(const std::string& clangList, const std::string& target, const std::string& path) {
+  auto list = llvm::MemoryBuffer::getFile(clangList, false, false);
+  if (!list) {
+    llvm::errs() << "culift emit: Clang wrote no dependency list: " << list.getError().message() << "\n";
+    return false;
+  }
+  // Clang writes "target: a b", lines continued with a backslash; a space inside a name is
+  // escaped with a backslash.
+  std::vector<std::string> files;
+  std::string current;
+  bool afterColon = false;
+  const llvm::StringRef text = (*list)->getBuffer();
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (c == '\\' && next == ' ') {  // an escaped space: part of the name
+      current += ' ';
+      ++i;
+      continue;
+    }
+    if (c == '\\' && next == '\n') ++i;  // a line continuation separates, as a space does
+    else if (c != ' ' && c != '\n' && c != '\t' && c != '\r') {
+      current += c;
+      continue;
+    }
+    if (!current.empty()) {
+      if (afterColon) files.push_back(current);
+      else if (current.back() == ':') afterColon = true;
+      current.clear();
+    }
+  }
+  if (!current.empty() && afterColon) files.push_back(current);
+  std::string out;
+  auto escaped = [](const std::string& f) {
+    std::string e;
+    for (char c : f) e += c == ' ' ? std::string("\\ ") : std::string(1, c);
+    return e;
+  };
+  out = escaped(target) + ":";
+  for (const std::string& f : files)
+    if (!llvm::StringRef(f).startswith("/__culift__/")) out += " \\\n  " + escaped(f);
+  out += "\n";
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (!ec) {
+    os << out;
+    os.close();
+    ec = os.error();
+  }
+  if (ec) llvm::errs() << "culift emit: cannot write '" << path << "': " << ec.message() << "\n";
+  return !ec;
+}
 
 int runEmit() {
   if (emitInput.empty()) {
@@ -52,11 +160,36 @@ int runEmit() {
   options.compilerArgs = clangArgs();
   options.buildDir = emitBuildDir;
   options.lineDirectives = !emitNoLines;
+  if ((!emitArchs.empty() || !emitDepfile.empty()) && emitModule.empty()) {
+    llvm::errs() << "culift emit: --arch and --depfile go with --module\n" << kUsage;
+    return kExitUsage;
+  }
+  std::vector<int> archs;
+  for (const std::string& a : emitArchs) {
+    const int arch = parseArch(a);
+    if (!arch) {
+      llvm::errs() << "culift emit: --arch " << a << ": expected an architecture such as 90 or sm_90\n";
+      return kExitUsage;
+    }
+    archs.push_back(arch);
+  }
+  std::string clangDepfile;
+  if (!emitDepfile.empty()) {
+    clangDepfile = emitDepfile + ".clang";
+    for (const char* arg : {"-MD", "-MF"}) options.compilerArgs.push_back(arg);
+    options.compilerArgs.push_back(clangDepfile);
+  }
   TranslateResult result = translate(emitInput, options);
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
 
   if (!emitModule.empty()) {
+    if (!archs.empty() && !addCubins(*result.module, archs)) return kExitError;
+    if (!clangDepfile.empty()) {
+      const bool written = writeDepfile(clangDepfile, emitModule, emitDepfile);
+      llvm::sys::fs::remove(clangDepfile);
+      if (!written) return kExitError;
+    }
     try {
       saveModuleFile(*result.module, emitModule);
     } catch (const ModuleFileError& e) {

@@ -48,6 +48,11 @@ struct EngineOptions {
   std::string translatorVersion;  // empty: the translator this runtime was built with
   unsigned cpuThreads = 0;        // CPU backend: 0 = every core
   std::function<void(const std::string&)> warn;  // cache warnings; default: stderr
+  // Without NVRTC a GPU engine can still run modules that carry a cubin for its device and its
+  // compile options (Module::images; culift_add_kernels embeds them). True creates the GPU
+  // engine then, and loading a module without such a cubin is an Error; false (the default):
+  // no NVRTC, no GPU engine (tryCreate says why, createGpuOrCpu takes the CPU backend).
+  bool nvrtcOptional = false;
 };
 
 struct DeviceInfo {
@@ -72,6 +77,7 @@ struct CompileRecord {
   double milliseconds = 0;        // NVRTC time (0 when cached)
   std::vector<std::string> options;
   std::string log;                // NVRTC warnings, if any
+  bool embedded = false;          // the module's own image for the device (Module::images): no NVRTC
 };
 
 // Where a launch or copy goes: an engine's default stream, or one of its streams.
