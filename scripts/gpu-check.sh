@@ -15,8 +15,8 @@ out="${OUT:?set OUT to the directory for the logs}"
 mkdir -p "$out"
 cd "$root"
 export CULIFT_SOURCE_ROOT="$root"
-# A GPU check that finds no GPU fails instead of skipping.
-export CULIFT_REQUIRE_GPU=1
+# A GPU check that finds no GPU (or no NVRTC) fails instead of skipping.
+export CULIFT_REQUIRE_GPU=1 CULIFT_REQUIRE_NVRTC=1
 # A fresh compile cache: the first launch compiles cold, the second must hit the cache.
 export CULIFT_CACHE_DIR="$out/cache"
 rm -rf "$CULIFT_CACHE_DIR"

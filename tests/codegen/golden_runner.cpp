@@ -97,7 +97,7 @@ TEST_CASE("golden inputs emit the expected CUDA, and it compiles", "[codegen][go
     CHECK(failures == "");
     const NvrtcFixture& nvrtc = nvrtcFixture();
     if (!nvrtc.nvrtc) {
-      WARN("skipped: NVRTC not found (" << nvrtc.whyNot << ")");
+      culift::test::noNvrtc(nvrtc.whyNot);
       continue;
     }
     const rt::CompileOutput compiled = nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, true, {});
@@ -184,7 +184,7 @@ TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_AS
 
   const NvrtcFixture& nvrtc = nvrtcFixture();
   if (!nvrtc.nvrtc) {
-    WARN("skipped: NVRTC not found (" << nvrtc.whyNot << ")");
+    culift::test::noNvrtc(nvrtc.whyNot);
     return;
   }
   // PTX: the checked build calls the device's assert handler, the default one does not.

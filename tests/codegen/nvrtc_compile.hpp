@@ -6,6 +6,7 @@
 #include <string>
 
 #include "catch.hpp"
+#include "gpu_skip.hpp"
 #include "culift/runtime/nvrtc.hpp"
 
 namespace culift::test {
@@ -29,7 +30,7 @@ inline const NvrtcFixture& nvrtcFixture() {
 inline double requireCompiles(const std::string& source, const std::string& programName) {
   const NvrtcFixture& f = nvrtcFixture();
   if (!f.nvrtc) {
-    WARN("skipped: NVRTC not found (" << f.whyNot << ")");
+    culift::test::noNvrtc(f.whyNot);
     return -1;
   }
   const rt::CompileOutput result = f.nvrtc->compile(source, programName, 90, true, {});

@@ -45,7 +45,7 @@ TEST_CASE("raw-module options reach NVRTC, and ptxas reports resource usage", "[
   std::string why;
   auto nvrtc = Nvrtc::load(&why);
   if (!nvrtc) {
-    WARN("skipped: no NVRTC (" << why << ")");
+    culift::test::noNvrtc(why);
     return;
   }
   const auto options = RawModule::compileOptions({}, {"--ptxas-options=-v"});
