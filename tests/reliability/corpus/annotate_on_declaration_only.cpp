@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL int f(int a);  // corpus-error
+CULIFT_KERNEL int f(int a);  // expected-error {{annotated function 'f' has no body}}

@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_UNIFORM(slope) float f(float x, float a) { return x * a; }  // corpus-error
+CULIFT_UNIFORM(slope) float f(float x, float a) { return x * a; }  // expected-error {{CULIFT_UNIFORM on 'f' names 'slope', which is not a parameter of 'f'}}

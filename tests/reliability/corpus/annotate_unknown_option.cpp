@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-[[clang::annotate("culift:frobnicate")]] int f(int a) { return a; }  // corpus-error
+[[clang::annotate("culift:frobnicate")]] int f(int a) { return a; }  // expected-error {{unknown culift annotation 'culift:frobnicate' on 'f'}}

@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  int* p = &a;  // corpus-error
+  int* p = &a;  // expected-error {{local pointer variable 'p' is not supported}}
   return *p;
 }

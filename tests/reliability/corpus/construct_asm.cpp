@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  asm("nop");  // corpus-error
+  asm("nop");  // expected-error {{inline assembly is not supported}}
   return a;
 }

@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int* p, int i) {
-  delete p;  // corpus-error
+  delete p;  // expected-error {{delete is not supported: there is no dynamic allocation on the device}}
   return i;
 }

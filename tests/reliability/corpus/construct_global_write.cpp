@@ -1,6 +1,6 @@
 #include <culift/annotate.hpp>
 int g_total = 0;
 CULIFT_KERNEL int f(int a) {
-  g_total += a;  // corpus-error
+  g_total += a;  // expected-error {{non-const global variable 'g_total' cannot be used in a culift kernel}}
   return a;
 }

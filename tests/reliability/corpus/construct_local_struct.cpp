@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  struct L { int v; } l{a};  // corpus-error
+  struct L { int v; } l{a};  // expected-error {{local struct, class and union definitions are not supported}}
   return l.v;
 }

@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  int* p = new int(a);  // corpus-error
+  int* p = new int(a);  // expected-error {{local pointer variable 'p' is not supported}}
   return *p;
 }

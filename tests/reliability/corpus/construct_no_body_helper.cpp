@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 float helperWithoutBody(float);
 CULIFT_KERNEL float f(float a) {
-  return helperWithoutBody(a);  // corpus-error
+  return helperWithoutBody(a);  // expected-error {{call to 'helperWithoutBody', which has no body culift can see}}
 }

@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return ({ int t = a; t; });  // corpus-error
+  return ({ int t = a; t; });  // expected-error {{unsupported expression 'StmtExpr'}}
 }

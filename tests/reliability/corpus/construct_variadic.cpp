@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL int f(int n, ...) { return n; }  // corpus-error
+CULIFT_KERNEL int f(int n, ...) { return n; }  // expected-error {{'f' is variadic: variadic functions are not supported}}

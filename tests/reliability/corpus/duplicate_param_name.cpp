@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL int f(int a, int a) { return a; }  // corpus-error
+CULIFT_KERNEL int f(int a, int a) { return a; }  // expected-error {{redefinition of parameter 'a'}}

@@ -1,3 +1,3 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) { return a; }
-CULIFT_KERNEL int f(int a) { return a + 1; }  // corpus-error
+CULIFT_KERNEL int f(int a) { return a + 1; }  // expected-error {{redefinition of 'f'}}

@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL float f(float a) {
-  return std::sqrt(a);  // corpus-error
+  return std::sqrt(a);  // expected-error {{use of undeclared identifier 'std'}}
 }

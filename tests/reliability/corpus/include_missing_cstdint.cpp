@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL std::int32_t f(std::int32_t a) { return a; }  // corpus-error
+CULIFT_KERNEL std::int32_t f(std::int32_t a) { return a; }  // expected-error {{use of undeclared identifier 'std'}}

@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL float f(const float* x, int& i) { return x[i]; }  // corpus-error
+CULIFT_KERNEL float f(const float* x, int& i) { return x[i]; }  // expected-error {{reference parameter 'i' of type 'int &' is not supported}}

@@ -1,1 +1,2 @@
 inline int g(int a) { return a; }
+// expected-error@file {{no functions annotated with CULIFT_KERNEL in}}

@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return a @ 2;  // corpus-error
+  return a @ 2;  // expected-error {{expected ';' after return statement}}
 }

@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  break;  // corpus-error
+  break;  // expected-error {{'break' statement not in loop or switch statement}}
   return a;
 }

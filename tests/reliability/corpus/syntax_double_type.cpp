@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  int int b = a;  // corpus-error
+  int int b = a;  // expected-error {{cannot combine with previous 'int' declaration specifier}}
   return b;
 }

@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
   return a;
-  // corpus-error
+  // expected-error {{expected '}'}}

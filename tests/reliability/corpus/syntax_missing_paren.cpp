@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return (a + 1;  // corpus-error
+  return (a + 1;  // expected-error {{expected ')'}}
 }

@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL f(int a) { return a; }  // corpus-error
+CULIFT_KERNEL f(int a) { return a; }  // expected-error {{a type specifier is required for all declarations}}

@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return;  // corpus-error
+  return;  // expected-error {{non-void function 'f' should return a value}}
 }

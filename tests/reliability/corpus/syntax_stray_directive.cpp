@@ -1,3 +1,3 @@
 #include <culift/annotate.hpp>
-#bogus_directive  // corpus-error
+#bogus_directive  // expected-error {{invalid preprocessing directive}}
 CULIFT_KERNEL int f(int a) { return a; }

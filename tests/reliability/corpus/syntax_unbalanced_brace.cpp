@@ -3,4 +3,4 @@ CULIFT_KERNEL int f(int a) {
   if (a) {
     return 1;
   return 0;
-}  // corpus-error
+}  // expected-error {{expected '}'}}

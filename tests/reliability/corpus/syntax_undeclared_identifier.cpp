@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return a + undeclared;  // corpus-error
+  return a + undeclared;  // expected-error {{use of undeclared identifier 'undeclared'}}
 }

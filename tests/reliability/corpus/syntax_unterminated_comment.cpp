@@ -1,4 +1,4 @@
 #include <culift/annotate.hpp>
 CULIFT_KERNEL int f(int a) {
-  return a; /* never closed  // corpus-error
+  return a; /* never closed  // expected-error {{unterminated /* comment}}
 }

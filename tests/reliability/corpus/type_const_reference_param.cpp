@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL float f(const float& x) { return x; }  // corpus-error
+CULIFT_KERNEL float f(const float& x) { return x; }  // expected-error {{reference parameter 'x' of type 'const float &' is not supported}}

@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL float f(_Float16 h) { return (float)h; }  // corpus-error
+CULIFT_KERNEL float f(_Float16 h) { return (float)h; }  // expected-error {{parameter 'h' has unsupported type '_Float16'}}

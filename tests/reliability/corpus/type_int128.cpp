@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL long long f(__int128 x) { return (long long)x; }  // corpus-error
+CULIFT_KERNEL long long f(__int128 x) { return (long long)x; }  // expected-error {{parameter 'x' has unsupported type '__int128'}}

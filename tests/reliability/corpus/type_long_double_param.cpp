@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL double f(long double x) { return (double)x; }  // corpus-error
+CULIFT_KERNEL double f(long double x) { return (double)x; }  // expected-error {{parameter 'x' has unsupported type 'long double'}}

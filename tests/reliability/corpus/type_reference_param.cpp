@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL float f(float& x) { return x; }  // corpus-error
+CULIFT_KERNEL float f(float& x) { return x; }  // expected-error {{reference parameter 'x' of type 'float &' is not supported}}

@@ -1,3 +1,3 @@
 #include <culift/annotate.hpp>
 struct P { float x, y; };
-CULIFT_KERNEL float f(const P* p, int i) { return p[i].x; }  // corpus-error
+CULIFT_KERNEL float f(const P* p, int i) { return p[i].x; }  // expected-error {{parameter 'p' points to unsupported type 'const P'}}

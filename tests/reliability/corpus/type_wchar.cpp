@@ -1,2 +1,2 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL int f(wchar_t c) { return (int)c; }  // corpus-error
+CULIFT_KERNEL int f(wchar_t c) { return (int)c; }  // expected-error {{parameter 'c' has unsupported type 'wchar_t'}}
