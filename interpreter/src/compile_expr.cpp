@@ -1,4 +1,5 @@
 // Expressions: literals, variables, array elements, assignments, conditionals, calls.
+#include "planted_bugs.hpp"
 #include "ops.hpp"
 #include "operands.hpp"
 
@@ -502,6 +503,11 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
   if (!isShiftOp && rt != c) malformed(e.range, "compound assignment operand not of the computation type");
   BinaryFn fn = binaryFn(op, c);
   if (!fn) malformed(e.range, "operator '" + std::string(spelling(op)) + "=' on " + std::string(spelling(c)));
+  // PlantedBug::CompoundInTargetType: `x op= y` computed in x's type (y converted to it first).
+  if (plantedBug(*this) == PlantedBug::CompoundInTargetType && !isShiftOp && t != c)
+    if (BinaryFn inTarget = binaryFn(op, t))
+      return std::make_unique<CompoundPlaceNode>(&e, lvalue(l), convertNode(*e.operands[1], converter(c, t), expr(*e.operands[1])),
+                                                 converter(t, t), converter(t, t), inTarget, t);
   // The hot shape: `sum += x[k]` with sum a scalar of the computation type.
   if (!isShiftOp && t == c && l.kind == ExprKind::VarRef && l.var < fn_.slotOf.size() && var(l.var).type.isValue()) {
     ExprNodePtr node = dispatch(t, [&]<Scalar S>() -> ExprNodePtr {

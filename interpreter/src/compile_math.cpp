@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "planted_bugs.hpp"
 #include "ops.hpp"
 #include "operands.hpp"
 
@@ -174,6 +175,20 @@ struct ConvertNode final : ExprNode {
 
 }  // namespace
 
+// PlantedBug::FloatMathInDouble: a float function of one argument computed by its double
+// overload, then rounded to float.
+ExprNodePtr plantedMath(Compiler& c, const Expr& e) {
+  if (plantedBug(c) != PlantedBug::FloatMathInDouble || e.operands.size() != 1 ||
+      e.operands[0]->type.scalar != Scalar::F32 || info(e.math).domain != MathDomain::Floating)
+    return nullptr;
+  auto fn = unaryFn<double>(e.math);
+  if (!fn) return nullptr;
+  ExprNodePtr asDouble = std::make_unique<ConvertNode>(e.operands[0].get(), converter(Scalar::F32, Scalar::F64),
+                                                       c.expr(*e.operands[0]));
+  return std::make_unique<ConvertNode>(&e, converter(Scalar::F64, Scalar::F32),
+                                       std::make_unique<Math1Node<double>>(&e, fn, std::move(asDouble)));
+}
+
 ExprNodePtr Compiler::mathCall(const Expr& e) {
   const MathFnInfo& m = info(e.math);
   if (e.operands.size() != m.arity)
@@ -189,6 +204,8 @@ ExprNodePtr Compiler::mathCall(const Expr& e) {
       if (isFloating(a->type.scalar) && (a->type.scalar == Scalar::F64 || !isFloating(t))) t = a->type.scalar;
     }
   if (m.domain != MathDomain::Any && !isFloating(t)) t = Scalar::F64;
+  if (t == Scalar::F32)
+    if (ExprNodePtr planted = plantedMath(*this, e)) return planted;
   if (m.domain == MathDomain::Any && t == Scalar::Bool) malformed(e.range, std::string(m.name) + " of bool");
 
   auto arg = [&](std::size_t k) -> ExprNodePtr {

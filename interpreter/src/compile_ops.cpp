@@ -1,5 +1,6 @@
 // Binary and unary operators and conversions.
 #include "binary_nodes.hpp"
+#include "planted_bugs.hpp"
 
 namespace culift::interp::rt {
 namespace {
@@ -91,6 +92,7 @@ template <BinaryOp Op> ExprNodePtr makeShift(Compiler& c, const Expr& e) {
 
 ExprNodePtr Compiler::binary(const Expr& e) {
   if (e.operands.size() != 2) malformed(e.range, "binary operator without two operands");
+  if (ExprNodePtr planted = plantedBinary(*this, e)) return planted;
   const Scalar t = e.operands[0]->type.scalar;
   switch (e.binaryOp) {
     case BinaryOp::LogAnd:
@@ -136,6 +138,7 @@ ExprNodePtr Compiler::cast(const Expr& e) {
   const Scalar from = e.operands[0]->type.scalar;
   const Scalar to = e.type.scalar;
   if (from == Scalar::Void) malformed(e.range, "cast of a void value");
+  if (ExprNodePtr planted = plantedCast(*this, e)) return planted;
   ExprNodePtr a = expr(*e.operands[0]);
   if (from == to) return a;
   return dispatch(from, [&]<Scalar F>() -> ExprNodePtr {

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "ops.hpp"
+#include "planted_bugs.hpp"
 #include "operands.hpp"
 
 namespace culift::interp::rt {
@@ -260,12 +261,14 @@ struct SwitchNode final : StmtNode {
   std::vector<StmtNodePtr> stmts;
   std::vector<std::pair<std::uint64_t, std::size_t>> labels;  // sorted by value
   std::size_t defaultAt;                                     // stmts.size(): none
+  std::vector<bool> stopAt;  // PlantedBug::SwitchNoFallThrough: the labels, where a case then ends
   explicit SwitchNode(const Stmt* s) : StmtNode(s) {}
   Flow exec(Frame& f) const override {
     const std::uint64_t v = cond->eval(f).bits & mask;
     auto it = std::lower_bound(labels.begin(), labels.end(), std::make_pair(v, std::size_t{0}));
     std::size_t start = (it != labels.end() && it->first == v) ? it->second : defaultAt;
     for (std::size_t k = start; k < stmts.size(); ++k) {
+      if (k != start && !stopAt.empty() && stopAt[k]) return Flow::Normal;
       Flow r = stmts[k]->exec(f);
       if (r == Flow::Break) return Flow::Normal;
       if (r != Flow::Normal) return r;
@@ -293,7 +296,8 @@ StmtNodePtr countedLoop(Compiler& c, const Stmt& s) {
   const Scalar t = kv.type.scalar;
   if ((t != Scalar::I32 && t != Scalar::I64) || bv.type.scalar != t) return nullptr;
   const bool up = delta(inc->incDecOp) > 0;
-  const BinaryOp op = cond->binaryOp;
+  BinaryOp op = cond->binaryOp;
+  if (plantedBug(c) == PlantedBug::LoopBoundInclusive && op == BinaryOp::Lt) op = BinaryOp::Le;
   if (!isComparison(op) || op == BinaryOp::Eq) return nullptr;
   Operand bound = c.operand(bv);
   if (bound.kind == Operand::Node) return nullptr;
@@ -462,6 +466,11 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
         n->stmts.push_back(stmt(x));
       }
       std::sort(n->labels.begin(), n->labels.end());
+      if (plantedBug(*this) == PlantedBug::SwitchNoFallThrough) {
+        n->stopAt.assign(direct.size(), false);
+        for (std::size_t k = 0; k < direct.size(); ++k)
+          n->stopAt[k] = direct[k]->kind == StmtKind::Case || direct[k]->kind == StmtKind::Default;
+      }
       return n;
     }
     case StmtKind::Case:

@@ -156,6 +156,8 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   o.oracle.includeDir = CULIFT_INCLUDE_DIR;
   o.oracle.ubsan = true;  // the -O0 leg also proves the generated code free of undefined behaviour
   o.reduce = false;       // CI reports; campaigns reduce (scripts/difftest-campaign.sh)
+  // The oracle's teeth: every deliberate interpreter bug must be caught by this same batch.
+  for (unsigned b = 1; b <= interp::kPlantedBugs; ++b) o.oracle.plantedBugs.push_back(static_cast<interp::PlantedBug>(b));
   const CampaignResult r = runCampaign(o);
   std::string findings;
   for (const Finding& f : r.findings)
@@ -178,6 +180,29 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   if (t.nvrtcSkipped.empty()) CHECK(t.planned >= kCiPrograms / 20);
   if (t.nvrtcSkipped.empty()) CHECK(t.reassociating >= 3);
   CHECK(r.findings.empty());
+  // The planted bugs (each live: interp_planted_bugs_tests.cpp shows a program it breaks). The kill
+  // rate is printed. The bugs this batch does not catch yet are the generator's known gaps: their
+  // constructs run in generated programs whose values never reach the result. The list only
+  // shrinks: a gap that becomes caught fails here until it is taken off.
+  const std::set<interp::PlantedBug> knownGaps = {
+      interp::PlantedBug::SignedShiftRightLogical, interp::PlantedBug::LoopBoundInclusive,
+      interp::PlantedBug::LogicalEager, interp::PlantedBug::FloatMathInDouble,
+      interp::PlantedBug::NegativeZeroNarrowsPositive};
+  REQUIRE(r.planted.size() == interp::kPlantedBugs);
+  unsigned caught = 0;
+  for (const PlantedBugReport& b : r.planted) {
+    caught += b.caught > 0;
+    std::printf("  planted bug %-28s caught by %3u program(s)%s%s\n", std::string(name(b.bug)).c_str(), b.caught,
+                b.caught ? ", first " : "", b.firstProgram.c_str());
+  }
+  std::printf("planted interpreter bugs caught: %u of %u (%.0f %%)\n", caught, interp::kPlantedBugs,
+              100.0 * caught / interp::kPlantedBugs);
+  for (const PlantedBugReport& b : r.planted) {
+    INFO("planted bug " << name(b.bug) << (b.caught ? " is caught now: take it off the known gaps (" + b.firstDetail + ")"
+                                                     : " was not caught: the generator lost a shape that exercised it"));
+    CHECK((b.caught > 0) != (knownGaps.count(b.bug) > 0));
+  }
+  if (!knownGaps.empty()) WARN(knownGaps.size() << " planted interpreter bugs not caught yet (generator gaps)");
 }
 
 TEST_CASE("the oracle reports what it is built to catch", "[difftest][oracle]") {

@@ -54,9 +54,29 @@ class Error : public std::runtime_error {
   Diagnostic diag_;
 };
 
+// Deliberate bugs, for the tests of the differential oracle only (a test must show the oracle
+// finds each). Every real use leaves Options::plantedBug at None.
+enum class PlantedBug : unsigned {
+  None = 0,
+  FloatToIntRounds,             // float -> int conversion rounds to nearest instead of truncating
+  SignedShiftRightLogical,      // >> on a negative signed value shifts in zeros
+  UnsignedSubSaturates,         // unsigned a - b stops at 0 instead of wrapping around
+  UnsignedNarrowSignExtends,    // unsigned char / short promoted to a wider type sign-extends
+  RemainderTakesDivisorSign,    // signed a % b takes the sign of b
+  NaNLessThanTrue,              // floating a < b computed as !(a >= b): true for NaN
+  CompoundInTargetType,         // x op= y computed in x's type, not the promoted type
+  SwitchNoFallThrough,          // a case label ends the statements of the case before it
+  LoopBoundInclusive,           // a counted loop's k < n runs to n
+  LogicalEager,                 // && and || evaluate both operands
+  FloatMathInDouble,            // a float transcendental computed in double and rounded
+  NegativeZeroNarrowsPositive,  // double -0.0 converted to float gives +0.0
+};
+inline constexpr unsigned kPlantedBugs = 12;
+
 struct Options {
   std::uint64_t stepBudget = 1ull << 32;  // statements per call before it is an error
   unsigned threads = 0;                   // whole launches: 0 = all cores
+  PlantedBug plantedBug = PlantedBug::None;  // tests of the differential oracle only
 };
 
 // Extent of a whole launch: one number per axis (i, j, k); ElementWise uses extent[0].

@@ -105,6 +105,16 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     t.planned += r.counts.planned;
     t.reassociating += r.counts.reassociating;
     t.nvrtcSkipped = r.counts.nvrtcSkipped;
+    if (result.planted.empty()) result.planted = r.planted;
+    else
+      for (std::size_t b = 0; b < r.planted.size(); ++b) {
+        PlantedBugReport& total = result.planted[b];
+        if (total.caught == 0 && r.planted[b].caught) {
+          total.firstProgram = r.planted[b].firstProgram;
+          total.firstDetail = r.planted[b].firstDetail;
+        }
+        total.caught += r.planted[b].caught;
+      }
     t.seconds += r.counts.seconds;
     if (options.oracle.log) options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
     std::set<std::pair<std::string, int>> seen;  // one finding per program and kind

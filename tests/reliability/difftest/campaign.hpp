@@ -26,6 +26,7 @@ struct CampaignResult {
   LegCounts totals;
   std::vector<Finding> findings;
   std::vector<std::string> savedFiles;
+  std::vector<PlantedBugReport> planted;  // OracleOptions::plantedBugs over every batch
 };
 
 std::vector<ProgramSpec> generateBatch(std::uint64_t seed, unsigned first, unsigned count, const GenOptions& gen,

@@ -39,6 +39,26 @@ void countPlans(LegCounts& counts, const Module& module) {
   }
 }
 
+std::string_view name(interp::PlantedBug bug) {
+  using B = interp::PlantedBug;
+  switch (bug) {
+    case B::None: return "None";
+    case B::FloatToIntRounds: return "FloatToIntRounds";
+    case B::SignedShiftRightLogical: return "SignedShiftRightLogical";
+    case B::UnsignedSubSaturates: return "UnsignedSubSaturates";
+    case B::UnsignedNarrowSignExtends: return "UnsignedNarrowSignExtends";
+    case B::RemainderTakesDivisorSign: return "RemainderTakesDivisorSign";
+    case B::NaNLessThanTrue: return "NaNLessThanTrue";
+    case B::CompoundInTargetType: return "CompoundInTargetType";
+    case B::SwitchNoFallThrough: return "SwitchNoFallThrough";
+    case B::LoopBoundInclusive: return "LoopBoundInclusive";
+    case B::LogicalEager: return "LogicalEager";
+    case B::FloatMathInDouble: return "FloatMathInDouble";
+    case B::NegativeZeroNarrowsPositive: return "NegativeZeroNarrowsPositive";
+  }
+  return "?";
+}
+
 std::string OracleReport::summary() const {
   std::ostringstream out;
   out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0 << ", -O2 "
@@ -222,7 +242,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   if (options.nativeO2 && !(lib2 = finishNativeCompile(o2, &err)))
     report.findings.push_back({FindingKind::Native, "batch", -1, "-O2: " + err});
 
-  // 5. Every program, every argument set, every leg.
+  // 5. Every program, every argument set, every leg. The native reference of every program the
+  // interpreter agreed with is kept for the planted bugs (6).
+  std::map<std::string, std::vector<Outcome>> agreed;
   for (const ProgramSpec& p : programs) {
     NativeEntry e0 = lib0 ? lib0->entry(p.name) : nullptr;
     NativeEntry e2 = lib2 ? lib2->entry(p.name) : nullptr;
@@ -256,8 +278,42 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       if (fn && reference.ran) {
         if (std::string d = compare(p, reference, n0.ran ? "native -O0" : "native -O2", in, "interpreter"); !d.empty())
           report.findings.push_back({FindingKind::Interpreter, p.name, set, d + " " + describeArgs(p, a)});
+        else if (!options.plantedBugs.empty())
+          agreed[p.name].push_back(reference);
       }
     }
+    if (auto it = agreed.find(p.name); it != agreed.end() && it->second.size() != p.argSets.size()) agreed.erase(it);
+  }
+
+  // 6. The planted bugs: the interpreter leg again, compiled with each, against the native results.
+  for (const interp::PlantedBug bug : options.plantedBugs) {
+    PlantedBugReport planted;
+    planted.bug = bug;
+    std::map<const Module*, std::shared_ptr<const interp::Program>> buggy;
+    for (const ProgramSpec& p : programs) {
+      auto reference = agreed.find(p.name);
+      auto translated = byProgram.find(p.name);
+      if (reference == agreed.end() || translated == byProgram.end()) continue;
+      const Function* fn = translated->second.module->find(p.kernel);
+      if (!fn) continue;
+      std::shared_ptr<const interp::Program>& program = buggy[translated->second.module.get()];
+      if (!program) {
+        interp::Options io;
+        io.plantedBug = bug;
+        program = interp::Program::compile(translated->second.module, io);
+      }
+      for (std::size_t s = 0; s < p.argSets.size(); ++s) {
+        const Outcome in = runInterpreter(*program, *fn, p, p.argSets[s]);
+        std::string d = in.ran ? compare(p, reference->second[s], "native", in, "interpreter") : in.error;
+        if (d.empty()) continue;
+        if (planted.caught++ == 0) {
+          planted.firstProgram = p.name;
+          planted.firstDetail = d + " " + describeArgs(p, p.argSets[s]);
+        }
+        break;
+      }
+    }
+    report.planted.push_back(std::move(planted));
   }
 
   if (!options.keepFiles && options.workDir.empty()) llvm::sys::fs::remove_directories(work);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "culift/interpreter.hpp"
 #include "program.hpp"
 
 namespace culift::rel {
@@ -22,7 +23,21 @@ struct OracleOptions {
   std::string workDir;        // empty: a fresh temporary directory
   bool keepFiles = false;
   std::function<void(const std::string&)> log;  // progress lines; may be empty
+  // The oracle's own test: after the comparison, the interpreter leg runs again with each of these
+  // deliberate bugs (interp::Options::plantedBug) against the same native results; each must be
+  // caught (OracleReport::planted).
+  std::vector<interp::PlantedBug> plantedBugs;
 };
+
+// What one planted bug did to a batch: the programs where the interpreter with the bug disagreed
+// with native code (or failed) although the real interpreter agreed.
+struct PlantedBugReport {
+  interp::PlantedBug bug = interp::PlantedBug::None;
+  unsigned caught = 0;         // programs
+  std::string firstProgram;    // the first of them, and what differed
+  std::string firstDetail;
+};
+std::string_view name(interp::PlantedBug bug);  // "FloatToIntRounds", ...
 
 enum class FindingKind : std::uint8_t {
   NativeLevels,      // -O0 and -O2 disagree: the generator made undefined behaviour
@@ -55,6 +70,7 @@ struct LegCounts {
 struct OracleReport {
   LegCounts counts;
   std::vector<Finding> findings;
+  std::vector<PlantedBugReport> planted;  // one per OracleOptions::plantedBugs, in that order
   std::string summary() const;
 };
 

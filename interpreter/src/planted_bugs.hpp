@@ -1,0 +1,23 @@
+// Deliberate bugs the interpreter can be compiled with (Options::plantedBug), for the tests of
+// the differential oracle: each is a plausible mistake in C++ semantics, and the oracle must
+// find every one. The normal interpreter never takes these paths: the choice is made when a
+// program is compiled, so it costs nothing at run time.
+#pragma once
+
+#include "compiler.hpp"
+
+namespace culift::interp::rt {
+
+// The planted bug of the program being compiled (PlantedBug::None for every real use).
+PlantedBug plantedBug(const Compiler& c);
+
+// Replacements for the node a construct compiles to, or null where the bug does not apply.
+ExprNodePtr plantedBinary(Compiler& c, const Expr& e);  // SignedShiftRightLogical, UnsignedSubSaturates,
+                                                        // RemainderTakesDivisorSign, NaNLessThanTrue, LogicalEager
+ExprNodePtr plantedCast(Compiler& c, const Expr& e);    // FloatToIntRounds, UnsignedNarrowSignExtends,
+                                                        // NegativeZeroNarrowsPositive
+ExprNodePtr plantedMath(Compiler& c, const Expr& e);    // FloatMathInDouble
+// A conversion node (for the compound-assignment bug, compiled in compile_expr.cpp).
+ExprNodePtr convertNode(const Expr& e, ConvertFn fn, ExprNodePtr operand);
+
+}  // namespace culift::interp::rt
