@@ -138,7 +138,9 @@ struct Module {
   std::string sourcePath;               // the file translated (or the virtual file name)
   std::vector<Function> functions;      // callees may follow their callers
   std::string cudaSource;               // every device function and kernel, one .cu text
-  std::vector<DeviceImage> images;      // precompiled cudaSource, if any (module files carry them)
+  // Precompiled cudaSource, if any (module files carry them). Initialized here so that brace
+  // initializers naming only the fields above stay free of missing-initializer warnings.
+  std::vector<DeviceImage> images = {};
 
   const Function* find(std::string_view name) const;
   std::vector<const Function*> kernels() const;  // functions with a kernel wrapper
