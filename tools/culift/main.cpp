@@ -48,7 +48,22 @@ int main(int argc, const char** argv) {
                  << "usage: culift <verb> [options] (verbs: see 'culift --help')\n";
     return kExitUsage;
   }
-  if (!llvm::cl::ParseCommandLineOptions(ownArgc, argv,
+  // `--args @FILE` names a file of JSON arguments (culift run, launch), not one of the response
+  // files LLVM expands every @-argument as: it is joined into `--args=@FILE`, which LLVM leaves.
+  std::vector<std::string> joined;
+  joined.reserve(ownArgc);
+  std::vector<const char*> ownArgv;
+  for (int a = 0; a < ownArgc; ++a) {
+    const bool argsOption = std::strcmp(argv[a], "--args") == 0 || std::strcmp(argv[a], "-args") == 0;
+    if (argsOption && a + 1 < ownArgc && argv[a + 1][0] == '@') {
+      joined.push_back(std::string(argv[a]) + "=" + argv[a + 1]);
+      ownArgv.push_back(joined.back().c_str());
+      ++a;
+    } else {
+      ownArgv.push_back(argv[a]);
+    }
+  }
+  if (!llvm::cl::ParseCommandLineOptions(static_cast<int>(ownArgv.size()), ownArgv.data(),
                                          "culift: plain C++ scalar functions in, CUDA kernels out\n",
                                          &llvm::errs())) {
     return kExitUsage;

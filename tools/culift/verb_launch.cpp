@@ -1,26 +1,31 @@
-// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] [--per-thread]
-//               [--reassociate] [-p BUILD_DIR] [-- CLANG_ARGS]
+// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu]
+//               [--strict] [--per-thread] [--reassociate] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
 // parameter of the function minus its index parameters: a number for a scalar, an array of
-// numbers for a pointer, and for element-wise functions an array per scalar parameter
-// ("nan", "inf", "-inf" accepted). Prints
+// numbers or {"npy": "x.npy"} for a pointer, and for element-wise functions an array per scalar
+// parameter ("nan", "inf", "-inf" accepted); @FILE reads it from a file (@-: stdin). Prints
 //   {"backend": "gpu", "out": [...], "arrays": {"NAME": [...]}, "ms": T}
 // with `out` for functions returning a value and `arrays` holding every non-const array after
-// the launch; floats with round-trip digits (9 for float, 17 for double).
+// the launch; floats with round-trip digits (9 for float, 17 for double). With --out-npy DIR the
+// arrays go to DIR/out.npy and DIR/NAME.npy, and the JSON names those files.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "culift/interpreter.hpp"
 #include "culift/runtime/runtime.hpp"
+#include "cli_data.hpp"
 #include "culift/translate.hpp"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
 
@@ -38,8 +43,15 @@ llvm::cl::opt<std::string> launchExtent("extent", llvm::cl::desc("Index space: N
                                         llvm::cl::value_desc("N[xM[xK]]"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchArgs("args",
                                       llvm::cl::desc("JSON array, one element per parameter minus the index "
-                                                     "parameters: a number for a scalar, an array for a pointer"),
-                                      llvm::cl::value_desc("JSON"), llvm::cl::sub(launchCommand));
+                                                     "parameters: a number for a scalar, an array or {\"npy\": "
+                                                     "\"x.npy\"} for a pointer; @FILE reads it from FILE (@-: stdin)"),
+                                      llvm::cl::value_desc("JSON|@FILE"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchArgsFile("args-file", llvm::cl::desc("The same as --args @FILE"),
+                                          llvm::cl::value_desc("FILE"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchOutNpy("out-npy",
+                                        llvm::cl::desc("Write `out` and every written array to DIR/NAME.npy instead "
+                                                       "of printing them"),
+                                        llvm::cl::value_desc("DIR"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBackend("backend", llvm::cl::desc("gpu or cpu (default: gpu when there is one)"),
                                          llvm::cl::value_desc("gpu|cpu"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchPerThread("per-thread",
@@ -55,8 +67,8 @@ llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory h
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
-    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON [--backend gpu|cpu] [--strict] [--per-thread] [--reassociate] "
-    "[-- CLANG_ARGS]\n";
+    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu] "
+    "[--strict] [--per-thread] [--reassociate] [-- CLANG_ARGS]\n";
 
 // An element-wise kernel's scalars: " (per element)" or " (uniform)"; nothing for other kernels.
 std::string roleNote(const Function& fn, const KernelParam& p) {
@@ -180,6 +192,13 @@ rt::ScalarValue elementValue(Scalar type, const std::byte* p) {
   return rt::ScalarValue();
 }
 
+// Reads a buffer back and writes it to DIR/NAME.npy; false with `why`.
+bool writeBufferNpy(const rt::Buffer& buffer, const std::string& path, std::string& why) {
+  std::vector<std::byte> bytes(buffer.bytes());
+  buffer.readBytes(bytes.data(), bytes.size(), 0);
+  return writeNpy(path, buffer.element(), bytes.data(), buffer.size(), why);
+}
+
 // Reads a buffer back and writes it as a JSON array.
 void writeBuffer(llvm::json::OStream& out, const rt::Buffer& buffer) {
   std::vector<std::byte> bytes(buffer.bytes());
@@ -194,7 +213,9 @@ int runLaunch() {
   if (launchInput.empty()) return usage(std::string("no input file\n") + kUsage);
   if (launchFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
   if (launchExtent.empty()) return usage(std::string("no --extent given\n") + kUsage);
-  if (launchArgs.getNumOccurrences() == 0) return usage(std::string("no --args given\n") + kUsage);
+  if (launchArgs.getNumOccurrences() + launchArgsFile.getNumOccurrences() != 1)
+    return usage(std::string(launchArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
+                 kUsage);
   if (!launchBackend.empty() && launchBackend != "gpu" && launchBackend != "cpu")
     return usage("--backend must be gpu or cpu, not '" + launchBackend + "'");
   if (auto readable = llvm::MemoryBuffer::getFile(launchInput, false, false); !readable)
@@ -202,7 +223,12 @@ int runLaunch() {
   std::string why;
   auto extent = parseExtent(launchExtent, why);
   if (!extent) return usage(why);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(launchArgs);
+  if (!launchOutNpy.empty() && !llvm::sys::fs::is_directory(launchOutNpy))
+    return usage("--out-npy " + launchOutNpy + ": no such directory");
+  std::string argsText, argsDir;
+  if (!readArgsText(launchArgsFile.empty() ? launchArgs : "@" + launchArgsFile, argsText, argsDir, why))
+    return usage(why);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(argsText);
   if (!parsed) return usage("--args is not valid JSON: " + llvm::toString(parsed.takeError()));
   const llvm::json::Array* list = parsed->getAsArray();
   if (!list) return usage("--args must be a JSON array with one element per parameter (index parameters excluded)");
@@ -283,17 +309,31 @@ int runLaunch() {
         args.push_back(rt::LaunchArg::of(*v));
         continue;
       }
-      const llvm::json::Array* elements = j.getAsArray();
-      if (!elements) return usage(where + ": expected an array of numbers");
-      const unsigned size = byteSize(p.type.scalar);
-      std::vector<std::byte> bytes(elements->size() * size);
-      for (std::size_t k = 0; k < elements->size(); ++k) {
-        auto v = scalarFromJson((*elements)[k], p.type.scalar, why);
-        if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
-        v->store(bytes.data() + k * size);
+      // An array: from a .npy file (copied once, from the file's buffer), or its numbers in the JSON.
+      std::vector<std::byte> bytes;
+      NpyData data;
+      std::size_t count = 0;
+      std::string bad;
+      const std::string npy = npyPath(j, argsDir, bad);
+      if (!bad.empty()) return usage(where + ": " + bad);
+      if (!npy.empty()) {
+        if (!readNpy(npy, p.type.scalar, data, bad)) return usage(where + ": " + bad);
+        count = data.count;
+      } else {
+        const llvm::json::Array* elements = j.getAsArray();
+        if (!elements) return usage(where + ": expected an array of numbers or {\"npy\": \"FILE.npy\"}");
+        const unsigned size = byteSize(p.type.scalar);
+        bytes.resize(elements->size() * size);
+        for (std::size_t k = 0; k < elements->size(); ++k) {
+          auto v = scalarFromJson((*elements)[k], p.type.scalar, why);
+          if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
+          v->store(bytes.data() + k * size);
+        }
+        count = elements->size();
       }
-      buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, elements->size()));
-      buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);
+      buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, count));
+      if (data.data) buffers.back()->writeBytes(data.data, data.bytes, 0);
+      else buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);
       if (p.role == ParamRole::OutputArray) args.push_back(rt::LaunchArg::of(*buffers.back()));
       else args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
     }
@@ -305,6 +345,28 @@ int runLaunch() {
     engine->synchronize();
     const float ms = rt::Event::elapsedMs(start, stop);
 
+    // --out-npy: every result array to a file of its own; the JSON names the files.
+    std::map<const rt::Buffer*, std::string> files;
+    if (!launchOutNpy.empty()) {
+      std::size_t b = 0;
+      for (const KernelParam& p : fn->signature.params) {
+        if (p.role == ParamRole::Extent || !p.type.isPointer()) continue;
+        const rt::Buffer* buffer = buffers[b++].get();
+        if (p.role != ParamRole::Out && p.role != ParamRole::OutputArray) continue;
+        llvm::SmallString<256> path(launchOutNpy);
+        llvm::sys::path::append(path, (p.role == ParamRole::Out ? std::string("out") : p.name) + ".npy");
+        if (!writeBufferNpy(*buffer, std::string(path), why)) {
+          llvm::errs() << "culift launch: " << why << "\n";
+          return kExitError;
+        }
+        files[buffer] = std::string(path);
+      }
+    }
+    auto writeResult = [&](llvm::json::OStream& out, const rt::Buffer& buffer) {
+      if (auto it = files.find(&buffer); it != files.end()) out.value(it->second);
+      else writeBuffer(out, buffer);
+    };
+
     llvm::json::OStream json(llvm::outs());
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
@@ -315,7 +377,7 @@ int runLaunch() {
       }
       if (out) {
         json.attributeBegin("out");
-        writeBuffer(json, *out);
+        writeResult(json, *out);
         json.attributeEnd();
       }
       json.attributeObject("arrays", [&] {
@@ -328,7 +390,7 @@ int runLaunch() {
           if (p.type.isPointer()) {
             if (p.role == ParamRole::OutputArray) {
               json.attributeBegin(p.name);
-              writeBuffer(json, *buffers[b]);
+              writeResult(json, *buffers[b]);
               json.attributeEnd();
             }
             ++b;

@@ -1,6 +1,7 @@
-// culift run FILE --function NAME --args JSON [--step-budget N] [-p BUILD_DIR] [-- CLANG_ARGS]
+// culift run FILE --function NAME --args JSON|@FILE [--step-budget N] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, interprets one function on the arguments given as a JSON array (a number for
-// a scalar, an array of numbers for a pointer parameter; "nan", "inf", "-inf" accepted), and
+// a scalar, an array of numbers or {"npy": "x.npy"} for a pointer parameter; "nan", "inf",
+// "-inf" accepted; @FILE reads it from a file, @- from stdin), and
 // prints {"result": V, "arrays": {"NAME": [...]}} with the final contents of every non-const
 // array. Floats print with round-trip digits (9 for float, 17 for double), 64-bit integers exactly.
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_data.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/JSON.h"
@@ -27,15 +29,18 @@ llvm::cl::opt<std::string> runFunction("function", llvm::cl::desc("The function 
                                        llvm::cl::sub(runCommand));
 llvm::cl::opt<std::string> runArgs("args",
                                    llvm::cl::desc("JSON array, one element per parameter: a number for a scalar, an "
-                                                  "array of numbers for a pointer (\"nan\", \"inf\", \"-inf\" accepted)"),
-                                   llvm::cl::value_desc("JSON"), llvm::cl::sub(runCommand));
+                                                  "array of numbers or {\"npy\": \"x.npy\"} for a pointer (\"nan\", "
+                                                  "\"inf\", \"-inf\" accepted); @FILE reads it from FILE (@-: stdin)"),
+                                   llvm::cl::value_desc("JSON|@FILE"), llvm::cl::sub(runCommand));
+llvm::cl::opt<std::string> runArgsFile("args-file", llvm::cl::desc("The same as --args @FILE"),
+                                       llvm::cl::value_desc("FILE"), llvm::cl::sub(runCommand));
 llvm::cl::opt<unsigned long long> runBudget("step-budget",
                                             llvm::cl::desc("Loop iterations and calls allowed before stopping"),
                                             llvm::cl::init(1ull << 32), llvm::cl::sub(runCommand));
 llvm::cl::opt<std::string> runBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                        llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(runCommand));
 
-const char* kUsage = "usage: culift run FILE --function NAME --args JSON [--step-budget N] [-- CLANG_ARGS]\n";
+const char* kUsage = "usage: culift run FILE --function NAME --args JSON|@FILE [--step-budget N] [-- CLANG_ARGS]\n";
 
 // A JSON scalar as read: an exact integer (signed or unsigned 64-bit) or a double.
 struct JsonNumber {
@@ -159,11 +164,16 @@ int usage(const std::string& message) {
 int runRun() {
   if (runInput.empty()) return usage(std::string("no input file\n") + kUsage);
   if (runFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
-  if (runArgs.getNumOccurrences() == 0) return usage(std::string("no --args given\n") + kUsage);
+  if (runArgs.getNumOccurrences() + runArgsFile.getNumOccurrences() != 1)
+    return usage(std::string(runArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
+                 kUsage);
   if (auto readable = llvm::MemoryBuffer::getFile(runInput, false, false); !readable)
     return usage("cannot read '" + runInput + "': " + readable.getError().message());
 
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(runArgs);
+  std::string argsText, argsDir, unreadable;
+  if (!readArgsText(runArgsFile.empty() ? runArgs : "@" + runArgsFile, argsText, argsDir, unreadable))
+    return usage(unreadable);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(argsText);
   if (!parsed) return usage("--args is not valid JSON: " + llvm::toString(parsed.takeError()));
   const llvm::json::Array* list = parsed->getAsArray();
   if (!list) return usage("--args must be a JSON array with one element per parameter");
@@ -196,19 +206,31 @@ int runRun() {
       args.emplace_back(*v);
       continue;
     }
-    const llvm::json::Array* elements = j.getAsArray();
-    if (!elements) return usage(where + ": expected an array of numbers");
-    const unsigned size = byteSize(param.type.scalar);
-    arrays[p].resize(elements->size() * size);
-    for (std::size_t k = 0; k < elements->size(); ++k) {
-      auto v = scalarFromJson((*elements)[k], param.type.scalar, why);
-      if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
-      storeValue(param.type.scalar, arrays[p].data() + k * size, *v);
+    // An array: from a .npy file, or its numbers in the JSON.
+    std::size_t count = 0;
+    const std::string npy = npyPath(j, argsDir, why);
+    if (!why.empty()) return usage(where + ": " + why);
+    if (!npy.empty()) {
+      NpyData data;
+      if (!readNpy(npy, param.type.scalar, data, why)) return usage(where + ": " + why);
+      arrays[p].assign(data.data, data.data + data.bytes);  // the function may write it
+      count = data.count;
+    } else {
+      const llvm::json::Array* elements = j.getAsArray();
+      if (!elements) return usage(where + ": expected an array of numbers or {\"npy\": \"FILE.npy\"}");
+      const unsigned size = byteSize(param.type.scalar);
+      arrays[p].resize(elements->size() * size);
+      for (std::size_t k = 0; k < elements->size(); ++k) {
+        auto v = scalarFromJson((*elements)[k], param.type.scalar, why);
+        if (!v) return usage(where + ", element " + std::to_string(k) + ": " + why);
+        storeValue(param.type.scalar, arrays[p].data() + k * size, *v);
+      }
+      count = elements->size();
     }
     interp::ArrayRef r;
     r.element = param.type.scalar;
     r.data = arrays[p].data();
-    r.size = elements->size();
+    r.size = count;
     r.writable = !param.type.constElements;
     args.emplace_back(r);
   }
