@@ -147,37 +147,80 @@ extern "C" __global__ void __launch_bounds__(256) ref_gram(const float* __restri
 }
 
 // ---- Correlation and distance cells (element-wise over the Gram matrix) ----------------------
-extern "C" __global__ void ref_correlation(const float* __restrict__ dot, const float* __restrict__ rowSum,
-                                           const float* __restrict__ rowSumSq, int rows, int cols,
-                                           float* __restrict__ out) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  int i = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= rows || j >= rows) return;
-  long long idx = (long long)i * rows + j;
-  if (i == j) {
-    out[idx] = 1.0f;
-    return;
+// As an expert writes them: the per-row statistics once (ref_row_stats: mean and standard
+// deviation of each row, n values), then the cells four at a time along j, 16-byte loads of
+// the Gram matrix and stores of the result, no division or square root per correlation cell
+// (1 / (sd_i sd_j) from the rows' inverses). Rows whose length is not a multiple of four take
+// the last cells one by one.
+extern "C" __global__ void ref_row_stats(const float* __restrict__ rowSum, const float* __restrict__ rowSumSq,
+                                         int rows, int cols, float* __restrict__ mean, float* __restrict__ sd,
+                                         float* __restrict__ invSd) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  const float n = (float)cols;
+  const float m = rowSum[i] / n;
+  const float s = sqrtf(fmaxf(rowSumSq[i] - n * m * m, 0.0f));
+  mean[i] = m;
+  sd[i] = s;
+  invSd[i] = s > 0.0f ? 1.0f / s : 0.0f;
+}
+
+__device__ __forceinline__ float ref_corr_cell(float dot, float n, float mi, float si, float ii, float mj, float sj,
+                                               float ij) {
+  const float c = si * sj > 1e-12f ? (dot - n * mi * mj) * (ii * ij) : 0.0f;
+  return fminf(1.0f, fmaxf(-1.0f, c));
+}
+
+extern "C" __global__ void ref_correlation(const float* __restrict__ dot, const float* __restrict__ mean,
+                                           const float* __restrict__ sd, const float* __restrict__ invSd, int rows,
+                                           int cols, float* __restrict__ out) {
+  const int quads = (rows + 3) / 4;
+  const float n = (float)cols;
+  for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < (long long)rows * quads;
+       q += (long long)gridDim.x * blockDim.x) {
+    const int i = (int)(q / quads), j0 = (int)(q % quads) * 4;
+    const float mi = mean[i], si = sd[i], ii = invSd[i];
+    const long long at = (long long)i * rows + j0;
+    if (rows % 4 == 0) {
+      const float4 d = *reinterpret_cast<const float4*>(dot + at);
+      const float4 m = *reinterpret_cast<const float4*>(mean + j0);
+      const float4 s = *reinterpret_cast<const float4*>(sd + j0);
+      const float4 v = *reinterpret_cast<const float4*>(invSd + j0);
+      float4 r;
+      r.x = j0 + 0 == i ? 1.0f : ref_corr_cell(d.x, n, mi, si, ii, m.x, s.x, v.x);
+      r.y = j0 + 1 == i ? 1.0f : ref_corr_cell(d.y, n, mi, si, ii, m.y, s.y, v.y);
+      r.z = j0 + 2 == i ? 1.0f : ref_corr_cell(d.z, n, mi, si, ii, m.z, s.z, v.z);
+      r.w = j0 + 3 == i ? 1.0f : ref_corr_cell(d.w, n, mi, si, ii, m.w, s.w, v.w);
+      *reinterpret_cast<float4*>(out + at) = r;
+    } else {
+      for (int j = j0; j < j0 + 4 && j < rows; ++j)
+        out[at + (j - j0)] = j == i ? 1.0f : ref_corr_cell(dot[at + (j - j0)], n, mi, si, ii, mean[j], sd[j], invSd[j]);
+    }
   }
-  float n = (float)cols;
-  float mi = rowSum[i] / n, mj = rowSum[j] / n;
-  float vi = rowSumSq[i] - n * mi * mi, vj = rowSumSq[j] - n * mj * mj;
-  float cov = dot[idx] - n * mi * mj;
-  float denom = sqrtf(fmaxf(vi, 0.0f)) * sqrtf(fmaxf(vj, 0.0f));
-  float c = denom > 1e-12f ? cov / denom : 0.0f;
-  out[idx] = fminf(1.0f, fmaxf(-1.0f, c));
 }
 
 extern "C" __global__ void ref_distance(const float* __restrict__ dot, const float* __restrict__ rowSumSq, int rows,
                                         float* __restrict__ out) {
-  int j = blockIdx.x * blockDim.x + threadIdx.x;
-  int i = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= rows || j >= rows) return;
-  long long idx = (long long)i * rows + j;
-  if (i == j) {
-    out[idx] = 0.0f;
-    return;
+  const int quads = (rows + 3) / 4;
+  for (long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x; q < (long long)rows * quads;
+       q += (long long)gridDim.x * blockDim.x) {
+    const int i = (int)(q / quads), j0 = (int)(q % quads) * 4;
+    const float qi = rowSumSq[i];
+    const long long at = (long long)i * rows + j0;
+    if (rows % 4 == 0) {
+      const float4 d = *reinterpret_cast<const float4*>(dot + at);
+      const float4 s = *reinterpret_cast<const float4*>(rowSumSq + j0);
+      float4 r;
+      r.x = j0 + 0 == i ? 0.0f : sqrtf(fmaxf(qi + s.x - 2.0f * d.x, 0.0f));
+      r.y = j0 + 1 == i ? 0.0f : sqrtf(fmaxf(qi + s.y - 2.0f * d.y, 0.0f));
+      r.z = j0 + 2 == i ? 0.0f : sqrtf(fmaxf(qi + s.z - 2.0f * d.z, 0.0f));
+      r.w = j0 + 3 == i ? 0.0f : sqrtf(fmaxf(qi + s.w - 2.0f * d.w, 0.0f));
+      *reinterpret_cast<float4*>(out + at) = r;
+    } else {
+      for (int j = j0; j < j0 + 4 && j < rows; ++j)
+        out[at + (j - j0)] = j == i ? 0.0f : sqrtf(fmaxf(qi + rowSumSq[j] - 2.0f * dot[at + (j - j0)], 0.0f));
+    }
   }
-  out[idx] = sqrtf(fmaxf(rowSumSq[i] + rowSumSq[j] - 2.0f * dot[idx], 0.0f));
 }
 
 // ---- Device-to-device copy, the bandwidth ceiling --------------------------------------------
