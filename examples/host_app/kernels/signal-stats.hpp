@@ -5,6 +5,13 @@
 
 #include "signal_math.hpp"
 
+// The app's build defines it (target_compile_definitions), and culift_add_kernels translates
+// with the target's definitions: the kernels and the native build then agree on 3, where a
+// translation without them would see 1 and the app's check would fail.
+#ifndef HOST_APP_SCALE
+#define HOST_APP_SCALE 1
+#endif
+
 // The mean of row i of a rows x cols matrix: a 1-D kernel with a row reduction.
 CULIFT_KERNEL inline float RowMean(const float* x, int cols, int i) {
   float sum = 0.0f;
