@@ -17,9 +17,46 @@ std::string hostCompiler() {
   return found ? *found : std::string();
 }
 
+namespace {
+
+// The <cmath> functions generated programs call (constructs.def's floating functions).
+constexpr const char* kMathFunctions[] = {
+    "sqrt",  "cbrt",  "fabs",  "fmin",   "fmax",   "fdim",   "fma",   "exp",    "exp2",      "expm1",
+    "log",   "log2",  "log10", "log1p",  "pow",    "sin",    "cos",   "tan",    "asin",      "acos",
+    "atan",  "atan2", "sinh",  "cosh",   "tanh",   "asinh",  "acosh", "atanh",  "erf",       "erfc",
+    "tgamma", "lgamma", "hypot", "floor", "ceil",  "round",  "trunc", "rint",   "nearbyint", "fmod",
+    "remainder", "copysign"};
+
+// Math calls left to the run-time library. Given arguments it can see, GCC evaluates a math
+// call at compile time (correctly rounded, with its own NaN signs) where the library computes
+// another value at run time: the -O2 leg would then differ from -O0 and the interpreter. The
+// native legs compile with -fno-builtin, so ::acosh and ::acoshf are plain library calls, and
+// std::acosh, whose float overload calls __builtin_acoshf, is routed to them: after the includes
+// every math name becomes a wrapper choosing the float or the double library function as
+// <cmath> does (all arguments float: the float form; otherwise double).
+std::string runtimeMathPrologue() {
+  std::string s =
+      "// Math calls go to the run-time library: never evaluated at compile time.\n"
+      "template <typename... A> inline constexpr bool culift_all_float = (std::is_same_v<A, float> && ...);\n"
+      "#define CULIFT_RUNTIME_MATH(name) \\\n"
+      "  template <typename... A> inline auto culift_runtime_##name(A... a) { \\\n"
+      "    if constexpr (culift_all_float<A...>) return ::name##f(a...); \\\n"
+      "    else return ::name(static_cast<double>(a)...); \\\n"
+      "  } \\\n"
+      "  namespace std { using ::culift_runtime_##name; }\n";
+  for (const char* f : kMathFunctions) s += std::string("CULIFT_RUNTIME_MATH(") + f + ")\n";
+  for (const char* f : kMathFunctions) s += std::string("#define ") + f + " culift_runtime_" + f + "\n";
+  return s + "\n";
+}
+
+}  // namespace
+
 std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
   std::ostringstream out;
-  out << "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n\n";
+  // Every header a program includes comes first: the math names are macros after them.
+  out << "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n"
+         "#include <limits>\n#include <type_traits>\n\n";
+  out << runtimeMathPrologue();
   for (const ProgramSpec* p : programs) {
     out << p->functions << '\n';
     out << "extern \"C\" void " << p->name << "_entry(void* const* a, void* r) {\n  ";
@@ -67,10 +104,12 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
     return p;
   }
   // -ffp-contract=off: no a*b+c fused into an FMA. -frounding-math: no compile-time folding
-  // of inexact floating results (GCC folds math calls correctly rounded, where the math
-  // library may differ by an ulp at run time).
+  // of inexact floating results. -fno-builtin: no math call evaluated at compile time, exact
+  // results included (GCC folds tgamma(15.0) to 87178291200, the library gives
+  // 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
   std::vector<std::string> args = {cxx, "-std=c++20", "-shared", "-fPIC", build.optimization, "-ffp-contract=off",
-                                   "-fno-fast-math", "-frounding-math", "-w", "-I" + includeDir, sourcePath, "-o", p.output};
+                                   "-fno-fast-math", "-frounding-math", "-fno-builtin", "-w", "-I" + includeDir,
+                                   sourcePath, "-o", p.output};
   if (build.ubsan) {
     args.insert(args.begin() + 1, {"-fsanitize=undefined,float-cast-overflow", "-fno-sanitize=vptr"});
   }
