@@ -89,8 +89,9 @@ std::string reduceAndSave(Generated program, const Finding& finding, const Campa
 
 CampaignResult runCampaign(const CampaignOptions& options) {
   CampaignResult result;
-  for (unsigned first = 0; first < options.count; first += options.batchSize) {
-    const unsigned n = std::min(options.batchSize, options.count - first);
+  const unsigned end = options.first + options.count;
+  for (unsigned first = options.first; first < end; first += options.batchSize) {
+    const unsigned n = std::min(options.batchSize, end - first);
     std::vector<Generated> trees;
     std::vector<ProgramSpec> batch = generateBatch(options.seed, first, n, options.gen, &trees);
     OracleReport r = runOracle(batch, options.oracle);
@@ -104,7 +105,6 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     t.nvrtcKernels += r.counts.nvrtcKernels;
     t.planned += r.counts.planned;
     t.reassociating += r.counts.reassociating;
-    t.nvrtcSkipped = r.counts.nvrtcSkipped;
     if (result.planted.empty()) result.planted = r.planted;
     else
       for (std::size_t b = 0; b < r.planted.size(); ++b) {
@@ -115,6 +115,7 @@ CampaignResult runCampaign(const CampaignOptions& options) {
         }
         total.caught += r.planted[b].caught;
       }
+    t.nvrtcSkipped = r.counts.nvrtcSkipped;
     t.seconds += r.counts.seconds;
     if (options.oracle.log) options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
     std::set<std::pair<std::string, int>> seen;  // one finding per program and kind

@@ -13,6 +13,7 @@ namespace culift::rel {
 
 struct CampaignOptions {
   std::uint64_t seed = 1;
+  unsigned first = 0;    // programs first .. first + count - 1 of the seed
   unsigned count = 300;
   unsigned batchSize = 60;
   GenOptions gen;
@@ -25,8 +26,8 @@ struct CampaignOptions {
 struct CampaignResult {
   LegCounts totals;
   std::vector<Finding> findings;
-  std::vector<std::string> savedFiles;
   std::vector<PlantedBugReport> planted;  // OracleOptions::plantedBugs over every batch
+  std::vector<std::string> savedFiles;
 };
 
 std::vector<ProgramSpec> generateBatch(std::uint64_t seed, unsigned first, unsigned count, const GenOptions& gen,

@@ -1,6 +1,7 @@
 #include "generator.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -453,6 +454,19 @@ class Generator {
     return e;
   }
 
+  // `e` with a NaN replaced by the type's lowest value: std::fmax(e, lowest) is e for every
+  // other value (-inf becomes lowest, also negative), so its sign is e's sign. The sign and
+  // payload of a NaN are promised by nobody (docs/numerical-contract.md): the host library,
+  // GCC's constant folder and CUDA each choose their own. A program that reads the sign of a
+  // possible NaN (std::signbit, std::copysign's sign argument) reads it through this.
+  GExprPtr notNaN(GExprPtr e) {
+    const Scalar t = e->type;
+    const std::uint64_t lowest = t == Scalar::F32
+                                     ? std::bit_cast<std::uint32_t>(std::numeric_limits<float>::lowest())
+                                     : std::bit_cast<std::uint64_t>(std::numeric_limits<double>::lowest());
+    return math("fmax", t, {std::move(e), lit(t, lowest)});
+  }
+
   GExprPtr minMaxClamp(Scalar t, int depth) {
     const unsigned roll = static_cast<unsigned>(r_.below(3));
     if (roll < 2) return math(roll ? "max" : "min", t, {genExpr(t, depth - 1), genExpr(t, depth - 1)});
@@ -583,10 +597,14 @@ class Generator {
       return e;
     }
     if (roll < 68) {
-      // signbit of a NaN is the NaN's sign, which x86 (negative default NaN) and the GPU
-      // (positive) disagree on: only in programs for the CPU legs.
+      // signbit only in programs for the CPU legs (as before: the GPU leg's set is unchanged),
+      // and never of a NaN (notNaN): a NaN's sign is unspecified everywhere.
       static const char* fns[] = {"isnan", "isinf", "isfinite", "signbit"};
-      return math(fns[r_.below(o_.exactMathOnly ? 3 : 4)], Scalar::Bool, {genExpr(r_.chance(50) ? Scalar::F32 : Scalar::F64, depth - 1)});
+      // The argument first, then the function: the order GCC evaluated the two in before, so a
+      // seed still gives the programs it gave.
+      GExprPtr arg = genExpr(r_.chance(50) ? Scalar::F32 : Scalar::F64, depth - 1);
+      const char* fn = fns[r_.below(o_.exactMathOnly ? 3 : 4)];
+      return math(fn, Scalar::Bool, {std::string(fn) == "signbit" ? notNaN(std::move(arg)) : std::move(arg)});
     }
     if (roll < 78) return castTo(Scalar::Bool, genExpr(anyScalar(), depth - 1));
     if (auto e = common(Scalar::Bool, depth, static_cast<unsigned>(r_.below(100)))) return e;
@@ -612,12 +630,13 @@ class Generator {
     }
     if (roll < 60) {
       const bool exact = o_.exactMathOnly || r_.chance(50);
-      // copysign reads a NaN's sign (see signbit above): kept off the GPU leg.
+      // copysign only in programs for the CPU legs (see signbit), its sign never a NaN's.
       const auto& [name, arity] = exact ? kExactMath[r_.below(kExactMath.size() - (o_.exactMathOnly ? 1 : 0))]
                                         : r_.pick(kTranscendental);
       std::vector<GExprPtr> args;
       const bool intArg = t == Scalar::F64 && arity == 1 && r_.chance(10);
       for (unsigned a = 0; a < arity; ++a) args.push_back(genExpr(intArg ? Scalar::I32 : t, depth - 1));
+      if (name == "copysign") args[1] = notNaN(std::move(args[1]));
       auto e = math(name, t, std::move(args));
       e->cForm = t == Scalar::F32 && r_.chance(25);
       return e;

@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
   cl::OptionCategory category("culift-difftest options");
   cl::opt<unsigned> count("count", cl::desc("programs to generate"), cl::init(300), cl::cat(category));
   cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1), cl::cat(category));
+  cl::opt<unsigned> first("first",
+                          cl::desc("first program of the seed to run (a shard of a long campaign: programs "
+                                   "first .. first + count - 1)"),
+                          cl::init(0), cl::cat(category));
   cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60), cl::cat(category));
   cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"), cl::cat(category));
   cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"), cl::cat(category));
@@ -31,6 +35,7 @@ int main(int argc, char** argv) {
 
   culift::rel::CampaignOptions o;
   o.seed = seed;
+  o.first = first;
   o.count = count;
   o.batchSize = batch;
   o.gen.exactMathOnly = exactMath;
