@@ -69,15 +69,9 @@ class Writer {
  public:
   explicit Writer(std::string& out) : os_(out) {}
 
-  template <typename T>
-  void integer(T v) {
-    llvm::support::endian::write<T>(os_, v, llvm::support::little);
-  }
+  template <typename T> void integer(T v) { llvm::support::endian::write<T>(os_, v, llvm::support::little); }
   void boolean(bool b) { integer<std::uint8_t>(b ? 1 : 0); }
-  template <typename E>
-  void enumerator(E e) {
-    integer<std::uint8_t>(static_cast<std::uint8_t>(e));
-  }
+  template <typename E> void enumerator(E e) { integer<std::uint8_t>(static_cast<std::uint8_t>(e)); }
   void count(std::size_t n) { integer<std::uint32_t>(static_cast<std::uint32_t>(n)); }
   void string(std::string_view s) {
     count(s.size());
@@ -244,8 +238,7 @@ class Reader {
   std::size_t left() const { return data_.size() - pos_; }
   std::size_t position() const { return pos_; }
 
-  template <typename T>
-  T integer(const char* what) {
+  template <typename T> T integer(const char* what) {
     if (left() < sizeof(T)) fail(std::string("truncated: it ends inside ") + what);
     T v = llvm::support::endian::read<T, llvm::support::little, llvm::support::unaligned>(data_.data() + pos_);
     pos_ += sizeof(T);
@@ -257,8 +250,7 @@ class Reader {
     return b != 0;
   }
   // An enumerator stored as a byte, below `count`.
-  template <typename E>
-  E enumerator(unsigned count, const char* what) {
+  template <typename E> E enumerator(unsigned count, const char* what) {
     std::uint8_t v = integer<std::uint8_t>(what);
     if (v >= count) fail(std::string(what) + " " + std::to_string(v) + " is not one culift knows");
     return static_cast<E>(v);
@@ -377,8 +369,8 @@ class ModuleReader {
   void checkExpr(const Function& f, const Expr& e) {
     auto operands = [&](std::size_t n) {
       if (e.operands.size() != n)
-        r_.fail(std::string("a ") + std::string(name(e.kind)) + " expression with " + std::to_string(e.operands.size()) +
-                " operands, not " + std::to_string(n));
+        r_.fail(std::string("a ") + std::string(name(e.kind)) + " expression with " +
+                std::to_string(e.operands.size()) + " operands, not " + std::to_string(n));
     };
     switch (e.kind) {
       case ExprKind::IntLiteral:
@@ -387,7 +379,8 @@ class ModuleReader {
       case ExprKind::VarRef:
         operands(0);
         if (e.var >= f.vars.size())
-          r_.fail("variable " + std::to_string(e.var) + " of " + f.name + ", which has " + std::to_string(f.vars.size()));
+          r_.fail("variable " + std::to_string(e.var) + " of " + f.name + ", which has " +
+                  std::to_string(f.vars.size()));
         break;
       case ExprKind::Unary:
       case ExprKind::IncDec:
@@ -481,7 +474,8 @@ class ModuleReader {
     f.mode = r_.enumerator<IndexMode>(static_cast<unsigned>(IndexMode::DeviceOnly) + 1, "index mode");
     f.indexParams.resize(r_.count(4, "index parameters"));
     for (int& p : f.indexParams) p = userParam(f, false, "an index parameter");
-    if (f.indexParams.size() > 3) r_.fail(f.name + " has " + std::to_string(f.indexParams.size()) + " index parameters");
+    if (f.indexParams.size() > 3)
+      r_.fail(f.name + " has " + std::to_string(f.indexParams.size()) + " index parameters");
     f.signature.params.resize(r_.count(16, "kernel parameters"));
     for (KernelParam& p : f.signature.params) {
       p.name = r_.string("a kernel parameter's name");
@@ -601,7 +595,8 @@ std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name
     throw ModuleFileError(where + ": " + std::to_string(body.size() - size) +
                           " bytes follow the module's content (two files joined, or a corrupt header)");
   if (checksum(body) != crc)
-    throw ModuleFileError(where + ": corrupt: the content's CRC-32 does not match the header's (the file was changed "
+    throw ModuleFileError(where +
+                          ": corrupt: the content's CRC-32 does not match the header's (the file was changed "
                           "or damaged after culift wrote it)");
   std::shared_ptr<Module> module;
   runOnCuliftStack([&] {

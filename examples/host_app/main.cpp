@@ -27,12 +27,15 @@ bool mapsClang() {
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
-  auto msSince = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+  auto msSince = [](Clock::time_point t) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+  };
   const bool forceCpu = argc > 1 && std::string(argv[1]) == "--cpu";
   culift::rt::EngineOptions options;
   options.nvrtcOptional = true;  // an embedded cubin needs no NVRTC
   std::string whyNot;
-  auto engine = forceCpu ? culift::rt::Engine::createCpu(options) : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
+  auto engine = forceCpu ? culift::rt::Engine::createCpu(options)
+                         : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
   if (!whyNot.empty()) std::printf("no GPU (%s): the CPU backend runs the kernels\n", whyNot.c_str());
   std::printf("device: %s\n", engine->device().toString().c_str());
 
@@ -46,7 +49,8 @@ int main(int argc, char** argv) {
 
   culift::rt::Engine& e = *engine;
   culift::rt::DeviceBuffer<float> dx(e, x), means(e, rows), amplified(e, x.size());
-  e.kernel(kernels, "RowMean").launch(e, culift::rt::LaunchPlanner::for1D(rows, 256, e.device().limits), dx, cols, means);
+  e.kernel(kernels, "RowMean")
+      .launch(e, culift::rt::LaunchPlanner::for1D(rows, 256, e.device().limits), dx, cols, means);
   e.kernel(kernels, "Amplify")
       .launch(e, culift::rt::LaunchPlanner::for1D(rows * cols, 256, e.device().limits), dx, 0.75f, amplified);
   e.synchronize();
@@ -63,7 +67,9 @@ int main(int argc, char** argv) {
 
   for (const culift::rt::CompileRecord& r : e.compileRecords())
     std::printf("module %s: %s%s\n", r.module.c_str(), r.target.c_str(),
-                r.embedded ? " (embedded cubin)" : r.fromCache ? " (compile cache)" : "");
+                r.embedded    ? " (embedded cubin)"
+                : r.fromCache ? " (compile cache)"
+                              : "");
   std::printf("RowMean over %d rows, Amplify over %d samples: %s\n", rows, rows * cols,
               wrong ? "MISMATCH" : "match the native build");
   std::printf("kernels ready %.3f ms after the engine; main to the launches complete: %.1f ms\n", loadMs,

@@ -224,10 +224,13 @@ class GpuBackend final : public BackendImpl {
         std::string carried;
         for (const DeviceImage& image : module->images) carried += (carried.empty() ? "" : ", ") + image.target;
         throw Error("no NVRTC to compile " + module->sourcePath + " for " + info_.name + " (sm_" +
-                    std::to_string(info_.arch()) + "), and the module carries no cubin for it with the engine's "
-                    "options (" + (carried.empty() ? std::string("it carries none") : "it carries " + carried) +
+                    std::to_string(info_.arch()) +
+                    "), and the module carries no cubin for it with the engine's "
+                    "options (" +
+                    (carried.empty() ? std::string("it carries none") : "it carries " + carried) +
                     "): install the CUDA NVRTC library, set $CULIFT_NVRTC_PATH, or build the kernels for this "
-                    "architecture (culift_add_kernels ... ARCHS " + std::to_string(info_.arch()) + ")");
+                    "architecture (culift_add_kernels ... ARCHS " +
+                    std::to_string(info_.arch()) + ")");
       }
       CompileRequest request;
       request.source = module->cudaSource;
@@ -251,8 +254,13 @@ class GpuBackend final : public BackendImpl {
     LoadedModule loaded;
     loaded.module = module;
     loaded.handle = handle;
-    loaded.record = {module->sourcePath, compiled.target.name(), compiled.fromCache, compiled.milliseconds,
-                     compiled.options, compiled.log, embedded};
+    loaded.record = {module->sourcePath,
+                     compiled.target.name(),
+                     compiled.fromCache,
+                     compiled.milliseconds,
+                     compiled.options,
+                     compiled.log,
+                     embedded};
     return modules_.emplace(module.get(), std::move(loaded)).first->second;
   }
 

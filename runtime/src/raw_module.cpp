@@ -81,7 +81,8 @@ RawModule::RawModule(Engine& engine, std::string source, std::string programName
   if (!m.api) throw Error("RawModule '" + programName + "': no CUDA driver: " + why);
 
   if (!engine.nvrtc())
-    throw Error("RawModule '" + programName + "': no NVRTC to compile it (the engine was created with "
+    throw Error("RawModule '" + programName +
+                "': no NVRTC to compile it (the engine was created with "
                 "EngineOptions::nvrtcOptional on a machine without NVRTC)");
   const Nvrtc& nvrtc = *engine.nvrtc();
   CompileRequest request;

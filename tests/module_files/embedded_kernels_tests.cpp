@@ -92,7 +92,9 @@ TEST_CASE("culift emit --module --depfile --arch: the files it came from, and cu
     CHECK(m->images[0].target == "sm_80");
     CHECK(m->images[1].target == "sm_90");
     CHECK(m->images[1].options == rt::RawModule::compileOptions(rt::EngineOptions{}, {}));
-    CHECK(m->images[1].bytes.compare(0, 4, "\x7f" "ELF") == 0);
+    CHECK(m->images[1].bytes.compare(0, 4,
+                                     "\x7f"
+                                     "ELF") == 0);
   } else {
     CHECK(m->images.empty());
     CHECK(r.err.find("warning: no NVRTC") != std::string::npos);
@@ -111,7 +113,8 @@ TEST_CASE("culift embed writes a source and a header, and refuses what would not
                   "-DFACTOR=3"},
                  dir)
               .code == 0);
-  Run r = culift({"embed", module, "--name", "my_kernels", "-o", dir.file("k.cpp"), "--header", dir.file("k.hpp")}, dir);
+  Run r = culift({"embed", module, "--name", "my_kernels", "-o", dir.file("k.cpp"), "--header", dir.file("k.hpp")},
+                 dir);
   INFO(r.err);
   REQUIRE(r.code == 0);
   const std::string header = readFile(dir.file("k.hpp")), source = readFile(dir.file("k.cpp"));
@@ -125,7 +128,8 @@ TEST_CASE("culift embed writes a source and a header, and refuses what would not
   std::string damaged = readFile(module);
   damaged[damaged.size() / 2] ^= 1;
   writeFile(dir.file("damaged.culift"), damaged);
-  r = culift({"embed", dir.file("damaged.culift"), "--name", "k", "-o", dir.file("x.cpp"), "--header", dir.file("x.hpp")},
+  r = culift({"embed", dir.file("damaged.culift"), "--name", "k", "-o", dir.file("x.cpp"), "--header",
+              dir.file("x.hpp")},
              dir);
   CHECK(r.code == 1);
   CHECK(r.err.find("corrupt") != std::string::npos);
@@ -144,9 +148,9 @@ TEST_CASE("CULIFT_NVRTC_PATH=none turns NVRTC off") {
 std::shared_ptr<Module> twiceModule() {
   TranslateOptions options;
   options.compilerArgs = {"-DFACTOR=2"};
-  const TranslateResult t = translateSource(
-      "[[clang::annotate(\"culift\")]] float Twice(const float* x, int i) { return x[i] * FACTOR; }\n", "twice.cpp",
-      options);
+  const TranslateResult t =
+      translateSource("[[clang::annotate(\"culift\")]] float Twice(const float* x, int i) { return x[i] * FACTOR; }\n",
+                      "twice.cpp", options);
   REQUIRE(t.ok());
   return t.module;
 }
@@ -176,7 +180,8 @@ TEST_CASE("a GPU engine runs a module's own cubin without NVRTC", "[gpu]") {
   request.source = withCubin->cudaSource;
   request.options = rt::RawModule::compileOptions(rt::EngineOptions{}, {});
   const rt::CompiledImage image = rt::compileImage(*nvrtc, nullptr, request, rt::CompileTarget{arch, true});
-  withCubin->images.push_back({image.target.name(), request.options, std::string(image.image->begin(), image.image->end())});
+  withCubin->images.push_back(
+      {image.target.name(), request.options, std::string(image.image->begin(), image.image->end())});
   // The same module round-tripped through a file, as culift_add_kernels embeds it.
   const std::shared_ptr<const Module> embedded = loadModule(saveModule(*withCubin));
 

@@ -53,13 +53,16 @@ std::shared_ptr<Module> seedModule() {
     FunctionBuilder b("helper", val(Scalar::F32), 7);
     VarId v = b.param("v", val(Scalar::F32));
     const Function& f = b.fn;
-    Function fn = b.take(stmts(ret(cond(bin(BinaryOp::Lt, ref(f, v), cast(lit(0), Scalar::F32)),
-                                        un(UnaryOp::Neg, ref(f, v)), ref(f, v)),
-                                   8)));
+    Function fn = b.take(stmts(
+        ret(cond(bin(BinaryOp::Lt, ref(f, v), cast(lit(0), Scalar::F32)), un(UnaryOp::Neg, ref(f, v)), ref(f, v)), 8)));
     classifyByHand(fn, IndexMode::DeviceOnly);
     m->functions.push_back(std::move(fn));
   }
-  m->images.push_back(DeviceImage{"sm_90", {"--fmad=false", "-lineinfo"}, std::string("\x7f" "ELF\0\1\2", 7)});
+  m->images.push_back(DeviceImage{"sm_90",
+                                  {"--fmad=false", "-lineinfo"},
+                                  std::string("\x7f"
+                                              "ELF\0\1\2",
+                                              7)});
   return m;
 }
 
@@ -67,8 +70,8 @@ std::shared_ptr<Module> seedModule() {
 std::string resealed(std::string bytes) {
   if (bytes.size() < kHeader) return bytes;
   const std::string_view body(bytes.data() + kHeader, bytes.size() - kHeader);
-  const std::uint32_t crc =
-      llvm::crc32(llvm::ArrayRef<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(body.data()), body.size()));
+  const std::uint32_t crc = llvm::crc32(
+      llvm::ArrayRef<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(body.data()), body.size()));
   const std::uint64_t size = body.size();
   for (int b = 0; b < 4; ++b) bytes[12 + b] = static_cast<char>((crc >> (8 * b)) & 0xff);
   for (int b = 0; b < 8; ++b) bytes[16 + b] = static_cast<char>((size >> (8 * b)) & 0xff);
@@ -184,9 +187,15 @@ TEST_CASE("thousands of mutated module files never crash the reader") {
     for (int e = 0; e < edits && !mutant.empty(); ++e) {
       const std::size_t at = kHeader + rng() % (mutant.size() - kHeader + 1);
       switch (rng() % 6) {
-        case 0: if (at < mutant.size()) mutant[at] ^= static_cast<char>(1u << (rng() % 8)); break;
-        case 1: if (at < mutant.size()) mutant[at] = static_cast<char>(rng()); break;
-        case 2: if (at < mutant.size()) mutant[at] = static_cast<char>((rng() % 2) ? 0xff : 0x00); break;
+        case 0:
+          if (at < mutant.size()) mutant[at] ^= static_cast<char>(1u << (rng() % 8));
+          break;
+        case 1:
+          if (at < mutant.size()) mutant[at] = static_cast<char>(rng());
+          break;
+        case 2:
+          if (at < mutant.size()) mutant[at] = static_cast<char>((rng() % 2) ? 0xff : 0x00);
+          break;
         case 3: mutant.insert(at, 1 + rng() % 8, static_cast<char>(rng())); break;
         case 4: mutant.erase(at, 1 + rng() % 16); break;
         case 5: {

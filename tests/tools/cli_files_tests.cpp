@@ -82,8 +82,7 @@ std::string floatNpy(const std::vector<float>& v) {
 }
 
 // The data of a one-dimensional .npy file culift wrote, checking its header as NumPy reads it.
-template <typename T>
-std::vector<T> readNpy(const std::string& path, const std::string& dtype) {
+template <typename T> std::vector<T> readNpy(const std::string& path, const std::string& dtype) {
   const std::string file = readFile(path);
   REQUIRE(file.size() >= 10);
   REQUIRE(file.compare(0, 8, std::string("\x93NUMPY\x01\x00", 8)) == 0);
@@ -177,8 +176,7 @@ TEST_CASE("bad .npy files are clear errors with exit status 2") {
       {"double.npy", npy("{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }", d.data(), 32),
        "dtype <f8, but the parameter is float (dtype <f4)"},
       {"big.npy", npy("{'descr': '>f4', 'fortran_order': False, 'shape': (4,), }", f.data(), 16), "big-endian"},
-      {"fortran.npy", npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", f.data(), 16),
-       "Fortran order"},
+      {"fortran.npy", npy("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", f.data(), 16), "Fortran order"},
       {"short.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", f.data(), 16),
        "truncated: the shape (5,) needs 20 bytes of data, the file has 16"},
       {"long.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", f.data(), 16),
@@ -207,8 +205,8 @@ TEST_CASE("bad .npy files are clear errors with exit status 2") {
              dir);
   CHECK(r.code == 2);
   CHECK(r.err.find("must be {\"npy\": \"FILE.npy\"}") != std::string::npos);
-  r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args", "[[1,2,3,4], 0.5]",
-              "--out-npy", dir.file("no/such/dir")},
+  r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+              "[[1,2,3,4], 0.5]", "--out-npy", dir.file("no/such/dir")},
              dir);
   CHECK(r.code == 2);
   CHECK(r.err.find("--out-npy") != std::string::npos);

@@ -165,8 +165,8 @@ bool readNpy(const std::string& path, Scalar element, NpyData& out, std::string&
   const std::size_t expected = out.count * byteSize(element);
   const std::size_t available = file.size() - headerStart - headerLength;
   if (available < expected) {
-    why = path + ": truncated: the shape " + shape + " needs " + std::to_string(expected) + " bytes of data, the file has " +
-          std::to_string(available);
+    why = path + ": truncated: the shape " + shape + " needs " + std::to_string(expected) +
+          " bytes of data, the file has " + std::to_string(available);
     return false;
   }
   if (available > expected) {

@@ -24,9 +24,9 @@ bool readArgsText(const std::string& value, std::string& text, std::string& base
 // buffer (no copy: a launch copies them once, into the kernel's buffer).
 struct NpyData {
   std::unique_ptr<llvm::MemoryBuffer> file;
-  const std::byte* data = nullptr;     // count elements
+  const std::byte* data = nullptr;  // count elements
   std::size_t bytes = 0;
-  std::size_t count = 0;               // elements (the product of the shape)
+  std::size_t count = 0;  // elements (the product of the shape)
   std::vector<std::uint64_t> shape;
 };
 

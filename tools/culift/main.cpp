@@ -64,8 +64,7 @@ int main(int argc, const char** argv) {
     }
   }
   if (!llvm::cl::ParseCommandLineOptions(static_cast<int>(ownArgv.size()), ownArgv.data(),
-                                         "culift: plain C++ scalar functions in, CUDA kernels out\n",
-                                         &llvm::errs())) {
+                                         "culift: plain C++ scalar functions in, CUDA kernels out\n", &llvm::errs())) {
     return kExitUsage;
   }
   for (auto& [sub, handler] : verbs()) {

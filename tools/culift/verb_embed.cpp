@@ -14,12 +14,14 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand embedCommand("embed", "Write a C++ source embedding a module file (culift_add_kernels)");
-llvm::cl::opt<std::string> embedInput(llvm::cl::Positional, llvm::cl::desc("MODULE.culift"), llvm::cl::sub(embedCommand));
+llvm::cl::opt<std::string> embedInput(llvm::cl::Positional, llvm::cl::desc("MODULE.culift"),
+                                      llvm::cl::sub(embedCommand));
 llvm::cl::opt<std::string> embedName("name", llvm::cl::desc("The function culift_kernels::NAME() returns the module"),
                                      llvm::cl::value_desc("NAME"), llvm::cl::sub(embedCommand));
 llvm::cl::opt<std::string> embedSource("o", llvm::cl::desc("The C++ source to write"), llvm::cl::value_desc("OUT.cpp"),
                                        llvm::cl::sub(embedCommand));
-llvm::cl::opt<std::string> embedHeader("header", llvm::cl::desc("The header to write (included as culift_kernels/NAME.hpp)"),
+llvm::cl::opt<std::string> embedHeader("header",
+                                       llvm::cl::desc("The header to write (included as culift_kernels/NAME.hpp)"),
                                        llvm::cl::value_desc("OUT.hpp"), llvm::cl::sub(embedCommand));
 
 const char* kUsage = "usage: culift embed MODULE.culift --name NAME -o OUT.cpp --header OUT.hpp\n";

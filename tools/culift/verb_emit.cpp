@@ -80,8 +80,8 @@ bool addCubins(Module& module, const std::vector<int>& archs) {
     request.options = options;
     try {
       rt::CompiledImage compiled = rt::compileImage(*nvrtc, nullptr, request, rt::CompileTarget{arch, true});
-      module.images.push_back(DeviceImage{compiled.target.name(), options,
-                                          std::string(compiled.image->begin(), compiled.image->end())});
+      module.images.push_back(
+          DeviceImage{compiled.target.name(), options, std::string(compiled.image->begin(), compiled.image->end())});
     } catch (const rt::Error& e) {
       llvm::errs() << "culift emit: compiling for sm_" << arch << ": " << e.what() << "\n";
       return false;

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "cli_data.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/runtime.hpp"
-#include "cli_data.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
@@ -214,8 +214,9 @@ int runLaunch() {
   if (launchFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
   if (launchExtent.empty()) return usage(std::string("no --extent given\n") + kUsage);
   if (launchArgs.getNumOccurrences() + launchArgsFile.getNumOccurrences() != 1)
-    return usage(std::string(launchArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
-                 kUsage);
+    return usage(
+        std::string(launchArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
+        kUsage);
   if (!launchBackend.empty() && launchBackend != "gpu" && launchBackend != "cpu")
     return usage("--backend must be gpu or cpu, not '" + launchBackend + "'");
   if (auto readable = llvm::MemoryBuffer::getFile(launchInput, false, false); !readable)

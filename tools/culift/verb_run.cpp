@@ -165,8 +165,9 @@ int runRun() {
   if (runInput.empty()) return usage(std::string("no input file\n") + kUsage);
   if (runFunction.empty()) return usage(std::string("no --function given\n") + kUsage);
   if (runArgs.getNumOccurrences() + runArgsFile.getNumOccurrences() != 1)
-    return usage(std::string(runArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
-                 kUsage);
+    return usage(
+        std::string(runArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
+        kUsage);
   if (auto readable = llvm::MemoryBuffer::getFile(runInput, false, false); !readable)
     return usage("cannot read '" + runInput + "': " + readable.getError().message());
 

@@ -14,7 +14,8 @@ int main() {
     std::fprintf(stderr, "the headers say %s, the package %s\n", culift::kVersion, CULIFT_PACKAGE_VERSION);
     return 1;
   }
-  const char* source = "[[clang::annotate(\"culift\")]] float Scale(const float* x, float a, int i) { return a * x[i]; }\n";
+  const char* source =
+      "[[clang::annotate(\"culift\")]] float Scale(const float* x, float a, int i) { return a * x[i]; }\n";
   culift::TranslateResult translated = culift::translateSource(source, "scale.hpp");
   if (!translated.ok()) {
     std::fputs(translated.formatDiagnostics().c_str(), stderr);
