@@ -237,11 +237,27 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
   const Scalar outType = fn.returnType.scalar;
 
+  // Element e of the launch, in C order: (i, j) at i * cols + j; (i, j, k) at (i * nj + j) * nk + k.
+  const std::int64_t depth = rank == 3 ? extent.n[2] : 1;
+  auto indicesOf = [&](std::int64_t le, std::int64_t ijk[3]) {
+    if (rank == 1) {
+      ijk[0] = le;
+    } else if (rank == 2) {
+      ijk[0] = le / cols;
+      ijk[1] = le % cols;
+    } else {
+      ijk[2] = le % depth;
+      ijk[1] = (le / depth) % cols;
+      ijk[0] = le / (depth * cols);
+    }
+  };
   auto elementText = [&](std::uint64_t e) -> std::string {
     const auto le = static_cast<std::int64_t>(e);
     if (fn.mode == IndexMode::ElementWise || rank == 1) return std::to_string(le);
-    std::string t = "i = " + std::to_string((le / cols) % rows) + ", j = " + std::to_string(le % cols);
-    if (rank == 3) t += ", k = " + std::to_string(le / (cols * rows));
+    std::int64_t ijk[3];
+    indicesOf(le, ijk);
+    std::string t = "i = " + std::to_string(ijk[0]) + ", j = " + std::to_string(ijk[1]);
+    if (rank == 3) t += ", k = " + std::to_string(ijk[2]);
     return t;
   };
 
@@ -255,9 +271,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
         const auto le = static_cast<std::int64_t>(e);
         if (!indexParams.empty()) {
           std::int64_t ijk[3];
-          ijk[0] = rank == 1 ? le : (le / cols) % rows;
-          if (rank >= 2) ijk[1] = le % cols;
-          if (rank == 3) ijk[2] = le / (cols * rows);
+          indicesOf(le, ijk);
           for (std::size_t a = 0; a < indexParams.size(); ++a)
             s[indexParams[a]] = indexValue(fn.param(indexParams[a]).type.scalar, ijk[a]);
         }

@@ -27,7 +27,7 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
       alignment = std::max<std::uint64_t>(alignment, byteSize(a.param->type.scalar) * items);
     if (alignment > 1 && a.buffer.address % alignment != 0) return std::nullopt;
   }
-  // Axis a runs on x (axis 0 of 1-D, axis 1 of 2-D and 3-D), y (axis 0 of 2-D and 3-D) or z.
+  // Axis a runs on x (the last axis: i of 1-D, j of 2-D, k of 3-D), y (i of 2-D, j of 3-D) or z (i of 3-D).
   // A grid-stride loop's index stays below extent + stride: cap each grid dimension so that
   // fits an int (the loops then take more steps), and on x take no more blocks than the
   // extent needs at `items` indices per thread.
@@ -35,7 +35,7 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
   unsigned* grid[3] = {&fast.grid.x, &fast.grid.y, &fast.grid.z};
   const std::uint64_t block[3] = {plan.block.x, plan.block.y, plan.block.z};
   for (unsigned a = 0; a < plan.rank && a < 3; ++a) {
-    const unsigned d = plan.rank == 1 ? 0u : a == 0 ? 1u : a == 1 ? 0u : 2u;
+    const unsigned d = plan.rank == 1 ? 0u : plan.rank == 2 ? (a == 0 ? 1u : 0u) : 2u - a;
     const std::uint64_t extent = static_cast<std::uint64_t>(plan.extent[a]);
     const std::uint64_t perBlock = block[d] * (d == 0 ? items : 1);
     const std::uint64_t room = kMax - extent;  // elements() <= kMax, so extent <= kMax

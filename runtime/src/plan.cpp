@@ -94,8 +94,8 @@ LaunchPlan LaunchPlanner::for3D(std::int64_t ni, std::int64_t nj, std::int64_t n
   p.extent[2] = nk;
   p.block = {blockX, blockY, blockZ};
   checkBlock(p.block, limits);
-  p.grid = {blocksFor(nj, blockX, limits.maxGrid[0]), blocksFor(ni, blockY, limits.maxGrid[1]),
-            blocksFor(nk, blockZ, limits.maxGrid[2])};
+  p.grid = {blocksFor(nk, blockX, limits.maxGrid[0]), blocksFor(nj, blockY, limits.maxGrid[1]),
+            blocksFor(ni, blockZ, limits.maxGrid[2])};
   return p;
 }
 

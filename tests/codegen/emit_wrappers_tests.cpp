@@ -152,7 +152,7 @@ TEST_CASE("Grid2D wrapper: i on y outside, j on x inside, out[i * cols + j]", "[
   requireCompiles(src, "cells.cu");
 }
 
-TEST_CASE("Grid3D wrapper: k on z outermost, indices cast to each user type", "[codegen][wrapper]") {
+TEST_CASE("Grid3D wrapper: C order, i on z outermost, k on x innermost, indices cast to each user type", "[codegen][wrapper]") {
   Module module{"voxels.cpp", {}, {}};
   module.functions.push_back(voxel3d());
   const std::string src = emitCuda(module, EmitOptions{false});
@@ -161,16 +161,16 @@ TEST_CASE("Grid3D wrapper: k on z outermost, indices cast to each user type", "[
       "const int culift_ni = (int)n_i;",
       "const int culift_nj = (int)n_j;",
       "const int culift_nk = (int)n_k;",
-      "for (int culift_k = blockIdx.z * blockDim.z + threadIdx.z; culift_k < culift_nk; culift_k += gridDim.z * blockDim.z) {",
-      "for (int culift_i = blockIdx.y * blockDim.y + threadIdx.y; culift_i < culift_ni; culift_i += gridDim.y * blockDim.y) {",
-      "for (int culift_j0 = blockIdx.x * blockDim.x * 4 + threadIdx.x; culift_j0 < culift_nj; culift_j0 += gridDim.x * blockDim.x * 4) {",
-      "const int culift_j = culift_j0 + culift_u * (int)blockDim.x;",
-      "if (culift_j < culift_nj) out[(culift_k * culift_ni + culift_i) * culift_nj + culift_j] = Voxel(scale, (long long)culift_i, culift_j, (unsigned int)culift_k);",
+      "for (int culift_i = blockIdx.z * blockDim.z + threadIdx.z; culift_i < culift_ni; culift_i += gridDim.z * blockDim.z) {",
+      "for (int culift_j = blockIdx.y * blockDim.y + threadIdx.y; culift_j < culift_nj; culift_j += gridDim.y * blockDim.y) {",
+      "for (int culift_k0 = blockIdx.x * blockDim.x * 4 + threadIdx.x; culift_k0 < culift_nk; culift_k0 += gridDim.x * blockDim.x * 4) {",
+      "const int culift_k = culift_k0 + culift_u * (int)blockDim.x;",
+      "if (culift_k < culift_nk) out[(culift_i * culift_nj + culift_j) * culift_nk + culift_k] = Voxel(scale, (long long)culift_i, culift_j, (unsigned int)culift_k);",
       "extern \"C\" __global__ void Voxel_kernel64(double scale, double* __restrict__ out, long long n_i, long long n_j, long long n_k) {",
-      "for (long long culift_k = (long long)blockIdx.z * blockDim.z + threadIdx.z; culift_k < n_k; culift_k += (long long)gridDim.z * blockDim.z) {",
-      "for (long long culift_i = (long long)blockIdx.y * blockDim.y + threadIdx.y; culift_i < n_i; culift_i += (long long)gridDim.y * blockDim.y) {",
-      "for (long long culift_j = (long long)blockIdx.x * blockDim.x + threadIdx.x; culift_j < n_j; culift_j += (long long)gridDim.x * blockDim.x) {",
-      "out[(culift_k * n_i + culift_i) * n_j + culift_j] = Voxel(scale, culift_i, (int)culift_j, (unsigned int)culift_k);",
+      "for (long long culift_i = (long long)blockIdx.z * blockDim.z + threadIdx.z; culift_i < n_i; culift_i += (long long)gridDim.z * blockDim.z) {",
+      "for (long long culift_j = (long long)blockIdx.y * blockDim.y + threadIdx.y; culift_j < n_j; culift_j += (long long)gridDim.y * blockDim.y) {",
+      "for (long long culift_k = (long long)blockIdx.x * blockDim.x + threadIdx.x; culift_k < n_k; culift_k += (long long)gridDim.x * blockDim.x) {",
+      "out[(culift_i * n_j + culift_j) * n_k + culift_k] = Voxel(scale, culift_i, (int)culift_j, (unsigned int)culift_k);",
   });
   requireCompiles(src, "voxels.cu");
 }

@@ -181,7 +181,7 @@ TEST_CASE("launch covers 1-D, 2-D, 3-D and element-wise index spaces with the GP
   p->launch(m->functions[0], interp::Extent{{rows, cols, depth}, 3}, args);
   for (std::int64_t kk = 0; kk < depth; ++kk)
     for (std::int64_t ii = 0; ii < rows; ++ii)
-      for (std::int64_t jj = 0; jj < cols; ++jj) CHECK(out[(kk * rows + ii) * cols + jj] == (kk * 1000 + ii) * 1000 + jj + 3);
+      for (std::int64_t jj = 0; jj < cols; ++jj) CHECK(out[(ii * cols + jj) * depth + kk] == (kk * 1000 + ii) * 1000 + jj + 3);
 
   // Element-wise: double axpy(double a, double x, double y) { return a * x + y; }
   FnBuilder w("axpy", Type::value(Scalar::F64));

@@ -55,7 +55,7 @@ TEST_CASE("a grid capped at the device limit still covers every index with strid
   CHECK(exactlyOnce(strideVisits(77, q.grid.y, q.block.y)));
 }
 
-TEST_CASE("2-D and 3-D plans map i to y, j to x, k to z", "[plan]") {
+TEST_CASE("2-D plans map i to y, j to x; 3-D plans i to z, j to y, k to x (C order)", "[plan]") {
   LaunchPlan p = LaunchPlanner::for2D(1024, 100, 16, 16);
   CHECK(p.extent[0] == 1024);
   CHECK(p.extent[1] == 100);
@@ -63,9 +63,9 @@ TEST_CASE("2-D and 3-D plans map i to y, j to x, k to z", "[plan]") {
   CHECK(p.elements() == 102400);
 
   LaunchPlan q = LaunchPlanner::for3D(10, 20, 30, 8, 8, 4);
-  CHECK(q.grid == Dim3{3, 2, 8});
+  CHECK(q.grid == Dim3{4, 3, 3});  // k: 30 / 8 on x, j: 20 / 8 on y, i: 10 / 4 on z
   CHECK(q.elements() == 6000);
-  CHECK(q.toString() == "3-D 10x20x30: grid (3, 2, 8) x block (8, 8, 4)");
+  CHECK(q.toString() == "3-D 10x20x30: grid (4, 3, 3) x block (8, 8, 4)");
 }
 
 TEST_CASE("the default limits cap y and z at 65535 blocks", "[plan]") {

@@ -5,7 +5,7 @@
 // Output layout of the implicit result array `culift_out` (row-major, 64-bit offsets):
 //   Grid1D, ElementWise:  out[i]
 //   Grid2D:               out[i * cols + j]
-//   Grid3D:               out[(k * rows + i) * cols + j]
+//   Grid3D:               out[(i * cols + j) * depth + k]  (C order: k varies fastest)
 #include <algorithm>
 #include <array>
 #include <map>

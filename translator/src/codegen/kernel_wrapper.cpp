@@ -14,11 +14,14 @@ struct Axis {
   char dim;             // blockIdx.<dim>
 };
 
-// Axis 0 (i, rows) on y, axis 1 (j, columns) on x, axis 2 (k) on z; a single axis on x.
+// The last axis on x, where consecutive threads of a warp take consecutive indices (C order:
+// the last index varies fastest in memory): 1-D i on x; 2-D i on y, j on x; 3-D i on z, j on y,
+// k on x.
 Axis axisOf(IndexMode mode, unsigned axis) {
   if (mode == IndexMode::Grid1D || mode == IndexMode::ElementWise) return {"culift_e", 'x'};
-  static constexpr std::array<Axis, 3> kGrid = {Axis{"culift_i", 'y'}, Axis{"culift_j", 'x'}, Axis{"culift_k", 'z'}};
-  return kGrid.at(axis);
+  static constexpr std::array<Axis, 2> kGrid2 = {Axis{"culift_i", 'y'}, Axis{"culift_j", 'x'}};
+  static constexpr std::array<Axis, 3> kGrid3 = {Axis{"culift_i", 'z'}, Axis{"culift_j", 'y'}, Axis{"culift_k", 'x'}};
+  return mode == IndexMode::Grid3D ? kGrid3.at(axis) : kGrid2.at(axis);
 }
 
 std::string indexName(const Function& fn, unsigned axis) {
@@ -143,17 +146,17 @@ struct Wrapper {
     std::string index;
     switch (fn.mode) {
       case IndexMode::Grid2D: index = v[0] + " * " + n[1] + " + " + v[1]; break;
-      case IndexMode::Grid3D: index = "(" + v[2] + " * " + n[0] + " + " + v[0] + ") * " + n[1] + " + " + v[1]; break;
+      case IndexMode::Grid3D: index = "(" + v[0] + " * " + n[1] + " + " + v[1] + ") * " + n[2] + " + " + v[2]; break;
       default: index = v[0]; break;
     }
     return outName + "[" + index + "] = " + callText + ";";
   }
 
-  // Axis order of the loop nest: k (z) outermost, then i (y), then j (x), so consecutive
-  // threads of a warp take consecutive j and the loads along a row and the stores coalesce.
+  // Axis order of the loop nest: i outermost, the last axis (on x) innermost, so consecutive
+  // threads of a warp take consecutive indices of it and the loads along it and the stores coalesce.
   std::vector<unsigned> loopOrder() const {
     switch (fn.mode) {
-      case IndexMode::Grid3D: return {2, 0, 1};
+      case IndexMode::Grid3D: return {0, 1, 2};
       case IndexMode::Grid2D: return {0, 1};
       default: return {0};
     }

@@ -15,7 +15,7 @@ namespace culift {
 enum class IndexMode : std::uint8_t {
   Grid1D,       // one index parameter i: i = blockIdx.x * blockDim.x + threadIdx.x
   Grid2D,       // i (rows, on y) and j (columns, on x)
-  Grid3D,       // i (y), j (x), k (z)
+  Grid3D,       // i (z), j (y), k (x): C order, out[(i * nj + j) * nk + k]
   ElementWise,  // all-scalar parameters and a return value: each scalar becomes an array
   DeviceOnly,   // callable from other lifted functions only
 };

@@ -22,8 +22,8 @@ struct GridLimits {
   unsigned maxThreadsPerBlock = 1024;
 };
 
-// Axis mapping (as the emitter writes it): i → x for 1-D; 2-D: i (rows) on y, j (columns) on x;
-// 3-D: i on y, j on x, k on z.
+// Axis mapping (as the emitter writes it; the last axis on x, C order): i → x for 1-D; 2-D: i
+// (rows) on y, j (columns) on x; 3-D: i on z, j on y, k on x.
 struct LaunchPlan {
   unsigned rank = 1;                    // axes of the index space: 1, 2 or 3
   std::int64_t extent[3] = {0, 1, 1};   // n_i, n_j, n_k (unused axes are 1)
@@ -49,7 +49,7 @@ class LaunchPlanner {
   static LaunchPlan for3D(std::int64_t ni, std::int64_t nj, std::int64_t nk, unsigned blockX = 8,
                           unsigned blockY = 8, unsigned blockZ = 4, const GridLimits& limits = {});
   // A plan for `rank` axes with about `threadsPerBlock` threads per block (an occupancy figure):
-  // 1-D gets them all on x; 2-D a 32-wide row of warps; 3-D 32 x (n/128) x 4.
+  // 1-D gets them all on x; 2-D a 32-wide row of warps; 3-D 32 (k) x (n/128) (j) x 4 (i).
   static LaunchPlan forThreads(unsigned rank, const std::int64_t extent[3], unsigned threadsPerBlock,
                                const GridLimits& limits = {});
 };
