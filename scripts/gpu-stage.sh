@@ -12,7 +12,7 @@ rm -rf "$dest"
 mkdir -p "$dest"
 copied=0
 for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu \
-           tests/reliability/reliability_runtime_tests \
+           tests/reliability/reliability_runtime_tests tests/module_files/embedded_kernels_tests \
            bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench tests/runtime/runtime_*_tests; do
   for f in "$build"/$rel; do
     [ -x "$f" ] || continue
