@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "catch.hpp"
+#include "culift/codegen.hpp"
 #include "culift/translate.hpp"
 #include "gpu_skip.hpp"
 #include "llvm/ADT/SmallString.h"
@@ -44,7 +45,8 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
     INFO(input.filename().string() << "\n" << r.formatDiagnostics());
     REQUIRE(r.ok());
     const std::string cu = std::string(dir) + "/" + input.stem().string() + ".cu";
-    std::ofstream(cu) << r.module->cudaSource;
+    // With the host launchers (culift emit --launchers): nvcc compiles those too.
+    std::ofstream(cu) << emitCuda(*r.module, EmitOptions{true, true});
     sources.push_back(cu);
   }
 
@@ -53,8 +55,8 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
   llvm::ThreadPool pool(llvm::hardware_concurrency(2));
   for (const std::string& cu : sources)
     pool.async([&, cu] {
-      const std::string cubin = cu + "bin", log = cu + ".log";
-      llvm::StringRef args[] = {nvcc, "-arch=sm_90", "--cubin", cu, "-o", cubin};
+      const std::string cubin = cu + ".o", log = cu + ".log";
+      llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-c", cu, "-o", cubin};
       const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
       const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
       if (status == 0 && fs::exists(cubin) && fs::file_size(cubin) > 0) return;
@@ -71,5 +73,82 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
   for (const std::string& f : failures) listed += f + "\n";
   INFO(listed);
   CHECK(failures.empty());
-  WARN(sources.size() << " golden modules compiled by nvcc for sm_90");
+  WARN(sources.size() << " golden modules and their launchers compiled by nvcc for sm_90");
+}
+
+// A CUDA program built by nvcc alone that calls the launchers of emitted kernels: 1-D, 2-D and
+// C-order 3-D. It always compiles and links here; it runs where a GPU is (else it says so).
+TEST_CASE("an nvcc program launches lifted kernels through the emitted launchers", "[codegen][nvcc][gpu]") {
+  const std::string nvcc = CULIFT_NVCC;
+  if (nvcc.empty() || !fs::exists(nvcc)) {
+    if (test::nvrtcRequired()) FAIL("nvcc not found, and CULIFT_REQUIRE_NVRTC=1 requires the CUDA toolkit");
+    WARN("skipped: nvcc not found");
+    return;
+  }
+  const char* kernels = R"(
+#include <culift/annotate.hpp>
+CULIFT_KERNEL float Twice(const float* x, int i) { return 2.0f * x[i]; }
+CULIFT_KERNEL int Cell(int cols, int i, int j) { return i * cols + j; }
+CULIFT_KERNEL int Voxel(int nj, int nk, int i, int j, int k) { return (i * nj + j) * nk + k; }
+)";
+  TranslateOptions options;
+  options.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+  TranslateResult r = translateSource(kernels, "launched.cpp", options);
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-nvcc-run", dir));
+  const std::string cu = std::string(dir) + "/launched.cu", exe = std::string(dir) + "/launched";
+  std::ofstream(cu) << emitCuda(*r.module, EmitOptions{false, true}) << R"(
+#include <cstdio>
+#include <vector>
+// Every value is its own C-order index: a wrong layout or a missed index fails.
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) { std::puts("no GPU"); return 77; }
+  const int n = 1000, rows = 37, cols = 129, depth = 70;
+  float* x; float* y; int* c; int* v;
+  cudaMalloc(&x, n * 4); cudaMalloc(&y, n * 4); cudaMalloc(&c, rows * cols * 4); cudaMalloc(&v, rows * cols * depth * 4);
+  std::vector<float> hx(n);
+  for (int i = 0; i < n; ++i) hx[i] = 0.5f * i;
+  cudaMemcpy(x, hx.data(), n * 4, cudaMemcpyHostToDevice);
+  if (culift_launch_Twice(x, y, n) != cudaSuccess || culift_launch_Cell(cols, c, rows, cols) != cudaSuccess ||
+      culift_launch_Voxel(cols, depth, v, rows, cols, depth) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess) {
+    std::puts("launch failed"); return 1;
+  }
+  std::vector<float> hy(n); std::vector<int> hc(rows * cols), hv(rows * cols * depth);
+  cudaMemcpy(hy.data(), y, n * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hv.data(), v, hv.size() * 4, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) if (hy[i] != 2.0f * hx[i]) { std::printf("Twice[%d]\n", i); return 1; }
+  for (int e = 0; e < rows * cols; ++e) if (hc[e] != e) { std::printf("Cell[%d] = %d\n", e, hc[e]); return 1; }
+  for (int e = 0; e < rows * cols * depth; ++e) if (hv[e] != e) { std::printf("Voxel[%d] = %d\n", e, hv[e]); return 1; }
+  std::puts("launchers ok");
+  return 0;
+}
+)";
+  const std::string log = std::string(dir) + "/build.log";
+  llvm::StringRef build[] = {nvcc, "-arch=sm_90", "-o", exe, cu};
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
+  const int built = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
+  std::ifstream in(log);
+  std::ostringstream text;
+  text << in.rdbuf();
+  INFO("nvcc:\n" << text.str());
+  REQUIRE(built == 0);
+  const std::string runLog = std::string(dir) + "/run.log";
+  const std::optional<llvm::StringRef> runRedirects[] = {llvm::StringRef(""), llvm::StringRef(runLog), llvm::StringRef(runLog)};
+  llvm::StringRef run[] = {exe};
+  const int status = llvm::sys::ExecuteAndWait(exe, run, std::nullopt, runRedirects, 120);
+  std::ifstream out(runLog);
+  std::ostringstream said;
+  said << out.rdbuf();
+  llvm::sys::fs::remove_directories(std::string(dir));
+  INFO("program said: " << said.str());
+  if (status == 77) {
+    test::noGpu("the program found no CUDA device");
+    return;
+  }
+  CHECK(status == 0);
+  CHECK(said.str().find("launchers ok") != std::string::npos);
 }

@@ -1,5 +1,5 @@
 // culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]]
-//             [-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]
+//             [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
 // --module into a module file (docs/module-files.md): with --arch, it carries cubins compiled by
 // NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
@@ -9,6 +9,7 @@
 #include "culift/runtime/engine.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/raw_module.hpp"
+#include "culift/codegen.hpp"
 #include "culift/translate.hpp"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,10 +49,14 @@ llvm::cl::opt<std::string> emitBuildDir("p", llvm::cl::desc("Build directory hol
 llvm::cl::opt<bool> emitNoLines("no-line-directives",
                                 llvm::cl::desc("Do not point #line directives at the C++ source"),
                                 llvm::cl::sub(emitCommand));
+llvm::cl::opt<bool> emitLaunchers("launchers",
+                                  llvm::cl::desc("Add host functions culift_launch_<function>(..., stream) that launch "
+                                                 "each kernel with <<<>>> (for nvcc; NVRTC skips them)"),
+                                  llvm::cl::sub(emitCommand));
 
 const char* kUsage =
     "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]] "
-    "[-p BUILD_DIR] [--no-line-directives] [--reassociate] [-- CLANG_ARGS]\n";
+    "[-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [-- CLANG_ARGS]\n";
 
 // "90", "sm_90" -> 90; 0 when it is neither.
 int parseArch(llvm::StringRef text) {
@@ -198,8 +203,11 @@ int runEmit() {
     }
     if (emitOutput.empty()) return kExitOk;
   }
+  // The module keeps the CUDA the runtime compiles; the file written here may add launchers.
+  const std::string cuda = emitLaunchers ? emitCuda(*result.module, EmitOptions{options.lineDirectives, true})
+                                         : result.module->cudaSource;
   if (emitOutput.empty() || emitOutput == "-") {
-    llvm::outs() << result.module->cudaSource;
+    llvm::outs() << cuda;
     return kExitOk;
   }
   std::error_code ec;
@@ -208,7 +216,7 @@ int runEmit() {
     llvm::errs() << "culift emit: cannot write '" << emitOutput << "': " << ec.message() << "\n";
     return kExitError;
   }
-  out << result.module->cudaSource;
+  out << cuda;
   return kExitOk;
 }
 

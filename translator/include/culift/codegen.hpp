@@ -22,6 +22,10 @@ void planLoops(Module& module);
 
 struct EmitOptions {
   bool lineDirectives = true;  // #line directives pointing at the user's C++ lines
+  // Host functions culift_launch_<f>(..., cudaStream_t) that plan and launch each kernel with
+  // <<<>>>, for CUDA projects built by nvcc without the culift runtime (compiled only there:
+  // NVRTC never sees them).
+  bool launchers = false;
 };
 
 // The whole CUDA C translation unit for the module: prelude, every __device__ function

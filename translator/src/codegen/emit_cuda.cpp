@@ -164,6 +164,19 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
     codegen::emitKernelWrapper(*fn, out);
     codegen::emitPlanEntries(module, *fn, out);
   }
+  if (options.launchers) {
+    out.mapToGenerated();
+    out.blank();
+    out.line(0, "// ---- host launchers (nvcc only): culift_launch_<function>(kernel parameters..., stream) ----");
+    out.line(0, "#if defined(__CUDACC__) && !defined(__CUDACC_RTC__)");
+    out.line(0, "#include <algorithm>");
+    for (const Function* fn : order) {
+      if (!fn->isKernel()) continue;
+      out.blank();
+      codegen::emitKernelLauncher(*fn, out);
+    }
+    out.line(0, "#endif  // host launchers");
+  }
   return out.take();
 }
 

@@ -297,6 +297,74 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
 
 }  // namespace
 
+void emitKernelLauncher(const Function& fn, CodeWriter& out) {
+  const Wrapper w(fn);
+  const KernelSignature& sig = fn.signature;
+  const unsigned items = std::max(1u, fn.itemsPerThread);
+  const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
+  std::string params, args;
+  for (size_t k = 0; k < sig.params.size(); ++k) {
+    std::string d = paramDeclaration(sig.params[k], w.names[k]);
+    if (const size_t r = d.find(" __restrict__"); r != std::string::npos) d.erase(r, 13);
+    params += d + ", ";
+    args += (k ? ", " : "") + w.names[k];
+  }
+  const unsigned axes = w.axes;
+  std::string elements, anyEmpty, anyNegative;
+  for (unsigned a = 0; a < axes; ++a) {
+    elements += (a ? " * (double)" : "(double)") + w.extent[a];
+    anyEmpty += (a ? " || " : "") + w.extent[a] + " == 0";
+    anyNegative += (a ? " || " : "") + w.extent[a] + " < 0";
+  }
+  out.line(0, "// Launches " + fn.name + " over its extents on `culift_stream` as the culift runtime launches its per-thread");
+  out.line(0, "// entries: " + fn.kernelName + " while every index fits in an int" +
+                  (vectorized || fn.arrayAlignment ? " and the arrays are aligned as it assumes" : "") + ", else " +
+                  fn.wideKernelName + ". Returns cudaGetLastError().");
+  out.line(0, "inline cudaError_t culift_launch_" + fn.name + "(" + params + "cudaStream_t culift_stream = 0) {");
+  out.line(1, "if (" + anyNegative + ") return cudaErrorInvalidValue;");
+  out.line(1, "if (" + anyEmpty + ") return cudaSuccess;");
+  std::string narrow = elements + " <= 2147483647.0";
+  for (unsigned a = 0; a < axes; ++a) narrow += " && " + w.extent[a] + " <= (1LL << 30)";
+  for (size_t k = 0; k < sig.params.size(); ++k) {
+    const KernelParam& p = sig.params[k];
+    unsigned alignment = 0;
+    if (vectorized && (p.role == ParamRole::ElementInput || p.role == ParamRole::Out))
+      alignment = byteSize(p.type.scalar) * items;
+    if (fn.arrayAlignment && (p.role == ParamRole::InputArray || p.role == ParamRole::OutputArray))
+      alignment = std::max(alignment, fn.arrayAlignment);
+    if (alignment > 1)
+      narrow += " && reinterpret_cast<unsigned long long>(" + w.names[k] + ") % " + std::to_string(alignment) + " == 0";
+  }
+  out.line(1, "const bool culift_narrow = " + narrow + ";");
+  out.line(1, items > 1 ? "const long long culift_items = culift_narrow ? " + std::to_string(items) +
+                               " : 1;  // indices per thread along x"
+                         : std::string("const long long culift_items = 1;  // indices per thread along x"));
+  auto blocks = [](const std::string& extent, const std::string& per, const std::string& cap) {
+    return "(unsigned)std::min<long long>((" + extent + " + " + per + " - 1) / (" + per + "), " + cap + ")";
+  };
+  // The last axis on x, C order (as the wrappers' loops expect); grid-stride loops take the rest.
+  switch (axes) {
+    case 1:
+      out.line(1, "const dim3 culift_block(256);");
+      out.line(1, "const dim3 culift_grid(" + blocks(w.extent[0], "256 * culift_items", "2147483647LL") + ");");
+      break;
+    case 2:
+      out.line(1, "const dim3 culift_block(32, 8);");
+      out.line(1, "const dim3 culift_grid(" + blocks(w.extent[1], "32 * culift_items", "2147483647LL") + ", " +
+                      blocks(w.extent[0], "8", "65535LL") + ");");
+      break;
+    default:
+      out.line(1, "const dim3 culift_block(32, 4, 2);");
+      out.line(1, "const dim3 culift_grid(" + blocks(w.extent[2], "32 * culift_items", "2147483647LL") + ", " +
+                      blocks(w.extent[1], "4", "65535LL") + ", " + blocks(w.extent[0], "2", "65535LL") + ");");
+      break;
+  }
+  out.line(1, "if (culift_narrow) " + fn.kernelName + "<<<culift_grid, culift_block, 0, culift_stream>>>(" + args + ");");
+  out.line(1, "else " + fn.wideKernelName + "<<<culift_grid, culift_block, 0, culift_stream>>>(" + args + ");");
+  out.line(1, "return cudaGetLastError();");
+  out.line(0, "}");
+}
+
 void emitKernelWrapper(const Function& fn, CodeWriter& out) {
   const Wrapper w(fn);
   emitFast(w, out);

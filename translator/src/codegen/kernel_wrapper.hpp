@@ -30,4 +30,10 @@ EntryParams entryParams(const Function& fn);
 // inconsistent with the mode (an extent missing): a classifier bug, not a user error.
 void emitKernelWrapper(const Function& fn, CodeWriter& out);
 
+// Writes culift_launch_<name>(kernel parameters..., cudaStream_t): the launch the runtime would
+// make of the per-thread entries (the 32-bit entry where every index fits in an int and the
+// arrays are aligned as it assumes, else the 64-bit one), with <<<>>>. Host code: the caller
+// guards it from NVRTC.
+void emitKernelLauncher(const Function& fn, CodeWriter& out);
+
 }  // namespace culift::codegen
