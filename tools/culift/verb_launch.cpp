@@ -236,6 +236,7 @@ int runLaunch() {
 
   TranslateOptions options;
   options.functions.push_back(launchFunction);
+  options.reassociate = launchReassociate;
   options.compilerArgs = clangArgs();
   options.buildDir = launchBuildDir;
   TranslateResult result = translate(launchInput, options);
@@ -248,7 +249,6 @@ int runLaunch() {
     return usage("'" + fn->name + "' is a device-only function (no index parameter i/j/k and not element-wise): it "
                  "cannot be launched; use 'culift run' to interpret one call");
   const unsigned rank = culift::rank(fn->mode);
-  options.reassociate = launchReassociate;
   if (extent->size() != rank)
     return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +
                  std::to_string(rank) + (rank == 1 ? " axis (" : " axes (") + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +
