@@ -10,9 +10,9 @@
 #include <memory>
 #include <vector>
 
+#include "campaign.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
-#include "campaign.hpp"
 #include "value_bytes.hpp"
 
 namespace {
@@ -30,7 +30,8 @@ const Pool& pool() {
   static const Pool p = [] {
     Pool pool;
     pool.programs = generateBatch(0xF022, 0, 48, GenOptions{});
-    std::string source = "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    std::string source =
+        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
     for (const ProgramSpec& s : pool.programs) source += s.functions;
     TranslateOptions o;
     o.compilerArgs = {"-std=c++20"};

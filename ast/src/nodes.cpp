@@ -45,8 +45,12 @@ std::string_view spelling(BinaryOp op) { return kBinarySpellings[static_cast<uns
 
 bool isComparison(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Lt: case BinaryOp::Gt: case BinaryOp::Le:
-    case BinaryOp::Ge: case BinaryOp::Eq: case BinaryOp::Ne: return true;
+    case BinaryOp::Lt:
+    case BinaryOp::Gt:
+    case BinaryOp::Le:
+    case BinaryOp::Ge:
+    case BinaryOp::Eq:
+    case BinaryOp::Ne: return true;
     default: return false;
   }
 }

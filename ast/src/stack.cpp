@@ -39,7 +39,8 @@ void runOnCuliftStack(const std::function<void()>& work) {
 std::size_t culiftStackLeft() {
   if (!stackTop) return SIZE_MAX;
   // The stack grows down on every platform culift builds for.
-  const std::uintptr_t used = reinterpret_cast<std::uintptr_t>(stackTop) - reinterpret_cast<std::uintptr_t>(frameAddress());
+  const std::uintptr_t used = reinterpret_cast<std::uintptr_t>(stackTop) -
+                              reinterpret_cast<std::uintptr_t>(frameAddress());
   return used >= kCuliftStackSize ? 0 : kCuliftStackSize - used;
 }
 

@@ -7,10 +7,9 @@ struct ScalarInfo {
   unsigned bytes;
   bool integer, isSigned, floating;
 };
-constexpr ScalarInfo kScalars[] = {
-    {"void", 0, false, false, false},
+constexpr ScalarInfo kScalars[] = {{"void", 0, false, false, false},
 #define CULIFT_X(E, T, S, B, I, SG, F) {S, B, I, SG, F},
-    CULIFT_SCALAR_TYPES(CULIFT_X)
+                                   CULIFT_SCALAR_TYPES(CULIFT_X)
 #undef CULIFT_X
 };
 const ScalarInfo& scalarInfo(Scalar s) { return kScalars[static_cast<unsigned>(s)]; }

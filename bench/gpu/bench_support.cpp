@@ -56,8 +56,7 @@ std::vector<Timing> timeInterleaved(rt::Engine& engine, const std::vector<Launch
       for (int b = 0; b < batch; ++b) run(k);
       marks[k + 1].record(engine);
     }
-    for (int k = 0; k < kernels; ++k)
-      times[k].push_back(double(rt::Event::elapsedMs(marks[k], marks[k + 1])) / batch);
+    for (int k = 0; k < kernels; ++k) times[k].push_back(double(rt::Event::elapsedMs(marks[k], marks[k + 1])) / batch);
   }
   std::vector<Timing> out(kernels);
   for (int k = 0; k < kernels; ++k) {
@@ -183,9 +182,9 @@ std::string formatErr(double e) {
 }  // namespace
 
 void printTable(const std::vector<Row>& rows, double copyGBs, std::FILE* out) {
-  const std::vector<std::string> head = {"kernel", "size", "generated ms", "hand-written ms", "hand/gen",
-                                         "gen GB/s", "gen % copy", "hand % copy", "max err gen", "max err hand",
-                                         "torch ms", "check"};
+  const std::vector<std::string> head = {"kernel",      "size",         "generated ms", "hand-written ms",
+                                         "hand/gen",    "gen GB/s",     "gen % copy",   "hand % copy",
+                                         "max err gen", "max err hand", "torch ms",     "check"};
   std::vector<std::vector<std::string>> cells;
   for (const Row& r : rows) {
     const double genGBs = r.bytes > 0 ? r.bytes / (r.generatedMs * 1e6) : kNaN;

@@ -24,29 +24,29 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct Row {
   Row(std::string kernelName, std::string sizeText) : kernel(std::move(kernelName)), size(std::move(sizeText)) {}
 
-  std::string kernel;           // "RectTriangleOverlap (SAT)"
-  std::string size;             // "16777216", "4096x4096"
-  double generatedMs = kNaN;    // medians
+  std::string kernel;         // "RectTriangleOverlap (SAT)"
+  std::string size;           // "16777216", "4096x4096"
+  double generatedMs = kNaN;  // medians
   double handMs = kNaN;
-  double bytes = 0;             // the fewest bytes one launch must move (inputs read once, output written once)
-  double flops = 0;             // arithmetic the kernel must do (0: not counted)
-  double generatedErr = kNaN;   // max |out - CPU reference| over the checked elements
+  double bytes = 0;            // the fewest bytes one launch must move (inputs read once, output written once)
+  double flops = 0;            // arithmetic the kernel must do (0: not counted)
+  double generatedErr = kNaN;  // max |out - CPU reference| over the checked elements
   double handErr = kNaN;
-  double tolerance = 0;         // a max error above this fails the row
-  std::string torchKey;         // "<kernel> <size>" as torch_baselines.py prints it
+  double tolerance = 0;  // a max error above this fails the row
+  std::string torchKey;  // "<kernel> <size>" as torch_baselines.py prints it
   double torchMs = kNaN;
   std::string note;
-  std::string error;            // set when the row could not be measured
-  bool target95 = false;        // a memory-bound kernel with the >= 0.95 target
+  std::string error;      // set when the row could not be measured
+  bool target95 = false;  // a memory-bound kernel with the >= 0.95 target
   bool passed() const;
 };
 
 struct TimingConfig {
-  int warmup = 3;            // launches of each kernel before timing
-  int maxSamples = 50;       // timed samples per kernel (the median is reported)
+  int warmup = 3;       // launches of each kernel before timing
+  int maxSamples = 50;  // timed samples per kernel (the median is reported)
   int minSamples = 5;
-  double budgetMs = 1500;    // device time per kernel (caps the samples of slow kernels)
-  double batchMs = 0.5;      // a sample is a batch of back-to-back launches lasting about this long
+  double budgetMs = 1500;  // device time per kernel (caps the samples of slow kernels)
+  double batchMs = 0.5;    // a sample is a batch of back-to-back launches lasting about this long
   // Keeps the device busy for `ms` (a spinning kernel) so that the launches queued behind it
   // start back to back: host-side launch costs then stay out of the event times.
   std::function<void(double ms)> hold;

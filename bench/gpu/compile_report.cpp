@@ -88,12 +88,14 @@ std::vector<KernelResources> reportResources(const rt::Nvrtc& nvrtc, const std::
   withReport.emplace_back("--ptxas-options=-v");
   std::vector<KernelResources> all;
   for (const SourceUnit& unit : units) {
-    const rt::CompileOutput compiled = nvrtc.compile(unit.source, unit.name + ".cu", target.arch, target.cubin, withReport);
+    const rt::CompileOutput compiled = nvrtc.compile(unit.source, unit.name + ".cu", target.arch, target.cubin,
+                                                     withReport);
     if (!outDir.empty()) {
       const std::string base = outDir + "/" + unit.name;
       writeFile(base + ".cu", unit.source.data(), unit.source.size());
       writeFile(base + ".ptxas.txt", compiled.log.data(), compiled.log.size());
-      if (compiled.ok) writeFile(base + (target.cubin ? ".cubin" : ".ptx"), compiled.image.data(), compiled.image.size());
+      if (compiled.ok)
+        writeFile(base + (target.cubin ? ".cubin" : ".ptx"), compiled.image.data(), compiled.image.size());
     }
     if (!compiled.ok) {
       std::fprintf(out, "  %s: NVRTC failed:\n%s\n", unit.name.c_str(), compiled.log.c_str());
@@ -101,11 +103,11 @@ std::vector<KernelResources> reportResources(const rt::Nvrtc& nvrtc, const std::
     }
     for (KernelResources& k : parsePtxasLog(unit.name, compiled.log)) all.push_back(std::move(k));
   }
-  std::fprintf(out, "  %-20s %-34s %5s %6s %7s %7s %6s\n", "unit", "kernel",
-               "regs", "stack", "spill-s", "spill-l", "smem");
+  std::fprintf(out, "  %-20s %-34s %5s %6s %7s %7s %6s\n", "unit", "kernel", "regs", "stack", "spill-s", "spill-l",
+               "smem");
   for (const KernelResources& k : all)
-    std::fprintf(out, "  %-20s %-34s %5d %6d %7d %7d %6d\n", k.unit.c_str(), k.kernel.c_str(), k.registers, k.stackBytes,
-                 k.spillStores, k.spillLoads, k.sharedBytes);
+    std::fprintf(out, "  %-20s %-34s %5d %6d %7d %7d %6d\n", k.unit.c_str(), k.kernel.c_str(), k.registers,
+                 k.stackBytes, k.spillStores, k.spillLoads, k.sharedBytes);
   return all;
 }
 

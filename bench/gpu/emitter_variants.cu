@@ -18,13 +18,13 @@
 
 #include "reference_kernels.cu"  // ref_sat, the hand-written SAT kernel the benchmark uses
 
-#define CHECK(x)                                                                               \
-  do {                                                                                         \
-    cudaError_t e_ = (x);                                                                      \
-    if (e_ != cudaSuccess) {                                                                   \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
       std::printf("%s failed: %s (%s:%d)\n", #x, cudaGetErrorString(e_), __FILE__, __LINE__); \
-      return 1;                                                                                \
-    }                                                                                          \
+      return 1;                                                                               \
+    }                                                                                         \
   } while (0)
 
 __device__ float PearsonClamp(float cov, float denom) {
@@ -78,16 +78,20 @@ __global__ void clamp_float4(const float4* __restrict__ cov, const float4* __res
 // ---- MaskedBroadcastRow0 (2-D: i on y, j on x) ----
 __global__ void masked_emitted(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
                                float* __restrict__ out, long long rows_, long long cols_) {
-  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_; i += (long long)gridDim.y * blockDim.y)
-    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < cols_; j += (long long)gridDim.x * blockDim.x)
+  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_;
+       i += (long long)gridDim.y * blockDim.y)
+    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < cols_;
+         j += (long long)gridDim.x * blockDim.x)
       out[i * cols_ + j] = MaskedBroadcastRow0(x, mask, cols, (int)i, (int)j);
 }
 __global__ void masked_unroll1(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
                                float* __restrict__ out, long long rows_, long long cols_) {
 #pragma unroll 1
-  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_; i += (long long)gridDim.y * blockDim.y)
+  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_;
+       i += (long long)gridDim.y * blockDim.y)
 #pragma unroll 1
-    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < cols_; j += (long long)gridDim.x * blockDim.x)
+    for (long long j = (long long)blockIdx.x * blockDim.x + threadIdx.x; j < cols_;
+         j += (long long)gridDim.x * blockDim.x)
       out[i * cols_ + j] = MaskedBroadcastRow0(x, mask, cols, (int)i, (int)j);
 }
 __global__ void masked_int32(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
@@ -149,8 +153,8 @@ __global__ void clamp_ilp4s32(const float* __restrict__ cov, const float* __rest
     }
   }
 }
-__global__ void clamp_ilp4c32al(const float* __restrict__ cov_, const float* __restrict__ denom_, float* __restrict__ out_,
-                                int n) {
+__global__ void clamp_ilp4c32al(const float* __restrict__ cov_, const float* __restrict__ denom_,
+                                float* __restrict__ out_, int n) {
   const float* cov = (const float*)__builtin_assume_aligned(cov_, 16);
   const float* denom = (const float*)__builtin_assume_aligned(denom_, 16);
   float* out = (float*)__builtin_assume_aligned(out_, 16);
@@ -168,9 +172,11 @@ __global__ void clamp_ilp4c32al(const float* __restrict__ cov_, const float* __r
 __global__ void masked_ilp4s64(const float* __restrict__ x, const bool* __restrict__ mask, int cols,
                                float* __restrict__ out, long long rows_, long long cols_) {
 #pragma unroll 1
-  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_; i += (long long)gridDim.y * blockDim.y)
+  for (long long i = (long long)blockIdx.y * blockDim.y + threadIdx.y; i < rows_;
+       i += (long long)gridDim.y * blockDim.y)
 #pragma unroll 1
-    for (long long b = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x; b < cols_; b += (long long)gridDim.x * blockDim.x * 4)
+    for (long long b = (long long)blockIdx.x * blockDim.x * 4 + threadIdx.x; b < cols_;
+         b += (long long)gridDim.x * blockDim.x * 4)
 #pragma unroll
       for (int c = 0; c < 4; ++c) {
         long long j = b + (long long)c * blockDim.x;
@@ -240,16 +246,19 @@ __device__ float RectTriangleOverlap(const float* rectMin, const float* rectMax,
 }
 
 
-__global__ void sat_emitted(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, long long n) {
+__global__ void sat_emitted(const float* __restrict__ rectMin, const float* __restrict__ rectMax,
+                            const float* __restrict__ triangle, float* __restrict__ out, long long n) {
   for (long long e = (long long)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x)
     out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, (int)e);
 }
-__global__ void sat_int32(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, int n) {
+__global__ void sat_int32(const float* __restrict__ rectMin, const float* __restrict__ rectMax,
+                          const float* __restrict__ triangle, float* __restrict__ out, int n) {
 #pragma unroll 1
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x)
     out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, e);
 }
-__global__ void sat_int32al(const float* __restrict__ rectMin_, const float* __restrict__ rectMax_, const float* __restrict__ triangle_, float* __restrict__ out, int n) {
+__global__ void sat_int32al(const float* __restrict__ rectMin_, const float* __restrict__ rectMax_,
+                            const float* __restrict__ triangle_, float* __restrict__ out, int n) {
   const float* rectMin = (const float*)__builtin_assume_aligned(rectMin_, 16);
   const float* rectMax = (const float*)__builtin_assume_aligned(rectMax_, 16);
   const float* triangle = (const float*)__builtin_assume_aligned(triangle_, 16);
@@ -257,7 +266,8 @@ __global__ void sat_int32al(const float* __restrict__ rectMin_, const float* __r
   for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < n; e += gridDim.x * blockDim.x)
     out[e] = RectTriangleOverlap(rectMin, rectMax, triangle, e);
 }
-__global__ void sat_ilp4s32(const float* __restrict__ rectMin, const float* __restrict__ rectMax, const float* __restrict__ triangle, float* __restrict__ out, int n) {
+__global__ void sat_ilp4s32(const float* __restrict__ rectMin, const float* __restrict__ rectMax,
+                            const float* __restrict__ triangle, float* __restrict__ out, int n) {
 #pragma unroll 1
   for (int b = blockIdx.x * blockDim.x * 4 + threadIdx.x; b < n; b += gridDim.x * blockDim.x * 4)
 #pragma unroll
@@ -267,8 +277,7 @@ __global__ void sat_ilp4s32(const float* __restrict__ rectMin, const float* __re
     }
 }
 
-template <typename F>
-float medianMs(F launch, cudaEvent_t a, cudaEvent_t b) {
+template <typename F> float medianMs(F launch, cudaEvent_t a, cudaEvent_t b) {
   std::vector<float> t;
   for (int w = 0; w < 5; ++w) launch();
   for (int r = 0; r < 60; ++r) {
@@ -312,13 +321,21 @@ int main() {
     std::printf("  %-10s %8.4f ms  %6.0f GB/s\n", what, ms, bytes / (ms * 1e6));
   };
   const double clampBytes = 12.0 * n, maskedBytes = 8.0 * rows * cols;
-  float ref = medianMs([&] { clamp_float4<<<(unsigned)((n / 4 + 255) / 256), 256>>>((float4*)a, (float4*)b, (float4*)out, n / 4); }, e0, e1);
+  float ref = medianMs(
+      [&] { clamp_float4<<<(unsigned)((n / 4 + 255) / 256), 256>>>((float4*)a, (float4*)b, (float4*)out, n / 4); }, e0,
+      e1);
   report("float4", ref, clampBytes);
   report("emitted", medianMs([&] { clamp_emitted<<<g1, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
   report("unroll1", medianMs([&] { clamp_unroll1<<<g1, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
   report("int32", medianMs([&] { clamp_int32<<<g1, 256>>>(a, b, out, ni); }, e0, e1), clampBytes);
   report("noloop", medianMs([&] { clamp_noloop<<<g1, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
-  report("float4", medianMs([&] { clamp_float4<<<(unsigned)((n / 4 + 255) / 256), 256>>>((float4*)a, (float4*)b, (float4*)out, n / 4); }, e0, e1), clampBytes);
+  report("float4",
+         medianMs(
+             [&] {
+               clamp_float4<<<(unsigned)((n / 4 + 255) / 256), 256>>>((float4*)a, (float4*)b, (float4*)out, n / 4);
+             },
+             e0, e1),
+         clampBytes);
   const unsigned g4 = (unsigned)((n / 4 + 255) / 256);
   report("ilp4s64", medianMs([&] { clamp_ilp4s64<<<g4, 256>>>(a, b, out, n); }, e0, e1), clampBytes);
   report("ilp4s32", medianMs([&] { clamp_ilp4s32<<<g4, 256>>>(a, b, out, ni); }, e0, e1), clampBytes);
@@ -333,21 +350,38 @@ int main() {
   }
   std::printf("MaskedBroadcastRow0, %d x %d (8 B per cell)\n", rows, cols);
   const dim3 block(32, 8), grid(cols / 32, rows / 8);
-  report("float4", medianMs([&] { masked_float4<<<(unsigned)((rows * (cols / 4) + 255) / 256), 256>>>((float4*)a, (uchar4*)mask, (float4*)out, rows, cols / 4); }, e0, e1), maskedBytes);
-  report("emitted", medianMs([&] { masked_emitted<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
-  report("unroll1", medianMs([&] { masked_unroll1<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
-  report("int32", medianMs([&] { masked_int32<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
-  report("noloop", medianMs([&] { masked_noloop<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+  report("float4",
+         medianMs(
+             [&] {
+               masked_float4<<<(unsigned)((rows * (cols / 4) + 255) / 256), 256>>>((float4*)a, (uchar4*)mask,
+                                                                                   (float4*)out, rows, cols / 4);
+             },
+             e0, e1),
+         maskedBytes);
+  report("emitted", medianMs([&] { masked_emitted<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
+  report("unroll1", medianMs([&] { masked_unroll1<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
+  report("int32", medianMs([&] { masked_int32<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
+  report("noloop", medianMs([&] { masked_noloop<<<grid, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
   for (unsigned ySplit : {16u, 32u, 64u}) {  // grid.y capped: each thread walks rows / (8 * ySplit) rows
     char what[32];
     std::snprintf(what, sizeof what, "emitted/y%u", ySplit);
-    report(what, medianMs([&] { masked_emitted<<<dim3(cols / 32, ySplit), block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+    report(what,
+           medianMs([&] { masked_emitted<<<dim3(cols / 32, ySplit), block>>>(a, mask, cols, out, rows, cols); }, e0,
+                    e1),
+           maskedBytes);
   }
   const dim3 grid4(cols / 128, rows / 8);
-  report("ilp4s64", medianMs([&] { masked_ilp4s64<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
-  report("ilp4s32", medianMs([&] { masked_ilp4s32<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+  report("ilp4s64", medianMs([&] { masked_ilp4s64<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
+  report("ilp4s32", medianMs([&] { masked_ilp4s32<<<grid4, block>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
   const dim3 block1(256, 1), grid41(cols / 1024, rows);
-  report("ilp4s32/1", medianMs([&] { masked_ilp4s32<<<grid41, block1>>>(a, mask, cols, out, rows, cols); }, e0, e1), maskedBytes);
+  report("ilp4s32/1", medianMs([&] { masked_ilp4s32<<<grid41, block1>>>(a, mask, cols, out, rows, cols); }, e0, e1),
+         maskedBytes);
 
   // SAT: 16M pairs; rectMin/rectMax 2 floats each, triangle 6 floats; 44 B per pair.
   const int np = 1 << 24;
@@ -368,12 +402,17 @@ int main() {
   std::printf("RectTriangleOverlap, %d pairs (44 B each)\n", np);
   const double satBytes = 44.0 * np;
   const unsigned gs = (np + 255) / 256;
-  report("hand", medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1), satBytes);
+  report("hand",
+         medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1),
+         satBytes);
   report("emitted", medianMs([&] { sat_emitted<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
   report("int32", medianMs([&] { sat_int32<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
   report("int32al", medianMs([&] { sat_int32al<<<gs, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
-  report("ilp4s32", medianMs([&] { sat_ilp4s32<<<(np / 4 + 255) / 256, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1), satBytes);
-  report("hand", medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1), satBytes);
+  report("ilp4s32", medianMs([&] { sat_ilp4s32<<<(np / 4 + 255) / 256, 256>>>(rmin, rmax, tri, satOut, np); }, e0, e1),
+         satBytes);
+  report("hand",
+         medianMs([&] { ref_sat<<<gs, 256>>>((float2*)rmin, (float2*)rmax, (float2*)tri, satOut, np); }, e0, e1),
+         satBytes);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   return 0;

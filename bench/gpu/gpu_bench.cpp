@@ -36,9 +36,11 @@ namespace {
 
 cl::opt<std::string> OutDir("out", cl::desc("directory for the logs, emitted sources, cubins and ptxas reports"));
 cl::opt<std::string> TorchFile("torch", cl::desc("torch_baselines.py output to join into the table"));
-cl::opt<std::string> SourceRoot("source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
+cl::opt<std::string> SourceRoot(
+    "source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
-cl::list<std::string> Only("only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas"));
+cl::list<std::string> Only("only",
+                           cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -47,15 +49,14 @@ cl::list<int> PearsonSizes("pearson-size", cl::desc("Pearson matrix sizes (defau
 cl::opt<long long> CopyMiB("copy-mib", cl::desc("copy ceiling: MiB copied (default 1024)"), cl::init(1024));
 cl::opt<unsigned long long> Seed("seed", cl::desc("random seed (default: a fresh one, printed)"), cl::init(0));
 cl::opt<int> Samples("samples", cl::desc("timed samples per kernel at most (default 50)"), cl::init(50));
-cl::opt<double> BudgetMs("budget-ms", cl::desc("device time per kernel for its samples (default 1500)"), cl::init(1500));
+cl::opt<double> BudgetMs("budget-ms", cl::desc("device time per kernel for its samples (default 1500)"),
+                         cl::init(1500));
 cl::opt<int> TimeLimit("time-limit", cl::desc("seconds before giving up (default 540)"), cl::init(540));
 cl::opt<int> DeviceOrdinal("device", cl::desc("GPU ordinal (default 0)"), cl::init(0));
 
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-bool wanted(const char* group) {
-  return Only.empty() || std::find(Only.begin(), Only.end(), group) != Only.end();
-}
+bool wanted(const char* group) { return Only.empty() || std::find(Only.begin(), Only.end(), group) != Only.end(); }
 
 void title(const char* text) { std::printf("\n== %s\n", text); }
 
@@ -169,9 +170,10 @@ int main(int argc, char** argv) {
   }
 
   if (!engine) {
-    std::printf("\ngpu-bench: no GPU, so no timing table (%s).\n"
-                "Run scripts/gpu-bench.sh on the GPU machine for the measurements.\n",
-                whyNot.c_str());
+    std::printf(
+        "\ngpu-bench: no GPU, so no timing table (%s).\n"
+        "Run scripts/gpu-bench.sh on the GPU machine for the measurements.\n",
+        whyNot.c_str());
     return 3;
   }
 
@@ -207,7 +209,8 @@ int main(int argc, char** argv) {
     try {
       auto result = body();
       if constexpr (std::is_same_v<decltype(result), Row>) rows.push_back(std::move(result));
-      else for (Row& r : result) rows.push_back(std::move(r));
+      else
+        for (Row& r : result) rows.push_back(std::move(r));
     } catch (const std::exception& e) {
       Row r{kernel, size};
       r.error = e.what();
@@ -239,7 +242,8 @@ int main(int argc, char** argv) {
     usable = attempt("MaskedBroadcastRow0", std::to_string(maskedSize) + "x" + std::to_string(maskedSize),
                      [&] { return benchMaskedBroadcast(c, maskedSize, maskedSize); });
   if (usable && wanted("clamp"))
-    usable = attempt("PearsonClamp (element-wise)", std::to_string(clampN), [&] { return benchPearsonClamp(c, clampN); });
+    usable = attempt("PearsonClamp (element-wise)", std::to_string(clampN),
+                     [&] { return benchPearsonClamp(c, clampN); });
   for (int n : pearsonSizes)
     if (usable && wanted("pearson"))
       usable = attempt("Pearson kernels", std::to_string(n), [&] { return benchPearson(c, n); });
@@ -268,9 +272,10 @@ int main(int argc, char** argv) {
               engine->device().toString().c_str(), static_cast<unsigned long long>(seed),
               std::string(rt::name(engineOptions.math)).c_str(), formatFixed(copyGBs, 0).c_str(),
               msSince(started) / 1000);
-  std::printf("   ratio = hand-written ms / generated ms (>= 0.95 is the target for memory-bound kernels); GB/s = the "
-              "fewest bytes a launch must move / time; torch: %s\n",
-              torch.empty() ? "no baselines given (--torch)" : TorchFile.c_str());
+  std::printf(
+      "   ratio = hand-written ms / generated ms (>= 0.95 is the target for memory-bound kernels); GB/s = the "
+      "fewest bytes a launch must move / time; torch: %s\n",
+      torch.empty() ? "no baselines given (--torch)" : TorchFile.c_str());
   printTable(rows, copyGBs, stdout);
   std::printf("%s\n", allPassed ? "every check passed" : "SOME CHECKS FAILED (see the check column)");
   return allPassed ? 0 : 1;

@@ -110,8 +110,8 @@ extern "C" __global__ void ref_row_sum(const float* __restrict__ x, int rows, in
 // rows and cols must be multiples of 64 and 16 (the benchmark uses 1024 and 4096).
 #define REF_TILE 64
 #define REF_K 16
-extern "C" __global__ void __launch_bounds__(256) ref_gram(const float* __restrict__ x, int rows, int cols,
-                                                             float* __restrict__ out) {
+extern "C" __global__ void __launch_bounds__(256)
+    ref_gram(const float* __restrict__ x, int rows, int cols, float* __restrict__ out) {
   __shared__ float As[REF_K][REF_TILE + 4];
   __shared__ float Bs[REF_K][REF_TILE + 4];
   int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
@@ -142,8 +142,7 @@ extern "C" __global__ void __launch_bounds__(256) ref_gram(const float* __restri
 #pragma unroll
   for (int u = 0; u < 4; ++u)
 #pragma unroll
-    for (int v = 0; v < 4; ++v)
-      out[(long long)(rowBase + ty * 4 + u) * rows + colBase + tx * 4 + v] = acc[u][v];
+    for (int v = 0; v < 4; ++v) out[(long long)(rowBase + ty * 4 + u) * rows + colBase + tx * 4 + v] = acc[u][v];
 }
 
 // ---- Correlation and distance cells (element-wise over the Gram matrix) ----------------------
@@ -152,8 +151,8 @@ extern "C" __global__ void __launch_bounds__(256) ref_gram(const float* __restri
 // the Gram matrix and stores of the result, no division or square root per correlation cell
 // (1 / (sd_i sd_j) from the rows' inverses). Rows whose length is not a multiple of four take
 // the last cells one by one.
-extern "C" __global__ void ref_row_stats(const float* __restrict__ rowSum, const float* __restrict__ rowSumSq,
-                                         int rows, int cols, float* __restrict__ mean, float* __restrict__ sd,
+extern "C" __global__ void ref_row_stats(const float* __restrict__ rowSum, const float* __restrict__ rowSumSq, int rows,
+                                         int cols, float* __restrict__ mean, float* __restrict__ sd,
                                          float* __restrict__ invSd) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= rows) return;
@@ -244,9 +243,9 @@ extern "C" __global__ void ref_delay(long long ns) {
 
 // ---- GEMM C = alpha A B + beta C: 64x64 tiles, 4x4 outputs per thread (as ref_gram) ----------
 // n, nk multiples of 64 and 16.
-extern "C" __global__ void __launch_bounds__(256) ref_gemm(const float* __restrict__ A, const float* __restrict__ B,
-                                                             const float* __restrict__ C, float alpha, float beta,
-                                                             int nk, int nj, float* __restrict__ out) {
+extern "C" __global__ void __launch_bounds__(256)
+    ref_gemm(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha,
+             float beta, int nk, int nj, float* __restrict__ out) {
   __shared__ float As[REF_K][REF_TILE + 4];
   __shared__ float Bs[REF_K][REF_TILE + 4];
   int tx = threadIdx.x % 16, ty = threadIdx.x / 16;

@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
   std::printf(
       "startup: %s: translate %.1f ms | engine %.1f ms | %u kernels ready in %.1f ms (%s %.1f ms) | "
       "engine + kernels %.1f ms\n",
-      fromCache ? "warm (disk cache)" : "cold (empty cache)", translateMs, engineMs, kernels,
-      loadMs, fromCache ? "cache read" : "NVRTC", compileMs, engineMs + loadMs);
+      fromCache ? "warm (disk cache)" : "cold (empty cache)", translateMs, engineMs, kernels, loadMs,
+      fromCache ? "cache read" : "NVRTC", compileMs, engineMs + loadMs);
   return 0;
 }

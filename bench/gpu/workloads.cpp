@@ -108,7 +108,8 @@ Row benchSat(Context& c, std::int64_t n) {
       }
       // Triangles near their rectangle: about a fifth of the pairs overlap, so both outcomes (and
       // the early exit of the C++ function) are exercised.
-      const float cx = lo[2 * i] + uniform(seed, r + 4, -0.3f, 0.5f), cy = lo[2 * i + 1] + uniform(seed, r + 5, -0.3f, 0.5f);
+      const float cx = lo[2 * i] + uniform(seed, r + 4, -0.3f, 0.5f),
+                  cy = lo[2 * i + 1] + uniform(seed, r + 5, -0.3f, 0.5f);
       for (int v = 0; v < 3; ++v) {
         tri[6 * i + 2 * v] = cx + uniform(seed, r + 6 + 2 * v, -0.25f, 0.25f);
         tri[6 * i + 2 * v + 1] = cy + uniform(seed, r + 7 + 2 * v, -0.25f, 0.25f);

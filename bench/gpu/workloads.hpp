@@ -4,8 +4,8 @@
 
 #include <cstdio>
 #include <functional>
-#include <string>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,8 +18,13 @@ struct Context {
   Context(rt::Engine& e, rt::RawModule& r, std::shared_ptr<const Module> satModule,
           std::shared_ptr<const Module> maskedModule, std::shared_ptr<const Module> pearsonModule,
           std::shared_ptr<const Module> blasModule, std::uint64_t s)
-      : engine(e), refs(r), sat(std::move(satModule)), masked(std::move(maskedModule)),
-        pearson(std::move(pearsonModule)), blas(std::move(blasModule)), seed(s) {}
+      : engine(e),
+        refs(r),
+        sat(std::move(satModule)),
+        masked(std::move(maskedModule)),
+        pearson(std::move(pearsonModule)),
+        blas(std::move(blasModule)),
+        seed(s) {}
 
   rt::Engine& engine;
   rt::RawModule& refs;  // reference_kernels.cu

@@ -13,8 +13,8 @@
 #include "culift/interpreter.hpp"
 #include "pearson_ast.hpp"
 #if CULIFT_BENCH_TRANSLATE
-#include "culift/translate.hpp"
 #include "../../examples/pearson/pearson_metrics.hpp"
+#include "culift/translate.hpp"
 #endif
 
 using namespace culift;
@@ -129,9 +129,13 @@ int main(int argc, char** argv) {
   {
     interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(dot)),
                           interp::ArrayRef::of(std::span<const float>(sums)),
-                          interp::ArrayRef::of(std::span<const float>(sumsSq)), interp::Value::of(rows),
-                          interp::Value::of(cols), interp::ArrayRef::of(std::span<float>(out))};
-    double ti = nsPer(std::size_t(rows) * rows, [&] { program->launch(corr, interp::Extent{{rows, rows, 1}, 2}, args); });
+                          interp::ArrayRef::of(std::span<const float>(sumsSq)),
+                          interp::Value::of(rows),
+                          interp::Value::of(cols),
+                          interp::ArrayRef::of(std::span<float>(out))};
+    double ti = nsPer(std::size_t(rows) * rows, [&] {
+      program->launch(corr, interp::Extent{{rows, rows, 1}, 2}, args);
+    });
     double tn = nsPer(std::size_t(rows) * rows, [&] {
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < rows; ++j)

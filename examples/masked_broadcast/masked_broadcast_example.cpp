@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
   culift::rt::EngineOptions options;
   options.math = culift::rt::MathMode::Strict;
   std::string whyNot;
-  auto engine = ForceCpu ? culift::rt::Engine::createCpu(options) : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
+  auto engine = ForceCpu ? culift::rt::Engine::createCpu(options)
+                         : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
   const bool gpu = engine->backend() == culift::rt::Backend::Gpu;
   if (!gpu && !ForceCpu) std::printf("no GPU (%s): using the CPU backend\n", whyNot.c_str());
   std::printf("device: %s\n", engine->device().toString().c_str());
@@ -66,8 +67,8 @@ int main(int argc, char** argv) {
   DeviceBuffer<bool> dMask(e, std::span<const bool>(mask.get(), cols));
   const culift::rt::Kernel kernel = e.kernel(module, "MaskedBroadcastRow0");
   const auto plan = culift::rt::LaunchPlanner::for2D(rows, cols, 32, 8, e.device().limits);
-  std::printf("kernel: %s%s, %s\n", kernel.function().kernelName.c_str(), kernel.function().signature.toString().c_str(),
-              plan.toString().c_str());
+  std::printf("kernel: %s%s, %s\n", kernel.function().kernelName.c_str(),
+              kernel.function().signature.toString().c_str(), plan.toString().c_str());
   kernel.launch(e, plan, dx, dMask, cols, out);
   e.synchronize();
   const std::vector<float> got = out.read();

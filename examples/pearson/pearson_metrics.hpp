@@ -49,8 +49,8 @@ CULIFT_KERNEL inline float GramDot(const float* x, int cols, int i, int j) {
 }
 
 // Pearson correlation of rows i and j from the Gram matrix and the row statistics.
-CULIFT_KERNEL inline float CorrelationCell(const float* dot, const float* rowSum, const float* rowSumSq,
-                                           int rows, int cols, int i, int j) {
+CULIFT_KERNEL inline float CorrelationCell(const float* dot, const float* rowSum, const float* rowSumSq, int rows,
+                                           int cols, int i, int j) {
   if (i == j) {
     return 1.0f;
   }

@@ -59,8 +59,7 @@ void indented(const std::string& text) {
 const char* verdict(bool ok) { return ok ? "OK" : "FAIL"; }
 
 // Runs `body(row)` for every row, over all cores.
-template <typename F>
-void parallelRows(int rows, F body) {
+template <typename F> void parallelRows(int rows, F body) {
   const unsigned workers = std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
   for (unsigned w = 0; w < workers; ++w)
@@ -106,8 +105,7 @@ void cpuReferences(const std::vector<float>& x, int n, std::vector<double>& corr
   });
 }
 
-template <typename T>
-double maxAbsError(const std::vector<float>& got, const std::vector<T>& want) {
+template <typename T> double maxAbsError(const std::vector<float>& got, const std::vector<T>& want) {
   double worst = 0;
   for (size_t k = 0; k < got.size(); ++k) {
     const double e = std::fabs(static_cast<double>(got[k]) - static_cast<double>(want[k]));
@@ -270,8 +268,8 @@ int main(int argc, char** argv) {
     }
     DeviceBuffer<float> covBuf(e, cov), denomBuf(e, denom), clamped(e, cells);
     timed("PearsonClamp", [&] {
-      e.kernel(module, "PearsonClamp").launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(cells), 256), covBuf,
-                                              denomBuf, clamped);
+      e.kernel(module, "PearsonClamp")
+          .launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(cells), 256), covBuf, denomBuf, clamped);
     });
     e.synchronize();
     const double clampErr = maxAbsError(clamped.read(), expected);

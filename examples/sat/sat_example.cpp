@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   culift::rt::EngineOptions options;
   options.math = culift::rt::MathMode::Strict;  // no FMA contraction: bit-exact with the native build
   std::string whyNot;
-  auto engine = ForceCpu ? culift::rt::Engine::createCpu(options) : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
+  auto engine = ForceCpu ? culift::rt::Engine::createCpu(options)
+                         : culift::rt::Engine::createGpuOrCpu(options, &whyNot);
   const bool gpu = engine->backend() == culift::rt::Backend::Gpu;
   if (!gpu && !ForceCpu) std::printf("no GPU (%s): using the CPU backend\n", whyNot.c_str());
   std::printf("device: %s\n", engine->device().toString().c_str());
@@ -83,8 +84,8 @@ int main(int argc, char** argv) {
   }
   std::printf("overlapping pairs: %lld of %lld (%.1f%%)\n", overlaps, n, 100.0 * overlaps / n);
   if (mismatches) {
-    std::printf("%lld results differ from the native function (first at pair %lld: got %g)\nFAIL\n", mismatches,
-                first, got[first]);
+    std::printf("%lld results differ from the native function (first at pair %lld: got %g)\nFAIL\n", mismatches, first,
+                got[first]);
     return 1;
   }
   std::printf("every result equals the native function's\nOK\n");

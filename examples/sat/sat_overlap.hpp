@@ -14,8 +14,8 @@
 
 #include <culift/annotate.hpp>
 
-CULIFT_KERNEL inline float RectTriangleOverlap(const float* rectMin, const float* rectMax,
-                                               const float* triangle, int i) {
+CULIFT_KERNEL inline float RectTriangleOverlap(const float* rectMin, const float* rectMax, const float* triangle,
+                                               int i) {
   const float eps = 1e-6f;
 
   // The rectangle's four corners, the triangle's three vertices.

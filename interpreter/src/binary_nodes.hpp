@@ -7,13 +7,12 @@
 
 namespace culift::interp::rt {
 
-template <BinaryOp Op> constexpr bool kArith =
-    Op == BinaryOp::Add || Op == BinaryOp::Sub || Op == BinaryOp::Mul || Op == BinaryOp::Div || Op == BinaryOp::Rem;
-template <BinaryOp Op> constexpr bool kBitwise =
-    Op == BinaryOp::BitAnd || Op == BinaryOp::BitOr || Op == BinaryOp::BitXor;
-template <BinaryOp Op> constexpr bool kCompare =
-    Op == BinaryOp::Lt || Op == BinaryOp::Gt || Op == BinaryOp::Le || Op == BinaryOp::Ge ||
-    Op == BinaryOp::Eq || Op == BinaryOp::Ne;
+template <BinaryOp Op> constexpr bool kArith = Op == BinaryOp::Add || Op == BinaryOp::Sub || Op == BinaryOp::Mul ||
+                                               Op == BinaryOp::Div || Op == BinaryOp::Rem;
+template <BinaryOp Op> constexpr bool kBitwise = Op == BinaryOp::BitAnd || Op == BinaryOp::BitOr ||
+                                                 Op == BinaryOp::BitXor;
+template <BinaryOp Op> constexpr bool kCompare = Op == BinaryOp::Lt || Op == BinaryOp::Gt || Op == BinaryOp::Le ||
+                                                 Op == BinaryOp::Ge || Op == BinaryOp::Eq || Op == BinaryOp::Ne;
 
 // Whether `Op` applies to operands of type T (as the AST delivers them, already converted).
 template <BinaryOp Op, typename T> constexpr bool applies() {
@@ -48,13 +47,12 @@ template <BinaryOp Op> ExprNodePtr makeBinary(Compiler& c, const Expr& e, Scalar
         return std::make_unique<BinaryNode<Op, T, decltype(l), decltype(r)>>(&e, std::move(l), std::move(r));
       });
     } else {
-      c.malformed(e.range, std::string("operator '") + std::string(spelling(Op)) + "' on " +
-                               std::string(spelling(S)));
+      c.malformed(e.range, std::string("operator '") + std::string(spelling(Op)) + "' on " + std::string(spelling(S)));
     }
   });
 }
 
-ExprNodePtr makeArithmetic(Compiler& c, const Expr& e, Scalar t);   // + - * / % & | ^
-ExprNodePtr makeComparison(Compiler& c, const Expr& e, Scalar t);   // < > <= >= == !=
+ExprNodePtr makeArithmetic(Compiler& c, const Expr& e, Scalar t);  // + - * / % & | ^
+ExprNodePtr makeComparison(Compiler& c, const Expr& e, Scalar t);  // < > <= >= == !=
 
 }  // namespace culift::interp::rt

@@ -1,22 +1,21 @@
 // Expressions: literals, variables, array elements, assignments, conditionals, calls.
-#include "planted_bugs.hpp"
-#include "ops.hpp"
 #include "operands.hpp"
+#include "ops.hpp"
+#include "planted_bugs.hpp"
 
 namespace culift::interp::rt {
 
 void failIndex(Frame& f, const Expr& e, std::string index, std::uint64_t size) {
-
   const Expr& base = *e.operands[0];
   const bool local = base.type.isArray();
   fail(e.range,
-       "index " + index + " is out of bounds for " + (local ? "local array " : "array ") + varName(f, base) +
-           " of " + std::to_string(size) + " element" + (size == 1 ? "" : "s"),
+       "index " + index + " is out of bounds for " + (local ? "local array " : "array ") + varName(f, base) + " of " +
+           std::to_string(size) + " element" + (size == 1 ? "" : "s"),
        local ? "" : "the array passed for this parameter is shorter than the index the function reads");
 }
 void failUninitElement(Frame& f, const Expr& e, std::uint64_t index) {
-  fail(e.range, "read of uninitialized element " + std::to_string(index) + " of local array " +
-                    varName(f, *e.operands[0]));
+  fail(e.range,
+       "read of uninitialized element " + std::to_string(index) + " of local array " + varName(f, *e.operands[0]));
 }
 
 namespace {
@@ -34,15 +33,15 @@ struct LoadSlotNode final : ExprNode {
 };
 
 [[noreturn]] void failUninitialized(Frame& f, const Expr& e) {
-  fail(e.range, "read of uninitialized variable " + varName(f, e),
-       "give the variable a value before reading it");
+  fail(e.range, "read of uninitialized variable " + varName(f, e), "give the variable a value before reading it");
 }
 
 struct LoadCheckedSlotNode final : ExprNode {
   std::uint32_t slot;
   LoadCheckedSlotNode(const Expr* e, std::uint32_t s) : ExprNode(e), slot(s) {}
   Raw eval(Frame& f) const override {
-    if (!f.defined[slot]) [[unlikely]] failUninitialized(f, *src);
+    if (!f.defined[slot]) [[unlikely]]
+      failUninitialized(f, *src);
     return f.slots[slot];
   }
 };
@@ -87,7 +86,8 @@ template <typename T, typename Index> struct LoadElemNode final : ExprNode {
   Raw eval(Frame& f) const override {
     const ArrayView& v = f.arrays[array];
     std::uint64_t k = index(v, f, *src);
-    if (v.init && !v.init[k]) [[unlikely]] failUninitElement(f, *src, k);
+    if (v.init && !v.init[k]) [[unlikely]]
+      failUninitElement(f, *src, k);
     if constexpr (std::is_same_v<T, bool>) {
       return make(reinterpret_cast<const std::uint8_t*>(v.data)[k] != 0);
     } else {
@@ -102,8 +102,7 @@ template <typename T, typename Index> struct LoadElemNode final : ExprNode {
 template <typename Make> auto withIndex(Compiler& c, const Expr& idx, Make make) {
   const Scalar t = idx.type.scalar;
   auto typed = [&]<typename I>() {
-    if (c.plainSlot(idx))
-      return make(SlotIndex<I>{c.slotOf(idx.var)});
+    if (c.plainSlot(idx)) return make(SlotIndex<I>{c.slotOf(idx.var)});
     return make(NodeIndex<I>{c.expr(idx)});
   };
   AffineIndex affine;
@@ -125,11 +124,10 @@ struct SlotLvalue final : LvalueNode {
   std::uint32_t slot;
   bool checked;
   SlotLvalue(const Expr* e, std::uint32_t s, bool c) : LvalueNode(e), slot(s), checked(c) {}
-  Place place(Frame& f) const override {
-    return {reinterpret_cast<std::byte*>(&f.slots[slot]), &f.defined[slot]};
-  }
+  Place place(Frame& f) const override { return {reinterpret_cast<std::byte*>(&f.slots[slot]), &f.defined[slot]}; }
   void checkRead(Frame& f, const Place& p) const override {
-    if (checked && !*p.flag) [[unlikely]] failUninitialized(f, *src);
+    if (checked && !*p.flag) [[unlikely]]
+      failUninitialized(f, *src);
   }
 };
 
@@ -182,14 +180,15 @@ template <BinaryOp Op, typename T, typename R> struct CompoundSlotNode final : E
   std::uint32_t slot;
   bool checked;
   R rhs;
-  CompoundSlotNode(const Expr* e, std::uint32_t s, bool c, R r)
-      : ExprNode(e), slot(s), checked(c), rhs(std::move(r)) {}
+  CompoundSlotNode(const Expr* e, std::uint32_t s, bool c, R r) : ExprNode(e), slot(s), checked(c), rhs(std::move(r)) {}
   Raw eval(Frame& f) const override {
     T b = rhs(f);
-    if (checked && !f.defined[slot]) [[unlikely]] failUninitialized(f, *src->operands[0]);
+    if (checked && !f.defined[slot]) [[unlikely]]
+      failUninitialized(f, *src->operands[0]);
     T a = get<T>(f.slots[slot]);
     Raw r;
-    if constexpr (Op == BinaryOp::BitAnd || Op == BinaryOp::BitOr || Op == BinaryOp::BitXor) r = make(bitwise<Op>(a, b));
+    if constexpr (Op == BinaryOp::BitAnd || Op == BinaryOp::BitOr || Op == BinaryOp::BitXor)
+      r = make(bitwise<Op>(a, b));
     else r = make(arith<Op>(a, b, *src));
     f.slots[slot] = r;
     return r;
@@ -240,7 +239,8 @@ template <typename T, int Delta, bool Prefix> struct IncDecSlotNode final : Expr
   bool checked;
   IncDecSlotNode(const Expr* e, std::uint32_t s, bool c) : ExprNode(e), slot(s), checked(c) {}
   Raw eval(Frame& f) const override {
-    if (checked && !f.defined[slot]) [[unlikely]] failUninitialized(f, *src->operands[0]);
+    if (checked && !f.defined[slot]) [[unlikely]]
+      failUninitialized(f, *src->operands[0]);
     T old = get<T>(f.slots[slot]);
     T now = stepValue<T>(old, Delta, *src);
     f.slots[slot] = make(now);
@@ -252,7 +252,8 @@ template <typename T> struct IncDecPlaceNode final : ExprNode {
   LvalueNodePtr lhs;
   int delta;
   bool prefix;
-  IncDecPlaceNode(const Expr* e, LvalueNodePtr l, int d, bool p) : ExprNode(e), lhs(std::move(l)), delta(d), prefix(p) {}
+  IncDecPlaceNode(const Expr* e, LvalueNodePtr l, int d, bool p)
+      : ExprNode(e), lhs(std::move(l)), delta(d), prefix(p) {}
   Raw eval(Frame& f) const override {
     Place p = lhs->place(f);
     lhs->checkRead(f, p);
@@ -296,8 +297,8 @@ struct AssertNode final : ExprNode {
 
 struct CallNode final : ExprNode {
   const CompiledFunction* callee;
-  std::vector<ExprNodePtr> scalars;      // per parameter (null for arrays)
-  std::vector<std::uint32_t> arrays;     // per parameter: the caller's array index (arrays)
+  std::vector<ExprNodePtr> scalars;   // per parameter (null for arrays)
+  std::vector<std::uint32_t> arrays;  // per parameter: the caller's array index (arrays)
   CallNode(const Expr* e, const CompiledFunction* c) : ExprNode(e), callee(c) {}
   Raw eval(Frame& f) const override {
     constexpr std::size_t kInline = 16;
@@ -506,7 +507,8 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
   // PlantedBug::CompoundInTargetType: `x op= y` computed in x's type (y converted to it first).
   if (plantedBug(*this) == PlantedBug::CompoundInTargetType && !isShiftOp && t != c)
     if (BinaryFn inTarget = binaryFn(op, t))
-      return std::make_unique<CompoundPlaceNode>(&e, lvalue(l), convertNode(*e.operands[1], converter(c, t), expr(*e.operands[1])),
+      return std::make_unique<CompoundPlaceNode>(&e, lvalue(l),
+                                                 convertNode(*e.operands[1], converter(c, t), expr(*e.operands[1])),
                                                  converter(t, t), converter(t, t), inTarget, t);
   // The hot shape: `sum += x[k]` with sum a scalar of the computation type.
   if (!isShiftOp && t == c && l.kind == ExprKind::VarRef && l.var < fn_.slotOf.size() && var(l.var).type.isValue()) {
@@ -517,7 +519,7 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
       } else {
         auto mk = [&]<BinaryOp Op>() -> ExprNodePtr {
           if constexpr (std::is_floating_point_v<T> && (Op == BinaryOp::Rem || Op == BinaryOp::BitAnd ||
-                                                         Op == BinaryOp::BitOr || Op == BinaryOp::BitXor))
+                                                        Op == BinaryOp::BitOr || Op == BinaryOp::BitXor))
             return nullptr;
           else {
             const Expr& r = *e.operands[1];
@@ -528,13 +530,14 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
                 Operand a = operand(*r.operands[0], true), b = operand(*r.operands[1], true);
                 if (a.kind == Operand::Elem && b.kind == Operand::Elem) {
                   using P = ProductOp<T, ElemOp<T>, ElemOp<T>>;
-                  return std::make_unique<CompoundSlotNode<Op, T, P>>(
-                      &e, slotOf(l.var), isChecked(l.var), P{ElemOp<T>{a.slot, a.index, a.src}, ElemOp<T>{b.slot, b.index, b.src}, &r});
+                  return std::make_unique<CompoundSlotNode<Op, T, P>>(&e, slotOf(l.var), isChecked(l.var),
+                                                                      P{ElemOp<T>{a.slot, a.index, a.src},
+                                                                        ElemOp<T>{b.slot, b.index, b.src}, &r});
                 }
                 if (a.kind == Operand::Slot && b.kind == Operand::Slot) {
                   using P = ProductOp<T, SlotOp<T>, SlotOp<T>>;
                   return std::make_unique<CompoundSlotNode<Op, T, P>>(&e, slotOf(l.var), isChecked(l.var),
-                                                                       P{SlotOp<T>{a.slot}, SlotOp<T>{b.slot}, &r});
+                                                                      P{SlotOp<T>{a.slot}, SlotOp<T>{b.slot}, &r});
                 }
               }
             }
@@ -542,13 +545,13 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
             if constexpr (kFused<T>) {
               if (o.kind == Operand::Elem)
                 return std::make_unique<CompoundSlotNode<Op, T, ElemOp<T>>>(&e, slotOf(l.var), isChecked(l.var),
-                                                                             ElemOp<T>{o.slot, o.index, o.src});
+                                                                            ElemOp<T>{o.slot, o.index, o.src});
               if (o.kind == Operand::Slot)
                 return std::make_unique<CompoundSlotNode<Op, T, SlotOp<T>>>(&e, slotOf(l.var), isChecked(l.var),
-                                                                             SlotOp<T>{o.slot});
+                                                                            SlotOp<T>{o.slot});
             }
             return std::make_unique<CompoundSlotNode<Op, T, NodeOp<T>>>(&e, slotOf(l.var), isChecked(l.var),
-                                                                         NodeOp<T>{toNode(std::move(o), r)});
+                                                                        NodeOp<T>{toNode(std::move(o), r)});
           }
         };
         switch (op) {
@@ -605,7 +608,8 @@ ExprNodePtr Compiler::call(const Expr& e) {
     const Type& pt = target.param(p).type;
     if (pt.isValue()) {
       if (a.type.scalar != pt.scalar || !a.type.isValue())
-        malformed(a.range, "argument " + std::to_string(p + 1) + " of '" + target.name + "' not of the parameter's type");
+        malformed(a.range,
+                  "argument " + std::to_string(p + 1) + " of '" + target.name + "' not of the parameter's type");
       node->scalars.push_back(expr(a));
       node->arrays.push_back(0);
     } else {

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "planted_bugs.hpp"
-#include "ops.hpp"
 #include "operands.hpp"
+#include "ops.hpp"
+#include "planted_bugs.hpp"
 
 namespace culift::interp::rt {
 namespace {
@@ -58,8 +58,16 @@ template <typename T> typename Fns<T>::F1 unaryFn(MathFn fn) {
     case MathFn::Lgamma:
       // The reentrant form: lgamma writes the global signgam, a race across launch threads.
       // Same value as lgamma/lgammaf.
-      if constexpr (std::is_same_v<T, float>) return [](float x) { int s; return ::lgammaf_r(x, &s); };
-      else return [](double x) { int s; return ::lgamma_r(x, &s); };
+      if constexpr (std::is_same_v<T, float>)
+        return [](float x) {
+          int s;
+          return ::lgammaf_r(x, &s);
+        };
+      else
+        return [](double x) {
+          int s;
+          return ::lgamma_r(x, &s);
+        };
     default: return nullptr;
   }
 }

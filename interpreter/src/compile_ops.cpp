@@ -74,8 +74,7 @@ template <typename From, typename To> struct CastNode final : ExprNode {
 template <BinaryOp Op> ExprNodePtr makeShift(Compiler& c, const Expr& e) {
   Scalar t = e.operands[0]->type.scalar;
   Scalar ct = e.operands[1]->type.scalar;
-  if (!isInteger(t) || !(isInteger(ct) || ct == Scalar::Bool))
-    c.malformed(e.range, "shift of a non-integer operand");
+  if (!isInteger(t) || !(isInteger(ct) || ct == Scalar::Bool)) c.malformed(e.range, "shift of a non-integer operand");
   return dispatch(t, [&]<Scalar S>() -> ExprNodePtr {
     using T = Cpp<S>;
     if constexpr (kInt<T>) {
@@ -95,10 +94,8 @@ ExprNodePtr Compiler::binary(const Expr& e) {
   if (ExprNodePtr planted = plantedBinary(*this, e)) return planted;
   const Scalar t = e.operands[0]->type.scalar;
   switch (e.binaryOp) {
-    case BinaryOp::LogAnd:
-      return std::make_unique<LogicalNode<true>>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
-    case BinaryOp::LogOr:
-      return std::make_unique<LogicalNode<false>>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
+    case BinaryOp::LogAnd: return std::make_unique<LogicalNode<true>>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
+    case BinaryOp::LogOr: return std::make_unique<LogicalNode<false>>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
     case BinaryOp::Shl: return makeShift<BinaryOp::Shl>(*this, e);
     case BinaryOp::Shr: return makeShift<BinaryOp::Shr>(*this, e);
     default: break;

@@ -1,9 +1,9 @@
 // Statements: blocks, declarations, control flow (loops count against the step budget).
 #include <algorithm>
 
+#include "operands.hpp"
 #include "ops.hpp"
 #include "planted_bugs.hpp"
-#include "operands.hpp"
 
 namespace culift::interp::rt {
 namespace {
@@ -13,7 +13,8 @@ namespace {
        "the loop may not terminate; raise Options::stepBudget if it is just long");
 }
 inline void step(Frame& f, const Stmt& s) {
-  if (++f.ctx->steps > f.ctx->budget) [[unlikely]] failBudget(f, s);
+  if (++f.ctx->steps > f.ctx->budget) [[unlikely]]
+    failBudget(f, s);
 }
 
 struct BlockNode final : StmtNode {
@@ -86,7 +87,8 @@ struct DeclArrayNode final : StmtNode {
   Scalar element;
   std::vector<ExprNodePtr> inits;
   bool initialized;
-  DeclArrayNode(const Stmt* s, std::uint32_t a, Scalar el, bool init) : StmtNode(s), array(a), element(el), initialized(init) {}
+  DeclArrayNode(const Stmt* s, std::uint32_t a, Scalar el, bool init)
+      : StmtNode(s), array(a), element(el), initialized(init) {}
   Flow exec(Frame& f) const override {
     ArrayView& v = f.arrays[array];
     const unsigned size = byteSize(element);
@@ -260,7 +262,7 @@ struct SwitchNode final : StmtNode {
   std::uint64_t mask;
   std::vector<StmtNodePtr> stmts;
   std::vector<std::pair<std::uint64_t, std::size_t>> labels;  // sorted by value
-  std::size_t defaultAt;                                     // stmts.size(): none
+  std::size_t defaultAt;                                      // stmts.size(): none
   std::vector<bool> stopAt;  // PlantedBug::SwitchNoFallThrough: the labels, where a case then ends
   explicit SwitchNode(const Stmt* s) : StmtNode(s) {}
   Flow exec(Frame& f) const override {
@@ -279,7 +281,8 @@ struct SwitchNode final : StmtNode {
 
 ExprNodePtr boolCond(Compiler& c, const Expr* e, const SourceRange& where, const char* what) {
   if (!e) c.malformed(where, std::string(what) + " without a condition");
-  if (e->type.scalar != Scalar::Bool || !e->type.isValue()) c.malformed(e->range, std::string(what) + " condition is not bool");
+  if (e->type.scalar != Scalar::Bool || !e->type.isValue())
+    c.malformed(e->range, std::string(what) + " condition is not bool");
   return c.expr(*e);
 }
 
@@ -312,8 +315,10 @@ StmtNodePtr countedLoop(Compiler& c, const Stmt& s) {
       return n;
     };
     if (bound.kind == Operand::Slot)
-      return fill(std::make_unique<ForRangeNode<I, Cmp, SlotOp<I>, Up>>(&s, c.slotOf(kv.var), SlotOp<I>{bound.slot}, inc));
-    return fill(std::make_unique<ForRangeNode<I, Cmp, ConstOp<I>, Up>>(&s, c.slotOf(kv.var), ConstOp<I>{get<I>(bound.value)}, inc));
+      return fill(
+          std::make_unique<ForRangeNode<I, Cmp, SlotOp<I>, Up>>(&s, c.slotOf(kv.var), SlotOp<I>{bound.slot}, inc));
+    return fill(std::make_unique<ForRangeNode<I, Cmp, ConstOp<I>, Up>>(&s, c.slotOf(kv.var),
+                                                                       ConstOp<I>{get<I>(bound.value)}, inc));
   };
   auto byDir = [&]<typename I, BinaryOp Cmp>() -> StmtNodePtr {
     return up ? build.template operator()<I, Cmp, true>() : build.template operator()<I, Cmp, false>();
@@ -369,14 +374,16 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
       if (v.type.isValue()) {
         ExprNodePtr init;
         if (s.expr) {
-          if (s.expr->type.scalar != v.type.scalar) malformed(s.range, "initializer of another type than '" + v.name + "'");
+          if (s.expr->type.scalar != v.type.scalar)
+            malformed(s.range, "initializer of another type than '" + v.name + "'");
           init = expr(*s.expr);
         }
         return std::make_unique<DeclScalarNode>(&s, slotOf(s.var), std::move(init));
       }
       if (!v.type.isArray()) malformed(s.range, "declaration of a local pointer '" + v.name + "'");
       if (s.inits.size() > v.type.extent) malformed(s.range, "too many initializers for '" + v.name + "'");
-      auto d = std::make_unique<DeclArrayNode>(&s, slotOf(s.var), v.type.scalar, s.arrayInitialized || !s.inits.empty());
+      auto d = std::make_unique<DeclArrayNode>(&s, slotOf(s.var), v.type.scalar,
+                                               s.arrayInitialized || !s.inits.empty());
       for (const ExprPtr& i : s.inits) {
         if (i->type.scalar != v.type.scalar) malformed(i->range, "initializer of another type than '" + v.name + "'");
         d->inits.push_back(expr(*i));
@@ -450,8 +457,7 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
       std::vector<const Stmt*> direct;
       if (s.body->kind == StmtKind::Block)
         for (const StmtPtr& x : s.body->stmts) direct.push_back(x.get());
-      else
-        direct.push_back(s.body.get());
+      else direct.push_back(s.body.get());
       n->defaultAt = direct.size();
       for (std::size_t k = 0; k < direct.size(); ++k) {
         const Stmt& x = *direct[k];

@@ -37,11 +37,11 @@ ConvertFn converter(Scalar from, Scalar to) {
 
 BinaryFn binaryFn(BinaryOp op, Scalar type) {
   switch (op) {
-#define CULIFT_BINARY_OP(O, SP)                                        \
-  case BinaryOp::O:                                                    \
-    return dispatch(type, [&]<Scalar S>() -> BinaryFn {                \
+#define CULIFT_BINARY_OP(O, SP)                                                              \
+  case BinaryOp::O:                                                                          \
+    return dispatch(type, [&]<Scalar S>() -> BinaryFn {                                      \
       if constexpr (genericApplies<BinaryOp::O, S>()) return &genericBinary<BinaryOp::O, S>; \
-      else return nullptr;                                             \
+      else return nullptr;                                                                   \
     });
 #include "culift/ast/constructs.def"
   }

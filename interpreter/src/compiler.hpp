@@ -37,7 +37,7 @@ struct Operand {
   ExprNodePtr node;
   std::uint32_t slot = 0;  // Slot; Elem: the array
   Raw value;
-  AffineIndex index;       // Elem
+  AffineIndex index;  // Elem
   const Expr* src = nullptr;
 };
 

@@ -93,11 +93,18 @@ std::string CrossCheckResult::summary() const {
   char buf[160];
   std::snprintf(buf, sizeof buf, " (max |diff| %.3g, max rel %.3g", maxAbsDiff, maxRelDiff);
   out += buf;
-  if (maxUlps) out += ", max " + (maxUlps == std::numeric_limits<std::uint64_t>::max() ? std::string("inf") : std::to_string(maxUlps)) + " ulp";
+  if (maxUlps)
+    out += ", max " +
+           (maxUlps == std::numeric_limits<std::uint64_t>::max() ? std::string("inf") : std::to_string(maxUlps)) +
+           " ulp";
   out += ")";
   for (const Mismatch& m : mismatches) {
     out += "\n  " + m.where + ": interpreter " + m.interpreted + ", native " + m.native;
-    if (m.ulps) out += " (" + (m.ulps == std::numeric_limits<std::uint64_t>::max() ? std::string("nan vs number") : std::to_string(m.ulps) + " ulp") + ")";
+    if (m.ulps)
+      out += " (" +
+             (m.ulps == std::numeric_limits<std::uint64_t>::max() ? std::string("nan vs number")
+                                                                  : std::to_string(m.ulps) + " ulp") +
+             ")";
   }
   if (mismatchCount > mismatches.size()) out += "\n  ...";
   return out;

@@ -103,7 +103,8 @@ void failNoLoc(std::string message) {
 }
 
 std::string varName(const Frame& f, const Expr& e) {
-  if (e.kind == ExprKind::VarRef && f.fn && e.var < f.fn->fn->vars.size()) return "'" + f.fn->fn->vars[e.var].name + "'";
+  if (e.kind == ExprKind::VarRef && f.fn && e.var < f.fn->fn->vars.size())
+    return "'" + f.fn->fn->vars[e.var].name + "'";
   return "of the expression";
 }
 
@@ -136,9 +137,11 @@ void failArith(const Expr& e, std::string what, std::string lhs, std::string rhs
 
 void failShift(const Expr& e, std::string lhs, std::string count, unsigned width) {
   std::string b = e.operands.size() == 2 ? operandText(*e.operands[1]) : "";
-  const std::string what = count.starts_with("-") ? std::string("negative")
-                                                  : "not less than the width " + std::to_string(width) + " of the shifted type";
-  fail(e.range, "shift count " + count + (b.empty() ? "" : " ('" + b + "')") + " is " + what + " (shifting " + lhs + ")",
+  const std::string what = count.starts_with("-")
+                               ? std::string("negative")
+                               : "not less than the width " + std::to_string(width) + " of the shifted type";
+  fail(e.range,
+       "shift count " + count + (b.empty() ? "" : " ('" + b + "')") + " is " + what + " (shifting " + lhs + ")",
        "shift counts must be in [0, " + std::to_string(width - 1) + "]");
 }
 

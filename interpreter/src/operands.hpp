@@ -30,11 +30,14 @@ template <typename I>
   failIndex(f, e, text(idx), size);
 }
 
-template <typename I> [[gnu::always_inline]] inline std::uint64_t checkedIndex(I idx, const ArrayView& v, Frame& f, const Expr& e) {
+template <typename I>
+[[gnu::always_inline]] inline std::uint64_t checkedIndex(I idx, const ArrayView& v, Frame& f, const Expr& e) {
   if constexpr (std::is_signed_v<I>) {
-    if (idx < 0 || static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndexValue(f, e, idx, v.size);
+    if (idx < 0 || static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]]
+      failIndexValue(f, e, idx, v.size);
   } else {
-    if (static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]] failIndexValue(f, e, idx, v.size);
+    if (static_cast<std::uint64_t>(idx) >= v.size) [[unlikely]]
+      failIndexValue(f, e, idx, v.size);
   }
   return static_cast<std::uint64_t>(idx);
 }
@@ -55,7 +58,8 @@ template <typename T> struct ElemOp {
   [[gnu::always_inline]] T operator()(Frame& f) const {
     const ArrayView& v = f.arrays[array];
     const std::uint64_t k = checkedIndex<int>(affineValue(index, f), v, f, *src);
-    if (v.init && !v.init[k]) [[unlikely]] failUninitElement(f, *src, k);
+    if (v.init && !v.init[k]) [[unlikely]]
+      failUninitElement(f, *src, k);
     T x;
     std::memcpy(&x, v.data + k * sizeof(T), sizeof(T));
     return x;
@@ -63,14 +67,13 @@ template <typename T> struct ElemOp {
 };
 
 // Types whose operations are fused (the common computation types); others use nodes only.
-template <typename T> constexpr bool kFused =
-    std::is_same_v<T, int> || std::is_same_v<T, long long> || std::is_same_v<T, long> ||
-    std::is_same_v<T, unsigned> || std::is_same_v<T, unsigned long> || std::is_same_v<T, float> ||
-    std::is_same_v<T, double>;
+template <typename T> constexpr bool kFused = std::is_same_v<T, int> || std::is_same_v<T, long long> ||
+                                              std::is_same_v<T, long> || std::is_same_v<T, unsigned> ||
+                                              std::is_same_v<T, unsigned long> || std::is_same_v<T, float> ||
+                                              std::is_same_v<T, double>;
 
 // make(l, r) receives two operand policies and returns the node.
-template <typename T, typename Make>
-ExprNodePtr fuse2(Compiler& c, const Expr& le, const Expr& re, Make make) {
+template <typename T, typename Make> ExprNodePtr fuse2(Compiler& c, const Expr& le, const Expr& re, Make make) {
   constexpr bool kElem = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int>;
   Operand a = c.operand(le, kElem);
   Operand b = c.operand(re, kElem);

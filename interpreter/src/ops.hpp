@@ -11,8 +11,8 @@
 namespace culift::interp::rt {
 
 template <typename T> constexpr bool kSignedInt = std::is_integral_v<T> && std::is_signed_v<T>;
-template <typename T> constexpr bool kUnsignedInt =
-    std::is_integral_v<T> && !std::is_signed_v<T> && !std::is_same_v<T, bool>;
+template <typename T> constexpr bool kUnsignedInt = std::is_integral_v<T> && !std::is_signed_v<T> &&
+                                                    !std::is_same_v<T, bool>;
 template <typename T> constexpr bool kInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 template <typename T> std::string text(T v) {
@@ -48,20 +48,25 @@ template <BinaryOp Op, typename T> inline T arith(T a, T b, const Expr& e) {
   } else {
     T r;
     if constexpr (Op == BinaryOp::Add) {
-      if (__builtin_add_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
+      if (__builtin_add_overflow(a, b, &r)) [[unlikely]]
+        failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else if constexpr (Op == BinaryOp::Sub) {
-      if (__builtin_sub_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
+      if (__builtin_sub_overflow(a, b, &r)) [[unlikely]]
+        failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else if constexpr (Op == BinaryOp::Mul) {
-      if (__builtin_mul_overflow(a, b, &r)) [[unlikely]] failArithValues<T>(e, "signed integer overflow", a, b);
+      if (__builtin_mul_overflow(a, b, &r)) [[unlikely]]
+        failArithValues<T>(e, "signed integer overflow", a, b);
       return r;
     } else {
       if (b == 0) [[unlikely]]
         failArithValues<T>(e, Op == BinaryOp::Div ? "integer division by zero" : "integer remainder by zero", a, b);
       if (a == std::numeric_limits<T>::min() && b == T(-1)) [[unlikely]]
-        failArithValues<T>(e, Op == BinaryOp::Div ? "signed integer overflow in division"
-                                         : "signed integer overflow in remainder", a, b);
+        failArithValues<T>(e,
+                           Op == BinaryOp::Div ? "signed integer overflow in division"
+                                               : "signed integer overflow in remainder",
+                           a, b);
       return Op == BinaryOp::Div ? T(a / b) : T(a % b);
     }
   }
@@ -85,8 +90,8 @@ template <BinaryOp Op, typename T> inline bool compare(T a, T b) {
 // A shift count of any integer type, as a signed 128-bit-safe pair (negative flag, amount).
 [[noreturn]] void failShift(const Expr& e, std::string lhs, std::string count, unsigned width);
 
-template <typename T>
-[[noreturn, gnu::cold, gnu::noinline]] void failShiftValues(const Expr& e, T a, Raw count, Scalar countType, unsigned width) {
+template <typename T> [[noreturn, gnu::cold, gnu::noinline]] void failShiftValues(const Expr& e, T a, Raw count,
+                                                                                  Scalar countType, unsigned width) {
   failShift(e, text(a), describe(countType, count), width);
 }
 
@@ -134,7 +139,8 @@ template <typename From, typename To> inline To convert(From v, const Expr& e) {
     if constexpr (kUnsignedInt<To>) ok = x > -1.0 && x < hi;
     else if constexpr (sizeof(To) < 8) ok = x > static_cast<double>(std::numeric_limits<To>::min()) - 1.0 && x < hi;
     else ok = x >= static_cast<double>(std::numeric_limits<To>::min()) && x < hi;
-    if (!ok) [[unlikely]] failConvertValue<From, To>(e, v);
+    if (!ok) [[unlikely]]
+      failConvertValue<From, To>(e, v);
     return static_cast<To>(v);
   } else {
     return static_cast<To>(v);

@@ -14,7 +14,8 @@ namespace {
 struct Fn1Node final : ExprNode {
   ExprNodePtr a;
   std::function<Raw(Raw, const Expr&)> fn;
-  Fn1Node(const Expr* e, ExprNodePtr x, std::function<Raw(Raw, const Expr&)> f) : ExprNode(e), a(std::move(x)), fn(std::move(f)) {}
+  Fn1Node(const Expr* e, ExprNodePtr x, std::function<Raw(Raw, const Expr&)> f)
+      : ExprNode(e), a(std::move(x)), fn(std::move(f)) {}
   Raw eval(Frame& f) const override { return fn(a->eval(f), *src); }
 };
 
@@ -126,13 +127,15 @@ ExprNodePtr plantedCast(Compiler& c, const Expr& e) {
         using T = Cpp<F>;
         if constexpr (std::is_floating_point_v<T>) {
           ConvertFn toInt = converter(from, to);
-          return std::make_unique<Fn1Node>(&e, c.expr(*e.operands[0]),
-                                           [toInt](Raw a, const Expr& x) { return toInt(make(std::nearbyint(get<T>(a))), x); });
+          return std::make_unique<Fn1Node>(&e, c.expr(*e.operands[0]), [toInt](Raw a, const Expr& x) {
+            return toInt(make(std::nearbyint(get<T>(a))), x);
+          });
         }
         return nullptr;
       });
     case PlantedBug::UnsignedNarrowSignExtends:
-      if ((from != Scalar::U8 && from != Scalar::U16) || !isInteger(to) || byteSize(to) <= byteSize(from)) return nullptr;
+      if ((from != Scalar::U8 && from != Scalar::U16) || !isInteger(to) || byteSize(to) <= byteSize(from))
+        return nullptr;
       return std::make_unique<Fn1Node>(&e, c.expr(*e.operands[0]), [from, to](Raw a, const Expr& x) {
         const std::int64_t v = from == Scalar::U8 ? static_cast<std::int8_t>(get<std::uint8_t>(a))
                                                   : static_cast<std::int16_t>(get<std::uint16_t>(a));

@@ -52,8 +52,8 @@ void checkScalar(const Function& fn, unsigned p, const Arg& a) {
                      kindText(a));
 }
 
-void checkArray(const Function& fn, unsigned p, const Arg& a, Scalar element, bool needWritable,
-                std::uint64_t minSize, const std::string& what) {
+void checkArray(const Function& fn, unsigned p, const Arg& a, Scalar element, bool needWritable, std::uint64_t minSize,
+                const std::string& what) {
   const ArrayRef* r = std::get_if<ArrayRef>(&a);
   if (!r || r->element != element)
     failArgs(fn, what + " needs an array of " + std::string(spelling(element)) + ", got " + kindText(a));
@@ -78,7 +78,8 @@ bool indexFits(Scalar t, std::int64_t n) {
   const std::int64_t last = n - 1;
   return rt::dispatch(t, [&]<Scalar S>() -> bool {
     using T = rt::Cpp<S>;
-    if constexpr (rt::kInt<T>) return static_cast<std::uint64_t>(last) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    if constexpr (rt::kInt<T>)
+      return static_cast<std::uint64_t>(last) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
     else return false;
   });
 }
@@ -154,14 +155,11 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   ctx.budget = d.options.stepBudget;
   rt::Raw r;
   const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr); };
-  if (needsCuliftStack(d, index))
-    runOnCuliftStack(run);
-  else
-    run();
+  if (needsCuliftStack(d, index)) runOnCuliftStack(run);
+  else run();
   Value out;
   out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
-  if (out.type != Scalar::Void)
-    rt::dispatch(out.type, [&]<Scalar S>() { out = Value::of(rt::get<rt::Cpp<S>>(r)); });
+  if (out.type != Scalar::Void) rt::dispatch(out.type, [&]<Scalar S>() { out = Value::of(rt::get<rt::Cpp<S>>(r)); });
   return out;
 }
 
@@ -173,11 +171,12 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   if (!fn.isKernel()) failArgs(fn, "it is a device-only function and has no kernel to launch");
   const unsigned rank = culift::rank(fn.mode);
   if (extent.rank != rank)
-    failArgs(fn, "a " + std::string(name(fn.mode)) + " kernel needs a rank-" + std::to_string(rank) + " extent, got rank " +
-                     std::to_string(extent.rank));
+    failArgs(fn, "a " + std::string(name(fn.mode)) + " kernel needs a rank-" + std::to_string(rank) +
+                     " extent, got rank " + std::to_string(extent.rank));
   std::uint64_t total = 1;
   for (unsigned a = 0; a < rank; ++a) {
-    if (extent.n[a] < 0) failArgs(fn, "negative extent " + std::to_string(extent.n[a]) + " on axis " + std::to_string(a));
+    if (extent.n[a] < 0)
+      failArgs(fn, "negative extent " + std::to_string(extent.n[a]) + " on axis " + std::to_string(a));
     if (extent.n[a] != 0 && total > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(extent.n[a]))
       failArgs(fn, "the extent overflows 64 bits");
     total *= static_cast<std::uint64_t>(extent.n[a]);
@@ -262,7 +261,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   };
 
   // Runs elements [begin, end); returns the first failing element's error, if any.
-  auto runRange = [&](std::uint64_t begin, std::uint64_t end, std::vector<rt::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
+  auto runRange = [&](std::uint64_t begin, std::uint64_t end,
+                      std::vector<rt::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
     rt::Context ctx;
     ctx.budget = d.options.stepBudget;
     if (!loopAsWritten) ctx.reassociating = &cf;
@@ -275,7 +275,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
           for (std::size_t a = 0; a < indexParams.size(); ++a)
             s[indexParams[a]] = indexValue(fn.param(indexParams[a]).type.scalar, ijk[a]);
         }
-        for (const auto& [p, v] : elementInputs) s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
+        for (const auto& [p, v] : elementInputs)
+          s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
         ctx.steps = 0;
         rt::Raw r = rt::invoke(cf, ctx, s.data(), views.data(), nullptr);
         if (out) rt::storeAt(out->data + e * outSize, outType, r);
@@ -297,10 +298,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     std::vector<rt::Raw> s = scalars;
     std::optional<std::pair<std::uint64_t, Error>> failure;
     const auto run = [&] { failure = runRange(0, total, s); };
-    if (deep)
-      runOnCuliftStack(run);
-    else
-      run();
+    if (deep) runOnCuliftStack(run);
+    else run();
     if (failure) throw std::move(failure->second);
     return;
   }

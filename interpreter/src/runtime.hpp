@@ -32,8 +32,10 @@ template <typename T> inline Raw make(T v) {
 
 // The C++ type of each Scalar, for templates.
 template <Scalar S> struct CppOf;
-#define CULIFT_X(E, T, S, B, I, SG, F) \
-  template <> struct CppOf<Scalar::E> { using type = T; };
+#define CULIFT_X(E, T, S, B, I, SG, F)  \
+  template <> struct CppOf<Scalar::E> { \
+    using type = T;                     \
+  };
 CULIFT_SCALAR_TYPES(CULIFT_X)
 #undef CULIFT_X
 template <Scalar S> using Cpp = typename CppOf<S>::type;
@@ -100,9 +102,9 @@ using StmtNodePtr = std::unique_ptr<StmtNode>;
 
 // A local array's storage in the frame.
 struct LocalArray {
-  std::uint32_t array = 0;        // index in Frame::arrays
-  std::size_t offset = 0;         // bytes into the frame's array storage
-  std::size_t initOffset = 0;     // bytes into the frame's init-flag storage
+  std::uint32_t array = 0;     // index in Frame::arrays
+  std::size_t offset = 0;      // bytes into the frame's array storage
+  std::size_t initOffset = 0;  // bytes into the frame's init-flag storage
   std::uint64_t extent = 0;
   bool writable = true;
 };
@@ -123,14 +125,14 @@ struct CompiledFunction {
 // file can be read) and throws interp::Error.
 [[noreturn]] void fail(const SourceRange& where, std::string message, std::string hint = {});
 [[noreturn]] void failNoLoc(std::string message);
-std::string describe(Scalar s, Raw v);  // "2147483647", "nan", "1.5"
+std::string describe(Scalar s, Raw v);               // "2147483647", "nan", "1.5"
 std::string varName(const Frame& f, const Expr& e);  // "'x'" or "the expression"
 // The function running on this thread (names variables in error messages).
 extern thread_local const Function* currentFunction;
 
 // Runs `cf` with a fresh frame; `bind(frame)` stores the arguments.
-Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs,
-           const ArrayView* arrayArgs, const SourceRange* callSite);
+Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, const ArrayView* arrayArgs,
+           const SourceRange* callSite);
 
 struct ProgramData;
 const CompiledFunction& compiledCallee(const ProgramData& p, FuncId id);

@@ -37,7 +37,8 @@ SampleArgs sampleArgs(const Function& fn, std::uint64_t seed) {
       interp::Value v = interp::rt::dispatch(t.scalar, [&]<Scalar S>() {
         using T = interp::rt::Cpp<S>;
         if constexpr (std::is_same_v<T, bool>) return interp::Value::of(true);
-        else if constexpr (std::is_floating_point_v<T>) return interp::Value::of(static_cast<T>(0.5 + std::abs(real(rng)) / 2));
+        else if constexpr (std::is_floating_point_v<T>)
+          return interp::Value::of(static_cast<T>(0.5 + std::abs(real(rng)) / 2));
         else return interp::Value::of(static_cast<T>(integerFor(fn, p)));
       });
       s.args.emplace_back(v);
@@ -51,7 +52,8 @@ SampleArgs sampleArgs(const Function& fn, std::uint64_t seed) {
         using T = interp::rt::Cpp<S>;
         T v;
         if constexpr (std::is_same_v<T, bool>) v = (k % 3) != 0;
-        else if constexpr (std::is_floating_point_v<T>) v = static_cast<T>(static_cast<double>((k % 17)) * 0.5 - 4.0 + real(rng) / 8);
+        else if constexpr (std::is_floating_point_v<T>)
+          v = static_cast<T>(static_cast<double>((k % 17)) * 0.5 - 4.0 + real(rng) / 8);
         else v = static_cast<T>(small(rng));
         std::memcpy(data.data() + k * size, &v, size);
       });

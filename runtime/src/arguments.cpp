@@ -59,8 +59,10 @@ std::size_t launchArgumentCount(const Function& fn) {
 
 std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const LaunchPlan& plan,
                                                 std::span<const LaunchArg> args, const Engine* engine) {
-  if (!fn.isKernel()) reject(fn, "is a device-only function (no index parameter and no element-wise form): it "
-                                 "cannot be launched, only called from other lifted functions");
+  if (!fn.isKernel())
+    reject(fn,
+           "is a device-only function (no index parameter and no element-wise form): it "
+           "cannot be launched, only called from other lifted functions");
   const unsigned kernelRank = culift::rank(fn.mode);
   if (plan.rank != kernelRank)
     reject(fn, "is a " + std::string(name(fn.mode)) + " kernel over " + std::to_string(kernelRank) +
@@ -132,10 +134,10 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
         std::string hint;
         if (isFloating(p.type.scalar) || isFloating(a.scalar.type) || p.type.scalar == Scalar::Bool ||
             a.scalar.type == Scalar::Bool)
-          hint = ": pass exactly a " + std::string(spelling(p.type.scalar)) + " (floating and bool arguments are "
+          hint = ": pass exactly a " + std::string(spelling(p.type.scalar)) +
+                 " (floating and bool arguments are "
                  "not converted)";
-        else
-          hint = ": the value does not fit " + std::string(spelling(p.type.scalar));
+        else hint = ": the value does not fit " + std::string(spelling(p.type.scalar));
         reject(fn, label + " got " + a.describe() + hint);
       }
     }
@@ -153,9 +155,12 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
       const std::uint64_t oBegin = o.buffer.address, oEnd = oBegin + o.buffer.count * byteSize(o.buffer.element);
       bool overlap = wBegin < oEnd && oBegin < wEnd;
       if (overlap || (wBegin == oBegin && wBegin != 0))
-        reject(fn, "the same buffer is passed for '" + w.param->name + "' and '" + o.param->name + "', and the kernel "
-                   "writes '" + w.param->name + "': its arrays are __restrict__, so they must not overlap (use two "
-                   "buffers)");
+        reject(fn, "the same buffer is passed for '" + w.param->name + "' and '" + o.param->name +
+                       "', and the kernel "
+                       "writes '" +
+                       w.param->name +
+                       "': its arrays are __restrict__, so they must not overlap (use two "
+                       "buffers)");
     }
   }
   return resolved;

@@ -51,8 +51,7 @@ bool parseHeader(llvm::StringRef text, CacheKey& key) {
   return seen == 5;
 }
 
-template <typename T>
-T readLittleEndian(const char* p) {
+template <typename T> T readLittleEndian(const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
@@ -123,8 +122,9 @@ CompileCache::CompileCache(Options options)
   if (!disk_) return;
   std::lock_guard lock(mutex_);
   if (directory_.empty()) {
-    warnLocked("no cache directory (neither $CULIFT_CACHE_DIR, $XDG_CACHE_HOME nor $HOME is set): "
-               "compiled kernels are cached in memory only");
+    warnLocked(
+        "no cache directory (neither $CULIFT_CACHE_DIR, $XDG_CACHE_HOME nor $HOME is set): "
+        "compiled kernels are cached in memory only");
     disk_ = false;
   } else if (std::error_code ec = llvm::sys::fs::create_directories(directory_)) {
     warnLocked("cannot create the compile cache directory '" + directory_ + "' (" + ec.message() +

@@ -42,7 +42,8 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   resolveAny(lib, api->cuDeviceGetAttribute, {"cuDeviceGetAttribute"}, missing);
   resolveAny(lib, api->cuDeviceTotalMem, {"cuDeviceTotalMem_v2", "cuDeviceTotalMem"}, missing);
   resolveAny(lib, api->cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"}, missing);
-  resolveAny(lib, api->cuDevicePrimaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"}, missing);
+  resolveAny(lib, api->cuDevicePrimaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
+             missing);
   resolveAny(lib, api->cuCtxSetCurrent, {"cuCtxSetCurrent"}, missing);
   resolveAny(lib, api->cuCtxSynchronize, {"cuCtxSynchronize"}, missing);
   resolveAny(lib, api->cuMemGetInfo, {"cuMemGetInfo_v2", "cuMemGetInfo"}, missing);
@@ -70,7 +71,8 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   lib.resolve(api->cuGetErrorName, "cuGetErrorName");
   lib.resolve(api->cuGetErrorString, "cuGetErrorString");
   if (!missing.empty()) {
-    if (whyNot) *whyNot = lib.path() + " lacks driver entry points culift needs (" + missing + "): the driver is too old";
+    if (whyNot)
+      *whyNot = lib.path() + " lacks driver entry points culift needs (" + missing + "): the driver is too old";
     return nullptr;
   }
   return api;

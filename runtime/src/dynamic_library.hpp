@@ -26,8 +26,7 @@ class DynamicLibrary {
   void* symbol(const char* name) const;              // null when absent
 
   // Typed lookup: `fn` is left null when the library does not export `name`.
-  template <typename Fn>
-  bool resolve(Fn*& fn, const char* name) const {
+  template <typename Fn> bool resolve(Fn*& fn, const char* name) const {
     fn = reinterpret_cast<Fn*>(symbol(name));
     return fn != nullptr;
   }

@@ -110,7 +110,8 @@ Kernel Engine::kernel(const std::shared_ptr<const Module>& module, std::string_v
   // The CPU backend runs the function itself: its loop plan changes nothing there.
   std::vector<void*> planHandles;
   if (impl_->backend->kind() == Backend::Gpu)
-    for (const PlanEntry& e : fn->planEntries) planHandles.push_back(impl_->backend->function(module, *fn, e.kernelName));
+    for (const PlanEntry& e : fn->planEntries)
+      planHandles.push_back(impl_->backend->function(module, *fn, e.kernelName));
   return Kernel(shared_from_this(), module, fn, handle, wide, std::move(planHandles));
 }
 

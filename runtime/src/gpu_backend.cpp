@@ -71,24 +71,20 @@ class GpuBackend final : public BackendImpl {
     makeCurrent();
     if (async)
       api_->check(api_->cuMemcpyHtoDAsync(dst, src, bytes, static_cast<CUstream>(stream)), "cuMemcpyHtoDAsync_v2");
-    else
-      api_->check(api_->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD_v2");
+    else api_->check(api_->cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD_v2");
   }
 
   void copyOut(void* dst, std::uint64_t src, std::size_t bytes, void* stream, bool async) override {
     makeCurrent();
     if (async)
       api_->check(api_->cuMemcpyDtoHAsync(dst, src, bytes, static_cast<CUstream>(stream)), "cuMemcpyDtoHAsync_v2");
-    else
-      api_->check(api_->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH_v2");
+    else api_->check(api_->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH_v2");
   }
 
   void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) override {
     makeCurrent();
-    if (stream)
-      api_->check(api_->cuMemsetD8Async(dst, 0, bytes, static_cast<CUstream>(stream)), "cuMemsetD8Async");
-    else
-      api_->check(api_->cuMemsetD8(dst, 0, bytes), "cuMemsetD8_v2");
+    if (stream) api_->check(api_->cuMemsetD8Async(dst, 0, bytes, static_cast<CUstream>(stream)), "cuMemsetD8Async");
+    else api_->check(api_->cuMemsetD8(dst, 0, bytes), "cuMemsetD8_v2");
   }
 
   void load(const std::shared_ptr<const Module>& module) override {
@@ -139,7 +135,8 @@ class GpuBackend final : public BackendImpl {
   unsigned suggestedBlockSize(void* function) override {
     makeCurrent();
     int minGrid = 0, block = 0;
-    api_->check(api_->cuOccupancyMaxPotentialBlockSize(&minGrid, &block, static_cast<CUfunction>(function), nullptr, 0, 0),
+    api_->check(api_->cuOccupancyMaxPotentialBlockSize(&minGrid, &block, static_cast<CUfunction>(function), nullptr, 0,
+                                                       0),
                 "cuOccupancyMaxPotentialBlockSize");
     return block > 0 ? static_cast<unsigned>(block) : 256u;
   }
@@ -281,16 +278,15 @@ std::string initFailureReason(const DriverApi& api, CUresult r) {
   if (std::string d = api.errorDescription(r); !d.empty()) s += ": " + d;
   switch (r) {
     case 34:
-      s += ". " + api.library.path() + " is the stub from the CUDA toolkit: remove its directory (…/lib64/stubs) "
+      s += ". " + api.library.path() +
+           " is the stub from the CUDA toolkit: remove its directory (…/lib64/stubs) "
            "from LD_LIBRARY_PATH so the real driver's libcuda.so.1 is found";
       break;
     case 100:
       s += ". Check nvidia-smi, $CUDA_VISIBLE_DEVICES, and (in a container) that it runs with --gpus all";
       break;
     case 35:
-    case 803:
-      s += ". Install a newer NVIDIA driver";
-      break;
+    case 803: s += ". Install a newer NVIDIA driver"; break;
     default: break;
   }
   return s;

@@ -13,7 +13,8 @@ namespace detail {
 BackendImpl& backendOf(Engine& engine);
 }  // namespace detail
 
-std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args) {
+std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan,
+                                          std::span<const ResolvedArg> args) {
   constexpr std::uint64_t kMax = INT32_MAX;
   const std::uint64_t items = std::max(1u, fn.itemsPerThread);
   if (static_cast<std::uint64_t>(plan.elements()) > kMax) return std::nullopt;
@@ -79,7 +80,8 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
         const std::int64_t by = (rows + entry.tileRows - 1) / entry.tileRows;
         if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) continue;
         blocks = bx * by;
-        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(bx, 1)), static_cast<unsigned>(std::max<std::int64_t>(by, 1)), 1};
+        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(bx, 1)),
+                  static_cast<unsigned>(std::max<std::int64_t>(by, 1)), 1};
         break;
       }
       case LoopPlan::RowReduction:

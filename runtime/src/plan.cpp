@@ -21,8 +21,8 @@ void checkBlock(const Dim3& b, const GridLimits& limits) {
   for (int a = 0; a < 3; ++a) {
     if (dims[a] == 0) throw ArgumentError("launch plan: block dimension " + std::string(1, "xyz"[a]) + " is 0");
     if (dims[a] > limits.maxBlock[a])
-      throw ArgumentError("launch plan: block dimension " + std::string(1, "xyz"[a]) + " = " +
-                          std::to_string(dims[a]) + " exceeds the device limit " + std::to_string(limits.maxBlock[a]));
+      throw ArgumentError("launch plan: block dimension " + std::string(1, "xyz"[a]) + " = " + std::to_string(dims[a]) +
+                          " exceeds the device limit " + std::to_string(limits.maxBlock[a]));
   }
   if (b.volume() > limits.maxThreadsPerBlock)
     throw ArgumentError("launch plan: block of " + std::to_string(b.volume()) + " threads exceeds the limit of " +
@@ -106,8 +106,9 @@ LaunchPlan LaunchPlanner::forThreads(unsigned rank, const std::int64_t extent[3]
   switch (rank) {
     case 1: return for1D(extent[0], std::min(t, limits.maxBlock[0]), limits);
     case 2: return for2D(extent[0], extent[1], 32, std::min(t / 32, limits.maxBlock[1]), limits);
-    case 3: return for3D(extent[0], extent[1], extent[2], 32, std::max(1u, std::min(t / 128, limits.maxBlock[1])),
-                         std::min(4u, limits.maxBlock[2]), limits);
+    case 3:
+      return for3D(extent[0], extent[1], extent[2], 32, std::max(1u, std::min(t / 128, limits.maxBlock[1])),
+                   std::min(4u, limits.maxBlock[2]), limits);
     default: throw ArgumentError("launch plan: rank " + std::to_string(rank) + " is not 1, 2 or 3");
   }
 }

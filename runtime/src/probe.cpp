@@ -109,15 +109,19 @@ std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
         "libcuda.so.1 comes with the NVIDIA driver, not with the CUDA toolkit. Install the driver "
         "(e.g. 'sudo apt install nvidia-driver-580' or NVIDIA's .run installer) and check it with nvidia-smi. "
         "In a container, start it with the NVIDIA container toolkit ('docker run --gpus all ...'). "
-        "If the driver is installed somewhere unusual, set $CULIFT_CUDA_DRIVER_PATH to its libcuda.so.1." + cpu;
+        "If the driver is installed somewhere unusual, set $CULIFT_CUDA_DRIVER_PATH to its libcuda.so.1." +
+        cpu;
     if (llvm::sys::fs::exists("/usr/local/cuda/lib64/stubs/libcuda.so"))
       detail += " (The toolkit's stubs/libcuda.so is a link-time stub: it cannot run kernels.)";
     out.push_back({S::Error, "no CUDA driver: libcuda.so.1 was not found", detail});
   } else if (r.initStatus == kStubLibrary) {
     out.push_back({S::Error, "the CUDA driver stub was loaded (" + r.driverPath + "), not the driver",
                    "cuInit returned CUDA_ERROR_STUB_LIBRARY. Remove the toolkit's stubs directory from "
-                   "LD_LIBRARY_PATH (now '" + r.ldLibraryPath + "') and $CULIFT_CUDA_DRIVER_PATH, and install the "
-                   "NVIDIA driver if nvidia-smi does not work." + cpu});
+                   "LD_LIBRARY_PATH (now '" +
+                       r.ldLibraryPath +
+                       "') and $CULIFT_CUDA_DRIVER_PATH, and install the "
+                       "NVIDIA driver if nvidia-smi does not work." +
+                       cpu});
   } else if (r.initStatus == kNoDevice) {
     std::string detail = "cuInit returned CUDA_ERROR_NO_DEVICE. Check that nvidia-smi lists a GPU";
     if (r.cudaVisibleDevicesSet)
@@ -130,17 +134,19 @@ std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
   } else if (r.initStatus != 0) {
     out.push_back({S::Error, "the CUDA driver failed to initialize: " + r.initStatusName,
                    "Check nvidia-smi and the kernel log (dmesg | grep -i nvrm); a reboot after a driver update often "
-                   "helps; make sure /dev/nvidia* is accessible to this user." + cpu});
+                   "helps; make sure /dev/nvidia* is accessible to this user." +
+                       cpu});
   } else if (r.devices.empty()) {
-    out.push_back({S::Error, "the CUDA driver lists no device", r.deviceError.empty() ? "Check nvidia-smi." + cpu
-                                                                                     : r.deviceError + "." + cpu});
+    out.push_back({S::Error, "the CUDA driver lists no device",
+                   r.deviceError.empty() ? "Check nvidia-smi." + cpu : r.deviceError + "." + cpu});
   }
 
   if (!r.nvrtcFound) {
     out.push_back({S::Error, "NVRTC (libnvrtc.so) was not found",
                    "culift compiles kernels at run time with NVRTC. Install it (e.g. 'sudo apt install "
                    "cuda-nvrtc-13-0', or the CUDA toolkit), add its directory (e.g. /usr/local/cuda/lib64) to "
-                   "LD_LIBRARY_PATH, or set $CULIFT_NVRTC_PATH to the libnvrtc.so file." + cpu});
+                   "LD_LIBRARY_PATH, or set $CULIFT_NVRTC_PATH to the libnvrtc.so file." +
+                       cpu});
   }
 
   if (r.driverFound && r.initStatus == 0 && r.nvrtcFound && r.driverVersion > 0 &&
@@ -148,8 +154,9 @@ std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
     out.push_back({S::Error,
                    "the driver supports CUDA " + versionString(r.driverVersion) + ", older than NVRTC " +
                        std::to_string(r.nvrtcMajor) + "." + std::to_string(r.nvrtcMinor),
-                   "Code NVRTC " + std::to_string(r.nvrtcMajor) + " generates may not load on this driver "
-                   "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION). Upgrade the NVIDIA driver to one for CUDA " +
+                   "Code NVRTC " + std::to_string(r.nvrtcMajor) +
+                       " generates may not load on this driver "
+                       "(CUDA_ERROR_UNSUPPORTED_PTX_VERSION). Upgrade the NVIDIA driver to one for CUDA " +
                        std::to_string(r.nvrtcMajor) + ", or point $CULIFT_NVRTC_PATH at the NVRTC of CUDA " +
                        std::to_string(r.driverVersion / 1000) + " or older."});
   }
@@ -163,8 +170,10 @@ std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
                        "NVRTC " + std::to_string(r.nvrtcMajor) + "." + std::to_string(r.nvrtcMinor) +
                            " cannot compile for device " + std::to_string(d.ordinal) + " (" + d.name + ", sm_" +
                            std::to_string(d.arch()) + ")",
-                       "It supports " + archList(r.nvrtcArchs) + ". Use the NVRTC of an older CUDA toolkit that still "
-                       "supports sm_" + std::to_string(d.arch()) + " ($CULIFT_NVRTC_PATH)."});
+                       "It supports " + archList(r.nvrtcArchs) +
+                           ". Use the NVRTC of an older CUDA toolkit that still "
+                           "supports sm_" +
+                           std::to_string(d.arch()) + " ($CULIFT_NVRTC_PATH)."});
       } else if (!exact) {
         out.push_back({S::Note,
                        "NVRTC has no sm_" + std::to_string(d.arch()) + " target for device " +
@@ -222,8 +231,9 @@ std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggesti
   for (int a : r.nvrtcArchs) archs.push_back(a);
   llvm::json::Array fixes;
   for (const FixSuggestion& f : suggestions) {
-    const char* level =
-        f.severity == FixSuggestion::Severity::Error ? "error" : f.severity == FixSuggestion::Severity::Warning ? "warning" : "note";
+    const char* level = f.severity == FixSuggestion::Severity::Error     ? "error"
+                        : f.severity == FixSuggestion::Severity::Warning ? "warning"
+                                                                         : "note";
     fixes.push_back(llvm::json::Object{{"severity", level}, {"title", f.title}, {"fix", f.detail}});
   }
   llvm::json::Object driver{{"found", r.driverFound}};

@@ -58,7 +58,8 @@ struct RawModule::Impl {
   }
 };
 
-std::vector<std::string> RawModule::compileOptions(const EngineOptions& options, const std::vector<std::string>& extra) {
+std::vector<std::string> RawModule::compileOptions(const EngineOptions& options,
+                                                   const std::vector<std::string>& extra) {
   // The GPU backend compiles lifted modules with these too, so both kinds compile alike.
   std::vector<std::string> o;
   if (options.math == MathMode::Strict) o.emplace_back("--fmad=false");
@@ -91,8 +92,8 @@ RawModule::RawModule(Engine& engine, std::string source, std::string programName
   request.options = compileOptions(engine.options(), extraOptions);
   request.translatorVersion = engine.options().translatorVersion;
   CompiledImage compiled = compileImage(nvrtc, &engine.cache(), request, chooseTarget(nvrtc, engine.device().arch()));
-  m.record = {programName, compiled.target.name(), compiled.fromCache, compiled.milliseconds, compiled.options,
-              compiled.log};
+  m.record = {programName,           compiled.target.name(), compiled.fromCache,
+              compiled.milliseconds, compiled.options,       compiled.log};
 
   m.api->check(m.api->cuDeviceGet(&m.device, engine.device().ordinal), "cuDeviceGet");
   m.api->check(m.api->cuDevicePrimaryCtxRetain(&m.context, m.device), "cuDevicePrimaryCtxRetain");
@@ -121,8 +122,9 @@ void RawModule::launch(std::string_view kernel, Dim3 grid, Dim3 block, unsigned 
   if (stream && &stream->engine() != m.engine.get())
     throw Error("RawModule::launch: the stream belongs to another engine");
   CUfunction f = m.find(kernel);
-  if (!f) throw Error("RawModule '" + m.record.module + "' has no kernel '" + std::string(kernel) +
-                      "' (is it declared extern \"C\" __global__?)");
+  if (!f)
+    throw Error("RawModule '" + m.record.module + "' has no kernel '" + std::string(kernel) +
+                "' (is it declared extern \"C\" __global__?)");
   m.makeCurrent();
   CUresult r = m.api->cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, sharedBytes,
                                      static_cast<CUstream>(stream ? stream->handle() : nullptr), args, nullptr);

@@ -23,14 +23,12 @@ inline Type val(Scalar s) { return Type::value(s); }
 
 inline ExprPtr node(ExprKind k, Type t) { return std::make_unique<Expr>(k, t, SourceRange{}); }
 
-template <typename... E>
-std::vector<ExprPtr> exprs(E&&... e) {
+template <typename... E> std::vector<ExprPtr> exprs(E&&... e) {
   std::vector<ExprPtr> v;
   (v.push_back(std::forward<E>(e)), ...);
   return v;
 }
-template <typename... S>
-std::vector<StmtPtr> stmts(S&&... s) {
+template <typename... S> std::vector<StmtPtr> stmts(S&&... s) {
   std::vector<StmtPtr> v;
   (v.push_back(std::forward<S>(s)), ...);
   return v;
@@ -227,7 +225,8 @@ struct FunctionBuilder {
 // parameters in order (index parameters left out), then `out` for a result, then one extent
 // per axis.
 // As classify() does; itemsPerThread as classify() gives a loop-free body (4) or one that loops (1).
-inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexParams = {}, unsigned itemsPerThread = 1) {
+inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexParams = {},
+                           unsigned itemsPerThread = 1) {
   f.mode = mode;
   f.indexParams = std::move(indexParams);
   f.kernelName = f.name + "_kernel";
@@ -245,8 +244,7 @@ inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexPa
     if (isIndex) continue;
     const Type t = f.vars[p].type;
     KernelParam kp{f.vars[p].name, t, ParamRole::Scalar, static_cast<int>(p), -1};
-    if (t.isPointer())
-      kp.role = t.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
+    if (t.isPointer()) kp.role = t.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
     else if (mode == IndexMode::ElementWise) {
       kp.role = ParamRole::ElementInput;
       kp.type = Type::pointer(t.scalar, true);
@@ -257,8 +255,8 @@ inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexPa
     f.signature.params.push_back(KernelParam{"out", Type::pointer(f.returnType.scalar, false), ParamRole::Out, -1, -1});
   static const char* kExtents[] = {"n_i", "n_j", "n_k"};
   for (unsigned a = 0; a < rank(mode); ++a)
-    f.signature.params.push_back(KernelParam{mode == IndexMode::ElementWise ? "n" : kExtents[a],
-                                             val(Scalar::I64), ParamRole::Extent, -1, static_cast<int>(a)});
+    f.signature.params.push_back(KernelParam{mode == IndexMode::ElementWise ? "n" : kExtents[a], val(Scalar::I64),
+                                             ParamRole::Extent, -1, static_cast<int>(a)});
 }
 
 }  // namespace culift::test

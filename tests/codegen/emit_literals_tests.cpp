@@ -21,7 +21,8 @@ TEST_CASE("integer literals carry their exact C++ type", "[codegen][literal]") {
   const auto k7 = p.add(Scalar::I16, [](const Function&) { return lit(-3, Scalar::I16); });
   const auto k8 = p.add(Scalar::U16, [](const Function&) { return ulit(65535, Scalar::U16); });
   const auto k9 = p.add(Scalar::I32, [](const Function&) { return lit(std::numeric_limits<std::int32_t>::min()); });
-  const auto k10 = p.add(Scalar::I64, [](const Function&) { return lit(std::numeric_limits<std::int64_t>::min(), Scalar::I64); });
+  const auto k10 = p.add(Scalar::I64,
+                         [](const Function&) { return lit(std::numeric_limits<std::int64_t>::min(), Scalar::I64); });
   const auto k11 = p.add(Scalar::U64, [](const Function&) { return ulit(~0ull, Scalar::U64); });
   const auto k12 = p.add(Scalar::U32, [](const Function&) { return ulit(0xffffffffull, Scalar::U32); });
   const auto k13 = p.add(Scalar::I32, [](const Function& f) { return bin(BinaryOp::Sub, ref(f, P::n), lit(-5)); });
@@ -29,7 +30,8 @@ TEST_CASE("integer literals carry their exact C++ type", "[codegen][literal]") {
     return bin(BinaryOp::Eq, ref(f, P::l), lit(std::numeric_limits<std::int64_t>::min(), Scalar::I64));
   });
   const auto k15 = p.add(Scalar::Bool, [](const Function&) { return blit(true); });
-  const auto k16 = p.add(Scalar::I64, [](const Function&) { return lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64); });
+  const auto k16 = p.add(Scalar::I64,
+                         [](const Function&) { return lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64); });
 
   CHECK(p.returnLine(k1) == "return 1;");
   CHECK(p.returnLine(k2) == "return 1u;");
@@ -108,7 +110,9 @@ TEST_CASE("casts are explicit; a cast of a literal folds only when exact", "[cod
   });
   const auto k12 = p.add(Scalar::Bool, [](const Function& f) { return cast(ref(f, P::d), Scalar::Bool); });
   const auto k13 = p.add(Scalar::U32, [](const Function&) { return cast(un(UnaryOp::Neg, lit(1)), Scalar::U32); });
-  const auto k14 = p.add(Scalar::F64, [](const Function&) { return cast(lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64), Scalar::F64); });
+  const auto k14 = p.add(Scalar::F64, [](const Function&) {
+    return cast(lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64), Scalar::F64);
+  });
 
   CHECK(p.returnLine(k1) == "return 0.0f;");
   CHECK(p.returnLine(k2) == "return (float)16777217;");
@@ -132,7 +136,8 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   const auto k1 = p.add(Scalar::F32, [](const Function& f) {
     return bin(BinaryOp::Add, bin(BinaryOp::Mul, ref(f, P::x), ref(f, P::x)), ref(f, P::x));
   });
-  const auto k2 = p.add(Scalar::I32, [](const Function& f) { return un(UnaryOp::Neg, un(UnaryOp::Neg, ref(f, P::n))); });
+  const auto k2 = p.add(Scalar::I32,
+                        [](const Function& f) { return un(UnaryOp::Neg, un(UnaryOp::Neg, ref(f, P::n))); });
   const auto k3 = p.add(Scalar::I32, [](const Function&) { return un(UnaryOp::Neg, lit(-5)); });
   const auto k4 = p.add(Scalar::Bool, [](const Function& f) { return un(UnaryOp::LogNot, ref(f, P::b)); });
   const auto k5 = p.add(Scalar::U32, [](const Function& f) { return un(UnaryOp::BitNot, ref(f, P::u)); });
@@ -153,7 +158,8 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   const auto k12 = p.add(Scalar::F32, [](const Function& f) {
     return compound(BinaryOp::Mul, ref(f, P::x), ref(f, P::x), Scalar::F64);
   });
-  const auto k13 = p.add(Scalar::F32, [](const Function& f) { return incdec(IncDecOp::PostInc, sub(f, P::o, ref(f, P::n))); });
+  const auto k13 = p.add(Scalar::F32,
+                         [](const Function& f) { return incdec(IncDecOp::PostInc, sub(f, P::o, ref(f, P::n))); });
   const auto k14 = p.add(Scalar::I32, [](const Function& f) {
     return bin(BinaryOp::Add, incdec(IncDecOp::PreDec, ref(f, P::n)), incdec(IncDecOp::PostInc, ref(f, P::n)));
   });
@@ -196,31 +202,41 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
 TEST_CASE("math calls: float or double names by computation type, prelude for std::min/max/clamp/abs",
           "[codegen][math]") {
   ExprProbe p;
-  const auto k1 = p.add(Scalar::F32, [](const Function& f) { return math(MathFn::Sqrt, Scalar::F32, exprs(ref(f, P::x))); });
+  const auto k1 = p.add(Scalar::F32,
+                        [](const Function& f) { return math(MathFn::Sqrt, Scalar::F32, exprs(ref(f, P::x))); });
   const auto k2 = p.add(Scalar::F64, [](const Function& f) {
     return math(MathFn::Sqrt, Scalar::F64, exprs(cast(ref(f, P::x), Scalar::F64)));
   });
-  const auto k3 = p.add(Scalar::F32, [](const Function& f) { return math(MathFn::Pow, Scalar::F32, exprs(ref(f, P::x), flit(2))); });
-  const auto k4 = p.add(Scalar::F32, [](const Function& f) { return math(MathFn::Min, Scalar::F32, exprs(ref(f, P::x), flit(0))); });
-  const auto k5 = p.add(Scalar::I32, [](const Function& f) { return math(MathFn::Abs, Scalar::I32, exprs(ref(f, P::n))); });
-  const auto k6 = p.add(Scalar::I64, [](const Function& f) { return math(MathFn::Abs, Scalar::I64, exprs(ref(f, P::l))); });
+  const auto k3 = p.add(Scalar::F32,
+                        [](const Function& f) { return math(MathFn::Pow, Scalar::F32, exprs(ref(f, P::x), flit(2))); });
+  const auto k4 = p.add(Scalar::F32,
+                        [](const Function& f) { return math(MathFn::Min, Scalar::F32, exprs(ref(f, P::x), flit(0))); });
+  const auto k5 = p.add(Scalar::I32,
+                        [](const Function& f) { return math(MathFn::Abs, Scalar::I32, exprs(ref(f, P::n))); });
+  const auto k6 = p.add(Scalar::I64,
+                        [](const Function& f) { return math(MathFn::Abs, Scalar::I64, exprs(ref(f, P::l))); });
   const auto k7 = p.add(Scalar::I32, [](const Function& f) {
     return math(MathFn::Max, Scalar::I32, exprs(ref(f, P::n), ref(f, P::s)));
   });
-  const auto k8 = p.add(Scalar::Bool, [](const Function& f) { return math(MathFn::Isnan, Scalar::Bool, exprs(ref(f, P::d))); });
-  const auto k9 = p.add(Scalar::Bool, [](const Function& f) { return math(MathFn::Isinf, Scalar::Bool, exprs(ref(f, P::x))); });
+  const auto k8 = p.add(Scalar::Bool,
+                        [](const Function& f) { return math(MathFn::Isnan, Scalar::Bool, exprs(ref(f, P::d))); });
+  const auto k9 = p.add(Scalar::Bool,
+                        [](const Function& f) { return math(MathFn::Isinf, Scalar::Bool, exprs(ref(f, P::x))); });
   const auto k10 = p.add(Scalar::F64, [](const Function& f) {
     return math(MathFn::Clamp, Scalar::F64, exprs(ref(f, P::d), flit(0, Scalar::F64), flit(1, Scalar::F64)));
   });
-  const auto k11 = p.add(Scalar::F64, [](const Function& f) { return math(MathFn::Sqrt, Scalar::F64, exprs(ref(f, P::n))); });
+  const auto k11 = p.add(Scalar::F64,
+                         [](const Function& f) { return math(MathFn::Sqrt, Scalar::F64, exprs(ref(f, P::n))); });
   const auto k12 = p.add(Scalar::F32, [](const Function& f) {
     return math(MathFn::Fma, Scalar::F32, exprs(ref(f, P::x), ref(f, P::x), sub(f, P::a, lit(0))));
   });
   const auto k13 = p.add(Scalar::F64, [](const Function& f) {
     return math(MathFn::Atan2, Scalar::F64, exprs(ref(f, P::d), flit(1, Scalar::F64)));
   });
-  const auto k14 = p.add(Scalar::F32, [](const Function& f) { return math(MathFn::Abs, Scalar::F32, exprs(ref(f, P::x))); });
-  const auto k15 = p.add(Scalar::Bool, [](const Function& f) { return math(MathFn::Signbit, Scalar::Bool, exprs(ref(f, P::x))); });
+  const auto k14 = p.add(Scalar::F32,
+                         [](const Function& f) { return math(MathFn::Abs, Scalar::F32, exprs(ref(f, P::x))); });
+  const auto k15 = p.add(Scalar::Bool,
+                         [](const Function& f) { return math(MathFn::Signbit, Scalar::Bool, exprs(ref(f, P::x))); });
 
   CHECK(p.returnLine(k1) == "return sqrtf(x);");
   CHECK(p.returnLine(k2) == "return sqrt((double)x);");
@@ -242,14 +258,13 @@ TEST_CASE("math calls: float or double names by computation type, prelude for st
 
 TEST_CASE("every math function of the construct list compiles in float and double", "[codegen][math]") {
   ExprProbe p;
-#define CULIFT_MATH_FN(F, N, A, FN, DN, D)                                                     \
-  for (Scalar t : {Scalar::F32, Scalar::F64}) {                                                  \
-    p.add(MathDomain::D == MathDomain::Classify ? Scalar::Bool : t, [t](const Function& f) {      \
-      std::vector<ExprPtr> args;                                                                 \
-      for (unsigned k = 0; k < A; ++k)                                                           \
-        args.push_back(t == Scalar::F32 ? ref(f, P::x) : ref(f, P::d));                          \
+#define CULIFT_MATH_FN(F, N, A, FN, DN, D)                                                               \
+  for (Scalar t : {Scalar::F32, Scalar::F64}) {                                                          \
+    p.add(MathDomain::D == MathDomain::Classify ? Scalar::Bool : t, [t](const Function& f) {             \
+      std::vector<ExprPtr> args;                                                                         \
+      for (unsigned k = 0; k < A; ++k) args.push_back(t == Scalar::F32 ? ref(f, P::x) : ref(f, P::d));   \
       return math(MathFn::F, MathDomain::D == MathDomain::Classify ? Scalar::Bool : t, std::move(args)); \
-    });                                                                                          \
+    });                                                                                                  \
   }
 #include "culift/ast/constructs.def"
   const std::string src = emitCuda(p.module, EmitOptions{false});

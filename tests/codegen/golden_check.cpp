@@ -25,12 +25,10 @@ GoldenExpectations parseExpectations(const std::string& text) {
   GoldenExpectations e;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    if (startsWith(line, "CHECK-NOT:"))
-      e.checkNots.push_back(trimmed(line.substr(10)));
+    if (startsWith(line, "CHECK-NOT:")) e.checkNots.push_back(trimmed(line.substr(10)));
     else if (startsWith(line, "CHECK:"))
       e.checks.push_back(rightTrimmed(line.substr(startsWith(line, "CHECK: ") ? 7 : 6)));
-    else if (startsWith(trimmed(line), "//"))
-      e.comments.push_back(line);
+    else if (startsWith(trimmed(line), "//")) e.comments.push_back(line);
   }
   return e;
 }
@@ -59,8 +57,8 @@ std::string checkGolden(const GoldenExpectations& expected, const std::vector<st
   const size_t common = std::min(expected.checks.size(), lines.size());
   for (size_t k = 0; k < common; ++k) {
     if (rightTrimmed(lines[k]) == expected.checks[k]) continue;
-    failures << "emitted line " << k + 1 << " differs\n  expected: " << expected.checks[k] << "\n  emitted:  "
-             << lines[k] << "\n";
+    failures << "emitted line " << k + 1 << " differs\n  expected: " << expected.checks[k]
+             << "\n  emitted:  " << lines[k] << "\n";
     break;  // the lines after a difference usually all shift
   }
   if (expected.checks.size() != lines.size())

@@ -71,8 +71,8 @@ TEST_CASE("golden inputs emit the expected CUDA, and it compiles", "[codegen][go
     // Every golden runs even when an earlier one fails: CHECKs, not REQUIREs, below.
     INFO("golden " << input.filename().string());
     // A fixed virtual name keeps paths in the output (header, #line) the same on every machine.
-    const TranslateResult result =
-        translateSource(readFile(input), "golden/" + input.filename().string(), goldenOptions());
+    const TranslateResult result = translateSource(readFile(input), "golden/" + input.filename().string(),
+                                                   goldenOptions());
     INFO(result.formatDiagnostics());
     CHECK(result.ok());
     if (!result.ok() || result.module->cudaSource.empty()) {
@@ -108,8 +108,8 @@ TEST_CASE("golden inputs emit the expected CUDA, and it compiles", "[codegen][go
   }
   CHECK(failed == 0);
   const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  tally.report(std::to_string(inputs.size()) + " goldens (translate + check + compile: " +
-               std::to_string(static_cast<long>(wallMs)) + " ms wall)");
+  tally.report(std::to_string(inputs.size()) +
+               " goldens (translate + check + compile: " + std::to_string(static_cast<long>(wallMs)) + " ms wall)");
 }
 
 TEST_CASE("every example translates and its CUDA compiles", "[codegen][examples][nvrtc]") {
@@ -146,7 +146,8 @@ TEST_CASE("the Pearson six translate to six kernels that compile", "[codegen][pe
   requireCompiles(module.cudaSource, cudaFileName(module));
 }
 
-TEST_CASE("golden checks: every line exactly, CHECK-NOT, prelude and #line skipped, update keeps comments", "[codegen][golden]") {
+TEST_CASE("golden checks: every line exactly, CHECK-NOT, prelude and #line skipped, update keeps comments",
+          "[codegen][golden]") {
   const std::string cuda =
       "// header\n\n// ---- culift device prelude: x ----\nint culift_min;\n// ---- end of culift device prelude ----\n"
       "#line 4 \"k.cpp\"\n__device__ int F() {\n  return 1;\n}\n";
@@ -158,14 +159,24 @@ TEST_CASE("golden checks: every line exactly, CHECK-NOT, prelude and #line skipp
   CHECK(checkGolden(parseExpectations("CHECK-NOT: culift_min\n" + all), lines).empty());  // prelude skipped
   CHECK_FALSE(checkGolden(parseExpectations("CHECK-NOT: return\n" + all), lines).empty());
   // Exact, line for line: a part of a line, another order, an indentation, a line too many or too few.
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: F()\nCHECK:   return 1;\nCHECK: }\n"), lines).empty());
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK:   return 1;\nCHECK: __device__ int F() {\nCHECK: }\n"), lines).empty());
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK: return 1;\nCHECK: }\n"), lines).empty());
+  CHECK_FALSE(
+      checkGolden(parseExpectations("CHECK: // header\nCHECK: F()\nCHECK:   return 1;\nCHECK: }\n"), lines).empty());
+  CHECK_FALSE(
+      checkGolden(parseExpectations("CHECK: // header\nCHECK:   return 1;\nCHECK: __device__ int F() {\nCHECK: }\n"),
+                  lines)
+          .empty());
+  CHECK_FALSE(
+      checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK: return 1;\nCHECK: }\n"),
+                  lines)
+          .empty());
   CHECK_FALSE(checkGolden(parseExpectations(all + "CHECK: }\n"), lines).empty());
-  CHECK_FALSE(checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\n"), lines).empty());
+  CHECK_FALSE(
+      checkGolden(parseExpectations("CHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\n"), lines)
+          .empty());
   const GoldenExpectations kept = parseExpectations("// why this golden exists\nCHECK-NOT: goto\nCHECK: stale\n");
-  CHECK(renderExpectations(kept, lines) ==
-        "// why this golden exists\nCHECK-NOT: goto\nCHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\nCHECK: }\n");
+  CHECK(
+      renderExpectations(kept, lines) ==
+      "// why this golden exists\nCHECK-NOT: goto\nCHECK: // header\nCHECK: __device__ int F() {\nCHECK:   return 1;\nCHECK: }\n");
 }
 
 TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_ASSERTS", "[codegen][assert][nvrtc]") {
@@ -177,8 +188,8 @@ TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_AS
   CHECK(cuda.find("#ifdef CULIFT_DEVICE_ASSERTS") != std::string::npos);
   CHECK(cuda.find("culift_assert(n > 0, \"n > 0\", \"assert.cpp\", 13);") != std::string::npos);
   // A module without asserts carries no assert prelude.
-  const TranslateResult plain = translateSource("#include <culift/annotate.hpp>\nCULIFT_KERNEL float F(float x) { return x; }\n",
-                                                "plain.cpp", goldenOptions());
+  const TranslateResult plain = translateSource(
+      "#include <culift/annotate.hpp>\nCULIFT_KERNEL float F(float x) { return x; }\n", "plain.cpp", goldenOptions());
   REQUIRE(plain.ok());
   CHECK(plain.module->cudaSource.find("culift_assert") == std::string::npos);
 
@@ -189,8 +200,8 @@ TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_AS
   }
   // PTX: the checked build calls the device's assert handler, the default one does not.
   const rt::CompileOutput off = nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, false, {});
-  const rt::CompileOutput on =
-      nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, false, {"-DCULIFT_DEVICE_ASSERTS"});
+  const rt::CompileOutput on = nvrtc.nvrtc->compile(cuda, cudaFileName(*result.module), 90, false,
+                                                    {"-DCULIFT_DEVICE_ASSERTS"});
   INFO("NVRTC logs:\n" << off.log << "\n" << on.log);
   REQUIRE(off.ok);
   REQUIRE(on.ok);

@@ -57,7 +57,8 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
     pool.async([&, cu] {
       const std::string cubin = cu + ".o", log = cu + ".log";
       llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-c", cu, "-o", cubin};
-      const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
+      const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
+                                                          llvm::StringRef(log)};
       const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
       if (status == 0 && fs::exists(cubin) && fs::file_size(cubin) > 0) return;
       std::ifstream in(log);
@@ -137,7 +138,8 @@ int main() {
   INFO("nvcc:\n" << text.str());
   REQUIRE(built == 0);
   const std::string runLog = std::string(dir) + "/run.log";
-  const std::optional<llvm::StringRef> runRedirects[] = {llvm::StringRef(""), llvm::StringRef(runLog), llvm::StringRef(runLog)};
+  const std::optional<llvm::StringRef> runRedirects[] = {llvm::StringRef(""), llvm::StringRef(runLog),
+                                                         llvm::StringRef(runLog)};
   llvm::StringRef run[] = {exe};
   const int status = llvm::sys::ExecuteAndWait(exe, run, std::nullopt, runRedirects, 120);
   std::ifstream out(runLog);

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "catch.hpp"
-#include "gpu_skip.hpp"
 #include "culift/runtime/nvrtc.hpp"
+#include "gpu_skip.hpp"
 
 namespace culift::test {
 

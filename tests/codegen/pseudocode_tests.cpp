@@ -35,17 +35,19 @@ Module rowSumModule() {
 TEST_CASE("pseudocode shows every cast the AST holds and the roles of the parameters", "[codegen][pseudocode]") {
   const Module module = rowSumModule();
   const std::string text = writePseudocode(module, module.functions[0]);
-  requireLinesInOrder(text, {
-      "// RowSum: Grid1D, kernel RowSum_kernel(const float* x [input array], int cols [scalar], float* out [out], long long n_i [extent of i])",
-      "// parameters: x (input array), cols (scalar), i (index, axis 0)",
-      "float RowSum(const float* x, int cols, int i) {",
-      "float sum = (float)0;",
-      "for (int k = 0; k < cols; k++) {",
-      "sum += x[(i * cols) + k];",
-      "}",
-      "return std::sqrt((float)(double)sum);",
-      "}",
-  });
+  requireLinesInOrder(
+      text,
+      {
+          "// RowSum: Grid1D, kernel RowSum_kernel(const float* x [input array], int cols [scalar], float* out [out], long long n_i [extent of i])",
+          "// parameters: x (input array), cols (scalar), i (index, axis 0)",
+          "float RowSum(const float* x, int cols, int i) {",
+          "float sum = (float)0;",
+          "for (int k = 0; k < cols; k++) {",
+          "sum += x[(i * cols) + k];",
+          "}",
+          "return std::sqrt((float)(double)sum);",
+          "}",
+      });
   CHECK(text.find("#line") == std::string::npos);
   CHECK(text.find("__device__") == std::string::npos);
 }

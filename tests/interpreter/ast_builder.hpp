@@ -220,7 +220,7 @@ class FnBuilder {
     f_.annotated = true;
     f_.deviceName = f_.name;
     f_.kernelName = f_.name + "_kernel";
-    f_.mode = elementWise ? IndexMode::ElementWise
+    f_.mode = elementWise              ? IndexMode::ElementWise
               : indexNames.size() == 1 ? IndexMode::Grid1D
               : indexNames.size() == 2 ? IndexMode::Grid2D
                                        : IndexMode::Grid3D;
@@ -248,11 +248,13 @@ class FnBuilder {
       }
       sig.push_back(kp);
     }
-    if (!f_.returnType.isVoid()) sig.push_back(KernelParam{"out", Type::pointer(f_.returnType.scalar, false), ParamRole::Out, -1, -1});
+    if (!f_.returnType.isVoid())
+      sig.push_back(KernelParam{"out", Type::pointer(f_.returnType.scalar, false), ParamRole::Out, -1, -1});
     const char* axes[] = {"n_i", "n_j", "n_k"};
     const unsigned r = elementWise ? 1 : static_cast<unsigned>(indexNames.size());
     for (unsigned a = 0; a < r; ++a)
-      sig.push_back(KernelParam{elementWise ? "n" : axes[a], Type::value(Scalar::I64), ParamRole::Extent, -1, static_cast<int>(a)});
+      sig.push_back(KernelParam{elementWise ? "n" : axes[a], Type::value(Scalar::I64), ParamRole::Extent, -1,
+                                static_cast<int>(a)});
   }
 
   Function f_;

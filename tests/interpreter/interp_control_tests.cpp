@@ -31,7 +31,8 @@ TEST_CASE("&& and || short-circuit: the right side is not evaluated", "[interp][
   // bool g(const int* x, int n) { return n == 0 || x[0] == 7; }
   FnBuilder c("g", Type::value(Scalar::Bool));
   VarId cx = c.param("x", Type::pointer(Scalar::I32, true)), cn = c.param("n", Type::value(Scalar::I32));
-  auto ge = c.bin(BinaryOp::LogOr, c.bin(BinaryOp::Eq, c.var(cn), c.lit(0)), c.bin(BinaryOp::Eq, c.sub(cx, c.lit(0)), c.lit(7)));
+  auto ge = c.bin(BinaryOp::LogOr, c.bin(BinaryOp::Eq, c.var(cn), c.lit(0)),
+                  c.bin(BinaryOp::Eq, c.sub(cx, c.lit(0)), c.lit(7)));
   m->functions.push_back(c.finish(c.ret(std::move(ge))));
   auto p = compile(m);
   std::vector<int> none;
@@ -45,7 +46,8 @@ TEST_CASE("&& and || short-circuit: the right side is not evaluated", "[interp][
 }
 
 TEST_CASE("switch falls through, break leaves it, default anywhere", "[interp][control]") {
-  // int f(int v) { int r = 0; switch (v) { case 1: r += 1; case 2: r += 10; break; default: r = -1; case -3: r += 100; } return r; }
+  // int f(int v) { int r = 0; switch (v) { case 1: r += 1; case 2: r += 10; break; default: r = -1; case -3: r += 100;
+  // } return r; }
   FnBuilder b("f", Type::value(Scalar::I32));
   VarId v = b.param("v", Type::value(Scalar::I32));
   VarId r = b.local("r", Type::value(Scalar::I32));
@@ -81,17 +83,19 @@ TEST_CASE("loops: continue runs the increment, break leaves, do-while runs once"
   //                int d = 0; do { ++d; } while (d < 0); return s * 10 + d; }
   FnBuilder b("f", Type::value(Scalar::I32));
   VarId n = b.param("n", Type::value(Scalar::I32));
-  VarId s = b.local("s", Type::value(Scalar::I32)), k = b.local("k", Type::value(Scalar::I32)), d = b.local("d", Type::value(Scalar::I32));
+  VarId s = b.local("s", Type::value(Scalar::I32)), k = b.local("k", Type::value(Scalar::I32)),
+        d = b.local("d", Type::value(Scalar::I32));
   std::vector<StmtPtr> loopBody;
   loopBody.push_back(b.ifThen(b.bin(BinaryOp::Eq, b.bin(BinaryOp::Rem, b.var(k), b.lit(2)), b.lit(0)), b.cont()));
   loopBody.push_back(b.ifThen(b.bin(BinaryOp::Gt, b.var(k), b.lit(7)), b.brk()));
   loopBody.push_back(b.expr(b.compound(BinaryOp::Add, b.var(s), b.var(k))));
   std::vector<StmtPtr> body;
   body.push_back(b.decl(s, b.lit(0)));
-  body.push_back(b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(n)), b.incDec(IncDecOp::PreInc, b.var(k)),
-                           b.block(std::move(loopBody))));
+  body.push_back(b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(n)),
+                           b.incDec(IncDecOp::PreInc, b.var(k)), b.block(std::move(loopBody))));
   body.push_back(b.decl(d, b.lit(0)));
-  body.push_back(b.whileLoop(b.bin(BinaryOp::Lt, b.var(d), b.lit(0)), b.expr(b.incDec(IncDecOp::PreInc, b.var(d))), true));
+  body.push_back(
+      b.whileLoop(b.bin(BinaryOp::Lt, b.var(d), b.lit(0)), b.expr(b.incDec(IncDecOp::PreInc, b.var(d))), true));
   body.push_back(b.ret(b.bin(BinaryOp::Add, b.bin(BinaryOp::Mul, b.var(s), b.lit(10)), b.var(d))));
   auto m = moduleOf({});
   m->functions.push_back(b.finish(b.block(std::move(body))));
@@ -109,7 +113,8 @@ TEST_CASE("calls of lifted helpers pass arrays through as views", "[interp][cont
   VarId y = h.param("y", Type::pointer(Scalar::F32, false)), n = h.param("n", Type::value(Scalar::I32)),
         f = h.param("f", Type::value(Scalar::F32));
   VarId k = h.local("k", Type::value(Scalar::I32));
-  auto hb = h.forLoop(h.decl(k, h.lit(0)), h.bin(BinaryOp::Lt, h.var(k), h.var(n)), h.incDec(IncDecOp::PostInc, h.var(k)),
+  auto hb = h.forLoop(h.decl(k, h.lit(0)), h.bin(BinaryOp::Lt, h.var(k), h.var(n)),
+                      h.incDec(IncDecOp::PostInc, h.var(k)),
                       h.expr(h.compound(BinaryOp::Mul, h.sub(y, h.var(k)), h.var(f))));
   Function scale = h.finish(std::move(hb));
 
@@ -123,7 +128,8 @@ TEST_CASE("calls of lifted helpers pass arrays through as views", "[interp][cont
   std::vector<StmtPtr> body;
   body.push_back(b.expr(b.call(1, Scalar::Void, std::move(args))));
   body.push_back(b.decl(t, b.lit(0.0f)));
-  body.push_back(b.forLoop(b.decl(bk, b.lit(0)), b.bin(BinaryOp::Lt, b.var(bk), b.var(bn)), b.incDec(IncDecOp::PreInc, b.var(bk)),
+  body.push_back(b.forLoop(b.decl(bk, b.lit(0)), b.bin(BinaryOp::Lt, b.var(bk), b.var(bn)),
+                           b.incDec(IncDecOp::PreInc, b.var(bk)),
                            b.expr(b.compound(BinaryOp::Add, b.var(t), b.sub(by, b.var(bk))))));
   body.push_back(b.ret(b.var(t)));
   std::vector<Function> fns;
@@ -168,7 +174,8 @@ TEST_CASE("launch covers 1-D, 2-D, 3-D and element-wise index spaces with the GP
   auto L = [&](VarId v) { return b.cast(Scalar::I64, b.var(v)); };
   auto e = b.bin(BinaryOp::Add,
                  b.bin(BinaryOp::Add,
-                       b.bin(BinaryOp::Mul, b.bin(BinaryOp::Add, b.bin(BinaryOp::Mul, L(k), b.lit<std::int64_t>(1000)), L(i)),
+                       b.bin(BinaryOp::Mul,
+                             b.bin(BinaryOp::Add, b.bin(BinaryOp::Mul, L(k), b.lit<std::int64_t>(1000)), L(i)),
                              b.lit<std::int64_t>(1000)),
                        L(j)),
                  L(base));
@@ -181,7 +188,8 @@ TEST_CASE("launch covers 1-D, 2-D, 3-D and element-wise index spaces with the GP
   p->launch(m->functions[0], interp::Extent{{rows, cols, depth}, 3}, args);
   for (std::int64_t kk = 0; kk < depth; ++kk)
     for (std::int64_t ii = 0; ii < rows; ++ii)
-      for (std::int64_t jj = 0; jj < cols; ++jj) CHECK(out[(ii * cols + jj) * depth + kk] == (kk * 1000 + ii) * 1000 + jj + 3);
+      for (std::int64_t jj = 0; jj < cols; ++jj)
+        CHECK(out[(ii * cols + jj) * depth + kk] == (kk * 1000 + ii) * 1000 + jj + 3);
 
   // Element-wise: double axpy(double a, double x, double y) { return a * x + y; }
   FnBuilder w("axpy", Type::value(Scalar::F64));

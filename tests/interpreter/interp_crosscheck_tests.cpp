@@ -60,7 +60,8 @@ TEST_CASE("crossCheck compares the arrays a void function writes", "[interp][cro
   FnBuilder b("scale", Type::value(Scalar::Void));
   VarId y = b.param("y", Type::pointer(Scalar::F32, false)), n = b.param("n", Type::value(Scalar::I32));
   VarId k = b.local("k", Type::value(Scalar::I32));
-  auto body = b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(n)), b.incDec(IncDecOp::PreInc, b.var(k)),
+  auto body = b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(n)),
+                        b.incDec(IncDecOp::PreInc, b.var(k)),
                         b.expr(b.compound(BinaryOp::Mul, b.sub(y, b.var(k)), b.lit(2.0f))));
   auto m = moduleOf({});
   m->functions.push_back(b.finish(std::move(body)));

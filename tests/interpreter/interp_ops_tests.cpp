@@ -27,9 +27,9 @@ template <typename T> std::vector<T> boundary() {
   if constexpr (std::is_same_v<T, bool>) {
     return {false, true};
   } else if constexpr (std::is_floating_point_v<T>) {
-    return {L::lowest(), -L::max() / 2, T(-1.5), T(-1), -L::denorm_min(), T(-0.0), T(0), L::denorm_min(),
-            L::min(),    T(0.5),        T(1),    T(2.75), T(1e10),          L::max(), L::infinity(), -L::infinity(),
-            L::quiet_NaN(), T(3) / T(7)};
+    return {L::lowest(),     -L::max() / 2,  T(-1.5),        T(-1),      -L::denorm_min(), T(-0.0), T(0),
+            L::denorm_min(), L::min(),       T(0.5),         T(1),       T(2.75),          T(1e10), L::max(),
+            L::infinity(),   -L::infinity(), L::quiet_NaN(), T(3) / T(7)};
   } else if constexpr (std::is_signed_v<T>) {
     return {L::min(), T(L::min() + 1), T(-7), T(-1), T(0), T(1), T(2), T(7), T(L::max() - 1), L::max()};
   } else {
@@ -54,7 +54,8 @@ template <typename Body> Compiled compileFn(Scalar result, std::vector<Scalar> p
   FnBuilder b("f", Type::value(result), "ops.cpp");
   b.at(3, 10);
   std::vector<VarId> ps;
-  for (std::size_t p = 0; p < params.size(); ++p) ps.push_back(b.param(std::string(1, char('a' + p)), Type::value(params[p])));
+  for (std::size_t p = 0; p < params.size(); ++p)
+    ps.push_back(b.param(std::string(1, char('a' + p)), Type::value(params[p])));
   ExprPtr e = body(b, ps);
   auto m = moduleOf({}, "ops.cpp");
   m->functions.push_back(b.finish(b.ret(std::move(e))));
@@ -125,12 +126,12 @@ template <typename T> void binaryMatrix() {
     ops.push_back(BinaryOp::BitXor);
   }
   for (BinaryOp op : ops) {
-    Compiled c = compileFn(S<T>, {S<T>, S<T>}, [&](FnBuilder& b, std::vector<VarId>& p) {
-      return b.bin(op, b.var(p[0]), b.var(p[1]));
-    });
+    Compiled c = compileFn(S<T>, {S<T>, S<T>},
+                           [&](FnBuilder& b, std::vector<VarId>& p) { return b.bin(op, b.var(p[0]), b.var(p[1])); });
     for (T a : boundary<T>())
       for (T bv : boundary<T>()) {
-        INFO(spelling(S<T>) << " " << Value::of(a).toString() << " " << spelling(op) << " " << Value::of(bv).toString());
+        INFO(spelling(S<T>) << " " << Value::of(a).toString() << " " << spelling(op) << " "
+                            << Value::of(bv).toString());
         interp::Arg args[] = {Value::of(a), Value::of(bv)};
         T r{};
         if (Native<T>::overflow(op, opaque(a), opaque(bv), r)) {
@@ -144,9 +145,8 @@ template <typename T> void binaryMatrix() {
       }
   }
   for (BinaryOp op : {BinaryOp::Lt, BinaryOp::Gt, BinaryOp::Le, BinaryOp::Ge, BinaryOp::Eq, BinaryOp::Ne}) {
-    Compiled c = compileFn(Scalar::Bool, {S<T>, S<T>}, [&](FnBuilder& b, std::vector<VarId>& p) {
-      return b.bin(op, b.var(p[0]), b.var(p[1]));
-    });
+    Compiled c = compileFn(Scalar::Bool, {S<T>, S<T>},
+                           [&](FnBuilder& b, std::vector<VarId>& p) { return b.bin(op, b.var(p[0]), b.var(p[1])); });
     for (T a : boundary<T>())
       for (T bv : boundary<T>()) {
         interp::Arg args[] = {Value::of(a), Value::of(bv)};
@@ -157,7 +157,8 @@ template <typename T> void binaryMatrix() {
 }
 
 template <typename T> void unaryMatrix() {
-  Compiled neg = compileFn(S<T>, {S<T>}, [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::Neg, b.var(p[0])); });
+  Compiled neg = compileFn(S<T>, {S<T>},
+                           [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::Neg, b.var(p[0])); });
   for (T a : boundary<T>()) {
     interp::Arg args[] = {Value::of(a)};
     INFO("-" << Value::of(a).toString());
@@ -171,7 +172,8 @@ template <typename T> void unaryMatrix() {
     CHECK(sameBits(valueAs<T>(neg.program->call(neg.fn(), args)), expect));
   }
   if constexpr (std::is_integral_v<T>) {
-    Compiled bnot = compileFn(S<T>, {S<T>}, [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::BitNot, b.var(p[0])); });
+    Compiled bnot = compileFn(S<T>, {S<T>},
+                              [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::BitNot, b.var(p[0])); });
     for (T a : boundary<T>()) {
       interp::Arg args[] = {Value::of(a)};
       CHECK(sameBits(valueAs<T>(bnot.program->call(bnot.fn(), args)), static_cast<T>(~opaque(a))));
@@ -180,7 +182,8 @@ template <typename T> void unaryMatrix() {
 }
 
 template <typename From, typename To> void conversionColumn() {
-  Compiled c = compileFn(S<To>, {S<From>}, [](FnBuilder& b, std::vector<VarId>& p) { return b.cast(S<To>, b.var(p[0])); });
+  Compiled c = compileFn(S<To>, {S<From>},
+                         [](FnBuilder& b, std::vector<VarId>& p) { return b.cast(S<To>, b.var(p[0])); });
   for (From v : boundary<From>()) {
     interp::Arg args[] = {Value::of(v)};
     INFO(spelling(S<From>) << " " << Value::of(v).toString() << " -> " << spelling(S<To>));
@@ -215,9 +218,8 @@ template <typename From> void conversionRow() {
 template <typename T> void shiftMatrix() {
   const int width = sizeof(T) * 8;
   for (BinaryOp op : {BinaryOp::Shl, BinaryOp::Shr}) {
-    Compiled c = compileFn(S<T>, {S<T>, Scalar::I32}, [&](FnBuilder& b, std::vector<VarId>& p) {
-      return b.bin(op, b.var(p[0]), b.var(p[1]));
-    });
+    Compiled c = compileFn(S<T>, {S<T>, Scalar::I32},
+                           [&](FnBuilder& b, std::vector<VarId>& p) { return b.bin(op, b.var(p[0]), b.var(p[1])); });
     for (T a : boundary<T>())
       for (int n : {-1, 0, 1, 5, width - 1, width, width + 3}) {
         interp::Arg args[] = {Value::of(a), Value::of(n)};
@@ -251,7 +253,8 @@ TEST_CASE("unary operators match native C++", "[interp][ops]") {
   unaryMatrix<std::uint64_t>();
   unaryMatrix<float>();
   unaryMatrix<double>();
-  Compiled c = compileFn(Scalar::Bool, {Scalar::Bool}, [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::LogNot, b.var(p[0])); });
+  Compiled c = compileFn(Scalar::Bool, {Scalar::Bool},
+                         [](FnBuilder& b, std::vector<VarId>& p) { return b.un(UnaryOp::LogNot, b.var(p[0])); });
   interp::Arg t[] = {Value::of(true)}, f[] = {Value::of(false)};
   CHECK_FALSE(c.program->call(c.fn(), t).b);
   CHECK(c.program->call(c.fn(), f).b);
@@ -286,28 +289,49 @@ template <typename T> void mathMatrix() {
   };
   // Arity-1 functions get (x, ignored); the native lambdas call the <cmath> overload for T.
   const Case cases[] = {
-      {MathFn::Sqrt, [](T x, T) { return std::sqrt(x); }},   {MathFn::Cbrt, [](T x, T) { return std::cbrt(x); }},
-      {MathFn::Fabs, [](T x, T) { return std::fabs(x); }},   {MathFn::Exp, [](T x, T) { return std::exp(x); }},
-      {MathFn::Exp2, [](T x, T) { return std::exp2(x); }},   {MathFn::Expm1, [](T x, T) { return std::expm1(x); }},
-      {MathFn::Log, [](T x, T) { return std::log(x); }},     {MathFn::Log2, [](T x, T) { return std::log2(x); }},
-      {MathFn::Log10, [](T x, T) { return std::log10(x); }}, {MathFn::Log1p, [](T x, T) { return std::log1p(x); }},
-      {MathFn::Sin, [](T x, T) { return std::sin(x); }},     {MathFn::Cos, [](T x, T) { return std::cos(x); }},
-      {MathFn::Tan, [](T x, T) { return std::tan(x); }},     {MathFn::Asin, [](T x, T) { return std::asin(x); }},
-      {MathFn::Acos, [](T x, T) { return std::acos(x); }},   {MathFn::Atan, [](T x, T) { return std::atan(x); }},
-      {MathFn::Sinh, [](T x, T) { return std::sinh(x); }},   {MathFn::Cosh, [](T x, T) { return std::cosh(x); }},
-      {MathFn::Tanh, [](T x, T) { return std::tanh(x); }},   {MathFn::Asinh, [](T x, T) { return std::asinh(x); }},
-      {MathFn::Acosh, [](T x, T) { return std::acosh(x); }}, {MathFn::Atanh, [](T x, T) { return std::atanh(x); }},
-      {MathFn::Erf, [](T x, T) { return std::erf(x); }},     {MathFn::Erfc, [](T x, T) { return std::erfc(x); }},
-      {MathFn::Tgamma, [](T x, T) { return std::tgamma(x); }}, {MathFn::Lgamma, [](T x, T) { return std::lgamma(x); }},
-      {MathFn::Floor, [](T x, T) { return std::floor(x); }}, {MathFn::Ceil, [](T x, T) { return std::ceil(x); }},
-      {MathFn::Round, [](T x, T) { return std::round(x); }}, {MathFn::Trunc, [](T x, T) { return std::trunc(x); }},
-      {MathFn::Rint, [](T x, T) { return std::rint(x); }},   {MathFn::Nearbyint, [](T x, T) { return std::nearbyint(x); }},
-      {MathFn::Fmin, [](T x, T y) { return std::fmin(x, y); }}, {MathFn::Fmax, [](T x, T y) { return std::fmax(x, y); }},
-      {MathFn::Fdim, [](T x, T y) { return std::fdim(x, y); }}, {MathFn::Pow, [](T x, T y) { return std::pow(x, y); }},
-      {MathFn::Atan2, [](T x, T y) { return std::atan2(x, y); }}, {MathFn::Hypot, [](T x, T y) { return std::hypot(x, y); }},
-      {MathFn::Fmod, [](T x, T y) { return std::fmod(x, y); }}, {MathFn::Remainder, [](T x, T y) { return std::remainder(x, y); }},
+      {MathFn::Sqrt, [](T x, T) { return std::sqrt(x); }},
+      {MathFn::Cbrt, [](T x, T) { return std::cbrt(x); }},
+      {MathFn::Fabs, [](T x, T) { return std::fabs(x); }},
+      {MathFn::Exp, [](T x, T) { return std::exp(x); }},
+      {MathFn::Exp2, [](T x, T) { return std::exp2(x); }},
+      {MathFn::Expm1, [](T x, T) { return std::expm1(x); }},
+      {MathFn::Log, [](T x, T) { return std::log(x); }},
+      {MathFn::Log2, [](T x, T) { return std::log2(x); }},
+      {MathFn::Log10, [](T x, T) { return std::log10(x); }},
+      {MathFn::Log1p, [](T x, T) { return std::log1p(x); }},
+      {MathFn::Sin, [](T x, T) { return std::sin(x); }},
+      {MathFn::Cos, [](T x, T) { return std::cos(x); }},
+      {MathFn::Tan, [](T x, T) { return std::tan(x); }},
+      {MathFn::Asin, [](T x, T) { return std::asin(x); }},
+      {MathFn::Acos, [](T x, T) { return std::acos(x); }},
+      {MathFn::Atan, [](T x, T) { return std::atan(x); }},
+      {MathFn::Sinh, [](T x, T) { return std::sinh(x); }},
+      {MathFn::Cosh, [](T x, T) { return std::cosh(x); }},
+      {MathFn::Tanh, [](T x, T) { return std::tanh(x); }},
+      {MathFn::Asinh, [](T x, T) { return std::asinh(x); }},
+      {MathFn::Acosh, [](T x, T) { return std::acosh(x); }},
+      {MathFn::Atanh, [](T x, T) { return std::atanh(x); }},
+      {MathFn::Erf, [](T x, T) { return std::erf(x); }},
+      {MathFn::Erfc, [](T x, T) { return std::erfc(x); }},
+      {MathFn::Tgamma, [](T x, T) { return std::tgamma(x); }},
+      {MathFn::Lgamma, [](T x, T) { return std::lgamma(x); }},
+      {MathFn::Floor, [](T x, T) { return std::floor(x); }},
+      {MathFn::Ceil, [](T x, T) { return std::ceil(x); }},
+      {MathFn::Round, [](T x, T) { return std::round(x); }},
+      {MathFn::Trunc, [](T x, T) { return std::trunc(x); }},
+      {MathFn::Rint, [](T x, T) { return std::rint(x); }},
+      {MathFn::Nearbyint, [](T x, T) { return std::nearbyint(x); }},
+      {MathFn::Fmin, [](T x, T y) { return std::fmin(x, y); }},
+      {MathFn::Fmax, [](T x, T y) { return std::fmax(x, y); }},
+      {MathFn::Fdim, [](T x, T y) { return std::fdim(x, y); }},
+      {MathFn::Pow, [](T x, T y) { return std::pow(x, y); }},
+      {MathFn::Atan2, [](T x, T y) { return std::atan2(x, y); }},
+      {MathFn::Hypot, [](T x, T y) { return std::hypot(x, y); }},
+      {MathFn::Fmod, [](T x, T y) { return std::fmod(x, y); }},
+      {MathFn::Remainder, [](T x, T y) { return std::remainder(x, y); }},
       {MathFn::Copysign, [](T x, T y) { return std::copysign(x, y); }},
-      {MathFn::Min, [](T x, T y) { return std::min(x, y); }}, {MathFn::Max, [](T x, T y) { return std::max(x, y); }},
+      {MathFn::Min, [](T x, T y) { return std::min(x, y); }},
+      {MathFn::Max, [](T x, T y) { return std::max(x, y); }},
       {MathFn::Abs, [](T x, T) { return std::abs(x); }},
   };
   for (const Case& mc : cases) {
@@ -321,7 +345,8 @@ template <typename T> void mathMatrix() {
     for (T x : boundary<T>())
       for (T y : {T(2), T(-0.5), std::numeric_limits<T>::quiet_NaN(), T(0)}) {
         interp::Arg args[] = {Value::of(x), Value::of(y)};
-        INFO(info(mc.fn).name << "(" << Value::of(x).toString() << ", " << Value::of(y).toString() << ") in " << spelling(S<T>));
+        INFO(info(mc.fn).name << "(" << Value::of(x).toString() << ", " << Value::of(y).toString() << ") in "
+                              << spelling(S<T>));
         T expect = mc.native(opaque(x), opaque(y));
         T got = valueAs<T>(c.program->call(c.fn(), args));
         CHECK((sameBits(got, expect) || (std::isnan(got) && std::isnan(expect))));
@@ -356,8 +381,8 @@ template <typename T> void mathMatrix() {
     });
     for (T x : boundary<T>()) {
       interp::Arg args[] = {Value::of(x)};
-      bool expect = fn == MathFn::Isnan ? std::isnan(opaque(x))
-                    : fn == MathFn::Isinf ? std::isinf(opaque(x))
+      bool expect = fn == MathFn::Isnan      ? std::isnan(opaque(x))
+                    : fn == MathFn::Isinf    ? std::isinf(opaque(x))
                     : fn == MathFn::Isfinite ? std::isfinite(opaque(x))
                                              : std::signbit(opaque(x));
       CHECK(c.program->call(c.fn(), args).b == expect);
@@ -435,26 +460,22 @@ TEST_CASE("compound assignment computes in the computation type and converts bac
 }
 
 TEST_CASE("++ and -- wrap narrow types, check int overflow, step floats by one", "[interp][ops]") {
-  Compiled c8 = compileFn(Scalar::I8, {Scalar::I8}, [](FnBuilder& b, std::vector<VarId>& p) {
-    return b.incDec(IncDecOp::PreInc, b.var(p[0]));
-  });
+  Compiled c8 = compileFn(Scalar::I8, {Scalar::I8},
+                          [](FnBuilder& b, std::vector<VarId>& p) { return b.incDec(IncDecOp::PreInc, b.var(p[0])); });
   interp::Arg a127[] = {Value::of<std::int8_t>(127)};
   CHECK(c8.program->call(c8.fn(), a127).i == -128);
-  Compiled ci = compileFn(Scalar::I32, {Scalar::I32}, [](FnBuilder& b, std::vector<VarId>& p) {
-    return b.incDec(IncDecOp::PostInc, b.var(p[0]));
-  });
+  Compiled ci = compileFn(Scalar::I32, {Scalar::I32},
+                          [](FnBuilder& b, std::vector<VarId>& p) { return b.incDec(IncDecOp::PostInc, b.var(p[0])); });
   interp::Arg a5[] = {Value::of(5)};
   CHECK(ci.program->call(ci.fn(), a5).i == 5);  // post-increment yields the old value
   interp::Arg amax[] = {Value::of(std::numeric_limits<int>::max())};
   CHECK_THROWS_AS(ci.program->call(ci.fn(), amax), interp::Error);
-  Compiled cu = compileFn(Scalar::U64, {Scalar::U64}, [](FnBuilder& b, std::vector<VarId>& p) {
-    return b.incDec(IncDecOp::PreDec, b.var(p[0]));
-  });
+  Compiled cu = compileFn(Scalar::U64, {Scalar::U64},
+                          [](FnBuilder& b, std::vector<VarId>& p) { return b.incDec(IncDecOp::PreDec, b.var(p[0])); });
   interp::Arg zero[] = {Value::of<std::uint64_t>(0)};
   CHECK(cu.program->call(cu.fn(), zero).u == std::numeric_limits<std::uint64_t>::max());
-  Compiled cf = compileFn(Scalar::F32, {Scalar::F32}, [](FnBuilder& b, std::vector<VarId>& p) {
-    return b.incDec(IncDecOp::PreInc, b.var(p[0]));
-  });
+  Compiled cf = compileFn(Scalar::F32, {Scalar::F32},
+                          [](FnBuilder& b, std::vector<VarId>& p) { return b.incDec(IncDecOp::PreInc, b.var(p[0])); });
   interp::Arg big[] = {Value::of(16777216.0f)};
   CHECK(cf.program->call(cf.fn(), big).f == opaque(16777216.0f) + 1.0f);
 }

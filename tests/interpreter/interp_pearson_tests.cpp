@@ -82,7 +82,8 @@ TEST_CASE("tutorial pipeline as whole launches on a 256 x 256 matrix", "[interp]
     differing += sumSq[i] != native::RowSumSq(x.data(), cols, i);
     for (int j = 0; j < rows; ++j) {
       differing += dot[i * rows + j] != native::GramDot(x.data(), cols, i, j);
-      differing += corr[i * rows + j] != native::CorrelationCell(dot.data(), sum.data(), sumSq.data(), rows, cols, i, j);
+      differing += corr[i * rows + j] !=
+                   native::CorrelationCell(dot.data(), sum.data(), sumSq.data(), rows, cols, i, j);
       differing += dist[i * rows + j] != native::DistanceCell(dot.data(), sumSq.data(), rows, i, j);
     }
   }

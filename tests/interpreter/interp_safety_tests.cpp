@@ -78,7 +78,8 @@ TEST_CASE("affine row-major index out of bounds is caught too", "[interp][safety
   body.push_back(b.decl(s, b.lit(0.0f)));
   b.at(9, 30);
   auto idx = b.bin(BinaryOp::Add, b.bin(BinaryOp::Mul, b.var(i), b.var(cols)), b.var(k));
-  auto loop = b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(cols)), b.incDec(IncDecOp::PreInc, b.var(k)),
+  auto loop = b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(cols)),
+                        b.incDec(IncDecOp::PreInc, b.var(k)),
                         b.expr(b.compound(BinaryOp::Add, b.var(s), b.sub(x, std::move(idx)))));
   body.push_back(std::move(loop));
   body.push_back(b.ret(b.var(s)));
@@ -115,9 +116,11 @@ TEST_CASE("local arrays: index out of range and uninitialized elements", "[inter
   CHECK(d.message == "read of uninitialized element 1 of local array 'u'");
   CHECK(d.loc.line == 12);
   interp::Arg three[] = {Value::of(3)};  // a[3] is zero-filled, u[3] is past u's end
-  CHECK(errorOf([&] { p.program->call(p.fn(), three); }).message == "index 3 is out of bounds for local array 'u' of 3 elements");
+  CHECK(errorOf([&] { p.program->call(p.fn(), three); }).message ==
+        "index 3 is out of bounds for local array 'u' of 3 elements");
   interp::Arg four[] = {Value::of(4)};
-  CHECK(errorOf([&] { p.program->call(p.fn(), four); }).message == "index 4 is out of bounds for local array 'a' of 4 elements");
+  CHECK(errorOf([&] { p.program->call(p.fn(), four); }).message ==
+        "index 4 is out of bounds for local array 'a' of 4 elements");
 }
 
 TEST_CASE("integer division and remainder by zero, INT_MIN / -1", "[interp][safety]") {
@@ -135,7 +138,9 @@ TEST_CASE("integer division and remainder by zero, INT_MIN / -1", "[interp][safe
     CHECK(d.loc.line == 20);
     CHECK(d.loc.column == 14);
     interp::Arg minOverMinusOne[] = {Value::of(std::numeric_limits<int>::min()), Value::of(-1)};
-    CHECK(errorOf([&] { p.program->call(p.fn(), minOverMinusOne); }).message.find("signed integer overflow in " + word) == 0);
+    CHECK(errorOf([&] {
+            p.program->call(p.fn(), minOverMinusOne);
+          }).message.find("signed integer overflow in " + word) == 0);
   }
 }
 
@@ -215,13 +220,15 @@ TEST_CASE("wrong argument count, kinds and element types", "[interp][safety]") {
   std::vector<float> x = {1, 2};
   std::vector<double> xd = {1, 2};
   interp::Arg tooFew[] = {ArrayRef::of(std::span<const float>(x))};
-  CHECK(errorOf([&] { p.program->call(p.fn(), tooFew); }).message == "wrong arguments to 'readAt': it takes 2 arguments, got 1");
+  CHECK(errorOf([&] { p.program->call(p.fn(), tooFew); }).message ==
+        "wrong arguments to 'readAt': it takes 2 arguments, got 1");
   interp::Arg swapped[] = {Value::of(1), ArrayRef::of(std::span<const float>(x))};
   CHECK(errorOf([&] { p.program->call(p.fn(), swapped); }).message ==
         "wrong arguments to 'readAt': parameter 1 'x' (const float*) needs an array of float, got a int value");
   interp::Arg wrongElement[] = {ArrayRef::of(std::span<const double>(xd)), Value::of(0)};
-  CHECK(errorOf([&] { p.program->call(p.fn(), wrongElement); }).message.find("needs an array of float, got an array of double") !=
-        std::string::npos);
+  CHECK(errorOf([&] {
+          p.program->call(p.fn(), wrongElement);
+        }).message.find("needs an array of float, got an array of double") != std::string::npos);
   interp::Arg wrongScalar[] = {ArrayRef::of(std::span<const float>(x)), Value::of(0.0)};
   CHECK(errorOf([&] { p.program->call(p.fn(), wrongScalar); }).message ==
         "wrong arguments to 'readAt': parameter 2 'i' (int) needs a int value, got a double value");
@@ -233,10 +240,12 @@ TEST_CASE("wrong argument count, kinds and element types", "[interp][safety]") {
   auto st = w.expr(w.assign(w.sub(y, w.var(i)), w.lit(1.0f)));
   Built q = build(w.finish(std::move(st), {"i"}));
   interp::Arg readOnly[] = {ArrayRef::of(std::span<const float>(x)), Value::of(0)};
-  CHECK(errorOf([&] { q.program->call(q.fn(), readOnly); }).message.find("it needs a writable array") != std::string::npos);
+  CHECK(errorOf([&] { q.program->call(q.fn(), readOnly); }).message.find("it needs a writable array") !=
+        std::string::npos);
 }
 
-TEST_CASE("launch errors: first failing index from worker threads, bad extents and arguments", "[interp][safety][launch]") {
+TEST_CASE("launch errors: first failing index from worker threads, bad extents and arguments",
+          "[interp][safety][launch]") {
   Built p = build(readAt());
   std::vector<float> x(1000, 1.0f);
   std::vector<float> out(5000);
@@ -249,12 +258,14 @@ TEST_CASE("launch errors: first failing index from worker threads, bad extents a
     Diagnostic d = errorOf([&] { prog->launch(p.fn(), interp::Extent{{5000, 1, 1}, 1}, args); });
     CHECK(d.message == "index 1000 is out of bounds for array 'x' of 1000 elements (launch element 1000)");
   }
-  CHECK(errorOf([&] { p.program->launch(p.fn(), interp::Extent{{10, 10, 1}, 2}, args); }).message.find("rank-1 extent") !=
-        std::string::npos);
+  CHECK(errorOf([&] {
+          p.program->launch(p.fn(), interp::Extent{{10, 10, 1}, 2}, args);
+        }).message.find("rank-1 extent") != std::string::npos);
   std::vector<float> shortOut(10);
   interp::Arg shortArgs[] = {ArrayRef::of(std::span<const float>(x)), ArrayRef::of(std::span<float>(shortOut))};
-  CHECK(errorOf([&] { p.program->launch(p.fn(), interp::Extent{{100, 1, 1}, 1}, shortArgs); }).message.find("has 10 elements; the launch needs 100") !=
-        std::string::npos);
+  CHECK(errorOf([&] {
+          p.program->launch(p.fn(), interp::Extent{{100, 1, 1}, 1}, shortArgs);
+        }).message.find("has 10 elements; the launch needs 100") != std::string::npos);
   interp::Arg missingOut[] = {ArrayRef::of(std::span<const float>(x))};
   CHECK_THROWS_AS(p.program->launch(p.fn(), interp::Extent{{10, 1, 1}, 1}, missingOut), interp::Error);
 }
@@ -282,7 +293,8 @@ TEST_CASE("falling off the end of a non-void function is an error", "[interp][sa
 // A host app may run kernels from a pool thread with 512 KB of stack. A hand-built tree has no
 // front end to bound its nesting: 5001 nested negations take megabytes of stack to compile,
 // run and free, more than that thread has.
-TEST_CASE("a deeply nested function compiles, runs and is freed on a thread with a 512 KB stack", "[interp][safety][stack]") {
+TEST_CASE("a deeply nested function compiles, runs and is freed on a thread with a 512 KB stack",
+          "[interp][safety][stack]") {
   constexpr unsigned kLevels = 5001;
   FnBuilder b("negations", Type::value(Scalar::I32), "safety.cpp");
   const VarId a = b.param("a", Type::value(Scalar::I32));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../../examples/pearson/pearson_metrics.hpp"
 #include "catch.hpp"
 #include "culift/crosscheck.hpp"
 #include "culift/interpreter.hpp"
@@ -16,7 +17,6 @@
 #include "data/ops_functions.hpp"
 #include "deep_inputs.hpp"
 #include "small_stack.hpp"
-#include "../../examples/pearson/pearson_metrics.hpp"
 
 using namespace culift;
 using interp::Value;
@@ -55,8 +55,9 @@ template <typename T> std::vector<T> boundary() {
   if constexpr (std::is_same_v<T, bool>) {
     return {false, true};
   } else if constexpr (std::is_floating_point_v<T>) {
-    return {L::lowest(), T(-1.5), T(-1), -L::denorm_min(), T(-0.0), T(0), L::denorm_min(), L::min(), T(0.5), T(1),
-            T(2.75),     T(3e9),  L::max(), L::infinity(), -L::infinity(), L::quiet_NaN(), T(1) / T(3)};
+    return {L::lowest(),    T(-1.5),        T(-1),      -L::denorm_min(), T(-0.0), T(0),     L::denorm_min(),
+            L::min(),       T(0.5),         T(1),       T(2.75),          T(3e9),  L::max(), L::infinity(),
+            -L::infinity(), L::quiet_NaN(), T(1) / T(3)};
   } else if constexpr (std::is_signed_v<T>) {
     return {L::min(), T(L::min() + 1), T(-5), T(-1), T(0), T(1), T(3), T(L::max() - 1), L::max()};
   } else {
@@ -104,12 +105,19 @@ template <typename T, typename Op> bool overflows(T a, T b, Op op) {
 
 template <typename T> bool narrowerThanInt() { return std::is_integral_v<T> && sizeof(T) < sizeof(int); }
 
-template <typename T> void arithFamily(const std::string& n, T (*add)(T, T), T (*sub)(T, T), T (*mul)(T, T), T (*div)(T, T),
-                                       bool (*lt)(T, T), bool (*le)(T, T), bool (*eq)(T, T), bool (*ne)(T, T), T (*neg)(T),
-                                       T (*addeq)(T, T), T (*muleq)(T, T), T (*inc)(T), T (*dec)(T), T (*pick)(T, T)) {
-  auto addOv = [](T a, T b) { return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_add_overflow(x, y, r); }); };
-  auto subOv = [](T a, T b) { return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_sub_overflow(x, y, r); }); };
-  auto mulOv = [](T a, T b) { return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_mul_overflow(x, y, r); }); };
+template <typename T> void arithFamily(const std::string& n, T (*add)(T, T), T (*sub)(T, T), T (*mul)(T, T),
+                                       T (*div)(T, T), bool (*lt)(T, T), bool (*le)(T, T), bool (*eq)(T, T),
+                                       bool (*ne)(T, T), T (*neg)(T), T (*addeq)(T, T), T (*muleq)(T, T), T (*inc)(T),
+                                       T (*dec)(T), T (*pick)(T, T)) {
+  auto addOv = [](T a, T b) {
+    return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_add_overflow(x, y, r); });
+  };
+  auto subOv = [](T a, T b) {
+    return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_sub_overflow(x, y, r); });
+  };
+  auto mulOv = [](T a, T b) {
+    return overflows(a, b, [](auto x, auto y, auto* r) { return __builtin_mul_overflow(x, y, r); });
+  };
   auto divUb = [](T a, T b) {
     if constexpr (std::is_integral_v<T>) {
       using P = Promoted<T>;
@@ -132,14 +140,18 @@ template <typename T> void arithFamily(const std::string& n, T (*add)(T, T), T (
       compare("muleq_" + n, muleq, mulOv, a, b);
       compare("pick_" + n, pick, never, a, b);
     }
-    compare("neg_" + n, neg, [&](T a) { return subOv(T(0), a) && !std::is_unsigned_v<Promoted<T>>; }, a);
-    compare("inc_" + n, inc, [&](T a) { return !narrowerThanInt<T>() && addOv(a, T(1)); }, a);
-    compare("dec_" + n, dec, [&](T a) { return !narrowerThanInt<T>() && subOv(a, T(1)); }, a);
+    compare(
+        "neg_" + n, neg, [&](T a) { return subOv(T(0), a) && !std::is_unsigned_v<Promoted<T>>; }, a);
+    compare(
+        "inc_" + n, inc, [&](T a) { return !narrowerThanInt<T>() && addOv(a, T(1)); }, a);
+    compare(
+        "dec_" + n, dec, [&](T a) { return !narrowerThanInt<T>() && subOv(a, T(1)); }, a);
   }
 }
 
-template <typename T> void intFamily(const std::string& n, T (*rem)(T, T), T (*andf)(T, T), T (*orf)(T, T), T (*xorf)(T, T),
-                                     T (*notf)(T), T (*shl)(T, int), T (*shr)(T, int), T (*shreq)(T, long long)) {
+template <typename T> void intFamily(const std::string& n, T (*rem)(T, T), T (*andf)(T, T), T (*orf)(T, T),
+                                     T (*xorf)(T, T), T (*notf)(T), T (*shl)(T, int), T (*shr)(T, int),
+                                     T (*shreq)(T, long long)) {
   using P = Promoted<T>;
   const int width = sizeof(P) * 8;
   auto remUb = [](T a, T b) {
@@ -158,7 +170,8 @@ template <typename T> void intFamily(const std::string& n, T (*rem)(T, T), T (*a
       auto bad = [&](T, int c) { return c < 0 || c >= width; };
       compare("shl_" + n, shl, bad, a, s);
       compare("shr_" + n, shr, bad, a, s);
-      compare("shreq_" + n, shreq, [&](T, long long c) { return c < 0 || c >= width; }, a, static_cast<long long>(s));
+      compare(
+          "shreq_" + n, shreq, [&](T, long long c) { return c < 0 || c >= width; }, a, static_cast<long long>(s));
     }
   }
 }
@@ -183,7 +196,7 @@ TEST_CASE("the operations header translates", "[interp][translated]") {
   CHECK(t.module->find("helper_scale"));  // lifted because c_call calls it
 }
 
-#define CULIFT_ARITH_CASE(T, N)                                                                                     \
+#define CULIFT_ARITH_CASE(T, N)                                                                                        \
   arithFamily<T>(#N, &add_##N, &sub_##N, &mul_##N, &div_##N, &lt_##N, &le_##N, &eq_##N, &ne_##N, &neg_##N, &addeq_##N, \
                  &muleq_##N, &inc_##N, &dec_##N, &pick_##N);
 #define CULIFT_INT_CASE(T, N) \
@@ -195,20 +208,21 @@ TEST_CASE("translated operators equal native C++ on every type (promotions inclu
   CULIFT_INT_TYPES(CULIFT_INT_CASE)
 }
 
-#define CULIFT_CONV_CASE_TO(F, FN, T, TN)                                                                 \
-  for (F v : boundary<F>()) compare(std::string("conv_" #FN "_" #TN), &conv_##FN##_##TN,               \
-                                    [](F x) { return conversionUb<F, T>(x); }, v);
-#define CULIFT_CONV_CASE(F, FN)                          \
-  CULIFT_CONV_CASE_TO(F, FN, bool, b)                    \
-  CULIFT_CONV_CASE_TO(F, FN, signed char, sc)            \
-  CULIFT_CONV_CASE_TO(F, FN, unsigned char, uc)          \
-  CULIFT_CONV_CASE_TO(F, FN, short, s)                   \
-  CULIFT_CONV_CASE_TO(F, FN, unsigned short, us)         \
-  CULIFT_CONV_CASE_TO(F, FN, int, i)                     \
-  CULIFT_CONV_CASE_TO(F, FN, unsigned, u)                \
-  CULIFT_CONV_CASE_TO(F, FN, long long, ll)              \
-  CULIFT_CONV_CASE_TO(F, FN, unsigned long long, ull)    \
-  CULIFT_CONV_CASE_TO(F, FN, float, f)                   \
+#define CULIFT_CONV_CASE_TO(F, FN, T, TN) \
+  for (F v : boundary<F>())               \
+    compare(                              \
+        std::string("conv_" #FN "_" #TN), &conv_##FN##_##TN, [](F x) { return conversionUb<F, T>(x); }, v);
+#define CULIFT_CONV_CASE(F, FN)                       \
+  CULIFT_CONV_CASE_TO(F, FN, bool, b)                 \
+  CULIFT_CONV_CASE_TO(F, FN, signed char, sc)         \
+  CULIFT_CONV_CASE_TO(F, FN, unsigned char, uc)       \
+  CULIFT_CONV_CASE_TO(F, FN, short, s)                \
+  CULIFT_CONV_CASE_TO(F, FN, unsigned short, us)      \
+  CULIFT_CONV_CASE_TO(F, FN, int, i)                  \
+  CULIFT_CONV_CASE_TO(F, FN, unsigned, u)             \
+  CULIFT_CONV_CASE_TO(F, FN, long long, ll)           \
+  CULIFT_CONV_CASE_TO(F, FN, unsigned long long, ull) \
+  CULIFT_CONV_CASE_TO(F, FN, float, f)                \
   CULIFT_CONV_CASE_TO(F, FN, double, d)
 
 TEST_CASE("translated conversions equal native C++", "[interp][translated][ops]") {
@@ -254,10 +268,14 @@ TEST_CASE("translated mixed arithmetic, math calls and control constructs equal 
   }
   for (int x : boundary<int>())
     for (int y : {-3, 0, 9}) {
-      compare("m_absi", &m_absi, [](int a, int b) {
-        int r;
-        return a == std::numeric_limits<int>::min() || __builtin_add_overflow(std::abs(a == std::numeric_limits<int>::min() ? 0 : a), std::min(a, b), &r);
-      }, x, y);
+      compare(
+          "m_absi", &m_absi,
+          [](int a, int b) {
+            int r;
+            return a == std::numeric_limits<int>::min() ||
+                   __builtin_add_overflow(std::abs(a == std::numeric_limits<int>::min() ? 0 : a), std::min(a, b), &r);
+          },
+          x, y);
       compare("m_sinint", &m_sinint, never, x, y);
     }
   for (int v : {-3, 0, 1, 2, 3, 1000})
@@ -279,7 +297,8 @@ TEST_CASE("translated helper calls write through the caller's arrays", "[interp]
   CHECK(r.equal);
 }
 
-TEST_CASE("translated tutorial functions equal native on sample args and in whole launches", "[interp][translated][pearson]") {
+TEST_CASE("translated tutorial functions equal native on sample args and in whole launches",
+          "[interp][translated][pearson]") {
   const Translated& t = translated(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp");
   INFO(t.diagnostics);
   REQUIRE(t.module);
@@ -315,8 +334,11 @@ TEST_CASE("translated tutorial functions equal native on sample args and in whol
   t.program->launch(*m.find("RowSumSq"), interp::Extent{{rows, 1, 1}, 1}, a2);
   interp::Arg a3[] = {X, Value::of(cols), interp::ArrayRef::of(std::span<float>(dot))};
   t.program->launch(*m.find("GramDot"), interp::Extent{{rows, rows, 1}, 2}, a3);
-  interp::Arg a4[] = {interp::ArrayRef::of(std::span<const float>(dot)), interp::ArrayRef::of(std::span<const float>(sum)),
-                      interp::ArrayRef::of(std::span<const float>(sumSq)), Value::of(rows), Value::of(cols),
+  interp::Arg a4[] = {interp::ArrayRef::of(std::span<const float>(dot)),
+                      interp::ArrayRef::of(std::span<const float>(sum)),
+                      interp::ArrayRef::of(std::span<const float>(sumSq)),
+                      Value::of(rows),
+                      Value::of(cols),
                       interp::ArrayRef::of(std::span<float>(corr))};
   t.program->launch(*m.find("CorrelationCell"), interp::Extent{{rows, rows, 1}, 2}, a4);
   std::size_t differing = 0;
@@ -331,7 +353,8 @@ TEST_CASE("translated tutorial functions equal native on sample args and in whol
 // A host app may compile and run translated kernels from a pool thread with 512 KB of stack:
 // the deepest input the front end accepts must compile, run (a call and a whole launch) and be
 // dropped there without overflowing it.
-TEST_CASE("deep input inside the limits is interpreted on a thread with a 512 KB stack", "[interp][translated][stack]") {
+TEST_CASE("deep input inside the limits is interpreted on a thread with a 512 KB stack",
+          "[interp][translated][stack]") {
   for (const test::DeepInput& input : test::acceptedDeepInputs()) {
     DYNAMIC_SECTION(input.name) {
       std::string diagnostics;
@@ -348,7 +371,8 @@ TEST_CASE("deep input inside the limits is interpreted on a thread with a 512 KB
         interp::Arg args[] = {Value::of(3)};
         called = program->call(f, args);
         const std::vector<int> a = {3, 3, 3, 3};
-        interp::Arg kernelArgs[] = {interp::ArrayRef::of(std::span<const int>(a)), interp::ArrayRef::of(std::span<int>(launched))};
+        interp::Arg kernelArgs[] = {interp::ArrayRef::of(std::span<const int>(a)),
+                                    interp::ArrayRef::of(std::span<int>(launched))};
         program->launch(f, interp::Extent{{4, 1, 1}, 1}, kernelArgs);
       });
       INFO(diagnostics);
@@ -386,7 +410,7 @@ template <typename R> void compareConstant(const std::string& name, R (*native)(
 TEST_CASE("INFINITY, NAN, HUGE_VAL(F) and every numeric_limits member of every type are exact constants",
           "[interp][translated][constants]") {
   std::size_t compared = 0;
-#define CULIFT_COMPARE_LIMIT(T, N, M) \
+#define CULIFT_COMPARE_LIMIT(T, N, M)                \
   compareConstant("lim_" #N "_" #M, &lim_##N##_##M); \
   ++compared;
 #define CULIFT_COMPARE_ALL(T, N) \
@@ -463,8 +487,7 @@ TEST_CASE("uniform parameters of an element-wise kernel are passed once; the oth
   REQUIRE(axpby);
   REQUIRE(relu->mode == IndexMode::ElementWise);
   REQUIRE(axpby->mode == IndexMode::ElementWise);
-  CHECK(relu->signature.toString() ==
-        "(const float* x, float negativeSlope, float* culift_out, long long culift_n)");
+  CHECK(relu->signature.toString() == "(const float* x, float negativeSlope, float* culift_out, long long culift_n)");
   CHECK(axpby->signature.toString() ==
         "(float a, const float* x, float b, const float* y, float* culift_out, long long culift_n)");
   CHECK(roleName(*axpby, axpby->signature.params[0]) == "uniform");
@@ -484,14 +507,15 @@ TEST_CASE("uniform parameters of an element-wise kernel are passed once; the oth
   CHECK(differing == 0);
 
   interp::Arg axpbyArgs[] = {Value::of(2.0f), interp::ArrayRef::of(std::span<const float>(x)), Value::of(-0.5f),
-                             interp::ArrayRef::of(std::span<const float>(y)), interp::ArrayRef::of(std::span<float>(out))};
+                             interp::ArrayRef::of(std::span<const float>(y)),
+                             interp::ArrayRef::of(std::span<float>(out))};
   t.program->launch(*axpby, interp::Extent{{n, 1, 1}, 1}, axpbyArgs);
   differing = 0;
   for (int k = 0; k < n; ++k) differing += !sameBits(out[k], u_axpby(opaque(2.0f), x[k], opaque(-0.5f), y[k]));
   CHECK(differing == 0);
 
   // An array for a uniform parameter is a wrong argument, named as such.
-  interp::Arg wrong[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::ArrayRef::of(std::span<const float>(y)),
-                         interp::ArrayRef::of(std::span<float>(out))};
+  interp::Arg wrong[] = {interp::ArrayRef::of(std::span<const float>(x)),
+                         interp::ArrayRef::of(std::span<const float>(y)), interp::ArrayRef::of(std::span<float>(out))};
   CHECK_THROWS_AS(t.program->launch(*relu, interp::Extent{{n, 1, 1}, 1}, wrong), interp::Error);
 }

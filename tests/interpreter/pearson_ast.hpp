@@ -40,10 +40,8 @@ inline float CorrelationCell(const float* dot, const float* rowSum, const float*
   float cov = d - n * meanI * meanJ;
   float denom = std::sqrt(std::max(varI, 0.0f)) * std::sqrt(std::max(varJ, 0.0f));
   float c;
-  if (denom > 1e-12f)
-    c = cov / denom;
-  else
-    c = 0.0f;
+  if (denom > 1e-12f) c = cov / denom;
+  else c = 0.0f;
   return std::min(1.0f, std::max(-1.0f, c));
 }
 inline float DistanceCell(const float* dot, const float* rowSumSq, int rows, int i, int j) {
@@ -54,10 +52,8 @@ inline float DistanceCell(const float* dot, const float* rowSumSq, int rows, int
 }
 inline float PearsonClamp(float cov, float denom) {
   float c;
-  if (denom > 1e-12f)
-    c = cov / denom;
-  else
-    c = 0.0f;
+  if (denom > 1e-12f) c = cov / denom;
+  else c = 0.0f;
   return std::min(1.0f, std::max(-1.0f, c));
 }
 
@@ -75,14 +71,15 @@ inline ExprPtr rowElem(FnBuilder& b, VarId x, VarId a, VarId cols, VarId k) {
 
 // for (int k = 0; k < cols; ++k) body
 inline StmtPtr loopK(FnBuilder& b, VarId k, VarId cols, StmtPtr body) {
-  return b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(cols)), b.incDec(IncDecOp::PreInc, b.var(k)),
-                   std::move(body));
+  return b.forLoop(b.decl(k, b.lit(0)), b.bin(BinaryOp::Lt, b.var(k), b.var(cols)),
+                   b.incDec(IncDecOp::PreInc, b.var(k)), std::move(body));
 }
 
 inline Function rowSumAst() {
   FnBuilder b("RowSum", Type::value(F), "pearson_metrics.hpp");
   b.at(10);
-  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)), i = b.param("i", Type::value(I));
+  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)),
+        i = b.param("i", Type::value(I));
   VarId sum = b.local("sum", Type::value(F)), k = b.local("k", Type::value(I));
   b.at(11);
   auto s0 = b.decl(sum, b.lit(0.0f));
@@ -99,7 +96,8 @@ inline Function rowSumAst() {
 inline Function rowSumSqAst() {
   FnBuilder b("RowSumSq", Type::value(F), "pearson_metrics.hpp");
   b.at(20);
-  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)), i = b.param("i", Type::value(I));
+  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)),
+        i = b.param("i", Type::value(I));
   VarId sumSq = b.local("sumSq", Type::value(F)), k = b.local("k", Type::value(I)), v = b.local("v", Type::value(F));
   std::vector<StmtPtr> inner;
   inner.push_back(b.decl(v, rowElem(b, x, i, cols, k)));
@@ -114,8 +112,8 @@ inline Function rowSumSqAst() {
 inline Function gramDotAst() {
   FnBuilder b("GramDot", Type::value(F), "pearson_metrics.hpp");
   b.at(30);
-  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)), i = b.param("i", Type::value(I)),
-        j = b.param("j", Type::value(I));
+  VarId x = b.param("x", Type::pointer(F, true)), cols = b.param("cols", Type::value(I)),
+        i = b.param("i", Type::value(I)), j = b.param("j", Type::value(I));
   VarId acc = b.local("acc", Type::value(F)), k = b.local("k", Type::value(I));
   std::vector<StmtPtr> body;
   body.push_back(b.decl(acc, b.lit(0.0f)));
@@ -147,9 +145,10 @@ inline Function correlationCellAst() {
   VarId dot = b.param("dot", Type::pointer(F, true)), rowSum = b.param("rowSum", Type::pointer(F, true)),
         rowSumSq = b.param("rowSumSq", Type::pointer(F, true)), rows = b.param("rows", Type::value(I)),
         cols = b.param("cols", Type::value(I)), i = b.param("i", Type::value(I)), j = b.param("j", Type::value(I));
-  VarId n = b.local("n", Type::value(F)), meanI = b.local("meanI", Type::value(F)), meanJ = b.local("meanJ", Type::value(F)),
-        varI = b.local("varI", Type::value(F)), varJ = b.local("varJ", Type::value(F)), d = b.local("d", Type::value(F)),
-        cov = b.local("cov", Type::value(F)), denom = b.local("denom", Type::value(F)), c = b.local("c", Type::value(F));
+  VarId n = b.local("n", Type::value(F)), meanI = b.local("meanI", Type::value(F)),
+        meanJ = b.local("meanJ", Type::value(F)), varI = b.local("varI", Type::value(F)),
+        varJ = b.local("varJ", Type::value(F)), d = b.local("d", Type::value(F)), cov = b.local("cov", Type::value(F)),
+        denom = b.local("denom", Type::value(F)), c = b.local("c", Type::value(F));
   auto mul = [&](ExprPtr a, ExprPtr x) { return b.bin(BinaryOp::Mul, std::move(a), std::move(x)); };
   auto sqrtMax = [&](VarId v) {
     std::vector<ExprPtr> mx;
@@ -164,8 +163,10 @@ inline Function correlationCellAst() {
   body.push_back(b.decl(n, b.cast(F, b.var(cols), true)));
   body.push_back(b.decl(meanI, b.bin(BinaryOp::Div, b.sub(rowSum, b.var(i)), b.var(n))));
   body.push_back(b.decl(meanJ, b.bin(BinaryOp::Div, b.sub(rowSum, b.var(j)), b.var(n))));
-  body.push_back(b.decl(varI, b.bin(BinaryOp::Sub, b.sub(rowSumSq, b.var(i)), mul(mul(b.var(n), b.var(meanI)), b.var(meanI)))));
-  body.push_back(b.decl(varJ, b.bin(BinaryOp::Sub, b.sub(rowSumSq, b.var(j)), mul(mul(b.var(n), b.var(meanJ)), b.var(meanJ)))));
+  body.push_back(
+      b.decl(varI, b.bin(BinaryOp::Sub, b.sub(rowSumSq, b.var(i)), mul(mul(b.var(n), b.var(meanI)), b.var(meanI)))));
+  body.push_back(
+      b.decl(varJ, b.bin(BinaryOp::Sub, b.sub(rowSumSq, b.var(j)), mul(mul(b.var(n), b.var(meanJ)), b.var(meanJ)))));
   body.push_back(b.decl(d, b.sub(dot, b.bin(BinaryOp::Add, mul(b.var(i), b.var(rows)), b.var(j)))));
   body.push_back(b.decl(cov, b.bin(BinaryOp::Sub, b.var(d), mul(mul(b.var(n), b.var(meanI)), b.var(meanJ)))));
   body.push_back(b.decl(denom, mul(sqrtMax(varI), sqrtMax(varJ))));

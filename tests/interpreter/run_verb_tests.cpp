@@ -45,7 +45,9 @@ Run culiftRun(const std::string& source, const std::string& function, const std:
   std::ofstream(src) << source;
   const std::string out = tempFile("culift-run", "out"), err = tempFile("culift-run", "err");
   const std::string exe = CULIFT_BINARY_DIR "/tools/culift";
-  std::vector<llvm::StringRef> argv = {exe, "run", src, "--function", function, "--args", args, "--", "-I" CULIFT_SOURCE_DIR "/include"};
+  std::vector<llvm::StringRef> argv = {exe,          "run",    src,
+                                       "--function", function, "--args",
+                                       args,         "--",     "-I" CULIFT_SOURCE_DIR "/include"};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
   Run r;
   r.exitCode = llvm::sys::ExecuteAndWait(exe, argv, std::nullopt, redirects, 120);
@@ -137,7 +139,8 @@ TEST_CASE("culift run: interpreter errors exit 1 with the location", "[run][tool
 }
 
 TEST_CASE("culift run: translation errors exit 1", "[run][tools]") {
-  Run r = culiftRun("CULIFT_KERNEL int broken(int a) { return a +; }\n#include <culift/annotate.hpp>\n", "broken", "[1]");
+  Run r = culiftRun("CULIFT_KERNEL int broken(int a) { return a +; }\n#include <culift/annotate.hpp>\n", "broken",
+                    "[1]");
   CHECK(r.exitCode == 1);
   CHECK(r.err.find("error:") != std::string::npos);
 }

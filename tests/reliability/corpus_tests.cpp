@@ -9,8 +9,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -42,7 +42,8 @@ Run emit(const std::string& input) {
   llvm::sys::fs::createTemporaryFile("culift-corpus", "log", log);
   const std::string outPath(out), logPath(log);
   llvm::StringRef args[] = {kCulift, "emit", input, "-o", outPath};
-  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(logPath), llvm::StringRef(logPath)};
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(logPath),
+                                                      llvm::StringRef(logPath)};
   Run r;
   const auto start = std::chrono::steady_clock::now();
   std::string err;
@@ -159,7 +160,8 @@ TEST_CASE("every corpus input gets exit 1 and the diagnostic it expects, without
       const Run r = emit(path);
       INFO(base << " (exit " << r.exitCode << ", " << r.seconds << " s), expected "
                 << (expected->line ? "at line " + std::to_string(expected->line) : std::string("for the file")) << ": "
-                << expected->message << "\n" << r.output);
+                << expected->message << "\n"
+                << r.output);
       requireNoCrash(r);
       CHECK(r.exitCode == 1);
       CHECK(hasExpectedError(r.output, base, *expected));
@@ -225,7 +227,9 @@ TEST_CASE("pathologically nested input is a diagnostic, not a crash", "[corpus]"
 TEST_CASE("a very long valid expression is translated or rejected cleanly", "[corpus]") {
   std::string sum = "a";
   for (int k = 0; k < 20000; ++k) sum += " + a";
-  const std::string path = scratchFile("long_sum.cpp", "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int a) {\n  return " + sum + ";\n}\n");
+  const std::string path = scratchFile("long_sum.cpp",
+                                       "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int a) {\n  return " + sum +
+                                           ";\n}\n");
   const Run r = emit(path);
   INFO("exit " << r.exitCode << "\n" << r.output.substr(0, 2000));
   requireNoCrash(r);

@@ -42,14 +42,80 @@ TEST_CASE("generated programs cover every type, operator, statement form and ind
     for (const ParamSpec& p : g.spec.params) axes += p.axis >= 0;
     modes.insert(std::to_string(axes) + (g.spec.returnType == Scalar::Void ? "v" : "r"));
   }
-  for (const char* needle :
-       {"bool ", "signed char ", "unsigned char ", "short ", "unsigned short ", "int ", "unsigned ", "long long ",
-        "unsigned long long ", "float ", "double ", "std::int8_t", "std::uint16_t", " + ", " - ", " * ", " / ", " % ",
-        " << ", " >> ", " & ", " | ", " ^ ", "(~", "(!", "(-", " && ", " || ", " < ", " <= ", " > ", " >= ", " == ",
-        " != ", " ? ", " += ", " -= ", " *= ", " /= ", " %= ", " <<= ", " >>= ", " &= ", " |= ", " ^= ", "++", "--",
-        "if (", "} else {", "for (", "while (", "do {", "} while (", "switch (", "case ", "default:", "break;",
-        "continue;", "return ", "std::sqrt(", "std::sin(", "std::pow(", "std::fma(", "sinf(", "std::min(", "std::max(",
-        "std::clamp(", "std::abs(", "std::isnan(", "_h0(", "_to_", "] = {", "const ", "CULIFT_KERNEL void"}) {
+  for (const char* needle : {"bool ",
+                             "signed char ",
+                             "unsigned char ",
+                             "short ",
+                             "unsigned short ",
+                             "int ",
+                             "unsigned ",
+                             "long long ",
+                             "unsigned long long ",
+                             "float ",
+                             "double ",
+                             "std::int8_t",
+                             "std::uint16_t",
+                             " + ",
+                             " - ",
+                             " * ",
+                             " / ",
+                             " % ",
+                             " << ",
+                             " >> ",
+                             " & ",
+                             " | ",
+                             " ^ ",
+                             "(~",
+                             "(!",
+                             "(-",
+                             " && ",
+                             " || ",
+                             " < ",
+                             " <= ",
+                             " > ",
+                             " >= ",
+                             " == ",
+                             " != ",
+                             " ? ",
+                             " += ",
+                             " -= ",
+                             " *= ",
+                             " /= ",
+                             " %= ",
+                             " <<= ",
+                             " >>= ",
+                             " &= ",
+                             " |= ",
+                             " ^= ",
+                             "++",
+                             "--",
+                             "if (",
+                             "} else {",
+                             "for (",
+                             "while (",
+                             "do {",
+                             "} while (",
+                             "switch (",
+                             "case ",
+                             "default:",
+                             "break;",
+                             "continue;",
+                             "return ",
+                             "std::sqrt(",
+                             "std::sin(",
+                             "std::pow(",
+                             "std::fma(",
+                             "sinf(",
+                             "std::min(",
+                             "std::max(",
+                             "std::clamp(",
+                             "std::abs(",
+                             "std::isnan(",
+                             "_h0(",
+                             "_to_",
+                             "] = {",
+                             "const ",
+                             "CULIFT_KERNEL void"}) {
     INFO(needle);
     CHECK(all.find(needle) != std::string::npos);
   }
@@ -112,7 +178,9 @@ TEST_CASE("the reducer keeps a property while shrinking the program", "[difftest
     Generated g = generateProgram(11, k);
     if (g.spec.functions.find("switch (") == std::string::npos) continue;
     const std::size_t before = g.spec.functions.size();
-    const ReduceStats stats = reduceProgram(g, [](const ProgramSpec& p) { return p.functions.find("switch (") != std::string::npos; });
+    const ReduceStats stats = reduceProgram(g, [](const ProgramSpec& p) {
+      return p.functions.find("switch (") != std::string::npos;
+    });
     CHECK(stats.accepted > 0);
     CHECK(g.spec.functions.size() < before);
     CHECK(g.spec.functions.find("switch (") != std::string::npos);
@@ -157,17 +225,19 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   o.oracle.ubsan = true;  // the -O0 leg also proves the generated code free of undefined behaviour
   o.reduce = false;       // CI reports; campaigns reduce (scripts/difftest-campaign.sh)
   // The oracle's teeth: every deliberate interpreter bug must be caught by this same batch.
-  for (unsigned b = 1; b <= interp::kPlantedBugs; ++b) o.oracle.plantedBugs.push_back(static_cast<interp::PlantedBug>(b));
+  for (unsigned b = 1; b <= interp::kPlantedBugs; ++b)
+    o.oracle.plantedBugs.push_back(static_cast<interp::PlantedBug>(b));
   const CampaignResult r = runCampaign(o);
   std::string findings;
   for (const Finding& f : r.findings)
     findings += std::string(name(f.kind)) + ": " + f.program + ": " + f.detail.substr(0, 1500) + "\n";
   INFO(findings);
   const LegCounts& t = r.totals;
-  std::printf("difftest CI batch (seed %llu): %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
-              "NVRTC %u module(s) / %u kernel(s), %u with loop-plan entries (%u reassociating); %zu finding(s); %.1f s\n",
-              static_cast<unsigned long long>(kCiSeed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
-              t.nvrtcModules, t.nvrtcKernels, t.planned, t.reassociating, r.findings.size(), t.seconds);
+  std::printf(
+      "difftest CI batch (seed %llu): %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
+      "NVRTC %u module(s) / %u kernel(s), %u with loop-plan entries (%u reassociating); %zu finding(s); %.1f s\n",
+      static_cast<unsigned long long>(kCiSeed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
+      t.nvrtcModules, t.nvrtcKernels, t.planned, t.reassociating, r.findings.size(), t.seconds);
   CHECK(t.programs == kCiPrograms);
   CHECK(t.nativeO0 == kCiPrograms);
   CHECK(t.nativeO2 == kCiPrograms);
@@ -184,9 +254,10 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   // rate is printed. The bugs this batch does not catch yet are the generator's known gaps: their
   // constructs run in generated programs whose values never reach the result. The list only
   // shrinks: a gap that becomes caught fails here until it is taken off.
-  const std::set<interp::PlantedBug> knownGaps = {
-      interp::PlantedBug::SignedShiftRightLogical, interp::PlantedBug::LogicalEager, interp::PlantedBug::FloatMathInDouble,
-      interp::PlantedBug::NegativeZeroNarrowsPositive};
+  const std::set<interp::PlantedBug> knownGaps = {interp::PlantedBug::SignedShiftRightLogical,
+                                                  interp::PlantedBug::LogicalEager,
+                                                  interp::PlantedBug::FloatMathInDouble,
+                                                  interp::PlantedBug::NegativeZeroNarrowsPositive};
   REQUIRE(r.planted.size() == interp::kPlantedBugs);
   unsigned caught = 0;
   for (const PlantedBugReport& b : r.planted) {
@@ -197,8 +268,9 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   std::printf("planted interpreter bugs caught: %u of %u (%.0f %%)\n", caught, interp::kPlantedBugs,
               100.0 * caught / interp::kPlantedBugs);
   for (const PlantedBugReport& b : r.planted) {
-    INFO("planted bug " << name(b.bug) << (b.caught ? " is caught now: take it off the known gaps (" + b.firstDetail + ")"
-                                                     : " was not caught: the generator lost a shape that exercised it"));
+    INFO("planted bug " << name(b.bug)
+                        << (b.caught ? " is caught now: take it off the known gaps (" + b.firstDetail + ")"
+                                     : " was not caught: the generator lost a shape that exercised it"));
     CHECK((b.caught > 0) != (knownGaps.count(b.bug) > 0));
   }
   if (!knownGaps.empty()) WARN(knownGaps.size() << " planted interpreter bugs not caught yet (generator gaps)");

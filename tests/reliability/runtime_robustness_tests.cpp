@@ -14,9 +14,9 @@
 
 #include "campaign.hpp"
 #include "catch.hpp"
-#include "gpu_skip.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
+#include "gpu_skip.hpp"
 #include "value_bytes.hpp"
 
 using namespace culift;
@@ -72,8 +72,9 @@ TEST_CASE("generated kernels refuse wrong launch arguments before running", "[ru
       good.push_back(rt::LaunchArg::of(v));
     } else {
       buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, kArrayLength));
-      good.push_back(p.role == ParamRole::InputArray ? rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back()))
-                                                     : rt::LaunchArg::of(*buffers.back()));
+      good.push_back(p.role == ParamRole::InputArray
+                         ? rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back()))
+                         : rt::LaunchArg::of(*buffers.back()));
     }
   }
   CHECK(launchError(kernel, *engine, good) == "(accepted)");
@@ -207,8 +208,11 @@ TEST_CASE("a generated batch runs on the GPU and agrees with the CPU backend", "
         if (p.role == ParamRole::Scalar) {
           rt::ScalarValue v;
           v.type = p.type.scalar;
-          std::memcpy(&v.u, g.spec.argSets[0].values[static_cast<std::size_t>(p.userParam)].data(), byteSize(p.type.scalar));
-          if (isSigned(p.type.scalar) && !isFloating(p.type.scalar)) v.i = static_cast<std::int64_t>(v.u << (64 - 8 * byteSize(p.type.scalar))) >> (64 - 8 * byteSize(p.type.scalar));
+          std::memcpy(&v.u, g.spec.argSets[0].values[static_cast<std::size_t>(p.userParam)].data(),
+                      byteSize(p.type.scalar));
+          if (isSigned(p.type.scalar) && !isFloating(p.type.scalar))
+            v.i = static_cast<std::int64_t>(v.u << (64 - 8 * byteSize(p.type.scalar))) >>
+                  (64 - 8 * byteSize(p.type.scalar));
           args.push_back(rt::LaunchArg::of(v));
           continue;
         }

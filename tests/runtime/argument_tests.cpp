@@ -74,9 +74,10 @@ TEST_CASE("a scalar where an array goes, and an array where a scalar goes", "[ar
   auto m = rttest::makeTestModule();
   const Function& scale = fn(*m, "Scale");
   auto plan = LaunchPlanner::for1D(8);
-  CHECK(rejection(scale, plan, {LaunchArg::of(1.0f), LaunchArg::of(2.0f), LaunchArg::of(buffer(0x2000, Scalar::F32, 8))})
-            .find("argument 1 ('const float* x') is an array: pass a DeviceBuffer<float>, got float 1f") !=
-        std::string::npos);
+  CHECK(
+      rejection(scale, plan, {LaunchArg::of(1.0f), LaunchArg::of(2.0f), LaunchArg::of(buffer(0x2000, Scalar::F32, 8))})
+          .find("argument 1 ('const float* x') is an array: pass a DeviceBuffer<float>, got float 1f") !=
+      std::string::npos);
   CHECK(rejection(scale, plan,
                   {LaunchArg::of(buffer(0x1000, Scalar::F32, 8)), LaunchArg::of(buffer(0x3000, Scalar::F32, 8)),
                    LaunchArg::of(buffer(0x2000, Scalar::F32, 8))})
@@ -110,9 +111,9 @@ TEST_CASE("integer scalars convert only when the value is kept exactly", "[argum
   auto ok = resolveLaunchArguments(f, plan, std::vector<LaunchArg>{LaunchArg::of(5), LaunchArg::of(7u)}, nullptr);
   CHECK(ok[0].value.type == Scalar::I64);
   CHECK(ok[0].value.i == 5);
-  CHECK(rejection(f, plan, {LaunchArg::of(5), LaunchArg::of(-1)}).find("argument 2 ('unsigned int u') got int -1: "
-                                                                       "the value does not fit unsigned int") !=
-        std::string::npos);
+  CHECK(rejection(f, plan, {LaunchArg::of(5), LaunchArg::of(-1)})
+            .find("argument 2 ('unsigned int u') got int -1: "
+                  "the value does not fit unsigned int") != std::string::npos);
   CHECK(rejection(f, plan, {LaunchArg::of(5), LaunchArg::of(std::int64_t{1} << 40)}).find("does not fit") !=
         std::string::npos);
   CHECK(rejection(fill, plan, {LaunchArg::of(buffer(0x1000, Scalar::F32, 4)), LaunchArg::of(true)})

@@ -110,8 +110,9 @@ inline void runUniformKernels(rt::Engine& e) {
     FAIL("a buffer for the uniform parameter was accepted");
   } catch (const rt::ArgumentError& err) {
     INFO(err.what());
-    CHECK(std::string(err.what()).find("('float negativeSlope') is uniform (one value for every element): pass a "
-                                       "float value") != std::string::npos);
+    CHECK(std::string(err.what())
+              .find("('float negativeSlope') is uniform (one value for every element): pass a "
+                    "float value") != std::string::npos);
   }
   try {
     e.kernel(module, "LeakyRelu").launch(e, rt::LaunchPlanner::for1D(8), 1.0f, 0.5f, out);

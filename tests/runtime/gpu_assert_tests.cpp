@@ -29,8 +29,8 @@ TEST_CASE("a failed device assert is reported as CUDA_ERROR_ASSERT under deviceA
   CHECK(outGood.read() == std::vector<float>{2.0f, 0.0f, 3.0f});
   bool optionGiven = false;
   for (const CompileRecord& record : gpu->compileRecords())
-    optionGiven = optionGiven ||
-                  std::find(record.options.begin(), record.options.end(), "-DCULIFT_DEVICE_ASSERTS") != record.options.end();
+    optionGiven = optionGiven || std::find(record.options.begin(), record.options.end(), "-DCULIFT_DEVICE_ASSERTS") !=
+                                     record.options.end();
   CHECK(optionGiven);
 
   // A negative element fails the assert.

@@ -42,12 +42,18 @@ TranslateOptions translateOptions() {
 // function is a transcendental approximated within a few ulp.
 bool isExactMath(MathFn fn) {
   switch (fn) {
-    case MathFn::Sqrt: case MathFn::Fabs: case MathFn::Fmin: case MathFn::Fmax: case MathFn::Floor:
-    case MathFn::Ceil: case MathFn::Round: case MathFn::Trunc: case MathFn::Rint: case MathFn::Copysign:
-    case MathFn::Fmod:
-      return true;
-    default:
-      return false;
+    case MathFn::Sqrt:
+    case MathFn::Fabs:
+    case MathFn::Fmin:
+    case MathFn::Fmax:
+    case MathFn::Floor:
+    case MathFn::Ceil:
+    case MathFn::Round:
+    case MathFn::Trunc:
+    case MathFn::Rint:
+    case MathFn::Copysign:
+    case MathFn::Fmod: return true;
+    default: return false;
   }
 }
 
@@ -67,8 +73,7 @@ class TranscendentalFinder {
       const MathFnInfo& mi = info(e.math);
       if (mi.domain == MathDomain::Floating && !isExactMath(e.math)) return true;
     }
-    if (e.kind == ExprKind::Call && e.callee < module_.functions.size() &&
-        inFunction(module_.functions[e.callee]))
+    if (e.kind == ExprKind::Call && e.callee < module_.functions.size() && inFunction(module_.functions[e.callee]))
       return true;
     for (const ExprPtr& op : e.operands)
       if (op && inExpr(*op)) return true;
@@ -90,8 +95,7 @@ class TranscendentalFinder {
   std::set<const Function*> visited_;
 };
 
-template <typename T>
-void put(std::vector<std::byte>& bytes, std::size_t k, T value) {
+template <typename T> void put(std::vector<std::byte>& bytes, std::size_t k, T value) {
   std::memcpy(bytes.data() + k * sizeof(T), &value, sizeof(T));
 }
 
@@ -103,8 +107,8 @@ void put(std::vector<std::byte>& bytes, std::size_t k, T value) {
 std::vector<std::byte> fillValues(Scalar element, std::size_t count, unsigned seed, bool scatterSafe = false) {
   std::vector<std::byte> bytes(count * byteSize(element));
   for (std::size_t k = 0; k < count; ++k) {
-    const std::int64_t small =
-        scatterSafe ? static_cast<std::int64_t>(k % 64) : 1 + static_cast<std::int64_t>((k * 5 + seed * 3) % 7);
+    const std::int64_t small = scatterSafe ? static_cast<std::int64_t>(k % 64)
+                                           : 1 + static_cast<std::int64_t>((k * 5 + seed * 3) % 7);
     const double fraction = std::fmod(static_cast<double>(k) * 0.6180339887 + seed * 0.137, 1.0);
     const double real = 0.25 + 0.7 * fraction;
     switch (element) {
@@ -183,11 +187,8 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
   for (const KernelParam& p : fn.signature.params) {
     ++seed;
     switch (p.role) {
-      case ParamRole::Extent:
-        break;
-      case ParamRole::Scalar:
-        args.push_back(LaunchArg::of(scalarArgument(p.type.scalar)));
-        break;
+      case ParamRole::Extent: break;
+      case ParamRole::Scalar: args.push_back(LaunchArg::of(scalarArgument(p.type.scalar))); break;
       case ParamRole::Out: {
         const auto count = static_cast<std::size_t>(plan.elements());
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count));
@@ -202,8 +203,8 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, kArrayLength));
         const bool scatters = std::any_of(fn.signature.params.begin(), fn.signature.params.end(),
                                           [](const KernelParam& q) { return q.role == ParamRole::OutputArray; });
-        const std::vector<std::byte> host =
-            fillValues(p.type.scalar, kArrayLength, seed, scatters && p.role == ParamRole::InputArray);
+        const std::vector<std::byte> host = fillValues(p.type.scalar, kArrayLength, seed,
+                                                       scatters && p.role == ParamRole::InputArray);
         b->writeBytes(host.data(), host.size(), 0);
         if (p.role == ParamRole::OutputArray) {
           args.push_back(LaunchArg::of(*b));
@@ -228,8 +229,7 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
 }
 
 // Distance in units in the last place between two finite values of the same sign class.
-template <typename Float, typename Bits>
-std::int64_t ulpDistance(Float a, Float b) {
+template <typename Float, typename Bits> std::int64_t ulpDistance(Float a, Float b) {
   auto ordered = [](Float x) {
     Bits bits;
     std::memcpy(&bits, &x, sizeof bits);
@@ -301,8 +301,7 @@ std::vector<fs::path> goldenInputs() {
 // arguments, with why: each is named here, so a kernel that newly fails to run is a test
 // failure, not a launch quietly left out.
 const std::map<std::string, std::string>& notComparable() {
-  static const std::map<std::string, std::string> named = {
-  };
+  static const std::map<std::string, std::string> named = {};
   return named;
 }
 
@@ -439,9 +438,9 @@ TEST_CASE("cold start compiles with NVRTC, warm start loads from the disk cache"
 TEST_CASE("the host overhead of one launch", "[gpu]") {
   auto gpu = rttest::gpuOrSkip(MathMode::Strict);
   if (!gpu) return;
-  TranslateResult translated = translateSource(
-      "#include <culift/annotate.hpp>\nCULIFT_KERNEL float Zero(int i) { return 0.0f; }\n", "zero.cpp",
-      translateOptions());
+  TranslateResult translated =
+      translateSource("#include <culift/annotate.hpp>\nCULIFT_KERNEL float Zero(int i) { return 0.0f; }\n", "zero.cpp",
+                      translateOptions());
   INFO(translated.formatDiagnostics());
   REQUIRE(translated.ok());
   std::shared_ptr<const Module> module = translated.module;

@@ -31,9 +31,10 @@ struct ArgSpec {
   std::size_t count = 0;
   ScalarValue scalar;
 };
-ArgSpec array(Scalar e, std::int64_t count) { return {true, e, static_cast<std::size_t>(std::max<std::int64_t>(count, 0)), {}}; }
-template <typename T>
-ArgSpec scalar(T v) {
+ArgSpec array(Scalar e, std::int64_t count) {
+  return {true, e, static_cast<std::size_t>(std::max<std::int64_t>(count, 0)), {}};
+}
+template <typename T> ArgSpec scalar(T v) {
   ArgSpec a;
   a.scalar = ScalarValue::of(v);
   return a;
@@ -55,16 +56,22 @@ const std::vector<KernelSpec>& specs() {
   using S = Scalar;
   static const std::vector<KernelSpec> all = {
       {"Gram", LoopPlan::SymmetricTiledContraction,
-       [](auto ni, auto nj, auto nk) { return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))};
+       }},
       {"Gemm", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), array(S::F32, ni * nj), scalar(1.5f),
-                            scalar(-0.5f), scalar(asInt(nk)), scalar(asInt(nj))};
+                            scalar(-0.5f),          scalar(asInt(nk)),      scalar(asInt(nj))};
        }},
       {"Covar", LoopPlan::TiledContraction,
-       [](auto ni, auto nj, auto nk) { return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))};
+       }},
       {"Centered", LoopPlan::SymmetricTiledContraction,
-       [](auto ni, auto nj, auto nk) { return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, std::max(ni, nj) * nk), scalar(asInt(nk))};
+       }},
       {"Lower", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, std::max(ni, nj) * nk), array(S::F32, ni * nj), scalar(asInt(nk)),
@@ -73,8 +80,8 @@ const std::vector<KernelSpec>& specs() {
       {"Syrk", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          const std::int64_t m = std::max(ni, nj);
-         return std::vector{array(S::F32, ni * nj), array(S::F32, nk * m), scalar(0.75f), scalar(2.0f),
-                            scalar(asInt(nj)), scalar(asInt(m)), scalar(asInt(nk))};
+         return std::vector{array(S::F32, ni * nj), array(S::F32, nk * m), scalar(0.75f),    scalar(2.0f),
+                            scalar(asInt(nj)),      scalar(asInt(m)),      scalar(asInt(nk))};
        }},
       {"Shifted", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
@@ -86,19 +93,30 @@ const std::vector<KernelSpec>& specs() {
          return std::vector{array(S::I32, ni * nk), array(S::I32, nj * nk), scalar(asInt(nk))};
        }},
       {"RowSum", LoopPlan::RowReduction,
-       [](auto ni, auto, auto nk) { return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))};
+       }},
       {"RowSumSq", LoopPlan::RowReduction,
-       [](auto ni, auto, auto nk) { return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))};
+       }},
       {"MatVec", LoopPlan::RowReduction,
-       [](auto ni, auto, auto nk) { return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))}; }},
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))};
+       }},
       {"RowGap", LoopPlan::RowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, ni * nk), scalar(asInt(nk))};
        }},
       {"RowTotal", LoopPlan::ReassociatingRowReduction,
-       [](auto ni, auto, auto nk) { return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))}; }, 1.0},
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))};
+       },
+       1.0},
       {"MatVecSum", LoopPlan::ReassociatingRowReduction,
-       [](auto ni, auto, auto nk) { return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))}; },
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))};
+       },
        1.0},
       {"MomentGap", LoopPlan::ReassociatingRowReduction,
        [](auto ni, auto, auto nk) {
@@ -145,8 +163,8 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
     if (p.role == ParamRole::Out) {
       const auto count = static_cast<std::size_t>(plan.elements());
       auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count + offset + 1));
-      args.push_back(LaunchArg::of(BufferRef{&engine, b->address() + offset * byteSize(p.type.scalar), p.type.scalar,
-                                             count, false}));
+      args.push_back(LaunchArg::of(
+          BufferRef{&engine, b->address() + offset * byteSize(p.type.scalar), p.type.scalar, count, false}));
       written.emplace_back(b.get(), count);
       continue;
     }
@@ -159,7 +177,8 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
     const std::vector<std::byte> host = values(a.element, a.count, seed++);
     if (!host.empty()) b->writeBytes(host.data(), host.size(), offset * byteSize(a.element));
     const bool out = p.role == ParamRole::OutputArray;
-    args.push_back(LaunchArg::of(BufferRef{&engine, b->address() + offset * byteSize(a.element), a.element, a.count, !out}));
+    args.push_back(
+        LaunchArg::of(BufferRef{&engine, b->address() + offset * byteSize(a.element), a.element, a.count, !out}));
     if (out) written.emplace_back(b.get(), a.count);
   }
   engine.kernel(module, fn.name).launchArgs(engine, plan, args);
@@ -266,7 +285,8 @@ std::vector<Extent> extentsFor(unsigned rank) {
   if (!smallOnly()) return allExtentsFor(rank);
   // The last ones are the smallest that still take the 128 x 128 tiles (symmetric and not) and
   // 32 rows per block on a device of 132 multiprocessors.
-  if (rank == 2) return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}, {1920, 1920, 3, 0}, {1920, 1408, 5, 1}};
+  if (rank == 2)
+    return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}, {1920, 1920, 3, 0}, {1920, 1408, 5, 1}};
   return {{1, 1, 0, 0}, {7, 1, 3, 1}, {129, 1, 300, 0}, {3808, 1, 70, 1}};
 }
 
@@ -298,8 +318,8 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
     const Scalar element = fn->returnType.isVoid() ? Scalar::F32 : fn->returnType.scalar;
     for (const Extent& x : extentsFor(rank(fn->mode))) {
       INFO("extents " << x.ni << " x " << x.nj << ", k " << x.nk << ", arrays offset by " << x.offset);
-      const LaunchPlan plan =
-          rank(fn->mode) == 2 ? LaunchPlanner::for2D(x.ni, x.nj, 32, 8) : LaunchPlanner::for1D(x.ni, 256);
+      const LaunchPlan plan = rank(fn->mode) == 2 ? LaunchPlanner::for2D(x.ni, x.nj, 32, 8)
+                                                  : LaunchPlanner::for1D(x.ni, 256);
       LaunchPlan perThread = plan;
       perThread.perThread = true;
       const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
@@ -318,8 +338,8 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
         const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
         if (spec.termWeight > 0) {
           // The loop as written is another order: within the bound, and not bit for bit.
-          REQUIRE(firstDifference(planned, reference, element, 0,
-                                  reassociationBound(x.nk, spec.termWeight, element)) == -1);
+          REQUIRE(firstDifference(planned, reference, element, 0, reassociationBound(x.nk, spec.termWeight, element)) ==
+                  -1);
         } else {
           REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
         }

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "catch.hpp"
-#include "gpu_skip.hpp"
 #include "culift/runtime/runtime.hpp"
+#include "gpu_skip.hpp"
 #include "llvm/Support/FileSystem.h"
 
 namespace culift::rttest {

@@ -1,10 +1,10 @@
 // `culift launch` end to end on the CPU backend: the built binary translates a file, launches
 // the kernel and prints the result as JSON.
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <sys/wait.h>
 
 #include "catch.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -67,8 +67,8 @@ TEST_CASE("culift launch runs a 1-D kernel on the CPU backend", "[cli]") {
   CHECK(o.getNumber("ms").has_value());
   CHECK_FALSE(o.getString("entry"));  // the CPU backend runs the function itself
   // --per-thread asks for the per-thread entry: the same results.
-  Run perThread =
-      culift("launch " + file + " --function Scale --extent 4 --args '[[1, 2, 3, 4], 0.5]' --backend cpu --per-thread");
+  Run perThread = culift("launch " + file +
+                         " --function Scale --extent 4 --args '[[1, 2, 3, 4], 0.5]' --backend cpu --per-thread");
   REQUIRE(perThread.exitCode == 0);
   const auto p = parse(perThread);
   REQUIRE(p.getArray("out"));
@@ -97,7 +97,8 @@ TEST_CASE("culift launch: 2-D, void with arrays, element-wise with nan and inf",
   CHECK(fill.out.find("0.333333343") != std::string::npos);
   CHECK((*y)[3].getAsNumber() == 9.0);
 
-  Run ratio = culift("launch " + file + " --function Ratio --extent 3 --args '[[1, 0, \"inf\"], [0, 0, 2]]' --backend cpu");
+  Run ratio = culift("launch " + file +
+                     " --function Ratio --extent 3 --args '[[1, 0, \"inf\"], [0, 0, 2]]' --backend cpu");
   REQUIRE(ratio.exitCode == 0);
   CHECK(ratio.out.find("[\"inf\",\"nan\",\"inf\"]") != std::string::npos);
   llvm::sys::fs::remove(file);
@@ -153,7 +154,8 @@ TEST_CASE("culift launch passes uniform parameters once and says which are per e
            "CULIFT_UNIFORM(slope) float LeakyRelu(float x, float slope) { return x > 0.0f ? x : x * slope; }\n";
   }
   const std::string file(path);
-  Run r = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], 0.125]' --backend cpu");
+  Run r = culift("launch " + file +
+                 " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], 0.125]' --backend cpu");
   INFO(r.out);
   REQUIRE(r.exitCode == 0);
   auto o = parse(r);
@@ -165,9 +167,11 @@ TEST_CASE("culift launch passes uniform parameters once and says which are per e
   CHECK((*out)[2].getAsNumber() == 0.5);
   CHECK((*out)[3].getAsNumber() == 3.0);
 
-  Run asArray = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], [0.125]]' --backend cpu");
+  Run asArray = culift("launch " + file +
+                       " --function LeakyRelu --extent 4 --args '[[-2, -1, 0.5, 3], [0.125]]' --backend cpu");
   CHECK(asArray.exitCode == 2);
-  CHECK(asArray.out.find("argument 2 ('slope', float) (uniform): expected a number, got an array") != std::string::npos);
+  CHECK(asArray.out.find("argument 2 ('slope', float) (uniform): expected a number, got an array") !=
+        std::string::npos);
   Run asNumber = culift("launch " + file + " --function LeakyRelu --extent 4 --args '[1, 0.125]' --backend cpu");
   CHECK(asNumber.exitCode == 2);
   CHECK(asNumber.out.find("argument 1 ('x', const float*) (per element)") != std::string::npos);

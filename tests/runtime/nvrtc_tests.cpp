@@ -44,7 +44,9 @@ TEST_CASE("NVRTC compiles a kernel to an sm_90 cubin", "[nvrtc]") {
   CHECK(out.cubin);
   REQUIRE(out.image.size() > 4);
   // A cubin is an ELF file.
-  CHECK(std::string(out.image.begin(), out.image.begin() + 4) == "\x7f" "ELF");
+  CHECK(std::string(out.image.begin(), out.image.begin() + 4) ==
+        "\x7f"
+        "ELF");
   CHECK(out.options == std::vector<std::string>{"-arch=sm_90"});
   CHECK(out.milliseconds > 0);
 }

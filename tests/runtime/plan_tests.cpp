@@ -81,7 +81,7 @@ TEST_CASE("empty extents give an empty plan, negative ones and bad blocks an err
   CHECK_THROWS_AS(LaunchPlanner::for1D(-1), ArgumentError);
   CHECK_THROWS_AS(LaunchPlanner::for1D(10, 0), ArgumentError);
   CHECK_THROWS_AS(LaunchPlanner::for1D(10, 2048), ArgumentError);
-  CHECK_THROWS_AS(LaunchPlanner::for2D(10, 10, 64, 32), ArgumentError);  // 2048 threads
+  CHECK_THROWS_AS(LaunchPlanner::for2D(10, 10, 64, 32), ArgumentError);      // 2048 threads
   CHECK_THROWS_AS(LaunchPlanner::for3D(1, 1, 1, 1, 1, 128), ArgumentError);  // z block limit 64
 }
 
@@ -113,8 +113,10 @@ culift::Function kernelOf(culift::IndexMode mode, unsigned itemsPerThread) {
 
 // An element-wise kernel's arrays: one float input and the float out, at these addresses.
 std::vector<ResolvedArg> elementArrays(culift::KernelSignature& sig, std::uint64_t in, std::uint64_t out) {
-  sig.params = {culift::KernelParam{"a", culift::Type::pointer(culift::Scalar::F32, true), culift::ParamRole::ElementInput, 0, -1},
-                culift::KernelParam{"culift_out", culift::Type::pointer(culift::Scalar::F32, false), culift::ParamRole::Out, -1, -1}};
+  sig.params = {culift::KernelParam{"a", culift::Type::pointer(culift::Scalar::F32, true),
+                                    culift::ParamRole::ElementInput, 0, -1},
+                culift::KernelParam{"culift_out", culift::Type::pointer(culift::Scalar::F32, false),
+                                    culift::ParamRole::Out, -1, -1}};
   std::vector<ResolvedArg> args(2);
   for (int k = 0; k < 2; ++k) {
     args[k].param = &sig.params[k];

@@ -10,11 +10,11 @@
 namespace culift::test {
 
 struct DeepInput {
-  std::string name;    // a file name for it, "long_sum.cpp"
+  std::string name;  // a file name for it, "long_sum.cpp"
   std::string source;
-  unsigned line = 0;   // rejected inputs: the line the error names
-  std::string error;   // rejected inputs: the error message, or the part of it that matters
-  int result = 0;      // accepted inputs: f(3)
+  unsigned line = 0;  // rejected inputs: the line the error names
+  std::string error;  // rejected inputs: the error message, or the part of it that matters
+  int result = 0;     // accepted inputs: f(3)
 };
 
 namespace detail {
@@ -29,7 +29,8 @@ inline std::string kernel(const std::string& body) {
 }
 inline std::string elseIfChain(unsigned n) {  // f(a) = a + 1 for a < n
   std::string body = "  if (a == 0) a = 1;\n";
-  for (unsigned k = 1; k < n; ++k) body += "  else if (a == " + std::to_string(k) + ") a = " + std::to_string(k + 1) + ";\n";
+  for (unsigned k = 1; k < n; ++k)
+    body += "  else if (a == " + std::to_string(k) + ") a = " + std::to_string(k + 1) + ";\n";
   return body + "  return a;";
 }
 }  // namespace detail
@@ -51,7 +52,8 @@ inline std::vector<DeepInput> rejectedDeepInputs() {
        4, brackets},
       {"deep_conditionals.cpp", kernel("  return " + repeat("a ? a : ", 5000) + "a;"), 3, expression},
       {"deep_unary.cpp", kernel("  return " + repeat("- ", 5000) + "a;"), 3, expression},
-      {"deep_assignments.cpp", kernel("  int b = 0;\n  b = " + repeat("b = ", 5000) + "a;\n  return b;"), 4, expression},
+      {"deep_assignments.cpp", kernel("  int b = 0;\n  b = " + repeat("b = ", 5000) + "a;\n  return b;"), 4,
+       expression},
       {"deep_ifs.cpp", kernel("  " + repeat("if (a) ", 5000) + "a += 1;\n  return a;"), 3, statement},
       {"else_if_chain.cpp", kernel(detail::elseIfChain(5000)), 1001, statement},
   };
@@ -65,8 +67,8 @@ inline std::vector<DeepInput> acceptedDeepInputs() {
       {"sum_900.cpp", kernel("  return a" + repeat(" + a", 900) + ";"), 0, "", 901 * 3},
       {"conditionals_900.cpp", kernel("  return " + repeat("a > 2 ? a : ", 900) + "0;"), 0, "", 3},
       {"unary_900.cpp", kernel("  return " + repeat("- ", 900) + "a;"), 0, "", 3},
-      {"ifs_900_around_a_sum_800.cpp", kernel("  " + repeat("if (a) ", 900) + "a = a" + repeat(" + a", 800) + ";\n  return a;"),
-       0, "", 801 * 3},
+      {"ifs_900_around_a_sum_800.cpp",
+       kernel("  " + repeat("if (a) ", 900) + "a = a" + repeat(" + a", 800) + ";\n  return a;"), 0, "", 801 * 3},
       {"else_if_chain_900.cpp", kernel(detail::elseIfChain(900)), 0, "", 4},
   };
 }

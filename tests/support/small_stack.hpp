@@ -40,7 +40,8 @@ inline void onSmallStack(const std::function<void()>& work, std::size_t stackSiz
         },
         &call);
   pthread_attr_destroy(&attr);
-  if (status != 0) throw std::runtime_error("cannot start a thread with a small stack: error " + std::to_string(status));
+  if (status != 0)
+    throw std::runtime_error("cannot start a thread with a small stack: error " + std::to_string(status));
   pthread_join(thread, nullptr);
   if (call.failure) std::rethrow_exception(call.failure);
 }

@@ -5,7 +5,8 @@
 namespace culift::test {
 
 std::string shortName(const Type& t) {
-  static const char* const kNames[] = {"void", "bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
+  static const char* const kNames[] = {"void", "bool", "i8",  "u8",  "i16", "u16",
+                                       "i32",  "u32",  "i64", "u64", "f32", "f64"};
   std::string s = t.constElements ? "const " : "";
   s += kNames[static_cast<unsigned>(t.scalar)];
   if (t.isPointer()) s += "*";
@@ -28,7 +29,8 @@ std::string dump(const Function& f, const Expr& e) {
   switch (e.kind) {
     case ExprKind::IntLiteral:
       return "(Int " + type + " " +
-             (isSigned(e.type.scalar) ? std::to_string(static_cast<std::int64_t>(e.intBits)) : std::to_string(e.intBits)) +
+             (isSigned(e.type.scalar) ? std::to_string(static_cast<std::int64_t>(e.intBits))
+                                      : std::to_string(e.intBits)) +
              ")";
     case ExprKind::FloatLiteral: {
       char buf[64];
@@ -77,9 +79,11 @@ std::string dump(const Function& f, const Stmt& s) {
     }
     case StmtKind::ExprStmt: return child(f, s.expr) + ";";
     case StmtKind::If:
-      return "(If " + child(f, s.cond) + " " + child(f, s.then) + (s.otherwise ? " else " + child(f, s.otherwise) : "") + ")";
+      return "(If " + child(f, s.cond) + " " + child(f, s.then) +
+             (s.otherwise ? " else " + child(f, s.otherwise) : "") + ")";
     case StmtKind::For:
-      return "(For " + child(f, s.init) + " " + child(f, s.cond) + " " + child(f, s.expr) + " " + child(f, s.body) + ")";
+      return "(For " + child(f, s.init) + " " + child(f, s.cond) + " " + child(f, s.expr) + " " + child(f, s.body) +
+             ")";
     case StmtKind::While: return "(While " + child(f, s.cond) + " " + child(f, s.body) + ")";
     case StmtKind::DoWhile: return "(Do " + child(f, s.body) + " " + child(f, s.cond) + ")";
     case StmtKind::Break: return "break;";

@@ -35,7 +35,8 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   Module m;
   m.functions.push_back(make("one", kFloat, {{"x", kIn}, {"i", kInt}}));
   m.functions.push_back(make("two", kFloat, {{"j", kInt}, {"x", kIn}, {"i", kInt}}));
-  m.functions.push_back(make("three", Type::value(Scalar::Void), {{"k", kInt}, {"y", kOutArray}, {"j", kInt}, {"i", kInt}}));
+  m.functions.push_back(
+      make("three", Type::value(Scalar::Void), {{"k", kInt}, {"y", kOutArray}, {"j", kInt}, {"i", kInt}}));
   m.functions.push_back(make("elem", kFloat, {{"a", kFloat}, {"b", Type::value(Scalar::F64)}}));
   m.functions.push_back(make("dev", kFloat, {{"x", kIn}, {"n", kInt}}));
   m.functions.push_back(make("voidScalar", Type::value(Scalar::Void), {{"a", kFloat}}));
@@ -46,7 +47,8 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   CHECK(m.functions[0].mode == IndexMode::Grid1D);
   CHECK(m.functions[1].mode == IndexMode::Grid2D);
   CHECK(m.functions[1].indexParams == std::vector<int>{2, 0});
-  CHECK(m.functions[1].signature.toString() == "(const float* x, float* culift_out, long long culift_rows, long long culift_cols)");
+  CHECK(m.functions[1].signature.toString() ==
+        "(const float* x, float* culift_out, long long culift_rows, long long culift_cols)");
   CHECK(m.functions[2].mode == IndexMode::Grid3D);
   CHECK(m.functions[2].indexParams == std::vector<int>{3, 2, 0});
   CHECK(m.functions[2].signature.toString() ==
@@ -54,7 +56,8 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   CHECK(m.functions[2].signature.params[0].role == ParamRole::OutputArray);
   CHECK(m.functions[2].signature.params[3].axis == 2);
   CHECK(m.functions[3].mode == IndexMode::ElementWise);
-  CHECK(m.functions[3].signature.toString() == "(const float* a, const double* b, float* culift_out, long long culift_n)");
+  CHECK(m.functions[3].signature.toString() ==
+        "(const float* a, const double* b, float* culift_out, long long culift_n)");
   CHECK(m.functions[3].signature.params[1].role == ParamRole::ElementInput);
   CHECK(m.functions[4].mode == IndexMode::DeviceOnly);
   CHECK(m.functions[4].kernelName.empty());
@@ -78,9 +81,11 @@ TEST_CASE("classify: misuse of index names is diagnosed", "[classify]") {
   classify(m, diags);
   REQUIRE(diags.errorCount() == 5);
   CHECK_THAT(diags.diagnostics()[0].message, Catch::Contains("index parameter 'i' of 'floatIndex' must be an integer"));
-  CHECK_THAT(diags.diagnostics()[1].message, Catch::Contains("'arrayIndex' must be an integer passed by value, not 'const float*'"));
+  CHECK_THAT(diags.diagnostics()[1].message,
+             Catch::Contains("'arrayIndex' must be an integer passed by value, not 'const float*'"));
   CHECK_THAT(diags.diagnostics()[2].message, Catch::Contains("index parameter 'j' of 'jOnly' needs 'i' too"));
-  CHECK_THAT(diags.diagnostics()[3].message, Catch::Contains("index parameter 'k' of 'kWithoutJ' needs 'i' and 'j' too"));
+  CHECK_THAT(diags.diagnostics()[3].message,
+             Catch::Contains("index parameter 'k' of 'kWithoutJ' needs 'i' and 'j' too"));
   CHECK_THAT(diags.diagnostics()[4].message, Catch::Contains("'boolIndex' must be an integer"));
 }
 

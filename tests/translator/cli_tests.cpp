@@ -119,9 +119,12 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   Run all = culift({"ast", dir.file("k.cpp")}, dir);
   INFO(all.err);
   REQUIRE(all.code == 0);
-  CHECK_THAT(all.out, Catch::Contains("function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel (32-bit indices, 1 item "
-                                           "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"
-                                           "  loop plan:  row reduction (exact order); entries RowSum_rows32, RowSum_rows8\n"));
+  CHECK_THAT(
+      all.out,
+      Catch::Contains(
+          "function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel (32-bit indices, 1 item "
+          "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"
+          "  loop plan:  row reduction (exact order); entries RowSum_rows32, RowSum_rows8\n"));
   CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
                                       "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
   CHECK_THAT(all.out, !Catch::Contains("function Plain"));
@@ -163,13 +166,15 @@ TEST_CASE("culift emit: arguments after -- reach Clang", "[cli]") {
 
 TEST_CASE("culift emit -p uses compile_commands.json", "[cli]") {
   TempDir dir;
-  writeFile(dir.file("db.cpp"), "#include <culift/annotate.hpp>\n#include \"inc/scale.hpp\"\n"
-                                "CULIFT_KERNEL int f(int i) { return FROM_DB * kScale * i; }\n");
+  writeFile(dir.file("db.cpp"),
+            "#include <culift/annotate.hpp>\n#include \"inc/scale.hpp\"\n"
+            "CULIFT_KERNEL int f(int i) { return FROM_DB * kScale * i; }\n");
   llvm::sys::fs::create_directory(dir.file("inc"));
   writeFile(dir.file("inc/scale.hpp"), "constexpr int kScale = 2;\n");
   writeFile(dir.file("compile_commands.json"),
-            "[{\"directory\": \"" + dir.path() + "\", \"command\": \"/usr/bin/c++ -std=c++20 -DFROM_DB=3 -c db.cpp -o db.o\", "
-            "\"file\": \"db.cpp\"}]\n");
+            "[{\"directory\": \"" + dir.path() +
+                "\", \"command\": \"/usr/bin/c++ -std=c++20 -DFROM_DB=3 -c db.cpp -o db.o\", "
+                "\"file\": \"db.cpp\"}]\n");
   Run without = culift({"emit", dir.file("db.cpp")}, dir);
   CHECK(without.code == 1);
   Run with = culift({"ast", dir.file("db.cpp"), "-p", dir.path()}, dir);

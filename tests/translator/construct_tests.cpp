@@ -15,19 +15,21 @@ TEST_CASE("float * 1.0 is a double multiply with the float converted", "[constru
 }
 
 TEST_CASE("integer promotions and usual arithmetic conversions become casts", "[construct][cast]") {
-  auto r = lift("CULIFT_KERNEL short f(short a, short b) { return a + b; }\n"
-                "CULIFT_KERNEL long g(int a, unsigned b, long c) { return a + b + c; }\n"
-                "CULIFT_KERNEL int h(char c) { return c << 2; }");
+  auto r = lift(
+      "CULIFT_KERNEL short f(short a, short b) { return a + b; }\n"
+      "CULIFT_KERNEL long g(int a, unsigned b, long c) { return a + b + c; }\n"
+      "CULIFT_KERNEL int h(char c) { return c << 2; }");
   CHECK(body(r, "f") == "{ (Return (Cast i16 (+ i32 (Cast i32 (Var a)) (Cast i32 (Var b))))) }");
   CHECK(body(r, "g") == "{ (Return (+ i64 (Cast i64 (+ u32 (Cast u32 (Var a)) (Var b))) (Var c))) }");
   CHECK(body(r, "h") == "{ (Return (<< i32 (Cast i32 (Var c)) (Int i32 2))) }");
 }
 
 TEST_CASE("literals keep their exact C++ type", "[construct][literal]") {
-  auto r = lift("CULIFT_KERNEL int f(int i) {\n"
-                "  auto a = 5; auto b = 5u; auto c = 5l; auto d = 5ll; auto e = 5ull; auto g = 'a';\n"
-                "  auto h = true; auto k = 1.5f; auto l = 0.1f; auto m = 2.5; auto n = 0x80000000;\n"
-                "  return i; }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(int i) {\n"
+      "  auto a = 5; auto b = 5u; auto c = 5l; auto d = 5ll; auto e = 5ull; auto g = 'a';\n"
+      "  auto h = true; auto k = 1.5f; auto l = 0.1f; auto m = 2.5; auto n = 0x80000000;\n"
+      "  return i; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a i32 (Int i32 5))"));
   CHECK_THAT(s, Catch::Contains("(Decl b u32 (Int u32 5))"));
@@ -48,9 +50,10 @@ TEST_CASE("literals keep their exact C++ type", "[construct][literal]") {
 }
 
 TEST_CASE("integer, floating and boolean conversions are explicit casts", "[construct][cast]") {
-  auto r = lift("CULIFT_KERNEL int f(double d, float x, int n) {\n"
-                "  int a = d; float b = n; double c = x; bool e = n; bool g = x;\n"
-                "  return a; }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(double d, float x, int n) {\n"
+      "  int a = d; float b = n; double c = x; bool e = n; bool g = x;\n"
+      "  return a; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a i32 (Cast i32 (Var d)))"));
   CHECK_THAT(s, Catch::Contains("(Decl b f32 (Cast f32 (Var n)))"));
@@ -60,9 +63,10 @@ TEST_CASE("integer, floating and boolean conversions are explicit casts", "[cons
 }
 
 TEST_CASE("C-style, static and functional casts are marked explicit", "[construct][cast]") {
-  auto r = lift("CULIFT_KERNEL float f(int n, double d) {\n"
-                "  float a = (float)n; float b = static_cast<float>(d); float c = float(n); int e = int{n};\n"
-                "  (void)e;\n  return a + b + c; }");
+  auto r = lift(
+      "CULIFT_KERNEL float f(int n, double d) {\n"
+      "  float a = (float)n; float b = static_cast<float>(d); float c = float(n); int e = int{n};\n"
+      "  (void)e;\n  return a + b + c; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a f32 (Cast! f32 (Var n)))"));
   CHECK_THAT(s, Catch::Contains("(Decl b f32 (Cast! f32 (Var d)))"));
@@ -72,8 +76,9 @@ TEST_CASE("C-style, static and functional casts are marked explicit", "[construc
 }
 
 TEST_CASE("compound assignment records the computation type", "[construct][assign]") {
-  auto r = lift("CULIFT_KERNEL int f(int s, short h, float x, double d) {\n"
-                "  s += 1.5; h += 1; x += d; x *= 2; s <<= 1; s %= 3; return s + h; }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(int s, short h, float x, double d) {\n"
+      "  s += 1.5; h += 1; x += d; x *= 2; s <<= 1; s %= 3; return s + h; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(+= i32 in f64 (Var s) (Float f64 1.5));"));
   CHECK_THAT(s, Catch::Contains("(+= i16 in i32 (Var h) (Int i32 1));"));
@@ -85,30 +90,35 @@ TEST_CASE("compound assignment records the computation type", "[construct][assig
 
 TEST_CASE("assignment converts the value to the target's type", "[construct][assign]") {
   auto r = lift("CULIFT_KERNEL void f(float* out, const double* in, int i) { out[i] = in[i]; out[i + 1] = 2; }");
-  CHECK(body(r, "f") == "{ (= f32 (Index (Var out) (Var i)) (Cast f32 (Index (Var in) (Var i)))); "
-                        "(= f32 (Index (Var out) (+ i32 (Var i) (Int i32 1))) (Cast f32 (Int i32 2))); }");
+  CHECK(body(r, "f") ==
+        "{ (= f32 (Index (Var out) (Var i)) (Cast f32 (Index (Var in) (Var i)))); "
+        "(= f32 (Index (Var out) (+ i32 (Var i) (Int i32 1))) (Cast f32 (Int i32 2))); }");
 }
 
 TEST_CASE("increment and decrement of locals and array elements", "[construct][incdec]") {
   auto r = lift("CULIFT_KERNEL int f(int* x, int i) { int a = 0; ++a; a--; x[i]++; --x[i]; return a; }");
-  CHECK(body(r, "f") == "{ (Decl a i32 (Int i32 0)) (pre++ i32 (Var a)); (post-- i32 (Var a)); "
-                        "(post++ i32 (Index (Var x) (Var i))); (pre-- i32 (Index (Var x) (Var i))); (Return (Var a)) }");
+  CHECK(body(r, "f") ==
+        "{ (Decl a i32 (Int i32 0)) (pre++ i32 (Var a)); (post-- i32 (Var a)); "
+        "(post++ i32 (Index (Var x) (Var i))); (pre-- i32 (Index (Var x) (Var i))); (Return (Var a)) }");
 }
 
 TEST_CASE("switch with case values in the condition's type, default and fall-through", "[construct][switch]") {
-  auto r = lift("CULIFT_KERNEL int f(char c, long long w) {\n"
-                "  int r = 0;\n"
-                "  switch (c) { case 1: r = 1; case 'a': case -3: r += 2; break; default: r = 9; }\n"
-                "  switch (w) { case 4000000000: return 1; }\n"
-                "  return r; }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(char c, long long w) {\n"
+      "  int r = 0;\n"
+      "  switch (c) { case 1: r = 1; case 'a': case -3: r += 2; break; default: r = 9; }\n"
+      "  switch (w) { case 4000000000: return 1; }\n"
+      "  return r; }");
   const std::string s = body(r, "f");
-  CHECK_THAT(s, Catch::Contains("(Switch (Cast i32 (Var c)) { (Case 1) (= i32 (Var r) (Int i32 1)); (Case 97) (Case -3) "
-                                "(+= i32 in i32 (Var r) (Int i32 2)); break; (Default) (= i32 (Var r) (Int i32 9)); })"));
+  CHECK_THAT(s,
+             Catch::Contains("(Switch (Cast i32 (Var c)) { (Case 1) (= i32 (Var r) (Int i32 1)); (Case 97) (Case -3) "
+                             "(+= i32 in i32 (Var r) (Int i32 2)); break; (Default) (= i32 (Var r) (Int i32 9)); })"));
   CHECK_THAT(s, Catch::Contains("(Switch (Var w) { (Case 4000000000) (Return (Int i32 1)) })"));
 }
 
 TEST_CASE("switch case labels are converted to an unsigned condition type", "[construct][switch]") {
-  auto r = lift("CULIFT_KERNEL int f(unsigned u) { switch (u) { case 7u: return 1; case 0xFFFFFFFFu: return 2; } return 0; }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(unsigned u) { switch (u) { case 7u: return 1; case 0xFFFFFFFFu: return 2; } return 0; }");
   const Function& f = function(r, "f");
   REQUIRE(f.body->stmts.size() == 2);
   const Stmt& sw = *f.body->stmts[0];
@@ -120,12 +130,13 @@ TEST_CASE("switch case labels are converted to an unsigned condition type", "[co
 }
 
 TEST_CASE("if/else, loops, break, continue and early returns", "[construct][control]") {
-  auto r = lift("CULIFT_KERNEL int f(int n) {\n"
-                "  int s = 0;\n"
-                "  while (s < n) { if (s == 3) break; else if (s == 1) { s += 2; continue; } ++s; }\n"
-                "  do { --s; } while (s > 10);\n"
-                "  for (;;) { return s; }\n"
-                "}");
+  auto r = lift(
+      "CULIFT_KERNEL int f(int n) {\n"
+      "  int s = 0;\n"
+      "  while (s < n) { if (s == 3) break; else if (s == 1) { s += 2; continue; } ++s; }\n"
+      "  do { --s; } while (s > 10);\n"
+      "  for (;;) { return s; }\n"
+      "}");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(While (< bool (Var s) (Var n)) { (If (== bool (Var s) (Int i32 3)) break; else (If "
                                 "(== bool (Var s) (Int i32 1)) { (+= i32 in i32 (Var s) (Int i32 2)); continue; })) "
@@ -143,14 +154,16 @@ TEST_CASE("a for-init with several declarators is an unscoped block", "[construc
   REQUIRE(loop.init->kind == StmtKind::Block);
   CHECK_FALSE(loop.init->scoped);
   CHECK(loop.init->stmts.size() == 2);
-  CHECK(body(r, "f") == "{ (Decl t i32 (Int i32 0)) (For {| (Decl a i32 (Int i32 0)) (Decl b i32 (Var n)) |} "
-                        "(< bool (Var a) (Var b)) (, i32 (pre++ i32 (Var a)) (pre-- i32 (Var b))) "
-                        "(+= i32 in i32 (Var t) (Var a));) (Return (Var t)) }");
+  CHECK(body(r, "f") ==
+        "{ (Decl t i32 (Int i32 0)) (For {| (Decl a i32 (Int i32 0)) (Decl b i32 (Var n)) |} "
+        "(< bool (Var a) (Var b)) (, i32 (pre++ i32 (Var a)) (pre-- i32 (Var b))) "
+        "(+= i32 in i32 (Var t) (Var a));) (Return (Var t)) }");
 }
 
 TEST_CASE("value-initialization T x{} and T x = {} is a literal zero", "[construct][decl]") {
-  auto r = lift("CULIFT_KERNEL double f(int i) { int a{}; float b = {}; double c{}; bool d{}; int e{5}; "
-                "return a + b + c + d + e + i; }");
+  auto r = lift(
+      "CULIFT_KERNEL double f(int i) { int a{}; float b = {}; double c{}; bool d{}; int e{5}; "
+      "return a + b + c + d + e + i; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a i32 (Int i32 0))"));
   CHECK_THAT(s, Catch::Contains("(Decl b f32 (Float f32 0))"));
@@ -160,9 +173,10 @@ TEST_CASE("value-initialization T x{} and T x = {} is a literal zero", "[constru
 }
 
 TEST_CASE("fixed-size local arrays with and without initializers", "[construct][array]") {
-  auto r = lift("CULIFT_KERNEL float f(const float* x, int i) {\n"
-                "  float v[6]; float w[3] = {1, 2}; float z[4] = {}; int q[] = {1, 2, 3}; const int c[2] = {4, 5};\n"
-                "  v[0] = x[i]; return v[0] + w[1] + z[2] + q[2] + c[1] + 2[w]; }");
+  auto r = lift(
+      "CULIFT_KERNEL float f(const float* x, int i) {\n"
+      "  float v[6]; float w[3] = {1, 2}; float z[4] = {}; int q[] = {1, 2, 3}; const int c[2] = {4, 5};\n"
+      "  v[0] = x[i]; return v[0] + w[1] + z[2] + q[2] + c[1] + 2[w]; }");
   const Function& f = function(r, "f");
   CHECK(f.vars[2].type == Type::array(Scalar::F32, 6));
   CHECK(f.vars[5].type == Type::array(Scalar::I32, 3));
@@ -178,8 +192,9 @@ TEST_CASE("fixed-size local arrays with and without initializers", "[construct][
 }
 
 TEST_CASE("array parameters: const T*, T*, T x[], const T* const, __restrict__", "[construct][param]") {
-  auto r = lift("CULIFT_KERNEL void f(const float* a, float* b, double c[], const int* const d, "
-                "float* __restrict__ e, int i) { b[i] = a[i] + c[i] + d[i] + e[i]; }");
+  auto r = lift(
+      "CULIFT_KERNEL void f(const float* a, float* b, double c[], const int* const d, "
+      "float* __restrict__ e, int i) { b[i] = a[i] + c[i] + d[i] + e[i]; }");
   const Function& f = function(r, "f");
   CHECK(f.numParams == 6);
   CHECK(f.vars[0].type == Type::pointer(Scalar::F32, true));
@@ -191,15 +206,16 @@ TEST_CASE("array parameters: const T*, T*, T x[], const T* const, __restrict__",
 }
 
 TEST_CASE("typedefs, aliases, <cstdint> names, size_t and long map by size and sign", "[construct][type]") {
-  auto r = lift("#include <cstdint>\n#include <cstddef>\n"
-                "typedef float real; using count = unsigned short;\n"
-                "CULIFT_KERNEL real f(std::int8_t a, std::uint8_t b, std::int16_t c, count d, std::int32_t e,\n"
-                "    std::uint32_t g, std::int64_t h, std::uint64_t w, long l, unsigned long m, std::size_t n,\n"
-                "    signed char o, unsigned char p, long long q, unsigned long long s, bool t, double u) { return a; }");
+  auto r = lift(
+      "#include <cstdint>\n#include <cstddef>\n"
+      "typedef float real; using count = unsigned short;\n"
+      "CULIFT_KERNEL real f(std::int8_t a, std::uint8_t b, std::int16_t c, count d, std::int32_t e,\n"
+      "    std::uint32_t g, std::int64_t h, std::uint64_t w, long l, unsigned long m, std::size_t n,\n"
+      "    signed char o, unsigned char p, long long q, unsigned long long s, bool t, double u) { return a; }");
   const Function& f = function(r, "f");
-  const Scalar expected[] = {Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32,
-                             Scalar::I64, Scalar::U64, Scalar::I64, Scalar::U64, Scalar::U64, Scalar::I8,
-                             Scalar::U8, Scalar::I64, Scalar::U64, Scalar::Bool, Scalar::F64};
+  const Scalar expected[] = {Scalar::I8,  Scalar::U8,  Scalar::I16, Scalar::U16,  Scalar::I32, Scalar::U32,
+                             Scalar::I64, Scalar::U64, Scalar::I64, Scalar::U64,  Scalar::U64, Scalar::I8,
+                             Scalar::U8,  Scalar::I64, Scalar::U64, Scalar::Bool, Scalar::F64};
   REQUIRE(f.numParams == 17);
   for (unsigned p = 0; p < 17; ++p) {
     INFO("parameter " << f.vars[p].name);
@@ -215,24 +231,27 @@ TEST_CASE("logical operators convert operands to bool and short-circuit", "[cons
 
 TEST_CASE("bitwise, shift, comparison and unary operators", "[construct][operator]") {
   auto r = lift("CULIFT_KERNEL unsigned f(unsigned a, int b) { return (a & 3u) | (a ^ ~a) | (a >> b) | (-b < +b); }");
-  CHECK(body(r, "f") == "{ (Return (| u32 (| u32 (| u32 (& u32 (Var a) (Int u32 3)) (^ u32 (Var a) (~ u32 (Var a)))) "
-                        "(>> u32 (Var a) (Var b))) (Cast u32 (< bool (- i32 (Var b)) (+ i32 (Var b)))))) }");
+  CHECK(body(r, "f") ==
+        "{ (Return (| u32 (| u32 (| u32 (& u32 (Var a) (Int u32 3)) (^ u32 (Var a) (~ u32 (Var a)))) "
+        "(>> u32 (Var a) (Var b))) (Cast u32 (< bool (- i32 (Var b)) (+ i32 (Var b)))))) }");
 }
 
 TEST_CASE("conditional and comma expressions", "[construct][operator]") {
   auto r = lift("CULIFT_KERNEL double f(int a, float b) { int t = 0; return (t = a, a > 0) ? b : a; }");
-  CHECK(body(r, "f") == "{ (Decl t i32 (Int i32 0)) (Return (Cast f64 (?: f32 (, bool (= i32 (Var t) (Var a)) "
-                        "(> bool (Var a) (Int i32 0))) (Var b) (Cast f32 (Var a))))) }");
+  CHECK(body(r, "f") ==
+        "{ (Decl t i32 (Int i32 0)) (Return (Cast f64 (?: f32 (, bool (= i32 (Var t) (Var a)) "
+        "(> bool (Var a) (Int i32 0))) (Var b) (Cast f32 (Var a))))) }");
 }
 
 TEST_CASE("constexpr and const globals, enumerators and sizeof fold to literals", "[construct][constant]") {
-  auto r = lift("constexpr float kScale = 2.5f; const int kCount = -3; static const long kBig = 1L << 40;\n"
-                "enum Mode { Slow = 2, Fast = 7 }; enum class Level : unsigned char { Low = 1, High = 200 };\n"
-                "namespace cfg { constexpr double kHalf = 0.5; }\n"
-                "CULIFT_KERNEL double f(int i) {\n"
-                "  static constexpr int kLocal = 11;\n"
-                "  return kScale + kCount + kBig + Fast + static_cast<int>(Level::High) + cfg::kHalf + sizeof(double)"
-                " + kLocal + i; }");
+  auto r = lift(
+      "constexpr float kScale = 2.5f; const int kCount = -3; static const long kBig = 1L << 40;\n"
+      "enum Mode { Slow = 2, Fast = 7 }; enum class Level : unsigned char { Low = 1, High = 200 };\n"
+      "namespace cfg { constexpr double kHalf = 0.5; }\n"
+      "CULIFT_KERNEL double f(int i) {\n"
+      "  static constexpr int kLocal = 11;\n"
+      "  return kScale + kCount + kBig + Fast + static_cast<int>(Level::High) + cfg::kHalf + sizeof(double)"
+      " + kLocal + i; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Float f32 2.5)"));
   CHECK_THAT(s, Catch::Contains("(Int i32 -3)"));
@@ -246,13 +265,14 @@ TEST_CASE("constexpr and const globals, enumerators and sizeof fold to literals"
 }
 
 TEST_CASE("math calls compute in float only when every argument is float", "[construct][math]") {
-  auto r = lift("#include <cmath>\n#include <algorithm>\n#include <cstdlib>\n"
-                "CULIFT_KERNEL double f(float x, double d, int n, long l) {\n"
-                "  float a = std::sqrt(x); double b = std::sqrt(d); double c = std::sqrt(n); float e = sqrtf(d);\n"
-                "  double g = std::pow(x, 2); float h = std::pow(x, 2.0f); double k = std::fmin(x, d);\n"
-                "  bool m = std::isnan(x); bool o = std::isinf(d); float p = std::fma(x, x, x);\n"
-                "  float q = __builtin_sqrtf(x); double s = std::exp(1);\n"
-                "  return a + b + c + e + g + h + k + m + o + p + q + s; }");
+  auto r = lift(
+      "#include <cmath>\n#include <algorithm>\n#include <cstdlib>\n"
+      "CULIFT_KERNEL double f(float x, double d, int n, long l) {\n"
+      "  float a = std::sqrt(x); double b = std::sqrt(d); double c = std::sqrt(n); float e = sqrtf(d);\n"
+      "  double g = std::pow(x, 2); float h = std::pow(x, 2.0f); double k = std::fmin(x, d);\n"
+      "  bool m = std::isnan(x); bool o = std::isinf(d); float p = std::fma(x, x, x);\n"
+      "  float q = __builtin_sqrtf(x); double s = std::exp(1);\n"
+      "  return a + b + c + e + g + h + k + m + o + p + q + s; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a f32 (Math sqrt f32 (Var x)))"));
   CHECK_THAT(s, Catch::Contains("(Decl b f64 (Math sqrt f64 (Var d)))"));
@@ -269,15 +289,17 @@ TEST_CASE("math calls compute in float only when every argument is float", "[con
 }
 
 TEST_CASE("std::min/max/clamp/abs compute in the call's type", "[construct][math]") {
-  auto r = lift("#include <algorithm>\n#include <cmath>\n#include <cstdlib>\n"
-                "CULIFT_KERNEL float f(const float* x, int i, int n, long l, short h) {\n"
-                "  int a = std::min(i, n); float b = std::max(x[i], 0.0f); float c = std::clamp(x[i], -1.0f, 1.0f);\n"
-                "  int d = std::abs(n); long e = labs(l); float g = std::abs(x[i]); int k = abs(h);\n"
-                "  return a + b + c + d + e + g + k; }");
+  auto r = lift(
+      "#include <algorithm>\n#include <cmath>\n#include <cstdlib>\n"
+      "CULIFT_KERNEL float f(const float* x, int i, int n, long l, short h) {\n"
+      "  int a = std::min(i, n); float b = std::max(x[i], 0.0f); float c = std::clamp(x[i], -1.0f, 1.0f);\n"
+      "  int d = std::abs(n); long e = labs(l); float g = std::abs(x[i]); int k = abs(h);\n"
+      "  return a + b + c + d + e + g + k; }");
   const std::string s = body(r, "f");
   CHECK_THAT(s, Catch::Contains("(Decl a i32 (Math min i32 (Var i) (Var n)))"));
   CHECK_THAT(s, Catch::Contains("(Decl b f32 (Math max f32 (Index (Var x) (Var i)) (Float f32 0)))"));
-  CHECK_THAT(s, Catch::Contains("(Decl c f32 (Math clamp f32 (Index (Var x) (Var i)) (- f32 (Float f32 1)) (Float f32 1)))"));
+  CHECK_THAT(s, Catch::Contains(
+                    "(Decl c f32 (Math clamp f32 (Index (Var x) (Var i)) (- f32 (Float f32 1)) (Float f32 1)))"));
   CHECK_THAT(s, Catch::Contains("(Decl d i32 (Math abs i32 (Var n)))"));
   CHECK_THAT(s, Catch::Contains("(Decl e i64 (Math abs i64 (Var l)))"));
   CHECK_THAT(s, Catch::Contains("(Decl g f32 (Math abs f32 (Index (Var x) (Var i))))"));
@@ -285,10 +307,11 @@ TEST_CASE("std::min/max/clamp/abs compute in the call's type", "[construct][math
 }
 
 TEST_CASE("functions a kernel calls are lifted transitively as device functions", "[construct][call]") {
-  auto r = lift("static float square(float v) { return v * v; }\n"
-                "inline float norm2(float a, float b) { return square(a) + square(b); }\n"
-                "float scaled(float v, float s = 2.0f) { return v * s; }\n"
-                "CULIFT_KERNEL float f(const float* x, int i) { return scaled(norm2(x[i], 1.0f)); }");
+  auto r = lift(
+      "static float square(float v) { return v * v; }\n"
+      "inline float norm2(float a, float b) { return square(a) + square(b); }\n"
+      "float scaled(float v, float s = 2.0f) { return v * s; }\n"
+      "CULIFT_KERNEL float f(const float* x, int i) { return scaled(norm2(x[i], 1.0f)); }");
   REQUIRE(r.ok());
   REQUIRE(r.module->functions.size() == 4);
   const Function& f = function(r, "f");
@@ -305,8 +328,8 @@ TEST_CASE("functions a kernel calls are lifted transitively as device functions"
   auto id = [&](const Function& g) { return std::to_string(&g - r.module->functions.data()); };
   CHECK(body(r, "f") == "{ (Return (Call #" + id(scaled) + " f32 (Call #" + id(norm2) +
                             " f32 (Index (Var x) (Var i)) (Float f32 1)) (Float f32 2))) }");
-  CHECK(body(r, "norm2") == "{ (Return (+ f32 (Call #" + id(square) + " f32 (Var a)) (Call #" + id(square) +
-                                " f32 (Var b)))) }");
+  CHECK(body(r, "norm2") ==
+        "{ (Return (+ f32 (Call #" + id(square) + " f32 (Var a)) (Call #" + id(square) + " f32 (Var b)))) }");
 }
 
 TEST_CASE("functions picked by name are lifted like annotated ones", "[construct][call]") {
@@ -320,14 +343,16 @@ TEST_CASE("functions picked by name are lifted like annotated ones", "[construct
 }
 
 TEST_CASE("CULIFT_KERNEL_INDEX overrides the index parameter names", "[construct][index]") {
-  auto r = lift("CULIFT_KERNEL_INDEX(row, col) float cell(const float* m, int cols, int row, int col) {"
-                " return m[row * cols + col]; }\n"
-                "CULIFT_KERNEL_INDEX(n) float first(const float* m, int n, int i) { return m[n] + i; }");
+  auto r = lift(
+      "CULIFT_KERNEL_INDEX(row, col) float cell(const float* m, int cols, int row, int col) {"
+      " return m[row * cols + col]; }\n"
+      "CULIFT_KERNEL_INDEX(n) float first(const float* m, int n, int i) { return m[n] + i; }");
   const Function& cell = function(r, "cell");
   CHECK(cell.indexNames == std::vector<std::string>{"row", "col"});
   CHECK(cell.mode == IndexMode::Grid2D);
   CHECK(cell.indexParams == std::vector<int>{2, 3});
-  CHECK(cell.signature.toString() == "(const float* m, int cols, float* culift_out, long long culift_rows, long long culift_cols)");
+  CHECK(cell.signature.toString() ==
+        "(const float* m, int cols, float* culift_out, long long culift_rows, long long culift_cols)");
   const Function& first = function(r, "first");
   CHECK(first.mode == IndexMode::Grid1D);
   CHECK(first.indexParams == std::vector<int>{1});
@@ -335,8 +360,9 @@ TEST_CASE("CULIFT_KERNEL_INDEX overrides the index parameter names", "[construct
 }
 
 TEST_CASE("void functions, early returns and 3-D kernels", "[construct][return]") {
-  auto r = lift("CULIFT_KERNEL void f(float* out, int rows, int cols, int i, int j, int k) {\n"
-                "  if (i >= rows) return;\n  out[(k * rows + i) * cols + j] = 1.0f; }");
+  auto r = lift(
+      "CULIFT_KERNEL void f(float* out, int rows, int cols, int i, int j, int k) {\n"
+      "  if (i >= rows) return;\n  out[(k * rows + i) * cols + j] = 1.0f; }");
   const Function& f = function(r, "f");
   CHECK(f.mode == IndexMode::Grid3D);
   CHECK(f.returnType.isVoid());
@@ -346,9 +372,10 @@ TEST_CASE("void functions, early returns and 3-D kernels", "[construct][return]"
 }
 
 TEST_CASE("namespaces and extern \"C\" blocks are searched for annotated functions", "[construct][find]") {
-  auto r = lift("namespace math { namespace detail { inline int twice(int v) { return 2 * v; } }\n"
-                "CULIFT_KERNEL int f(int v) { return detail::twice(v); } }\n"
-                "extern \"C\" { CULIFT_KERNEL int g(int v) { return -v; } }");
+  auto r = lift(
+      "namespace math { namespace detail { inline int twice(int v) { return 2 * v; } }\n"
+      "CULIFT_KERNEL int f(int v) { return detail::twice(v); } }\n"
+      "extern \"C\" { CULIFT_KERNEL int g(int v) { return -v; } }");
   CHECK(function(r, "f").mode == IndexMode::ElementWise);
   CHECK(function(r, "g").mode == IndexMode::ElementWise);
   CHECK_FALSE(function(r, "twice").annotated);
@@ -381,8 +408,10 @@ TEST_CASE("macro uses point at the expansion site", "[construct][source]") {
 }
 
 TEST_CASE("null statements, nested blocks and [[fallthrough]]", "[construct][control]") {
-  auto r = lift("CULIFT_KERNEL int f(int a) { ; { int b = a; a = b; } switch (a) { case 0: a = 1; [[fallthrough]]; "
-                "case 1: break; } return a; }");
-  CHECK(body(r, "f") == "{ ; { (Decl b i32 (Var a)) (= i32 (Var a) (Var b)); } (Switch (Var a) { (Case 0) "
-                        "(= i32 (Var a) (Int i32 1)); ; (Case 1) break; }) (Return (Var a)) }");
+  auto r = lift(
+      "CULIFT_KERNEL int f(int a) { ; { int b = a; a = b; } switch (a) { case 0: a = 1; [[fallthrough]]; "
+      "case 1: break; } return a; }");
+  CHECK(body(r, "f") ==
+        "{ ; { (Decl b i32 (Var a)) (= i32 (Var a) (Var b)); } (Switch (Var a) { (Case 0) "
+        "(= i32 (Var a) (Int i32 1)); ; (Case 1) break; }) (Return (Var a)) }");
 }

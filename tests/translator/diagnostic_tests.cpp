@@ -93,8 +93,9 @@ TEST_CASE("diagnostics are formatted as file:line:col: error: with the source li
   CHECK(d.hint == "recursion is not supported on the device: pass the depth as a loop bound");
   const std::string text = d.format();
   CHECK_THAT(text, Catch::StartsWith(path + ":6:14: error: recursive call to 'factorial'\n"));
-  CHECK_THAT(text, Catch::Contains("\n  return n * factorial(n - 1);  // expected-error {{recursive call to 'factorial'}}\n"
-                                   "             ^\n"));
+  CHECK_THAT(text,
+             Catch::Contains("\n  return n * factorial(n - 1);  // expected-error {{recursive call to 'factorial'}}\n"
+                             "             ^\n"));
   CHECK_THAT(text, Catch::EndsWith("note: recursion is not supported on the device: pass the depth as a loop bound\n"));
   // Every error carries its line, also those found by Clang itself.
   TranslateResult clangErrors = translate(kDiagnosticsDir + "/clang_errors.cpp");
@@ -102,7 +103,8 @@ TEST_CASE("diagnostics are formatted as file:line:col: error: with the source li
   for (const Diagnostic& e : clangErrors.diagnostics) {
     if (e.severity != Severity::Error) continue;
     CHECK_FALSE(e.sourceLine.empty());
-    CHECK_THAT(e.format(), Catch::Contains(":" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.column) + ": error: "));
+    CHECK_THAT(e.format(),
+               Catch::Contains(":" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.column) + ": error: "));
   }
 }
 
@@ -117,6 +119,7 @@ TEST_CASE("the recursion hint and the pointer hint are given", "[diagnostics]") 
   TranslateResult r = translate(kDiagnosticsDir + "/pointers.cpp");
   REQUIRE_FALSE(r.ok());
   bool sawIndexHint = false;
-  for (const Diagnostic& d : r.diagnostics) sawIndexHint = sawIndexHint || d.hint == "index the array instead: x[i * cols + k]";
+  for (const Diagnostic& d : r.diagnostics)
+    sawIndexHint = sawIndexHint || d.hint == "index the array instead: x[i * cols + k]";
   CHECK(sawIndexHint);
 }

@@ -48,8 +48,7 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
 
   const Function& gram = function(r, "Gram");
   CHECK(gram.loopPlan == LoopPlan::SymmetricTiledContraction);
-  CHECK(entryNames(gram) ==
-        std::vector<std::string>{"Gram_sym128", "Gram_sym64", "Gram_tiled128", "Gram_tiled64"});
+  CHECK(entryNames(gram) == std::vector<std::string>{"Gram_sym128", "Gram_sym64", "Gram_tiled128", "Gram_tiled64"});
   CHECK(gram.planEntries[0].squareOnly);
   CHECK_FALSE(gram.planEntries[2].squareOnly);
   CHECK(gram.planEntries[0].tileRows == 128);
@@ -116,15 +115,17 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                   "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + j + k];\n  return s;\n}\n") ==
         "the index of x depends on both i and j");
-  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
-                  "  float s = 0.0f;\n  i = i % 4;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
+  CHECK(reasonFor(
+            "CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  i = i % 4;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
         "the index parameter i is assigned");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                   "  float s = 0.0f;\n  for (int k = 0; k < n; k += 2) s += x[i * n + k];\n  return s;\n}\n") ==
         "the counter k does not step by one (++k)");
   // The bound reads a parameter the body assigns: not the same for every output.
-  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
-                  "  float s = 0.0f;\n  n = n - 1;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
+  CHECK(reasonFor(
+            "CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  n = n - 1;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n") ==
         "the bound of k depends on 'n', which is assigned");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                   "  float w[2] = {1.0f, 2.0f};\n  float s = 0.0f;\n"
@@ -209,15 +210,18 @@ TEST_CASE("loop plans: why a loop keeps its order", "[loop-plan]") {
   CHECK(reassociation("CULIFT_KERNEL_REASSOCIATE float f(float* y, const float* x, int n, int i) {\n"
                       "  float s = 0;\n  for (int k = 0; k < n; ++k) { s += x[i * n + k]; }\n  return s;\n}\n")
             .first == LoopPlan::ReassociatingRowReduction);
-  CHECK(why("  y[i] = 0;\n", "s += x[i * n + k];") == "not reassociated: the statements before the loop write an array");
+  CHECK(why("  y[i] = 0;\n", "s += x[i * n + k];") ==
+        "not reassociated: the statements before the loop write an array");
   CHECK(why("", "s = s * 0.5f + x[i * n + k];") ==
         "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
   CHECK(why("", "s *= x[i * n + k];") ==
         "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
-  CHECK(why("", "s += x[i * n + k] + s;") == "not reassociated: the sum s is read in the loop other than by its own additions");
+  CHECK(why("", "s += x[i * n + k] + s;") ==
+        "not reassociated: the sum s is read in the loop other than by its own additions");
   CHECK(why("  float m = 0.0f;\n", "s += x[i * n + k]; m = x[i * n + k];") ==
         "not reassociated: m carries a value from one k to the next other than a sum (s += term)");
-  CHECK(why("", "s += x[i * n + k];", "int") == "not reassociated: the sum s is not a float or double (integer sums keep their order)");
+  CHECK(why("", "s += x[i * n + k];", "int") ==
+        "not reassociated: the sum s is not a float or double (integer sums keep their order)");
   CHECK(why("", "s += (double)x[i * n + k];") ==
         "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
 }

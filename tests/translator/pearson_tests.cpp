@@ -87,16 +87,18 @@ TEST_CASE("Pearson kernel signatures", "[pearson]") {
 TEST_CASE("Pearson bodies are lifted with float arithmetic and float math", "[pearson]") {
   const TranslateResult& r = pearson();
   REQUIRE(r.ok());
-  CHECK(body(r, "RowSum") ==
-        "{ (Decl sum f32 (Float f32 0)) (For (Decl k i32 (Int i32 0)) (< bool (Var k) (Var cols)) (pre++ i32 (Var k)) "
-        "{ (+= f32 in f32 (Var sum) (Index (Var x) (+ i32 (* i32 (Var i) (Var cols)) (Var k)))); }) (Return (Var sum)) }");
+  CHECK(
+      body(r, "RowSum") ==
+      "{ (Decl sum f32 (Float f32 0)) (For (Decl k i32 (Int i32 0)) (< bool (Var k) (Var cols)) (pre++ i32 (Var k)) "
+      "{ (+= f32 in f32 (Var sum) (Index (Var x) (+ i32 (* i32 (Var i) (Var cols)) (Var k)))); }) (Return (Var sum)) }");
   const std::string corr = body(r, "CorrelationCell");
   CHECK_THAT(corr, Catch::Contains("(If (== bool (Var i) (Var j)) { (Return (Float f32 1)) })"));
   CHECK_THAT(corr, Catch::Contains("(Decl n f32 (Cast! f32 (Var cols)))"));
   CHECK_THAT(corr, Catch::Contains("(Math sqrt f32 (Math fmax f32 (Var varI) (Float f32 0)))"));
   CHECK_THAT(corr, Catch::Contains("(> bool (Var denom) (Float f32 9.999999960041972e-13))"));
   CHECK_THAT(corr, Catch::Contains("(Decl c f32)"));
-  CHECK_THAT(corr, Catch::Contains("(Return (Math fmin f32 (Float f32 1) (Math fmax f32 (- f32 (Float f32 1)) (Var c))))"));
+  CHECK_THAT(corr,
+             Catch::Contains("(Return (Math fmin f32 (Float f32 1) (Math fmax f32 (- f32 (Float f32 1)) (Var c))))"));
   CHECK_THAT(body(r, "DistanceCell"), Catch::Contains("(* f32 (Float f32 2) (Var d))"));
 }
 

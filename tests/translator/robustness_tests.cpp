@@ -25,8 +25,7 @@ std::string_view annotateHeaderText();  // translator/src/frontend/annotate_head
 namespace {
 
 // Runs `body` with stderr redirected to a temporary file and returns what was written.
-template <typename Body>
-std::string captureStderr(Body body) {
+template <typename Body> std::string captureStderr(Body body) {
   std::fflush(stderr);
   char path[] = "/tmp/culift_stderr_XXXXXX";
   const int fd = mkstemp(path);
@@ -62,7 +61,8 @@ TEST_CASE("an empty file has no kernels: one error with a hint", "[robustness]")
 }
 
 TEST_CASE("a file without annotations has no kernels unless functions are picked", "[robustness]") {
-  const std::string code = "float f(float x) { return x; }\nfloat g(float x) { return x; }\nfloat g(int x) { return x; }\n";
+  const std::string code =
+      "float f(float x) { return x; }\nfloat g(float x) { return x; }\nfloat g(int x) { return x; }\n";
   TranslateResult none = translateSource(code, "plain.cpp");
   REQUIRE_FALSE(none.ok());
   CHECK_THAT(none.diagnostics[0].message, Catch::Contains("no functions annotated"));

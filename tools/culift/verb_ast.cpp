@@ -11,9 +11,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand astCommand("ast", "Show the typed AST, index mode and kernel signature of each function");
-llvm::cl::opt<bool> astReassociate("reassociate",
-                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
-                                llvm::cl::sub(astCommand));
+llvm::cl::opt<bool> astReassociate(
+    "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+    llvm::cl::sub(astCommand));
 llvm::cl::opt<std::string> astInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(astCommand));
 llvm::cl::list<std::string> astFunctions("function",
                                          llvm::cl::desc("Show this function (repeatable; default: every "
@@ -34,10 +34,8 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
     os << "  loop plan:  " << name(f.loopPlan);
     if (f.loopPlan == LoopPlan::PerThread)
       os << " (" << (f.loopPlanReason.empty() ? std::string("the body has no loop") : f.loopPlanReason) << ")";
-    else if (!f.loopPlanReason.empty())
-      os << " (" << f.loopPlanReason << ")";
-    for (size_t e = 0; e < f.planEntries.size(); ++e)
-      os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
+    else if (!f.loopPlanReason.empty()) os << " (" << f.loopPlanReason << ")";
+    for (size_t e = 0; e < f.planEntries.size(); ++e) os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
     os << "\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)

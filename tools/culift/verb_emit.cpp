@@ -5,11 +5,11 @@
 // NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
 // from, for build systems (culift_add_kernels).
 #include "culift/ast/module_file.hpp"
+#include "culift/codegen.hpp"
 #include "culift/runtime/compiler.hpp"
 #include "culift/runtime/engine.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/raw_module.hpp"
-#include "culift/codegen.hpp"
 #include "culift/translate.hpp"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,9 +22,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand emitCommand("emit", "Translate annotated C++ functions into one CUDA C file");
-llvm::cl::opt<bool> emitReassociate("reassociate",
-                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
-                                llvm::cl::sub(emitCommand));
+llvm::cl::opt<bool> emitReassociate(
+    "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+    llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(emitCommand));
 llvm::cl::list<std::string> emitFunctions("function",
                                           llvm::cl::desc("Translate this function (repeatable; default: every "
@@ -46,8 +46,7 @@ llvm::cl::opt<std::string> emitDepfile("depfile",
                                        llvm::cl::value_desc("OUT.d"), llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                         llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(emitCommand));
-llvm::cl::opt<bool> emitNoLines("no-line-directives",
-                                llvm::cl::desc("Do not point #line directives at the C++ source"),
+llvm::cl::opt<bool> emitNoLines("no-line-directives", llvm::cl::desc("Do not point #line directives at the C++ source"),
                                 llvm::cl::sub(emitCommand));
 llvm::cl::opt<bool> emitLaunchers("launchers",
                                   llvm::cl::desc("Add host functions culift_launch_<function>(..., stream) that launch "

@@ -33,9 +33,9 @@ namespace culift::cli {
 namespace {
 
 llvm::cl::SubCommand launchCommand("launch", "Compile one lifted function's kernel and run a whole launch");
-llvm::cl::opt<bool> launchReassociate("reassociate",
-                                llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
-                                llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchReassociate(
+    "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
+    llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchFunction("function", llvm::cl::desc("The function to launch"),
                                           llvm::cl::value_desc("NAME"), llvm::cl::sub(launchCommand));
@@ -205,7 +205,8 @@ void writeBuffer(llvm::json::OStream& out, const rt::Buffer& buffer) {
   buffer.readBytes(bytes.data(), bytes.size(), 0);
   const unsigned size = byteSize(buffer.element());
   out.array([&] {
-    for (std::size_t k = 0; k < buffer.size(); ++k) out.rawValue(numberText(elementValue(buffer.element(), bytes.data() + k * size)));
+    for (std::size_t k = 0; k < buffer.size(); ++k)
+      out.rawValue(numberText(elementValue(buffer.element(), bytes.data() + k * size)));
   });
 }
 
@@ -246,12 +247,16 @@ int runLaunch() {
   const Function* fn = module->find(launchFunction);
   if (!fn) return usage("no function '" + launchFunction + "' in '" + launchInput + "'");
   if (!fn->isKernel())
-    return usage("'" + fn->name + "' is a device-only function (no index parameter i/j/k and not element-wise): it "
+    return usage("'" + fn->name +
+                 "' is a device-only function (no index parameter i/j/k and not element-wise): it "
                  "cannot be launched; use 'culift run' to interpret one call");
   const unsigned rank = culift::rank(fn->mode);
   if (extent->size() != rank)
     return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +
-                 std::to_string(rank) + (rank == 1 ? " axis (" : " axes (") + (rank == 1 ? "N" : rank == 2 ? "NxM" : "NxMxK") +
+                 std::to_string(rank) + (rank == 1 ? " axis (" : " axes (") +
+                 (rank == 1   ? "N"
+                  : rank == 2 ? "NxM"
+                              : "NxMxK") +
                  "), got '" + launchExtent + "'");
 
   std::size_t userArgs = 0;
@@ -260,8 +265,7 @@ int runLaunch() {
   if (list->size() != userArgs) {
     std::string names;
     for (const KernelParam& p : fn->signature.params)
-      if (p.userParam >= 0)
-        names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name + roleNote(*fn, p);
+      if (p.userParam >= 0) names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name + roleNote(*fn, p);
     return usage("'" + fn->name + "' takes " + std::to_string(userArgs) + " argument" + (userArgs == 1 ? "" : "s") +
                  " (" + names + "; index parameters are not passed), --args has " + std::to_string(list->size()));
   }
@@ -295,14 +299,15 @@ int runLaunch() {
     for (const KernelParam& p : fn->signature.params) {
       if (p.role == ParamRole::Extent) continue;
       if (p.role == ParamRole::Out) {
-        buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, static_cast<std::size_t>(plan.elements())));
+        buffers.push_back(
+            std::make_unique<rt::Buffer>(*engine, p.type.scalar, static_cast<std::size_t>(plan.elements())));
         out = buffers.back().get();
         args.push_back(rt::LaunchArg::of(*out));
         continue;
       }
       const llvm::json::Value& j = (*list)[next];
-      const std::string where =
-          "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")" + roleNote(*fn, p);
+      const std::string where = "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")" +
+                                roleNote(*fn, p);
       if (p.type.isValue()) {
         if (j.getAsArray()) return usage(where + ": expected a number, got an array");
         auto v = scalarFromJson(j, p.type.scalar, why);

@@ -97,11 +97,10 @@ std::optional<interp::Value> scalarFromJson(const llvm::json::Value& j, Scalar t
   auto n = readNumber(j, why);
   if (!n) return std::nullopt;
   switch (type) {
-#define CULIFT_X(E, T, S, B, I, SG, F)                            \
-  case Scalar::E: {                                               \
-    auto v = convertNumber<T>(*n, why);                           \
-    return v ? std::optional<interp::Value>(interp::Value::of(*v)) \
-             : std::nullopt;                                      \
+#define CULIFT_X(E, T, S, B, I, SG, F)                                             \
+  case Scalar::E: {                                                                \
+    auto v = convertNumber<T>(*n, why);                                            \
+    return v ? std::optional<interp::Value>(interp::Value::of(*v)) : std::nullopt; \
   }
     CULIFT_SCALAR_TYPES(CULIFT_X)
 #undef CULIFT_X
@@ -198,7 +197,8 @@ int runRun() {
   for (unsigned p = 0; p < fn->numParams; ++p) {
     const Var& param = fn->param(p);
     const llvm::json::Value& j = (*list)[p];
-    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " + toString(param.type) + ")";
+    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " + toString(param.type) +
+                              ")";
     std::string why;
     if (param.type.isValue()) {
       if (j.getAsArray()) return usage(where + ": expected a number, got an array");

@@ -30,7 +30,7 @@ struct Mismatch {
   std::string native;
   double absDiff = 0;
   double relDiff = 0;
-  std::uint64_t ulps = 0;   // floating values only
+  std::uint64_t ulps = 0;  // floating values only
 };
 
 struct CrossCheckResult {
@@ -59,11 +59,15 @@ template <typename T> using Pointee = std::remove_cv_t<std::remove_pointer_t<T>>
 // is not accepted: arrays need their length).
 template <typename P, typename A> interp::Arg toArg(A&& a) {
   using D = std::remove_cvref_t<A>;
-  if constexpr (std::is_same_v<D, interp::Arg> || std::is_same_v<D, interp::Value> || std::is_same_v<D, interp::ArrayRef>) {
+  if constexpr (std::is_same_v<D, interp::Arg> || std::is_same_v<D, interp::Value> ||
+                std::is_same_v<D, interp::ArrayRef>) {
     return interp::Arg(a);
   } else if constexpr (std::is_pointer_v<P>) {
     using E = Pointee<P>;
-    if constexpr (requires { a.data(); a.size(); }) {
+    if constexpr (requires {
+                    a.data();
+                    a.size();
+                  }) {
       using Elem = std::remove_pointer_t<decltype(a.data())>;
       static_assert(std::is_same_v<std::remove_cv_t<Elem>, E>, "array argument of another element type");
       return interp::ArrayRef::of(std::span<Elem>(a.data(), a.size()));
@@ -82,14 +86,14 @@ void finish(CrossCheckResult& r, const Function& fn);
 
 // Runs `fn` in the interpreter and `native` on copies of `args` (the caller's arrays are left
 // as they are), then compares results and writable arrays.
-template <typename R, typename... P>
-CrossCheckResult crossCheck(const interp::Program& program, const Function& fn, R (*native)(P...),
-                            std::span<const interp::Arg> args) {
+template <typename R, typename... P> CrossCheckResult crossCheck(const interp::Program& program, const Function& fn,
+                                                                 R (*native)(P...), std::span<const interp::Arg> args) {
   CrossCheckResult r;
   r.function = fn.name;
   if (args.size() != sizeof...(P)) {
     r.equal = false;
-    r.error = "the native function takes " + std::to_string(sizeof...(P)) + " arguments, got " + std::to_string(args.size());
+    r.error = "the native function takes " + std::to_string(sizeof...(P)) + " arguments, got " +
+              std::to_string(args.size());
     detail::finish(r, fn);
     return r;
   }
@@ -144,8 +148,8 @@ CrossCheckResult crossCheck(const interp::Program& program, const Function& fn, 
   return r;
 }
 
-template <typename R, typename... P>
-CrossCheckResult crossCheck(const interp::Program& program, const Function& fn, R (*native)(P...), const SampleArgs& args) {
+template <typename R, typename... P> CrossCheckResult crossCheck(const interp::Program& program, const Function& fn,
+                                                                 R (*native)(P...), const SampleArgs& args) {
   return crossCheck(program, fn, native, std::span<const interp::Arg>(args.args));
 }
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <span>
 #include <stdexcept>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -27,9 +27,9 @@ struct Value {
     double d;
   };
   Value() : u(0) {}
-  template <typename T> static Value of(T v);      // Value::of(1.5f), Value::of<std::int8_t>(-3)
-  template <typename T> T as() const;              // exact read of the stored type (C++ conversion)
-  std::string toString() const;                    // round-trip digits; "nan", "inf", "-inf"
+  template <typename T> static Value of(T v);  // Value::of(1.5f), Value::of<std::int8_t>(-3)
+  template <typename T> T as() const;          // exact read of the stored type (C++ conversion)
+  std::string toString() const;                // round-trip digits; "nan", "inf", "-inf"
 };
 
 // An array argument: host memory the caller owns, with its length (bounds are checked).
@@ -74,8 +74,8 @@ enum class PlantedBug : unsigned {
 inline constexpr unsigned kPlantedBugs = 12;
 
 struct Options {
-  std::uint64_t stepBudget = 1ull << 32;  // statements per call before it is an error
-  unsigned threads = 0;                   // whole launches: 0 = all cores
+  std::uint64_t stepBudget = 1ull << 32;     // statements per call before it is an error
+  unsigned threads = 0;                      // whole launches: 0 = all cores
   PlantedBug plantedBug = PlantedBug::None;  // tests of the differential oracle only
 };
 
@@ -148,8 +148,14 @@ template <typename T> T Value::as() const {
     case Scalar::Bool: return static_cast<T>(b);
     case Scalar::F32: return static_cast<T>(f);
     case Scalar::F64: return static_cast<T>(d);
-    case Scalar::I8: case Scalar::I16: case Scalar::I32: case Scalar::I64: return static_cast<T>(i);
-    case Scalar::U8: case Scalar::U16: case Scalar::U32: case Scalar::U64: return static_cast<T>(u);
+    case Scalar::I8:
+    case Scalar::I16:
+    case Scalar::I32:
+    case Scalar::I64: return static_cast<T>(i);
+    case Scalar::U8:
+    case Scalar::U16:
+    case Scalar::U32:
+    case Scalar::U64: return static_cast<T>(u);
     case Scalar::Void: break;
   }
   return T{};

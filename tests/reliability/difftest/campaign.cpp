@@ -43,7 +43,8 @@ OracleOptions legsFor(FindingKind kind, const OracleOptions& base) {
   o.ubsan = false;
   o.nativeO0 = kind == FindingKind::NativeLevels || kind == FindingKind::Interpreter || kind == FindingKind::Native;
   o.nativeO2 = kind == FindingKind::NativeLevels || kind == FindingKind::Native;
-  o.interpreter = kind == FindingKind::Interpreter || kind == FindingKind::InterpreterError || kind == FindingKind::Translate;
+  o.interpreter = kind == FindingKind::Interpreter || kind == FindingKind::InterpreterError ||
+                  kind == FindingKind::Translate;
   o.nvrtc = kind == FindingKind::Nvrtc;
   return o;
 }
@@ -117,7 +118,8 @@ CampaignResult runCampaign(const CampaignOptions& options) {
       }
     t.nvrtcSkipped = r.counts.nvrtcSkipped;
     t.seconds += r.counts.seconds;
-    if (options.oracle.log) options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
+    if (options.oracle.log)
+      options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
     std::set<std::pair<std::string, int>> seen;  // one finding per program and kind
     for (const Finding& f : r.findings) {
       result.findings.push_back(f);

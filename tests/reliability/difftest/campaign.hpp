@@ -13,7 +13,7 @@ namespace culift::rel {
 
 struct CampaignOptions {
   std::uint64_t seed = 1;
-  unsigned first = 0;    // programs first .. first + count - 1 of the seed
+  unsigned first = 0;  // programs first .. first + count - 1 of the seed
   unsigned count = 300;
   unsigned batchSize = 60;
   GenOptions gen;

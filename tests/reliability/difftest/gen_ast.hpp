@@ -19,17 +19,17 @@ using GExprPtr = std::shared_ptr<GExpr>;
 using GStmtPtr = std::shared_ptr<GStmt>;
 
 enum class GExprKind : std::uint8_t {
-  Lit,      // bits: the value's bits in `type`
-  Var,      // var
-  Unary,    // op: "-", "~", "!", "+"; arith says how "-" avoids overflow
-  Binary,   // op; arith for + - * and <<; bound for the Bounded form
-  Cast,     // (type)(a): never floating to integer (that is a ClampCall)
-  Cond,     // a ? b : c
-  Math,     // name ("sqrt"), cForm (sqrtf), args
-  Call,     // callee: a helper function's name
-  Clamp,    // floating to integer conversion through a clamping helper: callee
-  Index,    // var[index], index masked into the array's length
-  Comma,    // (a, b)
+  Lit,     // bits: the value's bits in `type`
+  Var,     // var
+  Unary,   // op: "-", "~", "!", "+"; arith says how "-" avoids overflow
+  Binary,  // op; arith for + - * and <<; bound for the Bounded form
+  Cast,    // (type)(a): never floating to integer (that is a ClampCall)
+  Cond,    // a ? b : c
+  Math,    // name ("sqrt"), cForm (sqrtf), args
+  Call,    // callee: a helper function's name
+  Clamp,   // floating to integer conversion through a clamping helper: callee
+  Index,   // var[index], index masked into the array's length
+  Comma,   // (a, b)
 };
 
 // How + - * (and unary -, and << of a signed value) stay free of signed overflow.
@@ -48,35 +48,35 @@ struct GExpr {
   std::uint64_t bits = 0;
   int var = -1;
   std::string callee;
-  std::string name;          // Math: std name
-  bool cForm = false;        // Math: C name with the f suffix (sinf)
-  bool guarded = false;      // Binary / and %: divisor checked at run time
-  bool frozen = false;       // a thread's own output index: the reducer leaves it alone
+  std::string name;      // Math: std name
+  bool cForm = false;    // Math: C name with the f suffix (sinf)
+  bool guarded = false;  // Binary / and %: divisor checked at run time
+  bool frozen = false;   // a thread's own output index: the reducer leaves it alone
   std::vector<GExprPtr> args;
 };
 
 enum class GStmtKind : std::uint8_t {
-  Decl,        // var = a  (scalar)
-  ArrayDecl,   // var[extent] = {args...}
-  Assign,      // var = a
-  Compound,    // var op= a
-  Store,       // var[index] = value  (args[0] index, args[1] value)
-  IncDec,      // op: "++x", "x++", "--x", "x--"
-  If,          // cond, body, orelse
-  For,         // counter var, from, to (exclusive), step (+1/+2 up, -1 down), body
-  While,       // counter var declared before (initialized to 0), body starts with counter++
-  DoWhile,     // same, do { counter++; ... } while (counter < to)
-  Switch,      // cond; cases
+  Decl,       // var = a  (scalar)
+  ArrayDecl,  // var[extent] = {args...}
+  Assign,     // var = a
+  Compound,   // var op= a
+  Store,      // var[index] = value  (args[0] index, args[1] value)
+  IncDec,     // op: "++x", "x++", "--x", "x--"
+  If,         // cond, body, orelse
+  For,        // counter var, from, to (exclusive), step (+1/+2 up, -1 down), body
+  While,      // counter var declared before (initialized to 0), body starts with counter++
+  DoWhile,    // same, do { counter++; ... } while (counter < to)
+  Switch,     // cond; cases
   Break,
   Continue,
-  Return,      // a (may be null in void functions)
+  Return,  // a (may be null in void functions)
   Block,
 };
 
 struct GCase {
   std::vector<std::int64_t> labels;  // empty: default
   std::vector<GStmtPtr> body;
-  bool breaks = true;                // false: falls through into the next case
+  bool breaks = true;  // false: falls through into the next case
 };
 
 struct GStmt {
@@ -98,15 +98,15 @@ struct GVar {
   std::uint64_t extent = 0;  // local array length, or kArrayLength for array parameters
   bool isArray = false;
   bool isParam = false;
-  bool writable = true;      // false for const arrays, index parameters and loop counters
-  bool isConst = false;      // `const` local array
+  bool writable = true;  // false for const arrays, index parameters and loop counters
+  bool isConst = false;  // `const` local array
   int axis = -1;
 };
 
 struct GFunction {
   std::string name;
   Scalar returnType = Scalar::I32;
-  std::vector<GVar> vars;   // parameters first
+  std::vector<GVar> vars;  // parameters first
   unsigned numParams = 0;
   std::vector<GStmtPtr> body;
   bool kernel = false;

@@ -41,19 +41,21 @@ namespace {
 constexpr Scalar kAllScalars[] = {Scalar::Bool, Scalar::I8,  Scalar::U8,  Scalar::I16, Scalar::U16, Scalar::I32,
                                   Scalar::U32,  Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64};
 constexpr Scalar kPromoted[] = {Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
-constexpr Scalar kInts[] = {Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
+constexpr Scalar kInts[] = {Scalar::I8,  Scalar::U8,  Scalar::I16, Scalar::U16,
+                            Scalar::I32, Scalar::U32, Scalar::I64, Scalar::U64};
 constexpr Scalar kSmall[] = {Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16};
 
 // Math functions the device computes exactly (bit-identical to the host library).
-const std::vector<std::pair<std::string, unsigned>> kExactMath = {
-    {"sqrt", 1},  {"fabs", 1}, {"fmin", 2},  {"fmax", 2},      {"fdim", 2},      {"fma", 3},
-    {"floor", 1}, {"ceil", 1}, {"round", 1}, {"trunc", 1},     {"rint", 1},      {"nearbyint", 1},
-    {"fmod", 2},  {"remainder", 2}, {"copysign", 2}};
+const std::vector<std::pair<std::string, unsigned>> kExactMath = {{"sqrt", 1},  {"fabs", 1},      {"fmin", 2},
+                                                                  {"fmax", 2},  {"fdim", 2},      {"fma", 3},
+                                                                  {"floor", 1}, {"ceil", 1},      {"round", 1},
+                                                                  {"trunc", 1}, {"rint", 1},      {"nearbyint", 1},
+                                                                  {"fmod", 2},  {"remainder", 2}, {"copysign", 2}};
 const std::vector<std::pair<std::string, unsigned>> kTranscendental = {
-    {"cbrt", 1},  {"exp", 1},   {"exp2", 1},  {"expm1", 1}, {"log", 1},   {"log2", 1},  {"log10", 1},
-    {"log1p", 1}, {"pow", 2},   {"sin", 1},   {"cos", 1},   {"tan", 1},   {"asin", 1},  {"acos", 1},
-    {"atan", 1},  {"atan2", 2}, {"sinh", 1},  {"cosh", 1},  {"tanh", 1},  {"asinh", 1}, {"acosh", 1},
-    {"atanh", 1}, {"erf", 1},   {"erfc", 1},  {"tgamma", 1}, {"lgamma", 1}, {"hypot", 2}};
+    {"cbrt", 1},  {"exp", 1},   {"exp2", 1}, {"expm1", 1},  {"log", 1},    {"log2", 1},  {"log10", 1},
+    {"log1p", 1}, {"pow", 2},   {"sin", 1},  {"cos", 1},    {"tan", 1},    {"asin", 1},  {"acos", 1},
+    {"atan", 1},  {"atan2", 2}, {"sinh", 1}, {"cosh", 1},   {"tanh", 1},   {"asinh", 1}, {"acosh", 1},
+    {"atanh", 1}, {"erf", 1},   {"erfc", 1}, {"tgamma", 1}, {"lgamma", 1}, {"hypot", 2}};
 
 struct Callable {
   std::string name;
@@ -123,7 +125,8 @@ class Generator {
       }
     }
     const unsigned scalars = static_cast<unsigned>(r_.range(mode_ == 0 ? 1 : 0, mode_ == 0 ? 4 : 3));
-    for (unsigned s = 0; s < scalars; ++s) params.push_back(GVar{"s" + std::to_string(s), anyScalar(), 0, false, true, true, false, -1});
+    for (unsigned s = 0; s < scalars; ++s)
+      params.push_back(GVar{"s" + std::to_string(s), anyScalar(), 0, false, true, true, false, -1});
     // Shuffle (Fisher-Yates with our generator, so the order is the same everywhere).
     for (std::size_t n = params.size(); n > 1; --n) std::swap(params[n - 1], params[r_.below(n)]);
     f.vars = params;
@@ -134,7 +137,8 @@ class Generator {
 
   Scalar anyNonBool() {
     Scalar s;
-    do s = anyScalar(); while (s == Scalar::Bool);
+    do s = anyScalar();
+    while (s == Scalar::Bool);
     return s;
   }
 
@@ -143,7 +147,8 @@ class Generator {
     f.name = prefix_ + "h" + std::to_string(h);
     f.returnType = anyScalar();
     const unsigned n = static_cast<unsigned>(r_.range(1, 3));
-    for (unsigned p = 0; p < n; ++p) f.vars.push_back(GVar{"q" + std::to_string(p), anyScalar(), 0, false, true, true, false, -1});
+    for (unsigned p = 0; p < n; ++p)
+      f.vars.push_back(GVar{"q" + std::to_string(p), anyScalar(), 0, false, true, true, false, -1});
     bool needsArrays = false;
     if (r_.chance(30)) {
       for (unsigned p = 0; p < kernel.numParams; ++p) {
@@ -157,7 +162,8 @@ class Generator {
     }
     f.numParams = static_cast<unsigned>(f.vars.size());
     fillBody(f, o_.maxStatements / 2);
-    callables_.push_back(Callable{f.name, f.returnType, std::vector<GVar>(f.vars.begin(), f.vars.begin() + f.numParams), needsArrays});
+    callables_.push_back(
+        Callable{f.name, f.returnType, std::vector<GVar>(f.vars.begin(), f.vars.begin() + f.numParams), needsArrays});
     return f;
   }
 
@@ -461,9 +467,8 @@ class Generator {
   // possible NaN (std::signbit, std::copysign's sign argument) reads it through this.
   GExprPtr notNaN(GExprPtr e) {
     const Scalar t = e->type;
-    const std::uint64_t lowest = t == Scalar::F32
-                                     ? std::bit_cast<std::uint32_t>(std::numeric_limits<float>::lowest())
-                                     : std::bit_cast<std::uint64_t>(std::numeric_limits<double>::lowest());
+    const std::uint64_t lowest = t == Scalar::F32 ? std::bit_cast<std::uint32_t>(std::numeric_limits<float>::lowest())
+                                                  : std::bit_cast<std::uint64_t>(std::numeric_limits<double>::lowest());
     return math("fmax", t, {std::move(e), lit(t, lowest)});
   }
 
@@ -544,7 +549,8 @@ class Generator {
     }
     if (roll < 46) return division(r_.chance(50) ? "/" : "%", p, depth);
     if (roll < 54) {
-      auto e = binary(r_.chance(50) ? "<<" : ">>", p, genExpr(promotingTo(p), depth - 1), genExpr(r_.pick(kInts), depth - 1));
+      auto e = binary(r_.chance(50) ? "<<" : ">>", p, genExpr(promotingTo(p), depth - 1),
+                      genExpr(r_.pick(kInts), depth - 1));
       return e;
     }
     if (roll < 60) {
@@ -587,7 +593,9 @@ class Generator {
       return binary(r_.pick(ops), Scalar::Bool, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
     }
     if (roll < 50) {
-      auto operand = [&] { return r_.chance(80) ? genExpr(Scalar::Bool, depth - 1) : genExpr(r_.pick(kPromoted), depth - 1); };
+      auto operand = [&] {
+        return r_.chance(80) ? genExpr(Scalar::Bool, depth - 1) : genExpr(r_.pick(kPromoted), depth - 1);
+      };
       return binary(r_.chance(50) ? "&&" : "||", Scalar::Bool, operand(), operand());
     }
     if (roll < 58) {
@@ -786,7 +794,8 @@ class Generator {
     if (roll < 82 && nest < 3 && loopDepth_ < 2 && !noLoops_) {
       const unsigned kindRoll = static_cast<unsigned>(r_.below(10));
       auto s = stmt(kindRoll < 6 ? GStmtKind::For : kindRoll < 8 ? GStmtKind::While : GStmtKind::DoWhile);
-      static const Scalar counters[] = {Scalar::I32, Scalar::I32, Scalar::I32, Scalar::U32, Scalar::I64, Scalar::I16, Scalar::U8};
+      static const Scalar counters[] = {Scalar::I32, Scalar::I32, Scalar::I32, Scalar::U32,
+                                        Scalar::I64, Scalar::I16, Scalar::U8};
       const Scalar ct = r_.pick(counters);
       const std::int64_t trips = r_.range(1, loopDepth_ ? 4 : 8);
       s->from = 0;
@@ -894,16 +903,18 @@ std::uint64_t randomValue(Rng& r, Scalar t) {
       std::vector<std::uint64_t> specials;
       for (double d : boundary) specials.push_back(bitsOfFloat(t, d));
       if (f) {
-        for (float x : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(), std::numeric_limits<float>::min(),
-                        std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
-                        std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                        std::numeric_limits<float>::quiet_NaN(), 2147483648.0f, -2147483904.0f, 1e20f})
+        for (float x : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
+                        std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
+                        -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::infinity(),
+                        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(), 2147483648.0f,
+                        -2147483904.0f, 1e20f})
           specials.push_back(bitsOfFloat(t, x));
       } else {
-        for (double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(), std::numeric_limits<double>::min(),
-                         std::numeric_limits<double>::denorm_min(), -std::numeric_limits<double>::denorm_min(),
-                         std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                         std::numeric_limits<double>::quiet_NaN(), 9223372036854775808.0, 4294967296.5, 1e300})
+        for (double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
+                         std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
+                         -std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
+                         -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                         9223372036854775808.0, 4294967296.5, 1e300})
           specials.push_back(bitsOfFloat(t, x));
       }
       return r.pick(specials);
@@ -914,8 +925,10 @@ std::uint64_t randomValue(Rng& r, Scalar t) {
   const unsigned w = bitWidth(t);
   if (roll < 40) {
     const std::int64_t mn = isSignedInt(t) ? -static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1) - 1 : 0;
-    const std::uint64_t mx = isSignedInt(t) ? (std::uint64_t{1} << (w - 1)) - 1 : (w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
-    const std::uint64_t options[] = {static_cast<std::uint64_t>(mn), static_cast<std::uint64_t>(mn + 1), ~std::uint64_t{0}, 0, 1, 2, mx - 1, mx};
+    const std::uint64_t mx = isSignedInt(t) ? (std::uint64_t{1} << (w - 1)) - 1
+                                            : (w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
+    const std::uint64_t options[] = {
+        static_cast<std::uint64_t>(mn), static_cast<std::uint64_t>(mn + 1), ~std::uint64_t{0}, 0, 1, 2, mx - 1, mx};
     return bitsOfInt(t, static_cast<std::int64_t>(r.pick(options)));
   }
   if (roll < 85) return bitsOfInt(t, r.range(-64, 64));

@@ -16,7 +16,9 @@ class Rng {
   explicit Rng(std::uint64_t seed);
   std::uint64_t next();
   std::uint64_t below(std::uint64_t n) { return n ? next() % n : 0; }
-  std::int64_t range(std::int64_t lo, std::int64_t hi) { return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo + 1))); }
+  std::int64_t range(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(below(static_cast<std::uint64_t>(hi - lo + 1)));
+  }
   bool chance(unsigned percent) { return below(100) < percent; }
   template <typename C> auto& pick(C& c) { return c[below(std::size(c))]; }
 
@@ -25,9 +27,9 @@ class Rng {
 };
 
 struct GenOptions {
-  bool exactMathOnly = false;  // only math functions the GPU computes exactly (GPU leg)
-  unsigned argSets = 3;        // argument sets per program
-  unsigned maxStatements = 14; // statements per function body (roughly)
+  bool exactMathOnly = false;   // only math functions the GPU computes exactly (GPU leg)
+  unsigned argSets = 3;         // argument sets per program
+  unsigned maxStatements = 14;  // statements per function body (roughly)
 };
 
 struct Generated {

@@ -20,12 +20,12 @@ std::string hostCompiler() {
 namespace {
 
 // The <cmath> functions generated programs call (constructs.def's floating functions).
-constexpr const char* kMathFunctions[] = {
-    "sqrt",  "cbrt",  "fabs",  "fmin",   "fmax",   "fdim",   "fma",   "exp",    "exp2",      "expm1",
-    "log",   "log2",  "log10", "log1p",  "pow",    "sin",    "cos",   "tan",    "asin",      "acos",
-    "atan",  "atan2", "sinh",  "cosh",   "tanh",   "asinh",  "acosh", "atanh",  "erf",       "erfc",
-    "tgamma", "lgamma", "hypot", "floor", "ceil",  "round",  "trunc", "rint",   "nearbyint", "fmod",
-    "remainder", "copysign"};
+constexpr const char* kMathFunctions[] = {"sqrt",  "cbrt",  "fabs",   "fmin",      "fmax",  "fdim",      "fma",
+                                          "exp",   "exp2",  "expm1",  "log",       "log2",  "log10",     "log1p",
+                                          "pow",   "sin",   "cos",    "tan",       "asin",  "acos",      "atan",
+                                          "atan2", "sinh",  "cosh",   "tanh",      "asinh", "acosh",     "atanh",
+                                          "erf",   "erfc",  "tgamma", "lgamma",    "hypot", "floor",     "ceil",
+                                          "round", "trunc", "rint",   "nearbyint", "fmod",  "remainder", "copysign"};
 
 // Math calls left to the run-time library. Given arguments it can see, GCC evaluates a math
 // call at compile time (correctly rounded, with its own NaN signs) where the library computes
@@ -93,7 +93,8 @@ std::unique_ptr<NativeLibrary> NativeLibrary::open(const std::string& path, std:
   return std::unique_ptr<NativeLibrary>(new NativeLibrary(h, path));
 }
 
-PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBuild& build, const std::string& includeDir) {
+PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBuild& build,
+                                  const std::string& includeDir) {
   PendingCompile p;
   const std::string level = build.optimization.substr(1) + (build.ubsan ? "-ubsan" : "");
   p.output = sourcePath + "." + level + ".so";
@@ -107,14 +108,26 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
   // of inexact floating results. -fno-builtin: no math call evaluated at compile time, exact
   // results included (GCC folds tgamma(15.0) to 87178291200, the library gives
   // 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
-  std::vector<std::string> args = {cxx, "-std=c++20", "-shared", "-fPIC", build.optimization, "-ffp-contract=off",
-                                   "-fno-fast-math", "-frounding-math", "-fno-builtin", "-w", "-I" + includeDir,
-                                   sourcePath, "-o", p.output};
+  std::vector<std::string> args = {cxx,
+                                   "-std=c++20",
+                                   "-shared",
+                                   "-fPIC",
+                                   build.optimization,
+                                   "-ffp-contract=off",
+                                   "-fno-fast-math",
+                                   "-frounding-math",
+                                   "-fno-builtin",
+                                   "-w",
+                                   "-I" + includeDir,
+                                   sourcePath,
+                                   "-o",
+                                   p.output};
   if (build.ubsan) {
     args.insert(args.begin() + 1, {"-fsanitize=undefined,float-cast-overflow", "-fno-sanitize=vptr"});
   }
   std::vector<llvm::StringRef> refs(args.begin(), args.end());
-  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(p.logPath), llvm::StringRef(p.logPath)};
+  const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(p.logPath),
+                                                      llvm::StringRef(p.logPath)};
   std::string err;
   bool failed = false;
   llvm::sys::ProcessInfo pi = llvm::sys::ExecuteNoWait(cxx, refs, std::nullopt, redirects, 0, &err, &failed);
@@ -136,7 +149,9 @@ std::unique_ptr<NativeLibrary> finishNativeCompile(PendingCompile& pending, std:
     std::ifstream log(pending.logPath);
     std::stringstream text;
     text << log.rdbuf();
-    if (error) *error = "host compiler failed (" + std::to_string(done.ReturnCode) + "): " + err + "\n" + text.str().substr(0, 4000);
+    if (error)
+      *error = "host compiler failed (" + std::to_string(done.ReturnCode) + "): " + err + "\n" +
+               text.str().substr(0, 4000);
     return nullptr;
   }
   return NativeLibrary::open(pending.output, error);

@@ -52,7 +52,8 @@ struct PendingCompile {
 };
 
 // Starts compiling `sourcePath` (already written) into `<sourcePath>.<level>.so`.
-PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBuild& build, const std::string& includeDir);
+PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBuild& build,
+                                  const std::string& includeDir);
 // Waits for it; returns the loaded library, or null with the compiler's messages in `error`.
 std::unique_ptr<NativeLibrary> finishNativeCompile(PendingCompile& pending, std::string* error);
 

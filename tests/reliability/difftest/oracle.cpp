@@ -10,10 +10,10 @@
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 
+#include "culift/codegen.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/translate.hpp"
-#include "culift/codegen.hpp"
 #include "native_leg.hpp"
 #include "value_bytes.hpp"
 
@@ -61,14 +61,15 @@ std::string_view name(interp::PlantedBug bug) {
 
 std::string OracleReport::summary() const {
   std::ostringstream out;
-  out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0 << ", -O2 "
-      << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules << " module(s), "
-      << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries (" << counts.reassociating << " reassociating)";
+  out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0
+      << ", -O2 " << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules
+      << " module(s), " << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries ("
+      << counts.reassociating << " reassociating)";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
   out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
   for (const Finding& f : findings)
-    out << "  " << name(f.kind) << ": " << f.program << (f.argSet >= 0 ? " args #" + std::to_string(f.argSet) : "") << ": "
-        << f.detail << "\n";
+    out << "  " << name(f.kind) << ": " << f.program << (f.argSet >= 0 ? " args #" + std::to_string(f.argSet) : "")
+        << ": " << f.detail << "\n";
   return out.str();
 }
 
@@ -140,8 +141,9 @@ std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, c
     const unsigned size = byteSize(q.type);
     for (std::size_t e = 0; e < kArrayLength; ++e)
       if (!sameValue(q.type, x.arrays[k].data() + e * size, y.arrays[k].data() + e * size))
-        return q.name + "[" + std::to_string(e) + "]: " + xName + " " + formatValue(q.type, x.arrays[k].data() + e * size) +
-               ", " + yName + " " + formatValue(q.type, y.arrays[k].data() + e * size);
+        return q.name + "[" + std::to_string(e) + "]: " + xName + " " +
+               formatValue(q.type, x.arrays[k].data() + e * size) + ", " + yName + " " +
+               formatValue(q.type, y.arrays[k].data() + e * size);
   }
   return {};
 }
@@ -170,9 +172,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   std::vector<const ProgramSpec*> ptrs;
   for (const ProgramSpec& p : programs) ptrs.push_back(&p);
   const std::string batchPath = work + "/batch.cpp";
-  {
-    std::ofstream(batchPath) << nativeBatchSource(ptrs);
-  }
+  { std::ofstream(batchPath) << nativeBatchSource(ptrs); }
   PendingCompile o0, o2;
   if (options.nativeO0) o0 = startNativeCompile(batchPath, NativeBuild{"-O0", options.ubsan}, options.includeDir);
   if (options.nativeO2) o2 = startNativeCompile(batchPath, NativeBuild{"-O2", false}, options.includeDir);
@@ -180,7 +180,8 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   // 2. Translation: the whole batch at once; one program at a time when that fails.
   std::map<std::string, Translated> byProgram;
   if (options.interpreter || options.nvrtc) {
-    std::string batch = "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    std::string batch =
+        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
     for (const ProgramSpec& p : programs) batch += p.functions;
     TranslateResult r = translateSource(batch, "difftest_batch.cpp", translateOptions(options));
     if (r.ok()) {
@@ -194,7 +195,8 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
           report.findings.push_back({FindingKind::Translate, p.name, -1, one.formatDiagnostics().substr(0, 4000)});
           continue;
         }
-        byProgram[p.name] = Translated{one.module, options.interpreter ? interp::Program::compile(one.module) : nullptr};
+        byProgram[p.name] = Translated{one.module,
+                                       options.interpreter ? interp::Program::compile(one.module) : nullptr};
       }
     }
   }
@@ -221,7 +223,8 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
         for (const ProgramSpec* p : users) {
           TranslateResult one = translateSource(p->source(), p->name + ".cpp", translateOptions(options));
           if (!one.ok()) continue;
-          rt::CompileOutput single = nvrtc->compile(one.module->cudaSource, cudaFileName(*one.module), 90, true, {"--fmad=false"});
+          rt::CompileOutput single = nvrtc->compile(one.module->cudaSource, cudaFileName(*one.module), 90, true,
+                                                    {"--fmad=false"});
           if (single.ok) {
             ++report.counts.nvrtcModules;
             report.counts.nvrtcKernels += static_cast<unsigned>(one.module->kernels().size());
@@ -253,7 +256,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
     if (auto it = byProgram.find(p.name); it != byProgram.end() && it->second.program) {
       t = &it->second;
       fn = t->module->find(p.kernel);
-      if (!fn) report.findings.push_back({FindingKind::Translate, p.name, -1, "kernel " + p.kernel + " missing from the module"});
+      if (!fn)
+        report.findings.push_back(
+            {FindingKind::Translate, p.name, -1, "kernel " + p.kernel + " missing from the module"});
     }
     report.counts.nativeO0 += e0 != nullptr;
     report.counts.nativeO2 += e2 != nullptr;
@@ -278,8 +283,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       if (fn && reference.ran) {
         if (std::string d = compare(p, reference, n0.ran ? "native -O0" : "native -O2", in, "interpreter"); !d.empty())
           report.findings.push_back({FindingKind::Interpreter, p.name, set, d + " " + describeArgs(p, a)});
-        else if (!options.plantedBugs.empty())
-          agreed[p.name].push_back(reference);
+        else if (!options.plantedBugs.empty()) agreed[p.name].push_back(reference);
       }
     }
     if (auto it = agreed.find(p.name); it != agreed.end() && it->second.size() != p.argSets.size()) agreed.erase(it);

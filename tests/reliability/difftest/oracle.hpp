@@ -16,11 +16,11 @@ namespace culift::rel {
 struct OracleOptions {
   bool nativeO0 = true;
   bool nativeO2 = true;
-  bool ubsan = false;         // build the -O0 leg with UBSan: generated code must be UB-free
+  bool ubsan = false;  // build the -O0 leg with UBSan: generated code must be UB-free
   bool interpreter = true;
-  bool nvrtc = true;          // compile every module with NVRTC (sm_90 cubin, --fmad=false)
-  std::string includeDir;     // culift's include/ (annotate.hpp)
-  std::string workDir;        // empty: a fresh temporary directory
+  bool nvrtc = true;       // compile every module with NVRTC (sm_90 cubin, --fmad=false)
+  std::string includeDir;  // culift's include/ (annotate.hpp)
+  std::string workDir;     // empty: a fresh temporary directory
   bool keepFiles = false;
   std::function<void(const std::string&)> log;  // progress lines; may be empty
   // The oracle's own test: after the comparison, the interpreter leg runs again with each of these
@@ -33,8 +33,8 @@ struct OracleOptions {
 // with native code (or failed) although the real interpreter agreed.
 struct PlantedBugReport {
   interp::PlantedBug bug = interp::PlantedBug::None;
-  unsigned caught = 0;         // programs
-  std::string firstProgram;    // the first of them, and what differed
+  unsigned caught = 0;       // programs
+  std::string firstProgram;  // the first of them, and what differed
   std::string firstDetail;
 };
 std::string_view name(interp::PlantedBug bug);  // "FloatToIntRounds", ...
@@ -51,19 +51,19 @@ std::string_view name(FindingKind k);
 
 struct Finding {
   FindingKind kind;
-  std::string program;       // ProgramSpec::name
+  std::string program;  // ProgramSpec::name
   int argSet = -1;
-  std::string detail;        // what differed: "result: native 3 (..), interpreter 4 (..)"
+  std::string detail;  // what differed: "result: native 3 (..), interpreter 4 (..)"
 };
 
 struct LegCounts {
   unsigned programs = 0;
   unsigned nativeO0 = 0, nativeO2 = 0, interpreted = 0;  // programs run on each leg
-  unsigned calls = 0;                                      // argument sets compared
-  unsigned nvrtcModules = 0, nvrtcKernels = 0;             // compiled by NVRTC
-  unsigned planned = 0;                                    // of those kernels, with loop-plan entries
-  unsigned reassociating = 0;                              // of those, reassociating row reductions
-  std::string nvrtcSkipped;                                // why NVRTC did not run
+  unsigned calls = 0;                                    // argument sets compared
+  unsigned nvrtcModules = 0, nvrtcKernels = 0;           // compiled by NVRTC
+  unsigned planned = 0;                                  // of those kernels, with loop-plan entries
+  unsigned reassociating = 0;                            // of those, reassociating row reductions
+  std::string nvrtcSkipped;                              // why NVRTC did not run
   double seconds = 0;
 };
 

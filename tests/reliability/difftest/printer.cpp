@@ -95,8 +95,7 @@ class Printer {
         return "(" + expr(a) + " " + e.op + " " + expr(b) + ")";
       }
       case GExprKind::Cast: return "((" + type(e.type) + ")" + expr(*e.args[0]) + ")";
-      case GExprKind::Cond:
-        return "(" + expr(*e.args[0]) + " ? " + expr(*e.args[1]) + " : " + expr(*e.args[2]) + ")";
+      case GExprKind::Cond: return "(" + expr(*e.args[0]) + " ? " + expr(*e.args[1]) + " : " + expr(*e.args[2]) + ")";
       case GExprKind::Math: {
         std::string s = e.cForm ? e.name + "f(" : "std::" + e.name + "(";
         for (std::size_t k = 0; k < e.args.size(); ++k) {
@@ -120,7 +119,9 @@ class Printer {
 
   const GVar& var(int v) const { return fn_->vars[static_cast<std::size_t>(v)]; }
 
-  void line(int depth, const std::string& text) { out_ << std::string(static_cast<std::size_t>(2 * depth), ' ') << text << '\n'; }
+  void line(int depth, const std::string& text) {
+    out_ << std::string(static_cast<std::size_t>(2 * depth), ' ') << text << '\n';
+  }
 
   void block(int depth, const std::vector<GStmtPtr>& stmts) {
     for (const GStmtPtr& s : stmts) stmt(depth, *s);
@@ -133,7 +134,8 @@ class Printer {
         const GVar& v = var(s.var);
         std::string init;
         for (std::size_t k = 0; k < s.args.size(); ++k) init += (k ? ", " : "") + expr(*s.args[k]);
-        line(d, std::string(v.isConst ? "const " : "") + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) + "] = {" + init + "};");
+        line(d, std::string(v.isConst ? "const " : "") + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) +
+                    "] = {" + init + "};");
         break;
       }
       case GStmtKind::Assign: line(d, var(s.var).name + " = " + expr(*s.a) + ";"); break;
@@ -158,12 +160,12 @@ class Printer {
       case GStmtKind::For: {
         const GVar& v = var(s.var);
         const std::string t = type(v.type);
-        const std::string from = literal(v.type, bitsOfInt(v.type, s.from)), to = literal(v.type, bitsOfInt(v.type, s.to));
+        const std::string from = literal(v.type, bitsOfInt(v.type, s.from)),
+                          to = literal(v.type, bitsOfInt(v.type, s.to));
         if (s.step > 0)
           line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " < " + to + "; " +
                       (s.step == 1 ? "++" + v.name : v.name + " += " + std::to_string(s.step)) + ") {");
-        else
-          line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " > " + to + "; --" + v.name + ") {");
+        else line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " > " + to + "; --" + v.name + ") {");
         block(d + 1, s.body);
         line(d, "}");
         break;
@@ -231,11 +233,12 @@ class Printer {
     for (unsigned p = 0; p < f.numParams; ++p) {
       const GVar& v = f.vars[p];
       if (p) params += ", ";
-      params += v.isArray ? std::string(v.writable ? "" : "const ") + type(v.type) + "* " + v.name : type(v.type) + " " + v.name;
+      params += v.isArray ? std::string(v.writable ? "" : "const ") + type(v.type) + "* " + v.name
+                          : type(v.type) + " " + v.name;
     }
     const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
     const char* marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
-  line(0, std::string(marker) + ret + " " + f.name + "(" + params + ") {");
+    line(0, std::string(marker) + ret + " " + f.name + "(" + params + ") {");
     block(1, f.body);
     line(0, "}");
     out_ << '\n';

@@ -60,7 +60,8 @@ std::string describeArgs(const ProgramSpec& p, const ArgSet& a) {
     if (p.params[k].array) {
       out += cppType(p.params[k].type) + "[" + std::to_string(kArrayLength) + "]{";
       const unsigned size = byteSize(p.params[k].type);
-      for (std::size_t e = 0; e < 4 && e * size < a.values[k].size(); ++e) out += (e ? ", " : "") + formatValue(p.params[k].type, a.values[k].data() + e * size);
+      for (std::size_t e = 0; e < 4 && e * size < a.values[k].size(); ++e)
+        out += (e ? ", " : "") + formatValue(p.params[k].type, a.values[k].data() + e * size);
       out += ", ...}";
     } else {
       out += formatValue(p.params[k].type, a.values[k].data());

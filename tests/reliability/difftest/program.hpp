@@ -30,14 +30,14 @@ struct ArgSet {
 };
 
 struct ProgramSpec {
-  std::string name;                // unique within a batch: "p17"
-  std::string kernel;              // the annotated function: "p17_kernel"
+  std::string name;    // unique within a batch: "p17"
+  std::string kernel;  // the annotated function: "p17_kernel"
   Scalar returnType = Scalar::Void;
   std::vector<ParamSpec> params;
-  std::string functions;           // the program's functions (no #includes)
+  std::string functions;  // the program's functions (no #includes)
   std::vector<ArgSet> argSets;
-  bool exactMathOnly = false;      // GPU leg: every math call is exact on the device
-  std::uint64_t seed = 0;          // generator seed (0 for replayed programs)
+  bool exactMathOnly = false;  // GPU leg: every math call is exact on the device
+  std::uint64_t seed = 0;      // generator seed (0 for replayed programs)
 
   // The whole translation unit: includes, then the functions.
   std::string source() const;

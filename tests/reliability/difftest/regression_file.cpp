@@ -5,7 +5,7 @@
 namespace culift::rel {
 
 namespace {
-constexpr Scalar kTagged[] = {Scalar::Void, Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16,
+constexpr Scalar kTagged[] = {Scalar::Void, Scalar::Bool, Scalar::I8,  Scalar::U8,  Scalar::I16, Scalar::U16,
                               Scalar::I32,  Scalar::U32,  Scalar::I64, Scalar::U64, Scalar::F32, Scalar::F64};
 constexpr const char* kTags[] = {"void", "bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32", "f64"};
 
@@ -106,8 +106,9 @@ std::optional<ProgramSpec> readRegression(const std::string& text, const std::st
         if (!bytes) return fail("bad culift-args value: " + h);
         a.values.push_back(*bytes);
       }
-      if (a.values.size() != p.params.size()) return fail("culift-args has " + std::to_string(a.values.size()) + " values for " +
-                                                          std::to_string(p.params.size()) + " parameters");
+      if (a.values.size() != p.params.size())
+        return fail("culift-args has " + std::to_string(a.values.size()) + " values for " +
+                    std::to_string(p.params.size()) + " parameters");
       for (std::size_t k = 0; k < p.params.size(); ++k) {
         const std::size_t want = byteSize(p.params[k].type) * (p.params[k].array ? kArrayLength : 1);
         if (a.values[k].size() != want) return fail("argument " + p.params[k].name + " has the wrong size");

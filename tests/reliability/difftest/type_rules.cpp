@@ -28,7 +28,8 @@ std::int64_t intOfBits(Scalar type, std::uint64_t bits) {
   const unsigned w = bitWidth(type);
   if (w >= 64) return static_cast<std::int64_t>(bits);
   bits &= (std::uint64_t{1} << w) - 1;
-  if (isSignedInt(type) && (bits >> (w - 1)) & 1) return static_cast<std::int64_t>(bits | ~((std::uint64_t{1} << w) - 1));
+  if (isSignedInt(type) && (bits >> (w - 1)) & 1)
+    return static_cast<std::int64_t>(bits | ~((std::uint64_t{1} << w) - 1));
   return static_cast<std::int64_t>(bits);
 }
 
@@ -54,7 +55,8 @@ template <typename F> std::string floatText(F v, const char* suffix) {
   char buf[64];
   for (int digits = 1; digits <= 17; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(v));
-    const F back = sizeof(F) == 4 ? static_cast<F>(std::strtof(buf, nullptr)) : static_cast<F>(std::strtod(buf, nullptr));
+    const F back = sizeof(F) == 4 ? static_cast<F>(std::strtof(buf, nullptr))
+                                  : static_cast<F>(std::strtod(buf, nullptr));
     if (back == v && digits <= 9) {
       std::string s = buf;
       if (s.find_first_of(".en") == std::string::npos) s += ".0";
@@ -96,8 +98,10 @@ std::string literal(Scalar type, std::uint64_t bits) {
     }
     default: {  // narrow integers: a converted int literal
       const std::int64_t v = intOfBits(type, bits);
-      const char* name = type == Scalar::I8 ? "signed char" : type == Scalar::U8 ? "unsigned char"
-                         : type == Scalar::I16 ? "short" : "unsigned short";
+      const char* name = type == Scalar::I8    ? "signed char"
+                         : type == Scalar::U8  ? "unsigned char"
+                         : type == Scalar::I16 ? "short"
+                                               : "unsigned short";
       return "((" + std::string(name) + ")" + (v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v)) + ")";
     }
   }

@@ -12,10 +12,12 @@ namespace culift::rel {
 inline bool isSmallInt(Scalar s) {
   return s == Scalar::Bool || s == Scalar::I8 || s == Scalar::U8 || s == Scalar::I16 || s == Scalar::U16;
 }
-inline bool isInt(Scalar s) { return culift::isInteger(s); }          // not bool
+inline bool isInt(Scalar s) { return culift::isInteger(s); }  // not bool
 inline bool isIntLike(Scalar s) { return isInt(s) || s == Scalar::Bool; }
 inline bool isFloat(Scalar s) { return s == Scalar::F32 || s == Scalar::F64; }
-inline bool isSignedInt(Scalar s) { return s == Scalar::I8 || s == Scalar::I16 || s == Scalar::I32 || s == Scalar::I64; }
+inline bool isSignedInt(Scalar s) {
+  return s == Scalar::I8 || s == Scalar::I16 || s == Scalar::I32 || s == Scalar::I64;
+}
 inline unsigned bitWidth(Scalar s) { return s == Scalar::Bool ? 1 : 8 * byteSize(s); }
 
 // Integral promotion: everything narrower than int becomes int.
@@ -36,7 +38,7 @@ inline Scalar unsignedOf(Scalar s) {
 std::string literal(Scalar type, std::uint64_t bits);
 std::string minLiteral(Scalar promoted);  // signed int / long long minimum
 
-std::uint64_t bitsOfInt(Scalar type, std::int64_t v);  // v truncated to type's width
+std::uint64_t bitsOfInt(Scalar type, std::int64_t v);     // v truncated to type's width
 std::int64_t intOfBits(Scalar type, std::uint64_t bits);  // sign- or zero-extended
 std::uint64_t bitsOfFloat(Scalar type, double v);
 

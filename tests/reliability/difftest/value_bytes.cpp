@@ -74,7 +74,8 @@ std::uint64_t ulpsBetween(Scalar type, const std::uint8_t* a, const std::uint8_t
     return i < 0 ? INT64_MIN - i : i;
   };
   const std::int64_t x = ordered(a), y = ordered(b);
-  return x > y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y) : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
+  return x > y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
+               : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
 }
 
 }  // namespace culift::rel

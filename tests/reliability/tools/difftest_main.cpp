@@ -54,11 +54,12 @@ int main(int argc, char** argv) {
   }
   const culift::rel::CampaignResult r = culift::rel::runCampaign(o);
   const auto& t = r.totals;
-  std::printf("culift-difftest seed %llu: %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
-              "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n",
-              static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
-              t.nvrtcModules, t.nvrtcKernels, t.planned, t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(),
-              r.findings.size(), t.seconds);
+  std::printf(
+      "culift-difftest seed %llu: %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
+      "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n",
+      static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
+      t.nvrtcModules, t.nvrtcKernels, t.planned,
+      t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(), r.findings.size(), t.seconds);
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
                 f.argSet >= 0 ? (" args #" + std::to_string(f.argSet)).c_str() : "", f.detail.substr(0, 600).c_str());

@@ -12,11 +12,11 @@
 
 #include <llvm/Support/CommandLine.h>
 
+#include "campaign.hpp"
+#include "command_line.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
-#include "campaign.hpp"
-#include "command_line.hpp"
 #include "type_rules.hpp"
 #include "value_bytes.hpp"
 
@@ -41,7 +41,8 @@ void quietNaNs(Scalar t, std::vector<std::uint8_t>& bytes) {
     for (std::size_t k = 0; k + 8 <= bytes.size(); k += 8) {
       std::uint64_t b;
       std::memcpy(&b, &bytes[k], 8);
-      if ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0x000fffffffffffffull)) b |= 0x0008000000000000ull;
+      if ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0x000fffffffffffffull))
+        b |= 0x0008000000000000ull;
       std::memcpy(&bytes[k], &b, 8);
     }
 }
@@ -85,7 +86,7 @@ bool isArrayRole(ParamRole r) { return r != ParamRole::Scalar; }
 
 // Runs on the GPU; returns the written arrays' bytes (by launch-argument position).
 std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::shared_ptr<const Module>& module,
-                                               const Function& fn, const LaunchData& d, unsigned rank) {
+                                              const Function& fn, const LaunchData& d, unsigned rank) {
   rt::Kernel kernel = engine.kernel(module, fn.name);
   std::vector<std::unique_ptr<rt::Buffer>> buffers;
   std::vector<rt::LaunchArg> args;
@@ -97,8 +98,7 @@ std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::sha
       buffers.back()->writeBytes(d.bytes[k].data(), d.bytes[k].size(), 0);
       if (p.role == ParamRole::InputArray || p.role == ParamRole::ElementInput)
         args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
-      else
-        args.push_back(rt::LaunchArg::of(*buffers.back()));
+      else args.push_back(rt::LaunchArg::of(*buffers.back()));
     } else {
       const interp::Value v = valueFromBytes(p.type.scalar, d.bytes[k].data());
       rt::ScalarValue s;
@@ -152,12 +152,11 @@ std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& pro
 // (single, double). Both sides are compared with each other, not with the exact result, so
 // the host library's own error is allowed on top (hostUlps).
 const std::map<std::string, std::pair<unsigned, unsigned>> kUlpBounds = {
-    {"cbrt", {1, 1}},  {"exp", {2, 1}},   {"exp2", {2, 1}},  {"expm1", {1, 1}}, {"log", {1, 1}},
-    {"log2", {1, 1}},  {"log10", {2, 1}}, {"log1p", {1, 1}}, {"pow", {4, 2}},   {"sin", {2, 2}},
-    {"cos", {2, 2}},   {"tan", {4, 2}},   {"asin", {2, 2}},  {"acos", {2, 2}},  {"atan", {2, 2}},
-    {"atan2", {3, 2}}, {"sinh", {3, 2}},  {"cosh", {2, 1}},  {"tanh", {2, 1}},  {"asinh", {3, 3}},
-    {"acosh", {4, 3}}, {"atanh", {3, 2}}, {"erf", {2, 2}},   {"erfc", {4, 5}},  {"tgamma", {5, 10}},
-    {"lgamma", {6, 4}}, {"hypot", {3, 2}}};
+    {"cbrt", {1, 1}},    {"exp", {2, 1}},    {"exp2", {2, 1}},  {"expm1", {1, 1}}, {"log", {1, 1}},  {"log2", {1, 1}},
+    {"log10", {2, 1}},   {"log1p", {1, 1}},  {"pow", {4, 2}},   {"sin", {2, 2}},   {"cos", {2, 2}},  {"tan", {4, 2}},
+    {"asin", {2, 2}},    {"acos", {2, 2}},   {"atan", {2, 2}},  {"atan2", {3, 2}}, {"sinh", {3, 2}}, {"cosh", {2, 1}},
+    {"tanh", {2, 1}},    {"asinh", {3, 3}},  {"acosh", {4, 3}}, {"atanh", {3, 2}}, {"erf", {2, 2}},  {"erfc", {4, 5}},
+    {"tgamma", {5, 10}}, {"lgamma", {6, 4}}, {"hypot", {3, 2}}};
 
 // The host library's error: glibc documents (libm-test-ulps, x86_64) at most 1-2 ulps for most
 // functions, more for a few.
@@ -201,7 +200,8 @@ int main(int argc, char** argv) {
   for (unsigned first = 0; first < count; first += batchSize) {
     const unsigned n = std::min<unsigned>(batchSize, count - first);
     std::vector<ProgramSpec> batch = generateBatch(seed, first, n, gen);
-    std::string source = "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    std::string source =
+        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
     for (const ProgramSpec& p : batch) source += p.functions;
     TranslateResult tr = translateSource(source, "difftest_gpu_" + std::to_string(first) + ".cpp", to);
     if (!tr.ok()) {
@@ -257,7 +257,8 @@ int main(int argc, char** argv) {
     for (Scalar t : {Scalar::F32, Scalar::F64}) {
       const bool binary = fnName == "pow" || fnName == "atan2" || fnName == "hypot";
       const std::string ty = t == Scalar::F32 ? "float" : "double";
-      const std::string src = "#include <culift/annotate.hpp>\n#include <cmath>\nCULIFT_KERNEL " + ty + " m(" + ty + " x" +
+      const std::string src = "#include <culift/annotate.hpp>\n#include <cmath>\nCULIFT_KERNEL " + ty + " m(" + ty +
+                              " x" +
                               (binary ? ", " + ty + " y) { return std::" + fnName + "(x, y); }\n"
                                       : ") { return std::" + fnName + "(x); }\n");
       TranslateResult tr = translateSource(src, "math_" + fnName + ".cpp", to);
@@ -282,7 +283,9 @@ int main(int argc, char** argv) {
         std::vector<std::uint8_t> b;
         if (p.role == ParamRole::Out) b.assign(static_cast<std::size_t>(d.elements) * byteSize(t), 0);
         else
-          for (const ArgSet& a : spec.argSets) b.insert(b.end(), a.values[static_cast<std::size_t>(p.userParam)].begin(), a.values[static_cast<std::size_t>(p.userParam)].end());
+          for (const ArgSet& a : spec.argSets)
+            b.insert(b.end(), a.values[static_cast<std::size_t>(p.userParam)].begin(),
+                     a.values[static_cast<std::size_t>(p.userParam)].end());
         quietNaNs(t, b);
         d.bytes.push_back(std::move(b));
       }
@@ -304,17 +307,19 @@ int main(int argc, char** argv) {
       }
       const bool ok = worst <= bound;
       mathFailures += !ok;
-      std::printf("MATH %-7s %-6s max %llu ulp (bound %u)%s", fnName.c_str(), ty.c_str(), static_cast<unsigned long long>(worst),
-                  bound, ok ? "\n" : "");
+      std::printf("MATH %-7s %-6s max %llu ulp (bound %u)%s", fnName.c_str(), ty.c_str(),
+                  static_cast<unsigned long long>(worst), bound, ok ? "\n" : "");
       if (!ok)
-        std::printf("  FAIL at x = %s: gpu %s, interpreter %s\n", formatValue(t, d.bytes[0].data() + worstAt * byteSize(t)).c_str(),
+        std::printf("  FAIL at x = %s: gpu %s, interpreter %s\n",
+                    formatValue(t, d.bytes[0].data() + worstAt * byteSize(t)).c_str(),
                     formatValue(t, gpu[out].data() + worstAt * byteSize(t)).c_str(),
                     formatValue(t, cpu[out].data() + worstAt * byteSize(t)).c_str());
     }
   }
-  std::printf("culift-difftest-gpu seed %llu: %u programs compared on the GPU, %u mismatches, %u errors; "
-              "%zu math functions x 2 types, %u outside their ulp bound\n",
-              static_cast<unsigned long long>(seed.getValue()), compared, mismatches, errors, kUlpBounds.size(), mathFailures);
+  std::printf(
+      "culift-difftest-gpu seed %llu: %u programs compared on the GPU, %u mismatches, %u errors; "
+      "%zu math functions x 2 types, %u outside their ulp bound\n",
+      static_cast<unsigned long long>(seed.getValue()), compared, mismatches, errors, kUlpBounds.size(), mathFailures);
   // Every generated program must have been compared: a batch that failed to translate, a kernel
   // missing or a launch that threw is counted above, and the totals must add up.
   if (compared != count.getValue())

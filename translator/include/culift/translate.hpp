@@ -11,19 +11,19 @@
 namespace culift {
 
 struct TranslateOptions {
-  std::vector<std::string> functions;    // translate only these (and their callees); empty: every annotated function
-  std::vector<std::string> compilerArgs; // extra Clang arguments ("-DN=4", "-I...")
-  std::string buildDir;                  // directory with compile_commands.json ("-p"), optional
-  std::string resourceDir;               // Clang resource dir; empty: found at run time
-  bool lineDirectives = true;            // emit #line directives into the CUDA source
+  std::vector<std::string> functions;     // translate only these (and their callees); empty: every annotated function
+  std::vector<std::string> compilerArgs;  // extra Clang arguments ("-DN=4", "-I...")
+  std::string buildDir;                   // directory with compile_commands.json ("-p"), optional
+  std::string resourceDir;                // Clang resource dir; empty: found at run time
+  bool lineDirectives = true;             // emit #line directives into the CUDA source
   // Every kernel may reassociate its loop's sums, as if marked CULIFT_KERNEL_REASSOCIATE
   // (docs/numerical-contract.md says what that changes).
   bool reassociate = false;
 };
 
 struct TranslateResult {
-  std::shared_ptr<Module> module;        // null when there were errors
-  std::vector<Diagnostic> diagnostics;   // errors and warnings, in source order
+  std::shared_ptr<Module> module;       // null when there were errors
+  std::vector<Diagnostic> diagnostics;  // errors and warnings, in source order
 
   bool ok() const { return module != nullptr; }
   std::string formatDiagnostics(bool color = false) const;

@@ -8,9 +8,7 @@
 namespace culift::codegen {
 namespace {
 
-std::string stripped(const LiteralText& t) {
-  return t.parenthesized ? t.text.substr(1, t.text.size() - 2) : t.text;
-}
+std::string stripped(const LiteralText& t) { return t.parenthesized ? t.text.substr(1, t.text.size() - 2) : t.text; }
 
 std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
 
@@ -63,12 +61,9 @@ AstPrinter::AstPrinter(const Module& module, const Function& function, Flavor fl
   names_.reserve(fn_.vars.size());
   for (VarId id = 0; id < fn_.vars.size(); ++id) {
     const std::string& name = fn_.vars[id].name;
-    if (name.empty())
-      names_.push_back("culift_v" + std::to_string(id));
-    else if (called.count(name))
-      names_.push_back(name + "_" + std::to_string(id));
-    else
-      names_.push_back(name);
+    if (name.empty()) names_.push_back("culift_v" + std::to_string(id));
+    else if (called.count(name)) names_.push_back(name + "_" + std::to_string(id));
+    else names_.push_back(name);
   }
 }
 
@@ -103,10 +98,8 @@ std::string AstPrinter::parameterList() const {
 void AstPrinter::printBody(unsigned indent) {
   if (!fn_.body) return;
   runOnCuliftStack([&] {
-    if (fn_.body->kind == StmtKind::Block)
-      block(*fn_.body, indent);
-    else
-      stmt(*fn_.body, indent);
+    if (fn_.body->kind == StmtKind::Block) block(*fn_.body, indent);
+    else stmt(*fn_.body, indent);
   });
 }
 
@@ -117,10 +110,8 @@ void AstPrinter::block(const Stmt& s, unsigned indent) {
 // `head {`, the body's statements, `tail`. A block body shares the braces: the same scope.
 void AstPrinter::bracedBody(const std::string& head, const Stmt& body, unsigned indent, const std::string& tail) {
   out_.line(indent, head);
-  if (body.kind == StmtKind::Block && body.scoped)
-    block(body, indent + 1);
-  else
-    stmt(body, indent + 1);
+  if (body.kind == StmtKind::Block && body.scoped) block(body, indent + 1);
+  else stmt(body, indent + 1);
   if (!tail.empty()) out_.line(indent, tail);
 }
 
@@ -298,7 +289,8 @@ std::string AstPrinter::argument(const Expr& e) {
 // The right side of `=` or `op=`: whole, except nested assignments and commas, which keep
 // their parentheses to be read at a glance.
 std::string AstPrinter::assignedValue(const Expr& e) {
-  if (e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::Comma) return expr(e).text;
+  if (e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::Comma)
+    return expr(e).text;
   return top(e);
 }
 
@@ -337,7 +329,8 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
     }
     case ExprKind::Unary: return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
     case ExprKind::Binary:
-      return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " + expr(*e.operands[1]).text);
+      return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " +
+                  expr(*e.operands[1]).text);
     case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + assignedValue(*e.operands[1]));
     case ExprKind::CompoundAssign: {
       // `x op= rhs` is what C++ computes: (T)((computeType)x op rhs), and it evaluates an
@@ -345,7 +338,7 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       // shift (operands promoted separately).
       const Expr& rhs = *e.operands[1];
       std::string r = (isShift(e.binaryOp) || e.computeType == Scalar::Void) ? assignedValue(rhs)
-                                                                                 : convertedTo(rhs, e.computeType);
+                                                                             : convertedTo(rhs, e.computeType);
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
     }
     case ExprKind::IncDec: {

@@ -74,9 +74,7 @@ void buildSignature(Function& f) {
   }
   switch (f.mode) {
     case IndexMode::Grid1D:
-    case IndexMode::ElementWise:
-      sig.params.push_back(extent("culift_n", 0));
-      break;
+    case IndexMode::ElementWise: sig.params.push_back(extent("culift_n", 0)); break;
     case IndexMode::Grid2D:
       sig.params.push_back(extent("culift_rows", 0));
       sig.params.push_back(extent("culift_cols", 1));
@@ -86,8 +84,7 @@ void buildSignature(Function& f) {
       sig.params.push_back(extent("culift_cols", 1));
       sig.params.push_back(extent("culift_depth", 2));
       break;
-    case IndexMode::DeviceOnly:
-      break;
+    case IndexMode::DeviceOnly: break;
   }
 }
 
@@ -121,13 +118,15 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
     }
   }
   if (axis[1] >= 0 && axis[0] < 0) {
-    diags.error(where(f, axis[1]), "index parameter '" + names[1] + "' of '" + f.name + "' needs '" + names[0] + "' too",
+    diags.error(where(f, axis[1]),
+                "index parameter '" + names[1] + "' of '" + f.name + "' needs '" + names[0] + "' too",
                 "a 2-D kernel takes both '" + names[0] + "' (rows) and '" + names[1] + "' (columns)");
     ok = false;
   }
   if (axis[2] >= 0 && (axis[0] < 0 || axis[1] < 0)) {
     diags.error(where(f, axis[2]),
-                "index parameter '" + names[2] + "' of '" + f.name + "' needs '" + names[0] + "' and '" + names[1] + "' too",
+                "index parameter '" + names[2] + "' of '" + f.name + "' needs '" + names[0] + "' and '" + names[1] +
+                    "' too",
                 "a 3-D kernel takes '" + names[0] + "', '" + names[1] + "' and '" + names[2] + "'");
     ok = false;
   }

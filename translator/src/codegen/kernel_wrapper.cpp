@@ -46,8 +46,8 @@ bool isConstRole(ParamRole r) { return r == ParamRole::InputArray || r == ParamR
 // A kernel parameter name that would hide a CUDA built-in or a loop variable of the wrapper
 // is renamed; arguments are passed by position, so the name is free to choose.
 std::string wrapperParamName(const KernelParam& p, size_t position) {
-  static constexpr std::array<std::string_view, 9> kTaken = {
-      "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "culift_e", "culift_i", "culift_j", "culift_k"};
+  static constexpr std::array<std::string_view, 9> kTaken = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+                                                             "culift_e",  "culift_i", "culift_j", "culift_k"};
   for (std::string_view t : kTaken)
     if (p.name == t) return "culift_p" + std::to_string(position) + "_" + p.name;
   if (p.name.empty()) return "culift_p" + std::to_string(position);
@@ -177,8 +177,7 @@ void emitWide(const Wrapper& w, CodeWriter& out) {
   const Function& fn = w.fn;
   std::array<std::string, 3> v, n = w.extent;
   for (unsigned a = 0; a < w.axes; ++a) v[a] = axisOf(fn.mode, a).loopVar;
-  const std::string callText =
-      w.call(v, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  const std::string callText = w.call(v, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
   out.line(0, "// " + fn.name + ", 64-bit indices: any extents and any launch; a grid-stride loop per axis.");
   out.line(0, "extern \"C\" __global__ void " + fn.wideKernelName + "(" + w.params + ") {");
   unsigned indent = 1;
@@ -209,7 +208,7 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     n[a] = kCount[a];
   }
   const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
-  std::string what = vectorized ? ", " + itemsText + " consecutive elements per thread as one vector per array"
+  std::string what = vectorized  ? ", " + itemsText + " consecutive elements per thread as one vector per array"
                      : items > 1 ? ", " + itemsText + " indices per thread, blockDim.x apart"
                                  : "";
   out.line(0, "// " + fn.name + ": " + std::string(name(fn.mode)) + ", 32-bit indices" + what +
@@ -233,8 +232,8 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     const KernelSignature& sig = fn.signature;
     out.line(1, "const int culift_groups = culift_ni / " + itemsText + ";");
     out.line(1, "#pragma unroll 1");
-    out.line(1, "for (int culift_g = " + threadStart('x') + "; culift_g < culift_groups; culift_g += " +
-                    gridStride('x') + ") {");
+    out.line(1, "for (int culift_g = " + threadStart('x') +
+                    "; culift_g < culift_groups; culift_g += " + gridStride('x') + ") {");
     for (size_t k = 0; k < sig.params.size(); ++k) {
       if (sig.params[k].role != ParamRole::ElementInput) continue;
       const std::string vec = "culift_vec<" + std::string(spelling(sig.params[k].type.scalar)) + ", " + itemsText + ">";
@@ -242,8 +241,8 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
                       w.names[k] + ")[culift_g];");
     }
     const std::array<std::string, 3> lane = {"culift_e"};
-    const std::string laneCall =
-        w.call(lane, Scalar::I32, [&](size_t k) { return "culift_a" + std::to_string(k) + ".v[culift_u]"; });
+    const std::string laneCall = w.call(lane, Scalar::I32,
+                                        [&](size_t k) { return "culift_a" + std::to_string(k) + ".v[culift_u]"; });
     const std::string outVec = "culift_vec<" + std::string(spelling(fn.returnType.scalar)) + ", " + itemsText + ">";
     out.line(2, outVec + " culift_r;");
     out.line(2, "#pragma unroll");
@@ -316,7 +315,8 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
     anyEmpty += (a ? " || " : "") + w.extent[a] + " == 0";
     anyNegative += (a ? " || " : "") + w.extent[a] + " < 0";
   }
-  out.line(0, "// Launches " + fn.name + " over its extents on `culift_stream` as the culift runtime launches its per-thread");
+  out.line(0, "// Launches " + fn.name +
+                  " over its extents on `culift_stream` as the culift runtime launches its per-thread");
   out.line(0, "// entries: " + fn.kernelName + " while every index fits in an int" +
                   (vectorized || fn.arrayAlignment ? " and the arrays are aligned as it assumes" : "") + ", else " +
                   fn.wideKernelName + ". Returns cudaGetLastError().");
@@ -337,8 +337,8 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
   }
   out.line(1, "const bool culift_narrow = " + narrow + ";");
   out.line(1, items > 1 ? "const long long culift_items = culift_narrow ? " + std::to_string(items) +
-                               " : 1;  // indices per thread along x"
-                         : std::string("const long long culift_items = 1;  // indices per thread along x"));
+                              " : 1;  // indices per thread along x"
+                        : std::string("const long long culift_items = 1;  // indices per thread along x"));
   auto blocks = [](const std::string& extent, const std::string& per, const std::string& cap) {
     return "(unsigned)std::min<long long>((" + extent + " + " + per + " - 1) / (" + per + "), " + cap + ")";
   };
@@ -359,7 +359,8 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
                       blocks(w.extent[1], "4", "65535LL") + ", " + blocks(w.extent[0], "2", "65535LL") + ");");
       break;
   }
-  out.line(1, "if (culift_narrow) " + fn.kernelName + "<<<culift_grid, culift_block, 0, culift_stream>>>(" + args + ");");
+  out.line(1,
+           "if (culift_narrow) " + fn.kernelName + "<<<culift_grid, culift_block, 0, culift_stream>>>(" + args + ");");
   out.line(1, "else " + fn.wideKernelName + "<<<culift_grid, culift_block, 0, culift_stream>>>(" + args + ");");
   out.line(1, "return cudaGetLastError();");
   out.line(0, "}");

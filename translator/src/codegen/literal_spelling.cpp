@@ -41,8 +41,7 @@ LiteralText integerLiteral(std::uint64_t bits, Scalar s) {
     case Scalar::I64: {
       const std::int64_t v = signExtend(bits, bytes);
       const std::string suffix = s == Scalar::I64 ? "ll" : "";
-      if (s == Scalar::I32 && v == std::numeric_limits<std::int32_t>::min())
-        return {"(-2147483647 - 1)", true};
+      if (s == Scalar::I32 && v == std::numeric_limits<std::int32_t>::min()) return {"(-2147483647 - 1)", true};
       if (s == Scalar::I64 && v == std::numeric_limits<std::int64_t>::min())
         return {"(-9223372036854775807ll - 1ll)", true};
       const std::uint64_t magnitude = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
@@ -90,10 +89,8 @@ LiteralText floatingLiteral(double value, Scalar s, bool cudaBitPatterns) {
   char buf[64];
   std::to_chars_result r;
   const double magnitude = std::fabs(value);
-  if (single)
-    r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(magnitude));
-  else
-    r = std::to_chars(buf, buf + sizeof buf, magnitude);
+  if (single) r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(magnitude));
+  else r = std::to_chars(buf, buf + sizeof buf, magnitude);
   std::string digits(buf, r.ptr);
   if (digits.find_first_of(".e") == std::string::npos) digits += ".0";
   if (single) digits += 'f';
@@ -170,12 +167,9 @@ std::optional<LiteralText> foldExactCast(const ConstantValue& value, Scalar targ
   // The exact value, as a long double: integers up to 64 bits and doubles are all exact in the
   // x87 80-bit format.
   long double exact;
-  if (value.isFloat)
-    exact = value.f;
-  else if (isSigned(value.type) && value.type != Scalar::Bool)
-    exact = static_cast<long double>(value.i);
-  else
-    exact = static_cast<long double>(value.u);
+  if (value.isFloat) exact = value.f;
+  else if (isSigned(value.type) && value.type != Scalar::Bool) exact = static_cast<long double>(value.i);
+  else exact = static_cast<long double>(value.u);
   static_assert(std::numeric_limits<long double>::digits >= 64, "needs 64-bit exact long double");
 
   if (isFloating(target)) {

@@ -18,17 +18,16 @@ namespace {
 
 // What a value depends on.
 enum Dep : unsigned {
-  kDepI = 1,         // the first thread index (rows)
-  kDepJ = 2,         // the second thread index (columns)
-  kDepK = 4,         // the loop counter
-  kDepVarying = 8,   // a local that changes, or a parameter the body assigns
-  kDepArray = 16,    // an array element
-  kDepEffect = 32,   // an assignment inside the expression
+  kDepI = 1,        // the first thread index (rows)
+  kDepJ = 2,        // the second thread index (columns)
+  kDepK = 4,        // the loop counter
+  kDepVarying = 8,  // a local that changes, or a parameter the body assigns
+  kDepArray = 16,   // an array element
+  kDepEffect = 32,  // an assignment inside the expression
 };
 
 // Every expression of an expression or statement tree, outermost first.
-template <typename Tree>
-void forEachExpr(const Tree& t, const std::function<void(const Expr&)>& f) {
+template <typename Tree> void forEachExpr(const Tree& t, const std::function<void(const Expr&)>& f) {
   visitExprs(t, [&](const Expr& e) {
     f(e);
     return true;
@@ -132,7 +131,8 @@ struct SwapCompare {
     // A local compared as its initializer wherever it is used: its declaration is no operation.
     if (a.kind == StmtKind::Decl && b.kind == StmtKind::Decl && a.var == b.var && inlined.count(a.var)) return true;
     if (a.kind != b.kind || a.var != b.var || a.scoped != b.scoped || a.caseValue != b.caseValue ||
-        a.arrayInitialized != b.arrayInitialized || a.inits.size() != b.inits.size() || a.stmts.size() != b.stmts.size())
+        a.arrayInitialized != b.arrayInitialized || a.inits.size() != b.inits.size() ||
+        a.stmts.size() != b.stmts.size())
       return false;
     if (!optExpr(a.cond.get(), b.cond.get()) || !optExpr(a.expr.get(), b.expr.get())) return false;
     for (size_t k = 0; k < a.inits.size(); ++k)
@@ -262,10 +262,8 @@ std::optional<std::int64_t> Analyzer::coefficient(const Expr& e, VarId var, unsi
       if (s.binaryOp == BinaryOp::Mul) {
         const Expr& sl = stripCasts(l);
         const Expr& sr = stripCasts(r);
-        if (cr && *cr == 0 && sr.kind == ExprKind::IntLiteral && cl)
-          return *cl * static_cast<std::int64_t>(sr.intBits);
-        if (cl && *cl == 0 && sl.kind == ExprKind::IntLiteral && cr)
-          return *cr * static_cast<std::int64_t>(sl.intBits);
+        if (cr && *cr == 0 && sr.kind == ExprKind::IntLiteral && cl) return *cl * static_cast<std::int64_t>(sr.intBits);
+        if (cl && *cl == 0 && sl.kind == ExprKind::IntLiteral && cr) return *cr * static_cast<std::int64_t>(sl.intBits);
       }
       return std::nullopt;
     }
@@ -282,11 +280,17 @@ bool Analyzer::checkBody(const Stmt& body, std::string& reason) {
   std::function<void(const Stmt&, bool)> walk = [&](const Stmt& s, bool inSwitch) {
     if (!ok) return;
     switch (s.kind) {
-      case StmtKind::Return: reason = "the loop returns from inside"; ok = false; return;
+      case StmtKind::Return:
+        reason = "the loop returns from inside";
+        ok = false;
+        return;
       case StmtKind::Break:
         if (!inSwitch) reason = "the loop leaves early (break)", ok = false;
         return;
-      case StmtKind::Continue: reason = "the loop skips ahead (continue)"; ok = false; return;
+      case StmtKind::Continue:
+        reason = "the loop skips ahead (continue)";
+        ok = false;
+        return;
       default: break;
     }
     const bool nowInSwitch = inSwitch || s.kind == StmtKind::Switch;
@@ -417,8 +421,7 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
     for (const StmtPtr& s : body.stmts) {
       if (s->kind == StmtKind::Block && !s->scoped)
         for (const StmtPtr& d : s->stmts) top.push_back(d.get());
-      else
-        top.push_back(s.get());
+      else top.push_back(s.get());
     }
   } else {
     top.push_back(&body);
@@ -476,11 +479,13 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
   a_.upperBound = cond->operands[1].get();
   a_.inclusive = cond->binaryOp == BinaryOp::Le;
   const Expr* step = loop.expr.get();
-  const bool unitStep =
-      step && ((step->kind == ExprKind::IncDec && (step->incDecOp == IncDecOp::PreInc || step->incDecOp == IncDecOp::PostInc)) ||
-               (step->kind == ExprKind::CompoundAssign && step->binaryOp == BinaryOp::Add &&
-                stripCasts(*step->operands[1]).kind == ExprKind::IntLiteral && stripCasts(*step->operands[1]).intBits == 1));
-  if (!unitStep || stripCasts(*step->operands[0]).kind != ExprKind::VarRef || stripCasts(*step->operands[0]).var != a_.counter) {
+  const bool unitStep = step && ((step->kind == ExprKind::IncDec &&
+                                  (step->incDecOp == IncDecOp::PreInc || step->incDecOp == IncDecOp::PostInc)) ||
+                                 (step->kind == ExprKind::CompoundAssign && step->binaryOp == BinaryOp::Add &&
+                                  stripCasts(*step->operands[1]).kind == ExprKind::IntLiteral &&
+                                  stripCasts(*step->operands[1]).intBits == 1));
+  if (!unitStep || stripCasts(*step->operands[0]).kind != ExprKind::VarRef ||
+      stripCasts(*step->operands[0]).var != a_.counter) {
     reason = "the counter " + k + " does not step by one (++" + k + ")";
     return std::nullopt;
   }
@@ -490,7 +495,8 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
     const char* which = bound == a_.lowerBound ? "start" : "bound";
     if (d & kDepI) reason = std::string("the ") + which + " of " + k + " depends on " + varName(axisVar_[0]);
     else if (d & kDepJ) reason = std::string("the ") + which + " of " + k + " depends on " + varName(axisVar_[1]);
-    else if (d & (kDepVarying | kDepArray | kDepEffect)) reason = std::string("the ") + which + " of " + k + " depends on " + culprit_;
+    else if (d & (kDepVarying | kDepArray | kDepEffect))
+      reason = std::string("the ") + which + " of " + k + " depends on " + culprit_;
     if (!reason.empty()) return std::nullopt;
   }
   if (!checkBody(*loop.body, reason)) return std::nullopt;
@@ -537,11 +543,11 @@ std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const Loo
     forEachExpr(*s, [&](const Expr& e) {
       if (!reason.empty()) return;
       const Expr* t = assignmentTarget(e);
-      if (t && t->kind == ExprKind::Subscript)
-        reason = "the statements before the loop write an array";
+      if (t && t->kind == ExprKind::Subscript) reason = "the statements before the loop write an array";
       else if (e.kind == ExprKind::Call)
         for (const ExprPtr& o : e.operands)
-          if (o && o->type.isPointer() && !o->type.constElements) reason = "the statements before the loop pass a writable array to a call";
+          if (o && o->type.isPointer() && !o->type.constElements)
+            reason = "the statements before the loop pass a writable array to a call";
     });
   }
   if (!reason.empty()) return std::nullopt;
@@ -569,10 +575,11 @@ std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const Loo
     const Scalar t = fn.vars[v].type.scalar;
     if (e.kind == ExprKind::CompoundAssign)
       return (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub) && e.computeType == t ? std::optional(v)
-                                                                                                 : std::nullopt;
+                                                                                                : std::nullopt;
     if (e.kind != ExprKind::Assign) return std::nullopt;
     const Expr& r = *e.operands[1];
-    if (r.kind != ExprKind::Binary || r.type.scalar != t || (r.binaryOp != BinaryOp::Add && r.binaryOp != BinaryOp::Sub))
+    if (r.kind != ExprKind::Binary || r.type.scalar != t ||
+        (r.binaryOp != BinaryOp::Add && r.binaryOp != BinaryOp::Sub))
       return std::nullopt;
     const Expr& l = *r.operands[0];
     if (l.kind == ExprKind::VarRef && l.var == v) return v;
@@ -721,8 +728,8 @@ void planLoopsHere(Module& module) {
     if (live * 64 + a->operands.size() * 8 <= 160 && sharedBytes(128) <= 48 * 1024) tiles.push_back(128);
     if (live * 16 <= 128 && sharedBytes(64) <= 48 * 1024) tiles.push_back(64);
     if (tiles.empty()) {
-      f.loopPlanReason = std::to_string(live) + " values live across the loop and " + std::to_string(a->operands.size()) +
-                         " staged arrays do not fit a register tile";
+      f.loopPlanReason = std::to_string(live) + " values live across the loop and " +
+                         std::to_string(a->operands.size()) + " staged arrays do not fit a register tile";
       continue;
     }
     const bool symmetric = codegen::isSymmetric(f, *a);

@@ -18,34 +18,34 @@ namespace culift::codegen {
 // An array read in the loop whose index depends on one thread index (i or j) and on k, and on
 // nothing that changes: the block stages its tile in shared memory.
 struct StagedOperand {
-  VarId array = kNone;                // the pointer parameter read
-  const Expr* index = nullptr;        // the index expression of its first read
-  std::vector<const Expr*> reads;     // every Subscript node in the loop with this array and index
-  unsigned axis = 0;                  // 0: rows i of the block; 1: columns j
-  bool kContiguous = true;            // copy along k (else along rows): consecutive k are neighbours in
-                                      // memory, or neither are consecutive rows
-  bool unitStride = false;            // the index is k plus terms without k (steps of one element)
+  VarId array = kNone;             // the pointer parameter read
+  const Expr* index = nullptr;     // the index expression of its first read
+  std::vector<const Expr*> reads;  // every Subscript node in the loop with this array and index
+  unsigned axis = 0;               // 0: rows i of the block; 1: columns j
+  bool kContiguous = true;         // copy along k (else along rows): consecutive k are neighbours in
+                                   // memory, or neither are consecutive rows
+  bool unitStride = false;         // the index is k plus terms without k (steps of one element)
   Scalar element = Scalar::F32;
 };
 
 struct LoopAnalysis {
-  const Stmt* loop = nullptr;             // the For statement
-  std::vector<const Stmt*> prologue;      // top-level statements before it, in order
-  std::vector<const Stmt*> epilogue;      // and after it
-  VarId counter = kNone;                  // k
-  const Expr* lowerBound = nullptr;       // k starts at it
-  const Expr* upperBound = nullptr;       // k < it (k <= it when inclusive)
+  const Stmt* loop = nullptr;         // the For statement
+  std::vector<const Stmt*> prologue;  // top-level statements before it, in order
+  std::vector<const Stmt*> epilogue;  // and after it
+  VarId counter = kNone;              // k
+  const Expr* lowerBound = nullptr;   // k starts at it
+  const Expr* upperBound = nullptr;   // k < it (k <= it when inclusive)
   bool inclusive = false;
-  std::vector<VarId> carried;             // locals declared at the top level of the prologue
-  std::vector<VarId> live;                // those the loop body or the epilogue still use once the
-                                          // staged reads are replaced: registers per output
-  std::vector<VarId> inlined;             // locals the bounds and staged indices use, by their init
-  std::vector<VarId> assignedParams;      // scalar parameters the body assigns: a copy per output
+  std::vector<VarId> carried;         // locals declared at the top level of the prologue
+  std::vector<VarId> live;            // those the loop body or the epilogue still use once the
+                                      // staged reads are replaced: registers per output
+  std::vector<VarId> inlined;         // locals the bounds and staged indices use, by their init
+  std::vector<VarId> assignedParams;  // scalar parameters the body assigns: a copy per output
   std::vector<StagedOperand> operands;
   // Reads indexed by k alone (the x of A x): the same element for every output. A row reduction
   // stages them beside its rows; axis and kContiguous mean nothing here.
   std::vector<StagedOperand> vectors;
-  bool earlyReturn = false;               // the prologue may return before the loop
+  bool earlyReturn = false;  // the prologue may return before the loop
 };
 
 // The analysis of `fn`'s loop, or nothing with `reason` saying why it runs per thread ("" when

@@ -76,7 +76,7 @@ unsigned rowSliceBytes(unsigned rows) { return rows >= 32 ? 256 : 512; }
 
 unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows) {
   const size_t perStage = (operands * rows + vectors) * rowSliceBytes(rows);  // one stage of every staged array
-  const size_t fit = perStage ? 48 * 1024 / perStage : 6;  // static shared memory: 48 KiB
+  const size_t fit = perStage ? 48 * 1024 / perStage : 6;                     // static shared memory: 48 KiB
   return static_cast<unsigned>(std::min<size_t>(6, fit));
 }
 
@@ -130,8 +130,7 @@ class EntryWriter {
     printer_.setRewrites(&r);
     if (s.kind == StmtKind::Block && s.scoped)
       for (const StmtPtr& c : s.stmts) printer_.printStatement(*c, indent);
-    else
-      printer_.printStatement(s, indent);
+    else printer_.printStatement(s, indent);
     printer_.setRewrites(nullptr);
     out_.mapToGenerated();
   }
@@ -211,8 +210,8 @@ void EntryWriter::bounds(unsigned indent) {
 }
 
 void EntryWriter::copyElement(const StagedOperand& o, unsigned indent, const std::string& shared) {
-  out_.line(indent, "culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) +
-                        "]);");
+  out_.line(indent, "culift_copy_async(&" + shared + ", &" + name(o.array) + "[" +
+                        printWith(inlineRewrites_, *o.index) + "]);");
 }
 
 std::string EntryWriter::store(const std::string& value) const {
@@ -263,8 +262,10 @@ void EntryWriter::tiled(const PlanEntry& e) {
   bounds(1);
 
   // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
-  const std::string rowOf = "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm / 4)) + " + culift_ty * 4 + culift_m % 4";
-  const std::string colOf = "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn / 4)) + " + culift_tx * 4 + culift_n % 4";
+  const std::string rowOf = "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm / 4)) +
+                            " + culift_ty * 4 + culift_m % 4";
+  const std::string colOf = "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn / 4)) +
+                            " + culift_tx * 4 + culift_n % 4";
   const std::string bit = "(1ull << (culift_m * " + str(tn) + " + culift_n))";
   auto perOutput = [&](unsigned indent, const std::string& what, bool declareI = true, bool declareJ = true) {
     out_.line(indent, "// " + what);
@@ -295,7 +296,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
   for (VarId v : a_.assignedParams) perOutputRegister(v);
   if (a_.earlyReturn) {
     out_.line(1, "unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
-    if (value) out_.line(1, std::string(spelling(fn_.returnType.scalar)) + " culift_res[" + str(tm) + "][" + str(tn) + "];");
+    if (value)
+      out_.line(1, std::string(spelling(fn_.returnType.scalar)) + " culift_res[" + str(tm) + "][" + str(tn) + "];");
   }
   perOut.returns = [&](const std::string& v) {
     return "{ " + (value ? "culift_res[culift_m][culift_n] = " + v + "; " : std::string()) + "culift_done |= " + bit +
@@ -317,8 +319,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
       const unsigned rows = o.axis == 0 ? e.tileRows : e.tileCols;
       const VarId rowVar = axisVar(o.axis);
       out_.line(indent + 1, "#pragma unroll");
-      out_.line(indent + 1, "for (int culift_e = threadIdx.x; culift_e < " + str(rows * kStep) + "; culift_e += " +
-                                str(e.threads) + ") {");
+      out_.line(indent + 1, "for (int culift_e = threadIdx.x; culift_e < " + str(rows * kStep) +
+                                "; culift_e += " + str(e.threads) + ") {");
       const std::string r = o.kContiguous ? "culift_e / " + str(kStep) : "culift_e % " + str(rows);
       const std::string q = o.kContiguous ? "culift_e % " + str(kStep) : "culift_e / " + str(rows);
       out_.line(indent + 2, "const int culift_r = " + r + ", culift_q = " + q + ";");
@@ -423,8 +425,8 @@ void EntryWriter::tiled(const PlanEntry& e) {
   if (a_.earlyReturn) {
     out_.line(3, "if (culift_done & " + bit + ") {");
     if (value)
-      out_.line(4, "const " + std::string(spelling(fn_.returnType.scalar)) + " culift_r = culift_res[culift_m][culift_n]; " +
-                       store("culift_r") + mirror);
+      out_.line(4, "const " + std::string(spelling(fn_.returnType.scalar)) +
+                       " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
     out_.line(4, "continue;");
     out_.line(3, "}");
   }
@@ -444,11 +446,12 @@ void EntryWriter::rows(const PlanEntry& e) {
   const bool value = !fn_.returnType.isVoid();
   const std::string element(spelling(a_.operands[0].element));
   const unsigned slice = sliceBytes / width;  // k per slice
-  const unsigned chunk = 16 / width;           // elements per 16-byte chunk
+  const unsigned chunk = 16 / width;          // elements per 16-byte chunk
   const unsigned chunks = slice / chunk;
   const std::string vec = "culift_vec<" + element + ", " + str(chunk) + ">";
   const std::string R = str(rowsPerBlock);
-  header(e, R + " outputs per block, one per thread of its first warp, the other warps copying (the first never waits "
+  header(e, R +
+                " outputs per block, one per thread of its first warp, the other warps copying (the first never waits "
                 "on a copy of its own); each row staged in " +
                 str(sliceBytes) + "-byte slices, " + str(stages - 1) + " in flight");
   out_.line(1, "const int culift_ni = (int)" + params_.extent[0] + ";");
@@ -493,12 +496,14 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(indent, "if (" + sliceIndex + " < culift_slices) {");
     out_.line(indent + 1, "const int culift_sc = " + stage + ";");
     out_.line(indent + 1, "#pragma unroll 2");
-    out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " + str(rowsPerBlock * chunks) +
-                              "; culift_q += " + str(e.threads - 32) + ") {  // the first warp sums");
-    out_.line(indent + 2, "const int culift_r = culift_q / " + str(chunks) + ", culift_c = culift_q % " + str(chunks) + ";");
+    out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " +
+                              str(rowsPerBlock * chunks) + "; culift_q += " + str(e.threads - 32) +
+                              ") {  // the first warp sums");
+    out_.line(indent + 2,
+              "const int culift_r = culift_q / " + str(chunks) + ", culift_c = culift_q % " + str(chunks) + ";");
     out_.line(indent + 2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_r;");
-    out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_c * " + str(chunk) +
-                              ";");
+    out_.line(indent + 2,
+              "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_c * " + str(chunk) + ";");
     out_.line(indent + 2, "if (" + i + " < culift_ni && culift_kq < culift_trip) {");
     out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
     out_.line(indent + 3, "const int culift_at = (culift_c ^ (culift_r & 7)) * " + str(chunk) + ";");
@@ -512,10 +517,11 @@ void EntryWriter::rows(const PlanEntry& e) {
     for (size_t p = 0; p < vectors.size(); ++p) {
       out_.line(indent + 1, "for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " + str(chunks) +
                                 "; culift_q += " + str(e.threads - 32) + ") {");
-      out_.line(indent + 2, "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_q * " +
-                                str(chunk) + ";");
+      out_.line(indent + 2,
+                "const long long culift_kq = " + sliceIndex + " * " + str(slice) + " + culift_q * " + str(chunk) + ";");
       out_.line(indent + 2, "if (culift_kq < culift_trip) {");
-      out_.line(indent + 3, "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
+      out_.line(indent + 3,
+                "const int culift_valid = (int)min((long long)" + str(chunk) + ", culift_trip - culift_kq);");
       copyChunk(indent + 3, *vectors[p], "culift_b" + str(p) + "[culift_sc][culift_q * " + str(chunk) + "]");
       out_.line(indent + 2, "}");
       out_.line(indent + 1, "}");
@@ -525,7 +531,8 @@ void EntryWriter::rows(const PlanEntry& e) {
   };
 
   out_.line(1, "#pragma unroll 1");
-  out_.line(1, "for (int culift_r0 = blockIdx.x * " + R + "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R + ") {");
+  out_.line(1, "for (int culift_r0 = blockIdx.x * " + R + "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R +
+                   ") {");
   out_.line(2, "const " + typeOf(iv) + " " + i + " = culift_r0 + culift_tid;");
   PrintRewrites perOut = prologueRewrites();
   for (VarId v : a_.live) {
@@ -547,9 +554,11 @@ void EntryWriter::rows(const PlanEntry& e) {
   out_.line(2, "for (int culift_once = culift_done ? 1 : 0; culift_once < 1; ++culift_once) {");
   for (const Stmt* s : a_.prologue) printWith(perOut, *s, 3);
   out_.line(2, "}");
-  if (a_.earlyReturn) out_.line(2, "const bool culift_returned = culift_done && culift_tid < " + R + " && " + i + " < culift_ni;");
+  if (a_.earlyReturn)
+    out_.line(2, "const bool culift_returned = culift_done && culift_tid < " + R + " && " + i + " < culift_ni;");
 
-  out_.line(2, "// The loop: " + str(stages - 1) + " slices of the rows in flight while one is used, element by element in order.");
+  out_.line(2, "// The loop: " + str(stages - 1) +
+                   " slices of the rows in flight while one is used, element by element in order.");
   for (unsigned s = 0; s + 1 < stages; ++s) copySlice(2, "(long long)" + str(s), str(s));
   out_.line(2, "int culift_st = 0;");
   out_.line(2, "#pragma unroll 1");
@@ -583,7 +592,8 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(indent, "}");
   };
   out_.line(3, "if (!culift_done) {");
-  out_.line(4, "const long long culift_kn = min((long long)" + str(slice) + ", culift_trip - culift_t * " + str(slice) + ");");
+  out_.line(4, "const long long culift_kn = min((long long)" + str(slice) + ", culift_trip - culift_t * " + str(slice) +
+                   ");");
   out_.line(4, "if (culift_kn == " + str(slice) + ") {");
   chunkLoop(5, true);
   out_.line(4, "} else {");
@@ -626,9 +636,11 @@ void EntryWriter::warp(const PlanEntry& e) {
   for (const StagedOperand& o : a_.operands) widest = std::max(widest, byteSize(o.element));
   const unsigned unroll = widest > 4 ? 8 : 16;  // iterations per lane and step: loads in flight
   out_.mapToGenerated();
-  out_.line(0, "// " + fn_.name + ": " + std::string(culift::name(e.plan)) + ", a warp per output, " + str(warpsPerBlock) +
-                   " per block of " + str(e.threads) + " threads; lane l adds the terms of iterations l, l + 32, ... in order,");
-  out_.line(0, "// then the lanes add their sums pairwise (l and l ^ d for d = 16, 8, 4, 2, 1): the same bits on every run");
+  out_.line(0, "// " + fn_.name + ": " + std::string(culift::name(e.plan)) + ", a warp per output, " +
+                   str(warpsPerBlock) + " per block of " + str(e.threads) +
+                   " threads; lane l adds the terms of iterations l, l + 32, ... in order,");
+  out_.line(
+      0, "// then the lanes add their sums pairwise (l and l ^ d for d = 16, 8, 4, 2, 1): the same bits on every run");
   out_.line(0, "// and on the CPU backend (docs/numerical-contract.md bounds the difference from the loop's order).");
   out_.line(0, "extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
                    params_.declarations + ") {");
@@ -666,14 +678,16 @@ void EntryWriter::warp(const PlanEntry& e) {
   auto iteration = [&](unsigned indent, const std::string& t) {
     if (usesK) out_.line(indent, counterAt(t));
     for (size_t s = 0; s < sums.size(); ++s)
-      out_.line(indent, typeOf(sums[s]) + " culift_c" + str(s) + " = " + identity(sums[s]) + ";  // this iteration's term");
+      out_.line(indent,
+                typeOf(sums[s]) + " culift_c" + str(s) + " = " + identity(sums[s]) + ";  // this iteration's term");
     printWith(step, *a_.loop->body, indent);
     for (size_t s = 0; s < sums.size(); ++s)
       out_.line(indent, "culift_p" + str(s) + " = culift_p" + str(s) + " + culift_c" + str(s) + ";");
   };
   out_.line(2, "long long culift_t = culift_lane;  // iteration index");
   out_.line(2, "#pragma unroll 1");
-  out_.line(2, "for (; culift_t + " + str(32 * (unroll - 1)) + " < culift_trip; culift_t += " + str(32 * unroll) + ") {");
+  out_.line(2,
+            "for (; culift_t + " + str(32 * (unroll - 1)) + " < culift_trip; culift_t += " + str(32 * unroll) + ") {");
   out_.line(3, "#pragma unroll");
   out_.line(3, "for (int culift_u = 0; culift_u < " + str(unroll) + "; ++culift_u) {");
   iteration(4, "culift_t + 32 * culift_u");

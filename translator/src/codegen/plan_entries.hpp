@@ -22,8 +22,8 @@ extern const std::string_view kPlanPrelude;
 void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out);
 
 // For a contraction's tiles of `tile` rows: the k each tile stages (a barrier per tile: smaller
-// register tiles take more k per barrier, where elements of at most 4 bytes leave room), the stages of its pipeline (one in use, the rest in
-// flight), and the padding of each staged row in elements.
+// register tiles take more k per barrier, where elements of at most 4 bytes leave room), the stages of its pipeline
+// (one in use, the rest in flight), and the padding of each staged row in elements.
 unsigned tileStep(unsigned tile, unsigned widestElement);
 unsigned tileStages(unsigned tile);
 inline constexpr unsigned kTilePad = 4;

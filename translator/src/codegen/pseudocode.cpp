@@ -29,8 +29,8 @@ std::string writePseudocode(const Module& module, const Function& function) {
       roles += (p ? ", " : " ") + printer.varName(p) + " (" + parameterRole(function, p) + ")";
     out.line(0, roles);
   }
-  out.line(0, std::string(spelling(function.returnType.scalar)) + " " + function.name + "(" +
-                  printer.parameterList() + ") {");
+  out.line(0, std::string(spelling(function.returnType.scalar)) + " " + function.name + "(" + printer.parameterList() +
+                  ") {");
   printer.printBody(1);
   out.line(0, "}");
   return out.take();

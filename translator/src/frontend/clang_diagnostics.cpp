@@ -4,14 +4,12 @@
 
 namespace culift::frontend {
 
-void ClangDiagnosticCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level,
-                                                const clang::Diagnostic& info) {
+void ClangDiagnosticCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) {
   clang::DiagnosticConsumer::HandleDiagnostic(level, info);
   Diagnostic d;
   switch (level) {
     case clang::DiagnosticsEngine::Ignored:
-    case clang::DiagnosticsEngine::Remark:
-      return;
+    case clang::DiagnosticsEngine::Remark: return;
     case clang::DiagnosticsEngine::Note: d.severity = Severity::Note; break;
     case clang::DiagnosticsEngine::Warning: d.severity = Severity::Warning; break;
     case clang::DiagnosticsEngine::Error:

@@ -10,11 +10,12 @@ namespace culift::frontend {
 namespace {
 
 bool isIoFunction(llvm::StringRef name) {
-  static const llvm::StringSet<> kIo = {
-      "printf",  "fprintf", "sprintf", "snprintf", "vprintf", "vfprintf", "vsprintf", "vsnprintf",
-      "puts",    "fputs",   "putchar", "fputc",    "putc",    "scanf",    "fscanf",   "sscanf",
-      "getchar", "getc",    "fgetc",   "fgets",    "gets",    "fopen",    "fclose",   "fread",
-      "fwrite",  "fflush",  "perror",  "write",    "read",    "open",     "close",    "getline"};
+  static const llvm::StringSet<> kIo = {"printf",   "fprintf",   "sprintf", "snprintf", "vprintf", "vfprintf",
+                                        "vsprintf", "vsnprintf", "puts",    "fputs",    "putchar", "fputc",
+                                        "putc",     "scanf",     "fscanf",  "sscanf",   "getchar", "getc",
+                                        "fgetc",    "fgets",     "gets",    "fopen",    "fclose",  "fread",
+                                        "fwrite",   "fflush",    "perror",  "write",    "read",    "open",
+                                        "close",    "getline"};
   return kIo.contains(name);
 }
 
@@ -24,10 +25,10 @@ const char* kIoHint = "return the value, or write it to an output array and prin
 // The builtins <cmath> spells INFINITY, NAN and HUGE_VAL(F) with (glibc: `(__builtin_inff ())`);
 // their long double forms are rejected by type.
 bool isConstantBuiltin(llvm::StringRef name) {
-  static const llvm::StringSet<> kConstants = {
-      "__builtin_inf",  "__builtin_inff",  "__builtin_infl",  "__builtin_huge_val", "__builtin_huge_valf",
-      "__builtin_huge_vall", "__builtin_nan", "__builtin_nanf", "__builtin_nanl", "__builtin_nans",
-      "__builtin_nansf", "__builtin_nansl"};
+  static const llvm::StringSet<> kConstants = {"__builtin_inf",      "__builtin_inff",      "__builtin_infl",
+                                               "__builtin_huge_val", "__builtin_huge_valf", "__builtin_huge_vall",
+                                               "__builtin_nan",      "__builtin_nanf",      "__builtin_nanl",
+                                               "__builtin_nans",     "__builtin_nansf",     "__builtin_nansl"};
   return kConstants.contains(name);
 }
 
@@ -93,8 +94,9 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
     if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
     const clang::CXXMethodDecl* method = member->getMethodDecl();
-    return fail(where, "call to method '" + (method ? method->getNameAsString() : std::string("?")) +
-                           "': member function calls are not supported",
+    return fail(where,
+                "call to method '" + (method ? method->getNameAsString() : std::string("?")) +
+                    "': member function calls are not supported",
                 "call a free function instead, passing what it needs as parameters");
   }
   if (llvm::isa<clang::CUDAKernelCallExpr, clang::UserDefinedLiteral>(e))
@@ -115,14 +117,15 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     if (isIoFunction(mathName)) return fail(where, kIoMessage, kIoHint);
     MathFn fn;
     bool floatForm = false;
-    if (!mathName.empty() && lookupMathFn(mathName, fn, floatForm))
-      return mathCall(e, fn, floatForm, qualified);
-    return fail(where, "call to '" + qualified + "' is not supported: it is neither a supported math function nor a function culift can see the body of",
-                "on the device, the <cmath> functions, std::min/max/clamp/abs and functions defined in your own code can be called");
+    if (!mathName.empty() && lookupMathFn(mathName, fn, floatForm)) return mathCall(e, fn, floatForm, qualified);
+    return fail(
+        where,
+        "call to '" + qualified +
+            "' is not supported: it is neither a supported math function nor a function culift can see the body of",
+        "on the device, the <cmath> functions, std::min/max/clamp/abs and functions defined in your own code can be called");
   }
   if (llvm::isa<clang::CXXMethodDecl>(callee))
-    return fail(where, "call to method '" + qualified + "': methods are not supported",
-                "make it a free function");
+    return fail(where, "call to method '" + qualified + "': methods are not supported", "make it a free function");
   if (callee->isTemplateInstantiation() || callee->getPrimaryTemplate())
     return fail(where, "call to '" + qualified + "', an instance of a function template: templates are not supported",
                 "write the function for one concrete type");
@@ -147,7 +150,8 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   const FuncId id = enqueue(def, false, {});
   edges_.push_back({current_, id, where});
   if (!ok) return nullptr;
-  auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)), range(e->getSourceRange()));
+  auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)),
+                                    range(e->getSourceRange()));
   out->callee = id;
   out->operands = std::move(args);
   return out;
@@ -174,7 +178,8 @@ ExprPtr Lifter::mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, co
   }
   if (!ok) return nullptr;
   for (const ExprPtr& a : args)
-    if (!a->type.isValue()) return fail(where, "an array cannot be passed to '" + spelled + "'", "index the array: x[i]");
+    if (!a->type.isValue())
+      return fail(where, "an array cannot be passed to '" + spelled + "'", "index the array: x[i]");
 
   Scalar compute = *result;
   if (m.domain != MathDomain::Any) {

@@ -35,16 +35,26 @@ std::optional<IncDecOp> incDecOp(clang::UnaryOperatorKind k) {
 
 std::optional<BinaryOp> binaryOp(clang::BinaryOperatorKind k) {
   switch (k) {
-    case clang::BO_Add: case clang::BO_AddAssign: return BinaryOp::Add;
-    case clang::BO_Sub: case clang::BO_SubAssign: return BinaryOp::Sub;
-    case clang::BO_Mul: case clang::BO_MulAssign: return BinaryOp::Mul;
-    case clang::BO_Div: case clang::BO_DivAssign: return BinaryOp::Div;
-    case clang::BO_Rem: case clang::BO_RemAssign: return BinaryOp::Rem;
-    case clang::BO_Shl: case clang::BO_ShlAssign: return BinaryOp::Shl;
-    case clang::BO_Shr: case clang::BO_ShrAssign: return BinaryOp::Shr;
-    case clang::BO_And: case clang::BO_AndAssign: return BinaryOp::BitAnd;
-    case clang::BO_Or: case clang::BO_OrAssign: return BinaryOp::BitOr;
-    case clang::BO_Xor: case clang::BO_XorAssign: return BinaryOp::BitXor;
+    case clang::BO_Add:
+    case clang::BO_AddAssign: return BinaryOp::Add;
+    case clang::BO_Sub:
+    case clang::BO_SubAssign: return BinaryOp::Sub;
+    case clang::BO_Mul:
+    case clang::BO_MulAssign: return BinaryOp::Mul;
+    case clang::BO_Div:
+    case clang::BO_DivAssign: return BinaryOp::Div;
+    case clang::BO_Rem:
+    case clang::BO_RemAssign: return BinaryOp::Rem;
+    case clang::BO_Shl:
+    case clang::BO_ShlAssign: return BinaryOp::Shl;
+    case clang::BO_Shr:
+    case clang::BO_ShrAssign: return BinaryOp::Shr;
+    case clang::BO_And:
+    case clang::BO_AndAssign: return BinaryOp::BitAnd;
+    case clang::BO_Or:
+    case clang::BO_OrAssign: return BinaryOp::BitOr;
+    case clang::BO_Xor:
+    case clang::BO_XorAssign: return BinaryOp::BitXor;
     case clang::BO_LT: return BinaryOp::Lt;
     case clang::BO_GT: return BinaryOp::Gt;
     case clang::BO_LE: return BinaryOp::Le;
@@ -62,8 +72,8 @@ std::optional<BinaryOp> binaryOp(clang::BinaryOperatorKind k) {
 const clang::Expr* assertedCondition(const clang::Expr* e) {
   for (;;) {
     e = e->IgnoreParens();
-    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e); cast && cast->getType()->isBooleanType() &&
-                                                               cast->getCastKind() != clang::CK_PointerToBoolean) {
+    if (const auto* cast = llvm::dyn_cast<clang::CastExpr>(e);
+        cast && cast->getType()->isBooleanType() && cast->getCastKind() != clang::CK_PointerToBoolean) {
       e = cast->getSubExpr();
       continue;
     }
@@ -146,8 +156,7 @@ ExprPtr Lifter::literal(const clang::APValue& v, clang::QualType t, clang::Sourc
 ExprPtr Lifter::fold(const clang::Expr* e, clang::SourceLocation where, const std::string& what) {
   clang::Expr::EvalResult result;
   if (e->isValueDependent() || !e->EvaluateAsRValue(result, ctx_) || result.HasSideEffects)
-    return fail(where, what + " is not a compile-time constant",
-                "make it constexpr, or pass the value as a parameter");
+    return fail(where, what + " is not a compile-time constant", "make it constexpr, or pass the value as a parameter");
   return literal(result.Val, e->getType(), e->getSourceRange());
 }
 
@@ -223,7 +232,8 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
       type = Type::value(*s);
     }
     if (!cond || !yes || !no) return nullptr;
-    if (!yes->type.isValue() || !no->type.isValue()) return fail(where, "a conditional choosing between arrays is not supported", kIndexHint);
+    if (!yes->type.isValue() || !no->type.isValue())
+      return fail(where, "a conditional choosing between arrays is not supported", kIndexHint);
     auto out = std::make_unique<Expr>(ExprKind::Conditional, type, range(sr));
     out->operands.push_back(convert(std::move(cond), Scalar::Bool));
     out->operands.push_back(std::move(yes));
@@ -245,7 +255,8 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
     return fail(where, "delete is not supported: there is no dynamic allocation on the device",
                 "use a fixed-size local array, or pass a scratch array as a parameter");
   if (llvm::isa<clang::LambdaExpr>(e))
-    return fail(where, "lambdas are not supported", "write a separate function: culift lifts the functions a kernel calls");
+    return fail(where, "lambdas are not supported",
+                "write a separate function: culift lifts the functions a kernel calls");
   if (llvm::isa<clang::MemberExpr>(e)) {
     if (referencesRejected(e)) return nullptr;
     return fail(where, "member access is not supported: structs and classes are not available in kernels",
@@ -315,8 +326,7 @@ ExprPtr Lifter::implicitCast(const clang::ImplicitCastExpr* e) {
     case clang::CK_NoOp:
     case clang::CK_ArrayToPointerDecay:
     case clang::CK_FunctionToPointerDecay:
-    case clang::CK_BuiltinFnToFnPtr:
-      return expr(e->getSubExpr());
+    case clang::CK_BuiltinFnToFnPtr: return expr(e->getSubExpr());
     case clang::CK_IntegralCast:
     case clang::CK_IntegralToFloating:
     case clang::CK_FloatingToIntegral:
@@ -334,8 +344,7 @@ ExprPtr Lifter::implicitCast(const clang::ImplicitCastExpr* e) {
     case clang::CK_BitCast:
       return fail(e->getExprLoc(), std::string("pointer conversion '") + e->getCastKindName() + "' is not supported",
                   kIndexHint);
-    default:
-      return fail(e->getExprLoc(), std::string("unsupported conversion '") + e->getCastKindName() + "'");
+    default: return fail(e->getExprLoc(), std::string("unsupported conversion '") + e->getCastKindName() + "'");
   }
 }
 
@@ -346,8 +355,7 @@ ExprPtr Lifter::explicitCast(const clang::ExplicitCastExpr* e) {
     return fail(where, std::string("'") + e->getStmtClassName() + "' is not supported",
                 "use a C-style cast, static_cast or a functional cast between arithmetic types");
   switch (e->getCastKind()) {
-    case clang::CK_ToVoid:
-      return expr(e->getSubExpr());
+    case clang::CK_ToVoid: return expr(e->getSubExpr());
     case clang::CK_NoOp:
     case clang::CK_IntegralCast:
     case clang::CK_IntegralToFloating:
@@ -420,8 +428,7 @@ ExprPtr Lifter::subscript(const clang::ArraySubscriptExpr* e) {
   }
   ExprPtr array = declRef(ref);
   if (!array || !index) return nullptr;
-  if (array->type.isValue())
-    return fail(ref->getLocation(), "'" + var->getNameAsString() + "' is not an array");
+  if (array->type.isValue()) return fail(ref->getLocation(), "'" + var->getNameAsString() + "' is not an array");
   if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool))
     return fail(e->getIdx()->getExprLoc(), "array index must be an integer");
   auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(array->type.scalar), range(e->getSourceRange()));
@@ -436,7 +443,8 @@ ExprPtr Lifter::lvalue(const clang::Expr* e, const char* what) {
   if (target->kind == ExprKind::VarRef && target->type.isValue()) return target;
   if (target->kind == ExprKind::Subscript) return target;
   if (target->kind == ExprKind::VarRef)
-    return fail(e->getExprLoc(), std::string("the target of ") + what + " is a pointer or array: pointer arithmetic is not supported",
+    return fail(e->getExprLoc(),
+                std::string("the target of ") + what + " is a pointer or array: pointer arithmetic is not supported",
                 kIndexHint);
   return fail(e->getExprLoc(), std::string("the target of ") + what + " must be a variable or an array element");
 }
@@ -456,7 +464,8 @@ ExprPtr Lifter::unary(const clang::UnaryOperator* e) {
     return out;
   }
   std::optional<UnaryOp> op = unaryOp(k);
-  if (!op) return fail(where, std::string("unsupported operator '") + clang::UnaryOperator::getOpcodeStr(k).str() + "'");
+  if (!op)
+    return fail(where, std::string("unsupported operator '") + clang::UnaryOperator::getOpcodeStr(k).str() + "'");
   std::optional<Scalar> type = valueType(e->getType(), where);
   if (!type) return nullptr;
   ExprPtr operand = expr(e->getSubExpr());
@@ -486,8 +495,7 @@ ExprPtr Lifter::binary(const clang::BinaryOperator* e) {
   if (k == clang::BO_PtrMemD || k == clang::BO_PtrMemI) return fail(where, "pointers to members are not supported");
   if (isPointerLike(e->getLHS()) || isPointerLike(e->getRHS())) {
     if (k == clang::BO_Assign) return fail(where, "assigning pointers is not supported", kIndexHint);
-    if (clang::BinaryOperator::isComparisonOp(k))
-      return fail(where, "pointer comparison is not supported", kIndexHint);
+    if (clang::BinaryOperator::isComparisonOp(k)) return fail(where, "pointer comparison is not supported", kIndexHint);
     return fail(where, "pointer arithmetic is not supported", kIndexHint);
   }
 

@@ -61,7 +61,8 @@ bool Lifter::tooDeep(unsigned depth, unsigned limit, bool& reported, clang::Sour
     error(where,
           std::string(what) + " is nested too deeply (" +
               (overLimit ? "more than " + std::to_string(limit) + " levels"
-                         : std::to_string(depth) + " levels fill the translator's stack") + ")",
+                         : std::to_string(depth) + " levels fill the translator's stack") +
+              ")",
           hint);
   }
   return true;
@@ -110,14 +111,12 @@ void Lifter::collectRoots() {
       if (canon.insert(fd->getCanonicalDecl()).second) matches.push_back(fd);
     }
     if (matches.empty()) {
-      diags_.error(SourceLoc{module_.sourcePath, 0, 0},
-                   "no function named '" + name + "' in " + module_.sourcePath);
+      diags_.error(SourceLoc{module_.sourcePath, 0, 0}, "no function named '" + name + "' in " + module_.sourcePath);
       continue;
     }
     if (matches.size() > 1) {
       error(matches[1]->getLocation(),
-            "function name '" + name + "' is ambiguous: " + std::to_string(matches.size()) +
-                " functions are named so",
+            "function name '" + name + "' is ambiguous: " + std::to_string(matches.size()) + " functions are named so",
             "rename the overloads so each has its own name");
       continue;
     }
@@ -207,9 +206,8 @@ bool Lifter::indexNamesOf(const clang::AnnotateAttr* annotation, const clang::Fu
             "each axis needs its own index parameter");
       return false;
     }
-    const bool isParam = llvm::any_of(fd->parameters(), [&](const clang::ParmVarDecl* pd) {
-      return pd->getName() == name;
-    });
+    const bool isParam = llvm::any_of(fd->parameters(),
+                                      [&](const clang::ParmVarDecl* pd) { return pd->getName() == name; });
     if (!isParam) {
       error(annotation->getLocation(),
             "CULIFT_KERNEL_INDEX on '" + fn + "' names '" + name + "', which is not a parameter of '" + fn + "'",
@@ -365,10 +363,9 @@ void Lifter::checkRecursion() {
   for (const CallEdge& e : edges_) {
     if (!reaches(e.callee, e.caller)) continue;
     const std::string& callee = module_.functions[e.callee].name;
-    std::string message = e.callee == e.caller
-                              ? "recursive call to '" + callee + "'"
-                              : "recursive call to '" + callee + "' (it calls '" +
-                                    module_.functions[e.caller].name + "' back)";
+    std::string message = e.callee == e.caller ? "recursive call to '" + callee + "'"
+                                               : "recursive call to '" + callee + "' (it calls '" +
+                                                     module_.functions[e.caller].name + "' back)";
     error(e.where, message, "recursion is not supported on the device: pass the depth as a loop bound");
   }
 }

@@ -61,8 +61,8 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   }
   if (const auto* loop = llvm::dyn_cast<clang::ForStmt>(s)) {
     if (loop->getConditionVariable()) {
-      error(loop->getConditionVariable()->getLocation(),
-            "a declaration in a for condition is not supported", "declare the variable before the loop");
+      error(loop->getConditionVariable()->getLocation(), "a declaration in a for condition is not supported",
+            "declare the variable before the loop");
       return nullptr;
     }
     StmtPtr out = makeStmt(StmtKind::For, range(sr));
@@ -74,8 +74,8 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   }
   if (const auto* loop = llvm::dyn_cast<clang::WhileStmt>(s)) {
     if (loop->getConditionVariable()) {
-      error(loop->getConditionVariable()->getLocation(),
-            "a declaration in a while condition is not supported", "declare the variable before the loop");
+      error(loop->getConditionVariable()->getLocation(), "a declaration in a while condition is not supported",
+            "declare the variable before the loop");
       return nullptr;
     }
     StmtPtr out = makeStmt(StmtKind::While, range(sr));
@@ -220,8 +220,8 @@ StmtPtr Lifter::switchStmt(const clang::SwitchStmt* s) {
   const Scalar condType = out->cond ? out->cond->type.scalar : Scalar::I32;
   const auto* body = llvm::dyn_cast_or_null<clang::CompoundStmt>(s->getBody());
   if (!body) {
-    error(s->getBody() ? s->getBody()->getBeginLoc() : s->getSwitchLoc(),
-          "the body of a switch must be a block", "write switch (x) { case 1: ...; break; }");
+    error(s->getBody() ? s->getBody()->getBeginLoc() : s->getSwitchLoc(), "the body of a switch must be a block",
+          "write switch (x) { case 1: ...; break; }");
   } else {
     StmtPtr block = makeStmt(StmtKind::Block, range(body->getSourceRange()));
     for (const clang::Stmt* child : body->body()) switchBodyItem(child, condType, block->stmts);

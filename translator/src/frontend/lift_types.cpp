@@ -5,8 +5,7 @@
 
 namespace culift::frontend {
 namespace {
-const char* kArrayParamHint =
-    "pass scalars by value and arrays as pointers: const float* x (input), float* x (output)";
+const char* kArrayParamHint = "pass scalars by value and arrays as pointers: const float* x (input), float* x (output)";
 }
 
 std::optional<Scalar> Lifter::scalarOf(clang::QualType t) const {
@@ -68,8 +67,7 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p) {
             "pass a flat array and index it: x[i * cols + j]");
       return std::nullopt;
     }
-    if (std::optional<Scalar> s = scalarOf(pointee))
-      return Type::pointer(*s, pointee.isConstQualified());
+    if (std::optional<Scalar> s = scalarOf(pointee)) return Type::pointer(*s, pointee.isConstQualified());
     error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(pointee),
           pointee->isRecordType() ? "structs, classes and unions are not supported: pass one array per field"
                                   : kArrayParamHint);
@@ -77,8 +75,9 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p) {
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
   if (t->isRecordType()) {
-    error(where, "parameter " + name + " has class type " + whyUnsupported(t) +
-                     ": structs, classes, unions and library types are not supported",
+    error(where,
+          "parameter " + name + " has class type " + whyUnsupported(t) +
+              ": structs, classes, unions and library types are not supported",
           "pass the fields as separate scalar parameters, or arrays as pointers");
   } else {
     error(where, "parameter " + name + " has unsupported type " + whyUnsupported(t),
@@ -97,8 +96,7 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     return std::nullopt;
   }
   if (t->isPointerType()) {
-    error(where, "local pointer variable " + name + " is not supported",
-          "index the array instead: x[i * cols + k]");
+    error(where, "local pointer variable " + name + " is not supported", "index the array instead: x[i * cols + k]");
     return std::nullopt;
   }
   if (const clang::ArrayType* at = ctx_.getAsArrayType(t)) {
@@ -124,8 +122,9 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     return std::nullopt;
   }
   if (t->isRecordType()) {
-    error(where, "local variable " + name + " has class type " + whyUnsupported(t) +
-                     ": structs, classes, unions and library types are not supported",
+    error(where,
+          "local variable " + name + " has class type " + whyUnsupported(t) +
+              ": structs, classes, unions and library types are not supported",
           "use scalar variables or a fixed-size array such as float v[6]");
   } else {
     error(where, "local variable " + name + " has unsupported type " + whyUnsupported(t),

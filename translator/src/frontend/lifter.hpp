@@ -29,7 +29,11 @@ class Lifter {
     bool reassociate = false;         // every kernel may reassociate its loop's sums
   };
   Lifter(clang::ASTContext& context, SourceMap& sources, DiagnosticSink& diags, Module& module, Options options)
-      : ctx_(context), sm_(context.getSourceManager()), sources_(sources), diags_(diags), module_(module),
+      : ctx_(context),
+        sm_(context.getSourceManager()),
+        sources_(sources),
+        diags_(diags),
+        module_(module),
         options_(std::move(options)) {}
 
   // Lifts every annotated function of the translation unit plus the ones picked by name, then
@@ -147,8 +151,8 @@ class Lifter {
   Module& module_;
   Options options_;
 
-  std::map<const clang::FunctionDecl*, FuncId> ids_;   // canonical decl -> id
-  std::vector<const clang::FunctionDecl*> decls_;      // id -> definition
+  std::map<const clang::FunctionDecl*, FuncId> ids_;  // canonical decl -> id
+  std::vector<const clang::FunctionDecl*> decls_;     // id -> definition
   std::vector<CallEdge> edges_;
 
   // State of the function being lifted.

@@ -30,8 +30,7 @@ SourceLoc SourceMap::loc(const clang::SourceManager& sm, clang::SourceLocation l
   return out;
 }
 
-SourceRange SourceMap::range(const clang::SourceManager& sm, const clang::LangOptions& lang,
-                             clang::SourceRange r) {
+SourceRange SourceMap::range(const clang::SourceManager& sm, const clang::LangOptions& lang, clang::SourceRange r) {
   SourceRange out;
   out.begin = loc(sm, r.getBegin());
   clang::SourceLocation end = sm.getExpansionLoc(r.getEnd());

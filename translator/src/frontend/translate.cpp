@@ -79,8 +79,9 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
     std::string why;
     database = clang::tooling::CompilationDatabase::loadFromDirectory(options.buildDir, why);
     if (!database) {
-      sink.error({}, "cannot load a compilation database from '" + options.buildDir + "': " + why,
-                 "pass the build directory that holds compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+      sink.error(
+          {}, "cannot load a compilation database from '" + options.buildDir + "': " + why,
+          "pass the build directory that holds compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
       return finish(nullptr, {});
     }
     if (!fromDisk || database->getCompileCommands(absPath).empty()) database.reset();

@@ -40,11 +40,11 @@ struct KernelParam;
 std::string_view roleName(const Function& fn, const KernelParam& p);
 
 struct KernelParam {
-  std::string name;        // as emitted; the user's name for user parameters
-  Type type;               // as emitted: pointers for arrays, long long for extents
+  std::string name;  // as emitted; the user's name for user parameters
+  Type type;         // as emitted: pointers for arrays, long long for extents
   ParamRole role = ParamRole::Scalar;
-  int userParam = -1;      // index of the user's parameter, -1 for Out/Extent
-  int axis = -1;           // Extent: 0 = i, 1 = j, 2 = k (ElementWise: 0)
+  int userParam = -1;  // index of the user's parameter, -1 for Out/Extent
+  int axis = -1;       // Extent: 0 = i, 1 = j, 2 = k (ElementWise: 0)
 };
 
 struct KernelSignature {
@@ -69,10 +69,10 @@ std::string_view name(LoopPlan p);  // "per-thread", "tiled contraction", ...
 struct PlanEntry {
   std::string kernelName;
   LoopPlan plan = LoopPlan::PerThread;
-  unsigned tileRows = 1;     // outputs along i one block computes (a row reduction: rows per step)
-  unsigned tileCols = 1;     // outputs along j one block computes
-  unsigned threads = 32;     // threads per block (x only)
-  bool squareOnly = false;   // only for launches with as many rows as columns (mirrored tiles)
+  unsigned tileRows = 1;    // outputs along i one block computes (a row reduction: rows per step)
+  unsigned tileCols = 1;    // outputs along j one block computes
+  unsigned threads = 32;    // threads per block (x only)
+  bool squareOnly = false;  // only for launches with as many rows as columns (mirrored tiles)
 };
 
 struct Function {
@@ -83,8 +83,8 @@ struct Function {
   StmtPtr body;
   SourceRange range;
 
-  bool annotated = false;                // marked with CULIFT_KERNEL or picked by name
-  std::vector<std::string> indexNames;   // names of the index parameters (default i, j, k)
+  bool annotated = false;               // marked with CULIFT_KERNEL or picked by name
+  std::vector<std::string> indexNames;  // names of the index parameters (default i, j, k)
   // The user allowed its loop's sums to be reassociated (CULIFT_KERNEL_REASSOCIATE, or the
   // translate option): a 1-D kernel whose loop only adds terms to its sums may then take a warp
   // per output.
@@ -95,11 +95,11 @@ struct Function {
 
   // Filled by classify():
   IndexMode mode = IndexMode::DeviceOnly;
-  std::vector<int> indexParams;          // user parameter of axis 0, 1, 2
-  KernelSignature signature;             // empty for DeviceOnly
-  std::string deviceName;                // name of the __device__ function
-  std::string kernelName;                // the __global__ wrapper with 32-bit indices ("" for DeviceOnly)
-  std::string wideKernelName;            // the same wrapper with 64-bit indices: covers any launch
+  std::vector<int> indexParams;  // user parameter of axis 0, 1, 2
+  KernelSignature signature;     // empty for DeviceOnly
+  std::string deviceName;        // name of the __device__ function
+  std::string kernelName;        // the __global__ wrapper with 32-bit indices ("" for DeviceOnly)
+  std::string wideKernelName;    // the same wrapper with 64-bit indices: covers any launch
   // Consecutive indices of the innermost axis one thread of `kernelName` takes per step of its
   // grid-stride loop: 4 for loop-free functions (four loads in flight per thread; element-wise
   // kernels read and write them as one vector each), 1 otherwise. The wide kernel takes one.
@@ -135,9 +135,9 @@ struct DeviceImage {
 
 // A translated source file: every lifted function (callers and callees) and the CUDA source.
 struct Module {
-  std::string sourcePath;               // the file translated (or the virtual file name)
-  std::vector<Function> functions;      // callees may follow their callers
-  std::string cudaSource;               // every device function and kernel, one .cu text
+  std::string sourcePath;           // the file translated (or the virtual file name)
+  std::vector<Function> functions;  // callees may follow their callers
+  std::string cudaSource;           // every device function and kernel, one .cu text
   // Precompiled cudaSource, if any (module files carry them). Initialized here so that brace
   // initializers naming only the fields above stay free of missing-initializer warnings.
   std::vector<DeviceImage> images = {};

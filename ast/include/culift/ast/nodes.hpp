@@ -51,7 +51,7 @@ enum class MathFn : std::uint8_t {
 
 struct MathFnInfo {
   MathFn fn;
-  std::string_view name;        // C++ name without namespace: "sqrt"
+  std::string_view name;  // C++ name without namespace: "sqrt"
   unsigned arity;
   std::string_view floatName;   // CUDA device function for float: "sqrtf"
   std::string_view doubleName;  // for double: "sqrt"
@@ -64,7 +64,7 @@ std::string_view spelling(UnaryOp op);
 std::string_view spelling(IncDecOp op);
 std::string_view spelling(BinaryOp op);
 bool isPrefix(IncDecOp op);
-int delta(IncDecOp op);  // +1 or -1
+int delta(IncDecOp op);          // +1 or -1
 bool isComparison(BinaryOp op);  // < > <= >= == !=
 bool isLogical(BinaryOp op);     // && ||
 bool isShift(BinaryOp op);
@@ -87,17 +87,17 @@ struct Expr {
   Type type;  // the C++ type of the value (an lvalue's declared type for VarRef/Subscript)
   SourceRange range;
 
-  std::uint64_t intBits = 0;    // IntLiteral (two's complement of the literal's type), BoolLiteral
-  double floatValue = 0;        // FloatLiteral
-  VarId var = kNone;            // VarRef
-  FuncId callee = kNone;        // Call
-  MathFn math = MathFn::Sqrt;   // MathCall
+  std::uint64_t intBits = 0;   // IntLiteral (two's complement of the literal's type), BoolLiteral
+  double floatValue = 0;       // FloatLiteral
+  VarId var = kNone;           // VarRef
+  FuncId callee = kNone;       // Call
+  MathFn math = MathFn::Sqrt;  // MathCall
   UnaryOp unaryOp = UnaryOp::Neg;
   BinaryOp binaryOp = BinaryOp::Add;  // Binary, CompoundAssign
   IncDecOp incDecOp = IncDecOp::PreInc;
   Scalar computeType = Scalar::Void;  // CompoundAssign: type the operation is done in
-  bool explicitCast = false;    // Cast: written by the user (C-style, static_cast, functional)
-  std::string text;             // Assert: the condition as the user wrote it ("n > 0")
+  bool explicitCast = false;          // Cast: written by the user (C-style, static_cast, functional)
+  std::string text;                   // Assert: the condition as the user wrote it ("n > 0")
 
   std::vector<ExprPtr> operands;
 
@@ -114,18 +114,18 @@ struct Stmt {
   StmtKind kind = StmtKind::Null;
   SourceRange range;
 
-  VarId var = kNone;             // Decl
-  ExprPtr cond;                  // If, For (may be null), While, DoWhile, Switch
-  ExprPtr expr;                  // ExprStmt; Return (null = no value); For increment (may be null); Decl scalar init
-  std::vector<ExprPtr> inits;    // Decl of a local array with an initializer list (rest zero-filled)
-  bool arrayInitialized = false; // Decl of a local array: `= {...}` given (even `= {}`)
-  StmtPtr init;                  // For init (may be null)
-  StmtPtr then;                  // If
-  StmtPtr otherwise;             // If else branch (may be null)
-  StmtPtr body;                  // For, While, DoWhile, Switch
-  std::vector<StmtPtr> stmts;    // Block
-  bool scoped = true;            // Block: false for a declaration group
-  std::uint64_t caseValue = 0;   // Case: the label in the switch condition's type
+  VarId var = kNone;              // Decl
+  ExprPtr cond;                   // If, For (may be null), While, DoWhile, Switch
+  ExprPtr expr;                   // ExprStmt; Return (null = no value); For increment (may be null); Decl scalar init
+  std::vector<ExprPtr> inits;     // Decl of a local array with an initializer list (rest zero-filled)
+  bool arrayInitialized = false;  // Decl of a local array: `= {...}` given (even `= {}`)
+  StmtPtr init;                   // For init (may be null)
+  StmtPtr then;                   // If
+  StmtPtr otherwise;              // If else branch (may be null)
+  StmtPtr body;                   // For, While, DoWhile, Switch
+  std::vector<StmtPtr> stmts;     // Block
+  bool scoped = true;             // Block: false for a declaration group
+  std::uint64_t caseValue = 0;    // Case: the label in the switch condition's type
 
   Stmt() = default;
   Stmt(StmtKind k, SourceRange r) : kind(k), range(std::move(r)) {}

@@ -8,17 +8,17 @@
 namespace culift {
 
 // X(Enum, C++ type, CUDA spelling, bytes, isInteger, isSigned, isFloat)
-#define CULIFT_SCALAR_TYPES(X)                                   \
-  X(Bool, bool, "bool", 1, false, false, false)                  \
-  X(I8, std::int8_t, "signed char", 1, true, true, false)        \
-  X(U8, std::uint8_t, "unsigned char", 1, true, false, false)    \
-  X(I16, std::int16_t, "short", 2, true, true, false)            \
-  X(U16, std::uint16_t, "unsigned short", 2, true, false, false) \
-  X(I32, std::int32_t, "int", 4, true, true, false)              \
-  X(U32, std::uint32_t, "unsigned int", 4, true, false, false)   \
-  X(I64, std::int64_t, "long long", 8, true, true, false)        \
+#define CULIFT_SCALAR_TYPES(X)                                       \
+  X(Bool, bool, "bool", 1, false, false, false)                      \
+  X(I8, std::int8_t, "signed char", 1, true, true, false)            \
+  X(U8, std::uint8_t, "unsigned char", 1, true, false, false)        \
+  X(I16, std::int16_t, "short", 2, true, true, false)                \
+  X(U16, std::uint16_t, "unsigned short", 2, true, false, false)     \
+  X(I32, std::int32_t, "int", 4, true, true, false)                  \
+  X(U32, std::uint32_t, "unsigned int", 4, true, false, false)       \
+  X(I64, std::int64_t, "long long", 8, true, true, false)            \
   X(U64, std::uint64_t, "unsigned long long", 8, true, false, false) \
-  X(F32, float, "float", 4, false, true, true)                   \
+  X(F32, float, "float", 4, false, true, true)                       \
   X(F64, double, "double", 8, false, true, true)
 
 enum class Scalar : std::uint8_t {
@@ -30,9 +30,9 @@ enum class Scalar : std::uint8_t {
 
 // Spelling used in emitted CUDA and pseudocode ("void", "int", "unsigned long long", ...).
 std::string_view spelling(Scalar s);
-unsigned byteSize(Scalar s);       // 0 for Void
-bool isInteger(Scalar s);          // not bool
-bool isSigned(Scalar s);           // signed integers and floating types
+unsigned byteSize(Scalar s);  // 0 for Void
+bool isInteger(Scalar s);     // not bool
+bool isSigned(Scalar s);      // signed integers and floating types
 bool isFloating(Scalar s);
 inline bool isArithmetic(Scalar s) { return s != Scalar::Void; }
 

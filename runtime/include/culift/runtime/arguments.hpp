@@ -21,8 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "culift/ast/module.hpp"
@@ -40,7 +40,7 @@ struct BufferRef {
   std::uint64_t address = 0;
   Scalar element = Scalar::Void;
   std::size_t count = 0;
-  bool readOnly = false;           // passed as const: may only feed input arrays
+  bool readOnly = false;  // passed as const: may only feed input arrays
 };
 
 struct LaunchArg {
@@ -77,8 +77,8 @@ struct LaunchArg {
 struct ResolvedArg {
   const KernelParam* param = nullptr;
   bool isBuffer = false;
-  BufferRef buffer;    // arrays
-  ScalarValue value;   // scalars (converted to the parameter's type) and extents (I64)
+  BufferRef buffer;   // arrays
+  ScalarValue value;  // scalars (converted to the parameter's type) and extents (I64)
 };
 
 // Checks `args` against `fn`'s kernel signature and `plan`, and resolves every parameter.

@@ -47,8 +47,7 @@ class Buffer {
   Scalar element_ = Scalar::Void;
 };
 
-template <typename T>
-class DeviceBuffer : public Buffer {
+template <typename T> class DeviceBuffer : public Buffer {
  public:
   using value_type = T;
   DeviceBuffer(Engine& engine, std::size_t count) : Buffer(engine, scalarOf<T>(), count) {}

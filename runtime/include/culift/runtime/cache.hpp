@@ -27,7 +27,7 @@ struct CacheKey {
 
   static CacheKey make(const std::string& source, const std::vector<std::string>& options, const std::string& target,
                        const std::string& nvrtcVersion, const std::string& translatorVersion);
-  std::string digest() const;     // SHA-256 (hex) of every component: the entry's file name
+  std::string digest() const;  // SHA-256 (hex) of every component: the entry's file name
   // The components as (name, value) pairs, in file order.
   std::vector<std::pair<std::string, std::string>> components() const;
   friend bool operator==(const CacheKey&, const CacheKey&) = default;
@@ -38,17 +38,17 @@ struct CacheStats {
   std::uint64_t diskHits = 0;
   std::uint64_t misses = 0;
   std::uint64_t stores = 0;
-  std::uint64_t discarded = 0;      // corrupt or truncated files deleted
+  std::uint64_t discarded = 0;  // corrupt or truncated files deleted
   std::uint64_t writeFailures = 0;
   std::uint64_t hits() const { return memoryHits + diskHits; }
 };
 
 enum class MissReason : std::uint8_t {
-  Hit,          // not a miss: the entry is there and sound
-  NoEntry,      // no file, and no entry for this source under other options either
-  KeyDiffers,   // entries for this source exist, but a key component differs (see `components`)
-  Corrupt,      // the file is there but truncated, damaged or not a cache file
-  DiskDisabled, // memory-only cache and not in memory
+  Hit,           // not a miss: the entry is there and sound
+  NoEntry,       // no file, and no entry for this source under other options either
+  KeyDiffers,    // entries for this source exist, but a key component differs (see `components`)
+  Corrupt,       // the file is there but truncated, damaged or not a cache file
+  DiskDisabled,  // memory-only cache and not in memory
 };
 std::string_view name(MissReason r);  // "hit", "no entry", "key differs", "corrupt", "disk disabled"
 
@@ -61,8 +61,8 @@ struct MissExplanation {
 class CompileCache {
  public:
   struct Options {
-    std::string directory;  // empty: defaultDirectory()
-    bool disk = true;       // false: memory only
+    std::string directory;                         // empty: defaultDirectory()
+    bool disk = true;                              // false: memory only
     std::function<void(const std::string&)> warn;  // default: a line on stderr
   };
 
@@ -80,7 +80,7 @@ class CompileCache {
 
   // Why find(key) would miss, without changing anything.
   MissExplanation explain(const CacheKey& key) const;
-  MissExplanation lastMiss() const;   // the explanation recorded at the latest miss
+  MissExplanation lastMiss() const;  // the explanation recorded at the latest miss
 
   CacheStats stats() const;
   bool diskEnabled() const;

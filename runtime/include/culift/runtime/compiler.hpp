@@ -13,8 +13,8 @@
 namespace culift::rt {
 
 struct CompileTarget {
-  int arch = 90;      // 90 = sm_90 / compute_90
-  bool cubin = true;  // false: PTX, JIT-compiled by the driver
+  int arch = 90;             // 90 = sm_90 / compute_90
+  bool cubin = true;         // false: PTX, JIT-compiled by the driver
   std::string name() const;  // "sm_90" or "compute_90"
 };
 
@@ -23,18 +23,18 @@ struct CompileTarget {
 CompileTarget chooseTarget(const Nvrtc& nvrtc, int deviceArch);
 
 struct CompileRequest {
-  std::string source;                    // the emitted CUDA C (Module::cudaSource)
-  std::string programName = "culift.cu"; // NVRTC's name for it (appears in the log)
-  std::vector<std::string> options;      // "--fmad=false", "-lineinfo", ...
-  std::string translatorVersion;         // part of the cache key
+  std::string source;                     // the emitted CUDA C (Module::cudaSource)
+  std::string programName = "culift.cu";  // NVRTC's name for it (appears in the log)
+  std::vector<std::string> options;       // "--fmad=false", "-lineinfo", ...
+  std::string translatorVersion;          // part of the cache key
 };
 
 struct CompiledImage {
   std::shared_ptr<const std::vector<char>> image;  // cubin, or NUL-terminated PTX
   CompileTarget target;
-  std::vector<std::string> options;      // every option NVRTC got (the -arch one first)
-  std::string log;                       // NVRTC warnings (empty when cached)
-  double milliseconds = 0;               // NVRTC time (0 when cached)
+  std::vector<std::string> options;  // every option NVRTC got (the -arch one first)
+  std::string log;                   // NVRTC warnings (empty when cached)
+  double milliseconds = 0;           // NVRTC time (0 when cached)
   bool fromCache = false;
   CacheKey key;
 };

@@ -37,16 +37,16 @@ std::string_view name(MathMode m);  // "default", "strict", "fast"
 struct EngineOptions {
   int deviceOrdinal = 0;
   MathMode math = MathMode::Default;
-  bool lineInfo = true;           // -lineinfo: tools map device faults to the user's C++ lines
+  bool lineInfo = true;  // -lineinfo: tools map device faults to the user's C++ lines
   // Check the lifted functions' assert()s on the GPU too (-DCULIFT_DEVICE_ASSERTS). Off, they are
   // compiled out, as NDEBUG does; on, a failed one prints its condition and location and the
   // launch fails with CudaError CUDA_ERROR_ASSERT (the context is unusable afterwards). The
   // interpreter (the CPU backend) checks them always.
   bool deviceAsserts = false;
-  std::string cacheDir;           // empty: CompileCache::defaultDirectory()
-  bool diskCache = true;          // false: compiled images are cached in memory only
-  std::string translatorVersion;  // empty: the translator this runtime was built with
-  unsigned cpuThreads = 0;        // CPU backend: 0 = every core
+  std::string cacheDir;                          // empty: CompileCache::defaultDirectory()
+  bool diskCache = true;                         // false: compiled images are cached in memory only
+  std::string translatorVersion;                 // empty: the translator this runtime was built with
+  unsigned cpuThreads = 0;                       // CPU backend: 0 = every core
   std::function<void(const std::string&)> warn;  // cache warnings; default: stderr
   // Without NVRTC a GPU engine can still run modules that carry a cubin for its device and its
   // compile options (Module::images; culift_add_kernels embeds them). True creates the GPU
@@ -57,27 +57,27 @@ struct EngineOptions {
 
 struct DeviceInfo {
   int ordinal = 0;
-  std::string name;               // "NVIDIA H200", or "CPU (interpreter)"
+  std::string name;  // "NVIDIA H200", or "CPU (interpreter)"
   int computeMajor = 0;
   int computeMinor = 0;
   std::uint64_t totalMemory = 0;  // bytes
   int multiprocessors = 0;
-  int driverVersion = 0;          // 13000 = CUDA 13.0; 0 for the CPU backend
+  int driverVersion = 0;  // 13000 = CUDA 13.0; 0 for the CPU backend
   GridLimits limits;
 
   int arch() const { return computeMajor * 10 + computeMinor; }  // 90
-  std::string toString() const;   // "NVIDIA H200 (sm_90, 132 SMs, 139.7 GiB)"
+  std::string toString() const;                                  // "NVIDIA H200 (sm_90, 132 SMs, 139.7 GiB)"
 };
 
 // What compiling one module for this engine did.
 struct CompileRecord {
-  std::string module;             // the module's source path
-  std::string target;             // "sm_90" (cubin), "compute_90" (PTX), "interpreter"
+  std::string module;  // the module's source path
+  std::string target;  // "sm_90" (cubin), "compute_90" (PTX), "interpreter"
   bool fromCache = false;
-  double milliseconds = 0;        // NVRTC time (0 when cached)
+  double milliseconds = 0;  // NVRTC time (0 when cached)
   std::vector<std::string> options;
-  std::string log;                // NVRTC warnings, if any
-  bool embedded = false;          // the module's own image for the device (Module::images): no NVRTC
+  std::string log;        // NVRTC warnings, if any
+  bool embedded = false;  // the module's own image for the device (Module::images): no NVRTC
 };
 
 // Where a launch or copy goes: an engine's default stream, or one of its streams.
@@ -112,11 +112,11 @@ class Engine : public std::enable_shared_from_this<Engine> {
   // functions that exist when `function` is not a kernel of `module`.
   Kernel kernel(const std::shared_ptr<const Module>& module, std::string_view function);
 
-  void synchronize();              // waits for all work on the device
+  void synchronize();  // waits for all work on the device
   Stream createStream();
   Event createEvent();
 
-  CompileCache& cache();           // hit/miss counters, explain()
+  CompileCache& cache();                              // hit/miss counters, explain()
   const std::shared_ptr<const Nvrtc>& nvrtc() const;  // null for the CPU backend
   std::vector<CompileRecord> compileRecords() const;
 

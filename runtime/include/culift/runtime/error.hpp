@@ -18,11 +18,10 @@ class Error : public std::runtime_error {
 // A CUDA driver call failed.
 class CudaError : public Error {
  public:
-  CudaError(std::string call, int status, std::string statusName, std::string description,
-            std::string context = {});
-  const std::string& call() const { return call_; }      // "cuMemAlloc_v2"
-  int status() const { return status_; }                 // the CUresult value
-  const std::string& statusName() const { return name_; } // "CUDA_ERROR_OUT_OF_MEMORY"
+  CudaError(std::string call, int status, std::string statusName, std::string description, std::string context = {});
+  const std::string& call() const { return call_; }        // "cuMemAlloc_v2"
+  int status() const { return status_; }                   // the CUresult value
+  const std::string& statusName() const { return name_; }  // "CUDA_ERROR_OUT_OF_MEMORY"
 
  private:
   std::string call_;

@@ -24,7 +24,8 @@ namespace culift::rt {
 // stride, along any axis, or the flat index of `out`), or an array of a vectorized element-wise
 // kernel is not aligned to its vector. The grid shrinks on x by the indices each thread takes
 // there, so no block starts past the end. Kernel::launch uses it; exposed for tests.
-std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args);
+std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& plan,
+                                          std::span<const ResolvedArg> args);
 
 // The entry of the kernel's loop plan a launch over `plan` runs (an index into
 // fn.planEntries) and its launch shape, or nothing when a per-thread entry runs: the launch asks
@@ -53,8 +54,7 @@ class Kernel {
   // results bit for bit); otherwise the 32-bit-index entry whenever every loop index of the
   // launch fits in an int (and, for vectorized element-wise kernels, every array is aligned to a
   // vector); the 64-bit entry otherwise, or when plan.wideIndices asks for it.
-  template <typename... Args>
-  void launch(const LaunchTarget& target, const LaunchPlan& plan, Args&&... args) const {
+  template <typename... Args> void launch(const LaunchTarget& target, const LaunchPlan& plan, Args&&... args) const {
     const std::array<LaunchArg, sizeof...(Args)> erased{toLaunchArg(std::forward<Args>(args))...};
     launchArgs(target, plan, std::span<const LaunchArg>(erased.data(), erased.size()));
   }
@@ -69,11 +69,14 @@ class Kernel {
   friend class Engine;
   Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle,
          void* wideHandle, std::vector<void*> planHandles)
-      : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle),
-        wideHandle_(wideHandle), planHandles_(std::move(planHandles)) {}
+      : engine_(std::move(engine)),
+        module_(std::move(module)),
+        function_(function),
+        handle_(handle),
+        wideHandle_(wideHandle),
+        planHandles_(std::move(planHandles)) {}
 
-  template <typename A>
-  static LaunchArg toLaunchArg(A&& a) {
+  template <typename A> static LaunchArg toLaunchArg(A&& a) {
     using D = std::remove_cvref_t<A>;
     if constexpr (std::is_base_of_v<Buffer, D>) {
       if constexpr (std::is_const_v<std::remove_reference_t<A>>) return LaunchArg::of(static_cast<const Buffer&>(a));
@@ -91,8 +94,8 @@ class Kernel {
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const Module> module_;
   const Function* function_;
-  void* handle_;      // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
-  void* wideHandle_;  // the 64-bit-index entry (the same as handle_ on the CPU backend)
+  void* handle_;                    // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
+  void* wideHandle_;                // the 64-bit-index entry (the same as handle_ on the CPU backend)
   std::vector<void*> planHandles_;  // the entries of function_->planEntries (empty on the CPU backend)
 };
 

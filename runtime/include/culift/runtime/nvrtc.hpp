@@ -14,7 +14,7 @@ struct CompileOutput {
   std::vector<std::string> options;  // the options passed
   std::vector<char> image;           // cubin (binary) or PTX (text), per `cubin`
   bool cubin = true;
-  double milliseconds = 0;           // wall time of nvrtcCompileProgram + image retrieval
+  double milliseconds = 0;  // wall time of nvrtcCompileProgram + image retrieval
 };
 
 class Nvrtc {
@@ -25,7 +25,7 @@ class Nvrtc {
 
   int versionMajor() const;
   int versionMinor() const;
-  std::string libraryPath() const;    // the file that was loaded
+  std::string libraryPath() const;          // the file that was loaded
   std::vector<int> supportedArchs() const;  // e.g. {75, 80, 86, 89, 90, 100, 120}
 
   // Compiles `source` for compute capability `arch` (90 = sm_90): a cubin when `cubin`,

@@ -25,19 +25,19 @@ struct GridLimits {
 // Axis mapping (as the emitter writes it; the last axis on x, C order): i → x for 1-D; 2-D: i
 // (rows) on y, j (columns) on x; 3-D: i on z, j on y, k on x.
 struct LaunchPlan {
-  unsigned rank = 1;                    // axes of the index space: 1, 2 or 3
-  std::int64_t extent[3] = {0, 1, 1};   // n_i, n_j, n_k (unused axes are 1)
+  unsigned rank = 1;                   // axes of the index space: 1, 2 or 3
+  std::int64_t extent[3] = {0, 1, 1};  // n_i, n_j, n_k (unused axes are 1)
   Dim3 grid;
   Dim3 block;
   unsigned sharedBytes = 0;
-  bool wideIndices = false;             // launch a kernel's 64-bit-index entry even where the
-                                        // 32-bit one would do (comparisons, tests)
-  bool perThread = false;               // launch a per-thread entry even where the kernel's
-                                        // loop plan has a faster one (comparisons, tests)
+  bool wideIndices = false;  // launch a kernel's 64-bit-index entry even where the
+                             // 32-bit one would do (comparisons, tests)
+  bool perThread = false;    // launch a per-thread entry even where the kernel's
+                             // loop plan has a faster one (comparisons, tests)
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   bool empty() const { return elements() == 0; }
-  std::string toString() const;   // "2-D 1024x1024: grid (64, 64, 1) x block (16, 16, 1)"
+  std::string toString() const;  // "2-D 1024x1024: grid (64, 64, 1) x block (16, 16, 1)"
 };
 
 class LaunchPlanner {
@@ -46,8 +46,8 @@ class LaunchPlanner {
   static LaunchPlan for1D(std::int64_t n, unsigned block = 256, const GridLimits& limits = {});
   static LaunchPlan for2D(std::int64_t rows, std::int64_t cols, unsigned blockX = 16, unsigned blockY = 16,
                           const GridLimits& limits = {});
-  static LaunchPlan for3D(std::int64_t ni, std::int64_t nj, std::int64_t nk, unsigned blockX = 8,
-                          unsigned blockY = 8, unsigned blockZ = 4, const GridLimits& limits = {});
+  static LaunchPlan for3D(std::int64_t ni, std::int64_t nj, std::int64_t nk, unsigned blockX = 8, unsigned blockY = 8,
+                          unsigned blockZ = 4, const GridLimits& limits = {});
   // A plan for `rank` axes with about `threadsPerBlock` threads per block (an occupancy figure):
   // 1-D gets them all on x; 2-D a 32-wide row of warps; 3-D 32 (k) x (n/128) (j) x 4 (i).
   static LaunchPlan forThreads(unsigned rank, const std::int64_t extent[3], unsigned threadsPerBlock,

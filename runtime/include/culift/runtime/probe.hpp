@@ -21,13 +21,13 @@ struct DeviceReport {
 struct EnvironmentReport {
   // The CUDA driver (libcuda.so.1).
   bool driverFound = false;
-  std::string driverPath;         // the file loaded
-  std::string driverError;        // why it did not load
-  int initStatus = -1;            // cuInit's CUresult; -1 when not called
-  std::string initStatusName;     // "CUDA_SUCCESS", "CUDA_ERROR_NO_DEVICE", ...
-  int driverVersion = 0;          // CUDA version the driver supports: 13000 = 13.0
+  std::string driverPath;      // the file loaded
+  std::string driverError;     // why it did not load
+  int initStatus = -1;         // cuInit's CUresult; -1 when not called
+  std::string initStatusName;  // "CUDA_SUCCESS", "CUDA_ERROR_NO_DEVICE", ...
+  int driverVersion = 0;       // CUDA version the driver supports: 13000 = 13.0
   std::vector<DeviceReport> devices;
-  std::string deviceError;        // a failure while listing devices
+  std::string deviceError;  // a failure while listing devices
 
   // NVRTC.
   bool nvrtcFound = false;
@@ -35,21 +35,21 @@ struct EnvironmentReport {
   std::string nvrtcError;
   int nvrtcMajor = 0;
   int nvrtcMinor = 0;
-  std::vector<int> nvrtcArchs;    // architectures NVRTC compiles for
+  std::vector<int> nvrtcArchs;  // architectures NVRTC compiles for
 
   // Environment variables that change the outcome.
   bool cudaVisibleDevicesSet = false;
   std::string cudaVisibleDevices;
   std::string ldLibraryPath;
 
-  bool gpuUsable() const;         // a driver, a device, NVRTC, and a target NVRTC can compile for
+  bool gpuUsable() const;  // a driver, a device, NVRTC, and a target NVRTC can compile for
 };
 
 struct FixSuggestion {
   enum class Severity { Error, Warning, Note };
   Severity severity = Severity::Error;
-  std::string title;   // one line: what is wrong
-  std::string detail;  // what to do about it, concretely
+  std::string title;             // one line: what is wrong
+  std::string detail;            // what to do about it, concretely
   std::string toString() const;  // "error: title"
 };
 

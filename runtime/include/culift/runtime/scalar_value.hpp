@@ -11,8 +11,7 @@ namespace culift::rt {
 
 // The culift scalar type of a C++ arithmetic type: bool, the integers by width and signedness
 // (int → I32, long and long long → I64 on LP64), float, double.
-template <typename T>
-constexpr Scalar scalarOf() {
+template <typename T> constexpr Scalar scalarOf() {
   using U = std::remove_cv_t<T>;
   static_assert(std::is_arithmetic_v<U> && !std::is_same_v<U, long double>,
                 "culift handles bool, integers, float and double");
@@ -37,8 +36,7 @@ struct ScalarValue {
   };
   ScalarValue() : u(0) {}
 
-  template <typename T>
-  static ScalarValue of(T v) {
+  template <typename T> static ScalarValue of(T v) {
     ScalarValue s;
     s.type = scalarOf<T>();
     if constexpr (std::is_same_v<T, bool>) s.b = v;
