@@ -232,7 +232,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   }
 
   const rt::CompiledFunction& cf = d.functions[index];
-  const std::int64_t rows = extent.n[0], cols = rank >= 2 ? extent.n[1] : 1;
+  const std::int64_t cols = rank >= 2 ? extent.n[1] : 1;
   const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
   const Scalar outType = fn.returnType.scalar;
 
@@ -253,7 +253,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   auto elementText = [&](std::uint64_t e) -> std::string {
     const auto le = static_cast<std::int64_t>(e);
     if (fn.mode == IndexMode::ElementWise || rank == 1) return std::to_string(le);
-    std::int64_t ijk[3];
+    std::int64_t ijk[3] = {0, 0, 0};
     indicesOf(le, ijk);
     std::string t = "i = " + std::to_string(ijk[0]) + ", j = " + std::to_string(ijk[1]);
     if (rank == 3) t += ", k = " + std::to_string(ijk[2]);
@@ -270,7 +270,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
       try {
         const auto le = static_cast<std::int64_t>(e);
         if (!indexParams.empty()) {
-          std::int64_t ijk[3];
+          std::int64_t ijk[3] = {0, 0, 0};
           indicesOf(le, ijk);
           for (std::size_t a = 0; a < indexParams.size(); ++a)
             s[indexParams[a]] = indexValue(fn.param(indexParams[a]).type.scalar, ijk[a]);
