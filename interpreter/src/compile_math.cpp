@@ -183,6 +183,10 @@ struct ConvertNode final : ExprNode {
 
 }  // namespace
 
+ExprNodePtr convertNode(const Expr& e, ConvertFn fn, ExprNodePtr operand) {
+  return std::make_unique<ConvertNode>(&e, fn, std::move(operand));
+}
+
 // PlantedBug::FloatMathInDouble: a float function of one argument computed by its double
 // overload, then rounded to float.
 ExprNodePtr plantedMath(Compiler& c, const Expr& e) {
@@ -191,10 +195,9 @@ ExprNodePtr plantedMath(Compiler& c, const Expr& e) {
     return nullptr;
   auto fn = unaryFn<double>(e.math);
   if (!fn) return nullptr;
-  ExprNodePtr asDouble = std::make_unique<ConvertNode>(e.operands[0].get(), converter(Scalar::F32, Scalar::F64),
-                                                       c.expr(*e.operands[0]));
-  return std::make_unique<ConvertNode>(&e, converter(Scalar::F64, Scalar::F32),
-                                       std::make_unique<Math1Node<double>>(&e, fn, std::move(asDouble)));
+  ExprNodePtr asDouble = convertNode(*e.operands[0], converter(Scalar::F32, Scalar::F64), c.expr(*e.operands[0]));
+  return convertNode(e, converter(Scalar::F64, Scalar::F32),
+                     std::make_unique<Math1Node<double>>(&e, fn, std::move(asDouble)));
 }
 
 ExprNodePtr Compiler::mathCall(const Expr& e) {

@@ -105,6 +105,8 @@ bool isConstant(const Expr& e);
 // differs from the lvalue's type, and other rare shapes).
 using ConvertFn = Raw (*)(Raw, const Expr&);
 ConvertFn converter(Scalar from, Scalar to);
+// A node converting `operand`'s value with `fn` (located at `e`).
+ExprNodePtr convertNode(const Expr& e, ConvertFn fn, ExprNodePtr operand);
 using BinaryFn = Raw (*)(Raw, Raw, Scalar rhsType, const Expr&);
 BinaryFn binaryFn(BinaryOp op, Scalar type);  // null when the operator does not apply
 

@@ -30,13 +30,6 @@ struct Fn2Node final : ExprNode {
   }
 };
 
-struct ConvertFnNode final : ExprNode {
-  ConvertFn fn;
-  ExprNodePtr a;
-  ConvertFnNode(const Expr* e, ConvertFn f, ExprNodePtr x) : ExprNode(e), fn(f), a(std::move(x)) {}
-  Raw eval(Frame& f) const override { return fn(a->eval(f), *src); }
-};
-
 ExprNodePtr binaryOf(Compiler& c, const Expr& e, std::function<Raw(Raw, Raw, const Expr&)> fn) {
   return std::make_unique<Fn2Node>(&e, c.expr(*e.operands[0]), c.expr(*e.operands[1]), std::move(fn));
 }
@@ -44,10 +37,6 @@ ExprNodePtr binaryOf(Compiler& c, const Expr& e, std::function<Raw(Raw, Raw, con
 }  // namespace
 
 PlantedBug plantedBug(const Compiler& c) { return c.program().options.plantedBug; }
-
-ExprNodePtr convertNode(const Expr& e, ConvertFn fn, ExprNodePtr operand) {
-  return std::make_unique<ConvertFnNode>(&e, fn, std::move(operand));
-}
 
 ExprNodePtr plantedBinary(Compiler& c, const Expr& e) {
   const PlantedBug bug = plantedBug(c);

@@ -17,7 +17,5 @@ ExprNodePtr plantedBinary(Compiler& c, const Expr& e);  // SignedShiftRightLogic
 ExprNodePtr plantedCast(Compiler& c, const Expr& e);    // FloatToIntRounds, UnsignedNarrowSignExtends,
                                                         // NegativeZeroNarrowsPositive
 ExprNodePtr plantedMath(Compiler& c, const Expr& e);    // FloatMathInDouble
-// A conversion node (for the compound-assignment bug, compiled in compile_expr.cpp).
-ExprNodePtr convertNode(const Expr& e, ConvertFn fn, ExprNodePtr operand);
 
 }  // namespace culift::interp::rt
