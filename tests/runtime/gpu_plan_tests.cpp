@@ -192,6 +192,18 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
   return result;
 }
 
+// The floating value of `element` at byte `at` of `bytes`.
+double floatAt(const std::vector<std::byte>& bytes, std::size_t at, Scalar element) {
+  if (element == Scalar::F32) {
+    float f;
+    std::memcpy(&f, bytes.data() + at, 4);
+    return f;
+  }
+  double d;
+  std::memcpy(&d, bytes.data() + at, 8);
+  return d;
+}
+
 // The first element where two read-backs differ, or -1: bit for bit, or for floating values
 // with `relative` > 0 within relative * max(1, |a|, |b|), or with `absolute` > 0 within it.
 std::int64_t firstDifference(const std::vector<std::byte>& a, const std::vector<std::byte>& b, Scalar element,
@@ -200,31 +212,10 @@ std::int64_t firstDifference(const std::vector<std::byte>& a, const std::vector<
   if (a.size() != b.size()) return 0;
   for (std::size_t k = 0; k < a.size(); k += width) {
     if (std::memcmp(a.data() + k, b.data() + k, width) == 0) continue;
-    if (relative > 0 && isFloating(element)) {
-      double x, y;
-      if (element == Scalar::F32) {
-        float fx, fy;
-        std::memcpy(&fx, a.data() + k, 4);
-        std::memcpy(&fy, b.data() + k, 4);
-        x = fx, y = fy;
-      } else {
-        std::memcpy(&x, a.data() + k, 8);
-        std::memcpy(&y, b.data() + k, 8);
-      }
-      if (std::fabs(x - y) <= relative * std::max({1.0, std::fabs(x), std::fabs(y)})) continue;
-    }
-    if (absolute > 0 && isFloating(element)) {
-      double x, y;
-      if (element == Scalar::F32) {
-        float fx, fy;
-        std::memcpy(&fx, a.data() + k, 4);
-        std::memcpy(&fy, b.data() + k, 4);
-        x = fx, y = fy;
-      } else {
-        std::memcpy(&x, a.data() + k, 8);
-        std::memcpy(&y, b.data() + k, 8);
-      }
-      if (std::fabs(x - y) <= absolute) continue;
+    if ((relative > 0 || absolute > 0) && isFloating(element)) {
+      const double x = floatAt(a, k, element), y = floatAt(b, k, element);
+      if (relative > 0 && std::fabs(x - y) <= relative * std::max({1.0, std::fabs(x), std::fabs(y)})) continue;
+      if (absolute > 0 && std::fabs(x - y) <= absolute) continue;
     }
     return static_cast<std::int64_t>(k / width);
   }
