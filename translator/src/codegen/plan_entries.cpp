@@ -152,6 +152,15 @@ class EntryWriter {
   void copyElement(const StagedOperand& o, unsigned indent, const std::string& shared);
   // The value store of a value-returning function at (i[, j]).
   std::string store(const std::string& value) const;
+  // The statements after the loop of a 1-D entry, inside its loop over rows (indent 2): a return
+  // stores its value and goes on to the next row.
+  void epilogueStoring(PrintRewrites after) {
+    const bool value = !fn_.returnType.isVoid();
+    after.returns = [&](const std::string& v) {
+      return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
+    };
+    for (const Stmt* s : a_.epilogue) printWith(after, *s, 2);
+  }
   // The identity of a sum's additions: -0.0 (x + -0.0 is x for every x, +0.0 and -0.0 included).
   std::string identity(VarId v) const { return fn_.vars[v].type.scalar == Scalar::F32 ? "-0.0f" : "-0.0"; }
 
@@ -613,11 +622,7 @@ void EntryWriter::rows(const PlanEntry& e) {
     out_.line(3, "continue;");
     out_.line(2, "}");
   }
-  PrintRewrites after = perOut;
-  after.returns = [&](const std::string& v) {
-    return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
-  };
-  for (const Stmt* s : a_.epilogue) printWith(after, *s, 2);
+  epilogueStoring(perOut);
   out_.line(1, "}");
   out_.line(0, "}");
 }
@@ -707,11 +712,7 @@ void EntryWriter::warp(const PlanEntry& e) {
     out_.line(2, name(sums[s]) + " = " + name(sums[s]) + " + culift_p" + str(s) + ";");
   out_.line(2, "// The statements after the loop, on the first lane; a return stores the value.");
   out_.line(2, "if (culift_lane != 0) continue;");
-  PrintRewrites after = perOut;
-  after.returns = [&](const std::string& v) {
-    return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
-  };
-  for (const Stmt* s : a_.epilogue) printWith(after, *s, 2);
+  epilogueStoring(perOut);
   out_.line(1, "}");
   out_.line(0, "}");
 }
