@@ -16,37 +16,20 @@
 #include "gpu_skip.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace culift {
 namespace {
 
-const std::string kCulift = CULIFT_BINARY_DIR "/tools/culift";
+using culift::test::readFile;
+using culift::test::writeFile;
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void writeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-class TempDir {
- public:
-  TempDir() {
-    llvm::SmallString<128> path;
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-embedded", path));
-    path_ = std::string(path.str());
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
+// Scratch directories named after this suite.
+struct TempDir : culift::test::TempDir {
+  TempDir() : culift::test::TempDir("culift-embedded") {}
 };
+
+const std::string kCulift = CULIFT_BINARY_DIR "/tools/culift";
 
 struct Run {
   int code = -1;

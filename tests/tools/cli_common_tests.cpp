@@ -15,33 +15,22 @@
 #include "culift/version.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace {
+
+using culift::test::readFile;
+
+// Scratch directories named after this suite.
+struct TempDir : culift::test::TempDir {
+  TempDir() : culift::test::TempDir("culift-tools") {}
+};
 
 const std::string kBin = CULIFT_BINARY_DIR;
 const std::string kCulift = kBin + "/tools/culift";
 const std::string kDifftest = kBin + "/tests/reliability/culift-difftest";
 const std::string kDifftestGpu = kBin + "/tests/reliability/culift-difftest-gpu";
 const std::string kStartupBench = kBin + "/bench/gpu/culift_startup_bench";
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-class TempDir {
- public:
-  TempDir() {
-    llvm::SmallString<128> path;
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-tools", path));
-    path_ = std::string(path.str());
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
 
 struct Run {
   int code;

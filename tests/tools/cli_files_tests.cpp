@@ -13,8 +13,17 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace {
+
+using culift::test::readFile;
+using culift::test::writeFile;
+
+// Scratch directories named after this suite.
+struct TempDir : culift::test::TempDir {
+  TempDir() : culift::test::TempDir("culift-files") {}
+};
 
 const std::string kCulift = std::string(CULIFT_BINARY_DIR) + "/tools/culift";
 
@@ -23,33 +32,7 @@ struct Run {
   std::string out, err;
 };
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void writeFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out << bytes;
-}
-
-class TempDir {
- public:
-  TempDir() {
-    llvm::SmallString<128> path;
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-files", path));
-    path_ = std::string(path.str());
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-
- private:
-  std::string path_;
-};
-
-Run culift(const std::vector<std::string>& args, const TempDir& dir, const std::string& stdinFile = "") {
+Run runCulift(const std::vector<std::string>& args, const TempDir& dir, const std::string& stdinFile = "") {
   const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
   llvm::sys::fs::remove(out);
   llvm::sys::fs::remove(err);
@@ -108,21 +91,21 @@ TEST_CASE("--args @FILE and @- read the arguments from a file and from stdin") {
   const std::string source = dir.file("k.cpp");
   writeFile(source, kSource);
   writeFile(dir.file("args.json"), "[[1, 2, 3.5], 3]\n");
-  Run r = culift({"run", source, "--function", "Sum", "--args", "@" + dir.file("args.json")}, dir);
+  Run r = runCulift({"run", source, "--function", "Sum", "--args", "@" + dir.file("args.json")}, dir);
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"result\":6.5") != std::string::npos);
 
-  r = culift({"run", source, "--function", "Sum", "--args", "@-"}, dir, dir.file("args.json"));
+  r = runCulift({"run", source, "--function", "Sum", "--args", "@-"}, dir, dir.file("args.json"));
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"result\":6.5") != std::string::npos);
 
   writeFile(dir.file("bad.json"), "[[1, 2], \"two\"]");
-  r = culift({"run", source, "--function", "Sum", "--args", "@" + dir.file("bad.json")}, dir);
+  r = runCulift({"run", source, "--function", "Sum", "--args", "@" + dir.file("bad.json")}, dir);
   CHECK(r.code == 2);  // the file's JSON is checked as --args is
   CHECK(r.err.find("argument 2 ('n', int): \"two\" is not a number") != std::string::npos);
-  r = culift({"run", source, "--function", "Sum", "--args", "@" + dir.file("missing.json")}, dir);
+  r = runCulift({"run", source, "--function", "Sum", "--args", "@" + dir.file("missing.json")}, dir);
   CHECK(r.code == 2);
   CHECK(r.err.find("cannot read the arguments from '" + dir.file("missing.json") + "'") != std::string::npos);
 }
@@ -136,9 +119,9 @@ TEST_CASE("arrays from .npy files, results to .npy files") {
   // Relative .npy paths are found beside the arguments file, not in the working directory.
   writeFile(dir.file("args.json"), "[{\"npy\": \"y.npy\"}, {\"npy\": \"x.npy\"}]");
   llvm::sys::fs::create_directory(dir.file("out"));
-  Run r = culift({"launch", source, "--function", "Accumulate", "--extent", "4", "--backend", "cpu", "--args",
-                  "@" + dir.file("args.json"), "--out-npy", dir.file("out")},
-                 dir);
+  Run r = runCulift({"launch", source, "--function", "Accumulate", "--extent", "4", "--backend", "cpu", "--args",
+                     "@" + dir.file("args.json"), "--out-npy", dir.file("out")},
+                    dir);
   INFO(r.err << r.out);
   REQUIRE(r.code == 0);
   CHECK(readNpy<float>(dir.file("out/y.npy"), "<f4") == std::vector<float>{11.0f, 18.0f, 30.25f, 48.0f});
@@ -149,15 +132,15 @@ TEST_CASE("arrays from .npy files, results to .npy files") {
   CHECK(arrays->getString("y") == dir.file("out/y.npy"));  // file names instead of numbers
 
   // `out` too; the JSON on the command line may name .npy files (relative: the working directory).
-  r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
-              "[{\"npy\": \"" + dir.file("x.npy") + "\"}, 0.5]", "--out-npy", dir.file("out")},
-             dir);
+  r = runCulift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+                 "[{\"npy\": \"" + dir.file("x.npy") + "\"}, 0.5]", "--out-npy", dir.file("out")},
+                dir);
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(readNpy<float>(dir.file("out/out.npy"), "<f4") == std::vector<float>{0.5f, -1.0f, 0.125f, 4.0f});
 
   // culift run takes .npy arrays as well.
-  r = culift({"run", source, "--function", "Sum", "--args", "[{\"npy\": \"" + dir.file("x.npy") + "\"}, 4]"}, dir);
+  r = runCulift({"run", source, "--function", "Sum", "--args", "[{\"npy\": \"" + dir.file("x.npy") + "\"}, 4]"}, dir);
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK(r.out.find("\"result\":7.25") != std::string::npos);
@@ -188,26 +171,26 @@ TEST_CASE("bad .npy files are clear errors with exit status 2") {
   for (const Bad& b : bad) {
     INFO(b.name);
     writeFile(dir.file(b.name), b.bytes);
-    Run r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
-                    "[{\"npy\": \"" + dir.file(b.name) + "\"}, 0.5]"},
-                   dir);
+    Run r = runCulift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+                       "[{\"npy\": \"" + dir.file(b.name) + "\"}, 0.5]"},
+                      dir);
     CHECK(r.code == 2);
     CHECK(r.err.find(b.message) != std::string::npos);
     CHECK(r.err.find("argument 1 ('x', const float*)") != std::string::npos);
   }
-  Run r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
-                  "[{\"npy\": \"" + dir.file("none.npy") + "\"}, 0.5]"},
-                 dir);
+  Run r = runCulift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+                     "[{\"npy\": \"" + dir.file("none.npy") + "\"}, 0.5]"},
+                    dir);
   CHECK(r.code == 2);
   CHECK(r.err.find(dir.file("none.npy") + ": cannot read") != std::string::npos);
-  r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
-              "[{\"csv\": \"x.csv\"}, 0.5]"},
-             dir);
+  r = runCulift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+                 "[{\"csv\": \"x.csv\"}, 0.5]"},
+                dir);
   CHECK(r.code == 2);
   CHECK(r.err.find("must be {\"npy\": \"FILE.npy\"}") != std::string::npos);
-  r = culift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
-              "[[1,2,3,4], 0.5]", "--out-npy", dir.file("no/such/dir")},
-             dir);
+  r = runCulift({"launch", source, "--function", "Scale", "--extent", "4", "--backend", "cpu", "--args",
+                 "[[1,2,3,4], 0.5]", "--out-npy", dir.file("no/such/dir")},
+                dir);
   CHECK(r.code == 2);
   CHECK(r.err.find("--out-npy") != std::string::npos);
 }
@@ -224,9 +207,9 @@ TEST_CASE("a launch over a million elements from and to .npy files") {
   writeFile(dir.file("args.json"), "[{\"npy\": \"x.npy\"}, 2]");
   llvm::sys::fs::create_directory(dir.file("out"));
   const auto start = std::chrono::steady_clock::now();
-  Run r = culift({"launch", source, "--function", "Scale", "--extent", std::to_string(x.size()), "--backend", "cpu",
-                  "--args", "@" + dir.file("args.json"), "--out-npy", dir.file("out")},
-                 dir);
+  Run r = runCulift({"launch", source, "--function", "Scale", "--extent", std::to_string(x.size()), "--backend", "cpu",
+                     "--args", "@" + dir.file("args.json"), "--out-npy", dir.file("out")},
+                    dir);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO(r.err);
   REQUIRE(r.code == 0);

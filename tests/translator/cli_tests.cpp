@@ -8,8 +8,17 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace {
+
+using culift::test::readFile;
+using culift::test::writeFile;
+
+// Scratch directories named after this suite.
+struct TempDir : culift::test::TempDir {
+  TempDir() : culift::test::TempDir("culift-cli") {}
+};
 
 const std::string kCulift = std::string(CULIFT_BINARY_DIR) + "/tools/culift";
 
@@ -18,34 +27,7 @@ struct Run {
   std::string out, err;
 };
 
-std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void writeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-}
-
-class TempDir {
- public:
-  TempDir() {
-    llvm::SmallString<128> path;
-    REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-cli", path));
-    path_ = std::string(path.str());
-  }
-  ~TempDir() { llvm::sys::fs::remove_directories(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-Run culift(const std::vector<std::string>& args, const TempDir& dir) {
+Run runCulift(const std::vector<std::string>& args, const TempDir& dir) {
   const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
   // Redirection does not truncate: start from empty files.
   llvm::sys::fs::remove(out);
@@ -68,30 +50,30 @@ const char* kKernels =
 
 TEST_CASE("culift emit: usage errors exit 2", "[cli]") {
   TempDir dir;
-  Run none = culift({"emit"}, dir);
+  Run none = runCulift({"emit"}, dir);
   CHECK(none.code == 2);
   CHECK_THAT(none.err, Catch::Contains("no input file"));
-  Run missing = culift({"emit", dir.file("missing.cpp")}, dir);
+  Run missing = runCulift({"emit", dir.file("missing.cpp")}, dir);
   CHECK(missing.code == 2);
   CHECK_THAT(missing.err, Catch::Contains("cannot read '" + dir.file("missing.cpp") + "'"));
-  Run astMissing = culift({"ast"}, dir);
+  Run astMissing = runCulift({"ast"}, dir);
   CHECK(astMissing.code == 2);
 }
 
 TEST_CASE("culift emit: success to stdout and to -o", "[cli]") {
   TempDir dir;
   writeFile(dir.file("k.cpp"), kKernels);
-  Run toStdout = culift({"emit", dir.file("k.cpp")}, dir);
+  Run toStdout = runCulift({"emit", dir.file("k.cpp")}, dir);
   INFO(toStdout.err);
   CHECK(toStdout.code == 0);
   CHECK(toStdout.err.empty());
-  Run toFile = culift({"emit", dir.file("k.cpp"), "-o", dir.file("k.cu"), "--no-line-directives"}, dir);
+  Run toFile = runCulift({"emit", dir.file("k.cpp"), "-o", dir.file("k.cu"), "--no-line-directives"}, dir);
   CHECK(toFile.code == 0);
   CHECK(toFile.out.empty());
   const std::string emitted = readFile(dir.file("k.cu"));
   CHECK_THAT(emitted, Catch::Contains("RowSum_kernel"));
   CHECK_THAT(emitted, !Catch::Contains("#line"));
-  Run withLines = culift({"emit", dir.file("k.cpp"), "-o", dir.file("lines.cu")}, dir);
+  Run withLines = runCulift({"emit", dir.file("k.cpp"), "-o", dir.file("lines.cu")}, dir);
   CHECK(withLines.code == 0);
   CHECK(readFile(dir.file("lines.cu")) == toStdout.out);
   CHECK_THAT(toStdout.out, Catch::Contains("#line"));
@@ -101,14 +83,14 @@ TEST_CASE("culift emit: diagnostics go to stderr and exit 1", "[cli]") {
   TempDir dir;
   writeFile(dir.file("bad.cpp"),
             "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int n) { return n ? f(n - 1) : 0; }\n");
-  Run r = culift({"emit", dir.file("bad.cpp")}, dir);
+  Run r = runCulift({"emit", dir.file("bad.cpp")}, dir);
   CHECK(r.code == 1);
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains(dir.file("bad.cpp") + ":2:41: error: recursive call to 'f'"));
   CHECK_THAT(r.err, Catch::Contains("note: recursion is not supported on the device"));
   CHECK_THAT(r.err, !Catch::Contains("\x1b["));  // not a terminal: no colour
   writeFile(dir.file("none.cpp"), "int g() { return 1; }\n");
-  Run none = culift({"emit", dir.file("none.cpp")}, dir);
+  Run none = runCulift({"emit", dir.file("none.cpp")}, dir);
   CHECK(none.code == 1);
   CHECK_THAT(none.err, Catch::Contains("no functions annotated with CULIFT_KERNEL"));
 }
@@ -116,7 +98,7 @@ TEST_CASE("culift emit: diagnostics go to stderr and exit 1", "[cli]") {
 TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   TempDir dir;
   writeFile(dir.file("k.cpp"), kKernels);
-  Run all = culift({"ast", dir.file("k.cpp")}, dir);
+  Run all = runCulift({"ast", dir.file("k.cpp")}, dir);
   INFO(all.err);
   REQUIRE(all.code == 0);
   CHECK_THAT(
@@ -128,14 +110,14 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
                                       "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
   CHECK_THAT(all.out, !Catch::Contains("function Plain"));
-  Run picked = culift({"ast", dir.file("k.cpp"), "--function", "Plain"}, dir);
+  Run picked = runCulift({"ast", dir.file("k.cpp"), "--function", "Plain"}, dir);
   REQUIRE(picked.code == 0);
   CHECK_THAT(picked.out, Catch::Contains("function Plain\n  index mode: ElementWise\n"));
   CHECK_THAT(picked.out, Catch::Contains("  loop plan:  per-thread (the body has no loop)\n"));
   // --function selects: the annotated RowSum is not translated when another function is picked.
   CHECK_THAT(picked.out, !Catch::Contains("function RowSum"));
   CHECK_THAT(picked.out, !Catch::Contains("function Other"));
-  Run unknown = culift({"emit", dir.file("k.cpp"), "--function", "Nope"}, dir);
+  Run unknown = runCulift({"emit", dir.file("k.cpp"), "--function", "Nope"}, dir);
   CHECK(unknown.code == 1);
   CHECK_THAT(unknown.err, Catch::Contains("no function named 'Nope'"));
 }
@@ -145,7 +127,7 @@ TEST_CASE("culift ast: an element-wise kernel's uniform parameters are marked so
   writeFile(dir.file("u.cpp"),
             "#include <culift/annotate.hpp>\n"
             "CULIFT_UNIFORM(a, b) float Axpby(float a, float x, float b, float y) { return a * x + b * y; }\n");
-  Run r = culift({"ast", dir.file("u.cpp")}, dir);
+  Run r = runCulift({"ast", dir.file("u.cpp")}, dir);
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains("    float a  [uniform]\n    const float* x  [element input]\n"
@@ -156,10 +138,10 @@ TEST_CASE("culift ast: an element-wise kernel's uniform parameters are marked so
 TEST_CASE("culift emit: arguments after -- reach Clang", "[cli]") {
   TempDir dir;
   writeFile(dir.file("n.cpp"), "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int i) { return N * i; }\n");
-  Run without = culift({"emit", dir.file("n.cpp")}, dir);
+  Run without = runCulift({"emit", dir.file("n.cpp")}, dir);
   CHECK(without.code == 1);
   CHECK_THAT(without.err, Catch::Contains("use of undeclared identifier 'N'"));
-  Run with = culift({"emit", dir.file("n.cpp"), "--", "-DN=4"}, dir);
+  Run with = runCulift({"emit", dir.file("n.cpp"), "--", "-DN=4"}, dir);
   INFO(with.err);
   CHECK(with.code == 0);
 }
@@ -175,13 +157,13 @@ TEST_CASE("culift emit -p uses compile_commands.json", "[cli]") {
             "[{\"directory\": \"" + dir.path() +
                 "\", \"command\": \"/usr/bin/c++ -std=c++20 -DFROM_DB=3 -c db.cpp -o db.o\", "
                 "\"file\": \"db.cpp\"}]\n");
-  Run without = culift({"emit", dir.file("db.cpp")}, dir);
+  Run without = runCulift({"emit", dir.file("db.cpp")}, dir);
   CHECK(without.code == 1);
-  Run with = culift({"ast", dir.file("db.cpp"), "-p", dir.path()}, dir);
+  Run with = runCulift({"ast", dir.file("db.cpp"), "-p", dir.path()}, dir);
   INFO(with.err);
   CHECK(with.code == 0);
   CHECK_THAT(with.out, Catch::Contains("function f"));
-  Run badDir = culift({"emit", dir.file("db.cpp"), "-p", dir.file("nowhere")}, dir);
+  Run badDir = runCulift({"emit", dir.file("db.cpp"), "-p", dir.file("nowhere")}, dir);
   CHECK(badDir.code == 1);
   CHECK_THAT(badDir.err, Catch::Contains("cannot load a compilation database"));
 }
