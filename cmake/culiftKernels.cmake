@@ -55,7 +55,9 @@ function(culift_add_kernels target)
 
   # The target's include directories and definitions, as its own sources see them.
   set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
-  set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
+  # But _GNU_SOURCE, which Clang defines itself in C++ (LLVM's definitions carry it to targets
+  # that link culift's libraries, and a second definition is a warning).
+  set(definitions "$<FILTER:$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>,EXCLUDE,^_GNU_SOURCE(=.*)?$>")
   set(include_flags "$<$<BOOL:${includes}>:-I$<JOIN:${includes},;-I>>")
   set(definition_flags "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},;-D>>")
 

@@ -29,7 +29,7 @@ record() {  # record NAME STATUS(0=pass) DETAIL
 
 find_bin() {
   for d in "$bin_dir" "$bin_dir/bin" "$bin_dir/tools" "$bin_dir/tests/runtime" "$bin_dir/tests/reliability" \
-           "$bin_dir/tests/module_files"; do
+           "$bin_dir/tests/module_files" "$bin_dir/tests/codegen"; do
     if [ -x "$d/$1" ]; then echo "$d/$1"; return 0; fi
   done
   return 1
@@ -73,6 +73,8 @@ gpu_suites="runtime_gpu_tests runtime_gpu_fault_tests runtime_gpu_golden_tests r
 for suite in $gpu_suites; do run_tests "$suite"; done
 # Its other cases run the build tree's culift and stay on the development machine.
 run_tests embedded_kernels_tests "[gpu]"
+# A program built by nvcc alone that calls the emitted launchers (nvcc is on the GPU machine).
+run_tests codegen_nvcc_tests "[gpu]"
 # The other runtime suites staged, under a real driver (the command-line one runs the build
 # tree's culift and stays on the development machine).
 for exe in "$bin_dir"/runtime_*_tests; do

@@ -58,6 +58,11 @@ if want startup && [ -x .gpu/culift_startup_bench ]; then
   done 2>&1 | tee "$logs/startup.txt"
   failed "${PIPESTATUS[0]}"
 fi
+if want startup && [ -x .gpu/culift_embedded_startup_bench ]; then
+  echo "== start-up with kernels built with the app (embedded module and sm_90 cubin; fresh processes)"
+  for run in 1 2 3 4 5; do .gpu/culift_embedded_startup_bench || exit 1; done 2>&1 | tee "$logs/startup-embedded.txt"
+  failed "${PIPESTATUS[0]}"
+fi
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-logs.tar.gz" -C "$logs" . 2>/dev/null
 echo "gpu-session: exit $first_failure (the first failing part's status, 0 when all passed)"
 exit "$first_failure"

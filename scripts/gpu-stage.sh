@@ -12,8 +12,8 @@ rm -rf "$dest"
 mkdir -p "$dest"
 copied=0
 for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu \
-           tests/reliability/reliability_runtime_tests tests/module_files/embedded_kernels_tests \
-           bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench tests/runtime/runtime_*_tests; do
+           tests/reliability/reliability_runtime_tests tests/module_files/embedded_kernels_tests tests/codegen/codegen_nvcc_tests \
+           bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench bench/gpu/culift_embedded_startup_bench tests/runtime/runtime_*_tests; do
   for f in "$build"/$rel; do
     [ -x "$f" ] || continue
     strip -o "$dest/$(basename "$f")" "$f"
@@ -21,3 +21,8 @@ for rel in tools/culift examples/pearson/pearson tests/reliability/culift-diffte
   done
 done
 du -sh "$dest" | sed "s|^|gpu-stage: $copied binaries, |"
+# Packed for the trip: the device call carries .carry/ (unpack there with
+# `tar xzf .carry/gpu.tar.gz`), a third of .gpu/'s size.
+mkdir -p "$root/.carry"
+tar czf "$root/.carry/gpu.tar.gz" -C "$root" .gpu
+du -sh "$root/.carry/gpu.tar.gz" | sed "s|^|gpu-stage: packed |"

@@ -1,5 +1,5 @@
-// Module files (docs/module-files.md): a header (signature, format version, content size, CRC-32
-// of the content) and the content, little-endian throughout. Every field of the module is
+// Module files (docs/module-files.md): a header (signature, format version, xxHash64 of the
+// content, content size) and the content, little-endian throughout. Every field of the module is
 // written, in declaration order, whatever its node kind: the reader needs no knowledge of which
 // fields a kind uses, and a file is the module's whole state. The reader checks every length
 // against the bytes left before it allocates, every enumerator against its range and every
@@ -15,17 +15,17 @@
 #include "culift/ast/stack.hpp"
 #include "culift/version.hpp"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/CRC.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/EndianStream.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 namespace culift {
 namespace {
 
-constexpr std::string_view kSignature = "CULIFTMF";  // 8 bytes
-constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8;  // signature, version, CRC-32, content size
+constexpr std::string_view kSignature = "CULIFTMF";      // 8 bytes
+constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 8 + 8;  // signature, version, reserved, xxHash64, content size
 
 // Nesting of statements and expressions a file may hold: far beyond what the front end lifts
 // (its limits: 1000 levels of statements around 1000 of expressions), and within what culift's
@@ -217,7 +217,7 @@ std::string content(const Module& m) {
   for (const DeviceImage& image : m.images) {
     w.string(image.target);
     w.strings(image.options);
-    w.string(image.bytes);
+    w.string(image.image());
   }
   std::string files;
   Writer fw(files);
@@ -264,9 +264,11 @@ class Reader {
            std::to_string(left()) + " bytes left");
     return n;
   }
-  std::string string(const char* what) {
+  std::string string(const char* what) { return std::string(view(what)); }
+  // The next string where it lies in the bytes read.
+  std::string_view view(const char* what) {
     std::uint32_t n = count(1, what);
-    std::string s(data_.substr(pos_, n));
+    const std::string_view s = data_.substr(pos_, n);
     pos_ += n;
     return s;
   }
@@ -287,7 +289,7 @@ class Reader {
 // end, once their table (after the functions) has been read.
 class ModuleReader {
  public:
-  explicit ModuleReader(Reader& r) : r_(r) {}
+  ModuleReader(Reader& r, ImageBytes images) : r_(r), images_(images) {}
 
   std::shared_ptr<Module> read() {
     auto m = std::make_shared<Module>();
@@ -301,7 +303,8 @@ class ModuleReader {
     for (DeviceImage& image : m->images) {
       image.target = r_.string("a device image's target");
       image.options = r_.strings("a device image's options");
-      image.bytes = r_.string("a device image");
+      if (images_ == ImageBytes::Borrow) image.borrowed = r_.view("a device image");
+      else image.bytes = r_.string("a device image");
     }
     std::vector<std::string> files = r_.strings("source file names");
     if (r_.left() != 0) r_.fail(std::to_string(r_.left()) + " bytes follow the module's content");
@@ -528,6 +531,7 @@ class ModuleReader {
   }
 
   Reader& r_;
+  ImageBytes images_;
   unsigned depth_ = 0;
   // Each source location read and the index of its file, resolved once the table is read. The
   // pointers stay valid: they point into nodes (heap) and into vectors sized before filling.
@@ -535,17 +539,18 @@ class ModuleReader {
   std::vector<const Expr*> calls_;
 };
 
-void writeHeader(std::string& out, std::uint32_t version, std::uint32_t crc, std::uint64_t size) {
+void writeHeader(std::string& out, std::uint32_t version, std::uint64_t hash, std::uint64_t size) {
   llvm::raw_string_ostream os(out);
   os << kSignature;
   llvm::support::endian::write<std::uint32_t>(os, version, llvm::support::little);
-  llvm::support::endian::write<std::uint32_t>(os, crc, llvm::support::little);
+  llvm::support::endian::write<std::uint32_t>(os, 0, llvm::support::little);  // reserved
+  llvm::support::endian::write<std::uint64_t>(os, hash, llvm::support::little);
   llvm::support::endian::write<std::uint64_t>(os, size, llvm::support::little);
 }
 
-std::uint32_t checksum(std::string_view bytes) {
-  return llvm::crc32(llvm::ArrayRef<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-}
+// xxHash64 rather than a CRC: a module with cubins is megabytes, and an app that embeds it
+// checks it at every start (about 0.1 ms a megabyte, a sixth of a CRC-32's time).
+std::uint64_t checksum(std::string_view bytes) { return llvm::xxHash64(llvm::StringRef(bytes.data(), bytes.size())); }
 
 }  // namespace
 
@@ -573,7 +578,7 @@ void saveModuleFile(const Module& module, const std::string& path) {
   if (ec) throw ModuleFileError(path + ": cannot write the module file: " + ec.message());
 }
 
-std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name) {
+std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name, ImageBytes images) {
   const std::string where(name);
   if (!isModuleFile(bytes))
     throw ModuleFileError(where + ": not a culift module file (it does not start with \"" + std::string(kSignature) +
@@ -585,7 +590,9 @@ std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name
     throw ModuleFileError(where + ": module file format version " + std::to_string(version) + "; culift " + kVersion +
                           " reads version " + std::to_string(kModuleFileVersion) +
                           " only: translate the source again with this culift (culift emit --module)");
-  const std::uint32_t crc = header.integer<std::uint32_t>("the header (the checksum)");
+  if (header.integer<std::uint32_t>("the header (reserved)") != 0)
+    throw ModuleFileError(where + ": corrupt: the header's reserved field is not zero");
+  const std::uint64_t hash = header.integer<std::uint64_t>("the header (the checksum)");
   const std::uint64_t size = header.integer<std::uint64_t>("the header (the content size)");
   const std::string_view body = bytes.substr(kHeaderBytes);
   if (body.size() < size)
@@ -594,14 +601,15 @@ std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name
   if (body.size() > size)
     throw ModuleFileError(where + ": " + std::to_string(body.size() - size) +
                           " bytes follow the module's content (two files joined, or a corrupt header)");
-  if (checksum(body) != crc)
-    throw ModuleFileError(where +
-                          ": corrupt: the content's CRC-32 does not match the header's (the file was changed "
-                          "or damaged after culift wrote it)");
+  if (checksum(body) != hash)
+    throw ModuleFileError(
+        where +
+        ": corrupt: the content's checksum (xxHash64) does not match the header's (the file was changed "
+        "or damaged after culift wrote it)");
   std::shared_ptr<Module> module;
   runOnCuliftStack([&] {
     Reader r(body, where, kHeaderBytes);
-    module = ModuleReader(r).read();
+    module = ModuleReader(r, images).read();
   });
   return module;
 }

@@ -1,7 +1,8 @@
 // Start-up of the tutorial's module on the GPU, in a fresh process: translate the header,
 // create the engine, compile and load the module (NVRTC or the disk cache), look up every
-// kernel. scripts/gpu-session.sh runs it several times: with an empty cache directory (cold),
-// then with the cache that run filled (warm).
+// kernel, make the first launch (RowSum, checked against the native build). scripts/gpu-session.sh
+// runs it several times: with an empty cache directory (cold), then with the cache that run
+// filled (warm); culift_embedded_startup_bench is the same start with kernels built with the app.
 //
 //   culift_startup_bench --cache-dir DIR [--header FILE | --source-root DIR]
 //
@@ -9,7 +10,7 @@
 // the GPU machine): under --source-root, else $CULIFT_SOURCE_ROOT, else the nearest folder above
 // the executable that holds it (.gpu/ in the repository, or the build tree).
 //
-// Exit status: 0 measured, 2 setup error, 3 no GPU.
+// Exit status: 0 measured, 1 a result differs from the native build, 2 setup error, 3 no GPU.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "startup_first_launch.hpp"
 
 namespace cl = llvm::cl;
 using Clock = std::chrono::steady_clock;
@@ -56,11 +58,11 @@ std::string findDefaultHeader(const char* argv0) {
   return {};
 }
 
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  using culift::bench::msSince;
+  const auto start = Clock::now();
   cl::ParseCommandLineOptions(argc, argv, "culift start-up: translate, engine, module ready to launch\n");
   std::string header = Header;
   if (header.empty() && (header = findDefaultHeader(argv[0])).empty()) {
@@ -103,10 +105,14 @@ int main(int argc, char** argv) {
   const auto records = engine->compileRecords();
   const bool fromCache = !records.empty() && records.front().fromCache;
   const double compileMs = records.empty() ? 0 : records.front().milliseconds;
+  const auto t3 = Clock::now();
+  const bool matches = culift::bench::firstLaunchMatches(*engine, translated.module);
+  const double launchMs = msSince(t3);
   std::printf(
       "startup: %s: translate %.1f ms | engine %.1f ms | %u kernels ready in %.1f ms (%s %.1f ms) | "
-      "engine + kernels %.1f ms\n",
+      "engine + kernels %.1f ms | first launch %.2f ms | main to first launch complete %.1f ms | results %s\n",
       fromCache ? "warm (disk cache)" : "cold (empty cache)", translateMs, engineMs, kernels, loadMs,
-      fromCache ? "cache read" : "NVRTC", compileMs, engineMs + loadMs);
-  return 0;
+      fromCache ? "cache read" : "NVRTC", compileMs, engineMs + loadMs, launchMs, msSince(start),
+      matches ? "match the native build" : "MISMATCH");
+  return matches ? 0 : 1;
 }

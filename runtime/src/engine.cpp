@@ -104,15 +104,7 @@ Kernel Engine::kernel(const std::shared_ptr<const Module>& module, std::string_v
                           : "no function '" + std::string(function) + "' in " + module->sourcePath;
     throw Error(what + "; kernels: " + (known.empty() ? "none" : known));
   }
-  void* handle = impl_->backend->function(module, *fn, fn->kernelName);
-  // A module without a wide entry (built by hand) has one kernel for every launch.
-  void* wide = fn->wideKernelName.empty() ? handle : impl_->backend->function(module, *fn, fn->wideKernelName);
-  // The CPU backend runs the function itself: its loop plan changes nothing there.
-  std::vector<void*> planHandles;
-  if (impl_->backend->kind() == Backend::Gpu)
-    for (const PlanEntry& e : fn->planEntries)
-      planHandles.push_back(impl_->backend->function(module, *fn, e.kernelName));
-  return Kernel(shared_from_this(), module, fn, handle, wide, std::move(planHandles));
+  return Kernel(shared_from_this(), module, fn, impl_->backend->function(module, *fn, fn->kernelName));
 }
 
 void Engine::synchronize() { impl_->backend->synchronize(nullptr); }

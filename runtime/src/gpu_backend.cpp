@@ -1,5 +1,6 @@
 // The GPU backend: one device's primary context, modules compiled by NVRTC (through the compile
 // cache) and loaded with the driver, launches with cuLaunchKernel.
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -197,22 +198,31 @@ class GpuBackend final : public BackendImpl {
 
   std::vector<std::string> compileOptions() const { return RawModule::compileOptions(options_, {}); }
 
-  // The cubin the module carries for this device, compiled with this engine's options; null
-  // when it has none (it then goes through NVRTC and the cache).
+  // The cubin the module carries for this device, compiled with this engine's options, with or
+  // without -lineinfo (line tables change no instruction: a cubin built without them for a
+  // quicker start serves an engine that asks for them); null when it has none (it then goes
+  // through NVRTC and the cache).
   const DeviceImage* embeddedImage(const Module& module) const {
     const std::string target = CompileTarget{info_.arch(), true}.name();
-    const std::vector<std::string> options = compileOptions();
+    auto withoutLineInfo = [](std::vector<std::string> options) {
+      std::erase(options, "-lineinfo");
+      return options;
+    };
+    const std::vector<std::string> options = withoutLineInfo(compileOptions());
     for (const DeviceImage& image : module.images)
-      if (image.target == target && image.options == options && !image.bytes.empty()) return &image;
+      if (image.target == target && withoutLineInfo(image.options) == options && !image.image().empty()) return &image;
     return nullptr;
   }
 
   LoadedModule& loadLocked(const std::shared_ptr<const Module>& module) {
     if (auto it = modules_.find(module.get()); it != modules_.end()) return it->second;
     CompiledImage compiled;
+    // The image handed to the driver: the module's own cubin (read in place; the module outlives
+    // the load), or what NVRTC or the cache gave.
+    const void* imageBytes = nullptr;
     bool embedded = false;
     if (const DeviceImage* image = embeddedImage(*module)) {
-      compiled.image = std::make_shared<const std::vector<char>>(image->bytes.begin(), image->bytes.end());
+      imageBytes = image->image().data();
       compiled.target = CompileTarget{info_.arch(), true};
       compiled.options = image->options;
       embedded = true;
@@ -235,6 +245,7 @@ class GpuBackend final : public BackendImpl {
       request.options = compileOptions();
       request.translatorVersion = options_.translatorVersion;
       compiled = compileImage(*nvrtc_, &cache_, request, chooseTarget(*nvrtc_, info_.arch()));
+      imageBytes = compiled.image->data();
     }
 
     makeCurrent();
@@ -242,7 +253,7 @@ class GpuBackend final : public BackendImpl {
     int jitOptions[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
     void* jitValues[] = {errorLog, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof errorLog))};
     CUmodule handle = nullptr;
-    CUresult r = api_->cuModuleLoadDataEx(&handle, compiled.image->data(), 2, jitOptions, jitValues);
+    CUresult r = api_->cuModuleLoadDataEx(&handle, imageBytes, 2, jitOptions, jitValues);
     if (r != kCudaSuccess) {
       std::string context = "loading the " + compiled.target.name() + " image of " + module->sourcePath;
       if (errorLog[0]) context += "; JIT log: " + std::string(errorLog);

@@ -1,7 +1,9 @@
 #include "culift/runtime/kernel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "backend.hpp"
@@ -100,26 +102,59 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   return chosen;
 }
 
+struct Kernel::Entries {
+  explicit Entries(std::size_t n) : count(n), handles(new std::atomic<void*>[n]) {
+    for (std::size_t k = 0; k < n; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
+  }
+  std::size_t count;
+  std::unique_ptr<std::atomic<void*>[]> handles;
+};
+
+Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function,
+               void* handle)
+    : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle) {
+  // The CPU backend runs the function itself, whatever the entry: its loop plan changes nothing there.
+  if (engine_->backend() == Backend::Gpu) entries_ = std::make_shared<Entries>(1 + function_->planEntries.size());
+}
+
+void* Kernel::entry(std::size_t slot, const std::string& name) const {
+  std::atomic<void*>& cached = entries_->handles[slot];
+  if (void* h = cached.load(std::memory_order_acquire)) return h;
+  // Two threads may look it up at once: the backend returns the same handle to both.
+  void* h = detail::backendOf(*engine_).function(module_, *function_, name);
+  cached.store(h, std::memory_order_release);
+  return h;
+}
+
 void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const {
   if (target.engine != engine_.get())
     throw ArgumentError(name() + ": launched on another engine than the one it was loaded on");
   // Every check before the backend sees anything.
   std::vector<ResolvedArg> resolved = resolveLaunchArguments(*function_, plan, args, engine_.get());
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
-  if (!planHandles_.empty()) {
+  detail::BackendImpl& backend = detail::backendOf(*engine_);
+  if (!entries_) {  // the CPU backend: one program for every launch
+    backend.launch(*function_, handle_, plan, resolved, target.stream);
+    return;
+  }
+  if (!function_->planEntries.empty()) {
     if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device())) {
-      detail::backendOf(*engine_).launch(*function_, planHandles_.at(choice->entry), choice->plan, resolved,
-                                         target.stream);
+      void* h = entry(1 + choice->entry, function_->planEntries.at(choice->entry).kernelName);
+      backend.launch(*function_, h, choice->plan, resolved, target.stream);
       return;
     }
   }
-  if (handle_ != wideHandle_ && !plan.wideIndices) {
+  if (function_->wideKernelName.empty()) {  // a module built by hand: one kernel for every launch
+    backend.launch(*function_, handle_, plan, resolved, target.stream);
+    return;
+  }
+  if (!plan.wideIndices) {
     if (std::optional<LaunchPlan> fast = narrowIndexPlan(*function_, plan, resolved)) {
-      detail::backendOf(*engine_).launch(*function_, handle_, *fast, resolved, target.stream);
+      backend.launch(*function_, handle_, *fast, resolved, target.stream);
       return;
     }
   }
-  detail::backendOf(*engine_).launch(*function_, wideHandle_, plan, resolved, target.stream);
+  backend.launch(*function_, entry(0, function_->wideKernelName), plan, resolved, target.stream);
 }
 
 unsigned Kernel::suggestedBlockSize() const { return detail::backendOf(*engine_).suggestedBlockSize(handle_); }

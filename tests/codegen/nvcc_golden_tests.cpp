@@ -3,6 +3,7 @@
 // Without nvcc the check says "skipped: nvcc not found" — or fails, where the CUDA toolkit is
 // required (CULIFT_REQUIRE_NVRTC=1).
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -92,8 +93,10 @@ CULIFT_KERNEL float Twice(const float* x, int i) { return 2.0f * x[i]; }
 CULIFT_KERNEL int Cell(int cols, int i, int j) { return i * cols + j; }
 CULIFT_KERNEL int Voxel(int nj, int nk, int i, int j, int k) { return (i * nj + j) * nk + k; }
 )";
+  // On the GPU machine the source tree sits elsewhere: $CULIFT_SOURCE_ROOT names it.
+  const char* root = std::getenv("CULIFT_SOURCE_ROOT");
   TranslateOptions options;
-  options.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+  options.compilerArgs = {"-I" + std::string(root && *root ? root : CULIFT_SOURCE_DIR) + "/include"};
   TranslateResult r = translateSource(kernels, "launched.cpp", options);
   INFO(r.formatDiagnostics());
   REQUIRE(r.ok());

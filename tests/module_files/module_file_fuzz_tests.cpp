@@ -11,14 +11,14 @@
 #include "catch.hpp"
 #include "culift/ast/module_file.hpp"
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/Support/CRC.h"
+#include "llvm/Support/xxhash.h"
 
 namespace culift {
 namespace {
 
 using namespace culift::test;
 
-constexpr std::size_t kHeader = 24;  // signature, version, CRC-32, content size (docs/module-files.md)
+constexpr std::size_t kHeader = 32;  // signature, version, reserved, xxHash64, content size (docs/module-files.md)
 
 // float RowSum(const float* x, int cols, int i) {
 //   float s = 0; for (int k = 0; k < cols; ++k) s += x[i * cols + k]; return sqrtf(helper(s)); }
@@ -66,15 +66,13 @@ std::shared_ptr<Module> seedModule() {
   return m;
 }
 
-// Rewrites the header's content size and CRC-32 to match what follows it.
+// Rewrites the header's checksum and content size to match what follows it.
 std::string resealed(std::string bytes) {
   if (bytes.size() < kHeader) return bytes;
-  const std::string_view body(bytes.data() + kHeader, bytes.size() - kHeader);
-  const std::uint32_t crc = llvm::crc32(
-      llvm::ArrayRef<std::uint8_t>(reinterpret_cast<const std::uint8_t*>(body.data()), body.size()));
-  const std::uint64_t size = body.size();
-  for (int b = 0; b < 4; ++b) bytes[12 + b] = static_cast<char>((crc >> (8 * b)) & 0xff);
-  for (int b = 0; b < 8; ++b) bytes[16 + b] = static_cast<char>((size >> (8 * b)) & 0xff);
+  const std::uint64_t hash = llvm::xxHash64(llvm::StringRef(bytes.data() + kHeader, bytes.size() - kHeader));
+  const std::uint64_t size = bytes.size() - kHeader;
+  for (int b = 0; b < 8; ++b) bytes[16 + b] = static_cast<char>((hash >> (8 * b)) & 0xff);
+  for (int b = 0; b < 8; ++b) bytes[24 + b] = static_cast<char>((size >> (8 * b)) & 0xff);
   return bytes;
 }
 
@@ -109,6 +107,15 @@ TEST_CASE("a hand-built module survives save and load unchanged") {
   CHECK(back->images[0].bytes == m->images[0].bytes);
   CHECK(back->images[0].options == m->images[0].options);
   CHECK(back->cudaSource == m->cudaSource);
+
+  // Borrowed: the image is not copied but points into the bytes, and saves as the same file.
+  const auto borrowed = loadModule(bytes, "kernels.culift", ImageBytes::Borrow);
+  REQUIRE(borrowed->images.size() == 1);
+  CHECK(borrowed->images[0].bytes.empty());
+  CHECK(borrowed->images[0].image() == m->images[0].bytes);
+  CHECK(borrowed->images[0].borrowed.data() >= bytes.data());
+  CHECK(borrowed->images[0].borrowed.data() + borrowed->images[0].borrowed.size() <= bytes.data() + bytes.size());
+  CHECK(saveModule(*borrowed) == bytes);
 }
 
 TEST_CASE("a truncated module file is an error at every length") {
@@ -140,7 +147,10 @@ TEST_CASE("another format version, another file, damage and trailing bytes are n
 
   std::string damaged = bytes;
   damaged[bytes.size() / 2] ^= 0x10;
-  CHECK(errorOf(damaged).find("corrupt: the content's CRC-32 does not match") != std::string::npos);
+  CHECK(errorOf(damaged).find("corrupt: the content's checksum (xxHash64) does not match") != std::string::npos);
+  std::string reserved = bytes;
+  reserved[13] = 1;
+  CHECK(errorOf(reserved).find("corrupt: the header's reserved field is not zero") != std::string::npos);
 
   CHECK(errorOf(bytes + "x").find("1 bytes follow the module's content") != std::string::npos);
   CHECK(errorOf(resealed(bytes + "x")).find("1 bytes follow the module's content") != std::string::npos);

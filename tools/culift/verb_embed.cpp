@@ -101,7 +101,7 @@ int runEmbed() {
     << "std::shared_ptr<culift::Module> " << embedName << "() {\n"
     << "  static const std::shared_ptr<culift::Module> module = culift::loadModule(\n"
     << "      std::string_view(reinterpret_cast<const char*>(kModuleFile), sizeof kModuleFile), \"" << embedName
-    << " (embedded)\");\n"
+    << " (embedded)\",\n      culift::ImageBytes::Borrow);  // the cubins stay where they are, in the program\n"
     << "  return module;\n}\n\n}  // namespace culift_kernels\n";
 
   if (!writeFile(embedHeader, header) || !writeFile(embedSource, source)) return kExitError;

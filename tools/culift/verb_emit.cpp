@@ -40,6 +40,10 @@ llvm::cl::list<std::string> emitArchs("arch",
                                       llvm::cl::desc("With --module: add a cubin for this architecture (90 or sm_90; "
                                                      "repeatable), compiled by NVRTC when it is present"),
                                       llvm::cl::value_desc("SM"), llvm::cl::sub(emitCommand));
+llvm::cl::opt<bool> emitLineInfo("lineinfo",
+                                 llvm::cl::desc("With --arch: compile the cubins with -lineinfo (line tables and the "
+                                                "PTX text, about three times the size; default: without)"),
+                                 llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitDepfile("depfile",
                                        llvm::cl::desc("With --module: write a Makefile-style list of the files the "
                                                       "module was translated from"),
@@ -54,7 +58,8 @@ llvm::cl::opt<bool> emitLaunchers("launchers",
                                   llvm::cl::sub(emitCommand));
 
 const char* kUsage =
-    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]] "
+    "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--lineinfo] "
+    "[--depfile OUT.d]] "
     "[-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [-- CLANG_ARGS]\n";
 
 // "90", "sm_90" -> 90; 0 when it is neither.
@@ -67,8 +72,11 @@ int parseArch(llvm::StringRef text) {
 
 // Cubins of the module's CUDA source for each architecture, compiled with the options a GPU
 // engine with default EngineOptions uses (the runtime takes an image only when its options are
-// the engine's). Without NVRTC a warning, and no cubins: the runtime then compiles at run time.
-bool addCubins(Module& module, const std::vector<int>& archs) {
+// the engine's), but -lineinfo unless asked: line tables and the PTX text the option adds make
+// a cubin about three times larger, which every start of the app reads and hands to the driver;
+// the runtime takes a cubin with or without them alike. Without NVRTC a warning, and no cubins:
+// the runtime then compiles at run time.
+bool addCubins(Module& module, const std::vector<int>& archs, bool lineInfo) {
   std::string why;
   auto nvrtc = rt::Nvrtc::load(&why);
   if (!nvrtc) {
@@ -76,7 +84,9 @@ bool addCubins(Module& module, const std::vector<int>& archs) {
                  << "compiles its CUDA source where it runs\n";
     return true;
   }
-  const std::vector<std::string> options = rt::RawModule::compileOptions(rt::EngineOptions{}, {});
+  rt::EngineOptions engineOptions;
+  engineOptions.lineInfo = lineInfo;
+  const std::vector<std::string> options = rt::RawModule::compileOptions(engineOptions, {});
   for (int arch : archs) {
     rt::CompileRequest request;
     request.source = module.cudaSource;
@@ -188,7 +198,7 @@ int runEmit() {
   if (!result.ok()) return kExitError;
 
   if (!emitModule.empty()) {
-    if (!archs.empty() && !addCubins(*result.module, archs)) return kExitError;
+    if (!archs.empty() && !addCubins(*result.module, archs, emitLineInfo)) return kExitError;
     if (!clangDepfile.empty()) {
       const bool written = writeDepfile(clangDepfile, emitModule, emitDepfile);
       llvm::sys::fs::remove(clangDepfile);

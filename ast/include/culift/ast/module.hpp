@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "culift/ast/nodes.hpp"
@@ -130,7 +131,12 @@ struct Function {
 struct DeviceImage {
   std::string target;                // "sm_90" (a cubin) or "compute_90" (PTX)
   std::vector<std::string> options;  // the NVRTC options it was compiled with, but the architecture
-  std::string bytes;                 // the image
+  std::string bytes;                 // the image, held by the module
+  // Or the image in memory that outlives the module, not copied: a module file built into the
+  // program (loadModule with ImageBytes::Borrow), whose cubins are megabytes read at every start.
+  std::string_view borrowed = {};
+
+  std::string_view image() const { return borrowed.empty() ? std::string_view(bytes) : borrowed; }
 };
 
 // A translated source file: every lifted function (callers and callees) and the CUDA source.

@@ -17,7 +17,7 @@ namespace culift {
 // The format version this culift writes and the only one it reads. Any change to what a module
 // file holds (a field of the AST, of a Function or of a plan entry; an enumerator's meaning)
 // changes the bytes, so it bumps this number.
-inline constexpr std::uint32_t kModuleFileVersion = 1;
+inline constexpr std::uint32_t kModuleFileVersion = 2;
 
 // Why a module file could not be read or written: the file (or "<memory>") and what is wrong
 // with it ("truncated", "corrupt", "format version 7, this culift reads version 1", ...).
@@ -36,7 +36,12 @@ void saveModuleFile(const Module& module, const std::string& path);
 // ModuleFileError when the bytes are not a module file this culift reads: truncated, corrupt
 // (the content's checksum does not match), another format version, or content that does not
 // form a module (an index out of range, a node without its operands).
-std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name = "<memory>");
+// With ImageBytes::Borrow the module's device images point into `bytes` instead of holding a
+// copy (DeviceImage::borrowed): for bytes that outlive the module, as a module file built into
+// the program does (culift embed).
+enum class ImageBytes { Copy, Borrow };
+std::shared_ptr<Module> loadModule(std::string_view bytes, std::string_view name = "<memory>",
+                                   ImageBytes images = ImageBytes::Copy);
 // Loads the module file at `path` (ModuleFileError also when it cannot be read).
 std::shared_ptr<Module> loadModuleFile(const std::string& path);
 

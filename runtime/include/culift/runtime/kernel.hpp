@@ -67,14 +67,13 @@ class Kernel {
 
  private:
   friend class Engine;
-  Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle,
-         void* wideHandle, std::vector<void*> planHandles)
-      : engine_(std::move(engine)),
-        module_(std::move(module)),
-        function_(function),
-        handle_(handle),
-        wideHandle_(wideHandle),
-        planHandles_(std::move(planHandles)) {}
+  // The other entries (the 64-bit-index one, the plan entries) are looked up on their first
+  // launch: under the driver's lazy loading a lookup loads the entry's code, tens of
+  // microseconds each, which a start-up should pay only for the entries it launches.
+  struct Entries;
+  Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle);
+  // The entry `name`'s handle (slot: 0 the 64-bit-index entry, 1 + k plan entry k).
+  void* entry(std::size_t slot, const std::string& name) const;
 
   template <typename A> static LaunchArg toLaunchArg(A&& a) {
     using D = std::remove_cvref_t<A>;
@@ -94,9 +93,10 @@ class Kernel {
   std::shared_ptr<Engine> engine_;
   std::shared_ptr<const Module> module_;
   const Function* function_;
-  void* handle_;                    // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
-  void* wideHandle_;                // the 64-bit-index entry (the same as handle_ on the CPU backend)
-  std::vector<void*> planHandles_;  // the entries of function_->planEntries (empty on the CPU backend)
+  void* handle_;  // CUfunction of the 32-bit-index entry on the GPU; the CPU backend's program
+  // The GPU's other entries, shared by copies of this Kernel; null on the CPU backend, where
+  // handle_ runs every launch.
+  std::shared_ptr<Entries> entries_;
 };
 
 }  // namespace culift::rt
