@@ -81,7 +81,7 @@ int main() {
       "loaded %.3f ms | %u kernels looked up %.3f ms | kernels ready %.3f ms after the engine | first launch %.2f "
       "ms | main to first launch complete %.1f ms | %s | libclang-cpp mapped: %s | results %s\n",
       engineMs, moduleMs, waitMs, loadMs, kernels, lookupMs, readyMs, launchMs, totalMs,
-      embedded ? ("embedded cubin " + records.front().target).c_str() : "NOT the embedded cubin",
-      clang ? "yes" : "no", matches ? "match the native build" : "MISMATCH");
+      embedded ? ("embedded cubin " + records.front().target).c_str() : "NOT the embedded cubin", clang ? "yes" : "no",
+      matches ? "match the native build" : "MISMATCH");
   return matches && embedded && !clang ? 0 : 1;
 }
