@@ -135,6 +135,35 @@ CPP
 compare_launch outer "$scratch/check.cpp" Outer 3x4 '[[1, 2, 3], [0.5, -1, 7, 1e300]]'
 compare_launch fill "$scratch/check.cpp" Fill 5 '[[0, 0, 0, 0, 0, 9], 0.1]'
 
+# 10^7 elements from a .npy file to .npy files, on the GPU: the file path with no JSON numbers.
+npy_launch() {
+  cat > "$scratch/scale.cpp" <<'CPP'
+#define CULIFT_KERNEL [[clang::annotate("culift")]]
+CULIFT_KERNEL float Scale(float x, float a) { return a * x; }
+CPP
+  python3 -c "import numpy as np; np.save('$scratch/x.npy', np.arange(10**7, dtype=np.float32) * 0.25)" || return 1
+  echo '[{"npy": "'"$scratch"'/x.npy"}, 0.5]' > "$scratch/args.json"
+  mkdir -p "$scratch/npy-out"
+  local t0 t1
+  t0=$(date +%s%N)
+  "$culift" launch "$scratch/scale.cpp" --function Scale --extent 10000000 --args "@$scratch/args.json" \
+    --out-npy "$scratch/npy-out" --backend gpu > "$out/launch-npy.json" 2> "$out/launch-npy.err" || return 1
+  t1=$(date +%s%N)
+  python3 - "$scratch" "$out/launch-npy.json" $(( (t1 - t0) / 1000000 )) <<'PY'
+import json, sys
+import numpy as np
+scratch, report, wall = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
+assert report["backend"] == "gpu", report
+y = np.load(report["out"])
+x = np.load(scratch + "/x.npy")
+assert y.dtype == np.float32 and y.shape == (10**7,), (y.dtype, y.shape)
+assert np.array_equal(y, np.float32(0.5) * x), "values differ"
+print(f"10^7 floats in and out as .npy on the GPU: kernel {report['ms']} ms, the whole command {wall} ms")
+PY
+}
+npy_launch > "$out/launch-npy.cmp" 2>&1
+record "launch 10^7 from .npy (gpu)" $? "$(tail -1 "$out/launch-npy.cmp")"
+
 if command -v compute-sanitizer > /dev/null && [ -n "$culift" ] && [ -f "$pearson" ]; then
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$culift" launch "$pearson" --function GramDot \
     --extent 4x4 --args "[$x, 4]" --backend gpu > "$out/memcheck.log" 2>&1
