@@ -70,8 +70,9 @@ enum class PlantedBug : unsigned {
   LogicalEager,                 // && and || evaluate both operands
   FloatMathInDouble,            // a float transcendental computed in double and rounded
   NegativeZeroNarrowsPositive,  // double -0.0 converted to float gives +0.0
+  NaNCanonical,                 // floating + - * / giving a NaN gives the GPU's canonical +NaN, not the host's
 };
-inline constexpr unsigned kPlantedBugs = 12;
+inline constexpr unsigned kPlantedBugs = 13;
 
 struct Options {
   std::uint64_t stepBudget = 1ull << 32;     // statements per call before it is an error

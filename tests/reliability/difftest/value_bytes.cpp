@@ -54,9 +54,9 @@ bool isNaN(Scalar type, const std::uint8_t* p) {
 }
 }  // namespace
 
-bool sameValue(Scalar type, const std::uint8_t* a, const std::uint8_t* b) {
+bool sameValue(Scalar type, const std::uint8_t* a, const std::uint8_t* b, NaNBits nan) {
   if (std::memcmp(a, b, byteSize(type)) == 0) return true;
-  return isNaN(type, a) && isNaN(type, b);
+  return nan == NaNBits::Any && isNaN(type, a) && isNaN(type, b);
 }
 
 std::uint64_t ulpsBetween(Scalar type, const std::uint8_t* a, const std::uint8_t* b) {
