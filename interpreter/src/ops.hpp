@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -32,9 +34,15 @@ template <typename T>
 // x86 and ARM hardware (and native code at -O0) give it. Left to the compiler, the interpreter's
 // own a + b may take its operands either way round, and the NaN's sign and payload would depend
 // on register allocation (docs/numerical-contract.md, NaNs).
+void noteNaNOperands(std::uint64_t aBits, std::uint64_t bBits);  // differentNaNsMet()
 template <typename T> inline T firstNaN(T a, T b, T r) {
-  if (r != r && a != a && b != b) [[unlikely]]
+  if (r != r && a != a && b != b) [[unlikely]] {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, &a, sizeof a);
+    std::memcpy(&y, &b, sizeof b);
+    noteNaNOperands(x, y);
     return a + a;
+  }
   return r;
 }
 

@@ -9,11 +9,11 @@
 #include <set>
 
 #include "campaign.hpp"
-#include "culift/translate.hpp"
-#include "printer.hpp"
 #include "catch.hpp"
+#include "culift/translate.hpp"
 #include "gpu_skip.hpp"
 #include "native_leg.hpp"
+#include "printer.hpp"
 #include "reducer.hpp"
 #include "regression_file.hpp"
 #include "type_rules.hpp"
@@ -349,9 +349,8 @@ TEST_CASE("the checksum folds floating values exactly and NaNs as one value", "[
                                          : std::numeric_limits<double>::denorm_min();
     const double big = t == Scalar::F32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
     const double one = 1.0, next = t == Scalar::F32 ? std::nextafter(1.0f, 2.0f) : std::nextafter(1.0, 2.0);
-    const double values[] = {0.0,   -0.0, one,  next,  -one,  tiny,       -tiny,       2 * tiny,  big, -big,
-                             0.5,   3.0,  1e-3, 1e30,  -1e-30, 0x1p-100, 0x1p+100, 1.5 * 0x1p-126,
-                             INFINITY, -INFINITY};
+    const double values[] = {0.0, -0.0, one,  next, -one,   tiny,     -tiny,    2 * tiny,       big,      -big,
+                             0.5, 3.0,  1e-3, 1e30, -1e-30, 0x1p-100, 0x1p+100, 1.5 * 0x1p-126, INFINITY, -INFINITY};
     std::set<std::uint64_t> seen;
     for (double x : values) {
       INFO(x);
@@ -468,10 +467,14 @@ TEST_CASE("NaN operands reach the result with the same bits natively and in the 
       p.kernel = p.name + "_kernel";
       p.returnType = t;
       p.params = {{"a", t}, {"b", t}};
-      p.functions = "CULIFT_KERNEL " + ty + " " + p.kernel + "(" + ty + " a, " + ty + " b) { return a " + op + " b; }\n";
-      const double pairs[][2] = {{std::nan("1"), -std::nan("2")}, {-std::nan("2"), std::nan("1")},
-                                 {std::nan("3"), 1.0},            {2.0, -std::nan("4")},
-                                 {INFINITY, INFINITY},            {0.0, INFINITY}};
+      p.functions = "CULIFT_KERNEL " + ty + " " + p.kernel + "(" + ty + " a, " + ty + " b) { return a " + op +
+                    " b; }\n";
+      const double pairs[][2] = {{std::nan("1"), -std::nan("2")},
+                                 {-std::nan("2"), std::nan("1")},
+                                 {std::nan("3"), 1.0},
+                                 {2.0, -std::nan("4")},
+                                 {INFINITY, INFINITY},
+                                 {0.0, INFINITY}};
       for (const auto& [x, y] : pairs) {
         ArgSet set;
         for (double v : {x, y}) {

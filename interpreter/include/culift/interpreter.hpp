@@ -86,6 +86,14 @@ struct Extent {
   unsigned rank = 1;
 };
 
+// Whether a `+` or `*` of two NaNs with different bits ran on this thread since the last reset.
+// Its result is the first operand's NaN here, but which operand native code takes first is its
+// compiler's choice (even at -O0), so after one the NaN bits of a result are not comparable:
+// the differential tester compares NaN bits exactly only where none ran
+// (docs/numerical-contract.md).
+bool differentNaNsMet();
+void resetDifferentNaNsMet();
+
 // A module compiled for fast interpretation (names resolved to slots ahead of time).
 class Program {
  public:

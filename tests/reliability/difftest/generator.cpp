@@ -600,7 +600,9 @@ class Generator {
     if (roll < 35) {
       static const char* ops[] = {"<", ">", "<=", ">=", "==", "!="};
       Scalar ta = anyScalar(), tb = r_.chance(60) ? ta : anyScalar();
-      return binary(r_.pick(ops), Scalar::Bool, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+      // Floating operands are often the arguments themselves, NaNs and infinities included.
+      auto operand = [&](Scalar t) { return isFloat(t) && r_.chance(50) ? leaf(t) : genExpr(t, depth - 1); };
+      return binary(r_.pick(ops), Scalar::Bool, operand(ta), operand(tb));
     }
     if (roll < 50) {
       if (r_.chance(25)) {
@@ -662,7 +664,10 @@ class Generator {
                                         : r_.pick(kTranscendental);
       std::vector<GExprPtr> args;
       const bool intArg = t == Scalar::F64 && arity == 1 && r_.chance(10);
-      for (unsigned a = 0; a < arity; ++a) args.push_back(genExpr(intArg ? Scalar::I32 : t, depth - 1));
+      // A float transcendental often of an argument itself: its last bit reaches the checksum.
+      const bool leafArgs = t == Scalar::F32 && !exact && r_.chance(50);
+      for (unsigned a = 0; a < arity; ++a)
+        args.push_back(leafArgs ? leaf(t) : genExpr(intArg ? Scalar::I32 : t, depth - 1));
       if (name == "copysign") args[1] = notNaN(std::move(args[1]));
       auto e = math(name, t, std::move(args));
       e->cForm = t == Scalar::F32 && r_.chance(25);
@@ -673,10 +678,11 @@ class Generator {
       return minMaxClamp(t, depth);
     }
     if (roll < 78) {
-      if (t == Scalar::F32 && r_.chance(25)) {
+      if (t == Scalar::F32 && r_.chance(40)) {
         // A double zero with a sign (x * ±0.0), narrowed: -0.0 must stay negative.
         const double zero = r_.chance(50) ? -0.0 : 0.0;
-        return castTo(t, binary("*", Scalar::F64, genExpr(Scalar::F64, depth - 1), lit(Scalar::F64, bitsOfFloat(Scalar::F64, zero))));
+        return castTo(t, binary("*", Scalar::F64, genExpr(Scalar::F64, depth - 1),
+                                lit(Scalar::F64, bitsOfFloat(Scalar::F64, zero))));
       }
       return castTo(t, genExpr(anyScalar(), depth - 1));
     }
@@ -934,25 +940,30 @@ std::uint64_t randomValue(Rng& r, Scalar t) {
   const unsigned roll = static_cast<unsigned>(r.below(100));
   if (isFloat(t)) {
     const bool f = t == Scalar::F32;
+    if (roll < 5) {  // NaNs of both signs, one with a payload: their bits reach the comparison
+      const double nans[] = {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+                             std::nan("0x5")};
+      return bitsOfFloat(t, r.pick(nans));
+    }
     if (roll < 40) {
       static const double boundary[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 1e-3};
       std::vector<std::uint64_t> specials;
       for (double d : boundary) specials.push_back(bitsOfFloat(t, d));
       if (f) {
-        for (float x : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
-                        std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
-                        -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::infinity(),
-                        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
-                        -std::numeric_limits<float>::quiet_NaN(), std::nanf("0x5"), 2147483648.0f,
-                        -2147483904.0f, 1e20f})
+        for (float x :
+             {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
+              std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
+              -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::infinity(),
+              -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+              -std::numeric_limits<float>::quiet_NaN(), std::nanf("0x5"), 2147483648.0f, -2147483904.0f, 1e20f})
           specials.push_back(bitsOfFloat(t, x));
       } else {
-        for (double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
-                         std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
-                         -std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
-                         -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-                         -std::numeric_limits<double>::quiet_NaN(), std::nan("0x5"), 9223372036854775808.0,
-                         4294967296.5, 1e300})
+        for (double x :
+             {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
+              std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
+              -std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
+              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+              -std::numeric_limits<double>::quiet_NaN(), std::nan("0x5"), 9223372036854775808.0, 4294967296.5, 1e300})
           specials.push_back(bitsOfFloat(t, x));
       }
       return r.pick(specials);
@@ -1067,8 +1078,8 @@ std::string GenStats::summary() const {
          share(modes[2], programs) + "/" + share(modes[3], programs) + ", void kernels " +
          share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
          share(contractions, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
-         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " +
-         share(helpers, programs) + ", guarded && / || " + share(guardedLogical, programs);
+         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
+         ", guarded && / || " + share(guardedLogical, programs);
 }
 
 Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {

@@ -21,8 +21,9 @@ struct OracleOptions {
   // (FindingKind::UndefinedBehaviour) with the report's text; generated code must be UB-free.
   bool ubsan = false;
   // How the interpreter's NaNs compare with native -O0's (both computed at run time on this
-  // host: bit for bit). Against -O2, which may fold a NaN at compile time, NaNs are equal
-  // whatever their bits (docs/numerical-contract.md).
+  // host: bit for bit), except in a call where a + or * met two different NaNs
+  // (interp::differentNaNsMet: native code may take either operand's). Against -O2, which may
+  // fold a NaN at compile time, NaNs are equal whatever their bits (docs/numerical-contract.md).
   NaNBits interpreterNaNs = NaNBits::Exact;
   bool interpreter = true;
   bool nvrtc = true;       // compile every module with NVRTC (sm_90 cubin, --fmad=false)
@@ -47,12 +48,12 @@ struct PlantedBugReport {
 std::string_view name(interp::PlantedBug bug);  // "FloatToIntRounds", ...
 
 enum class FindingKind : std::uint8_t {
-  NativeLevels,      // -O0 and -O2 disagree: the generator made undefined behaviour
-  Interpreter,       // the interpreter disagrees with native code
-  InterpreterError,  // the interpreter threw on a UB-free program
-  Translate,         // the front end rejected a valid program
-  Nvrtc,             // NVRTC rejected the emitted CUDA
-  Native,            // the host compiler rejected the program (a generator bug)
+  NativeLevels,        // -O0 and -O2 disagree: the generator made undefined behaviour
+  Interpreter,         // the interpreter disagrees with native code
+  InterpreterError,    // the interpreter threw on a UB-free program
+  Translate,           // the front end rejected a valid program
+  Nvrtc,               // NVRTC rejected the emitted CUDA
+  Native,              // the host compiler rejected the program (a generator bug)
   UndefinedBehaviour,  // UBSan reported undefined behaviour in the -O0 leg (a generator bug)
 };
 std::string_view name(FindingKind k);
