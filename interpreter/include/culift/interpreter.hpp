@@ -86,7 +86,8 @@ struct Extent {
   unsigned rank = 1;
 };
 
-// Whether a `+` or `*` of two NaNs with different bits ran on this thread since the last reset.
+// Whether a `+` or `*` of two NaNs with different bits ran in calls (Program::call) made on this
+// thread since the last reset.
 // Its result is the first operand's NaN here, but which operand native code takes first is its
 // compiler's choice (even at -O0), so after one the NaN bits of a result are not comparable:
 // the differential tester compares NaN bits exactly only where none ran
