@@ -262,10 +262,13 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
     p.startError = "no host C++ compiler (g++ not on PATH; set CULIFT_HOST_CXX)";
     return p;
   }
-  // -ffp-contract=off: no a*b+c fused into an FMA. -frounding-math: no compile-time folding
-  // of inexact floating results. -fno-builtin: no math call evaluated at compile time, exact
-  // results included (GCC folds tgamma(15.0) to 87178291200, the library gives
-  // 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
+  // -ffp-contract=off: no a*b+c fused into an FMA. -fno-builtin: no math call evaluated at
+  // compile time, exact results included (GCC folds tgamma(15.0) to 87178291200, the library
+  // gives 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
+  // No -frounding-math: + - * / and conversions folded at compile time round as at run time
+  // (to nearest), and GCC 12 at -O0 with -frounding-math miscompiles a const local array
+  // initialized with an inexact conversion (`const float a[5] = {(float)1e-40, ...}` reads
+  // 0x1.eeaf38p-49; tests/reliability/regressions/const_array_inexact_init.cpp).
   std::vector<std::string> args = {cxx,
                                    "-std=c++20",
                                    "-shared",
@@ -273,7 +276,6 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
                                    build.optimization,
                                    "-ffp-contract=off",
                                    "-fno-fast-math",
-                                   "-frounding-math",
                                    "-fno-builtin",
                                    "-w",
                                    "-I" + includeDir,

@@ -92,7 +92,7 @@ struct Outcome {
   bool differentNaNsMet = false;                  // interpreter: interp::differentNaNsMet()
 };
 
-// The NaN rule between a native outcome and the interpreter's: `exact` unless the interpreter
+// The NaN rule between a native outcome and the interpreter's: `exact` (NaNBits::Payload) unless the interpreter
 // met two different NaNs in a + or *, whose result native code may take from either.
 NaNBits nanRule(NaNBits exact, const Outcome& interpreted) {
   return interpreted.differentNaNsMet ? NaNBits::Any : exact;
