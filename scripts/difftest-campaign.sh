@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# A long differential campaign: generated programs on the native (-O0 with UBSan, -O2) and
-# interpreter legs plus NVRTC compiles; every finding is reduced and saved as a regression
-# file under tests/reliability/regressions/ (replayed by reliability_regression_tests).
+# A long differential campaign: generated programs on the native (-O0 with UBSan, whose first
+# report stops the program and is a finding, -O2) and interpreter legs plus NVRTC compiles;
+# every finding is reduced and saved as a regression file under tests/reliability/regressions/
+# (replayed by reliability_regression_tests). The summary prints what was generated and how many
+# programs' results depend on their arguments. Shards: --first N --count M; --no-nvrtc for the
+# CPU legs alone.
 #
 #   scripts/difftest-campaign.sh --count 5000 --seed 7 [--build-dir build] [more culift-difftest options]
 set -euo pipefail

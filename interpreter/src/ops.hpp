@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -28,12 +30,28 @@ template <typename T>
   failArith(e, what, text(a), text(b));
 }
 
+// The result of a commutative + or * whose operands are both NaN: the first one, quieted, as
+// x86 and ARM hardware (and native code at -O0) give it. Left to the compiler, the interpreter's
+// own a + b may take its operands either way round, and the NaN's sign and payload would depend
+// on register allocation (docs/numerical-contract.md, NaNs).
+void noteNaNOperands(std::uint64_t aBits, std::uint64_t bBits);  // differentNaNsMet()
+template <typename T> inline T firstNaN(T a, T b, T r) {
+  if (r != r && a != a && b != b) [[unlikely]] {
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, &a, sizeof a);
+    std::memcpy(&y, &b, sizeof b);
+    noteNaNOperands(x, y);
+    return a + a;
+  }
+  return r;
+}
+
 // A + - * on T. Unsigned wraps; signed overflow is undefined behaviour: an error.
 template <BinaryOp Op, typename T> inline T arith(T a, T b, const Expr& e) {
   if constexpr (std::is_floating_point_v<T>) {
-    if constexpr (Op == BinaryOp::Add) return a + b;
+    if constexpr (Op == BinaryOp::Add) return firstNaN(a, b, a + b);
     else if constexpr (Op == BinaryOp::Sub) return a - b;
-    else if constexpr (Op == BinaryOp::Mul) return a * b;
+    else if constexpr (Op == BinaryOp::Mul) return firstNaN(a, b, a * b);
     else return a / b;
   } else if constexpr (kUnsignedInt<T>) {
     using W = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, T>;

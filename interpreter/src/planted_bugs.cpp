@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 #include "ops.hpp"
 
@@ -101,6 +102,24 @@ ExprNodePtr plantedBinary(Compiler& c, const Expr& e) {
           return binaryOf(c, e, [](Raw a, Raw b, const Expr&) { return make(!(get<T>(a) >= get<T>(b))); });
         return nullptr;
       });
+    case PlantedBug::NaNCanonical: {
+      const BinaryOp op = e.binaryOp;
+      if (!isFloating(t) || (op != BinaryOp::Add && op != BinaryOp::Sub && op != BinaryOp::Mul && op != BinaryOp::Div))
+        return nullptr;
+      return dispatch(t, [&]<Scalar S>() -> ExprNodePtr {
+        using T = Cpp<S>;
+        if constexpr (std::is_floating_point_v<T>)
+          return binaryOf(c, e, [op](Raw a, Raw b, const Expr& x) {
+            const T l = get<T>(a), r = get<T>(b);
+            const T v = op == BinaryOp::Add   ? arith<BinaryOp::Add, T>(l, r, x)
+                        : op == BinaryOp::Sub ? arith<BinaryOp::Sub, T>(l, r, x)
+                        : op == BinaryOp::Mul ? arith<BinaryOp::Mul, T>(l, r, x)
+                                              : arith<BinaryOp::Div, T>(l, r, x);
+            return make(v != v ? std::numeric_limits<T>::quiet_NaN() : v);
+          });
+        return nullptr;
+      });
+    }
     default: return nullptr;
   }
 }

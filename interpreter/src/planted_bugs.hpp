@@ -13,7 +13,8 @@ PlantedBug plantedBug(const Compiler& c);
 
 // Replacements for the node a construct compiles to, or null where the bug does not apply.
 ExprNodePtr plantedBinary(Compiler& c, const Expr& e);  // SignedShiftRightLogical, UnsignedSubSaturates,
-                                                        // RemainderTakesDivisorSign, NaNLessThanTrue, LogicalEager
+                                                        // RemainderTakesDivisorSign, NaNLessThanTrue, LogicalEager,
+                                                        // NaNCanonical
 ExprNodePtr plantedCast(Compiler& c, const Expr& e);    // FloatToIntRounds, UnsignedNarrowSignExtends,
                                                         // NegativeZeroNarrowsPositive
 ExprNodePtr plantedMath(Compiler& c, const Expr& e);    // FloatMathInDouble

@@ -155,8 +155,18 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   ctx.budget = d.options.stepBudget;
   rt::Raw r;
   const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr); };
-  if (needsCuliftStack(d, index)) runOnCuliftStack(run);
-  else run();
+  if (needsCuliftStack(d, index)) {
+    // differentNaNsMet is per thread: what the call's own thread saw is the caller's.
+    bool met = false;
+    runOnCuliftStack([&] {
+      resetDifferentNaNsMet();
+      run();
+      met = differentNaNsMet();
+    });
+    if (met) rt::noteNaNOperands(0, 1);
+  } else {
+    run();
+  }
   Value out;
   out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
   if (out.type != Scalar::Void) rt::dispatch(out.type, [&]<Scalar S>() { out = Value::of(rt::get<rt::Cpp<S>>(r)); });

@@ -34,6 +34,7 @@ CULIFT_KERNEL int Count(int n) { int c = 0; for (int k = 0; k < n; ++k) ++c; ret
 CULIFT_KERNEL int Guarded(int a, int b) { return b != 0 && a / b > 1; }
 CULIFT_KERNEL float Gamma(float x) { return std::lgamma(x); }
 CULIFT_KERNEL float Narrow(double x) { return (float)x; }
+CULIFT_KERNEL float Invalid(float a, float b) { return a / b; }
 )";
 
 struct Case {
@@ -67,6 +68,8 @@ TEST_CASE("every planted interpreter bug changes the answer of a program made fo
       {B::LogicalEager, "Guarded", {V::of(5), V::of(0)}},
       {B::FloatMathInDouble, "Gamma", {V::of(-2.5f)}},
       {B::NegativeZeroNarrowsPositive, "Narrow", {V::of(-0.0)}},
+      // A NaN operand's sign and payload carry through the division; the bug gives +NaN.
+      {B::NaNCanonical, "Invalid", {V::of(-std::nanf("5")), V::of(1.0f)}},
   };
   REQUIRE(cases.size() == interp::kPlantedBugs);
   auto normal = interp::Program::compile(r.module);

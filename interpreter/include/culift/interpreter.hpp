@@ -70,8 +70,9 @@ enum class PlantedBug : unsigned {
   LogicalEager,                 // && and || evaluate both operands
   FloatMathInDouble,            // a float transcendental computed in double and rounded
   NegativeZeroNarrowsPositive,  // double -0.0 converted to float gives +0.0
+  NaNCanonical,                 // floating + - * / giving a NaN gives the GPU's canonical +NaN, not the host's
 };
-inline constexpr unsigned kPlantedBugs = 12;
+inline constexpr unsigned kPlantedBugs = 13;
 
 struct Options {
   std::uint64_t stepBudget = 1ull << 32;     // statements per call before it is an error
@@ -84,6 +85,15 @@ struct Extent {
   std::int64_t n[3] = {1, 1, 1};
   unsigned rank = 1;
 };
+
+// Whether a `+` or `*` of two NaNs with different bits ran in calls (Program::call) made on this
+// thread since the last reset.
+// Its result is the first operand's NaN here, but which operand native code takes first is its
+// compiler's choice (even at -O0), so after one the NaN bits of a result are not comparable:
+// the differential tester compares NaN bits exactly only where none ran
+// (docs/numerical-contract.md).
+bool differentNaNsMet();
+void resetDifferentNaNsMet();
 
 // A module compiled for fast interpretation (names resolved to slots ahead of time).
 class Program {

@@ -32,6 +32,7 @@ std::string slug(FindingKind k) {
     case FindingKind::Translate: return "translate_rejects";
     case FindingKind::Nvrtc: return "nvrtc_rejects";
     case FindingKind::Native: return "host_compiler";
+    case FindingKind::UndefinedBehaviour: return "undefined_behaviour";
   }
   return "finding";
 }
@@ -40,8 +41,9 @@ std::string slug(FindingKind k) {
 OracleOptions legsFor(FindingKind kind, const OracleOptions& base) {
   OracleOptions o = base;
   o.log = nullptr;
-  o.ubsan = false;
-  o.nativeO0 = kind == FindingKind::NativeLevels || kind == FindingKind::Interpreter || kind == FindingKind::Native;
+  o.ubsan = kind == FindingKind::UndefinedBehaviour;
+  o.nativeO0 = kind == FindingKind::NativeLevels || kind == FindingKind::Interpreter || kind == FindingKind::Native ||
+               kind == FindingKind::UndefinedBehaviour;
   o.nativeO2 = kind == FindingKind::NativeLevels || kind == FindingKind::Native;
   o.interpreter = kind == FindingKind::Interpreter || kind == FindingKind::InterpreterError ||
                   kind == FindingKind::Translate;
@@ -106,6 +108,8 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     t.nvrtcKernels += r.counts.nvrtcKernels;
     t.planned += r.counts.planned;
     t.reassociating += r.counts.reassociating;
+    t.argDependent += r.counts.argDependent;
+    for (const Generated& g : trees) result.generated.add(g.tree);
     if (result.planted.empty()) result.planted = r.planted;
     else
       for (std::size_t b = 0; b < r.planted.size(); ++b) {

@@ -28,6 +28,7 @@ struct CampaignResult {
   std::vector<Finding> findings;
   std::vector<PlantedBugReport> planted;  // OracleOptions::plantedBugs over every batch
   std::vector<std::string> savedFiles;
+  GenStats generated;  // what the programs held
 };
 
 std::vector<ProgramSpec> generateBatch(std::uint64_t seed, unsigned first, unsigned count, const GenOptions& gen,

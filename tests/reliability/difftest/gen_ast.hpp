@@ -30,6 +30,10 @@ enum class GExprKind : std::uint8_t {
   Clamp,   // floating to integer conversion through a clamping helper: callee
   Index,   // var[index], index masked into the array's length
   Comma,   // (a, b)
+  // op "&&": ((b & 3) != 0 && (a <div> (b & 3)) > 1); op "||": ((b & 3) == 0 || (a <div> (b & 3)) == 1),
+  // <div> name "/" or "%": a short-circuit that guards a division, so evaluating both sides
+  // eagerly divides by zero (a and b: integers of type `bound`'s promoted kind, see generator).
+  GuardedLogical,
 };
 
 // How + - * (and unary -, and << of a signed value) stay free of signed overflow.
@@ -90,6 +94,7 @@ struct GStmt {
   bool hasElse = false;
   std::vector<GCase> cases;
   std::int64_t from = 0, to = 0, step = 1;
+  bool plain = false;  // a loop the planner lifts (a contraction): no checksum folds inside it
 };
 
 struct GVar {
@@ -113,12 +118,22 @@ struct GFunction {
   bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
+  // A void kernel's checksum output (GProgram::checksum): the array parameter it goes to and the
+  // thread's own index there.
+  int checksumOut = -1;
+  GExprPtr checksumIndex;
 };
 
 struct GProgram {
   std::string name;
   std::vector<GFunction> functions;  // callees before callers; the kernel last
   bool aliasTypes = false;           // spell integer types as std::int32_t etc.
+  // Every value matters: each function folds every scalar it writes, every array element it
+  // stores and every local array it declares into a running hash `ck` (unsigned arithmetic;
+  // floating values through an exact, NaN-blind decomposition), and returns the hash mixed with
+  // its result; a void kernel writes it to its checksum output. Any wrong intermediate value
+  // then changes what the oracle compares.
+  bool checksum = false;
 };
 
 }  // namespace culift::rel

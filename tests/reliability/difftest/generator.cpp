@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -74,6 +75,7 @@ class Generator {
     Generated g;
     g.tree.name = prefix_.substr(0, prefix_.size() - 1);
     g.tree.aliasTypes = r_.chance(20);
+    g.tree.checksum = o_.checksum;
     GFunction kernel = makeKernelSignature();
     const unsigned helpers = static_cast<unsigned>(r_.below(3));
     std::vector<GFunction> helperFns;
@@ -113,7 +115,7 @@ class Generator {
     std::vector<GVar> params;
     static const char* kAxis[] = {"i", "j", "k"};
     for (int a = 0; a < mode_; ++a) params.push_back(GVar{kAxis[a], indexType_, 0, false, true, false, false, a});
-    const bool isVoid = mode_ != 0 && r_.chance(25);
+    const bool isVoid = mode_ != 0 && r_.chance(35);
     if (mode_ != 0) {
       const unsigned inputs = static_cast<unsigned>(r_.range(isVoid ? 0 : 1, 2));
       for (unsigned a = 0; a < inputs; ++a)
@@ -129,6 +131,11 @@ class Generator {
       params.push_back(GVar{"s" + std::to_string(s), anyScalar(), 0, false, true, true, false, -1});
     // Shuffle (Fisher-Yates with our generator, so the order is the same everywhere).
     for (std::size_t n = params.size(); n > 1; --n) std::swap(params[n - 1], params[r_.below(n)]);
+    // A void kernel's hash goes to an output of its own (GProgram::checksum), last.
+    if (isVoid && o_.checksum) {
+      params.push_back(GVar{"cko", Scalar::U64, kArrayLength, true, true, true, false, -1});
+      f.checksumOut = static_cast<int>(params.size() - 1);
+    }
     f.vars = params;
     f.numParams = static_cast<unsigned>(params.size());
     f.returnType = isVoid ? Scalar::Void : anyScalar();
@@ -188,6 +195,7 @@ class Generator {
       if (mode_ == 2) own_ = mulAdd(idx(axisParam[0]), 8, idx(axisParam[1]));
       if (mode_ == 3) own_ = mulAdd(mulAdd(idx(axisParam[0]), 4, idx(axisParam[1])), 4, idx(axisParam[2]));
       freeze(own_);
+      if (f.checksumOut >= 0) f.checksumIndex = own_;
     }
     // A share of 1-D and 2-D kernels take the shape the loop planner lifts (a row reduction or
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
@@ -195,7 +203,8 @@ class Generator {
     else f.body = block(0, statements, false);
     if (f.returnType == Scalar::Void) {
       for (unsigned p = 0; p < f.numParams; ++p)
-        if (f.vars[p].isArray && f.vars[p].writable) f.body.push_back(store(static_cast<int>(p), 2));
+        if (f.vars[p].isArray && f.vars[p].writable && static_cast<int>(p) != f.checksumOut)
+          f.body.push_back(store(static_cast<int>(p), 2));
       auto ret = std::make_shared<GStmt>();
       ret->kind = GStmtKind::Return;
       f.body.push_back(ret);
@@ -226,6 +235,7 @@ class Generator {
     acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
     body.push_back(acc);
     auto loop = stmt(GStmtKind::For);
+    loop->plain = true;  // the planner's shape: the body stays `acc = acc + a * b`
     loop->from = 0;
     loop->to = r_.range(0, 9);
     loop->step = 1;
@@ -590,9 +600,20 @@ class Generator {
     if (roll < 35) {
       static const char* ops[] = {"<", ">", "<=", ">=", "==", "!="};
       Scalar ta = anyScalar(), tb = r_.chance(60) ? ta : anyScalar();
-      return binary(r_.pick(ops), Scalar::Bool, genExpr(ta, depth - 1), genExpr(tb, depth - 1));
+      // Floating operands are often the arguments themselves, NaNs and infinities included.
+      auto operand = [&](Scalar t) { return isFloat(t) && r_.chance(50) ? leaf(t) : genExpr(t, depth - 1); };
+      return binary(r_.pick(ops), Scalar::Bool, operand(ta), operand(tb));
     }
     if (roll < 50) {
+      if (r_.chance(25)) {
+        // A short-circuit guarding a division: evaluating both sides divides by zero.
+        const Scalar p = r_.pick(kPromoted);
+        auto e = make(GExprKind::GuardedLogical, Scalar::Bool);
+        e->op = r_.chance(50) ? "&&" : "||";
+        e->name = r_.chance(50) ? "/" : "%";
+        e->args = {genExpr(p, depth - 1), leaf(p)};
+        return e;
+      }
       auto operand = [&] {
         return r_.chance(80) ? genExpr(Scalar::Bool, depth - 1) : genExpr(r_.pick(kPromoted), depth - 1);
       };
@@ -643,7 +664,10 @@ class Generator {
                                         : r_.pick(kTranscendental);
       std::vector<GExprPtr> args;
       const bool intArg = t == Scalar::F64 && arity == 1 && r_.chance(10);
-      for (unsigned a = 0; a < arity; ++a) args.push_back(genExpr(intArg ? Scalar::I32 : t, depth - 1));
+      // A float transcendental often of an argument itself: its last bit reaches the checksum.
+      const bool leafArgs = t == Scalar::F32 && !exact && r_.chance(50);
+      for (unsigned a = 0; a < arity; ++a)
+        args.push_back(leafArgs ? leaf(t) : genExpr(intArg ? Scalar::I32 : t, depth - 1));
       if (name == "copysign") args[1] = notNaN(std::move(args[1]));
       auto e = math(name, t, std::move(args));
       e->cForm = t == Scalar::F32 && r_.chance(25);
@@ -653,7 +677,15 @@ class Generator {
       if (r_.chance(30)) return math("abs", t, {genExpr(t, depth - 1)});
       return minMaxClamp(t, depth);
     }
-    if (roll < 78) return castTo(t, genExpr(anyScalar(), depth - 1));
+    if (roll < 78) {
+      if (t == Scalar::F32 && r_.chance(40)) {
+        // A double zero with a sign (x * ±0.0), narrowed: -0.0 must stay negative.
+        const double zero = r_.chance(50) ? -0.0 : 0.0;
+        return castTo(t, binary("*", Scalar::F64, genExpr(Scalar::F64, depth - 1),
+                                lit(Scalar::F64, bitsOfFloat(Scalar::F64, zero))));
+      }
+      return castTo(t, genExpr(anyScalar(), depth - 1));
+    }
     if (auto e = common(t, depth, static_cast<unsigned>(r_.below(100)))) return e;
     return leaf(t);
   }
@@ -682,7 +714,17 @@ class Generator {
     auto s = stmt(GStmtKind::Store);
     s->var = array;
     const GVar& a = v(array);
-    s->args = {a.isParam ? own_ : genExpr(r_.pick(kInts), depth), conv(a.type, depth)};
+    GExprPtr value;
+    if (a.isParam && isFloat(a.type) && r_.chance(50)) {
+      // A raw floating result in an output (the checksum folds NaNs as one value): arithmetic
+      // on inputs, so a NaN argument's sign and payload, or an invalid operation's NaN, reach
+      // the comparison (which is exact for NaNs between native -O0 and the interpreter).
+      static const char* ops[] = {"+", "-", "*", "/"};
+      value = binary(r_.pick(ops), a.type, leaf(a.type), genExpr(a.type, 1));
+    } else {
+      value = conv(a.type, depth);
+    }
+    s->args = {a.isParam ? own_ : genExpr(r_.pick(kInts), depth), value};
     return s;
   }
 
@@ -898,23 +940,30 @@ std::uint64_t randomValue(Rng& r, Scalar t) {
   const unsigned roll = static_cast<unsigned>(r.below(100));
   if (isFloat(t)) {
     const bool f = t == Scalar::F32;
+    if (roll < 5) {  // NaNs of both signs, one with a payload: their bits reach the comparison
+      const double nans[] = {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN(),
+                             std::nan("0x5")};
+      return bitsOfFloat(t, r.pick(nans));
+    }
     if (roll < 40) {
       static const double boundary[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, -2.5, 1e-3};
       std::vector<std::uint64_t> specials;
       for (double d : boundary) specials.push_back(bitsOfFloat(t, d));
       if (f) {
-        for (float x : {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
-                        std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
-                        -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::infinity(),
-                        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(), 2147483648.0f,
-                        -2147483904.0f, 1e20f})
+        for (float x :
+             {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(),
+              std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
+              -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::infinity(),
+              -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN(),
+              -std::numeric_limits<float>::quiet_NaN(), std::nanf("0x5"), 2147483648.0f, -2147483904.0f, 1e20f})
           specials.push_back(bitsOfFloat(t, x));
       } else {
-        for (double x : {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
-                         std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
-                         -std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
-                         -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
-                         9223372036854775808.0, 4294967296.5, 1e300})
+        for (double x :
+             {std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest(),
+              std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
+              -std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
+              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+              -std::numeric_limits<double>::quiet_NaN(), std::nan("0x5"), 9223372036854775808.0, 4294967296.5, 1e300})
           specials.push_back(bitsOfFloat(t, x));
       }
       return r.pick(specials);
@@ -958,7 +1007,80 @@ std::vector<ArgSet> generateArgSets(const std::vector<ParamSpec>& params, std::u
   return sets;
 }
 
-void refreshSpec(const GProgram& tree, ProgramSpec& spec) { spec.functions = printProgram(tree); }
+void refreshSpec(const GProgram& tree, ProgramSpec& spec) {
+  spec.functions = printProgram(tree);
+  spec.deviceFunctions.clear();
+  if (tree.checksum) {
+    GProgram plain = tree;
+    plain.checksum = false;
+    spec.deviceFunctions = printProgram(plain);
+  }
+}
+
+namespace {
+
+struct Features {
+  bool loops = false, arrays = false, switches = false, math = false, contraction = false, guardedLogical = false;
+  void expr(const GExpr& e) {
+    math |= e.kind == GExprKind::Math;
+    guardedLogical |= e.kind == GExprKind::GuardedLogical;
+    for (const GExprPtr& a : e.args) expr(*a);
+  }
+  void stmts(const std::vector<GStmtPtr>& list) {
+    for (const GStmtPtr& s : list) {
+      loops |= s->kind == GStmtKind::For || s->kind == GStmtKind::While || s->kind == GStmtKind::DoWhile;
+      arrays |= s->kind == GStmtKind::ArrayDecl;
+      switches |= s->kind == GStmtKind::Switch;
+      contraction |= s->plain;
+      for (const GExprPtr* e : {&s->a, &s->b, &s->cond})
+        if (*e) expr(**e);
+      for (const GExprPtr& e : s->args) expr(*e);
+      stmts(s->body);
+      stmts(s->orelse);
+      for (const GCase& c : s->cases) stmts(c.body);
+    }
+  }
+};
+
+std::string share(unsigned n, unsigned of) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f%%", of ? 100.0 * n / of : 0.0);
+  return buf;
+}
+
+}  // namespace
+
+void GenStats::add(const GProgram& program) {
+  ++programs;
+  Features f;
+  bool hasHelper = false;
+  for (const GFunction& fn : program.functions) {
+    if (fn.isClampHelper) continue;
+    hasHelper |= !fn.kernel;
+    f.stmts(fn.body);
+  }
+  const GFunction& kernel = program.functions.back();
+  unsigned axes = 0;
+  for (unsigned p = 0; p < kernel.numParams; ++p) axes += kernel.vars[p].axis >= 0;
+  ++modes[std::min(axes, 3u)];
+  voidKernels += kernel.returnType == Scalar::Void;
+  loops += f.loops;
+  arrays += f.arrays;
+  switches += f.switches;
+  math += f.math;
+  helpers += hasHelper;
+  contractions += f.contraction;
+  guardedLogical += f.guardedLogical;
+}
+
+std::string GenStats::summary() const {
+  return "modes element-wise/1-D/2-D/3-D " + share(modes[0], programs) + "/" + share(modes[1], programs) + "/" +
+         share(modes[2], programs) + "/" + share(modes[3], programs) + ", void kernels " +
+         share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
+         share(contractions, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
+         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
+         ", guarded && / || " + share(guardedLogical, programs);
+}
 
 Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {
   Generated g = Generator(seed, index, options).run();

@@ -30,6 +30,17 @@ struct GenOptions {
   bool exactMathOnly = false;   // only math functions the GPU computes exactly (GPU leg)
   unsigned argSets = 3;         // argument sets per program
   unsigned maxStatements = 14;  // statements per function body (roughly)
+  bool checksum = true;         // GProgram::checksum: every value folded into what is compared
+};
+
+// What a stream of generated programs holds: how many programs have each feature.
+struct GenStats {
+  unsigned programs = 0;
+  unsigned modes[4] = {};  // element-wise, 1-D, 2-D, 3-D kernels
+  unsigned voidKernels = 0, loops = 0, arrays = 0, switches = 0, math = 0, helpers = 0, contractions = 0,
+           guardedLogical = 0;
+  void add(const GProgram& program);
+  std::string summary() const;  // "modes 0/1/2/3 14%/36%/...; loops 71%; ..."
 };
 
 struct Generated {

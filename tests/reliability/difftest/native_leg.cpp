@@ -49,6 +49,157 @@ std::string runtimeMathPrologue() {
   return s + "\n";
 }
 
+// The -O0 leg under UBSan (NativeBuild::ubsan) with -fno-sanitize-recover=all: the first
+// undefined behaviour stops the program. The sanitizer's handlers are defined here, inside the
+// library (hidden, so they bind before the sanitizer runtime's): each writes the report, as UBSan
+// words it, with the location and the operands, and jumps back to the program's entry, which
+// returns; culift_ub_report() gives the report to the oracle. So a report is a finding that
+// carries the program and the text, and the process goes on with the next program.
+std::string ubsanPrologue() {
+  return R"ub(#ifdef CULIFT_DIFFTEST_UBSAN
+#include <csetjmp>
+#include <cstdio>
+namespace culift_ub {
+struct Loc { const char* file; unsigned line, column; };
+struct Type { unsigned short kind, info; char name[1]; };
+struct WithType { Loc loc; const Type* type; };
+struct WithTwoTypes { Loc loc; const Type* first; const Type* second; };
+static std::jmp_buf jump;
+static bool armed = false;
+static char text[2048];
+#define CULIFT_UB_HANDLER extern "C" __attribute__((visibility("hidden"), no_sanitize_undefined, noreturn)) void
+__attribute__((no_sanitize_undefined)) static const char* value(const Type* t, void* v, char* buf, unsigned long n) {
+  const unsigned long long bits = (unsigned long long)v;
+  if (t->kind == 0) {
+    const unsigned width = 1u << (t->info >> 1);
+    if (width > 64) return "(wide)";
+    if (t->info & 1) {
+      const unsigned shift = 64 - width;
+      std::snprintf(buf, n, "%lld", (long long)(bits << shift) >> shift);
+    } else {
+      std::snprintf(buf, n, "%llu", width == 64 ? bits : bits & ((1ull << width) - 1));
+    }
+  } else if (t->kind == 1 && t->info == 32) {
+    float f;
+    __builtin_memcpy(&f, &bits, 4);
+    std::snprintf(buf, n, "%.9g", (double)f);
+  } else if (t->kind == 1 && t->info == 64) {
+    double d;
+    __builtin_memcpy(&d, &bits, 8);
+    std::snprintf(buf, n, "%.17g", d);
+  } else {
+    return "(value)";
+  }
+  return buf;
+}
+__attribute__((no_sanitize_undefined, noreturn)) static void report(const Loc& loc, const char* message) {
+  std::snprintf(text, sizeof text, "%s:%u:%u: runtime error: %s", loc.file ? loc.file : "?", loc.line, loc.column,
+                message);
+  if (armed) std::longjmp(jump, 1);
+  __builtin_trap();
+}
+__attribute__((no_sanitize_undefined, noreturn)) static void overflow(void* d, void* a, void* b, const char* op) {
+  const WithType& w = *(const WithType*)d;
+  char x[64], y[64], m[512];
+  std::snprintf(m, sizeof m, "%s integer overflow: %s %s %s cannot be represented in type %s",
+                (w.type->info & 1) ? "signed" : "unsigned", value(w.type, a, x, sizeof x), op,
+                value(w.type, b, y, sizeof y), w.type->name);
+  report(w.loc, m);
+}
+}  // namespace culift_ub
+CULIFT_UB_HANDLER __ubsan_handle_add_overflow_abort(void* d, void* a, void* b) { culift_ub::overflow(d, a, b, "+"); }
+CULIFT_UB_HANDLER __ubsan_handle_sub_overflow_abort(void* d, void* a, void* b) { culift_ub::overflow(d, a, b, "-"); }
+CULIFT_UB_HANDLER __ubsan_handle_mul_overflow_abort(void* d, void* a, void* b) { culift_ub::overflow(d, a, b, "*"); }
+CULIFT_UB_HANDLER __ubsan_handle_negate_overflow_abort(void* d, void* a) {
+  const culift_ub::WithType& w = *(const culift_ub::WithType*)d;
+  char x[64], m[512];
+  std::snprintf(m, sizeof m, "negation of %s cannot be represented in type %s",
+                culift_ub::value(w.type, a, x, sizeof x), w.type->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_divrem_overflow_abort(void* d, void* a, void* b) {
+  const culift_ub::WithType& w = *(const culift_ub::WithType*)d;
+  char x[64], y[64], m[512];
+  culift_ub::value(w.type, b, y, sizeof y);
+  if (y[0] == '0' && y[1] == 0) std::snprintf(m, sizeof m, "division by zero (of %s, type %s)",
+                                              culift_ub::value(w.type, a, x, sizeof x), w.type->name);
+  else std::snprintf(m, sizeof m, "division of %s by %s cannot be represented in type %s",
+                     culift_ub::value(w.type, a, x, sizeof x), y, w.type->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_shift_out_of_bounds_abort(void* d, void* a, void* b) {
+  const culift_ub::WithTwoTypes& w = *(const culift_ub::WithTwoTypes*)d;
+  char x[64], y[64], m[512];
+  std::snprintf(m, sizeof m, "shift of %s (type %s) by %s (type %s) is out of bounds",
+                culift_ub::value(w.first, a, x, sizeof x), w.first->name, culift_ub::value(w.second, b, y, sizeof y),
+                w.second->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_out_of_bounds_abort(void* d, void* index) {
+  const culift_ub::WithTwoTypes& w = *(const culift_ub::WithTwoTypes*)d;
+  char x[64], m[512];
+  std::snprintf(m, sizeof m, "index %s out of bounds for type %s", culift_ub::value(w.second, index, x, sizeof x),
+                w.first->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_float_cast_overflow_abort(void* d, void* from) {
+  // With a location first (GCC's form) or without (the older form): a type descriptor starts
+  // with its kind, 0, 1 or 0xffff, where a file name starts with two printable characters.
+  const unsigned char* first = *(const unsigned char* const*)d;
+  const bool noLocation = first[0] + first[1] < 2 || first[0] == 0xff || first[1] == 0xff;
+  const culift_ub::Loc none{nullptr, 0, 0};
+  const culift_ub::Type* const* types =
+      noLocation ? (const culift_ub::Type* const*)d : &((const culift_ub::WithTwoTypes*)d)->first;
+  char x[64], m[512];
+  std::snprintf(m, sizeof m, "%s is outside the range of representable values of type %s",
+                culift_ub::value(types[0], from, x, sizeof x), types[1]->name);
+  culift_ub::report(noLocation ? none : ((const culift_ub::WithTwoTypes*)d)->loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_load_invalid_value_abort(void* d, void* v) {
+  const culift_ub::WithType& w = *(const culift_ub::WithType*)d;
+  char x[64], m[512];
+  std::snprintf(m, sizeof m, "load of value %s, which is not a valid value for type %s",
+                culift_ub::value(w.type, v, x, sizeof x), w.type->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_type_mismatch_v1_abort(void* d, void*) {
+  const culift_ub::WithType& w = *(const culift_ub::WithType*)d;
+  char m[512];
+  std::snprintf(m, sizeof m, "null or misaligned access through a pointer to %s", w.type->name);
+  culift_ub::report(w.loc, m);
+}
+CULIFT_UB_HANDLER __ubsan_handle_pointer_overflow_abort(void* d, void*, void*) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "pointer arithmetic overflow");
+}
+CULIFT_UB_HANDLER __ubsan_handle_vla_bound_not_positive_abort(void* d, void*) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "variable-length array bound is not positive");
+}
+CULIFT_UB_HANDLER __ubsan_handle_nonnull_arg_abort(void* d) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "null pointer passed as an argument declared never null");
+}
+CULIFT_UB_HANDLER __ubsan_handle_nonnull_return_v1_abort(void*, void* loc) {
+  culift_ub::report(*(const culift_ub::Loc*)loc, "null pointer returned from a function declared never null");
+}
+CULIFT_UB_HANDLER __ubsan_handle_invalid_builtin_abort(void* d) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "invalid argument to a builtin (zero to ctz/clz)");
+}
+CULIFT_UB_HANDLER __ubsan_handle_builtin_unreachable(void* d) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "execution reached an unreachable program point");
+}
+CULIFT_UB_HANDLER __ubsan_handle_missing_return(void* d) {
+  culift_ub::report(*(const culift_ub::Loc*)d, "execution reached the end of a value-returning function without returning a value");
+}
+extern "C" const char* culift_ub_report() { return culift_ub::text; }
+#define CULIFT_UB_GUARD culift_ub::text[0] = 0; culift_ub::armed = true; if (setjmp(culift_ub::jump) == 0)
+#define CULIFT_UB_DONE culift_ub::armed = false;
+#else
+#define CULIFT_UB_GUARD
+#define CULIFT_UB_DONE
+#endif
+
+)ub";
+}
+
 }  // namespace
 
 std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
@@ -57,9 +208,10 @@ std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
   out << "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n"
          "#include <limits>\n#include <type_traits>\n\n";
   out << runtimeMathPrologue();
+  out << ubsanPrologue();
   for (const ProgramSpec* p : programs) {
     out << p->functions << '\n';
-    out << "extern \"C\" void " << p->name << "_entry(void* const* a, void* r) {\n  ";
+    out << "extern \"C\" void " << p->name << "_entry(void* const* a, void* r) {\n  CULIFT_UB_GUARD {\n  ";
     if (p->returnType != Scalar::Void) out << "const auto v = ";
     else out << "(void)r;\n  ";
     out << p->kernel << "(";
@@ -71,7 +223,7 @@ std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
     }
     out << ");\n";
     if (p->returnType != Scalar::Void) out << "  std::memcpy(r, &v, sizeof v);\n";
-    out << "}\n\n";
+    out << "  }\n  CULIFT_UB_DONE\n}\n\n";
   }
   return out.str();
 }
@@ -82,6 +234,12 @@ NativeLibrary::~NativeLibrary() {
 
 NativeEntry NativeLibrary::entry(const std::string& programName) const {
   return reinterpret_cast<NativeEntry>(dlsym(handle_, (programName + "_entry").c_str()));
+}
+
+std::string NativeLibrary::undefinedBehaviour() const {
+  using Report = const char* (*)();
+  auto report = reinterpret_cast<Report>(dlsym(handle_, "culift_ub_report"));
+  return report ? std::string(report()) : std::string();
 }
 
 std::unique_ptr<NativeLibrary> NativeLibrary::open(const std::string& path, std::string* error) {
@@ -104,10 +262,13 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
     p.startError = "no host C++ compiler (g++ not on PATH; set CULIFT_HOST_CXX)";
     return p;
   }
-  // -ffp-contract=off: no a*b+c fused into an FMA. -frounding-math: no compile-time folding
-  // of inexact floating results. -fno-builtin: no math call evaluated at compile time, exact
-  // results included (GCC folds tgamma(15.0) to 87178291200, the library gives
-  // 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
+  // -ffp-contract=off: no a*b+c fused into an FMA. -fno-builtin: no math call evaluated at
+  // compile time, exact results included (GCC folds tgamma(15.0) to 87178291200, the library
+  // gives 87178291199.999985); with the prologue of nativeBatchSource, <cmath>'s overloads too.
+  // No -frounding-math: + - * / and conversions folded at compile time round as at run time
+  // (to nearest), and GCC 12 at -O0 with -frounding-math miscompiles a const local array
+  // initialized with an inexact conversion (`const float a[5] = {(float)1e-40, ...}` reads
+  // 0x1.eeaf38p-49; tests/reliability/regressions/const_array_inexact_init.cpp).
   std::vector<std::string> args = {cxx,
                                    "-std=c++20",
                                    "-shared",
@@ -115,7 +276,6 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
                                    build.optimization,
                                    "-ffp-contract=off",
                                    "-fno-fast-math",
-                                   "-frounding-math",
                                    "-fno-builtin",
                                    "-w",
                                    "-I" + includeDir,
@@ -123,7 +283,8 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
                                    "-o",
                                    p.output};
   if (build.ubsan) {
-    args.insert(args.begin() + 1, {"-fsanitize=undefined,float-cast-overflow", "-fno-sanitize=vptr"});
+    args.insert(args.begin() + 1, {"-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all",
+                                   "-fno-sanitize=vptr", "-DCULIFT_DIFFTEST_UBSAN"});
   }
   std::vector<llvm::StringRef> refs(args.begin(), args.end());
   const std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(p.logPath),

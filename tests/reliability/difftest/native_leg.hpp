@@ -32,6 +32,9 @@ class NativeLibrary {
   NativeLibrary(const NativeLibrary&) = delete;
   NativeLibrary& operator=(const NativeLibrary&) = delete;
   NativeEntry entry(const std::string& programName) const;  // null when missing
+  // A UBSan build's report of the last entry called ("batch.cpp:12:7: runtime error: signed
+  // integer overflow: ..."), empty when it ran without undefined behaviour (or no UBSan).
+  std::string undefinedBehaviour() const;
   const std::string& path() const { return path_; }
 
   // Loads a shared library built by compileNative. Null (and `error`) when dlopen fails.

@@ -1,6 +1,7 @@
 #include "oracle.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -27,6 +28,7 @@ std::string_view name(FindingKind k) {
     case FindingKind::Translate: return "translate";
     case FindingKind::Nvrtc: return "nvrtc";
     case FindingKind::Native: return "host compiler";
+    case FindingKind::UndefinedBehaviour: return "undefined behaviour";
   }
   return "?";
 }
@@ -55,6 +57,7 @@ std::string_view name(interp::PlantedBug bug) {
     case B::LogicalEager: return "LogicalEager";
     case B::FloatMathInDouble: return "FloatMathInDouble";
     case B::NegativeZeroNarrowsPositive: return "NegativeZeroNarrowsPositive";
+    case B::NaNCanonical: return "NaNCanonical";
   }
   return "?";
 }
@@ -64,7 +67,7 @@ std::string OracleReport::summary() const {
   out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0
       << ", -O2 " << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules
       << " module(s), " << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries ("
-      << counts.reassociating << " reassociating)";
+      << counts.reassociating << " reassociating); " << counts.argDependent << " depend on their arguments";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
   out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
   for (const Finding& f : findings)
@@ -86,7 +89,14 @@ struct Outcome {
   std::string error;
   std::vector<std::uint8_t> result;
   std::vector<std::vector<std::uint8_t>> arrays;  // every parameter's bytes after the call
+  bool differentNaNsMet = false;                  // interpreter: interp::differentNaNsMet()
 };
+
+// The NaN rule between a native outcome and the interpreter's: `exact` (NaNBits::Payload) unless the interpreter
+// met two different NaNs in a + or *, whose result native code may take from either.
+NaNBits nanRule(NaNBits exact, const Outcome& interpreted) {
+  return interpreted.differentNaNsMet ? NaNBits::Any : exact;
+}
 
 Outcome runNative(NativeEntry entry, const ProgramSpec& p, const ArgSet& a) {
   Outcome o;
@@ -118,7 +128,9 @@ Outcome runInterpreter(const interp::Program& program, const Function& fn, const
     }
   }
   try {
+    interp::resetDifferentNaNsMet();
     const interp::Value v = program.call(fn, args);
+    o.differentNaNsMet = interp::differentNaNsMet();
     o.result = bytesOfValue(v);
     if (p.returnType == Scalar::Void) o.result.clear();
     o.ran = true;
@@ -131,8 +143,9 @@ Outcome runInterpreter(const interp::Program& program, const Function& fn, const
 }
 
 // "" when equal, else what differs first.
-std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, const Outcome& y, const char* yName) {
-  if (p.returnType != Scalar::Void && !sameValue(p.returnType, x.result.data(), y.result.data()))
+std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, const Outcome& y, const char* yName,
+                    NaNBits nan = NaNBits::Any) {
+  if (p.returnType != Scalar::Void && !sameValue(p.returnType, x.result.data(), y.result.data(), nan))
     return "result: " + std::string(xName) + " " + formatValue(p.returnType, x.result.data()) + ", " + yName + " " +
            formatValue(p.returnType, y.result.data());
   for (std::size_t k = 0; k < p.params.size(); ++k) {
@@ -140,12 +153,35 @@ std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, c
     if (!q.array || !q.writable) continue;
     const unsigned size = byteSize(q.type);
     for (std::size_t e = 0; e < kArrayLength; ++e)
-      if (!sameValue(q.type, x.arrays[k].data() + e * size, y.arrays[k].data() + e * size))
+      if (!sameValue(q.type, x.arrays[k].data() + e * size, y.arrays[k].data() + e * size, nan))
         return q.name + "[" + std::to_string(e) + "]: " + xName + " " +
                formatValue(q.type, x.arrays[k].data() + e * size) + ", " + yName + " " +
                formatValue(q.type, y.arrays[k].data() + e * size);
   }
   return {};
+}
+
+// Line `line` (1-based) of `text`.
+std::string lineOf(const std::string& text, unsigned line) {
+  std::size_t at = 0;
+  for (unsigned n = 1; n < line && at != std::string::npos; ++n) {
+    at = text.find('\n', at);
+    if (at != std::string::npos) ++at;
+  }
+  if (at == std::string::npos || at >= text.size()) return {};
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+// A UBSan report with the source line it points at ("batch.cpp:12:7: runtime error: ...").
+std::string withSourceLine(const std::string& report, const std::string& source) {
+  const std::size_t marker = report.find(": runtime error:");
+  if (marker == std::string::npos) return report;
+  const std::size_t colon = report.rfind(':', marker - 1);
+  const std::size_t lineStart = colon == std::string::npos ? std::string::npos : report.rfind(':', colon - 1);
+  if (lineStart == std::string::npos) return report;
+  const unsigned line = static_cast<unsigned>(std::strtoul(report.c_str() + lineStart + 1, nullptr, 10));
+  const std::string text = lineOf(source, line);
+  return text.empty() ? report : report + "\n  " + text;
 }
 
 struct Translated {
@@ -172,7 +208,8 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   std::vector<const ProgramSpec*> ptrs;
   for (const ProgramSpec& p : programs) ptrs.push_back(&p);
   const std::string batchPath = work + "/batch.cpp";
-  { std::ofstream(batchPath) << nativeBatchSource(ptrs); }
+  const std::string batchSource = nativeBatchSource(ptrs);
+  { std::ofstream(batchPath) << batchSource; }
   PendingCompile o0, o2;
   if (options.nativeO0) o0 = startNativeCompile(batchPath, NativeBuild{"-O0", options.ubsan}, options.includeDir);
   if (options.nativeO2) o2 = startNativeCompile(batchPath, NativeBuild{"-O2", false}, options.includeDir);
@@ -209,8 +246,36 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       report.counts.nvrtcSkipped = why.empty() ? "NVRTC not found" : why;
     } else {
       std::map<const Module*, std::vector<const ProgramSpec*>> modules;
+      // The programs as NVRTC compiles them (ProgramSpec::deviceFunctions): translated again
+      // when any differs from what the other legs ran.
+      auto deviceSource = [](const ProgramSpec& p) {
+        if (p.deviceFunctions.empty()) return p.source();
+        ProgramSpec device;
+        device.functions = p.deviceFunctions;
+        return device.source();
+      };
+      std::map<std::string, std::shared_ptr<Module>> deviceModules;
+      bool separate = false;
+      for (const ProgramSpec& p : programs) separate |= !p.deviceFunctions.empty();
+      if (separate) {
+        std::string batch =
+            "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+        for (const ProgramSpec& p : programs) batch += p.deviceFunctions.empty() ? p.functions : p.deviceFunctions;
+        TranslateResult r = translateSource(batch, "difftest_device_batch.cpp", translateOptions(options));
+        for (const ProgramSpec& p : programs) {
+          if (r.ok()) {
+            deviceModules[p.name] = r.module;
+            continue;
+          }
+          TranslateResult one = translateSource(deviceSource(p), p.name + ".cpp", translateOptions(options));
+          if (one.ok()) deviceModules[p.name] = one.module;
+          else report.findings.push_back({FindingKind::Translate, p.name, -1, one.formatDiagnostics().substr(0, 4000)});
+        }
+      } else {
+        for (const auto& [name, t] : byProgram) deviceModules[name] = t.module;
+      }
       for (const ProgramSpec& p : programs)
-        if (auto it = byProgram.find(p.name); it != byProgram.end()) modules[it->second.module.get()].push_back(&p);
+        if (auto it = deviceModules.find(p.name); it != deviceModules.end()) modules[it->second.get()].push_back(&p);
       for (auto& [module, users] : modules) {
         rt::CompileOutput out = nvrtc->compile(module->cudaSource, cudaFileName(*module), 90, true, {"--fmad=false"});
         if (out.ok) {
@@ -221,7 +286,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
         }
         // Find the programs at fault: each on its own.
         for (const ProgramSpec* p : users) {
-          TranslateResult one = translateSource(p->source(), p->name + ".cpp", translateOptions(options));
+          TranslateResult one = translateSource(deviceSource(*p), p->name + ".cpp", translateOptions(options));
           if (!one.ok()) continue;
           rt::CompileOutput single = nvrtc->compile(one.module->cudaSource, cudaFileName(*one.module), 90, true,
                                                     {"--fmad=false"});
@@ -263,14 +328,24 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
     report.counts.nativeO0 += e0 != nullptr;
     report.counts.nativeO2 += e2 != nullptr;
     report.counts.interpreted += fn != nullptr;
+    std::vector<Outcome> references;  // one per argument set that ran natively
     for (std::size_t s = 0; s < p.argSets.size(); ++s) {
       const ArgSet& a = p.argSets[s];
+      const int set = static_cast<int>(s);
       Outcome n0, n2, in;
+      ++report.counts.calls;
       if (e0) n0 = runNative(e0, p, a);
+      if (e0 && options.ubsan) {
+        // Undefined behaviour stopped the -O0 leg: the other legs have nothing to agree with.
+        if (const std::string ub = lib0->undefinedBehaviour(); !ub.empty()) {
+          report.findings.push_back({FindingKind::UndefinedBehaviour, p.name, set,
+                                     withSourceLine(ub, batchSource) + "\n" + describeArgs(p, a)});
+          continue;
+        }
+      }
       if (e2) n2 = runNative(e2, p, a);
       if (fn) in = runInterpreter(*t->program, *fn, p, a);
-      ++report.counts.calls;
-      const int set = static_cast<int>(s);
+      if (n0.ran || n2.ran) references.push_back(n0.ran ? n0 : n2);
       if (n0.ran && n2.ran) {
         if (std::string d = compare(p, n0, "-O0", n2, "-O2"); !d.empty())
           report.findings.push_back({FindingKind::NativeLevels, p.name, set, d + " " + describeArgs(p, a)});
@@ -281,12 +356,20 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       }
       const Outcome& reference = n0.ran ? n0 : n2;
       if (fn && reference.ran) {
-        if (std::string d = compare(p, reference, n0.ran ? "native -O0" : "native -O2", in, "interpreter"); !d.empty())
+        if (std::string d = compare(p, reference, n0.ran ? "native -O0" : "native -O2", in, "interpreter",
+                                    n0.ran ? nanRule(options.interpreterNaNs, in) : NaNBits::Any);
+            !d.empty())
           report.findings.push_back({FindingKind::Interpreter, p.name, set, d + " " + describeArgs(p, a)});
         else if (!options.plantedBugs.empty()) agreed[p.name].push_back(reference);
       }
     }
     if (auto it = agreed.find(p.name); it != agreed.end() && it->second.size() != p.argSets.size()) agreed.erase(it);
+    // Whether the program's outputs depend on its arguments at all: some two sets differ.
+    for (std::size_t s = 1; s < references.size(); ++s)
+      if (!compare(p, references[0], "", references[s], "").empty()) {
+        ++report.counts.argDependent;
+        break;
+      }
   }
 
   // 6. The planted bugs: the interpreter leg again, compiled with each, against the native results.
@@ -308,7 +391,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       }
       for (std::size_t s = 0; s < p.argSets.size(); ++s) {
         const Outcome in = runInterpreter(*program, *fn, p, p.argSets[s]);
-        std::string d = in.ran ? compare(p, reference->second[s], "native", in, "interpreter") : in.error;
+        std::string d = in.ran ? compare(p, reference->second[s], "native", in, "interpreter",
+                                         options.nativeO0 ? nanRule(options.interpreterNaNs, in) : NaNBits::Any)
+                               : in.error;
         if (d.empty()) continue;
         if (planted.caught++ == 0) {
           planted.firstProgram = p.name;

@@ -10,13 +10,22 @@
 
 #include "culift/interpreter.hpp"
 #include "program.hpp"
+#include "value_bytes.hpp"
 
 namespace culift::rel {
 
 struct OracleOptions {
   bool nativeO0 = true;
   bool nativeO2 = true;
-  bool ubsan = false;  // build the -O0 leg with UBSan: generated code must be UB-free
+  // Build the -O0 leg with UBSan (-fno-sanitize-recover=all): a report is a finding
+  // (FindingKind::UndefinedBehaviour) with the report's text; generated code must be UB-free.
+  bool ubsan = false;
+  // How the interpreter's NaNs compare with native -O0's (both computed at run time on this
+  // host: payload and quiet bit exactly, not the sign, which GCC's folding of negations changes
+  // even at -O0), except in a call where a + or * met two different NaNs
+  // (interp::differentNaNsMet: native code may take either operand's). Against -O2, which may
+  // fold a NaN at compile time, NaNs are equal whatever their bits (docs/numerical-contract.md).
+  NaNBits interpreterNaNs = NaNBits::Payload;
   bool interpreter = true;
   bool nvrtc = true;       // compile every module with NVRTC (sm_90 cubin, --fmad=false)
   std::string includeDir;  // culift's include/ (annotate.hpp)
@@ -40,12 +49,13 @@ struct PlantedBugReport {
 std::string_view name(interp::PlantedBug bug);  // "FloatToIntRounds", ...
 
 enum class FindingKind : std::uint8_t {
-  NativeLevels,      // -O0 and -O2 disagree: the generator made undefined behaviour
-  Interpreter,       // the interpreter disagrees with native code
-  InterpreterError,  // the interpreter threw on a UB-free program
-  Translate,         // the front end rejected a valid program
-  Nvrtc,             // NVRTC rejected the emitted CUDA
-  Native,            // the host compiler rejected the program (a generator bug)
+  NativeLevels,        // -O0 and -O2 disagree: the generator made undefined behaviour
+  Interpreter,         // the interpreter disagrees with native code
+  InterpreterError,    // the interpreter threw on a UB-free program
+  Translate,           // the front end rejected a valid program
+  Nvrtc,               // NVRTC rejected the emitted CUDA
+  Native,              // the host compiler rejected the program (a generator bug)
+  UndefinedBehaviour,  // UBSan reported undefined behaviour in the -O0 leg (a generator bug)
 };
 std::string_view name(FindingKind k);
 
@@ -63,6 +73,7 @@ struct LegCounts {
   unsigned nvrtcModules = 0, nvrtcKernels = 0;           // compiled by NVRTC
   unsigned planned = 0;                                  // of those kernels, with loop-plan entries
   unsigned reassociating = 0;                            // of those, reassociating row reductions
+  unsigned argDependent = 0;                             // programs whose outputs differ between argument sets
   std::string nvrtcSkipped;                              // why NVRTC did not run
   double seconds = 0;
 };

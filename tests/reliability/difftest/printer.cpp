@@ -1,5 +1,7 @@
 #include "printer.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "program.hpp"
@@ -32,6 +34,7 @@ class Printer {
   explicit Printer(const GProgram& p) : program_(p) {}
 
   std::string run() {
+    if (program_.checksum) foldHelpers();
     for (const GFunction& f : program_.functions) function(f);
     return out_.str();
   }
@@ -113,8 +116,113 @@ class Printer {
       }
       case GExprKind::Index: return var(e.var).name + "[" + maskedIndex(var(e.var), *e.args[0]) + "]";
       case GExprKind::Comma: return "(" + expr(*e.args[0]) + ", " + expr(*e.args[1]) + ")";
+      case GExprKind::GuardedLogical: {
+        const std::string divisor = "((" + expr(*e.args[1]) + ") & 3)";
+        const bool conj = e.op == "&&";
+        return "(" + divisor + (conj ? " != 0 && ((" : " == 0 || ((") + expr(*e.args[0]) + ") " + e.name + " " +
+               divisor + (conj ? ") > 1)" : ") == 1)");
+      }
     }
     return "";
+  }
+
+  // ---- the checksum (GProgram::checksum) ---------------------------------------------------
+  // The fold functions are the same in every program: shared by name, defined by the first
+  // program of a translation unit (a batch holds many) under an include guard.
+  static std::string helper(const char* suffix) { return std::string("culift_ck") + suffix; }
+
+  // The program's fold functions: an integer mix (unsigned arithmetic only), and one per
+  // floating type that folds a value exactly without reading its bits (the lifted subset has no
+  // bit cast): a NaN as one value, whatever its sign and payload (promised by nobody,
+  // docs/numerical-contract.md), the infinities and zeros by sign, and a finite value as its
+  // sign, exponent and integer significand, found by scaling with powers of two (exact).
+  void foldHelpers() {
+    out_ << "#ifndef CULIFT_CHECKSUM_FOLDS\n#define CULIFT_CHECKSUM_FOLDS\n";
+    // Each fold is one multiply-add modulo 2^64 (a polynomial hash, cheap at the many places it is
+    // inlined): the multiplier is odd, so a change in any one folded value changes all later
+    // hashes. Results take the hash through a finalizer that spreads every bit over the low ones.
+    const std::string mix = helper("_mix");
+    line(0, "inline unsigned long long " + mix + "(unsigned long long h, unsigned long long v) {");
+    line(1, "return h * 0x100000001b3ULL + v;");
+    line(0, "}");
+    out_ << '\n';
+    line(0, "inline unsigned long long " + helper("_final") + "(unsigned long long h) {");
+    line(1, "h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;");
+    line(1, "h = (h ^ (h >> 33)) * 0xc4ceb9fe1a85ec53ULL;");
+    line(1, "return h ^ (h >> 33);");
+    line(0, "}");
+    out_ << '\n';
+    floatFold("_mixf", "float", "f", 23, 32, "3.40282347e+38f");
+    floatFold("_mixd", "double", "", 52, 64, "1.7976931348623157e+308");
+    out_ << "#endif\n\n";
+  }
+
+  // Scales |x| into [2^p, 2^(p+1)) (p: the significand's width) by powers of two, in steps of
+  // 2^big, 2^8 and 2 each way: a few iterations for any value, and little code (NVRTC inlines
+  // the fold at every call).
+  void floatFold(const char* suffix, const std::string& t, const std::string& fs, int p, int big,
+                 const std::string& max) {
+    const std::string mix = helper("_mix");
+    auto pow2 = [&](int e) { return "0x1p" + std::string(e < 0 ? "-" : "+") + std::to_string(std::abs(e)) + fs; };
+    line(0, "inline unsigned long long " + helper(suffix) + "(unsigned long long h, " + t + " x) {");
+    line(1, "if (!(x == x)) return " + mix + "(h, 1ULL);");
+    line(1, "const unsigned long long s = std::signbit(x) ? 1ULL : 0ULL;");
+    line(1, t + " a = std::fabs(x);");
+    line(1, "if (a > " + max + ") return " + mix + "(h, 2ULL + s);");
+    line(1, "if (a == 0" + std::string(fs.empty() ? ".0" : ".0f") + ") return " + mix + "(h, 4ULL + s);");
+    line(1, "unsigned long long e = 4096ULL;");
+    for (int k : {big, 8, 1})  // down while the result stays >= 2^p
+      line(1, "while (a >= " + pow2(p + k) + ") { a *= " + pow2(-k) + "; e += " + std::to_string(k) + "ULL; }");
+    for (int k : {big, 8, 1})  // up while the result stays < 2^(p+1)
+      line(1, "while (a < " + pow2(p + 1 - k) + ") { a *= " + pow2(k) + "; e -= " + std::to_string(k) + "ULL; }");
+    line(1, "return " + mix + "(" + mix + "(h, (unsigned long long)a), e * 2ULL + s);");
+    line(0, "}");
+    out_ << '\n';
+  }
+
+  std::string foldOf(Scalar t, const std::string& value) const {
+    const char* suffix = t == Scalar::F32 ? "_mixf" : t == Scalar::F64 ? "_mixd" : "_mix";
+    return "ck = " + helper(suffix) + "(ck, " + value + ");";
+  }
+  bool folding() const { return program_.checksum && plainDepth_ == 0; }
+  void fold(int d, Scalar t, const std::string& value) {
+    if (folding()) line(d, foldOf(t, value));
+  }
+
+  // The scalars a (plain) loop assigns: folded once after it.
+  void assigned(const std::vector<GStmtPtr>& stmts, std::vector<int>& out) const {
+    for (const GStmtPtr& s : stmts) {
+      if (s->kind == GStmtKind::Assign || s->kind == GStmtKind::Compound || s->kind == GStmtKind::IncDec)
+        if (std::find(out.begin(), out.end(), s->var) == out.end()) out.push_back(s->var);
+      assigned(s->body, out);
+      assigned(s->orelse, out);
+      for (const GCase& c : s->cases) assigned(c.body, out);
+    }
+  }
+
+  // `return e;` of a function that folds: the result folded too, then the hash returned in the
+  // function's type (exact: a float gets 24 bits of it, a double 53), or a NaN result itself.
+  void checksumReturn(int d, const GStmt& s) {
+    const Scalar r = fn_->returnType;
+    if (!s.a) {
+      if (fn_->checksumOut >= 0)
+        line(d, var(fn_->checksumOut).name + "[" + maskedIndex(var(fn_->checksumOut), *fn_->checksumIndex) +
+                    "] = " + helper("_final") + "(ck);");
+      line(d, "return;");
+      return;
+    }
+    line(d, "{");
+    line(d + 1, "const " + type(r) + " ckr = " + expr(*s.a) + ";");
+    line(d + 1, foldOf(r, "ckr"));
+    line(d + 1, "ck = " + helper("_final") + "(ck);");
+    std::string value = "(" + type(r) + ")ck";
+    if (r == Scalar::Bool) value = "(ck & 1ULL) != 0";
+    // A NaN result is returned as it is: the fold sees one NaN, the comparison its bits (exact
+    // between native -O0 and the interpreter, docs/numerical-contract.md).
+    if (r == Scalar::F32) value = "ckr != ckr ? ckr : (float)(ck >> 40)";
+    if (r == Scalar::F64) value = "ckr != ckr ? ckr : (double)(ck >> 11)";
+    line(d + 1, "return " + value + ";");
+    line(d, "}");
   }
 
   const GVar& var(int v) const { return fn_->vars[static_cast<std::size_t>(v)]; }
@@ -129,23 +237,46 @@ class Printer {
 
   void stmt(int d, const GStmt& s) {
     switch (s.kind) {
-      case GStmtKind::Decl: line(d, type(var(s.var).type) + " " + var(s.var).name + " = " + expr(*s.a) + ";"); break;
+      case GStmtKind::Decl:
+        line(d, type(var(s.var).type) + " " + var(s.var).name + " = " + expr(*s.a) + ";");
+        fold(d, var(s.var).type, var(s.var).name);
+        break;
       case GStmtKind::ArrayDecl: {
         const GVar& v = var(s.var);
         std::string init;
         for (std::size_t k = 0; k < s.args.size(); ++k) init += (k ? ", " : "") + expr(*s.args[k]);
         line(d, std::string(v.isConst ? "const " : "") + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) +
                     "] = {" + init + "};");
+        for (std::uint64_t k = 0; k < v.extent; ++k) fold(d, v.type, v.name + "[" + std::to_string(k) + "]");
         break;
       }
-      case GStmtKind::Assign: line(d, var(s.var).name + " = " + expr(*s.a) + ";"); break;
-      case GStmtKind::Compound: line(d, var(s.var).name + " " + s.op + "= " + expr(*s.a) + ";"); break;
-      case GStmtKind::Store:
-        line(d, var(s.var).name + "[" + maskedIndex(var(s.var), *s.args[0]) + "] = " + expr(*s.args[1]) + ";");
+      case GStmtKind::Assign:
+        line(d, var(s.var).name + " = " + expr(*s.a) + ";");
+        fold(d, var(s.var).type, var(s.var).name);
         break;
+      case GStmtKind::Compound:
+        line(d, var(s.var).name + " " + s.op + "= " + expr(*s.a) + ";");
+        fold(d, var(s.var).type, var(s.var).name);
+        break;
+      case GStmtKind::Store: {
+        const GVar& a = var(s.var);
+        const std::string target = a.name + "[" + maskedIndex(a, *s.args[0]) + "] = ";
+        if (!folding()) {
+          line(d, target + expr(*s.args[1]) + ";");
+          break;
+        }
+        // The element's new value, converted as the store converts it, is folded.
+        line(d, "{");
+        line(d + 1, "const " + type(a.type) + " cks = " + expr(*s.args[1]) + ";");
+        line(d + 1, target + "cks;");
+        line(d + 1, foldOf(a.type, "cks"));
+        line(d, "}");
+        break;
+      }
       case GStmtKind::IncDec: {
         const std::string& n = var(s.var).name;
         line(d, (s.op == "++x" ? "++" + n : s.op == "--x" ? "--" + n : s.op == "x++" ? n + "++" : n + "--") + ";");
+        fold(d, var(s.var).type, n);
         break;
       }
       case GStmtKind::If:
@@ -166,8 +297,15 @@ class Printer {
           line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " < " + to + "; " +
                       (s.step == 1 ? "++" + v.name : v.name + " += " + std::to_string(s.step)) + ") {");
         else line(d, "for (" + t + " " + v.name + " = " + from + "; " + v.name + " > " + to + "; --" + v.name + ") {");
+        plainDepth_ += s.plain;
         block(d + 1, s.body);
+        plainDepth_ -= s.plain;
         line(d, "}");
+        if (s.plain) {
+          std::vector<int> targets;
+          assigned(s.body, targets);
+          for (int t : targets) fold(d, var(t).type, var(t).name);
+        }
         break;
       }
       case GStmtKind::While:
@@ -195,7 +333,10 @@ class Printer {
         break;
       case GStmtKind::Break: line(d, "break;"); break;
       case GStmtKind::Continue: line(d, "continue;"); break;
-      case GStmtKind::Return: line(d, s.a ? "return " + expr(*s.a) + ";" : "return;"); break;
+      case GStmtKind::Return:
+        if (program_.checksum) checksumReturn(d, s);
+        else line(d, s.a ? "return " + expr(*s.a) + ";" : "return;");
+        break;
       case GStmtKind::Block:
         line(d, "{");
         block(d + 1, s.body);
@@ -239,6 +380,7 @@ class Printer {
     const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
     const char* marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
     line(0, std::string(marker) + ret + " " + f.name + "(" + params + ") {");
+    if (program_.checksum) line(1, "unsigned long long ck = 0xcbf29ce484222325ULL;");
     block(1, f.body);
     line(0, "}");
     out_ << '\n';
@@ -247,6 +389,7 @@ class Printer {
   const GProgram& program_;
   const GFunction* fn_ = nullptr;
   std::ostringstream out_;
+  int plainDepth_ = 0;
 };
 
 }  // namespace

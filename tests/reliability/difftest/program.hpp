@@ -35,6 +35,10 @@ struct ProgramSpec {
   Scalar returnType = Scalar::Void;
   std::vector<ParamSpec> params;
   std::string functions;  // the program's functions (no #includes)
+  // What the NVRTC leg compiles when it differs: the same program printed without its checksum
+  // (GProgram::checksum), whose folds, inlined by NVRTC at every value, would multiply the
+  // compile time; the GPU leg compiles and runs the checksum itself. Empty: `functions`.
+  std::string deviceFunctions;
   std::vector<ArgSet> argSets;
   bool exactMathOnly = false;  // GPU leg: every math call is exact on the device
   std::uint64_t seed = 0;      // generator seed (0 for replayed programs)

@@ -54,9 +54,15 @@ bool isNaN(Scalar type, const std::uint8_t* p) {
 }
 }  // namespace
 
-bool sameValue(Scalar type, const std::uint8_t* a, const std::uint8_t* b) {
+bool sameValue(Scalar type, const std::uint8_t* a, const std::uint8_t* b, NaNBits nan) {
   if (std::memcmp(a, b, byteSize(type)) == 0) return true;
-  return isNaN(type, a) && isNaN(type, b);
+  if (!isNaN(type, a) || !isNaN(type, b)) return false;
+  if (nan == NaNBits::Any) return true;
+  std::uint64_t x = 0, y = 0;  // NaNBits::Payload: every bit but the sign
+  std::memcpy(&x, a, byteSize(type));
+  std::memcpy(&y, b, byteSize(type));
+  const std::uint64_t sign = std::uint64_t{1} << (8 * byteSize(type) - 1);
+  return (x & ~sign) == (y & ~sign);
 }
 
 std::uint64_t ulpsBetween(Scalar type, const std::uint8_t* a, const std::uint8_t* b) {

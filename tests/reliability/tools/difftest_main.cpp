@@ -22,9 +22,13 @@ int main(int argc, char** argv) {
   cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60), cl::cat(category));
   cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"), cl::cat(category));
   cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"), cl::cat(category));
-  cl::opt<bool> ubsan("ubsan", cl::desc("build the -O0 leg with UBSan (checks the generator)"), cl::cat(category));
+  cl::opt<bool> ubsan("ubsan",
+                      cl::desc("build the -O0 leg with UBSan: undefined behaviour is a finding (checks the generator)"),
+                      cl::cat(category));
   cl::opt<bool> noReduce("no-reduce", cl::desc("save findings unreduced"), cl::cat(category));
   cl::opt<bool> exactMath("exact-math", cl::desc("only math functions the GPU computes exactly"), cl::cat(category));
+  cl::opt<bool> noChecksum("no-checksum", cl::desc("generate programs without the checksum of every value"),
+                           cl::cat(category));
   cl::opt<unsigned> argSets("arg-sets", cl::desc("argument sets per program"), cl::init(3), cl::cat(category));
   cl::opt<std::string> regressions("regressions", cl::desc("directory to save reduced findings in"), cl::init(""),
                                    cl::cat(category));
@@ -40,6 +44,7 @@ int main(int argc, char** argv) {
   o.batchSize = batch;
   o.gen.exactMathOnly = exactMath;
   o.gen.argSets = argSets;
+  o.gen.checksum = !noChecksum;
   o.oracle.includeDir = CULIFT_INCLUDE_DIR;
   o.oracle.nativeO2 = !noO2;
   o.oracle.nvrtc = !noNvrtc;
@@ -56,10 +61,14 @@ int main(int argc, char** argv) {
   const auto& t = r.totals;
   std::printf(
       "culift-difftest seed %llu: %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
-      "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n",
+      "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n"
+      "  programs %u..%u; generated: %s\n"
+      "  results depending on the arguments: %u of %u programs (%.0f %%)\n",
       static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
       t.nvrtcModules, t.nvrtcKernels, t.planned,
-      t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(), r.findings.size(), t.seconds);
+      t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(), r.findings.size(), t.seconds,
+      o.first, o.first + o.count - 1, r.generated.summary().c_str(), t.argDependent, t.programs,
+      t.programs ? 100.0 * t.argDependent / t.programs : 0.0);
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
                 f.argSet >= 0 ? (" args #" + std::to_string(f.argSet)).c_str() : "", f.detail.substr(0, 600).c_str());
