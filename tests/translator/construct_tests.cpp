@@ -4,6 +4,7 @@
 
 using namespace culift;
 using culift::test::body;
+using culift::test::declOf;
 using culift::test::function;
 using culift::test::lift;
 

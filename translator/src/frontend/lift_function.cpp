@@ -215,8 +215,11 @@ std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
     const clang::DeclContext* dc = method->getParent()->getDeclContext();
     while (dc && !llvm::isa<clang::FunctionDecl>(dc)) dc = dc->getParent();
     const auto* definer = llvm::dyn_cast_or_null<clang::FunctionDecl>(dc);
-    base = (definer && definer->getDeclName().isIdentifier() ? definer->getNameAsString() : std::string("culift")) +
-           "_lambda" + std::to_string(sm_.getPresumedLineNumber(method->getParent()->getLocation()));
+    // A lambda in a lambda (or in a template instance) is named after the lifted function.
+    std::string outer = definer && definer->getDeclName().isIdentifier() ? definer->getNameAsString() : "culift";
+    if (auto it = definer ? ids_.find(definer->getCanonicalDecl()) : ids_.end(); it != ids_.end())
+      outer = it->second == current_ && fn_ ? fn_->name : module_.functions[it->second].name;
+    base = outer + "_lambda" + std::to_string(sm_.getPresumedLineNumber(method->getParent()->getLocation()));
   } else {
     base = fd->getNameAsString();
     // The classes around a static member function, outermost first, with their template arguments.
