@@ -459,6 +459,7 @@ TEST_CASE("references are variables bound once; temporaries of const references 
   CHECK(f.vars[declOf(f, "e").var].binding == Binding::Reference);
   CHECK(f.vars[declOf(f, "w").var].binding == Binding::Value);  // bound to a converted temporary
   const std::string b = body(r, "f");
+  INFO(b);
   CHECK(b.find("(Decl e f32& (Index (Var y) (Var i)))") != std::string::npos);
   // A temporary for the const reference; the variable itself for the plain one.
   CHECK(b.find("(Var e) (* f32 (Var e) (Float f32 2))") != std::string::npos);
@@ -476,6 +477,7 @@ TEST_CASE("range for over a local array is an index loop declaring the element",
   REQUIRE(r.ok());
   const Function& f = function(r, "f");
   const std::string b = body(r, "f");
+  INFO(b);
   CHECK(b.find("(For (Decl culift_k i32 (Int i32 0)) (< bool (Var culift_k) (Int i32 2)) (pre++ i32 (Var culift_k))") !=
         std::string::npos);
   CHECK(b.find("(Decl x f32& (Index (Var v) (Var culift_k)))") != std::string::npos);
@@ -494,14 +496,14 @@ TEST_CASE("a lambda is a function taking its captures first", "[construct][lambd
       "  return r + apply(g, 2.0f) + b; }");
   INFO(r.formatDiagnostics());
   REQUIRE(r.ok());
-  const Function& lambda = function(r, "f_lambda3");
+  const Function& lambda = function(r, "f_lambda4");
   REQUIRE(lambda.numParams == 3);
   CHECK(lambda.vars[0].name == "a");
   CHECK(lambda.vars[0].binding == Binding::ConstReference);  // the copy, read only
   CHECK(lambda.vars[1].name == "b");
   CHECK(lambda.vars[1].binding == Binding::Reference);
   CHECK(lambda.vars[2].binding == Binding::Value);
-  const Function& apply = function(r, "apply_lambda3");
+  const Function& apply = function(r, "apply_lambda4");
   REQUIRE(apply.numParams == 3);  // g's two captures, then x
   CHECK(apply.vars[0].name == "f_a");
   const std::string b = body(r, "f");
