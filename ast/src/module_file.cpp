@@ -149,6 +149,7 @@ class Writer {
       type(v.type);
       range(v.range);
       boolean(v.isParam);
+      enumerator(v.binding);
     }
     integer<std::uint32_t>(f.numParams);
     stmt(f.body.get());
@@ -462,6 +463,9 @@ class ModuleReader {
       v.type = type();
       range(v.range);
       v.isParam = r_.boolean("a variable's parameter flag");
+      v.binding = r_.enumerator<Binding>(static_cast<unsigned>(Binding::ConstReference) + 1, "variable binding");
+      if (v.binding != Binding::Value && !v.type.isValue())
+        r_.fail("variable '" + v.name + "' is a reference to an array");
     }
     f.numParams = r_.integer<std::uint32_t>("the number of parameters");
     if (f.numParams > f.vars.size())

@@ -1,4 +1,6 @@
-// Expressions: literals, variables, array elements, assignments, conditionals, calls.
+// Expressions: literals, variables, array elements, references, assignments, conditionals, calls.
+#include <algorithm>
+
 #include "operands.hpp"
 #include "ops.hpp"
 #include "planted_bugs.hpp"
@@ -145,6 +147,31 @@ template <typename Index> struct ElemLvalue final : LvalueNode {
       const ArrayView& v = f.arrays[array];
       failUninitElement(f, *src, static_cast<std::uint64_t>(p.flag - v.init));
     }
+  }
+};
+
+// A reference variable: its referent, bound at its declaration or by the call.
+struct RefLvalue final : LvalueNode {
+  std::uint32_t ref;
+  RefLvalue(const Expr* e, std::uint32_t r) : LvalueNode(e), ref(r) {}
+  Place place(Frame& f) const override { return f.refs[ref]; }
+  void checkRead(Frame& f, const Place& p) const override {
+    if (p.flag && !*p.flag) [[unlikely]]
+      failUninitialized(f, *src);
+  }
+};
+
+// A read through a reference: the referent's current value (a write through any other name of
+// the same variable or element is seen).
+struct LoadRefNode final : ExprNode {
+  std::uint32_t ref;
+  Scalar type;
+  LoadRefNode(const Expr* e, std::uint32_t r) : ExprNode(e), ref(r), type(e->type.scalar) {}
+  Raw eval(Frame& f) const override {
+    const Place& p = f.refs[ref];
+    if (p.flag && !*p.flag) [[unlikely]]
+      failUninitialized(f, *src);
+    return loadAt(p.p, type);
   }
 };
 
@@ -300,28 +327,44 @@ struct CallNode final : ExprNode {
   std::vector<ExprNodePtr> scalars;   // per parameter (null for arrays)
   std::vector<std::uint32_t> arrays;  // per parameter: the caller's array index (arrays)
   CallNode(const Expr* e, const CompiledFunction* c) : ExprNode(e), callee(c) {}
+  // Per reference parameter: the lvalue it binds to, or (a const reference to a temporary) the
+  // scalar node whose value the call's temporary holds. Empty when the callee takes none.
+  std::vector<LvalueNodePtr> referents;
+  std::vector<bool> temporaries;
   Raw eval(Frame& f) const override {
     constexpr std::size_t kInline = 16;
     const std::size_t n = scalars.size();
     Raw inlineArgs[kInline];
     ArrayView inlineViews[kInline];
+    Place inlinePlaces[kInline];
     std::vector<Raw> heapArgs;
     std::vector<ArrayView> heapViews;
+    std::vector<Place> heapPlaces;
     Raw* args = inlineArgs;
     ArrayView* views = inlineViews;
+    Place* places = inlinePlaces;
     if (n > kInline) {
       heapArgs.resize(n);
       heapViews.resize(n);
+      heapPlaces.resize(n);
       args = heapArgs.data();
       views = heapViews.data();
+      places = heapPlaces.data();
     }
     // Arguments are evaluated left to right (C++ leaves the order unspecified; any order is
     // one of the allowed ones).
     for (std::size_t p = 0; p < n; ++p) {
-      if (scalars[p]) args[p] = scalars[p]->eval(f);
-      else views[p] = f.arrays[arrays[p]];
+      if (!referents.empty() && referents[p]) {
+        places[p] = referents[p]->place(f);
+      } else if (scalars[p]) {
+        args[p] = scalars[p]->eval(f);
+        // A temporary lives in the argument array until the call returns.
+        if (!temporaries.empty() && temporaries[p]) places[p] = {reinterpret_cast<std::byte*>(&args[p]), nullptr};
+      } else {
+        views[p] = f.arrays[arrays[p]];
+      }
     }
-    return invoke(*callee, *f.ctx, args, views, &src->range);
+    return invoke(*callee, *f.ctx, args, views, &src->range, referents.empty() ? nullptr : places);
   }
 };
 
@@ -441,6 +484,7 @@ ExprNodePtr Compiler::expr(const Expr& e) {
 
 ExprNodePtr Compiler::varLoad(const Expr& e) {
   if (e.var >= fn_.slotOf.size()) malformed(e.range, "reference to an unknown variable");
+  if (var(e.var).isReference()) return std::make_unique<LoadRefNode>(&e, slotOf(e.var));
   if (!var(e.var).type.isValue()) malformed(e.range, "array '" + var(e.var).name + "' used as a value");
   if (isChecked(e.var)) return std::make_unique<LoadCheckedSlotNode>(&e, slotOf(e.var));
   return std::make_unique<LoadSlotNode>(&e, slotOf(e.var));
@@ -466,27 +510,37 @@ ExprNodePtr Compiler::subscriptLoad(const Expr& e) {
 }
 
 LvalueNodePtr Compiler::lvalue(const Expr& e) {
+  if (e.kind == ExprKind::VarRef && e.var < fn_.slotOf.size() && var(e.var).binding == Binding::ConstReference)
+    malformed(e.range, "assignment through the const reference '" + var(e.var).name + "'");
+  if (e.kind == ExprKind::Subscript && e.operands.size() == 2 && e.operands[0]->kind == ExprKind::VarRef &&
+      e.operands[0]->var < fn_.slotOf.size() && var(e.operands[0]->var).type.constElements)
+    malformed(e.range, "assignment to a const array");
+  if (LvalueNodePtr l = referent(e)) return l;
+  malformed(e.range, std::string("assignment to an expression that is not a variable or array element (") +
+                         std::string(name(e.kind)) + ")");
+}
+
+LvalueNodePtr Compiler::referent(const Expr& e) {
   if (e.kind == ExprKind::VarRef) {
     if (e.var >= fn_.slotOf.size() || !var(e.var).type.isValue()) malformed(e.range, "assignment to a non-scalar");
+    if (var(e.var).isReference()) return std::make_unique<RefLvalue>(&e, slotOf(e.var));
     return std::make_unique<SlotLvalue>(&e, slotOf(e.var), isChecked(e.var));
   }
   if (e.kind == ExprKind::Subscript) {
     checkSubscript(*this, e, fn_.slotOf.size());
-    if (var(e.operands[0]->var).type.constElements) malformed(e.range, "assignment to a const array");
     const std::uint32_t array = slotOf(e.operands[0]->var);
     return withIndex(*this, *e.operands[1], [&](auto index) -> LvalueNodePtr {
       return std::make_unique<ElemLvalue<decltype(index)>>(&e, array, std::move(index));
     });
   }
-  malformed(e.range, std::string("assignment to an expression that is not a variable or array element (") +
-                         std::string(name(e.kind)) + ")");
+  return nullptr;
 }
 
 ExprNodePtr Compiler::assign(const Expr& e) {
   if (e.operands.size() != 2) malformed(e.range, "assignment without two operands");
   const Expr& l = *e.operands[0];
   if (e.operands[1]->type.scalar != l.type.scalar) malformed(e.range, "assignment of a value of another type");
-  if (l.kind == ExprKind::VarRef && l.var < fn_.slotOf.size() && var(l.var).type.isValue())
+  if (l.kind == ExprKind::VarRef && isSlotVar(l.var))
     return std::make_unique<AssignSlotNode>(&e, slotOf(l.var), expr(*e.operands[1]));
   ExprNodePtr rhs = expr(*e.operands[1]);
   return std::make_unique<AssignPlaceNode>(&e, lvalue(l), std::move(rhs));
@@ -511,7 +565,7 @@ ExprNodePtr Compiler::compoundAssign(const Expr& e) {
                                                  convertNode(*e.operands[1], converter(c, t), expr(*e.operands[1])),
                                                  converter(t, t), converter(t, t), inTarget, t);
   // The hot shape: `sum += x[k]` with sum a scalar of the computation type.
-  if (!isShiftOp && t == c && l.kind == ExprKind::VarRef && l.var < fn_.slotOf.size() && var(l.var).type.isValue()) {
+  if (!isShiftOp && t == c && l.kind == ExprKind::VarRef && isSlotVar(l.var)) {
     ExprNodePtr node = dispatch(t, [&]<Scalar S>() -> ExprNodePtr {
       using T = Cpp<S>;
       if constexpr (std::is_same_v<T, bool>) {
@@ -583,7 +637,7 @@ ExprNodePtr Compiler::incDec(const Expr& e) {
     if constexpr (std::is_same_v<T, bool>) {
       malformed(e.range, "++/-- on bool");
     } else {
-      if (l.kind == ExprKind::VarRef && l.var < fn_.slotOf.size() && var(l.var).type.isValue()) {
+      if (l.kind == ExprKind::VarRef && isSlotVar(l.var)) {
         const std::uint32_t s = slotOf(l.var);
         const bool c = isChecked(l.var);
         if (d > 0 && prefix) return std::make_unique<IncDecSlotNode<T, 1, true>>(&e, s, c);
@@ -603,10 +657,33 @@ ExprNodePtr Compiler::call(const Expr& e) {
   if (e.operands.size() != target.numParams)
     malformed(e.range, "call of '" + target.name + "' with the wrong number of arguments");
   auto node = std::make_unique<CallNode>(&e, &program().functions[e.callee]);
+  const bool takesReferences = std::any_of(target.vars.begin(), target.vars.begin() + target.numParams,
+                                           [](const Var& v) { return v.isReference(); });
+  if (takesReferences) {
+    node->referents.resize(target.numParams);
+    node->temporaries.assign(target.numParams, false);
+  }
   for (unsigned p = 0; p < target.numParams; ++p) {
     const Expr& a = *e.operands[p];
     const Type& pt = target.param(p).type;
-    if (pt.isValue()) {
+    if (target.param(p).isReference()) {
+      if (a.type.scalar != pt.scalar || !a.type.isValue())
+        malformed(a.range,
+                  "argument " + std::to_string(p + 1) + " of '" + target.name + "' not of the referent's type");
+      node->referents[p] = referent(a);
+      const bool constant = target.param(p).binding == Binding::ConstReference;
+      if (node->referents[p] && !constant && a.kind == ExprKind::Subscript &&
+          var(a.operands[0]->var).type.constElements)
+        malformed(a.range, "an element of a const array bound to a non-const reference");
+      if (!node->referents[p]) {
+        if (!constant) malformed(a.range, "a temporary bound to a non-const reference");
+        node->temporaries[p] = true;
+        node->scalars.push_back(expr(a));
+      } else {
+        node->scalars.push_back(nullptr);
+      }
+      node->arrays.push_back(0);
+    } else if (pt.isValue()) {
       if (a.type.scalar != pt.scalar || !a.type.isValue())
         malformed(a.range,
                   "argument " + std::to_string(p + 1) + " of '" + target.name + "' not of the parameter's type");

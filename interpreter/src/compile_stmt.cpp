@@ -82,6 +82,17 @@ struct DeclScalarNode final : StmtNode {
   }
 };
 
+// `T& r = lvalue;`: binds the reference to the place the lvalue names now.
+struct DeclRefNode final : StmtNode {
+  std::uint32_t ref;
+  LvalueNodePtr referent;
+  DeclRefNode(const Stmt* s, std::uint32_t r, LvalueNodePtr l) : StmtNode(s), ref(r), referent(std::move(l)) {}
+  Flow exec(Frame& f) const override {
+    f.refs[ref] = referent->place(f);
+    return Flow::Normal;
+  }
+};
+
 struct DeclArrayNode final : StmtNode {
   std::uint32_t array;
   Scalar element;
@@ -349,8 +360,8 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
         ExprNodePtr e;
         if (x->kind == StmtKind::ExprStmt && x->expr) {
           e = expr(*x->expr);
-        } else if (x->kind == StmtKind::Decl && x->expr && x->var < fn_.slotOf.size() && !var(x->var).isParam &&
-                   var(x->var).type.isValue() && x->expr->type.scalar == var(x->var).type.scalar) {
+        } else if (x->kind == StmtKind::Decl && x->expr && isSlotVar(x->var) && !var(x->var).isParam &&
+                   x->expr->type.scalar == var(x->var).type.scalar) {
           e = std::make_unique<DeclInitExpr>(x->expr.get(), slotOf(x->var), expr(*x->expr));
         }
         if (!e) {
@@ -371,6 +382,16 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
     case StmtKind::Decl: {
       if (s.var >= fn_.slotOf.size() || var(s.var).isParam) malformed(s.range, "declaration of an unknown variable");
       const Var& v = var(s.var);
+      if (v.isReference()) {
+        if (!s.expr || s.expr->type.scalar != v.type.scalar || !s.expr->type.isValue())
+          malformed(s.range, "reference '" + v.name + "' not bound to a scalar of its type");
+        LvalueNodePtr l = referent(*s.expr);
+        if (!l) malformed(s.range, "reference '" + v.name + "' bound to a temporary");
+        if (v.binding == Binding::Reference && s.expr->kind == ExprKind::Subscript &&
+            var(s.expr->operands[0]->var).type.constElements)
+          malformed(s.range, "reference '" + v.name + "' to an element of a const array");
+        return std::make_unique<DeclRefNode>(&s, slotOf(s.var), std::move(l));
+      }
       if (v.type.isValue()) {
         ExprNodePtr init;
         if (s.expr) {

@@ -41,11 +41,8 @@ struct Operand {
   const Expr* src = nullptr;
 };
 
-// An lvalue: a scalar slot or an array element, resolved at run time to a place in memory.
-struct Place {
-  std::byte* p;
-  std::uint8_t* flag;  // written-flag to set on store; null when not tracked
-};
+// An lvalue: a scalar slot, an array element or a reference's referent, resolved at run time to
+// a place in memory.
 struct LvalueNode {
   const Expr* src;
   Scalar type;
@@ -68,6 +65,9 @@ class Compiler {
   bool affineIndex(const Expr& idx, AffineIndex& out) const;
   ExprNodePtr toNode(Operand&& o, const Expr& e);
   LvalueNodePtr lvalue(const Expr& e);
+  // The place a reference binds to: a variable, an array element (of a const array too) or the
+  // referent of another reference. Null when `e` is none of them (a temporary).
+  LvalueNodePtr referent(const Expr& e);
   StmtNodePtr stmt(const Stmt& s);
 
   // Expression kinds, one function each (compile_expr.cpp, compile_ops.cpp, compile_math.cpp).
@@ -83,10 +83,10 @@ class Compiler {
   ExprNodePtr mathCall(const Expr& e);
 
   bool isChecked(VarId v) const { return checked_[v]; }
+  // A scalar variable with a slot of its own (not an array, not a reference).
+  bool isSlotVar(VarId v) const { return v < fn_.slotOf.size() && var(v).type.isValue() && !var(v).isReference(); }
   // A read of a scalar variable that needs no check: served straight from its slot.
-  bool plainSlot(const Expr& e) const {
-    return e.kind == ExprKind::VarRef && e.var < fn_.slotOf.size() && var(e.var).type.isValue() && !checked_[e.var];
-  }
+  bool plainSlot(const Expr& e) const { return e.kind == ExprKind::VarRef && isSlotVar(e.var) && !checked_[e.var]; }
   std::uint32_t slotOf(VarId v) const { return fn_.slotOf[v]; }
   const Var& var(VarId v) const { return fn_.fn->vars[v]; }
   const ProgramData& program() const { return program_; }

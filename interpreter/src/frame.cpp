@@ -31,7 +31,11 @@ Compiler::Compiler(ProgramData& program, CompiledFunction& fn) : program_(progra
     const Var& var = f.vars[v];
     const bool param = v < f.numParams;
     if (var.type.scalar == Scalar::Void) malformed(var.range, "variable '" + var.name + "' of type void");
-    if (var.type.isValue()) {
+    if (var.isReference()) {
+      if (!var.type.isValue()) malformed(var.range, "reference '" + var.name + "' to an array");
+      if (!param && (!declOf[v] || !declOf[v]->expr)) malformed(var.range, "reference '" + var.name + "' not bound");
+      fn.slotOf[v] = fn.numRefs++;
+    } else if (var.type.isValue()) {
       fn.slotOf[v] = fn.numSlots++;
       checked_[v] = !param && (!declOf[v] || !declOf[v]->expr);
       if (checked_[v]) fn.checkedSlots.push_back(fn.slotOf[v]);
@@ -68,7 +72,7 @@ void Compiler::malformed(const SourceRange& where, const std::string& what) cons
 }
 
 Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, const ArrayView* arrayArgs,
-           const SourceRange* callSite) {
+           const SourceRange* callSite, const Place* refArgs) {
   constexpr unsigned kMaxDepth = 200;
   if (ctx.depth >= kMaxDepth)
     fail(callSite ? *callSite : cf.fn->range,
@@ -77,11 +81,13 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
   if (++ctx.steps > ctx.budget)
     fail(callSite ? *callSite : cf.fn->range, "step budget of " + std::to_string(ctx.budget) + " exceeded");
 
-  // Frame layout: slots, written-flags, array views, local array storage, element flags.
+  // Frame layout: slots, array views, references, written-flags, local array storage, element
+  // flags.
   const std::size_t slotBytes = cf.numSlots * sizeof(Raw);
   const std::size_t viewBytes = cf.numArrays * sizeof(ArrayView);
+  const std::size_t refBytes = cf.numRefs * sizeof(Place);
   const std::size_t flagBytes = (cf.numSlots + 7) & ~std::size_t{7};
-  const std::size_t total = slotBytes + viewBytes + flagBytes + cf.arrayBytes + cf.arrayInitBytes + 16;
+  const std::size_t total = slotBytes + viewBytes + refBytes + flagBytes + cf.arrayBytes + cf.arrayInitBytes + 16;
   alignas(16) std::byte inlineBuf[2048];
   std::unique_ptr<std::byte[]> heap;
   std::byte* buf = inlineBuf;
@@ -92,8 +98,9 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
   Frame f;
   f.slots = reinterpret_cast<Raw*>(buf);
   f.arrays = reinterpret_cast<ArrayView*>(buf + slotBytes);
-  f.defined = reinterpret_cast<std::uint8_t*>(buf + slotBytes + viewBytes);
-  std::byte* arrayStore = buf + slotBytes + viewBytes + flagBytes;
+  f.refs = reinterpret_cast<Place*>(buf + slotBytes + viewBytes);
+  f.defined = reinterpret_cast<std::uint8_t*>(buf + slotBytes + viewBytes + refBytes);
+  std::byte* arrayStore = buf + slotBytes + viewBytes + refBytes + flagBytes;
   std::uint8_t* initStore = reinterpret_cast<std::uint8_t*>(arrayStore + cf.arrayBytes);
   f.ctx = &ctx;
   f.fn = &cf;
@@ -104,7 +111,10 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
   const Function& fn = *cf.fn;
   for (unsigned p = 0; p < fn.numParams; ++p) {
     const std::uint32_t s = cf.slotOf[p];
-    if (fn.vars[p].type.isValue()) {
+    if (fn.vars[p].isReference()) {
+      if (!refArgs) fail(fn.range, "'" + fn.name + "' takes a reference and is called without one");
+      f.refs[s] = refArgs[p];
+    } else if (fn.vars[p].type.isValue()) {
       f.slots[s] = scalarArgs[p];
       f.defined[s] = 1;
     } else {

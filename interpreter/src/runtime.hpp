@@ -61,6 +61,13 @@ struct ArrayView {
   bool writable = false;
 };
 
+// An lvalue resolved at run time: a scalar slot or an array element in memory, and its
+// written-flag (null when not tracked). What a reference variable is bound to.
+struct Place {
+  std::byte* p;
+  std::uint8_t* flag;
+};
+
 struct Context;
 struct CompiledFunction;
 
@@ -68,6 +75,7 @@ struct Frame {
   Raw* slots = nullptr;
   std::uint8_t* defined = nullptr;  // per scalar slot: 1 once written (checked slots only)
   ArrayView* arrays = nullptr;
+  Place* refs = nullptr;  // per reference variable: its referent, once bound
   Raw ret;
   Context* ctx = nullptr;
   const CompiledFunction* fn = nullptr;
@@ -111,7 +119,8 @@ struct LocalArray {
 
 struct CompiledFunction {
   const Function* fn = nullptr;
-  std::vector<std::uint32_t> slotOf;  // per var: scalar slot or array index
+  std::vector<std::uint32_t> slotOf;  // per var: scalar slot, array index or reference index
+  std::uint32_t numRefs = 0;
   std::uint32_t numSlots = 0;
   std::vector<std::uint32_t> checkedSlots;  // slots of locals whose reads are checked
   std::uint32_t numArrays = 0;
@@ -130,9 +139,11 @@ std::string varName(const Frame& f, const Expr& e);  // "'x'" or "the expression
 // The function running on this thread (names variables in error messages).
 extern thread_local const Function* currentFunction;
 
-// Runs `cf` with a fresh frame; `bind(frame)` stores the arguments.
+// Runs `cf` with a fresh frame, its parameters bound to the arguments: per parameter a value
+// (scalarArgs), an array (arrayArgs) or, for a reference parameter, a place (refArgs; may be
+// null when the function has none).
 Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, const ArrayView* arrayArgs,
-           const SourceRange* callSite);
+           const SourceRange* callSite, const Place* refArgs = nullptr);
 
 struct ProgramData;
 const CompiledFunction& compiledCallee(const ProgramData& p, FuncId id);

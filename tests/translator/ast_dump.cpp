@@ -69,6 +69,7 @@ std::string dump(const Function& f, const Stmt& s) {
     case StmtKind::Decl: {
       const Var& v = f.vars[s.var];
       std::string out = "(Decl " + v.name + " " + shortName(v.type);
+      if (v.binding != Binding::Value) out += v.binding == Binding::ConstReference ? " const&" : "&";
       if (s.expr) out += " " + dump(f, *s.expr);
       if (s.arrayInitialized) {
         out += " = {";

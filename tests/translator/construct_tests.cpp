@@ -4,6 +4,7 @@
 
 using namespace culift;
 using culift::test::body;
+using culift::test::declOf;
 using culift::test::function;
 using culift::test::lift;
 
@@ -414,4 +415,97 @@ TEST_CASE("null statements, nested blocks and [[fallthrough]]", "[construct][con
   CHECK(body(r, "f") ==
         "{ ; { (Decl b i32 (Var a)) (= i32 (Var a) (Var b)); } (Switch (Var a) { (Case 0) "
         "(= i32 (Var a) (Int i32 1)); ; (Case 1) break; }) (Return (Var a)) }");
+}
+
+TEST_CASE("template instances are lifted per use, with readable names that collide with nothing",
+          "[construct][template]") {
+  auto r = lift(
+      "template <class T> T twice(T v) { return v + v; }\n"
+      "inline float twice_float(float v) { return v; }\n"
+      "template <int N> struct Pow { static float of(float x) {\n"
+      "  if constexpr (N == 0) return 1.0f; else return x * Pow<N - 1>::of(x); } };\n"
+      "struct K { static constexpr int kTwo = 2; static int get() { return kTwo; } };\n"
+      "CULIFT_KERNEL float f(float a, int n) {\n"
+      "  return twice(a) + twice_float(a) + (float)twice<int>(n) + Pow<2>::of(a) + (float)K::get(); }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  CHECK(r.module->find("twice_float_2"));  // the instance: the user's twice_float keeps its name
+  CHECK(body(r, "twice_float") == "{ (Return (Var v)) }");
+  CHECK(r.module->find("twice_int"));
+  CHECK(r.module->find("K_get"));
+  CHECK(body(r, "K_get") == "{ (Return (Int i32 2)) }");
+  // if constexpr: only the selected branch; the recursion over instances ends at Pow<0>.
+  CHECK(body(r, "Pow_0_of") == "{ (Return (Float f32 1)) }");
+  CHECK(body(r, "Pow_2_of").find("(Call #") != std::string::npos);
+  CHECK(body(r, "Pow_2_of").find("(Float f32 1)") == std::string::npos);
+}
+
+TEST_CASE("references are variables bound once; temporaries of const references are copies", "[construct][reference]") {
+  auto r = lift(
+      "inline void out(float& s, const float& v) { s = v; }\n"
+      "CULIFT_KERNEL float f(float* y, int i) {\n"
+      "  float& e = y[i];\n"
+      "  const double& w = e;\n"
+      "  out(e, e * 2.0f);\n"
+      "  out(y[0], e);\n"
+      "  return e + (float)w; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& f = function(r, "f");
+  const Function& o = function(r, "out");
+  CHECK(o.vars[0].binding == Binding::Reference);
+  CHECK(o.vars[1].binding == Binding::ConstReference);
+  CHECK(o.vars[1].type == Type::value(Scalar::F32));
+  CHECK(f.vars[declOf(f, "e").var].binding == Binding::Reference);
+  CHECK(f.vars[declOf(f, "w").var].binding == Binding::Value);  // bound to a converted temporary
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(Decl e f32& (Index (Var y) (Var i)))") != std::string::npos);
+  // A temporary for the const reference; the variable itself for the plain one.
+  CHECK(b.find("(Var e) (* f32 (Var e) (Float f32 2))") != std::string::npos);
+}
+
+TEST_CASE("range for over a local array is an index loop declaring the element", "[construct][range-for]") {
+  auto r = lift(
+      "CULIFT_KERNEL float f(float a) {\n"
+      "  float v[2] = {a, a};\n"
+      "  for (float& x : v) x += 1.0f;\n"
+      "  float s = 0;\n"
+      "  for (double x : v) s += (float)x;\n"
+      "  return s; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& f = function(r, "f");
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(For (Decl culift_k i32 (Int i32 0)) (< bool (Var culift_k) (Int i32 2)) (pre++ i32 (Var culift_k))") !=
+        std::string::npos);
+  CHECK(b.find("(Decl x f32& (Index (Var v) (Var culift_k)))") != std::string::npos);
+  CHECK(b.find("(Decl x f64 (Cast f64 (Index (Var v) (Var culift_k))))") != std::string::npos);
+  unsigned references = 0;
+  for (const Var& v : f.vars) references += v.isReference() ? 1 : 0;
+  CHECK(references == 1);
+}
+
+TEST_CASE("a lambda is a function taking its captures first", "[construct][lambda]") {
+  auto r = lift(
+      "template <class F> float apply(F f, float x) { return f(x); }\n"
+      "CULIFT_KERNEL float f(float a, float b) {\n"
+      "  auto g = [a, &b](float x) { b += x; return a * x; };\n"
+      "  float r = g(1.0f);\n"
+      "  return r + apply(g, 2.0f) + b; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& lambda = function(r, "f_lambda4");
+  REQUIRE(lambda.numParams == 3);
+  CHECK(lambda.vars[0].name == "a");
+  CHECK(lambda.vars[0].binding == Binding::ConstReference);  // the copy, read only
+  CHECK(lambda.vars[1].name == "b");
+  CHECK(lambda.vars[1].binding == Binding::Reference);
+  CHECK(lambda.vars[2].binding == Binding::Value);
+  const Function& apply = function(r, "apply_lambda4");
+  REQUIRE(apply.numParams == 3);  // g's two captures, then x
+  CHECK(apply.vars[0].name == "f_a");
+  const std::string b = body(r, "f");
+  CHECK(b.find("(Decl g_a f32 (Var a))") != std::string::npos);  // the copy, made where g is defined
 }

@@ -1,5 +1,6 @@
 #include <culift/annotate.hpp>
-CULIFT_KERNEL int f(int a) {
-  auto sq = [](int x) { return x * x; };  // expected-error {{lambdas are not supported}}
-  return sq(a);
+inline auto scaler(float k) { return [k](float x) { return k * x; }; }
+CULIFT_KERNEL float f(float a) {
+  auto s = scaler(2.0f);  // expected-error {{a lambda cannot leave the function that defines it: 'scaler' returns one}}
+  return s(a);
 }

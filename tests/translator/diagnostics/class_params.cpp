@@ -17,6 +17,6 @@ CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }  // expected-
 CULIFT_KERNEL float localStruct(float a) {
   Point p{a, a};  // expected-error {{local variable 'p' has class type}}
   std::vector<float> v(4);  // expected-error {{local variable 'v' has class type}}
-  float& r = a;  // expected-error {{reference variable 'r'}}
+  float& r = a;
   return p.x + v[0] + r;
 }

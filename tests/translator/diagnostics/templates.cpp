@@ -1,10 +1,15 @@
-// Function templates, annotated or called.
+// Function templates: an annotated one becomes kernels only through explicit instantiations;
+// instances called from lifted functions are lifted, but may not call themselves.
 #include <culift/annotate.hpp>
 
-template <typename T> CULIFT_KERNEL T generic(T x) { return x; }  // expected-error {{'generic' is a function template}}
+template <typename T> CULIFT_KERNEL T generic(T x) { return x; }  // expected-error {{annotated function template 'generic' is never instantiated}}
 
 template <typename T> T twice(T x) { return x + x; }
 
-CULIFT_KERNEL float usesTemplate(float x) {
-  return twice(x);  // expected-error {{an instance of a function template}}
+CULIFT_KERNEL float usesTemplate(float x) { return twice(x); }
+
+template <int N> int countdown(int x) {
+  return x <= 0 ? N : countdown<N>(x - 1);  // expected-error {{recursive call to 'countdown_3'}}
 }
+
+CULIFT_KERNEL int usesRecursiveInstance(int x) { return countdown<3>(x); }

@@ -1,10 +1,11 @@
 // Constructs outside the subset are named, never crash the translator.
 #include <culift/annotate.hpp>
 
+constexpr int kTable[3] = {1, 2, 3};
+
 CULIFT_KERNEL int rangeFor(const int* x, int i) {
-  int a[3] = {1, 2, 3};
   int s = 0;
-  for (int v : a) s += v;  // expected-error {{range-based for loops are not supported}}
+  for (int v : kTable) s += v;  // expected-error {{a range-based for loop can only run over a local array}}
   return s + x[i];
 }
 

@@ -78,6 +78,15 @@ std::string AstPrinter::declarator(const Type& type, const std::string& name) {
   return s;
 }
 
+std::string AstPrinter::declarator(const Var& var, const std::string& name) {
+  switch (var.binding) {
+    case Binding::Value: break;
+    case Binding::Reference: return std::string(spelling(var.type.scalar)) + "& " + name;
+    case Binding::ConstReference: return "const " + std::string(spelling(var.type.scalar)) + "& " + name;
+  }
+  return declarator(var.type, name);
+}
+
 std::string AstPrinter::calleeName(FuncId id) const {
   if (id >= module_.functions.size()) throw std::logic_error("call to a function the module does not hold");
   const Function& callee = module_.functions[id];
@@ -88,7 +97,7 @@ std::string AstPrinter::parameterList() const {
   std::string s;
   for (unsigned p = 0; p < fn_.numParams; ++p) {
     if (p) s += ", ";
-    s += declarator(fn_.vars[p].type, names_[p]);
+    s += declarator(fn_.vars[p], names_[p]);
   }
   return s;
 }
@@ -117,7 +126,7 @@ void AstPrinter::bracedBody(const std::string& head, const Stmt& body, unsigned 
 
 std::string AstPrinter::declaration(const Stmt& decl) {
   const Var& v = fn_.vars.at(decl.var);
-  std::string s = declarator(v.type, names_[decl.var]);
+  std::string s = declarator(v, names_[decl.var]);
   if (v.type.isArray()) {
     if (decl.arrayInitialized) {
       s += " = {";
@@ -213,7 +222,8 @@ std::string AstPrinter::forInit(const Stmt& init, bool& hoist) {
       const Type type = fn_.vars.at(first.var).type;
       if (!type.isValue()) break;
       for (const StmtPtr& d : init.stmts)
-        if (d->kind != StmtKind::Decl || fn_.vars.at(d->var).type != type) hoist = true;
+        if (d->kind != StmtKind::Decl || fn_.vars.at(d->var).type != type || fn_.vars.at(d->var).isReference())
+          hoist = true;
       if (hoist) break;
       std::string s = declaration(first);
       for (size_t k = 1; k < init.stmts.size(); ++k) {

@@ -50,6 +50,8 @@ class AstPrinter {
   const std::string& varName(VarId id) const { return names_[id]; }
   // "float x", "const float* x", "float w[4]".
   static std::string declarator(const Type& type, const std::string& name);
+  // The same for a variable, a reference as "float& s", "const float& r".
+  static std::string declarator(const Var& var, const std::string& name);
   // The name a call to a lifted function prints.
   std::string calleeName(FuncId id) const;
 

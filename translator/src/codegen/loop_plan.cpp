@@ -642,6 +642,26 @@ namespace culift {
 
 static void planLoopsHere(Module& module);
 
+// Why a kernel's loop keeps running per thread because of references ("" when none is involved):
+// a write through a reference reaches a variable the analysis would not see written, so a
+// function that declares one, or passes arguments to a callee's reference parameters, is left as
+// written.
+static std::string referenceReason(const Module& module, const Function& f) {
+  for (const Var& v : f.vars)
+    if (v.isReference()) return "the function uses the reference '" + v.name + "'";
+  std::string reason;
+  visitExprs(*f.body, [&](const Expr& e) {
+    if (e.kind == ExprKind::Call && e.callee < module.functions.size() && reason.empty()) {
+      const Function& callee = module.functions[e.callee];
+      for (unsigned p = 0; p < callee.numParams; ++p)
+        if (callee.vars[p].isReference())
+          reason = "a call passes '" + callee.name + "' a reference ('" + callee.vars[p].name + "')";
+    }
+    return reason.empty();
+  });
+  return reason;
+}
+
 void planLoops(Module& module) {
   // The analysis recurses as deep as the user nested the body: on culift's stack.
   runOnCuliftStack([&] { planLoopsHere(module); });
@@ -657,6 +677,12 @@ void planLoopsHere(Module& module) {
     if (!f.isKernel() || !f.body) continue;
     std::string reason;
     std::optional<LoopAnalysis> a = codegen::analyzeLoop(f, reason);
+    if (a) {
+      if (std::string why = referenceReason(module, f); !why.empty()) {
+        a.reset();
+        reason = std::move(why);
+      }
+    }
     if (!a) {
       f.loopPlanReason = std::move(reason);
       continue;

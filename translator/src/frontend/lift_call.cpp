@@ -81,10 +81,10 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   const clang::SourceLocation where = e->getBeginLoc();
 
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    if (op->getOperator() == clang::OO_Call && op->getNumArgs() > 0 &&
+        isClosureType(op->getArg(0)->getType().getNonReferenceType()))
+      return closureCall(op);
     if (referencesRejected(e)) return nullptr;  // the object was diagnosed where it was declared
-    if (op->getNumArgs() > 0 && llvm::isa<clang::LambdaExpr>(op->getArg(0)->IgnoreImplicit()))
-      return fail(where, "lambdas are not supported",
-                  "write a separate function: culift lifts the functions a kernel calls");
     for (const clang::Expr* arg : op->arguments())
       if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
     return fail(op->getOperatorLoc(), "overloaded operator calls are not supported",
@@ -124,11 +124,15 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
             "' is not supported: it is neither a supported math function nor a function culift can see the body of",
         "on the device, the <cmath> functions, std::min/max/clamp/abs and functions defined in your own code can be called");
   }
-  if (llvm::isa<clang::CXXMethodDecl>(callee))
-    return fail(where, "call to method '" + qualified + "': methods are not supported", "make it a free function");
-  if (callee->isTemplateInstantiation() || callee->getPrimaryTemplate())
-    return fail(where, "call to '" + qualified + "', an instance of a function template: templates are not supported",
-                "write the function for one concrete type");
+  if (const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(callee); method && !method->isStatic())
+    return fail(where, "call to method '" + qualified + "': only static member functions can be called",
+                "make it static (or a free function) and pass what it needs as parameters");
+  // A call of a constexpr function on constants is a constant: folded, as the compiler may.
+  if (callee->isConstexpr() && !e->getType()->isVoidType() && scalarOf(e->getType()) && !e->isValueDependent()) {
+    clang::Expr::EvalResult value;
+    if (e->EvaluateAsRValue(value, ctx_) && !value.HasSideEffects && (value.Val.isInt() || value.Val.isFloat()))
+      return literal(value.Val, e->getType(), e->getSourceRange());
+  }
   const clang::FunctionDecl* def = callee->getDefinition();
   if (!def || !def->hasBody())
     return fail(where, "call to '" + qualified + "', which has no body culift can see",
@@ -137,14 +141,26 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     return fail(where, "call to '" + qualified + "' from a system header is not supported");
 
   std::optional<Scalar> result;
+  if (isClosureType(e->getType().getNonReferenceType()))
+    return fail(where, "a lambda cannot leave the function that defines it: '" + qualified + "' returns one",
+                "call the lambda inside the function, or pass it to a function template as an argument");
   if (!e->getType()->isVoidType()) {
     result = valueType(e->getType(), where);
     if (!result) return nullptr;
   }
   std::vector<ExprPtr> args;
   bool ok = true;
-  for (const clang::Expr* arg : e->arguments()) {
-    args.push_back(expr(arg));
+  for (unsigned k = 0; k < e->getNumArgs(); ++k) {
+    const clang::Expr* arg = e->getArg(k);
+    const clang::ParmVarDecl* param = k < def->getNumParams() ? def->getParamDecl(k) : nullptr;
+    if (param && isClosureType(param->getType().getNonReferenceType())) {
+      const bool byValue = !param->getType()->isReferenceType();
+      ok = closureArguments(arg, byValue, args) && ok;
+      continue;
+    }
+    if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
+      args.push_back(referenceArgument(arg, param));
+    else args.push_back(expr(arg));
     ok = ok && args.back();
   }
   const FuncId id = enqueue(def, false, {});

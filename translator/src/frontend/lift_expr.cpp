@@ -255,8 +255,8 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
     return fail(where, "delete is not supported: there is no dynamic allocation on the device",
                 "use a fixed-size local array, or pass a scratch array as a parameter");
   if (llvm::isa<clang::LambdaExpr>(e))
-    return fail(where, "lambdas are not supported",
-                "write a separate function: culift lifts the functions a kernel calls");
+    return fail(where, "a lambda can only be named by a local variable or passed to a function template",
+                "auto f = [&](float x) { return x * k; }; then call f(x), or pass f (or the lambda) to a template");
   if (llvm::isa<clang::MemberExpr>(e)) {
     if (referencesRejected(e)) return nullptr;
     return fail(where, "member access is not supported: structs and classes are not available in kernels",
@@ -306,7 +306,9 @@ ExprPtr Lifter::assertion(const clang::ConditionalOperator* c, const clang::Call
       sideEffects = true;
     if (x.kind == ExprKind::Call && x.callee < decls_.size())
       for (const clang::ParmVarDecl* p : decls_[x.callee]->parameters())
-        if (p->getType()->isPointerType() && !p->getType()->getPointeeType().isConstQualified()) sideEffects = true;
+        if ((p->getType()->isPointerType() || p->getType()->isReferenceType()) &&
+            !p->getType()->getPointeeType().isConstQualified())
+          sideEffects = true;
     return !sideEffects;
   });
   if (sideEffects)
@@ -397,6 +399,14 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
       return out;
     }
     const std::string name = "'" + v->getNameAsString() + "'";
+    if (closures_.count(v) || isClosureType(v->getType().getNonReferenceType()))
+      return fail(where, "the lambda " + name + " can only be called, or passed to a function template",
+                  "a lambda cannot be copied, stored or returned: it lives in the function that defines it");
+    // A constant of the function around a lambda, which the lambda reads without capturing it.
+    if (v->isLocalVarDeclOrParm() && !v->isStaticLocal() && !llvm::isa<clang::ParmVarDecl>(v) &&
+        (v->isConstexpr() || v->getType().isConstQualified()) && scalarOf(v->getType()) && !e->isValueDependent() &&
+        e->isEvaluatable(ctx_))
+      return fold(e, where, "constant " + name);
     if (v->isLocalVarDeclOrParm() && !v->isStaticLocal())
       return fail(where, "variable " + name + " of another function cannot be used here");
     const bool constant = v->isConstexpr() || v->getType().isConstQualified();
@@ -447,6 +457,41 @@ ExprPtr Lifter::lvalue(const clang::Expr* e, const char* what) {
                 std::string("the target of ") + what + " is a pointer or array: pointer arithmetic is not supported",
                 kIndexHint);
   return fail(e->getExprLoc(), std::string("the target of ") + what + " must be a variable or an array element");
+}
+
+ExprPtr Lifter::varRef(VarId id, clang::SourceRange where) {
+  auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[id].type, range(where));
+  out->var = id;
+  return out;
+}
+
+ExprPtr Lifter::referenceArgument(const clang::Expr* arg, const clang::ParmVarDecl* param) {
+  const bool constant = param->getType().getNonReferenceType().isConstQualified();
+  const std::optional<Scalar> s = scalarOf(param->getType().getNonReferenceType());
+  const clang::Expr* bound = arg->IgnoreParens();
+  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(bound)) {
+    if (cast->getCastKind() != clang::CK_NoOp) break;
+    bound = cast->getSubExpr()->IgnoreParens();
+  }
+  if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bound)) {
+    // A const reference bound to a temporary: the callee reads the value (a copy, even of a
+    // variable: explicit, so that neither backend binds the variable itself).
+    ExprPtr value = expr(temporary->getSubExpr());
+    if (!value || !s) return nullptr;
+    if (!value->type.isValue()) return fail(arg->getExprLoc(), "an array cannot be bound to a reference", kIndexHint);
+    const bool lvalueKind = value->kind == ExprKind::VarRef || value->kind == ExprKind::Subscript;
+    return lvalueKind ? convert(std::move(value), *s, /*explicitCast=*/true) : convert(std::move(value), *s);
+  }
+  ExprPtr value = expr(bound);
+  if (!value) return nullptr;
+  const bool bindable = (value->kind == ExprKind::VarRef && value->type.isValue()) ||
+                        value->kind == ExprKind::Subscript;
+  if (bindable) return value;
+  if (constant && value->type.isValue()) return value;  // an lvalue of another shape (x < y ? x : y): its value
+  return fail(arg->getExprLoc(),
+              "the argument of reference parameter '" + param->getNameAsString() +
+                  "' must be a variable or an array element",
+              "assign the value to a local variable and pass that");
 }
 
 ExprPtr Lifter::unary(const clang::UnaryOperator* e) {

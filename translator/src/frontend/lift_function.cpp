@@ -80,6 +80,8 @@ void Lifter::collectRoots() {
     std::vector<const clang::FunctionDecl*> found;
   } collector;
   collectFunctions(ctx_.getTranslationUnitDecl(), sm_, collector.found);
+  for (const clang::FunctionDecl* fd : collector.found)
+    if (fd->getDeclName().isIdentifier()) userNames_.insert(fd->getNameAsString());
 
   std::set<const clang::FunctionDecl*> seen;
   // Functions picked by name replace the annotated set: only they (and their callees) are lifted.
@@ -100,6 +102,10 @@ void Lifter::collectRoots() {
     }
     KernelMarks marks;
     if (!marksOf(annotations, def, marks)) continue;
+    if (fd->getDescribedFunctionTemplate()) {
+      enqueueInstances(fd, marks);
+      continue;
+    }
     enqueue(def, true, std::move(marks));
   }
 
@@ -142,6 +148,97 @@ void Lifter::collectRoots() {
                  "CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }, "
                  "or pick one by name (--function NAME)");
   }
+}
+
+void Lifter::enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks) {
+  const clang::FunctionTemplateDecl* tmpl = pattern->getDescribedFunctionTemplate();
+  bool any = false;
+  for (const clang::FunctionDecl* spec : tmpl->specializations()) {
+    const clang::TemplateSpecializationKind kind = spec->getTemplateSpecializationKind();
+    if (kind != clang::TSK_ExplicitInstantiationDefinition && kind != clang::TSK_ExplicitSpecialization) continue;
+    const clang::FunctionDecl* def = spec->getDefinition();
+    if (!def || !def->hasBody()) continue;
+    any = true;
+    enqueue(def, true, marks);
+  }
+  if (!any)
+    error(pattern->getLocation(),
+          "annotated function template '" + pattern->getNameAsString() +
+              "' is never instantiated: culift lifts the instances an explicit instantiation names",
+          "instantiate it after its definition for each type a kernel is needed for, e.g. template float " +
+              pattern->getNameAsString() + "<float>(...);");
+}
+
+std::string Lifter::templateArgsName(llvm::ArrayRef<clang::TemplateArgument> args) {
+  std::string s;
+  for (const clang::TemplateArgument& a : args) {
+    std::string part;
+    switch (a.getKind()) {
+      case clang::TemplateArgument::Type: {
+        const clang::QualType t = a.getAsType().getCanonicalType();
+        if (const clang::CXXRecordDecl* rd = t->getAsCXXRecordDecl(); rd && rd->isLambda()) {
+          part = "lambda" + std::to_string(sm_.getPresumedLineNumber(rd->getLocation()));
+          break;
+        }
+        for (const char c : t.getAsString(clang::PrintingPolicy(ctx_.getLangOpts()))) {
+          if (llvm::isAlnum(c)) part += c;
+          else if (c == '*') part += "_ptr";
+          else if (c == '&') part += "_ref";
+          else if (!part.empty() && part.back() != '_') part += '_';
+        }
+        break;
+      }
+      case clang::TemplateArgument::Integral: {
+        const llvm::APSInt v = a.getAsIntegral();
+        part = v.isNegative() ? "m" + llvm::toString(-v, 10) : llvm::toString(v, 10);
+        break;
+      }
+      case clang::TemplateArgument::Pack: part = templateArgsName(a.getPackAsArray()); break;
+      default: part = "arg"; break;
+    }
+    while (!part.empty() && part.back() == '_') part.pop_back();
+    if (part.empty()) continue;
+    if (!s.empty()) s += '_';
+    s += part;
+  }
+  return s;
+}
+
+std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  const bool lambda = method && method->getParent()->isLambda();
+  const clang::TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
+  if (!method && !args) return fd->getNameAsString();
+  std::string base;
+  if (lambda) {
+    // Named after the function that defines it and the line: Blend_lambda12.
+    const clang::DeclContext* dc = method->getParent()->getDeclContext();
+    while (dc && !llvm::isa<clang::FunctionDecl>(dc)) dc = dc->getParent();
+    const auto* definer = llvm::dyn_cast_or_null<clang::FunctionDecl>(dc);
+    // A lambda in a lambda (or in a template instance) is named after the lifted function.
+    std::string outer = definer && definer->getDeclName().isIdentifier() ? definer->getNameAsString() : "culift";
+    if (auto it = definer ? ids_.find(definer->getCanonicalDecl()) : ids_.end(); it != ids_.end())
+      outer = it->second == current_ && fn_ ? fn_->name : module_.functions[it->second].name;
+    base = outer + "_lambda" + std::to_string(sm_.getPresumedLineNumber(method->getParent()->getLocation()));
+  } else {
+    base = fd->getNameAsString();
+    // The classes around a static member function, outermost first, with their template arguments.
+    for (const clang::DeclContext* dc = fd->getDeclContext(); dc; dc = dc->getParent()) {
+      const auto* rd = llvm::dyn_cast<clang::CXXRecordDecl>(dc);
+      if (!rd) break;
+      std::string name = rd->getNameAsString();
+      if (const auto* spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd))
+        if (std::string a = templateArgsName(spec->getTemplateArgs().asArray()); !a.empty()) name += "_" + a;
+      base = name + "_" + base;
+    }
+  }
+  if (args)
+    if (std::string a = templateArgsName(args->asArray()); !a.empty()) base += "_" + a;
+  std::string name = base;
+  for (unsigned n = 2; userNames_.count(name) || generatedNames_.count(name); ++n)
+    name = base + "_" + std::to_string(n);
+  generatedNames_.insert(name);
+  return name;
 }
 
 bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations, const clang::FunctionDecl* fd,
@@ -268,7 +365,7 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMark
   ids_[canonical] = id;
   decls_.push_back(fd);
   Function f;
-  f.name = fd->getNameAsString();
+  f.name = liftedName(fd);
   f.annotated = annotated;
   f.indexNames = std::move(marks.indexNames);
   f.reassociate = marks.reassociate;
@@ -280,21 +377,24 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMark
 
 bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
   const std::string name = fd->getNameAsString();
-  if (llvm::isa<clang::CXXMethodDecl>(fd)) {
-    error(fd->getLocation(), "'" + fd->getQualifiedNameAsString() + "' is a method: methods are not supported",
-          "make it a free function and pass what it needs as parameters");
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  const bool lambda = method && method->getParent()->isLambda();
+  if (method && !method->isStatic() && !lambda) {
+    error(fd->getLocation(),
+          "'" + fd->getQualifiedNameAsString() + "' is a non-static member function: only static ones are supported",
+          "make it static (or a free function) and pass what it needs as parameters");
     return false;
   }
-  if (fd->isTemplated() || fd->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate) {
-    error(fd->getLocation(), "'" + name + "' is a function template: templates are not supported",
-          "write the function for one concrete type");
+  if (fd->isTemplated()) {
+    error(fd->getLocation(), "'" + name + "' is a function template: culift lifts its instances, not the template",
+          "call it from a lifted function, or instantiate it explicitly: template float " + name + "<float>(...);");
     return false;
   }
   if (fd->isVariadic()) {
     error(fd->getLocation(), "'" + name + "' is variadic: variadic functions are not supported");
     return false;
   }
-  if (fd->isOverloadedOperator() || !fd->getDeclName().isIdentifier()) {
+  if (!lambda && (fd->isOverloadedOperator() || !fd->getDeclName().isIdentifier())) {
     error(fd->getLocation(), "'" + name + "' is an operator: only named functions are supported");
     return false;
   }
@@ -308,14 +408,25 @@ void Lifter::liftFunction(FuncId id) {
   current_ = id;
   vars_.clear();
   rejectedVars_.clear();
+  closures_.clear();
   returnTypeRejected_ = false;
 
   if (checkFunctionShape(fd)) {
     clang::QualType ret = fd->getReturnType();
     if (ret->isVoidType()) {
       f.returnType = Type::value(Scalar::Void);
-    } else if (std::optional<Scalar> s = scalarOf(ret)) {
+    } else if (std::optional<Scalar> s = ret->isReferenceType() ? std::nullopt : scalarOf(ret)) {
       f.returnType = Type::value(*s);
+    } else if (isClosureType(ret)) {
+      returnTypeRejected_ = true;
+      error(fd->getLocation(), "a lambda cannot leave the function that defines it: '" + f.name + "' returns one",
+            "call the lambda inside the function, or pass it to a function template as an argument");
+    } else if (ret->isReferenceType()) {
+      returnTypeRejected_ = true;
+      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
+      error(where.isValid() ? where : fd->getLocation(),
+            "'" + f.name + "' returns a reference: functions returning references are not supported",
+            "return the value, or write the result through a reference parameter (float& out)");
     } else {
       returnTypeRejected_ = true;
       clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
@@ -324,18 +435,58 @@ void Lifter::liftFunction(FuncId id) {
             "return a scalar (bool, an integer type, float or double), or write through an array parameter");
     }
     unsigned index = 0;
+    // A lambda's captures come first: what the lambda body names from the function around it.
+    if (auto it = lambdaOf_.find(id); it != lambdaOf_.end()) {
+      std::vector<CaptureParam> captures;
+      captureParams(it->second, captures);
+      for (CaptureParam& c : captures) {
+        Var v;
+        v.name = c.name;
+        v.type = c.type;
+        v.binding = c.binding;
+        v.range = range(c.captured->getSourceRange());
+        v.isParam = true;
+        if (const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured)) vars_[vd] = static_cast<VarId>(f.vars.size());
+        f.vars.push_back(std::move(v));
+      }
+    }
     for (const clang::ParmVarDecl* p : fd->parameters()) {
+      const std::string name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+      if (isClosureType(p->getType().getNonReferenceType())) {
+        // A lambda passed to a function template: its captures, as the lambda's function takes them.
+        const clang::CXXRecordDecl* rd = p->getType().getNonReferenceType()->getAsCXXRecordDecl();
+        auto lambda = lambdas_.find(rd->getCanonicalDecl());
+        std::vector<CaptureParam> captures;
+        if (lambda == lambdas_.end() || !captureParams(lambda->second, captures)) {
+          rejectedVars_.insert(p);
+          continue;
+        }
+        Closure closure{lambda->second, {}};
+        for (CaptureParam& c : captures) {
+          Var v;
+          v.name = name + "_" + c.name;
+          v.type = c.type;
+          v.binding = c.binding;
+          v.range = range(p->getSourceRange());
+          v.isParam = true;
+          closure.captures.push_back(static_cast<VarId>(f.vars.size()));
+          f.vars.push_back(std::move(v));
+        }
+        closures_[p] = std::move(closure);
+        ++index;
+        continue;
+      }
       Var v;
-      v.name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+      v.name = name;
       v.range = range(p->getSourceRange());
       v.isParam = true;
-      if (std::optional<Type> t = paramType(p)) v.type = *t;
+      if (std::optional<Type> t = paramType(p, v.binding)) v.type = *t;
       else rejectedVars_.insert(p);
       vars_[p] = static_cast<VarId>(f.vars.size());
       f.vars.push_back(std::move(v));
       ++index;
     }
-    f.numParams = index;
+    f.numParams = static_cast<unsigned>(f.vars.size());
     if (fd->getBody()) f.body = stmt(fd->getBody());
   }
 

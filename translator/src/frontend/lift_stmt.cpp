@@ -48,10 +48,23 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
     }
     StmtPtr init = stmt(ifs->getInit());
     StmtPtr condVar = ifs->getConditionVariableDeclStmt() ? stmt(ifs->getConditionVariableDeclStmt()) : nullptr;
-    StmtPtr out = makeStmt(StmtKind::If, range(sr));
-    out->cond = expr(ifs->getCond());
-    out->then = stmt(ifs->getThen());
-    out->otherwise = stmt(ifs->getElse());
+    StmtPtr out;
+    if (ifs->isConstexpr()) {
+      // if constexpr: only the branch the condition selects is code (the other one may not even
+      // compile for this instance of a template).
+      std::optional<const clang::Stmt*> taken = ifs->getNondiscardedCase(ctx_);
+      if (!taken) {
+        error(ifs->getIfLoc(), "the condition of this 'if constexpr' is not a constant");
+        return nullptr;
+      }
+      out = *taken ? stmt(*taken) : makeStmt(StmtKind::Null, range(sr));
+      if (!out) out = makeStmt(StmtKind::Null, range(sr));
+    } else {
+      out = makeStmt(StmtKind::If, range(sr));
+      out->cond = expr(ifs->getCond());
+      out->then = stmt(ifs->getThen());
+      out->otherwise = stmt(ifs->getElse());
+    }
     if (!init && !condVar) return out;
     StmtPtr block = makeStmt(StmtKind::Block, range(sr));
     if (init) block->stmts.push_back(std::move(init));
@@ -115,11 +128,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
     error(s->getBeginLoc(), "inline assembly is not supported");
     return nullptr;
   }
-  if (llvm::isa<clang::CXXForRangeStmt>(s)) {
-    error(s->getBeginLoc(), "range-based for loops are not supported",
-          "use an index loop: for (int k = 0; k < n; ++k)");
-    return nullptr;
-  }
+  if (const auto* loop = llvm::dyn_cast<clang::CXXForRangeStmt>(s)) return rangeFor(loop);
   if (const auto* e = llvm::dyn_cast<clang::Expr>(s)) {
     // `(void)x;` discards a value: keep only what has an effect.
     const clang::Expr* inner = e->IgnoreParens();
@@ -180,6 +189,8 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
     error(v->getLocation(), "extern variable " + name + " is not supported");
     return nullptr;
   }
+  if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
+  if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
   std::optional<Type> type = localType(v);
   if (!type) {
     rejectedVars_.insert(v);
@@ -210,6 +221,155 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   }
   out->expr = expr(init);
   return out;
+}
+
+StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  const Scalar s = *scalarOf(v->getType().getNonReferenceType());
+  const clang::Expr* init = v->getInit();
+  if (!init) {
+    rejectedVars_.insert(v);
+    error(v->getLocation(), "reference '" + name + "' is not bound to anything");
+    return nullptr;
+  }
+  const clang::Expr* bound = init->IgnoreParens();
+  if (const auto* full = llvm::dyn_cast<clang::FullExpr>(bound)) bound = full->getSubExpr()->IgnoreParens();
+  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(bound)) {
+    if (cast->getCastKind() != clang::CK_NoOp) break;
+    bound = cast->getSubExpr()->IgnoreParens();
+  }
+  Var var;
+  var.name = name;
+  var.type = Type::value(s);
+  var.range = range(v->getSourceRange());
+  ExprPtr value;
+  if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bound)) {
+    // Bound to a temporary whose life the reference extends: nothing else can name it, so the
+    // reference is a local of its own holding the value.
+    value = convert(expr(temporary->getSubExpr()), s);
+  } else {
+    value = expr(bound);
+    if (!value) {
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    const bool bindable = (value->kind == ExprKind::VarRef && value->type.isValue()) ||
+                          value->kind == ExprKind::Subscript;
+    if (!bindable) {
+      rejectedVars_.insert(v);
+      const auto* call = llvm::dyn_cast<clang::CallExpr>(bound);
+      const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+      if (callee) {
+        error(init->getBeginLoc(),
+              "reference '" + name + "' is bound to the reference '" + callee->getQualifiedNameAsString() +
+                  "' returns, which may refer to a temporary that dies at the end of the statement",
+              "copy the value: declare '" + name + "' without &");
+      } else {
+        error(init->getBeginLoc(), "reference '" + name + "' must be bound to a variable or an array element",
+              "declare '" + name + "' without & to copy the value");
+      }
+      return nullptr;
+    }
+    var.binding = v->getType().getNonReferenceType().isConstQualified() ? Binding::ConstReference : Binding::Reference;
+  }
+  const VarId id = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(var));
+  vars_[v] = id;
+  StmtPtr out = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
+  out->var = id;
+  out->expr = std::move(value);
+  return out;
+}
+
+StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
+  const clang::SourceRange sr = s->getSourceRange();
+  const clang::VarDecl* element = s->getLoopVariable();
+  const clang::Expr* rangeInit = s->getRangeInit() ? s->getRangeInit()->IgnoreParenImpCasts() : nullptr;
+  const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
+  const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
+  auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
+  if (found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+    error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
+          "a range-based for loop can only run over a local array",
+          "write an index loop for anything else: for (int k = 0; k < n; ++k)");
+    return nullptr;
+  }
+  const VarId array = found->second;
+  const Type arrayType = fn_->vars[array].type;
+  StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
+
+  // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }
+  const Scalar indexType = arrayType.extent <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+  Var counter;
+  counter.name = "culift_k";
+  counter.type = Type::value(indexType);
+  counter.range = range(sr);
+  const VarId k = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(counter));
+  auto counterRef = [&] { return varRef(k, s->getColonLoc()); };
+  auto literal = [&](std::uint64_t v) {
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), range(sr));
+    out->intBits = v;
+    return out;
+  };
+
+  StmtPtr loop = makeStmt(StmtKind::For, range(sr));
+  loop->init = makeStmt(StmtKind::Decl, range(sr));
+  loop->init->var = k;
+  loop->init->expr = literal(0);
+  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), range(sr));
+  loop->cond->binaryOp = BinaryOp::Lt;
+  loop->cond->operands.push_back(counterRef());
+  loop->cond->operands.push_back(literal(arrayType.extent));
+  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), range(sr));
+  loop->expr->incDecOp = IncDecOp::PreInc;
+  loop->expr->operands.push_back(counterRef());
+
+  // The element: a reference to array[culift_k] (for (float& v : a)), or a copy of it.
+  StmtPtr elementDecl;
+  const clang::QualType elementType = element->getType();
+  std::optional<Scalar> s0 = scalarOf(elementType.getNonReferenceType());
+  if (!s0) {
+    rejectedVars_.insert(element);
+    error(element->getLocation(),
+          "loop variable '" + element->getNameAsString() + "' has unsupported type " + whyUnsupported(elementType));
+    return nullptr;
+  }
+  Var var;
+  var.name = element->getNameAsString();
+  var.type = Type::value(*s0);
+  var.range = range(element->getSourceRange());
+  auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(arrayType.scalar),
+                                     range(rangeInit->getSourceRange()));
+  item->operands.push_back(varRef(array, rangeInit->getSourceRange()));
+  item->operands.push_back(counterRef());
+  if (elementType->isReferenceType() && *s0 == arrayType.scalar) {
+    var.binding = elementType.getNonReferenceType().isConstQualified() ? Binding::ConstReference : Binding::Reference;
+    elementDecl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
+    elementDecl->expr = std::move(item);
+  } else {
+    elementDecl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
+    elementDecl->expr = convert(std::move(item), *s0);
+  }
+  const VarId id = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(var));
+  vars_[element] = id;
+  elementDecl->var = id;
+
+  StmtPtr body = makeStmt(StmtKind::Block, range(s->getBody()->getSourceRange()));
+  body->stmts.push_back(std::move(elementDecl));
+  if (StmtPtr user = stmt(s->getBody())) {
+    if (user->kind == StmtKind::Block && user->scoped)
+      for (StmtPtr& x : user->stmts) body->stmts.push_back(std::move(x));
+    else body->stmts.push_back(std::move(user));
+  }
+  loop->body = std::move(body);
+  if (!init) return loop;
+  StmtPtr block = makeStmt(StmtKind::Block, range(sr));
+  block->stmts.push_back(std::move(init));
+  block->stmts.push_back(std::move(loop));
+  return block;
 }
 
 StmtPtr Lifter::switchStmt(const clang::SwitchStmt* s) {

@@ -51,14 +51,23 @@ std::string Lifter::whyUnsupported(clang::QualType t) const {
   return "'" + t.getAsString(clang::PrintingPolicy(ctx_.getLangOpts())) + "'";
 }
 
-std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p) {
+std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& binding) {
   const clang::QualType t = p->getType();
   const std::string name = "'" + p->getNameAsString() + "'";
   const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
+  binding = Binding::Value;
   if (t->isReferenceType()) {
-    error(where, "reference parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
-          kArrayParamHint);
-    return std::nullopt;
+    const clang::QualType referent = t.getNonReferenceType();
+    std::optional<Scalar> s = scalarOf(referent);
+    // A kernel's parameters come from the host, per launch: values and arrays only.
+    if (!s || fn_->annotated) {
+      error(where, "reference parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
+            fn_->annotated ? kArrayParamHint
+                           : "references to scalars (float&, const float&) are supported; pass arrays as pointers");
+      return std::nullopt;
+    }
+    binding = referent.isConstQualified() ? Binding::ConstReference : Binding::Reference;
+    return Type::value(*s);
   }
   if (t->isPointerType()) {
     clang::QualType pointee = t->getPointeeType();
@@ -91,8 +100,9 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
   const std::string name = "'" + v->getNameAsString() + "'";
   const clang::SourceLocation where = v->getLocation();
   if (t->isReferenceType()) {
-    error(where, "reference variable " + name + " is not supported",
-          "copy the value into a local variable, or index the array directly");
+    if (std::optional<Scalar> s = scalarOf(t.getNonReferenceType())) return Type::value(*s);
+    error(where, "reference variable " + name + " of type " + whyUnsupported(t) + " is not supported",
+          "references to scalars (float&, const float&) are supported; index an array directly");
     return std::nullopt;
   }
   if (t->isPointerType()) {
@@ -113,6 +123,11 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     }
     if (std::optional<Scalar> s = scalarOf(element))
       return Type::array(*s, constant->getSize().getZExtValue(), element.isConstQualified());
+    if (isClosureType(element)) {
+      error(where, "a lambda cannot be stored in an array ('" + v->getNameAsString() + "')",
+            "call the lambda where it is defined, or pass it to a function template");
+      return std::nullopt;
+    }
     error(where, "local array " + name + " has unsupported element type " + whyUnsupported(element));
     return std::nullopt;
   }

@@ -90,11 +90,18 @@ class Lifter {
   void liftFunction(FuncId id);
   bool checkFunctionShape(const clang::FunctionDecl* fd);
   void checkRecursion();
+  // The roots an annotated function template gives: its explicit instantiations.
+  void enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks);
+  // The name a lifted function gets: the user's for a plain function; for an instance of a
+  // template, a static member function or a lambda a readable C identifier (lerp_float,
+  // Horner_4_eval, Blend_lambda12) that no other function of the file has.
+  std::string liftedName(const clang::FunctionDecl* fd);
+  std::string templateArgsName(llvm::ArrayRef<clang::TemplateArgument> args);
 
   // ---- types (lift_types.cpp) ----
   std::optional<Scalar> scalarOf(clang::QualType t) const;
   std::string whyUnsupported(clang::QualType t) const;
-  std::optional<Type> paramType(const clang::ParmVarDecl* p);
+  std::optional<Type> paramType(const clang::ParmVarDecl* p, Binding& binding);
   std::optional<Type> localType(const clang::VarDecl* v);
   std::optional<Scalar> valueType(clang::QualType t, clang::SourceLocation where);
 
@@ -104,6 +111,10 @@ class Lifter {
   StmtPtr varDecl(const clang::VarDecl* v);
   StmtPtr switchStmt(const clang::SwitchStmt* s);
   void switchBodyItem(const clang::Stmt* s, Scalar condType, std::vector<StmtPtr>& out);
+  StmtPtr rangeFor(const clang::CXXForRangeStmt* s);
+  // A reference local `T& r = init;`: a Decl of a reference bound to a variable or an array
+  // element, or (bound to a temporary, whose life the reference extends) of a plain local.
+  StmtPtr referenceDecl(const clang::VarDecl* v);
 
   // ---- expressions (lift_expr.cpp) ----
   ExprPtr expr(const clang::Expr* e);
@@ -118,6 +129,9 @@ class Lifter {
   const clang::CallExpr* assertionFailure(const clang::ConditionalOperator* c) const;
   ExprPtr assertion(const clang::ConditionalOperator* c, const clang::CallExpr* failure);
   ExprPtr lvalue(const clang::Expr* e, const char* what);
+  // The argument of a reference parameter: the variable or array element it binds to or, for a
+  // const reference, the value of the temporary it binds to. Null (diagnosed) otherwise.
+  ExprPtr referenceArgument(const clang::Expr* arg, const clang::ParmVarDecl* param);
   ExprPtr fold(const clang::Expr* e, clang::SourceLocation where, const std::string& what);
   ExprPtr literal(const clang::APValue& v, clang::QualType t, clang::SourceRange r);
   ExprPtr zero(Scalar s, clang::SourceRange r);
@@ -132,6 +146,36 @@ class Lifter {
   bool isConstantCall(const clang::FunctionDecl* fd) const;
   ExprPtr constantCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, const std::string& spelled);
   bool isStreamType(clang::QualType t) const;
+
+  // ---- lambdas (lift_lambda.cpp) ----
+  // A lambda is lifted as a function taking its captures first, then its parameters: a capture
+  // by reference binds the captured variable; a capture by copy binds a hidden copy made where
+  // the lambda is defined (a const reference to it, a plain reference for a mutable lambda); an
+  // array is passed as an array. A closure variable or closure parameter of the function being
+  // lifted stands for those arguments.
+  struct Closure {
+    const clang::LambdaExpr* lambda = nullptr;
+    std::vector<VarId> captures;  // what the lifted function's capture parameters bind to
+  };
+  struct CaptureParam {
+    const clang::ValueDecl* captured;  // the variable the lambda body names
+    std::string name;
+    Type type;
+    Binding binding;
+  };
+  static bool isClosureType(clang::QualType t);
+  // The capture parameters of a lambda's function (diagnosed and empty-handed when one cannot be).
+  bool captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureParam>& out);
+  StmtPtr closureDecl(const clang::VarDecl* v);
+  // What a closure argument (a closure variable, parameter or a lambda written in the call)
+  // passes: the capture arguments. False (diagnosed) when it cannot be passed.
+  bool closureArguments(const clang::Expr* arg, bool byValue, std::vector<ExprPtr>& out);
+  ExprPtr closureCall(const clang::CXXOperatorCallExpr* call);
+  ExprPtr varRef(VarId id, clang::SourceRange where);
+  std::map<const clang::ValueDecl*, Closure> closures_;                      // of the function being lifted
+  std::map<const clang::CXXRecordDecl*, const clang::LambdaExpr*> lambdas_;  // every lambda seen
+  std::map<FuncId, const clang::LambdaExpr*> lambdaOf_;                      // lifted call operators
+  std::set<const clang::LambdaExpr*> badLambdas_;                            // diagnosed once
   // Whether `e` mentions a variable whose declaration was already diagnosed.
   bool referencesRejected(const clang::Stmt* e) const;
 
@@ -151,6 +195,8 @@ class Lifter {
   Module& module_;
   Options options_;
 
+  std::set<std::string> userNames_;                   // every function name of the user's code
+  std::set<std::string> generatedNames_;              // names liftedName gave out
   std::map<const clang::FunctionDecl*, FuncId> ids_;  // canonical decl -> id
   std::vector<const clang::FunctionDecl*> decls_;     // id -> definition
   std::vector<CallEdge> edges_;

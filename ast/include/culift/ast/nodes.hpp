@@ -140,11 +140,23 @@ struct Stmt {
 void visitExprs(const Expr& e, const std::function<bool(const Expr&)>& visit);
 void visitExprs(const Stmt& s, const std::function<bool(const Expr&)>& visit);
 
+// How a variable holds its value: storage of its own, or a reference bound once (a local at its
+// declaration, a parameter at each call) to a variable, an array element or, for a const
+// reference parameter, a temporary. Reads and writes of a reference reach its referent.
+enum class Binding : std::uint8_t {
+  Value,
+  Reference,       // T&
+  ConstReference,  // const T&
+};
+
 struct Var {
   std::string name;
-  Type type;
+  Type type;  // a reference's referent type (a scalar value)
   SourceRange range;
   bool isParam = false;
+  Binding binding = Binding::Value;
+
+  bool isReference() const { return binding != Binding::Value; }
 };
 
 }  // namespace culift

@@ -1,0 +1,9 @@
+#include <culift/annotate.hpp>
+struct Scale {
+  float k;
+  float apply(float x) const { return k * x; }
+};
+static const Scale kHalf{0.5f};
+CULIFT_KERNEL float f(float a) {
+  return kHalf.apply(a);  // expected-error {{member function calls are not supported}}
+}

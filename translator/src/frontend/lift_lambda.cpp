@@ -1,0 +1,314 @@
+// Lambdas defined and called inside a lifted function, or passed to a function template. A
+// lambda becomes a function of its own whose first parameters are its captures: a capture by
+// reference binds the captured variable, a capture by copy binds a hidden copy the defining
+// function makes where the lambda is defined (so later changes to the variable are not seen,
+// as in C++), an array is passed as an array. A lambda never leaves the function that defines
+// it: returning, copying a mutable one or storing one is diagnosed.
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/LambdaCapture.h"
+#include "lifter.hpp"
+
+namespace culift::frontend {
+namespace {
+
+StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(kind, std::move(r)); }
+
+// The expression under the wrappers a closure value passes through: conversions, temporaries,
+// copies and moves of the closure object.
+const clang::Expr* closureExpr(const clang::Expr* e) {
+  for (;;) {
+    e = e->IgnoreImplicit()->IgnoreParens();
+    const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+    if (!construct || construct->getNumArgs() != 1) return e;
+    e = construct->getArg(0);
+  }
+}
+
+bool copiesSomething(const clang::LambdaExpr* lambda) {
+  for (const clang::LambdaCapture& c : lambda->captures())
+    if (c.getCaptureKind() == clang::LCK_ByCopy) return true;
+  return false;
+}
+
+}  // namespace
+
+bool Lifter::isClosureType(clang::QualType t) {
+  if (t.isNull()) return false;
+  const clang::CXXRecordDecl* rd = t->getAsCXXRecordDecl();
+  return rd && rd->isLambda();
+}
+
+bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureParam>& out) {
+  out.clear();
+  const bool report = !badLambdas_.count(lambda);
+  bool ok = true;
+  auto reject = [&](clang::SourceLocation where, std::string message, std::string hint = {}) {
+    if (report) error(where, std::move(message), std::move(hint));
+    ok = false;
+  };
+  const bool isMutable = lambda->isMutable();
+  for (const clang::LambdaCapture& c : lambda->captures()) {
+    if (!c.capturesVariable()) {
+      reject(c.getLocation(), "a lambda capturing 'this' is not supported");
+      continue;
+    }
+    const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.getCapturedVar());
+    if (!vd) {
+      reject(c.getLocation(), "a lambda capturing a structured binding is not supported");
+      continue;
+    }
+    const std::string name = vd->getNameAsString();
+    const bool byRef = c.getCaptureKind() == clang::LCK_ByRef ||
+                       (vd->getType()->isReferenceType() && vd->isInitCapture());
+    const clang::QualType t = vd->getType().getNonReferenceType();
+    CaptureParam p{vd, name, Type::value(Scalar::Void), Binding::Value};
+    if (isClosureType(t)) {
+      reject(c.getLocation(), "a lambda capturing another lambda ('" + name + "') is not supported",
+             "pass the inner lambda to a function template instead");
+      continue;
+    }
+    if (t->isPointerType()) {
+      const clang::QualType pointee = t->getPointeeType();
+      std::optional<Scalar> s = scalarOf(pointee);
+      if (!s || vd->isInitCapture()) {
+        reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
+        continue;
+      }
+      p.type = Type::pointer(*s, pointee.isConstQualified());
+    } else if (const auto* array = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(t))) {
+      std::optional<Scalar> s = scalarOf(array->getElementType());
+      if (!s) {
+        reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
+        continue;
+      }
+      if (!byRef) {
+        reject(c.getLocation(), "the array '" + name + "' is captured by copy: copying an array is not supported",
+               "capture it by reference: [&" + name + "]");
+        continue;
+      }
+      p.type = Type::pointer(*s, array->getElementType().isConstQualified());
+    } else if (std::optional<Scalar> s = scalarOf(t)) {
+      p.type = Type::value(*s);
+      // A copy the lambda may not change binds as a const reference: the lambda reads its copy.
+      const bool writable = byRef ? !t.isConstQualified() : isMutable && !t.isConstQualified();
+      p.binding = writable ? Binding::Reference : Binding::ConstReference;
+    } else {
+      reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
+      continue;
+    }
+    out.push_back(std::move(p));
+  }
+  if (!ok) badLambdas_.insert(lambda);
+  return ok;
+}
+
+StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  auto rejected = [&]() -> StmtPtr {
+    rejectedVars_.insert(v);
+    return nullptr;
+  };
+  const clang::Expr* init = v->getInit() ? closureExpr(v->getInit()) : nullptr;
+  if (!init) {
+    error(v->getLocation(), "the lambda '" + name + "' must be initialized with a lambda expression");
+    return rejected();
+  }
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(init)) {
+    // Another name for a closure: the same lambda over the same captures. Only a copy of a
+    // mutable lambda has state of its own.
+    auto source = closures_.find(ref->getDecl());
+    if (source == closures_.end()) {
+      if (rejectedVars_.count(llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))) return rejected();
+      error(init->getExprLoc(), "the lambda '" + name + "' must be initialized with a lambda expression");
+      return rejected();
+    }
+    if (!v->getType()->isReferenceType() && source->second.lambda->isMutable() &&
+        copiesSomething(source->second.lambda)) {
+      error(v->getLocation(), "copying the mutable lambda '" + ref->getDecl()->getNameAsString() + "' is not supported",
+            "call the lambda by its own name, or bind a reference to it: auto& " + name + " = " +
+                ref->getDecl()->getNameAsString() + ";");
+      return rejected();
+    }
+    closures_[v] = Closure{source->second.lambda, source->second.captures};
+    StmtPtr nothing = makeStmt(StmtKind::Block, range(v->getSourceRange()));
+    nothing->scoped = false;
+    return nothing;
+  }
+  const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(init);
+  if (!lambda) {
+    const auto* call = llvm::dyn_cast<clang::CallExpr>(init);
+    const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
+    if (callee)
+      error(init->getBeginLoc(),
+            "a lambda cannot leave the function that defines it: '" + callee->getQualifiedNameAsString() +
+                "' returns one",
+            "call the lambda inside the function, or pass it to a function template as an argument");
+    else error(init->getBeginLoc(), "the lambda '" + name + "' must be initialized with a lambda expression");
+    return rejected();
+  }
+  lambdas_[lambda->getLambdaClass()->getCanonicalDecl()] = lambda;
+  std::vector<CaptureParam> params;
+  if (!captureParams(lambda, params)) return rejected();
+
+  // The hidden copies of the captures by copy, declared where the lambda is.
+  StmtPtr group = makeStmt(StmtKind::Block, range(v->getSourceRange()));
+  group->scoped = false;
+  Closure closure{lambda, {}};
+  auto captureIt = lambda->capture_begin();
+  for (const CaptureParam& p : params) {
+    const clang::LambdaCapture& c = *captureIt++;
+    const auto* vd = llvm::cast<clang::VarDecl>(p.captured);
+    if (vd->isInitCapture()) {
+      // [s = expr]: a local of the defining function, named after the lambda.
+      StmtPtr decl = varDecl(vd);
+      auto id = vars_.find(vd);
+      if (!decl || id == vars_.end()) return rejected();
+      fn_->vars[id->second].name = name + "_" + p.name;
+      group->stmts.push_back(std::move(decl));
+      closure.captures.push_back(id->second);
+      continue;
+    }
+    auto captured = vars_.find(vd);
+    if (captured == vars_.end()) {
+      if (!rejectedVars_.count(vd))
+        error(c.getLocation(), "the lambda '" + name + "' captures '" + p.name + "', which cannot be used here");
+      return rejected();
+    }
+    if (c.getCaptureKind() == clang::LCK_ByRef || !p.type.isValue()) {
+      closure.captures.push_back(captured->second);
+      continue;
+    }
+    Var copy;
+    copy.name = name + "_" + p.name;
+    copy.type = p.type;
+    copy.range = range(c.getLocation());
+    const VarId id = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(copy));
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
+    decl->var = id;
+    decl->expr = varRef(captured->second, c.getLocation());
+    group->stmts.push_back(std::move(decl));
+    closure.captures.push_back(id);
+  }
+  closures_[v] = std::move(closure);
+  // Without copies to make, the declaration leaves nothing (an empty declaration group).
+  if (group->stmts.size() == 1) return std::move(group->stmts.front());
+  return group;
+}
+
+bool Lifter::closureArguments(const clang::Expr* arg, bool byValue, std::vector<ExprPtr>& out) {
+  const clang::Expr* e = closureExpr(arg);
+  const clang::SourceRange where = arg->getSourceRange();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    auto closure = closures_.find(ref->getDecl());
+    if (closure == closures_.end()) {
+      if (referencesRejected(ref)) return false;
+      error(e->getExprLoc(), "'" + ref->getDecl()->getNameAsString() + "' is not a lambda culift can pass");
+      return false;
+    }
+    if (byValue && closure->second.lambda->isMutable() && copiesSomething(closure->second.lambda)) {
+      error(e->getExprLoc(),
+            "the mutable lambda '" + ref->getDecl()->getNameAsString() +
+                "' is passed by copy: a copy of a mutable lambda is not supported",
+            "take it by reference in the function template: F& f");
+      return false;
+    }
+    for (VarId id : closure->second.captures) out.push_back(varRef(id, where));
+    return true;
+  }
+  const auto* lambda = llvm::dyn_cast<clang::LambdaExpr>(e);
+  if (!lambda) {
+    error(arg->getExprLoc(), "only a lambda or the name of one can be passed here");
+    return false;
+  }
+  lambdas_[lambda->getLambdaClass()->getCanonicalDecl()] = lambda;
+  std::vector<CaptureParam> params;
+  if (!captureParams(lambda, params)) return false;
+  if (lambda->isMutable() && copiesSomething(lambda)) {
+    error(lambda->getBeginLoc(), "a mutable lambda written in a call is not supported",
+          "name it first: auto f = [...](...) mutable { ... }; and pass f");
+    return false;
+  }
+  // Written in the call: the captures by copy are copies made now (explicit casts, so that both
+  // backends bind the callee's const references to the copies, not to the variables).
+  auto captureIt = lambda->capture_begin();
+  for (const CaptureParam& p : params) {
+    const clang::LambdaCapture& c = *captureIt++;
+    const auto* vd = llvm::cast<clang::VarDecl>(p.captured);
+    if (vd->isInitCapture()) {
+      if (vd->getType()->isReferenceType()) {
+        error(c.getLocation(), "a reference init-capture in a lambda written in a call is not supported",
+              "name the lambda first: auto f = [...](...) { ... }; and pass f");
+        return false;
+      }
+      ExprPtr value = expr(vd->getInit());
+      if (!value) return false;
+      out.push_back(convert(std::move(value), p.type.scalar, /*explicitCast=*/true));
+      continue;
+    }
+    auto captured = vars_.find(vd);
+    if (captured == vars_.end()) {
+      if (!rejectedVars_.count(vd))
+        error(c.getLocation(), "the lambda captures '" + p.name + "', which cannot be used here");
+      return false;
+    }
+    ExprPtr value = varRef(captured->second, where);
+    if (c.getCaptureKind() == clang::LCK_ByCopy && p.type.isValue())
+      value = convert(std::move(value), p.type.scalar, /*explicitCast=*/true);
+    out.push_back(std::move(value));
+  }
+  return true;
+}
+
+ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
+  const clang::SourceLocation where = call->getBeginLoc();
+  const clang::Expr* object = closureExpr(call->getArg(0));
+  if (llvm::isa<clang::LambdaExpr>(object))
+    return fail(where, "a lambda called where it is written is not supported",
+                "name it first: auto f = [...](...) { ... }; then call f(...)");
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(object);
+  auto closure = ref ? closures_.find(ref->getDecl()) : closures_.end();
+  if (closure == closures_.end()) {
+    if (referencesRejected(object)) return nullptr;
+    return fail(where, "only a lambda named in this function can be called",
+                "define the lambda in the function that calls it, or pass it to a function template");
+  }
+  const auto* method = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(call->getDirectCallee());
+  const clang::FunctionDecl* def = method ? method->getDefinition() : nullptr;
+  if (!def || !def->hasBody()) return fail(where, "the body of this lambda cannot be seen");
+
+  std::optional<Scalar> result;
+  if (isClosureType(call->getType()))
+    return fail(where, "a lambda cannot leave the function that defines it: this lambda returns one");
+  if (!call->getType()->isVoidType()) {
+    result = valueType(call->getType(), where);
+    if (!result) return nullptr;
+  }
+  std::vector<ExprPtr> args;
+  bool ok = true;
+  for (VarId id : closure->second.captures) args.push_back(varRef(id, call->getArg(0)->getSourceRange()));
+  for (unsigned k = 1; k < call->getNumArgs(); ++k) {
+    const clang::Expr* arg = call->getArg(k);
+    const clang::ParmVarDecl* param = k - 1 < def->getNumParams() ? def->getParamDecl(k - 1) : nullptr;
+    if (param && isClosureType(param->getType().getNonReferenceType())) {
+      ok = closureArguments(arg, !param->getType()->isReferenceType(), args) && ok;
+      continue;
+    }
+    if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
+      args.push_back(referenceArgument(arg, param));
+    else args.push_back(expr(arg));
+    ok = ok && args.back();
+  }
+  const FuncId id = enqueue(def, false, {});
+  lambdaOf_[id] = closure->second.lambda;
+  edges_.push_back({current_, id, where});
+  if (!ok) return nullptr;
+  auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)),
+                                    range(call->getSourceRange()));
+  out->callee = id;
+  out->operands = std::move(args);
+  return out;
+}
+
+}  // namespace culift::frontend
