@@ -139,7 +139,7 @@ compare_launch fill "$scratch/check.cpp" Fill 5 '[[0, 0, 0, 0, 0, 9], 0.1]'
 npy_launch() {
   cat > "$scratch/scale.cpp" <<'CPP'
 #define CULIFT_KERNEL [[clang::annotate("culift")]]
-CULIFT_KERNEL float Scale(float x, float a) { return a * x; }
+CULIFT_KERNEL float Scale(const float* x, float a, int i) { return a * x[i]; }
 CPP
   python3 -c "import numpy as np; np.save('$scratch/x.npy', np.arange(10**7, dtype=np.float32) * 0.25)" || return 1
   echo '[{"npy": "'"$scratch"'/x.npy"}, 0.5]' > "$scratch/args.json"
@@ -162,7 +162,7 @@ print(f"10^7 floats in and out as .npy on the GPU: kernel {report['ms']} ms, the
 PY
 }
 npy_launch > "$out/launch-npy.cmp" 2>&1
-record "launch 10^7 from .npy (gpu)" $? "$(tail -1 "$out/launch-npy.cmp")"
+record "launch 10^7 from .npy (gpu)" $? "$(tail -1 "$out/launch-npy.cmp") $(tail -3 "$out/launch-npy.err" 2>/dev/null | tr '\n' ' ' | cut -c1-400)"
 
 if command -v compute-sanitizer > /dev/null && [ -n "$culift" ] && [ -f "$pearson" ]; then
   timeout 300 compute-sanitizer --tool memcheck --error-exitcode 9 "$culift" launch "$pearson" --function GramDot \

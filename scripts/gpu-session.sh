@@ -38,9 +38,11 @@ fi
 
 if want difftest; then
   echo "== difftest gpu leg ($count programs)"
-  OUT="$logs/difftest" timeout 240 scripts/difftest-gpu.sh .gpu --count="$count" > "$logs/difftest.txt" 2>&1
+  OUT="$logs/difftest" timeout "${DIFFTEST_TIMEOUT:-240}" scripts/difftest-gpu.sh .gpu --count="$count" > "$logs/difftest.txt" 2>&1
   status=$?; failed $status
   echo "difftest exit $status"; tail -n 15 "$logs/difftest.txt"
+  # The first findings, shortened: the whole log may be too large to bring back.
+  grep -E -A3 "^(MISMATCH|ERROR|batch .*translation failed)" "$logs/difftest/difftest-gpu.log" 2>/dev/null | head -n 40 | cut -c1-300
 fi
 
 if want bench && [ -x .gpu/culift_gpu_bench ]; then

@@ -83,7 +83,7 @@ TEST_CASE("floating literals: shortest round-trip digits, specials as bit patter
   CHECK(p.returnLine(k9) == "return __int_as_float((int)0xff800000u);");
   CHECK(p.returnLine(k10) == "return __longlong_as_double(0x7ff8000000000000ll);");
   CHECK(p.returnLine(k11) == "return __longlong_as_double((long long)0xfff0000000000000ull);");
-  CHECK(p.returnLine(k12) == "return -0.0f;");
+  CHECK(p.returnLine(k12) == "return culift_zero(-0.0f);");
   CHECK(p.returnLine(k13) == "return 1e+300;");
   CHECK(p.returnLine(k14) == "return 1e-45f;");
   CHECK(p.returnLine(k15) == "return x * (-2.5f);");
@@ -114,7 +114,7 @@ TEST_CASE("casts are explicit; a cast of a literal folds only when exact", "[cod
     return cast(lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64), Scalar::F64);
   });
 
-  CHECK(p.returnLine(k1) == "return 0.0f;");
+  CHECK(p.returnLine(k1) == "return culift_zero(0.0f);");
   CHECK(p.returnLine(k2) == "return (float)16777217;");
   CHECK(p.returnLine(k3) == "return (float)0.1;");
   CHECK(p.returnLine(k4) == "return 0.5f;");
@@ -241,13 +241,13 @@ TEST_CASE("math calls: float or double names by computation type, prelude for st
   CHECK(p.returnLine(k1) == "return sqrtf(x);");
   CHECK(p.returnLine(k2) == "return sqrt((double)x);");
   CHECK(p.returnLine(k3) == "return powf(x, 2.0f);");
-  CHECK(p.returnLine(k4) == "return culift_min(x, 0.0f);");
+  CHECK(p.returnLine(k4) == "return culift_min(x, culift_zero(0.0f));");
   CHECK(p.returnLine(k5) == "return culift_abs(n);");
   CHECK(p.returnLine(k6) == "return culift_abs(l);");
   CHECK(p.returnLine(k7) == "return culift_max(n, (int)s);");
   CHECK(p.returnLine(k8) == "return isnan(d);");
   CHECK(p.returnLine(k9) == "return isinf(x);");
-  CHECK(p.returnLine(k10) == "return culift_clamp(d, 0.0, 1.0);");
+  CHECK(p.returnLine(k10) == "return culift_clamp(d, culift_zero(0.0), 1.0);");
   CHECK(p.returnLine(k11) == "return sqrt((double)n);");
   CHECK(p.returnLine(k12) == "return fmaf(x, x, a[0]);");
   CHECK(p.returnLine(k13) == "return atan2(d, 1.0);");

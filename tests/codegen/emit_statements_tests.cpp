@@ -78,7 +78,7 @@ TEST_CASE("statements print as the AST says, with braces and C++ scoping", "[cod
   requireLinesInOrder(src, {
                                "__device__ int Control(const float* a, float* o, int n) {",
                                "int acc = 0;",
-                               "float sum = 0.0f;",
+                               "float sum = culift_zero(0.0f);",
                                "const float t[4] = {1.0f, 0.5f};",
                                "int z[3] = {};",
                                "double u[2];",

@@ -103,7 +103,7 @@ TEST_CASE("Grid1D wrapper: grid-stride over i, result stored at out[i]", "[codeg
           "// RowSum, from kernels.cpp:3: Grid1D",
           "// kernel RowSum_kernel(const float* x [input array], int cols [scalar], float* out [out], long long n_i [extent of i])",
           "__device__ float RowSum(const float* x, int cols, int i) {",
-          "float sum = 0.0f;",
+          "float sum = culift_zero(0.0f);",
           "for (int k = 0; k < cols; ++k) {",
           "sum += x[(i * cols) + k];",
           "return sum;",

@@ -209,3 +209,36 @@ TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_AS
   CHECK(offPtx.find("__assertfail") == std::string::npos);
   CHECK(onPtx.find("__assertfail") != std::string::npos);
 }
+
+// The device compiler turns a comparison and selection with a constant zero into a max / min
+// instruction, which orders -0.0 below +0.0 where C++ finds them equal. Zeros reach it through
+// culift_zero, so no such instruction is left in the PTX of the signed-zero golden; the same
+// source with the zeros spelled as plain literals has them (the check can fail).
+TEST_CASE("comparisons with a zero constant compile to no max or min instruction", "[codegen][nvrtc]") {
+  const TranslateResult result =
+      translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden/signed_zeros.cpp").string(), goldenOptions());
+  INFO(result.formatDiagnostics());
+  REQUIRE(result.ok());
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    culift::test::noNvrtc(nvrtc.whyNot);
+    return;
+  }
+  auto minMaxInstructions = [&](const std::string& cuda) {
+    const rt::CompileOutput ptx = nvrtc.nvrtc->compile(cuda, "signed_zeros.cu", 90, false, {"--fmad=false"});
+    INFO("NVRTC log:\n" << ptx.log);
+    REQUIRE(ptx.ok);
+    const std::string text(ptx.image.begin(), ptx.image.end());
+    std::size_t count = 0;
+    for (const char* op : {"\tmax.f", "\tmin.f"})
+      for (std::size_t at = text.find(op); at != std::string::npos; at = text.find(op, at + 1)) ++count;
+    return count;
+  };
+  const std::string cuda = result.module->cudaSource;
+  CHECK(minMaxInstructions(cuda) == 0);
+  std::string plain = cuda;
+  for (const std::string zero : {"culift_zero(0.0f)", "culift_zero(0.0)"})
+    for (std::size_t at = plain.find(zero); at != std::string::npos; at = plain.find(zero, at))
+      plain.replace(at, zero.size(), zero.substr(12, zero.size() - 13));
+  CHECK(minMaxInstructions(plain) > 0);
+}

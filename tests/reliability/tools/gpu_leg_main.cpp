@@ -2,11 +2,14 @@
 // the device computes exactly) are launched over a whole extent on the GPU with strict math
 // (--fmad=false) and compared bit for bit with the interpreter's launch of the same kernel;
 // then every transcendental function, float and double, is checked against the host library
-// within CUDA's documented ULP bounds. Where there is no GPU it says so and exits 0.
+// within CUDA's documented ULP bounds. Where there is no GPU it says so and fails: it has
+// compared nothing. `--backend=cpu` runs the same leg on the CPU backend (a check of the leg
+// itself on a machine without a GPU: every program must launch and compare).
 //
 //   culift-difftest-gpu --count 500 --seed 1 > $OUT/difftest-gpu.log
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 
@@ -15,6 +18,7 @@
 #include "campaign.hpp"
 #include "command_line.hpp"
 #include "culift/interpreter.hpp"
+#include "culift/runtime/nvrtc.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
 #include "type_rules.hpp"
@@ -174,9 +178,13 @@ int main(int argc, char** argv) {
   cl::OptionCategory category("culift-difftest-gpu options");
   cl::opt<unsigned> count("count", cl::desc("generated programs"), cl::init(300), cl::cat(category));
   cl::opt<unsigned long long> seed("seed", cl::desc("generator seed"), cl::init(1), cl::cat(category));
+  cl::opt<unsigned> firstProgram("first", cl::desc("index of the first program (to replay part of a campaign)"),
+                                 cl::init(0), cl::cat(category));
   cl::opt<unsigned> batchSize("batch", cl::desc("programs per translation"), cl::init(50), cl::cat(category));
   cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096),
                                 cl::cat(category));
+  cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
+                               cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
   culift::cli::setVersionPrinter("culift-difftest-gpu");
   cl::ParseCommandLineOptions(argc, argv, "culift differential tester, GPU leg\n");
@@ -184,21 +192,42 @@ int main(int argc, char** argv) {
   rt::EngineOptions eo;
   eo.math = rt::MathMode::Strict;
   std::string why;
-  auto engine = rt::Engine::tryCreate(eo, &why);
+  if (backend != "gpu" && backend != "cpu") {
+    std::printf("--backend must be gpu or cpu, not '%s'\n", backend.c_str());
+    return 2;
+  }
+  const bool onCpu = backend == "cpu";
+  auto engine = onCpu ? rt::Engine::createCpu(eo) : rt::Engine::tryCreate(eo, &why);
   if (!engine) {
     // The GPU leg exists to run on a GPU: without one it has compared nothing, which is a failure.
     std::printf("no GPU (%s): nothing compared\n", why.c_str());
     return 3;
   }
-  std::printf("device: %s, strict math (--fmad=false)\n", engine->device().toString().c_str());
+  std::printf("device: %s, strict math (--fmad=false)\n",
+              onCpu ? "the CPU backend" : engine->device().toString().c_str());
+  // On the CPU backend each batch's CUDA is still compiled for sm_90 as the GPU would compile
+  // it (the checksum folds included), so that a batch the GPU could not compile fails here too.
+  std::shared_ptr<const rt::Nvrtc> nvrtc;
+  if (onCpu) {
+    nvrtc = rt::Nvrtc::load(&why);
+    if (nvrtc) {
+      std::printf("NVRTC %s: every batch compiled for sm_90\n", nvrtc->libraryPath().c_str());
+    } else if (const char* required = std::getenv("CULIFT_REQUIRE_NVRTC"); required && *required == '1') {
+      std::printf("no NVRTC (%s), and CULIFT_REQUIRE_NVRTC=1\n", why.c_str());
+      return 3;
+    } else {
+      std::printf("no NVRTC (%s): batches are not compiled\n", why.c_str());
+    }
+  }
   TranslateOptions to;
   to.compilerArgs = {"-std=c++20"};
   unsigned compared = 0, mismatches = 0, errors = 0;
   GenOptions gen;
   gen.exactMathOnly = true;
   gen.argSets = 8;
-  for (unsigned first = 0; first < count; first += batchSize) {
-    const unsigned n = std::min<unsigned>(batchSize, count - first);
+  const unsigned end = firstProgram + count;
+  for (unsigned first = firstProgram; first < end; first += batchSize) {
+    const unsigned n = std::min<unsigned>(batchSize, end - first);
     std::vector<ProgramSpec> batch = generateBatch(seed, first, n, gen);
     std::string source =
         "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
@@ -210,6 +239,17 @@ int main(int argc, char** argv) {
       continue;
     }
     std::shared_ptr<const Module> module = tr.module;
+    if (nvrtc) {
+      const rt::CompileOutput cubin = nvrtc->compile(module->cudaSource,
+                                                     "difftest_gpu_" + std::to_string(first) + ".cu", 90, true,
+                                                     {"--fmad=false"});
+      if (!cubin.ok) {
+        std::printf("ERROR batch %u: NVRTC could not compile it for sm_90:\n%s\n", first,
+                    cubin.log.substr(0, 3000).c_str());
+        errors += n;
+        continue;
+      }
+    }
     auto program = interp::Program::compile(module);
     for (const ProgramSpec& p : batch) {
       const Function* fn = module->find(p.kernel);
@@ -226,7 +266,7 @@ int main(int argc, char** argv) {
         cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
         gpu = runGpu(*engine, module, *fn, d, rank);
       } catch (const std::exception& e) {
-        std::printf("MISMATCH %s: error: %s\n", p.name.c_str(), e.what());
+        std::printf("ERROR %s: %s\n", p.name.c_str(), e.what());
         ++errors;
         continue;
       }
@@ -317,9 +357,10 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "culift-difftest-gpu seed %llu: %u programs compared on the GPU, %u mismatches, %u errors; "
+      "culift-difftest-gpu seed %llu: %u programs compared on the %s, %u mismatches, %u errors; "
       "%zu math functions x 2 types, %u outside their ulp bound\n",
-      static_cast<unsigned long long>(seed.getValue()), compared, mismatches, errors, kUlpBounds.size(), mathFailures);
+      static_cast<unsigned long long>(seed.getValue()), compared, onCpu ? "CPU backend" : "GPU", mismatches, errors,
+      kUlpBounds.size(), mathFailures);
   // Every generated program must have been compared: a batch that failed to translate, a kernel
   // missing or a launch that threw is counted above, and the totals must add up.
   if (compared != count.getValue())

@@ -86,6 +86,11 @@ LiteralText floatingLiteral(double value, Scalar s, bool cudaBitPatterns) {
     if (bits < 0x8000000000000000ull) return {"__longlong_as_double(" + hexBits(bits) + "ll)", false};
     return {"__longlong_as_double((long long)" + hexBits(bits) + "ull)", false};
   }
+  if (cudaBitPatterns && value == 0) {
+    // Zeros through the prelude's culift_zero, which the device compiler cannot fold (see there).
+    const char* zero = single ? (std::signbit(value) ? "-0.0f" : "0.0f") : (std::signbit(value) ? "-0.0" : "0.0");
+    return {std::string("culift_zero(") + zero + ")", false};
+  }
   char buf[64];
   std::to_chars_result r;
   const double magnitude = std::fabs(value);

@@ -23,7 +23,9 @@ LiteralText integerLiteral(std::uint64_t bits, Scalar s);
 
 // A floating value of type F32 or F64: shortest round-trip digits, always with a '.' or an
 // exponent ("0.5f", "1.0", "1e-12f"). Infinities and NaNs: as bit patterns through
-// __int_as_float / __longlong_as_double when `cudaBitPatterns`, else as C++ library calls.
+// __int_as_float / __longlong_as_double when `cudaBitPatterns` (CUDA C), else as C++ library
+// calls. In CUDA C a zero is `culift_zero(0.0f)` / `culift_zero(-0.0)`: a value the device
+// compiler cannot see as a constant (the device prelude says why).
 LiteralText floatingLiteral(double value, Scalar s, bool cudaBitPatterns);
 
 // The value of a literal (or a negated literal), for folding casts of it.

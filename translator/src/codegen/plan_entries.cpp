@@ -128,9 +128,19 @@ class EntryWriter {
   }
   void printWith(const PrintRewrites& r, const Stmt& s, unsigned indent) {
     printer_.setRewrites(&r);
-    if (s.kind == StmtKind::Block && s.scoped)
-      for (const StmtPtr& c : s.stmts) printer_.printStatement(*c, indent);
-    else printer_.printStatement(s, indent);
+    // A block keeps its braces: names declared in it may be declared again after it.
+    printer_.printStatement(s, indent);
+    printer_.setRewrites(nullptr);
+    out_.mapToGenerated();
+  }
+  // The loop's body, in a scope of the entry's own: a block's statements go there directly (C++
+  // gives the counter and the body's outermost block one scope, so no name of the body is
+  // declared twice).
+  void printBody(const PrintRewrites& r, const Stmt& body, unsigned indent) {
+    printer_.setRewrites(&r);
+    if (body.kind == StmtKind::Block && body.scoped)
+      for (const StmtPtr& c : body.stmts) printer_.printStatement(*c, indent);
+    else printer_.printStatement(body, indent);
     printer_.setRewrites(nullptr);
     out_.mapToGenerated();
   }
@@ -368,7 +378,7 @@ void EntryWriter::tiled(const PlanEntry& e) {
     }
     perOutput(indent, "The loop body, per output.", mentions(loopBody, axisVar(0), step),
               mentions(loopBody, axisVar(1), step));
-    printWith(step, loopBody, indent + 2);
+    printBody(step, loopBody, indent + 2);
     endPerOutput(indent);
   };
 
@@ -596,7 +606,7 @@ void EntryWriter::rows(const PlanEntry& e) {
     const unsigned inner = indent + 2;
     if (!full) out_.line(inner, "if (culift_c * " + str(chunk) + " + culift_e >= culift_kn) break;");
     if (usesK) out_.line(inner, counterAt("culift_t * " + str(slice) + " + culift_c * " + str(chunk) + " + culift_e"));
-    printWith(step, *a_.loop->body, inner);
+    printBody(step, *a_.loop->body, inner);
     out_.line(indent + 1, "}");
     out_.line(indent, "}");
   };
@@ -685,7 +695,7 @@ void EntryWriter::warp(const PlanEntry& e) {
     for (size_t s = 0; s < sums.size(); ++s)
       out_.line(indent,
                 typeOf(sums[s]) + " culift_c" + str(s) + " = " + identity(sums[s]) + ";  // this iteration's term");
-    printWith(step, *a_.loop->body, indent);
+    printBody(step, *a_.loop->body, indent);
     for (size_t s = 0; s < sums.size(); ++s)
       out_.line(indent, "culift_p" + str(s) + " = culift_p" + str(s) + " + culift_c" + str(s) + ";");
   };
