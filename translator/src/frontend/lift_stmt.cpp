@@ -27,6 +27,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) return declStmt(decl);
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+    if (resultParam_ != kNone) return arrayReturn(ret);
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
     const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
@@ -142,6 +143,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
       return out;
     }
     StmtPtr out = makeStmt(StmtKind::ExprStmt, range(sr));
+    if (arrayStatement(e, out)) return out;  // a.fill(v); b = a; on std::arrays
     out->expr = expr(e);
     return out;
   }
@@ -179,6 +181,14 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   if (v->isStaticLocal() || v->getTLSKind() != clang::VarDecl::TLS_None) {
     const bool constant = (v->isConstexpr() || v->getType().isConstQualified()) && scalarOf(v->getType());
     if (constant && v->getTLSKind() == clang::VarDecl::TLS_None) return nullptr;  // reads are folded
+    if ((v->isConstexpr() || v->getType().isConstQualified()) && v->getTLSKind() == clang::VarDecl::TLS_None &&
+        (ctx_.getAsArrayType(v->getType()) || stdArrayOf(v->getType()))) {
+      // static constexpr float kTable[] = {...}: a local const array of the values.
+      VarId id = kNone;
+      StmtPtr table = constantTable(v, id);
+      if (!table) rejectedVars_.insert(v);
+      return table;
+    }
     rejectedVars_.insert(v);
     error(v->getLocation(), "static local variable " + name + " is not supported",
           "keep state in an array parameter, or make it a constexpr constant");
@@ -191,6 +201,25 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   }
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
   if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
+  if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(v)) {
+    if (StmtPtr out; decomposition(dd, out)) return out;
+  }
+  if (v->getType()->isReferenceType() && shapeOfVar(v)) {
+    // A reference to a whole array (std::array<float, 4>& r = a): another name for the array.
+    std::uint64_t n = 0;
+    ExprPtr array = wholeArray(v->getInit(), n);
+    if (!array || array->kind != ExprKind::VarRef) {
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    if (array->type.constElements && !v->getType().getNonReferenceType().isConstQualified()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(), "a non-const reference to the const array '" + fn_->vars[array->var].name + "'");
+      return nullptr;
+    }
+    vars_[v] = array->var;
+    return nullptr;
+  }
   std::optional<Type> type = localType(v);
   if (!type) {
     rejectedVars_.insert(v);
@@ -208,17 +237,7 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   out->var = id;
   const clang::Expr* init = v->getInit();
   if (!init) return out;
-  if (type->isArray()) {
-    const clang::Expr* list = init->IgnoreImplicit();
-    if (const auto* ile = llvm::dyn_cast<clang::InitListExpr>(list)) {
-      out->arrayInitialized = true;
-      for (unsigned e = 0; e < ile->getNumInits(); ++e)
-        if (ExprPtr element = expr(ile->getInit(e))) out->inits.push_back(convert(std::move(element), type->scalar));
-      return out;
-    }
-    error(init->getBeginLoc(), "array " + name + " must be initialized with a brace list: = {...}");
-    return out;
-  }
+  if (type->isArray()) return arrayDecl(v, id, *type, std::move(out));
   out->expr = expr(init);
   return out;
 }
@@ -288,15 +307,28 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
-  auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
-  if (found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+  // A local array, a std::array (a reference parameter too) or a constant table.
+  const std::optional<ArrayShape> shape = arrayDecl ? shapeOfVar(arrayDecl) : std::nullopt;
+  ExprPtr rangeRef = arrayDecl && (vars_.count(arrayDecl) || (shape && !arrayDecl->isLocalVarDeclOrParm()))
+                         ? declRef(ref)
+                         : nullptr;
+  const bool overArray = rangeRef && rangeRef->kind == ExprKind::VarRef &&
+                         (rangeRef->type.isArray() || (rangeRef->type.isPointer() && shape && shape->dims[0] != 0));
+  if (!overArray) {
+    if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
-  const VarId array = found->second;
-  const Type arrayType = fn_->vars[array].type;
+  if (shape && shape->dims.size() > 1) {
+    error(rangeInit->getExprLoc(), "a range-based for loop over the rows of a multi-dimensional array is not supported",
+          "write index loops: for (int r = 0; r < rows; ++r) for (int c = 0; c < cols; ++c) ... a[r][c]");
+    return nullptr;
+  }
+  const VarId array = rangeRef->var;
+  Type arrayType = fn_->vars[array].type;
+  if (arrayType.isPointer()) arrayType.extent = shape->dims[0];
   StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
 
   // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }
