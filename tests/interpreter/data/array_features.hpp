@@ -1,0 +1,93 @@
+// std::array and multi-dimensional arrays: locals, elements, size/front/back/fill, range for,
+// copies and assignment, parameters by value (the callee's copy), by reference and as rows of
+// constant extents (const float A[][N]), returned arrays, structured bindings and constant
+// tables. Compiled natively by interp_array_features_tests.cpp and translated by culift from
+// this same file: the interpreter must give the native bits.
+#pragma once
+
+#include <culift/annotate.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace arrays {
+
+constexpr std::array<float, 4> kTaps = {0.125f, 0.375f, 0.375f, 0.125f};
+constexpr double kGrid[2][3] = {{1.0, -0.5, 0.25}, {2.0}};
+
+inline float total(const std::array<float, 4>& v) {
+  float s = 0.0f;
+  for (float x : v) s += x;
+  return s;
+}
+// By value: the callee changes its own copy only.
+inline float changedCopy(std::array<float, 4> v, float d) {
+  for (float& x : v) x = x * d - 1.0f;
+  return v[0] + v[3];
+}
+inline void addTo(std::array<float, 4>& v, float d) {
+  for (std::size_t k = 0; k < v.size(); ++k) v[k] += d;
+}
+inline std::array<float, 4> ramp(float x) { return {x, x + 1.0f, x * x}; }
+inline std::array<float, 4> doubled(const std::array<float, 4>& v) {
+  std::array<float, 4> r = v;
+  for (float& x : r) x *= 2.0f;
+  return r;
+}
+
+CULIFT_KERNEL float StdArrays(float a, float b) {
+  std::array<float, 4> v = {a, b, a * b};
+  std::array<float, 4> w = v;
+  w[3] = v.front() - v.back();
+  const float beforeCall = changedCopy(w, b);
+  addTo(v, 0.5f);
+  std::array<int, 3> n{};
+  n.fill(static_cast<int>(b) % 7);
+  std::array<float, 4> r = ramp(b);
+  r = doubled(r);
+  w = v;
+  auto [p, q, s, t] = w;
+  auto& [rp, rq, rs, rt] = r;
+  rq = -rq;  // through the binding into r
+  float acc = beforeCall + total(v) + total(w) + static_cast<float>(n[1] + n.size());
+  for (std::size_t k = 0; k < kTaps.size(); ++k) acc += kTaps[k] * r[k];
+  return acc + p - q + s * t + rp + r[1] + rs + rt;
+}
+
+// b = f(b): the callee reads b while its result is stored, through a temporary.
+inline std::array<double, 3> rotated(const std::array<double, 3>& v) { return {v[1], v[2], v[0]}; }
+CULIFT_KERNEL double AssignedFromCall(double a, double b) {
+  std::array<double, 3> v = {a, b, a - b};
+  v = rotated(v);
+  v = rotated(v);
+  return v[0] * 4.0 + v[1] * 2.0 + v[2];
+}
+
+CULIFT_KERNEL float Matrices(float a, int i) {
+  float m[3][4] = {{a, 1.0f, 2.0f}, {3.0f, a * a}, {}};
+  int cube[2][3][2] = {{{1, 2}, {3, 4}, {5, 6}}, {{7}}};
+  std::array<std::array<float, 3>, 2> g = {{{a, 2.0f, 3.0f}, {4.0f, 5.0f, a}}};
+  const int r = (i % 3 + 3) % 3;
+  m[2][3] = a - 1.0f;
+  m[r][1] += g[1][r];
+  float s = 0.0f;
+  for (int x = 0; x < 3; ++x)
+    for (int y = 0; y < 4; ++y) s += m[x][y] * static_cast<float>(x + y + 1);
+  static constexpr float kScale[2][2] = {{0.5f, 0.25f}, {2.0f, 4.0f}};
+  return s + static_cast<float>(cube[1][r][0] + cube[0][r][1]) + g[0][0] * kScale[r % 2][1] +
+         static_cast<float>(kGrid[1][r]);
+}
+
+// The PolyBench form: rows of constant extent, one flat row-major array for culift.
+#define ARRAYS_N 8
+inline float rowDot(const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], int i, int j) {
+  float acc = 0.0f;
+  for (int k = 0; k < ARRAYS_N; ++k) acc += A[i][k] * B[k][j];
+  return acc;
+}
+CULIFT_KERNEL void Gemm(float alpha, const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], float C[][ARRAYS_N],
+                        int i, int j) {
+  C[i][j] = alpha * rowDot(A, B, i, j) + C[i][j];
+}
+
+}  // namespace arrays
