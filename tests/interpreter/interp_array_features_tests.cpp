@@ -110,17 +110,23 @@ TEST_CASE("rows of constant extent (const float A[][N]) are flat row-major array
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < n; ++j) {
       arrays::Gemm(opaque(1.5f), A, B, C, i, j);
-      interp::Arg args[] = {Value::of(1.5f), interp::ArrayRef::of(std::span<const float>(flatA)),
+      interp::Arg args[] = {Value::of(1.5f),
+                            interp::ArrayRef::of(std::span<const float>(flatA)),
                             interp::ArrayRef::of(std::span<const float>(flatB)),
-                            interp::ArrayRef::of(std::span<float>(flatC)), Value::of(i), Value::of(j)};
+                            interp::ArrayRef::of(std::span<float>(flatC)),
+                            Value::of(i),
+                            Value::of(j)};
       t.program->call(*gemm, args);
     }
   CHECK(std::memcmp(flatC.data(), &C[0][0], sizeof(C)) == 0);
 
   // Past the last row of the array passed: an error naming the flat index and the array.
-  interp::Arg past[] = {Value::of(1.0f), interp::ArrayRef::of(std::span<const float>(flatA)),
+  interp::Arg past[] = {Value::of(1.0f),
+                        interp::ArrayRef::of(std::span<const float>(flatA)),
                         interp::ArrayRef::of(std::span<const float>(flatB)),
-                        interp::ArrayRef::of(std::span<float>(flatC)), Value::of(3), Value::of(0)};
+                        interp::ArrayRef::of(std::span<float>(flatC)),
+                        Value::of(3),
+                        Value::of(0)};
   try {
     t.program->call(*gemm, past);
     FAIL("no interp::Error");

@@ -68,8 +68,9 @@ const clang::Expr* copiedArray(const clang::Expr* e) {
 }
 
 ExprPtr zeroLiteral(Scalar s, const SourceRange& where) {
-  const ExprKind kind = isFloating(s) ? ExprKind::FloatLiteral : s == Scalar::Bool ? ExprKind::BoolLiteral
-                                                                                  : ExprKind::IntLiteral;
+  const ExprKind kind = isFloating(s)       ? ExprKind::FloatLiteral
+                        : s == Scalar::Bool ? ExprKind::BoolLiteral
+                                            : ExprKind::IntLiteral;
   return std::make_unique<Expr>(kind, Type::value(s), where);
 }
 
@@ -248,7 +249,8 @@ ExprPtr Lifter::arrayElement(const clang::Expr* e) {
       continue;
     }
     if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base);
-        op && op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2 && stdArrayOf(op->getArg(0)->getType())) {
+        op && op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2 &&
+        stdArrayOf(op->getArg(0)->getType())) {
       indexExprs.push_back(op->getArg(1));
       base = op->getArg(0);
       continue;
@@ -415,8 +417,7 @@ ExprPtr Lifter::wholeArray(const clang::Expr* e, std::uint64_t& n) {
   return array;
 }
 
-bool Lifter::initElements(const clang::Expr* init, const ArrayShape& shape, size_t level,
-                          std::vector<ExprPtr>& out) {
+bool Lifter::initElements(const clang::Expr* init, const ArrayShape& shape, size_t level, std::vector<ExprPtr>& out) {
   std::uint64_t block = 1;
   for (size_t d = level + 1; d < shape.dims.size(); ++d) block *= shape.dims[d];
   auto zeros = [&](std::uint64_t count) {
@@ -521,8 +522,9 @@ bool Lifter::constantElements(const clang::APValue& value, clang::QualType t, cl
                               std::vector<ExprPtr>& out) {
   if (auto std = stdArrayOf(t)) {
     if (!value.isStruct() || value.getStructNumFields() != 1) return false;
-    return constantElements(value.getStructField(0), ctx_.getConstantArrayType(std->first, llvm::APInt(64, std->second),
-                                                                                nullptr, clang::ArrayType::Normal, 0),
+    return constantElements(value.getStructField(0),
+                            ctx_.getConstantArrayType(std->first, llvm::APInt(64, std->second), nullptr,
+                                                      clang::ArrayType::Normal, 0),
                             where, out);
   }
   if (const auto* a = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(t))) {
@@ -548,7 +550,8 @@ StmtPtr Lifter::constantTable(const clang::VarDecl* v, VarId& id) {
   clang::QualType element;
   std::optional<ArrayShape> shape = arrayShape(v->getType(), problem, element);
   if (!shape) {
-    error(v->getLocation(), "constant table " + name + " of type " + whyUnsupported(v->getType()) + " is not supported");
+    error(v->getLocation(),
+          "constant table " + name + " of type " + whyUnsupported(v->getType()) + " is not supported");
     return nullptr;
   }
   const clang::APValue* value = v->getInit() ? v->evaluateValue() : nullptr;
@@ -576,7 +579,8 @@ StmtPtr Lifter::constantTable(const clang::VarDecl* v, VarId& id) {
 ExprPtr Lifter::globalTable(const clang::VarDecl* v, const clang::DeclRefExpr* e) {
   const bool constant = v->isConstexpr() || v->getType().isConstQualified();
   if (!constant)
-    return fail(e->getLocation(), "non-const global array '" + v->getNameAsString() + "' cannot be used in a culift kernel",
+    return fail(e->getLocation(),
+                "non-const global array '" + v->getNameAsString() + "' cannot be used in a culift kernel",
                 "pass it as an array parameter, or make it constexpr");
   VarId id = kNone;
   StmtPtr decl = constantTable(v, id);
