@@ -492,6 +492,9 @@ StmtPtr Lifter::arrayDecl(const clang::VarDecl* v, VarId id, const Type& type, S
     return decl;
   }
   if (const clang::Expr* source = copiedArray(init); llvm::isa<clang::DeclRefExpr, clang::CallExpr>(source)) {
+    // The copy writes the elements once, after the declaration: a const array is declared
+    // without const (C++ has already checked that nothing else writes it).
+    fn_->vars[id].type.constElements = false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(source); c && !llvm::isa<clang::CXXOperatorCallExpr>(c)) {
       // auto r = make(...): the callee writes its result into r.
       arrayResult_ = varRef(id, v->getSourceRange());
