@@ -88,9 +88,21 @@ TEST_CASE("std::array equals native C++: copies, by-value and reference paramete
     for (double b : {-2.0, 0.3}) sameAsNative("AssignedFromCall", &arrays::AssignedFromCall, a, b);
 }
 
+TEST_CASE("lambdas capturing arrays, templates over the extent and static member tables equal native C++",
+          "[interp][translated][arrays]") {
+  for (float a : kFloats)
+    for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("Captures", &arrays::Captures, a, b);
+  const Translated& t = translatedArrays();
+  REQUIRE(t.module);
+  CHECK(t.module->find("sumOf_3"));
+  CHECK(t.module->find("sumOf_5"));
+}
+
 TEST_CASE("multi-dimensional arrays equal native C++", "[interp][translated][arrays]") {
   for (float a : kFloats)
     for (int i : {-4, 0, 1, 2, 5}) sameAsNative("Matrices", &arrays::Matrices, a, i);
+  for (float a : kFloats)
+    for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("Rows", &arrays::Rows, a, b);
 }
 
 TEST_CASE("rows of constant extent (const float A[][N]) are flat row-major arrays", "[interp][translated][arrays]") {

@@ -612,3 +612,20 @@ TEST_CASE("constant tables become local const arrays of the compiler's values", 
   CHECK(b.find("(Decl kI i32[4]") == std::string::npos);
   CHECK(b.find("(Index (Var kI) (Var n))") != std::string::npos);
 }
+
+TEST_CASE("range for over rows binds each row by reference; its elements are the array's", "[construct][multi-dim]") {
+  auto r = lift(
+      "CULIFT_KERNEL float f(float a) {\n"
+      "  float m[2][3] = {{a, a, a}, {a, a, a}};\n"
+      "  float s = 0.0f;\n"
+      "  for (const auto& row : m)\n"
+      "    for (float v : row) s += v + row[0];\n"
+      "  return s; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(Decl v f32 (Index (Var m) (+ i32 (* i32 (Var culift_k) (Int i32 3)) (Var culift_k1))))") !=
+        std::string::npos);
+  CHECK(b.find("(Index (Var m) (+ i32 (* i32 (Var culift_k) (Int i32 3)) (Int i32 0)))") != std::string::npos);
+}

@@ -1,6 +1,7 @@
 // Multi-dimensional arrays: 2-D and 3-D locals with brace initializers (rows given in part are
-// zero-filled), a[r][c] read and written, std::array of std::array, and the PolyBench form of a
-// kernel parameter (const float A[][N], float (*C)[N]): one flat row-major array each.
+// zero-filled), a[r][c] read and written, range for over rows, std::array of std::array, and the
+// PolyBench form of a kernel parameter (const float A[][N], float (*C)[N]): one flat row-major
+// array each.
 #include <array>
 #include <culift/annotate.hpp>
 
@@ -15,6 +16,10 @@ CULIFT_KERNEL float Stencil(const float* x, int i) {
   float s = 0.0f;
   for (int r = 0; r < 3; ++r)
     for (int c = 0; c < 3; ++c) s += w[r][c] * x[i + r + c];
+  for (const auto& plane : cube)  // rows bound by reference: counters named by depth
+    for (const auto& row : plane) s += static_cast<float>(row[0] * row[1]);
+  for (auto& row : g)
+    for (float& v : row) v += s;
   return s + static_cast<float>(cube[1][i % 2][1]) + g[1][0];
 }
 

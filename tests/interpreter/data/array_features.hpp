@@ -78,6 +78,22 @@ CULIFT_KERNEL float Matrices(float a, int i) {
          static_cast<float>(kGrid[1][r]);
 }
 
+// Range for over the rows (and the rows of rows) of multi-dimensional arrays, by reference.
+CULIFT_KERNEL float Rows(float a, float b) {
+  float m[3][2] = {{a, b}, {b, a}, {a * b, 1.0f}};
+  std::array<std::array<double, 2>, 2> g = {{{a, 0.5}, {b, -0.25}}};
+  int cube[2][2][3] = {{{1, 2, 3}, {4, 5, 6}}, {{7, 8, 9}, {10, 11, 12}}};
+  float s = 0.0f;
+  for (auto& row : m)
+    for (float& v : row) v = v * 0.5f + 1.0f;
+  for (const auto& row : m) s += row[0] - row[1];
+  for (const auto& row : g)
+    for (double v : row) s += static_cast<float>(v * 3.0);
+  for (const auto& plane : cube)
+    for (const auto& row : plane) s += static_cast<float>(row[2] * row[0]);
+  return s + m[2][1];
+}
+
 // The PolyBench form: rows of constant extent, one flat row-major array for culift.
 #define ARRAYS_N 8
 inline float rowDot(const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], int i, int j) {
@@ -88,6 +104,28 @@ inline float rowDot(const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], int i
 CULIFT_KERNEL void Gemm(float alpha, const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], float C[][ARRAYS_N],
                         int i, int j) {
   C[i][j] = alpha * rowDot(A, B, i, j) + C[i][j];
+}
+
+// Lambdas capturing arrays by reference, a template over the extent, a static member table.
+struct Filter {
+  static constexpr float kTaps[3] = {0.5f, 0.25f, 0.25f};
+};
+template <std::size_t N> float sumOf(const std::array<float, N>& v) {
+  float s = 0.0f;
+  for (float x : v) s += x;
+  return s;
+}
+CULIFT_KERNEL float Captures(float a, float b) {
+  std::array<float, 3> v = {a, b, a + b};
+  float m[2][2] = {{a, b}, {b, -a}};
+  auto dot = [&](int r) { return m[r][0] * v[0] + m[r][1] * v[1]; };
+  auto bump = [&v](float d) {
+    for (float& x : v) x += d;
+  };
+  bump(0.5f);
+  std::array<float, 5> w{};
+  w[4] = b;
+  return dot(0) + dot(1) + v[2] + Filter::kTaps[1] * a + sumOf(v) + sumOf(w);
 }
 
 }  // namespace arrays

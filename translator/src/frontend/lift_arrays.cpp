@@ -276,6 +276,20 @@ ExprPtr Lifter::arrayElement(const clang::Expr* e) {
     return fail(base->getExprLoc(), "only a parameter array or a local array can be indexed",
                 "index the array instead: x[i * cols + k] (pointer arithmetic is not supported)");
   }
+  if (auto view = rowViews_.find(var); view != rowViews_.end()) {
+    // row[c] of a row a range for binds: the element at the row's offset.
+    if (!ok) return nullptr;
+    const RowView& row = view->second;
+    if (indices.size() != row.shape.dims.size())
+      return fail(e->getExprLoc(), "a part of the row '" + var->getNameAsString() + "' cannot be used as a value",
+                  kRowHint);
+    const SourceRange where = range(e->getSourceRange());
+    ExprPtr inner = convert(flatIndex(row.shape, std::move(indices)), row.indexType);
+    auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(row.shape.scalar), where);
+    out->operands.push_back(varRef(row.array, ref->getSourceRange()));
+    out->operands.push_back(binaryNode(BinaryOp::Add, row.indexType, rowOffset(row, where), std::move(inner)));
+    return out;
+  }
   ExprPtr array = declRef(ref);
   if (!array || !ok) return nullptr;
   if (array->type.isValue()) return fail(ref->getLocation(), "'" + var->getNameAsString() + "' is not an array");
@@ -298,12 +312,46 @@ ExprPtr Lifter::arrayElement(const clang::Expr* e) {
   return out;
 }
 
+ExprPtr Lifter::rowOffset(const RowView& view, const SourceRange& where) {
+  ExprPtr sum;
+  for (const auto& [counter, stride] : view.terms) {
+    auto counterRef = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[counter].type, where);
+    counterRef->var = counter;
+    ExprPtr term = binaryNode(BinaryOp::Mul, view.indexType, convert(std::move(counterRef), view.indexType),
+                              intLiteral(view.indexType, stride, where));
+    term->range = where;
+    sum = sum ? binaryNode(BinaryOp::Add, view.indexType, std::move(sum), std::move(term)) : std::move(term);
+  }
+  return sum;
+}
+
+std::optional<Lifter::RowView> Lifter::rangeView(const clang::VarDecl* v, const clang::DeclRefExpr* ref) {
+  if (auto it = rowViews_.find(v); it != rowViews_.end()) return it->second;
+  const std::optional<ArrayShape> shape = shapeOfVar(v);
+  if (!vars_.count(v) && !(shape && !v->isLocalVarDeclOrParm())) return std::nullopt;
+  ExprPtr array = declRef(ref);
+  if (!array || array->kind != ExprKind::VarRef) return std::nullopt;
+  RowView view;
+  view.array = array->var;
+  if (array->type.isArray()) {
+    view.shape = shape ? *shape : ArrayShape{array->type.scalar, {array->type.extent}, array->type.constElements};
+  } else if (array->type.isPointer() && shape && shape->dims[0] != 0) {
+    view.shape = *shape;  // a std::array reference parameter
+  } else {
+    return std::nullopt;
+  }
+  const bool narrow = view.shape.dims[0] != 0 && view.shape.elements() <= 0x7fffffffu;
+  view.indexType = narrow ? Scalar::I32 : Scalar::I64;
+  return view;
+}
+
 bool Lifter::isArrayAccess(const clang::Expr* base) const {
   base = base->IgnoreParenImpCasts();
   if (llvm::isa<clang::ArraySubscriptExpr>(base)) return true;
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base))
     return op->getOperator() == clang::OO_Subscript && stdArrayOf(op->getArg(0)->getType());
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
+    if (rowViews_.count(ref->getDecl())) return true;
     std::optional<ArrayShape> shape = shapeOfVar(ref->getDecl());
     return shape && (shape->dims.size() > 1 || stdArrayOf(ref->getDecl()->getType().getNonReferenceType()));
   }

@@ -396,6 +396,9 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   const clang::SourceLocation where = e->getLocation();
   if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
     if (rejectedVars_.count(v)) return nullptr;
+    if (rowViews_.count(v))
+      return fail(where, "a row of a multi-dimensional array cannot be used as a value: only its elements can",
+                  "index every dimension: a[r][c]");
     auto it = vars_.find(v);
     if (it != vars_.end()) {
       auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[it->second].type, range(e->getSourceRange()));

@@ -411,6 +411,7 @@ void Lifter::liftFunction(FuncId id) {
   closures_.clear();
   returnTypeRejected_ = false;
   prologue_.clear();
+  rowViews_.clear();
   tables_.clear();
   pendingCopies_.clear();
   arrayResult_.reset();

@@ -307,34 +307,34 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
-  // A local array, a std::array (a reference parameter too) or a constant table.
-  const std::optional<ArrayShape> shape = arrayDecl ? shapeOfVar(arrayDecl) : std::nullopt;
-  ExprPtr rangeRef = arrayDecl && (vars_.count(arrayDecl) || (shape && !arrayDecl->isLocalVarDeclOrParm()))
-                         ? declRef(ref)
-                         : nullptr;
-  const bool overArray = rangeRef && rangeRef->kind == ExprKind::VarRef &&
-                         (rangeRef->type.isArray() || (rangeRef->type.isPointer() && shape && shape->dims[0] != 0));
-  if (!overArray) {
+  // A local array, a std::array (a reference parameter too), a constant table, or a row of a
+  // multi-dimensional one that an outer range for binds.
+  const std::optional<RowView> view = arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
+  if (!view) {
     if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
-  if (shape && shape->dims.size() > 1) {
-    error(rangeInit->getExprLoc(), "a range-based for loop over the rows of a multi-dimensional array is not supported",
-          "write index loops: for (int r = 0; r < rows; ++r) for (int c = 0; c < cols; ++c) ... a[r][c]");
+  const VarId array = view->array;
+  const Type arrayType = Type::array(view->shape.scalar, view->shape.dims[0], view->shape.constElements);
+  const bool overRows = view->shape.dims.size() > 1;
+  if (overRows && !element->getType()->isReferenceType()) {
+    rejectedVars_.insert(element);
+    error(element->getLocation(),
+          "a copy of a row of a multi-dimensional array is not supported: bind the row by reference",
+          "for (const auto& " + element->getNameAsString() + " : ...)");
     return nullptr;
   }
-  const VarId array = rangeRef->var;
-  Type arrayType = fn_->vars[array].type;
-  if (arrayType.isPointer()) arrayType.extent = shape->dims[0];
   StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
 
   // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }
   const Scalar indexType = arrayType.extent <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
   Var counter;
-  counter.name = "culift_k";
+  // Inside the rows an outer range for binds, the counter is named after its depth: the
+  // elements it reaches name the outer counters too.
+  counter.name = rowViews_.empty() ? std::string("culift_k") : "culift_k" + std::to_string(rowViews_.size());
   counter.type = Type::value(indexType);
   counter.range = range(sr);
   const VarId k = static_cast<VarId>(fn_->vars.size());
@@ -358,6 +358,22 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   loop->expr->incDecOp = IncDecOp::PreInc;
   loop->expr->operands.push_back(counterRef());
 
+  if (overRows) {
+    // The element is a row: its elements are the array's at counter * (elements per row).
+    RowView row = *view;
+    row.shape.dims.erase(row.shape.dims.begin());
+    row.terms.emplace_back(k, row.shape.elements());
+    rowViews_[element] = row;
+    StmtPtr body = stmt(s->getBody());
+    rowViews_.erase(element);
+    loop->body = body ? std::move(body) : makeStmt(StmtKind::Null, range(sr));
+    if (!init) return loop;
+    StmtPtr block = makeStmt(StmtKind::Block, range(sr));
+    block->stmts.push_back(std::move(init));
+    block->stmts.push_back(std::move(loop));
+    return block;
+  }
+
   // The element: a reference to array[culift_k] (for (float& v : a)), or a copy of it.
   StmtPtr elementDecl;
   const clang::QualType elementType = element->getType();
@@ -375,7 +391,16 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(arrayType.scalar),
                                      range(rangeInit->getSourceRange()));
   item->operands.push_back(varRef(array, rangeInit->getSourceRange()));
-  item->operands.push_back(counterRef());
+  if (view->terms.empty()) {
+    item->operands.push_back(counterRef());
+  } else {
+    // An element of a row an outer range for binds: the row's offset plus the counter.
+    auto index = std::make_unique<Expr>(ExprKind::Binary, Type::value(view->indexType), range(sr));
+    index->binaryOp = BinaryOp::Add;
+    index->operands.push_back(rowOffset(*view, range(sr)));
+    index->operands.push_back(convert(counterRef(), view->indexType));
+    item->operands.push_back(std::move(index));
+  }
   if (elementType->isReferenceType() && *s0 == arrayType.scalar) {
     var.binding = elementType.getNonReferenceType().isConstQualified() ? Binding::ConstReference : Binding::Reference;
     elementDecl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));

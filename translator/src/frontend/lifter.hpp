@@ -154,6 +154,19 @@ class Lifter {
   bool byValueArrayParam(const clang::ParmVarDecl* p, Var& v);
   void arrayParamsCopied();
   StmtPtr withPrologue(StmtPtr body);
+  // A row of a multi-dimensional array that a range for binds by reference
+  // (for (const auto& row : m)): the flat index of its first element is the sum of the range
+  // for counters times their strides.
+  struct RowView {
+    VarId array = kNone;
+    std::vector<std::pair<VarId, std::uint64_t>> terms;  // counter, elements per step
+    ArrayShape shape;                                    // the row's own dimensions
+    Scalar indexType = Scalar::I64;
+  };
+  std::map<const clang::ValueDecl*, RowView> rowViews_;
+  ExprPtr rowOffset(const RowView& view, const SourceRange& where);
+  // The view a range for runs over: an array variable, a table or a row bound by an outer one.
+  std::optional<RowView> rangeView(const clang::VarDecl* v, const clang::DeclRefExpr* ref);
   struct PendingCopy {
     VarId param;
     const clang::ParmVarDecl* decl;
