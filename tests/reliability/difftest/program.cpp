@@ -17,7 +17,8 @@ std::string cppType(Scalar s) {
 }
 
 std::string ProgramSpec::source() const {
-  return "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n" + functions;
+  return "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <array>\n#include <cmath>\n#include <cstdint>\n\n" +
+         functions;
 }
 
 std::string ProgramSpec::declare(const ParamSpec& p) {

@@ -565,7 +565,10 @@ StmtPtr Lifter::arrayDecl(const clang::VarDecl* v, VarId id, const Type& type, S
     stmts.push_back(copyLoop(id, std::move(from), n, range(v->getSourceRange())));
     return group(std::move(stmts), range(v->getSourceRange()));
   }
-  error(init->getBeginLoc(), "array " + name + " must be initialized with a brace list: = {...}");
+  if (stdArrayOf(v->getType().getNonReferenceType()))
+    error(init->getBeginLoc(), "only a std::array variable or parameter can be copied here",
+          "copy from a local std::array, or assign the elements one by one");
+  else error(init->getBeginLoc(), "array " + name + " must be initialized with a brace list: = {...}");
   return decl;
 }
 
