@@ -63,6 +63,19 @@ CULIFT_KERNEL double AssignedFromCall(double a, double b) {
   return v[0] * 4.0 + v[1] * 2.0 + v[2];
 }
 
+// A brace list assigned (it reads the array it replaces), bindings of a C array by copy and by
+// reference, a const copy.
+CULIFT_KERNEL float Assignments(float a, float b) {
+  float c[2] = {a, b};
+  auto [x, y] = c;
+  auto& [rx, ry] = c;
+  rx = a * b;
+  std::array<float, 3> v = {a, b, 1.0f};
+  v = {v[1], v[0] - v[1]};
+  const std::array<float, 3> w = v;
+  return x - y + c[0] * ry + v[0] + v[1] * 3.0f + v[2] + w[1];
+}
+
 CULIFT_KERNEL float Matrices(float a, int i) {
   float m[3][4] = {{a, 1.0f, 2.0f}, {3.0f, a * a}, {}};
   int cube[2][3][2] = {{{1, 2}, {3, 4}, {5, 6}}, {{7}}};

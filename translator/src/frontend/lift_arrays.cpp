@@ -725,6 +725,27 @@ bool Lifter::arrayStatement(const clang::Expr* e, StmtPtr& out) {
     out = std::move(block);
     return true;
   }
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(source)) {
+    // b = {x, y}: the list is a temporary array first (it may read b), then copied.
+    Var temporary;
+    temporary.name = "culift_tmp";
+    temporary.type = Type::array(target->type.scalar, n);
+    temporary.range = where;
+    const VarId tmp = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(temporary));
+    const std::optional<ArrayShape> shape = arrayShape(op->getArg(0)->getType().getNonReferenceType());
+    std::vector<ExprPtr> elements;
+    if (!shape || !initElements(list, *shape, 0, elements)) return true;
+    finishInits(elements, target->type.scalar, where);
+    StmtPtr decl = makeStmt(StmtKind::Decl, where);
+    decl->var = tmp;
+    decl->arrayInitialized = true;
+    decl->inits = std::move(elements);
+    out = makeStmt(StmtKind::Block, where);
+    out->stmts.push_back(std::move(decl));
+    out->stmts.push_back(copyLoop(target->var, varRef(tmp, e->getSourceRange()), n, where));
+    return true;
+  }
   std::uint64_t m = 0;
   ExprPtr from = wholeArray(op->getArg(1), m);
   if (!from) return true;
