@@ -86,6 +86,8 @@ TEST_CASE("std::array equals native C++: copies, by-value and reference paramete
     for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("StdArrays", &arrays::StdArrays, a, b);
   for (float a : kFloats)
     for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("Assignments", &arrays::Assignments, a, b);
+  for (float a : kFloats)
+    for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("ArrayReferences", &arrays::ArrayReferences, a, b);
   for (double a : {-1.5, 0.0, 0.1, 7.25})
     for (double b : {-2.0, 0.3}) sameAsNative("AssignedFromCall", &arrays::AssignedFromCall, a, b);
 }

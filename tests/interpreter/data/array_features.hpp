@@ -107,6 +107,24 @@ CULIFT_KERNEL float Rows(float a, float b) {
   return s + m[2][1];
 }
 
+// References to whole arrays: parameters (rows of a 2-D one too) and locals.
+inline float ends(const float (&a)[3]) { return a[0] - a[2]; }
+inline void scaled(float (&a)[2][2], float f) {
+  for (auto& row : a)
+    for (float& v : row) v *= f;
+}
+CULIFT_KERNEL float ArrayReferences(float x, float y) {
+  float c[3] = {x, y, 3.0f};
+  float (&r)[3] = c;
+  r[1] = x - y;
+  std::array<float, 2> s = {x, y};
+  const std::array<float, 2>& t = s;
+  s[0] = y;
+  float m[2][2] = {{1.0f, y}, {3.0f, x}};
+  scaled(m, y);
+  return ends(c) + c[1] + t[0] * t[1] + m[0][1] - m[1][1] + static_cast<float>(t.size());
+}
+
 // The PolyBench form: rows of constant extent, one flat row-major array for culift.
 #define ARRAYS_N 8
 inline float rowDot(const float A[][ARRAYS_N], const float (*B)[ARRAYS_N], int i, int j) {
