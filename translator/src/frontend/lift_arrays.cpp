@@ -454,6 +454,9 @@ ExprPtr Lifter::wholeArray(const clang::Expr* e, std::uint64_t& n) {
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(source);
   if (!ref) {
     if (referencesRejected(source)) return nullptr;
+    if (llvm::isa<clang::ArraySubscriptExpr, clang::CXXOperatorCallExpr>(source))
+      return fail(e->getExprLoc(),
+                  "a row of a multi-dimensional array cannot be used as a value: only its elements can", kRowHint);
     return fail(e->getExprLoc(), "only a std::array variable or parameter can be copied here",
                 "copy from a local std::array, or assign the elements one by one");
   }
