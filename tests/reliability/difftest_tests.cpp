@@ -335,9 +335,7 @@ TEST_CASE("the checksum folds floating values exactly and NaNs as one value", "[
     refreshSpec(tree, spec);
     TranslateOptions o;
     o.compilerArgs = {"-I" CULIFT_INCLUDE_DIR, "-std=c++20"};
-    const std::string source =
-        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n" +
-        spec.functions;
+    const std::string source = kProgramIncludes + spec.functions;
     TranslateResult r = translateSource(source, "fold.cpp", o);
     INFO(r.formatDiagnostics() << source);
     REQUIRE(r.ok());

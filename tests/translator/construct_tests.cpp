@@ -509,3 +509,123 @@ TEST_CASE("a lambda is a function taking its captures first", "[construct][lambd
   const std::string b = body(r, "f");
   CHECK(b.find("(Decl g_a f32 (Var a))") != std::string::npos);  // the copy, made where g is defined
 }
+
+TEST_CASE("std::array is a local array: elements, size, front, back, fill and copies", "[construct][std-array]") {
+  auto r = lift(
+      "#include <array>\n"
+      "CULIFT_KERNEL float f(float a, int n) {\n"
+      "  std::array<float, 3> v = {a, 2.0f};\n"
+      "  std::array<float, 3> w = v;\n"
+      "  w.fill(a);\n"
+      "  v = w;\n"
+      "  return v[n] + v.front() + v.back() + (float)v.size(); }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& f = function(r, "f");
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(f.vars[declOf(f, "v").var].type == Type::array(Scalar::F32, 3));
+  CHECK(b.find("(Decl v f32[3] = { (Var a) (Float f32 2) })") != std::string::npos);
+  // The copy and the assignment are element loops; fill stores one value computed once.
+  CHECK(b.find("(= f32 (Index (Var w) (Var culift_k)) (Index (Var v) (Var culift_k)))") != std::string::npos);
+  CHECK(b.find("(Decl culift_fill f32 (Var a))") != std::string::npos);
+  CHECK(b.find("(= f32 (Index (Var v) (Var culift_k)) (Index (Var w) (Var culift_k)))") != std::string::npos);
+  // v[n] indexes with n as written (not its conversion to size_t); size() is the constant 3.
+  CHECK(b.find("(Index (Var v) (Var n))") != std::string::npos);
+  CHECK(b.find("(Index (Var v) (Int i32 0))") != std::string::npos);
+  CHECK(b.find("(Index (Var v) (Int i32 2))") != std::string::npos);
+  CHECK(b.find("(Int u64 3)") != std::string::npos);
+}
+
+TEST_CASE("std::array parameters: by reference a pointer, by value the callee's copy; a returned one a last parameter",
+          "[construct][std-array]") {
+  auto r = lift(
+      "#include <array>\n"
+      "inline float byRef(const std::array<float, 2>& v) { return v[1]; }\n"
+      "inline float byValue(std::array<float, 2> v) { v[0] = 1.0f; return v[0]; }\n"
+      "inline std::array<float, 2> make(float a) { return {a, -a}; }\n"
+      "CULIFT_KERNEL float f(float a) {\n"
+      "  auto m = make(a);\n"
+      "  auto [x, y] = m;\n"
+      "  return byRef(m) + byValue(m) + x + y; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& byRef = function(r, "byRef");
+  CHECK(byRef.vars[0].type == Type::pointer(Scalar::F32, true));
+  const Function& byValue = function(r, "byValue");
+  CHECK(byValue.vars[0].name == "culift_v");
+  CHECK(body(r, "byValue").find("(Decl v f32[2])") != std::string::npos);
+  const Function& make = function(r, "make");
+  CHECK(make.returnType.isVoid());
+  REQUIRE(make.numParams == 2);
+  CHECK(make.vars[1].name == "culift_result");
+  CHECK(make.vars[1].type == Type::pointer(Scalar::F32, false));
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(Call #1 void (Var a) (Var m))") != std::string::npos);
+  CHECK(b.find("(Decl culift_x_y f32[2])") != std::string::npos);
+  CHECK(b.find("(Index (Var culift_x_y) (Int i32 1))") != std::string::npos);
+}
+
+TEST_CASE("multi-dimensional arrays are flat, indexed row-major", "[construct][multi-dim]") {
+  auto r = lift(
+      "CULIFT_KERNEL float f(const float A[][4], int i, int j) {\n"
+      "  float m[2][3] = {{1.0f, 2.0f}, {3.0f}};\n"
+      "  m[1][2] = A[i][j];\n"
+      "  return m[i % 2][j % 3]; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& f = function(r, "f");
+  CHECK(f.vars[0].type == Type::pointer(Scalar::F32, true));
+  CHECK(f.vars[declOf(f, "m").var].type == Type::array(Scalar::F32, 6));
+  const std::string b = body(r, "f");
+  INFO(b);
+  // Rows given in part are zero-filled up to the last element given.
+  CHECK(b.find("(Decl m f32[6] = { (Float f32 1) (Float f32 2) (Float f32 0) (Float f32 3) })") != std::string::npos);
+  // A local's flat index is an int (the array is known to be small); a parameter's rows are
+  // the caller's, so its index is a long long, as C++ adds the row to a pointer.
+  CHECK(b.find("(Index (Var m) (+ i32 (* i32 (Int i32 1) (Int i32 3)) (Int i32 2)))") != std::string::npos);
+  CHECK(b.find("(Index (Var A) (+ i64 (* i64 (Cast i64 (Var i)) (Int i64 4)) (Cast i64 (Var j))))") !=
+        std::string::npos);
+}
+
+TEST_CASE("constant tables become local const arrays of the compiler's values", "[construct][table]") {
+  auto r = lift(
+      "#include <array>\n"
+      "constexpr float kW[3] = {0.5f, 1.0f / 3.0f, 0.25f};\n"
+      "constexpr std::array<int, 2> kI = {4, 5};\n"
+      "CULIFT_KERNEL float f(int n) {\n"
+      "  static constexpr double kT[2][2] = {{1.0, 2.0}, {3.0, 4.0}};\n"
+      "  float s = 0.0f;\n"
+      "  for (float w : kW) s += w;\n"
+      "  return s + kW[n] + (float)kI[n] + (float)kT[n][1]; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function& f = function(r, "f");
+  CHECK(f.vars[declOf(f, "kW").var].type == Type::array(Scalar::F32, 3, true));
+  CHECK(f.vars[declOf(f, "kT").var].type == Type::array(Scalar::F64, 4, true));
+  const Stmt& kw = declOf(f, "kW");
+  REQUIRE(kw.inits.size() == 3);
+  CHECK(kw.inits[1]->floatValue == static_cast<double>(1.0f / 3.0f));
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(Decl kI i32[4]") == std::string::npos);
+  CHECK(b.find("(Index (Var kI) (Var n))") != std::string::npos);
+}
+
+TEST_CASE("range for over rows binds each row by reference; its elements are the array's", "[construct][multi-dim]") {
+  auto r = lift(
+      "CULIFT_KERNEL float f(float a) {\n"
+      "  float m[2][3] = {{a, a, a}, {a, a, a}};\n"
+      "  float s = 0.0f;\n"
+      "  for (const auto& row : m)\n"
+      "    for (float v : row) s += v + row[0];\n"
+      "  return s; }");
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const std::string b = body(r, "f");
+  INFO(b);
+  CHECK(b.find("(Decl v f32 (Index (Var m) (+ i32 (* i32 (Var culift_k) (Int i32 3)) (Var culift_k1))))") !=
+        std::string::npos);
+  CHECK(b.find("(Index (Var m) (+ i32 (* i32 (Var culift_k) (Int i32 3)) (Int i32 0)))") != std::string::npos);
+}

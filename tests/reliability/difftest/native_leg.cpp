@@ -205,7 +205,7 @@ extern "C" const char* culift_ub_report() { return culift_ub::text; }
 std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
   std::ostringstream out;
   // Every header a program includes comes first: the math names are macros after them.
-  out << "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n"
+  out << "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <array>\n#include <cmath>\n#include <cstdint>\n#include <cstring>\n"
          "#include <limits>\n#include <type_traits>\n\n";
   out << runtimeMathPrologue();
   out << ubsanPrologue();

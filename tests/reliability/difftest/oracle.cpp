@@ -217,8 +217,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   // 2. Translation: the whole batch at once; one program at a time when that fails.
   std::map<std::string, Translated> byProgram;
   if (options.interpreter || options.nvrtc) {
-    std::string batch =
-        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    std::string batch = kProgramIncludes;
     for (const ProgramSpec& p : programs) batch += p.functions;
     TranslateResult r = translateSource(batch, "difftest_batch.cpp", translateOptions(options));
     if (r.ok()) {
@@ -258,8 +257,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       bool separate = false;
       for (const ProgramSpec& p : programs) separate |= !p.deviceFunctions.empty();
       if (separate) {
-        std::string batch =
-            "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+        std::string batch = kProgramIncludes;
         for (const ProgramSpec& p : programs) batch += p.deviceFunctions.empty() ? p.functions : p.deviceFunctions;
         TranslateResult r = translateSource(batch, "difftest_device_batch.cpp", translateOptions(options));
         for (const ProgramSpec& p : programs) {

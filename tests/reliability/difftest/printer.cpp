@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "program.hpp"
@@ -41,6 +42,63 @@ class Printer {
 
  private:
   std::string type(Scalar s) const { return typeName(s, program_.aliasTypes); }
+
+  // How a local array is spelled, fixed by its name so that the random stream and every value
+  // stay as they were: a C array, a std::array, or rows (T a[2][extent / 2], read a[m / C][m % C]:
+  // the index is computed twice, so only arrays whose indices call nothing take this form).
+  enum class ArrayForm { Flat, StdArray, Rows };
+  ArrayForm formOf(int id) const {
+    const GVar& v = fn_->vars[static_cast<std::size_t>(id)];
+    if (!v.isArray || v.isParam) return ArrayForm::Flat;
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : v.name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    switch (h % 3) {
+      case 1: return ArrayForm::StdArray;
+      case 2: return (v.extent == 4 || v.extent == 8) && !indexCalls_.count(id) ? ArrayForm::Rows : ArrayForm::StdArray;
+      default: return ArrayForm::Flat;
+    }
+  }
+  static bool callFree(const GExpr& e) {
+    if (e.kind == GExprKind::Call || e.kind == GExprKind::Comma) return false;
+    for (const GExprPtr& a : e.args)
+      if (a && !callFree(*a)) return false;
+    return true;
+  }
+  // The arrays some index of which calls a function (or holds a comma).
+  void scanIndices(const GExpr& e) {
+    if (e.kind == GExprKind::Index && !e.args.empty() && e.args[0] && !callFree(*e.args[0])) indexCalls_.insert(e.var);
+    for (const GExprPtr& a : e.args)
+      if (a) scanIndices(*a);
+  }
+  void scanIndices(const GStmt& s) {
+    if (s.kind == GStmtKind::Store && !s.args.empty() && s.args[0] && !callFree(*s.args[0])) indexCalls_.insert(s.var);
+    for (const GExpr* e : {s.a.get(), s.b.get(), s.cond.get()})
+      if (e) scanIndices(*e);
+    for (const GExprPtr& e : s.args)
+      if (e) scanIndices(*e);
+    for (const GStmtPtr& c : s.body)
+      if (c) scanIndices(*c);
+    for (const GStmtPtr& c : s.orelse)
+      if (c) scanIndices(*c);
+    for (const GCase& c : s.cases)
+      for (const GStmtPtr& x : c.body)
+        if (x) scanIndices(*x);
+  }
+  // array[index] and array[k], in the array's form.
+  std::string element(int id, const GExpr& index) {
+    const GVar& array = fn_->vars[static_cast<std::size_t>(id)];
+    const std::string m = maskedIndex(array, index);
+    if (formOf(id) != ArrayForm::Rows) return array.name + "[" + m + "]";
+    const std::string cols = std::to_string(array.extent / 2);
+    return array.name + "[(" + m + ") / " + cols + "][(" + m + ") % " + cols + "]";
+  }
+  std::string element(int id, std::uint64_t k) const {
+    const GVar& array = fn_->vars[static_cast<std::size_t>(id)];
+    if (formOf(id) != ArrayForm::Rows) return array.name + "[" + std::to_string(k) + "]";
+    const std::uint64_t cols = array.extent / 2;
+    return array.name + "[" + std::to_string(k / cols) + "][" + std::to_string(k % cols) + "]";
+  }
+  std::set<int> indexCalls_;
 
   std::string maskedIndex(const GVar& array, const GExpr& index) {
     const std::string idx = expr(index);
@@ -114,7 +172,7 @@ class Printer {
         for (std::size_t k = 0; k < e.args.size(); ++k) s += (k ? ", " : "") + expr(*e.args[k]);
         return s + ")";
       }
-      case GExprKind::Index: return var(e.var).name + "[" + maskedIndex(var(e.var), *e.args[0]) + "]";
+      case GExprKind::Index: return element(e.var, *e.args[0]);
       case GExprKind::Comma: return "(" + expr(*e.args[0]) + ", " + expr(*e.args[1]) + ")";
       case GExprKind::GuardedLogical: {
         const std::string divisor = "((" + expr(*e.args[1]) + ") & 3)";
@@ -245,9 +303,30 @@ class Printer {
         const GVar& v = var(s.var);
         std::string init;
         for (std::size_t k = 0; k < s.args.size(); ++k) init += (k ? ", " : "") + expr(*s.args[k]);
-        line(d, std::string(v.isConst ? "const " : "") + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) +
-                    "] = {" + init + "};");
-        for (std::uint64_t k = 0; k < v.extent; ++k) fold(d, v.type, v.name + "[" + std::to_string(k) + "]");
+        const std::string qualifier = v.isConst ? "const " : "";
+        switch (formOf(s.var)) {
+          case ArrayForm::Flat:
+            line(d, qualifier + type(v.type) + " " + v.name + "[" + std::to_string(v.extent) + "] = {" + init + "};");
+            break;
+          case ArrayForm::StdArray:
+            line(d, qualifier + "std::array<" + type(v.type) + ", " + std::to_string(v.extent) + "> " + v.name +
+                        " = {" + init + "};");
+            break;
+          case ArrayForm::Rows: {
+            // Rows of extent / 2 elements, each in its own braces.
+            const std::size_t cols = static_cast<std::size_t>(v.extent / 2);
+            std::string rows;
+            for (std::size_t k = 0; k < s.args.size(); k += cols) {
+              std::string row;
+              for (std::size_t c = k; c < std::min(s.args.size(), k + cols); ++c)
+                row += (c > k ? ", " : "") + expr(*s.args[c]);
+              rows += (k ? ", {" : "{") + row + "}";
+            }
+            line(d, qualifier + type(v.type) + " " + v.name + "[2][" + std::to_string(cols) + "] = {" + rows + "};");
+            break;
+          }
+        }
+        for (std::uint64_t k = 0; k < v.extent; ++k) fold(d, v.type, element(s.var, k));
         break;
       }
       case GStmtKind::Assign:
@@ -260,7 +339,7 @@ class Printer {
         break;
       case GStmtKind::Store: {
         const GVar& a = var(s.var);
-        const std::string target = a.name + "[" + maskedIndex(a, *s.args[0]) + "] = ";
+        const std::string target = element(s.var, *s.args[0]) + " = ";
         if (!folding()) {
           line(d, target + expr(*s.args[1]) + ";");
           break;
@@ -369,6 +448,9 @@ class Printer {
 
   void function(const GFunction& f) {
     fn_ = &f;
+    indexCalls_.clear();
+    for (const GStmtPtr& st : f.body)
+      if (st) scanIndices(*st);
     if (f.isClampHelper) return clampHelper(f);
     std::string params;
     for (unsigned p = 0; p < f.numParams; ++p) {

@@ -16,9 +16,7 @@ std::string cppType(Scalar s) {
   }
 }
 
-std::string ProgramSpec::source() const {
-  return "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n" + functions;
-}
+std::string ProgramSpec::source() const { return kProgramIncludes + functions; }
 
 std::string ProgramSpec::declare(const ParamSpec& p) {
   if (p.array) return std::string(p.writable ? "" : "const ") + cppType(p.type) + "* " + p.name;

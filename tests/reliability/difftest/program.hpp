@@ -29,6 +29,11 @@ struct ArgSet {
   std::vector<std::vector<std::uint8_t>> values;
 };
 
+// What every generated translation unit includes before its functions (<array>: local arrays
+// may be spelled as std::arrays).
+inline constexpr const char* kProgramIncludes =
+    "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <array>\n#include <cmath>\n#include <cstdint>\n\n";
+
 struct ProgramSpec {
   std::string name;    // unique within a batch: "p17"
   std::string kernel;  // the annotated function: "p17_kernel"

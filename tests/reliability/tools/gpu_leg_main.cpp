@@ -229,8 +229,7 @@ int main(int argc, char** argv) {
   for (unsigned first = firstProgram; first < end; first += batchSize) {
     const unsigned n = std::min<unsigned>(batchSize, end - first);
     std::vector<ProgramSpec> batch = generateBatch(seed, first, n, gen);
-    std::string source =
-        "#include <culift/annotate.hpp>\n#include <algorithm>\n#include <cmath>\n#include <cstdint>\n\n";
+    std::string source = kProgramIncludes;
     for (const ProgramSpec& p : batch) source += p.functions;
     TranslateResult tr = translateSource(source, "difftest_gpu_" + std::to_string(first) + ".cpp", to);
     if (!tr.ok()) {

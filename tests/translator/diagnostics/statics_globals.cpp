@@ -12,7 +12,7 @@ CULIFT_KERNEL void writesGlobal(int* out, int i) {
   out[i] = 0;
 }
 
-CULIFT_KERNEL float globalArrays(int i) { return weights[i] + kTable[i]; }  // expected-error {{global array 'weights'}} expected-error {{global array 'kTable'}}
+CULIFT_KERNEL float globalArrays(int i) { return weights[i] + kTable[i]; }  // expected-error {{non-const global array 'weights'}}
 
 CULIFT_KERNEL int staticLocal(int i) {
   static int calls = 0;  // expected-error {{static local variable 'calls' is not supported}}

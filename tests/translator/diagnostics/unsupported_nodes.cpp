@@ -1,11 +1,11 @@
 // Constructs outside the subset are named, never crash the translator.
 #include <culift/annotate.hpp>
 
-constexpr int kTable[3] = {1, 2, 3};
+#include <initializer_list>
 
 CULIFT_KERNEL int rangeFor(const int* x, int i) {
   int s = 0;
-  for (int v : kTable) s += v;  // expected-error {{a range-based for loop can only run over a local array}}
+  for (int v : {1, 2, 3}) s += v;  // expected-error {{a range-based for loop can only run over a local array}}
   return s + x[i];
 }
 

@@ -80,7 +80,15 @@ bool Lifter::isLibraryFunction(const clang::FunctionDecl* fd) const {
 ExprPtr Lifter::call(const clang::CallExpr* e) {
   const clang::SourceLocation where = e->getBeginLoc();
 
+  // Where the std::array this call returns goes (set by the declaration or statement storing it).
+  ExprPtr resultArray = std::move(arrayResult_);
+  arrayResult_.reset();
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
+    if (op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2 && stdArrayOf(op->getArg(0)->getType()))
+      return arrayElement(op);
+    if (op->getOperator() == clang::OO_Equal && op->getNumArgs() == 2 && stdArrayOf(op->getArg(0)->getType()))
+      return fail(op->getOperatorLoc(), "assigning a std::array is only supported as a statement of its own",
+                  "write b = a; on its own line");
     if (op->getOperator() == clang::OO_Call && op->getNumArgs() > 0 &&
         isClosureType(op->getArg(0)->getType().getNonReferenceType()))
       return closureCall(op);
@@ -92,6 +100,10 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   }
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
+    if (stdArrayOf(member->getImplicitObjectArgument()->getType().getNonReferenceType())) {
+      if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
+      return stdArrayMember(member);
+    }
     if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
     const clang::CXXMethodDecl* method = member->getMethodDecl();
     return fail(where,
@@ -144,7 +156,11 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   if (isClosureType(e->getType().getNonReferenceType()))
     return fail(where, "a lambda cannot leave the function that defines it: '" + qualified + "' returns one",
                 "call the lambda inside the function, or pass it to a function template as an argument");
-  if (!e->getType()->isVoidType()) {
+  const bool returnsArray = stdArrayOf(e->getType()).has_value();
+  if (returnsArray && !resultArray)
+    return fail(where, "the std::array '" + qualified + "' returns must initialize or be assigned to a local array",
+                "store it first: auto r = " + qualified + "(...); then use r");
+  if (!e->getType()->isVoidType() && !returnsArray) {
     result = valueType(e->getType(), where);
     if (!result) return nullptr;
   }
@@ -163,6 +179,7 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     else args.push_back(expr(arg));
     ok = ok && args.back();
   }
+  if (resultArray) args.push_back(std::move(resultArray));  // the callee's last parameter: its result
   const FuncId id = enqueue(def, false, {});
   edges_.push_back({current_, id, where});
   if (!ok) return nullptr;

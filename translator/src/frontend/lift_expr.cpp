@@ -267,6 +267,10 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (llvm::isa<clang::CXXNullPtrLiteralExpr, clang::GNUNullExpr>(e))
     return fail(where, "null pointers are not supported", kIndexHint);
   if (llvm::isa<clang::CXXStdInitializerListExpr>(e)) return fail(where, "initializer lists are not supported");
+  if (const auto* c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+      c && stdArrayOf(c->getType()) && c->getNumArgs() == 1 && c->getConstructor() &&
+      (c->getConstructor()->isCopyConstructor() || c->getConstructor()->isMoveConstructor()))
+    return expr(c->getArg(0));  // the array a by-value std::array parameter copies
   if (llvm::isa<clang::CXXConstructExpr>(e))
     return fail(where, "constructing an object of type " + whyUnsupported(e->getType()) + " is not supported",
                 "structs, classes and library types are not available in kernels");
@@ -392,6 +396,9 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   const clang::SourceLocation where = e->getLocation();
   if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
     if (rejectedVars_.count(v)) return nullptr;
+    if (rowViews_.count(v))
+      return fail(where, "a row of a multi-dimensional array cannot be used as a value: only its elements can",
+                  "index every dimension: a[r][c]");
     auto it = vars_.find(v);
     if (it != vars_.end()) {
       auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[it->second].type, range(e->getSourceRange()));
@@ -410,14 +417,16 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
     if (v->isLocalVarDeclOrParm() && !v->isStaticLocal())
       return fail(where, "variable " + name + " of another function cannot be used here");
     const bool constant = v->isConstexpr() || v->getType().isConstQualified();
-    if (v->getType()->isArrayType())
-      return fail(where, "global array " + name + " is not supported", "pass it as a const array parameter");
+    if (v->getType()->isArrayType() || stdArrayOf(v->getType())) return globalTable(v, e);
     if (!constant)
       return fail(where, "non-const global variable " + name + " cannot be used in a culift kernel",
                   "pass the value as a parameter (or an array for results), or make it constexpr");
     if (!scalarOf(v->getType()))
       return fail(where, "constant " + name + " of type " + whyUnsupported(v->getType()) + " is not supported");
     return fold(e, where, "constant " + name);
+  }
+  if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {
+    if (ExprPtr out; bindingRef(b, e, out)) return out;
   }
   if (llvm::isa<clang::EnumConstantDecl>(d)) return fold(e, where, "enumerator '" + d->getNameAsString() + "'");
   if (llvm::isa<clang::FunctionDecl>(d))
@@ -426,6 +435,7 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
 }
 
 ExprPtr Lifter::subscript(const clang::ArraySubscriptExpr* e) {
+  if (isArrayAccess(e->getBase())) return arrayElement(e);  // m[r][c], a std::array's elements
   const clang::Expr* base = e->getBase()->IgnoreParenImpCasts();
   ExprPtr index = expr(e->getIdx());
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
@@ -584,8 +594,9 @@ ExprPtr Lifter::binary(const clang::BinaryOperator* e) {
 
 ExprPtr Lifter::initList(const clang::InitListExpr* e) {
   const clang::SourceLocation where = e->getBeginLoc();
-  if (e->getType()->isArrayType())
-    return fail(where, "array initializer lists are only supported in a local array declaration");
+  if (e->getType()->isArrayType() || stdArrayOf(e->getType()))
+    return fail(where, "array initializer lists are only supported in a local array declaration",
+                "declare a local array with the values and use it");
   std::optional<Scalar> s = valueType(e->getType(), where);
   if (!s) return nullptr;
   if (e->getNumInits() == 0) return zero(*s, e->getSourceRange());

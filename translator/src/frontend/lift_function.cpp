@@ -410,6 +410,13 @@ void Lifter::liftFunction(FuncId id) {
   rejectedVars_.clear();
   closures_.clear();
   returnTypeRejected_ = false;
+  prologue_.clear();
+  rowViews_.clear();
+  tables_.clear();
+  pendingCopies_.clear();
+  arrayResult_.reset();
+  resultParam_ = kNone;
+  std::optional<ArrayShape> resultShape;
 
   if (checkFunctionShape(fd)) {
     clang::QualType ret = fd->getReturnType();
@@ -417,6 +424,9 @@ void Lifter::liftFunction(FuncId id) {
       f.returnType = Type::value(Scalar::Void);
     } else if (std::optional<Scalar> s = ret->isReferenceType() ? std::nullopt : scalarOf(ret)) {
       f.returnType = Type::value(*s);
+    } else if (!f.annotated && stdArrayOf(ret) && (resultShape = arrayShape(ret))) {
+      // A helper returning a std::array writes it through a last, hidden parameter.
+      f.returnType = Type::value(Scalar::Void);
     } else if (isClosureType(ret)) {
       returnTypeRejected_ = true;
       error(fd->getLocation(), "a lambda cannot leave the function that defines it: '" + f.name + "' returns one",
@@ -482,12 +492,24 @@ void Lifter::liftFunction(FuncId id) {
       v.isParam = true;
       if (std::optional<Type> t = paramType(p, v.binding)) v.type = *t;
       else rejectedVars_.insert(p);
+      byValueArrayParam(p, v);  // a std::array by value: copied into a local of its name
       vars_[p] = static_cast<VarId>(f.vars.size());
       f.vars.push_back(std::move(v));
       ++index;
     }
+    if (resultShape) {
+      Var result;
+      result.name = "culift_result";
+      result.type = Type::pointer(resultShape->scalar, false);
+      result.range = range(fd->getReturnTypeSourceRange());
+      result.isParam = true;
+      resultParam_ = static_cast<VarId>(f.vars.size());
+      resultElements_ = resultShape->elements();
+      f.vars.push_back(std::move(result));
+    }
     f.numParams = static_cast<unsigned>(f.vars.size());
-    if (fd->getBody()) f.body = stmt(fd->getBody());
+    arrayParamsCopied();
+    if (fd->getBody()) f.body = withPrologue(stmt(fd->getBody()));
   }
 
   module_.functions[id] = std::move(f);

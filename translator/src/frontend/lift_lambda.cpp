@@ -76,9 +76,10 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
         continue;
       }
       p.type = Type::pointer(*s, pointee.isConstQualified());
-    } else if (const auto* array = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(t))) {
-      std::optional<Scalar> s = scalarOf(array->getElementType());
-      if (!s) {
+    } else if (ctx_.getAsArrayType(t) || stdArrayOf(t)) {
+      // An array, a multi-dimensional one or a std::array: the captured array itself.
+      const std::optional<ArrayShape> shape = arrayShape(t);
+      if (!shape) {
         reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
         continue;
       }
@@ -87,7 +88,7 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
                "capture it by reference: [&" + name + "]");
         continue;
       }
-      p.type = Type::pointer(*s, array->getElementType().isConstQualified());
+      p.type = Type::pointer(shape->scalar, shape->constElements);
     } else if (std::optional<Scalar> s = scalarOf(t)) {
       p.type = Type::value(*s);
       // A copy the lambda may not change binds as a const reference: the lambda reads its copy.

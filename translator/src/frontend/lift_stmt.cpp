@@ -27,6 +27,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) return declStmt(decl);
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+    if (resultParam_ != kNone) return arrayReturn(ret);
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
     const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
@@ -142,6 +143,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
       return out;
     }
     StmtPtr out = makeStmt(StmtKind::ExprStmt, range(sr));
+    if (arrayStatement(e, out)) return out;  // a.fill(v); b = a; on std::arrays
     out->expr = expr(e);
     return out;
   }
@@ -179,6 +181,14 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   if (v->isStaticLocal() || v->getTLSKind() != clang::VarDecl::TLS_None) {
     const bool constant = (v->isConstexpr() || v->getType().isConstQualified()) && scalarOf(v->getType());
     if (constant && v->getTLSKind() == clang::VarDecl::TLS_None) return nullptr;  // reads are folded
+    if ((v->isConstexpr() || v->getType().isConstQualified()) && v->getTLSKind() == clang::VarDecl::TLS_None &&
+        (ctx_.getAsArrayType(v->getType()) || stdArrayOf(v->getType()))) {
+      // static constexpr float kTable[] = {...}: a local const array of the values.
+      VarId id = kNone;
+      StmtPtr table = constantTable(v, id);
+      if (!table) rejectedVars_.insert(v);
+      return table;
+    }
     rejectedVars_.insert(v);
     error(v->getLocation(), "static local variable " + name + " is not supported",
           "keep state in an array parameter, or make it a constexpr constant");
@@ -191,6 +201,25 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   }
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
   if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
+  if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(v)) {
+    if (StmtPtr out; decomposition(dd, out)) return out;
+  }
+  if (v->getType()->isReferenceType() && shapeOfVar(v)) {
+    // A reference to a whole array (std::array<float, 4>& r = a): another name for the array.
+    std::uint64_t n = 0;
+    ExprPtr array = wholeArray(v->getInit(), n);
+    if (!array || array->kind != ExprKind::VarRef) {
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    if (array->type.constElements && !v->getType().getNonReferenceType().isConstQualified()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(), "a non-const reference to the const array '" + fn_->vars[array->var].name + "'");
+      return nullptr;
+    }
+    vars_[v] = array->var;
+    return nullptr;
+  }
   std::optional<Type> type = localType(v);
   if (!type) {
     rejectedVars_.insert(v);
@@ -208,17 +237,7 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   out->var = id;
   const clang::Expr* init = v->getInit();
   if (!init) return out;
-  if (type->isArray()) {
-    const clang::Expr* list = init->IgnoreImplicit();
-    if (const auto* ile = llvm::dyn_cast<clang::InitListExpr>(list)) {
-      out->arrayInitialized = true;
-      for (unsigned e = 0; e < ile->getNumInits(); ++e)
-        if (ExprPtr element = expr(ile->getInit(e))) out->inits.push_back(convert(std::move(element), type->scalar));
-      return out;
-    }
-    error(init->getBeginLoc(), "array " + name + " must be initialized with a brace list: = {...}");
-    return out;
-  }
+  if (type->isArray()) return arrayDecl(v, id, *type, std::move(out));
   out->expr = expr(init);
   return out;
 }
@@ -288,21 +307,34 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
-  auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
-  if (found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+  // A local array, a std::array (a reference parameter too), a constant table, or a row of a
+  // multi-dimensional one that an outer range for binds.
+  const std::optional<RowView> view = arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
+  if (!view) {
+    if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
-  const VarId array = found->second;
-  const Type arrayType = fn_->vars[array].type;
+  const VarId array = view->array;
+  const Type arrayType = Type::array(view->shape.scalar, view->shape.dims[0], view->shape.constElements);
+  const bool overRows = view->shape.dims.size() > 1;
+  if (overRows && !element->getType()->isReferenceType()) {
+    rejectedVars_.insert(element);
+    error(element->getLocation(),
+          "a copy of a row of a multi-dimensional array is not supported: bind the row by reference",
+          "for (const auto& " + element->getNameAsString() + " : ...)");
+    return nullptr;
+  }
   StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
 
   // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }
   const Scalar indexType = arrayType.extent <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
   Var counter;
-  counter.name = "culift_k";
+  // Inside the rows an outer range for binds, the counter is named after its depth: the
+  // elements it reaches name the outer counters too.
+  counter.name = rowViews_.empty() ? std::string("culift_k") : "culift_k" + std::to_string(rowViews_.size());
   counter.type = Type::value(indexType);
   counter.range = range(sr);
   const VarId k = static_cast<VarId>(fn_->vars.size());
@@ -326,6 +358,22 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   loop->expr->incDecOp = IncDecOp::PreInc;
   loop->expr->operands.push_back(counterRef());
 
+  if (overRows) {
+    // The element is a row: its elements are the array's at counter * (elements per row).
+    RowView row = *view;
+    row.shape.dims.erase(row.shape.dims.begin());
+    row.terms.emplace_back(k, row.shape.elements());
+    rowViews_[element] = row;
+    StmtPtr body = stmt(s->getBody());
+    rowViews_.erase(element);
+    loop->body = body ? std::move(body) : makeStmt(StmtKind::Null, range(sr));
+    if (!init) return loop;
+    StmtPtr block = makeStmt(StmtKind::Block, range(sr));
+    block->stmts.push_back(std::move(init));
+    block->stmts.push_back(std::move(loop));
+    return block;
+  }
+
   // The element: a reference to array[culift_k] (for (float& v : a)), or a copy of it.
   StmtPtr elementDecl;
   const clang::QualType elementType = element->getType();
@@ -343,7 +391,16 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(arrayType.scalar),
                                      range(rangeInit->getSourceRange()));
   item->operands.push_back(varRef(array, rangeInit->getSourceRange()));
-  item->operands.push_back(counterRef());
+  if (view->terms.empty()) {
+    item->operands.push_back(counterRef());
+  } else {
+    // An element of a row an outer range for binds: the row's offset plus the counter.
+    auto index = std::make_unique<Expr>(ExprKind::Binary, Type::value(view->indexType), range(sr));
+    index->binaryOp = BinaryOp::Add;
+    index->operands.push_back(rowOffset(*view, range(sr)));
+    index->operands.push_back(convert(counterRef(), view->indexType));
+    item->operands.push_back(std::move(index));
+  }
   if (elementType->isReferenceType() && *s0 == arrayType.scalar) {
     var.binding = elementType.getNonReferenceType().isConstQualified() ? Binding::ConstReference : Binding::Reference;
     elementDecl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));

@@ -58,6 +58,11 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
   binding = Binding::Value;
   if (t->isReferenceType()) {
     const clang::QualType referent = t.getNonReferenceType();
+    ShapeProblem problem;
+    clang::QualType element;
+    // A helper's reference to a std::array or an array: the caller's array, as a pointer.
+    if (std::optional<ArrayShape> shape = arrayShape(referent, problem, element); shape && !fn_->annotated)
+      return Type::pointer(shape->scalar, shape->constElements);
     std::optional<Scalar> s = scalarOf(referent);
     // A kernel's parameters come from the host, per launch: values and arrays only.
     if (!s || fn_->annotated) {
@@ -71,6 +76,25 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
   }
   if (t->isPointerType()) {
     clang::QualType pointee = t->getPointeeType();
+    if (pointee->isArrayType()) {
+      // T A[][C] or T (*A)[C]: rows of constant extents, one flat array for culift.
+      ShapeProblem problem;
+      clang::QualType element;
+      if (std::optional<ArrayShape> shape = arrayShape(pointee, problem, element))
+        return Type::pointer(shape->scalar, shape->constElements);
+      if (problem == ShapeProblem::VariableLength) {
+        error(where,
+              "the inner extents of the multi-dimensional array parameter " + name + " of type " + whyUnsupported(t) +
+                  " must be constants",
+              "give the inner dimensions constant sizes (const float A[][64]), or pass a flat array and index it: "
+              "x[i * cols + j]");
+        return std::nullopt;
+      }
+      if (problem == ShapeProblem::Element) {
+        error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(element), kArrayParamHint);
+        return std::nullopt;
+      }
+    }
     if (pointee->isPointerType() || pointee->isArrayType()) {
       error(where, "pointer-to-pointer parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
             "pass a flat array and index it: x[i * cols + j]");
@@ -83,6 +107,19 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     return std::nullopt;
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
+  if (stdArrayOf(t)) {
+    ShapeProblem problem;
+    clang::QualType element;
+    std::optional<ArrayShape> shape = arrayShape(t, problem, element);
+    if (shape && !fn_->annotated) return Type::pointer(shape->scalar, true);  // copied by the callee
+    if (!shape) {
+      error(where, "parameter " + name + " is a std::array of unsupported element type " + whyUnsupported(element),
+            "supported: std::array of bool, char, the integer types, float and double");
+      return std::nullopt;
+    }
+    error(where, "std::array parameter " + name + " of a kernel is not supported", kArrayParamHint);
+    return std::nullopt;
+  }
   if (t->isRecordType()) {
     error(where,
           "parameter " + name + " has class type " + whyUnsupported(t) +
@@ -109,20 +146,25 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     error(where, "local pointer variable " + name + " is not supported", "index the array instead: x[i * cols + k]");
     return std::nullopt;
   }
-  if (const clang::ArrayType* at = ctx_.getAsArrayType(t)) {
-    const auto* constant = llvm::dyn_cast<clang::ConstantArrayType>(at);
-    if (!constant) {
+  if (ctx_.getAsArrayType(t) || stdArrayOf(t)) {
+    // T v[N], T m[R][C], std::array<T, N> (nested too): one flat array of R*C elements.
+    ShapeProblem problem;
+    clang::QualType element;
+    std::optional<ArrayShape> shape = arrayShape(t, problem, element);
+    if (shape) return Type::array(shape->scalar, shape->elements(), shape->constElements);
+    if (problem == ShapeProblem::VariableLength) {
       error(where, "variable-length array " + name + " is not supported", "give the array a constant size");
       return std::nullopt;
     }
-    clang::QualType element = constant->getElementType();
-    if (element->isArrayType()) {
-      error(where, "multi-dimensional local array " + name + " is not supported",
-            "use a 1-D array and index it as a[i * cols + j]");
+    if (problem == ShapeProblem::TooLarge) {
+      error(where, "local array " + name + " is too large");
       return std::nullopt;
     }
-    if (std::optional<Scalar> s = scalarOf(element))
-      return Type::array(*s, constant->getSize().getZExtValue(), element.isConstQualified());
+    if (stdArrayOf(t) && !ctx_.getAsArrayType(element) && !element->isRecordType()) {
+      error(where, "std::array " + name + " has unsupported element type " + whyUnsupported(element),
+            "supported: std::array of bool, char, the integer types, float and double");
+      return std::nullopt;
+    }
     if (isClosureType(element)) {
       error(where, "a lambda cannot be stored in an array ('" + v->getNameAsString() + "')",
             "call the lambda where it is defined, or pass it to a function template");
@@ -143,7 +185,7 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
           "use scalar variables or a fixed-size array such as float v[6]");
   } else {
     error(where, "local variable " + name + " has unsupported type " + whyUnsupported(t),
-          "supported: bool, char, the integer types, float, double, and fixed-size 1-D arrays of them");
+          "supported: bool, char, the integer types, float, double, and fixed-size arrays and std::arrays of them");
   }
   return std::nullopt;
 }

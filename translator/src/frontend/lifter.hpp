@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "clang/AST/ASTContext.h"
@@ -104,6 +106,78 @@ class Lifter {
   std::optional<Type> paramType(const clang::ParmVarDecl* p, Binding& binding);
   std::optional<Type> localType(const clang::VarDecl* v);
   std::optional<Scalar> valueType(clang::QualType t, clang::SourceLocation where);
+
+  // ---- std::array and multi-dimensional arrays (lift_arrays.cpp) ----
+  // The shape of an array type: C arrays and std::array<T, N>, nested, of a scalar type;
+  // flattened row-major into culift's 1-D arrays.
+  struct ArrayShape {
+    Scalar scalar = Scalar::Void;
+    std::vector<std::uint64_t> dims;  // outermost first; 0: the rows of a parameter T A[][C], unknown
+    bool constElements = false;
+    std::uint64_t elements() const;  // the product of the known extents
+  };
+  enum class ShapeProblem { None, VariableLength, Element, TooLarge };
+  // std::array<T, N>: T and N.
+  static std::optional<std::pair<clang::QualType, std::uint64_t>> stdArrayOf(clang::QualType t);
+  // The shape of `t` if it is an array; else nullopt, with `problem` set when it is an array culift
+  // cannot hold (`element`: the element type that is no scalar).
+  std::optional<ArrayShape> arrayShape(clang::QualType t, ShapeProblem& problem, clang::QualType& element) const;
+  std::optional<ArrayShape> arrayShape(clang::QualType t) const;
+  // Structured bindings of a std::array or an array: a hidden copy (or, bound by reference, the
+  // array itself) whose elements the bindings name. False when `dd` decomposes something else.
+  bool decomposition(const clang::DecompositionDecl* dd, StmtPtr& out);
+  bool bindingRef(const clang::BindingDecl* b, const clang::DeclRefExpr* e, ExprPtr& out);
+  // The shape of the array a variable names: a local, a reference, a parameter T A[][C] / T (*A)[C].
+  std::optional<ArrayShape> shapeOfVar(const clang::ValueDecl* v) const;
+  // Whether the subscript base `base` makes an element of a multi-dimensional array or a std::array.
+  bool isArrayAccess(const clang::Expr* base) const;
+  ExprPtr arrayElement(const clang::Expr* e);  // a[r][c], a[k] of a std::array: a flat element
+  ExprPtr flatIndex(const ArrayShape& shape, std::vector<ExprPtr> indices);
+  ExprPtr stdArrayMember(const clang::CXXMemberCallExpr* e);  // size(), empty(), front(), back()
+  // A whole array as the source of a copy: its VarRef, and its element count in `n`.
+  ExprPtr wholeArray(const clang::Expr* e, std::uint64_t& n);
+  StmtPtr copyLoop(VarId dst, ExprPtr src, std::uint64_t n, const SourceRange& where);
+  StmtPtr group(std::vector<StmtPtr> stmts, const SourceRange& where);
+  // The flat element list of a (nested) brace initializer; null entries are zeros.
+  bool initElements(const clang::Expr* init, const ArrayShape& shape, size_t level, std::vector<ExprPtr>& out);
+  void finishInits(std::vector<ExprPtr>& elements, Scalar s, const SourceRange& where);
+  // The declaration of a local array with its initializer: a brace list, a copy, a call's result.
+  StmtPtr arrayDecl(const clang::VarDecl* v, VarId id, const Type& type, StmtPtr decl);
+  bool constantElements(const clang::APValue& value, clang::QualType t, clang::SourceRange where,
+                        std::vector<ExprPtr>& out);
+  // A constant array (constexpr global, static constexpr local) as a local const array.
+  StmtPtr constantTable(const clang::VarDecl* v, VarId& id);
+  ExprPtr globalTable(const clang::VarDecl* v, const clang::DeclRefExpr* e);
+  // a.fill(v); b = a; b = make(...); as statements. False when `e` is none of them.
+  bool arrayStatement(const clang::Expr* e, StmtPtr& out);
+  StmtPtr arrayReturn(const clang::ReturnStmt* s);  // return of a function returning a std::array
+  bool byValueArrayParam(const clang::ParmVarDecl* p, Var& v);
+  void arrayParamsCopied();
+  StmtPtr withPrologue(StmtPtr body);
+  // A row of a multi-dimensional array that a range for binds by reference
+  // (for (const auto& row : m)): the flat index of its first element is the sum of the range
+  // for counters times their strides.
+  struct RowView {
+    VarId array = kNone;
+    std::vector<std::pair<VarId, std::uint64_t>> terms;  // counter, elements per step
+    ArrayShape shape;                                    // the row's own dimensions
+    Scalar indexType = Scalar::I64;
+  };
+  std::map<const clang::ValueDecl*, RowView> rowViews_;
+  ExprPtr rowOffset(const RowView& view, const SourceRange& where);
+  // The view a range for runs over: an array variable, a table or a row bound by an outer one.
+  std::optional<RowView> rangeView(const clang::VarDecl* v, const clang::DeclRefExpr* ref);
+  struct PendingCopy {
+    VarId param;
+    const clang::ParmVarDecl* decl;
+    std::uint64_t elements;
+  };
+  std::vector<PendingCopy> pendingCopies_;
+  std::vector<StmtPtr> prologue_;  // statements the body starts with: parameter copies, tables
+  std::vector<VarId> tables_;      // constant tables of the enclosing scopes, declared in the prologue
+  ExprPtr arrayResult_;            // where the std::array the call being lifted returns goes
+  VarId resultParam_ = kNone;      // the function returns a std::array: the array it writes
+  std::uint64_t resultElements_ = 0;
 
   // ---- statements (lift_stmt.cpp) ----
   StmtPtr stmt(const clang::Stmt* s);
