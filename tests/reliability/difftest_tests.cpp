@@ -117,7 +117,28 @@ TEST_CASE("generated programs cover every type, operator, statement form and ind
                              "_to_",
                              "] = {",
                              "const ",
-                             "CULIFT_KERNEL void"}) {
+                             "CULIFT_KERNEL void",
+                             // templates, constexpr, references, range for, lambdas
+                             "template <int N> inline ",
+                             "template <int N> struct ",
+                             ">::eval(",
+                             "template <typename T> inline T ",
+                             "<long>(",
+                             "if constexpr (N ",
+                             "constexpr int ",
+                             "& r = ",
+                             "const float& ",
+                             "& r)",
+                             "for (float& e",
+                             "for (double e",
+                             " : arr",
+                             "auto f",
+                             "[&](",
+                             "[=](",
+                             "](auto la",
+                             ") -> ",
+                             "_apply<",
+                             "_applyr<"}) {
     INFO(needle);
     CHECK(all.find(needle) != std::string::npos);
   }
