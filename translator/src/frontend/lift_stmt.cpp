@@ -289,14 +289,22 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
   auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
-  if (found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+  // A local array, or in a lambda a local array of the function around it, captured by
+  // reference: the lambda's parameter is then an array of the captured variable's extent.
+  Type arrayType;
+  if (found != vars_.end()) {
+    arrayType = fn_->vars[found->second].type;
+    const auto* captured = llvm::dyn_cast_or_null<clang::ConstantArrayType>(
+        ctx_.getAsArrayType(arrayDecl->getType().getNonReferenceType()));
+    if (arrayType.isPointer() && captured) arrayType.extent = captured->getSize().getZExtValue();
+  }
+  if (found == vars_.end() || !(arrayType.isArray() || (arrayType.isPointer() && arrayType.extent > 0))) {
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
   const VarId array = found->second;
-  const Type arrayType = fn_->vars[array].type;
   StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
 
   // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }
