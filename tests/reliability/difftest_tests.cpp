@@ -214,6 +214,31 @@ TEST_CASE("the reducer keeps a property while shrinking the program", "[difftest
   FAIL("no generated program had a switch");
 }
 
+TEST_CASE("the reducer keeps lambdas, references, range for and templates well-formed", "[difftest][reducer]") {
+  // Reduced while the program still has a lambda and a range for: every candidate the reducer
+  // keeps must still be C++ culift translates (a lambda kept while called, an array while a
+  // range for or a reference names it, a helper while called).
+  unsigned reduced = 0;
+  for (unsigned k = 0; k < 200 && reduced < 3; ++k) {
+    Generated g = generateProgram(kCiSeed, k);
+    auto keeps = [](const ProgramSpec& p) {
+      return p.functions.find("auto f") != std::string::npos && p.functions.find(" : arr") != std::string::npos;
+    };
+    if (!keeps(g.spec)) continue;
+    const std::size_t before = g.spec.functions.size();
+    const ReduceStats stats = reduceProgram(g, keeps, 400);
+    CHECK(stats.accepted > 0);
+    CHECK(g.spec.functions.size() < before);
+    TranslateOptions o;
+    o.compilerArgs = {"-I" CULIFT_INCLUDE_DIR, "-std=c++20"};
+    TranslateResult r = translateSource(g.spec.source(), "reduced.cpp", o);
+    INFO(r.formatDiagnostics() << g.spec.source());
+    CHECK(r.ok());
+    ++reduced;
+  }
+  CHECK(reduced == 3);
+}
+
 TEST_CASE("regression files round-trip", "[difftest][regression]") {
   const Generated g = generateProgram(5, 1);
   const std::string text = writeRegression(g.spec, "a title", "what differed\nsecond line");
