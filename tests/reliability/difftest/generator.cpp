@@ -66,8 +66,8 @@ struct Callable {
   bool refOut = false;  // the last parameter is a T& out-parameter: called only as a declaration's value
   GFunction::Template templateKind = GFunction::kNone;
   bool classTemplate = false;
-  std::vector<int> nValues;             // kTemplateValue: the N its calls use (one or two)
-  std::vector<std::string> spellings;   // kTemplateType: the T its calls use (one or two)
+  std::vector<int> nValues;            // kTemplateValue: the N its calls use (one or two)
+  std::vector<std::string> spellings;  // kTemplateType: the T its calls use (one or two)
 };
 
 class Generator {
@@ -555,8 +555,7 @@ class Generator {
   GExprPtr minMaxClamp(Scalar t, int depth) {
     // std::min(T, long long) would not deduce for T = long: no min/max/clamp of a type template's
     // 64-bit type.
-    if (fn_->templateKind == GFunction::kTemplateType && t == fn_->generic &&
-        (t == Scalar::I64 || t == Scalar::U64))
+    if (fn_->templateKind == GFunction::kTemplateType && t == fn_->generic && (t == Scalar::I64 || t == Scalar::U64))
       return genExpr(t, depth - 1);
     const unsigned roll = static_cast<unsigned>(r_.below(3));
     if (roll < 2) return math(roll ? "max" : "min", t, {genExpr(t, depth - 1), genExpr(t, depth - 1)});
@@ -1214,14 +1213,14 @@ class Generator {
   unsigned counter_ = 0;
   std::vector<Callable> callables_;
   std::map<std::pair<int, int>, GFunction> clamps_;
-  Scalar ret_ = Scalar::Void;         // what a return statement here returns (a lambda's type inside one)
-  int writeFloor_ = 0;                // variables below this id are read-only here (a lambda's outer ones)
-  int lambdaScope_ = -1;              // inside a lambda: the first scope of its own
-  std::string lambdaCapture_;         // and its capture ("&", "=", "list")
+  Scalar ret_ = Scalar::Void;  // what a return statement here returns (a lambda's type inside one)
+  int writeFloor_ = 0;         // variables below this id are read-only here (a lambda's outer ones)
+  int lambdaScope_ = -1;       // inside a lambda: the first scope of its own
+  std::string lambdaCapture_;  // and its capture ("&", "=", "list")
   bool inLambda_ = false;
-  int templateParam_ = -1;            // the function's template parameter N
+  int templateParam_ = -1;  // the function's template parameter N
   std::map<int, GStmtPtr> lambdaStmts_;
-  std::vector<GStmtPtr> pending_;     // statements that follow the one just generated (a lambda's call)
+  std::vector<GStmtPtr> pending_;  // statements that follow the one just generated (a lambda's call)
   bool needApply_[2] = {false, false};
 };
 
@@ -1393,8 +1392,8 @@ std::string GenStats::summary() const {
          share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
          ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
          " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
-         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) + " (passed to templates " +
-         share(lambdaTemplates, programs) + ")";
+         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
+         " (passed to templates " + share(lambdaTemplates, programs) + ")";
 }
 
 Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {

@@ -466,8 +466,8 @@ class Printer {
 
   // template <class R, class F, class A> R apply(F f, A a): how a lambda reaches a template.
   void applyHelper(const GFunction& f) {
-    line(0, "template <typename R, typename F, typename A> inline R " + f.name + "(F" +
-                (f.applyByRef ? "&" : "") + " f, A a) {");
+    line(0, "template <typename R, typename F, typename A> inline R " + f.name + "(F" + (f.applyByRef ? "&" : "") +
+                " f, A a) {");
     line(1, "return f(a);");
     line(0, "}");
     out_ << '\n';
