@@ -217,8 +217,10 @@ class Generator {
       if (r_.chance(40)) f.generic = r_.chance(50) ? Scalar::I64 : Scalar::U64;
       else f.generic = r_.chance(30) ? f.returnType : f.vars[r_.below(n)].type;
       c.spellings.push_back(cppType(f.generic));
-      if (f.generic == Scalar::I64 && r_.chance(70)) c.spellings.push_back("long");
-      if (f.generic == Scalar::U64 && r_.chance(70)) c.spellings.push_back("unsigned long");
+      // (Not when the out-parameter is a T&: a long& cannot bind the caller's long long.)
+      const bool outIsT = refOut && f.vars.back().type == f.generic;
+      if (f.generic == Scalar::I64 && r_.chance(70) && !outIsT) c.spellings.push_back("long");
+      if (f.generic == Scalar::U64 && r_.chance(70) && !outIsT) c.spellings.push_back("unsigned long");
     }
     fillBody(f, o_.maxStatements / 2);
     callables_.push_back(std::move(c));

@@ -125,6 +125,10 @@ class Printer {
           else s += (k ? ", " : "") + a;
         }
         if (e.outVar >= 0) s += (e.args.empty() ? "" : ", ") + var(e.outVar).name;
+        // An instance for `long` returns a long: as the long long the caller was generated for
+        // (std::min(long, long long) would not deduce).
+        if (e.templateArgs == "<long>" || e.templateArgs == "<unsigned long>")
+          return "((" + type(e.type) + ")" + s + "))";
         return s + ")";
       }
       case GExprKind::Clamp: {
