@@ -1063,7 +1063,8 @@ class Generator {
   }
 
   GStmtPtr genStmt(int nest) {
-    if (r_.chance(7))
+    // (Not around a contraction's loop: the planner keeps its accumulator unaliased.)
+    if (!noLoops_ && r_.chance(7))
       if (auto s = newConstruct(nest)) return s;
     const unsigned roll = static_cast<unsigned>(r_.below(100));
     if (roll < 18) {
