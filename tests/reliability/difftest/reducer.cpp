@@ -174,7 +174,7 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
           for (const GStmtPtr& t : f.body) used = used || stmtUses(*t, s.var, &s);
           if (used) continue;
         }
-        // Candidate 1: drop the statement. Candidate 2: an if replaced by its then-branch.
+        // Candidate 1: drop the statement. Candidate 2: an if (or if constexpr) replaced by its then-branch.
         GProgram d = clone(program.tree);
         std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> ds;
         std::vector<GExprPtr*> de;
@@ -186,7 +186,7 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
           progress = true;
           break;
         }
-        if (removed->kind == GStmtKind::If && !removed->body.empty()) {
+        if ((removed->kind == GStmtKind::If || removed->kind == GStmtKind::IfConstexpr) && !removed->body.empty()) {
           GProgram h = clone(program.tree);
           std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> hs;
           std::vector<GExprPtr*> he;
