@@ -121,6 +121,31 @@ TEST_CASE("generated programs cover every type, operator, statement form and ind
     INFO(needle);
     CHECK(all.find(needle) != std::string::npos);
   }
+  // Templates, constexpr, references, range for, lambdas.
+  for (const char* needle : {"template <int N> inline ",
+                             "template <int N> struct ",
+                             ">::eval(",
+                             "template <typename T> inline T ",
+                             "<long>(",
+                             "if constexpr (N ",
+                             "constexpr int ",
+                             "  float& r",
+                             "  const int& r",
+                             "const float& ",
+                             "& r)",
+                             "for (float& e",
+                             "for (double e",
+                             " : arr",
+                             "auto f",
+                             "[&](",
+                             "[=](",
+                             "](auto la",
+                             ") -> ",
+                             "_apply<",
+                             "_applyr<"}) {
+    INFO(needle);
+    CHECK(all.find(needle) != std::string::npos);
+  }
   // Grid1D/2D/3D, each returning a value and as void kernels writing outputs; element-wise.
   for (const char* m : {"0r", "1r", "2r", "3r", "1v", "2v", "3v"}) {
     INFO(m);
@@ -190,6 +215,35 @@ TEST_CASE("the reducer keeps a property while shrinking the program", "[difftest
     return;
   }
   FAIL("no generated program had a switch");
+}
+
+TEST_CASE("the reducer keeps lambdas, references, range for and templates well-formed", "[difftest][reducer]") {
+  // Reduced while the program still has two of the forms: every candidate the reducer keeps
+  // must still be C++ culift translates (a lambda kept while called, an array while a range for
+  // or a reference names it, a helper while called, an if constexpr's branch in the template).
+  const std::pair<const char*, const char*> forms[] = {{"auto f", " : arr"}, {"if constexpr (N ", "& r"}};
+  for (const auto& [first, second] : forms) {
+    unsigned reduced = 0;
+    for (unsigned k = 0; k < 300 && reduced < 2; ++k) {
+      Generated g = generateProgram(kCiSeed, k);
+      auto keeps = [&](const ProgramSpec& p) {
+        return p.functions.find(first) != std::string::npos && p.functions.find(second) != std::string::npos;
+      };
+      if (!keeps(g.spec)) continue;
+      const std::size_t before = g.spec.functions.size();
+      const ReduceStats stats = reduceProgram(g, keeps, 400);
+      CHECK(stats.accepted > 0);
+      CHECK(g.spec.functions.size() < before);
+      TranslateOptions o;
+      o.compilerArgs = {"-I" CULIFT_INCLUDE_DIR, "-std=c++20"};
+      TranslateResult r = translateSource(g.spec.source(), "reduced.cpp", o);
+      INFO(first << " / " << second << "\n" << r.formatDiagnostics() << g.spec.source());
+      CHECK(r.ok());
+      ++reduced;
+    }
+    INFO(first << " / " << second);
+    CHECK(reduced == 2);
+  }
 }
 
 TEST_CASE("regression files round-trip", "[difftest][regression]") {

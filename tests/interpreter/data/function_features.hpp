@@ -167,6 +167,13 @@ CULIFT_KERNEL float Lambdas(float a, float b) {
   r += applyRef(byRef, 0.25f);
   buf[2] = k;
   r += sumBuf();
+  auto scaleBuf = [&buf](float f) {  // range for over the captured array, by reference and by copy
+    for (float& v : buf) v *= f;
+    float s = 0.0f;
+    for (float v : buf) s += v;
+    return s;
+  };
+  r += scaleBuf(0.5f) + buf[0];
   return r + k + b;
 }
 

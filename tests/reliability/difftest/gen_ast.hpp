@@ -26,7 +26,7 @@ enum class GExprKind : std::uint8_t {
   Cast,    // (type)(a): never floating to integer (that is a ClampCall)
   Cond,    // a ? b : c
   Math,    // name ("sqrt"), cForm (sqrtf), args
-  Call,    // callee: a helper function's name
+  Call,    // callee: a helper's or a lambda's name (var: the lambda), see GExpr::templateArgs, outVar, viaApply
   Clamp,   // floating to integer conversion through a clamping helper: callee
   Index,   // var[index], index masked into the array's length
   Comma,   // (a, b)
@@ -56,6 +56,13 @@ struct GExpr {
   bool cForm = false;    // Math: C name with the f suffix (sinf)
   bool guarded = false;  // Binary / and %: divisor checked at run time
   bool frozen = false;   // a thread's own output index: the reducer leaves it alone
+  // Call: what follows the callee's name ("<5>", "<long>", "<3>::eval"); the variable a helper's
+  // `T&` out-parameter binds (the last argument, -1: none; only the whole value of a declaration,
+  // so nothing else in the statement reads it while the helper writes it); viaApply: the lambda
+  // `var` is passed to the program's apply template `callee` (callee<R>(lambda, args)).
+  std::string templateArgs;
+  int outVar = -1;
+  bool viaApply = false;
   std::vector<GExprPtr> args;
 };
 
@@ -75,6 +82,16 @@ enum class GStmtKind : std::uint8_t {
   Continue,
   Return,  // a (may be null in void functions)
   Block,
+  // T& var = target (a scalar variable) or target[args[0]] (an element of a local array); op
+  // "const" for a const T& (read-only alias). Every later read and write goes to the referent.
+  RefDecl,
+  // for (T var : target) body, target a local array; op "&": by reference (T& or const T&)
+  RangeFor,
+  // auto var = [capture](params) -> R { body; return a; }; op: "&", "=" or "list" (the outer
+  // variables the body uses, written ones by reference); LambdaInfo in GStmt.
+  Lambda,
+  // if constexpr (var <op> from) body else orelse: var is the function's template parameter N
+  IfConstexpr,
 };
 
 struct GCase {
@@ -95,6 +112,16 @@ struct GStmt {
   std::vector<GCase> cases;
   std::int64_t from = 0, to = 0, step = 1;
   bool plain = false;  // a loop the planner lifts (a contraction): no checksum folds inside it
+  int target = -1;     // RefDecl: the referent (or its array); RangeFor: the array
+  // Lambda: its parameters (variables of the function), its return type, whether it writes
+  // outer variables (then called only as the whole value of a declaration), whether its
+  // parameters are `auto` (its calls convert each argument to the parameter's type), and the
+  // first variable id of the lambda's own (ids below are outer variables).
+  std::vector<int> params;
+  Scalar retType = Scalar::I32;
+  bool mutating = false;
+  bool generic = false;
+  int firstOwnVar = 0;
 };
 
 struct GVar {
@@ -106,6 +133,9 @@ struct GVar {
   bool writable = true;  // false for const arrays, index parameters and loop counters
   bool isConst = false;  // `const` local array
   int axis = -1;
+  bool isRef = false;          // a reference (T& / const T&: writable says which) to a scalar
+  bool isLambda = false;       // a lambda (type Void): called, never read
+  bool templateParam = false;  // the function's non-type template parameter N (an int constant)
 };
 
 struct GFunction {
@@ -118,6 +148,16 @@ struct GFunction {
   bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
+  // The program's apply templates (template <class R, class F, class A> R apply(F f, A a)),
+  // printed from this description like the clamp helpers: applyByRef takes F& f.
+  bool isApplyHelper = false;
+  bool applyByRef = false;
+  // A template: kTemplateValue (template <int N>, N: the variable templateParam), as a class
+  // template with a static member when classTemplate (name<N>::eval); kTemplateType (template
+  // <typename T>, every scalar of type `generic` spelled T but array parameters).
+  enum Template : std::uint8_t { kNone, kTemplateValue, kTemplateType } templateKind = kNone;
+  bool classTemplate = false;
+  Scalar generic = Scalar::I32;
   // A void kernel's checksum output (GProgram::checksum): the array parameter it goes to and the
   // thread's own index there.
   int checksumOut = -1;

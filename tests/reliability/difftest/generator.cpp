@@ -60,9 +60,14 @@ const std::vector<std::pair<std::string, unsigned>> kTranscendental = {
 
 struct Callable {
   std::string name;
-  Scalar ret;
+  Scalar ret = Scalar::I32;
   std::vector<GVar> params;
   bool needsArrays = false;
+  bool refOut = false;  // the last parameter is a T& out-parameter: called only as a declaration's value
+  GFunction::Template templateKind = GFunction::kNone;
+  bool classTemplate = false;
+  std::vector<int> nValues;            // kTemplateValue: the N its calls use (one or two)
+  std::vector<std::string> spellings;  // kTemplateType: the T its calls use (one or two)
 };
 
 class Generator {
@@ -82,6 +87,14 @@ class Generator {
     for (unsigned h = 0; h < helpers; ++h) helperFns.push_back(makeHelper(h, kernel));
     fillBody(kernel, o_.maxStatements);
     for (auto& [key, f] : clamps_) g.tree.functions.push_back(f);
+    for (int byRef = 0; byRef < 2; ++byRef)
+      if (needApply_[byRef]) {
+        GFunction a;
+        a.name = applyName(byRef != 0);
+        a.isApplyHelper = true;
+        a.applyByRef = byRef != 0;
+        g.tree.functions.push_back(std::move(a));
+      }
     for (auto& f : helperFns) g.tree.functions.push_back(std::move(f));
     g.tree.functions.push_back(std::move(kernel));
 
@@ -167,18 +180,66 @@ class Generator {
         }
       }
     }
+    // Some scalar parameters are const references, some helpers write a T& out-parameter.
+    for (unsigned p = 0; p < n; ++p)
+      if (r_.chance(20)) {
+        f.vars[p].isRef = true;
+        f.vars[p].writable = false;
+      }
+    const bool refOut = r_.chance(20);
+    if (refOut) {
+      GVar out{"r", anyScalar(), 0, false, true, true, false, -1};
+      out.isRef = true;
+      f.vars.push_back(out);
+    }
     f.numParams = static_cast<unsigned>(f.vars.size());
+    // Templates: template <int N> (a function, or a class template's static member), or
+    // template <typename T>; called with one or two instances.
+    Callable c;
+    c.name = f.name;
+    c.ret = f.returnType;
+    c.params = f.vars;
+    c.needsArrays = needsArrays;
+    c.refOut = refOut;
+    const unsigned templateRoll = static_cast<unsigned>(r_.below(100));
+    if (templateRoll < 20) {
+      f.templateKind = c.templateKind = GFunction::kTemplateValue;
+      f.classTemplate = c.classTemplate = r_.chance(40);
+      GVar nv{"N", Scalar::I32, 0, false, false, false, false, -1};
+      nv.templateParam = true;
+      f.vars.push_back(nv);
+      c.nValues.push_back(static_cast<int>(r_.range(-3, 9)));
+      if (r_.chance(60)) c.nValues.push_back(static_cast<int>(r_.range(-3, 9)));
+    } else if (templateRoll < 40) {
+      f.templateKind = c.templateKind = GFunction::kTemplateType;
+      // A type with a second spelling of its own (long vs long long: the same values, another
+      // instance), or one of the function's own types.
+      if (r_.chance(40)) f.generic = r_.chance(50) ? Scalar::I64 : Scalar::U64;
+      else f.generic = r_.chance(30) ? f.returnType : f.vars[r_.below(n)].type;
+      c.spellings.push_back(cppType(f.generic));
+      // (Not when the out-parameter is a T&: a long& cannot bind the caller's long long.)
+      const bool outIsT = refOut && f.vars.back().type == f.generic;
+      if (f.generic == Scalar::I64 && r_.chance(70) && !outIsT) c.spellings.push_back("long");
+      if (f.generic == Scalar::U64 && r_.chance(70) && !outIsT) c.spellings.push_back("unsigned long");
+    }
     fillBody(f, o_.maxStatements / 2);
-    callables_.push_back(
-        Callable{f.name, f.returnType, std::vector<GVar>(f.vars.begin(), f.vars.begin() + f.numParams), needsArrays});
+    callables_.push_back(std::move(c));
     return f;
   }
 
   void fillBody(GFunction& f, unsigned statements) {
     fn_ = &f;
     scopes_.assign(1, {});
-    for (unsigned p = 0; p < f.numParams; ++p) scopes_[0].push_back(static_cast<int>(p));
+    for (unsigned p = 0; p < f.vars.size(); ++p) scopes_[0].push_back(static_cast<int>(p));
     loopDepth_ = 0;
+    ret_ = f.returnType;
+    writeFloor_ = 0;
+    lambdaScope_ = -1;
+    inLambda_ = false;
+    lambdaStmts_.clear();
+    templateParam_ = -1;
+    for (unsigned p = 0; p < f.vars.size(); ++p)
+      if (f.vars[p].templateParam) templateParam_ = static_cast<int>(p);
     if (f.kernel && mode_ != 0) {
       auto idx = [&](int axis) { return var(axis); };
       auto mulAdd = [&](GExprPtr a, std::int64_t m, GExprPtr b) {
@@ -299,13 +360,24 @@ class Generator {
   }
   std::string fresh(const char* stem) { return stem + std::to_string(counter_++); }
 
+  // Variables in scope; inside a lambda's body, only those of the outer function it can
+  // capture (no references, no lambdas, arrays only local and by reference).
   template <typename Pred> std::vector<int> visible(Pred pred) const {
     std::vector<int> out;
-    for (const auto& s : scopes_)
-      for (int id : s)
-        if (pred(v(id))) out.push_back(id);
+    for (std::size_t si = 0; si < scopes_.size(); ++si)
+      for (int id : scopes_[si]) {
+        const GVar& x = v(id);
+        if (lambdaScope_ >= 0 && si < static_cast<std::size_t>(lambdaScope_) &&
+            (x.isRef || x.isLambda || x.templateParam || (x.isArray && (x.isParam || lambdaCapture_ == "="))))
+          continue;
+        if (pred(x)) out.push_back(id);
+      }
     return out;
   }
+  // Whether a statement here may write variable `id` (a lambda that writes no outer variable
+  // sees them read-only).
+  bool canWrite(int id) const { return v(id).writable && id >= writeFloor_; }
+  int idOf(const GVar& x) const { return static_cast<int>(&x - fn_->vars.data()); }
 
   // ---- expressions --------------------------------------------------------------------------
   static GExprPtr make(GExprKind k, Scalar t) {
@@ -483,6 +555,10 @@ class Generator {
   }
 
   GExprPtr minMaxClamp(Scalar t, int depth) {
+    // std::min(T, long long) would not deduce for T = long: no min/max/clamp of a type template's
+    // 64-bit type.
+    if (fn_->templateKind == GFunction::kTemplateType && t == fn_->generic && (t == Scalar::I64 || t == Scalar::U64))
+      return genExpr(t, depth - 1);
     const unsigned roll = static_cast<unsigned>(r_.below(3));
     if (roll < 2) return math(roll ? "max" : "min", t, {genExpr(t, depth - 1), genExpr(t, depth - 1)});
     // clamp(v, lo, hi) needs lo <= hi: two literals, ordered.
@@ -509,15 +585,20 @@ class Generator {
     return math("clamp", t, {genExpr(t, depth - 1), lo, hi});
   }
 
-  GExprPtr call(Scalar t, int depth) {
-    std::vector<const Callable*> fits;
-    for (const Callable& c : callables_)
-      if (c.ret == t && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
-    if (fits.empty()) return nullptr;
-    const Callable& c = *r_.pick(fits);
-    auto e = make(GExprKind::Call, t);
+  std::string templateArgs(const Callable& c) {
+    if (c.templateKind == GFunction::kTemplateValue)
+      return "<" + std::to_string(r_.pick(c.nValues)) + ">" + (c.classTemplate ? "::eval" : "");
+    if (c.templateKind == GFunction::kTemplateType) return "<" + r_.pick(c.spellings) + ">";
+    return "";
+  }
+
+  // A call of a helper (its out-parameter, if any, left to the caller), or null.
+  GExprPtr helperCall(const Callable& c, int depth) {
+    auto e = make(GExprKind::Call, c.ret);
     e->callee = c.name;
+    e->templateArgs = templateArgs(c);
     for (const GVar& p : c.params) {
+      if (p.isRef && p.writable) continue;  // the out-parameter: GExpr::outVar
       if (p.isArray) {
         auto arrays = visible([&](const GVar& x) { return x.isArray && x.isParam && !x.writable && x.type == p.type; });
         if (arrays.empty()) return nullptr;
@@ -527,6 +608,42 @@ class Generator {
       }
     }
     return e;
+  }
+
+  // A call of lambda `id`: directly, or through the program's apply template (by value or by
+  // reference) when it takes one argument.
+  GExprPtr lambdaCall(int id, int depth) {
+    const GStmt& l = *lambdaStmts_.at(id);
+    auto e = make(GExprKind::Call, l.retType);
+    e->callee = v(id).name;
+    e->var = id;
+    if (l.params.size() == 1 && r_.chance(35)) {
+      const bool byRef = r_.chance(50);
+      needApply_[byRef] = true;
+      e->viaApply = true;
+      e->callee = applyName(byRef);
+      e->templateArgs = "<" + cppType(l.retType) + ">";
+    }
+    for (int p : l.params) e->args.push_back(conv(v(p).type, depth - 1));
+    return e;
+  }
+  std::string applyName(bool byRef) const { return prefix_ + (byRef ? "applyr" : "apply"); }
+
+  GExprPtr call(Scalar t, int depth) {
+    std::vector<const Callable*> fits;
+    for (const Callable& c : callables_)
+      if (c.ret == t && !c.refOut && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+    // Lambdas that write no outer variable are called in expressions too.
+    std::vector<int> lambdas;
+    if (!inLambda_)
+      for (int id : visible([](const GVar& x) { return x.isLambda; })) {
+        const GStmt& l = *lambdaStmts_.at(id);
+        if (!l.mutating && l.retType == t) lambdas.push_back(id);
+      }
+    if (fits.empty() && lambdas.empty()) return nullptr;
+    const std::size_t k = r_.below(fits.size() + lambdas.size());
+    if (k >= fits.size()) return lambdaCall(lambdas[k - fits.size()], depth);
+    return helperCall(*fits[k], depth);
   }
 
   GExprPtr common(Scalar t, int depth, unsigned roll) {
@@ -700,14 +817,183 @@ class Generator {
   std::vector<GStmtPtr> block(int nest, unsigned count, bool pushScope = true) {
     if (pushScope) scopes_.emplace_back();
     std::vector<GStmtPtr> out;
-    for (unsigned n = 0; n < count; ++n)
+    for (unsigned n = 0; n < count; ++n) {
       if (auto s = genStmt(nest)) out.push_back(std::move(s));
+      for (GStmtPtr& p : pending_) out.push_back(std::move(p));
+      pending_.clear();
+    }
     if (pushScope) scopes_.pop_back();
     return out;
   }
 
   std::vector<int> writableScalars() const {
-    return visible([](const GVar& x) { return !x.isArray && x.writable; });
+    return visible([&](const GVar& x) { return !x.isArray && x.writable && idOf(x) >= writeFloor_; });
+  }
+
+  // ---- templates, references, range for, lambdas ------------------------------------------
+  GStmtPtr newConstruct(int nest) {
+    if (templateParam_ >= 0 && r_.chance(40)) return ifConstexpr(nest);
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 25) return refDecl();
+    if (roll < 55) return rangeFor(nest);
+    if (roll < 77) return lambda(nest);
+    if (roll < 92) return refCall();
+    return ifConstexpr(nest);
+  }
+
+  // T& r = x;  or  T& r = arr[index];  (const T& for a read-only alias)
+  GStmtPtr refDecl() {
+    auto s = stmt(GStmtKind::RefDecl);
+    bool writable = false;
+    Scalar t;
+    if (r_.chance(40)) {
+      // An element of a local array, or of an input array (never of an output: other threads
+      // write those on the GPU).
+      auto arrays = visible([](const GVar& x) { return x.isArray && (!x.isParam || !x.writable); });
+      if (arrays.empty()) return nullptr;
+      s->target = r_.pick(arrays);
+      writable = canWrite(s->target) && !v(s->target).isParam && r_.chance(75);
+      t = v(s->target).type;
+      s->args.push_back(genExpr(r_.pick(kInts), 1));
+    } else {
+      auto vars = visible([](const GVar& x) { return !x.isArray && !x.isLambda && !x.templateParam; });
+      if (vars.empty()) return nullptr;
+      s->target = r_.pick(vars);
+      writable = canWrite(s->target) && r_.chance(75);
+      t = v(s->target).type;
+    }
+    s->op = writable ? "" : "const";
+    GVar r{fresh("r"), t, 0, false, false, writable, false, -1};
+    r.isRef = true;
+    s->var = newVar(r);
+    return s;
+  }
+
+  // for (T& e : arr) / for (U e : arr) over a local array.
+  GStmtPtr rangeFor(int nest) {
+    if (nest >= 3 || loopDepth_ >= 2 || noLoops_) return nullptr;
+    auto arrays = visible([](const GVar& x) { return x.isArray && !x.isParam; });
+    if (arrays.empty()) return nullptr;
+    auto s = stmt(GStmtKind::RangeFor);
+    s->target = r_.pick(arrays);
+    const Scalar at = v(s->target).type;
+    const bool byRef = r_.chance(60);
+    Scalar et = at;
+    // A copy may convert: integers to anything, floating values to floating types only (a
+    // floating value out of an integer's range would be undefined).
+    if (!byRef && r_.chance(30)) et = isFloat(at) ? (r_.chance(50) ? Scalar::F32 : Scalar::F64) : anyScalar();
+    GVar e{fresh("e"), et, 0, false, false, byRef ? canWrite(s->target) : true, false, -1};
+    e.isRef = byRef;
+    s->op = byRef ? "&" : "";
+    scopes_.emplace_back();
+    s->var = newVar(e);
+    ++loopDepth_;
+    s->body = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
+    --loopDepth_;
+    scopes_.pop_back();
+    return s;
+  }
+
+  // auto f = [capture](params) -> R { ... return a; };  then a call of it (in a loop, often).
+  GStmtPtr lambda(int nest) {
+    if (inLambda_ || noLoops_ || fn_->templateKind != GFunction::kNone || nest >= 3) return nullptr;
+    auto s = stmt(GStmtKind::Lambda);
+    const unsigned capture = static_cast<unsigned>(r_.below(3));
+    s->op = capture == 0 ? "&" : capture == 1 ? "=" : "list";
+    s->mutating = s->op != "=" && r_.chance(40);
+    s->generic = r_.chance(25);
+    s->retType = anyScalar();
+    s->firstOwnVar = static_cast<int>(fn_->vars.size());
+    const int savedLoop = loopDepth_, savedFloor = writeFloor_, savedScope = lambdaScope_;
+    const Scalar savedRet = ret_;
+    inLambda_ = true;
+    loopDepth_ = 0;
+    ret_ = s->retType;
+    if (!s->mutating) writeFloor_ = s->firstOwnVar;
+    lambdaScope_ = static_cast<int>(scopes_.size());
+    lambdaCapture_ = s->op;
+    scopes_.emplace_back();
+    const unsigned params = static_cast<unsigned>(r_.below(3));
+    for (unsigned p = 0; p < params; ++p)
+      s->params.push_back(newVar(GVar{fresh("la"), anyScalar(), 0, false, false, true, false, -1}));
+    s->body = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)), false);
+    s->a = conv(s->retType, 2);
+    scopes_.pop_back();
+    inLambda_ = false;
+    loopDepth_ = savedLoop;
+    writeFloor_ = savedFloor;
+    lambdaScope_ = savedScope;
+    ret_ = savedRet;
+    GVar f{fresh("f"), Scalar::Void, 0, false, false, false, false, -1};
+    f.isLambda = true;
+    s->var = newVar(f);
+    lambdaStmts_[s->var] = s;
+    // Its call: the whole value of a declaration (a lambda writing outer variables is called
+    // nowhere else), in a counted loop when one may nest here.
+    auto callDecl = [&] {
+      auto d = stmt(GStmtKind::Decl);
+      d->a = lambdaCall(s->var, 2);
+      d->var = newVar(GVar{fresh("v"), s->retType, 0, false, false, true, false, -1});
+      return d;
+    };
+    if (loopDepth_ < 2 && r_.chance(50)) {
+      auto loop = stmt(GStmtKind::For);
+      loop->from = 0;
+      loop->to = r_.range(1, 4);
+      loop->step = 1;
+      scopes_.emplace_back();
+      loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
+      ++loopDepth_;
+      loop->body.push_back(callDecl());
+      --loopDepth_;
+      scopes_.pop_back();
+      pending_.push_back(loop);
+    } else {
+      pending_.push_back(callDecl());
+    }
+    return s;
+  }
+
+  // T v = h(args, out);  a helper writing its out-parameter `out`, or a lambda writing outer
+  // variables: nothing else in the statement reads what they write.
+  GStmtPtr refCall() {
+    auto d = stmt(GStmtKind::Decl);
+    if (!inLambda_ && r_.chance(40)) {
+      std::vector<int> mutating;
+      for (int id : visible([](const GVar& x) { return x.isLambda; }))
+        if (lambdaStmts_.at(id)->mutating) mutating.push_back(id);
+      if (mutating.empty()) return nullptr;
+      d->a = lambdaCall(r_.pick(mutating), 2);
+    } else {
+      std::vector<const Callable*> fits;
+      for (const Callable& c : callables_)
+        if (c.refOut && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+      if (fits.empty()) return nullptr;
+      const Callable& c = *r_.pick(fits);
+      const Scalar outType = c.params.back().type;
+      auto outs = visible([&](const GVar& x) { return !x.isArray && x.type == outType; });
+      std::erase_if(outs, [&](int id) { return !canWrite(id); });
+      if (outs.empty()) return nullptr;
+      d->a = helperCall(c, 2);
+      if (!d->a) return nullptr;
+      d->a->outVar = r_.pick(outs);
+    }
+    d->var = newVar(GVar{fresh("v"), d->a->type, 0, false, false, true, false, -1});
+    return d;
+  }
+
+  // if constexpr (N <op> k) { ... } else { ... }  in a template <int N>.
+  GStmtPtr ifConstexpr(int nest) {
+    if (templateParam_ < 0 || nest >= 3) return nullptr;
+    auto s = stmt(GStmtKind::IfConstexpr);
+    s->var = templateParam_;
+    static const char* ops[] = {"<", ">", "<=", ">=", "==", "!="};
+    s->op = r_.pick(ops);
+    s->from = r_.range(-2, 8);
+    s->body = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
+    s->hasElse = r_.chance(70);
+    if (s->hasElse) s->orelse = block(nest + 1, static_cast<unsigned>(r_.range(1, 3)));
+    return s;
   }
 
   GStmtPtr store(int array, int depth) {
@@ -777,6 +1063,9 @@ class Generator {
   }
 
   GStmtPtr genStmt(int nest) {
+    // (Not around a contraction's loop: the planner keeps its accumulator unaliased.)
+    if (!noLoops_ && r_.chance(7))
+      if (auto s = newConstruct(nest)) return s;
     const unsigned roll = static_cast<unsigned>(r_.below(100));
     if (roll < 18) {
       const Scalar t = anyScalar();
@@ -810,13 +1099,14 @@ class Generator {
       return compound(r_.pick(targets));
     }
     if (roll < 55) {
-      auto arrays = visible([](const GVar& x) { return x.isArray && x.writable; });
+      auto arrays = visible([&](const GVar& x) { return x.isArray && x.writable && idOf(x) >= writeFloor_; });
       if (arrays.empty()) return nullptr;
       return store(r_.pick(arrays), 2);
     }
     if (roll < 59) {
-      auto targets = visible([](const GVar& x) {
-        return !x.isArray && x.writable && x.type != Scalar::I32 && x.type != Scalar::I64 && x.type != Scalar::Bool;
+      auto targets = visible([&](const GVar& x) {
+        return !x.isArray && x.writable && idOf(x) >= writeFloor_ && x.type != Scalar::I32 && x.type != Scalar::I64 &&
+               x.type != Scalar::Bool;
       });
       if (targets.empty()) return nullptr;
       auto s = stmt(GStmtKind::IncDec);
@@ -905,7 +1195,7 @@ class Generator {
       auto s = stmt(GStmtKind::If);
       s->cond = genExpr(Scalar::Bool, 2);
       auto ret = stmt(GStmtKind::Return);
-      if (fn_->returnType != Scalar::Void) ret->a = conv(fn_->returnType, 2);
+      if (ret_ != Scalar::Void) ret->a = conv(ret_, 2);
       else return nullptr;  // void kernels must reach their output stores
       s->body = {ret};
       return s;
@@ -926,6 +1216,15 @@ class Generator {
   unsigned counter_ = 0;
   std::vector<Callable> callables_;
   std::map<std::pair<int, int>, GFunction> clamps_;
+  Scalar ret_ = Scalar::Void;  // what a return statement here returns (a lambda's type inside one)
+  int writeFloor_ = 0;         // variables below this id are read-only here (a lambda's outer ones)
+  int lambdaScope_ = -1;       // inside a lambda: the first scope of its own
+  std::string lambdaCapture_;  // and its capture ("&", "=", "list")
+  bool inLambda_ = false;
+  int templateParam_ = -1;  // the function's template parameter N
+  std::map<int, GStmtPtr> lambdaStmts_;
+  std::vector<GStmtPtr> pending_;  // statements that follow the one just generated (a lambda's call)
+  bool needApply_[2] = {false, false};
 };
 
 // ---- argument values ------------------------------------------------------------------------
@@ -1020,9 +1319,12 @@ void refreshSpec(const GProgram& tree, ProgramSpec& spec) {
 namespace {
 
 struct Features {
-  bool loops = false, arrays = false, switches = false, math = false, contraction = false, guardedLogical = false;
+  bool loops = false, arrays = false, switches = false, math = false, contraction = false, guardedLogical = false,
+       references = false, rangeFor = false, lambdas = false, lambdaTemplates = false, ifConstexpr = false;
   void expr(const GExpr& e) {
     math |= e.kind == GExprKind::Math;
+    references |= e.outVar >= 0;
+    lambdaTemplates |= e.viaApply;
     guardedLogical |= e.kind == GExprKind::GuardedLogical;
     for (const GExprPtr& a : e.args) expr(*a);
   }
@@ -1032,6 +1334,10 @@ struct Features {
       arrays |= s->kind == GStmtKind::ArrayDecl;
       switches |= s->kind == GStmtKind::Switch;
       contraction |= s->plain;
+      references |= s->kind == GStmtKind::RefDecl;
+      rangeFor |= s->kind == GStmtKind::RangeFor;
+      lambdas |= s->kind == GStmtKind::Lambda;
+      ifConstexpr |= s->kind == GStmtKind::IfConstexpr;
       for (const GExprPtr* e : {&s->a, &s->b, &s->cond})
         if (*e) expr(**e);
       for (const GExprPtr& e : s->args) expr(*e);
@@ -1053,10 +1359,12 @@ std::string share(unsigned n, unsigned of) {
 void GenStats::add(const GProgram& program) {
   ++programs;
   Features f;
-  bool hasHelper = false;
+  bool hasHelper = false, hasTemplate = false;
   for (const GFunction& fn : program.functions) {
-    if (fn.isClampHelper) continue;
+    if (fn.isClampHelper || fn.isApplyHelper) continue;
     hasHelper |= !fn.kernel;
+    hasTemplate |= fn.templateKind != GFunction::kNone;
+    for (unsigned p = 0; p < fn.numParams; ++p) f.references |= fn.vars[p].isRef;
     f.stmts(fn.body);
   }
   const GFunction& kernel = program.functions.back();
@@ -1071,6 +1379,12 @@ void GenStats::add(const GProgram& program) {
   helpers += hasHelper;
   contractions += f.contraction;
   guardedLogical += f.guardedLogical;
+  templates += hasTemplate;
+  ifConstexpr += f.ifConstexpr;
+  references += f.references;
+  rangeFor += f.rangeFor;
+  lambdas += f.lambdas;
+  lambdaTemplates += f.lambdaTemplates;
 }
 
 std::string GenStats::summary() const {
@@ -1079,7 +1393,10 @@ std::string GenStats::summary() const {
          share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
          share(contractions, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
          share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
-         ", guarded && / || " + share(guardedLogical, programs);
+         ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
+         " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
+         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
+         " (passed to templates " + share(lambdaTemplates, programs) + ")";
 }
 
 Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {

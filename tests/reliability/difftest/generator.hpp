@@ -38,7 +38,8 @@ struct GenStats {
   unsigned programs = 0;
   unsigned modes[4] = {};  // element-wise, 1-D, 2-D, 3-D kernels
   unsigned voidKernels = 0, loops = 0, arrays = 0, switches = 0, math = 0, helpers = 0, contractions = 0,
-           guardedLogical = 0;
+           guardedLogical = 0, templates = 0, ifConstexpr = 0, references = 0, rangeFor = 0, lambdas = 0,
+           lambdaTemplates = 0;
   void add(const GProgram& program);
   std::string summary() const;  // "modes 0/1/2/3 14%/36%/...; loops 71%; ..."
 };

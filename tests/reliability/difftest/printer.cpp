@@ -41,7 +41,11 @@ class Printer {
   }
 
  private:
-  std::string type(Scalar s) const { return typeName(s, program_.aliasTypes); }
+  // In a type template, the template's type is spelled T (array parameters keep their type).
+  std::string type(Scalar s) const {
+    if (fn_ && fn_->templateKind == GFunction::kTemplateType && s == fn_->generic) return "T";
+    return typeName(s, program_.aliasTypes);
+  }
 
   // How a local array is spelled, fixed by its name so that the random stream and every value
   // stay as they were: a C array, a std::array, or rows (T a[2][extent / 2], read a[m / C][m % C]:
@@ -166,7 +170,25 @@ class Printer {
         }
         return s + ")";
       }
-      case GExprKind::Call:
+      case GExprKind::Call: {
+        // A generic lambda (or one passed to apply) takes each argument converted to its
+        // parameter's type: deduction then gives the type the body was generated for.
+        const GStmt* lambda = e.var >= 0 ? lambdaOf(e.var) : nullptr;
+        std::string s = e.callee + e.templateArgs + "(";
+        if (e.viaApply) s += var(e.var).name + (e.args.empty() ? "" : ", ");
+        for (std::size_t k = 0; k < e.args.size(); ++k) {
+          const std::string a = expr(*e.args[k]);
+          if (lambda && (lambda->generic || e.viaApply) && k < lambda->params.size())
+            s += (k ? ", " : "") + std::string("((") + type(var(lambda->params[k]).type) + ")" + a + ")";
+          else s += (k ? ", " : "") + a;
+        }
+        if (e.outVar >= 0) s += (e.args.empty() ? "" : ", ") + var(e.outVar).name;
+        // An instance for `long` returns a long: as the long long the caller was generated for
+        // (std::min(long, long long) would not deduce).
+        if (e.templateArgs == "<long>" || e.templateArgs == "<unsigned long>")
+          return "((" + type(e.type) + ")" + s + "))";
+        return s + ")";
+      }
       case GExprKind::Clamp: {
         std::string s = e.callee + "(";
         for (std::size_t k = 0; k < e.args.size(); ++k) s += (k ? ", " : "") + expr(*e.args[k]);
@@ -240,7 +262,7 @@ class Printer {
 
   std::string foldOf(Scalar t, const std::string& value) const {
     const char* suffix = t == Scalar::F32 ? "_mixf" : t == Scalar::F64 ? "_mixd" : "_mix";
-    return "ck = " + helper(suffix) + "(ck, " + value + ");";
+    return ck_ + " = " + helper(suffix) + "(" + ck_ + ", " + value + ");";
   }
   bool folding() const { return program_.checksum && plainDepth_ == 0; }
   void fold(int d, Scalar t, const std::string& value) {
@@ -261,7 +283,7 @@ class Printer {
   // `return e;` of a function that folds: the result folded too, then the hash returned in the
   // function's type (exact: a float gets 24 bits of it, a double 53), or a NaN result itself.
   void checksumReturn(int d, const GStmt& s) {
-    const Scalar r = fn_->returnType;
+    const Scalar r = ret_;
     if (!s.a) {
       if (fn_->checksumOut >= 0)
         line(d, var(fn_->checksumOut).name + "[" + maskedIndex(var(fn_->checksumOut), *fn_->checksumIndex) +
@@ -272,13 +294,13 @@ class Printer {
     line(d, "{");
     line(d + 1, "const " + type(r) + " ckr = " + expr(*s.a) + ";");
     line(d + 1, foldOf(r, "ckr"));
-    line(d + 1, "ck = " + helper("_final") + "(ck);");
-    std::string value = "(" + type(r) + ")ck";
-    if (r == Scalar::Bool) value = "(ck & 1ULL) != 0";
+    line(d + 1, ck_ + " = " + helper("_final") + "(" + ck_ + ");");
+    std::string value = "(" + type(r) + ")" + ck_;
+    if (r == Scalar::Bool) value = "(" + ck_ + " & 1ULL) != 0";
     // A NaN result is returned as it is: the fold sees one NaN, the comparison its bits (exact
     // between native -O0 and the interpreter, docs/numerical-contract.md).
-    if (r == Scalar::F32) value = "ckr != ckr ? ckr : (float)(ck >> 40)";
-    if (r == Scalar::F64) value = "ckr != ckr ? ckr : (double)(ck >> 11)";
+    if (r == Scalar::F32) value = "ckr != ckr ? ckr : (float)(" + ck_ + " >> 40)";
+    if (r == Scalar::F64) value = "ckr != ckr ? ckr : (double)(" + ck_ + " >> 11)";
     line(d + 1, "return " + value + ";");
     line(d, "}");
   }
@@ -298,6 +320,35 @@ class Printer {
       case GStmtKind::Decl:
         line(d, type(var(s.var).type) + " " + var(s.var).name + " = " + expr(*s.a) + ";");
         fold(d, var(s.var).type, var(s.var).name);
+        // A helper's out-parameter: the value it wrote.
+        if (s.a->kind == GExprKind::Call && s.a->outVar >= 0) fold(d, var(s.a->outVar).type, var(s.a->outVar).name);
+        break;
+      case GStmtKind::RefDecl: {
+        const GVar& r = var(s.var);
+        const GVar& t = var(s.target);
+        const std::string referent = s.args.empty() ? t.name : t.name + "[" + maskedIndex(t, *s.args[0]) + "]";
+        line(d, std::string(s.op == "const" ? "const " : "") + type(r.type) + "& " + r.name + " = " + referent + ";");
+        fold(d, r.type, r.name);
+        break;
+      }
+      case GStmtKind::RangeFor: {
+        const GVar& e = var(s.var);
+        const std::string head = s.op == "&" ? std::string(e.writable ? "" : "const ") + type(e.type) + "& "
+                                             : type(e.type) + " ";
+        line(d, "for (" + head + e.name + " : " + var(s.target).name + ") {");
+        block(d + 1, s.body);
+        line(d, "}");
+        break;
+      }
+      case GStmtKind::Lambda: lambda(d, s); break;
+      case GStmtKind::IfConstexpr:
+        line(d, "if constexpr (" + var(s.var).name + " " + s.op + " " + std::to_string(s.from) + ") {");
+        block(d + 1, s.body);
+        if (s.hasElse) {
+          line(d, "} else {");
+          block(d + 1, s.orelse);
+        }
+        line(d, "}");
         break;
       case GStmtKind::ArrayDecl: {
         const GVar& v = var(s.var);
@@ -424,6 +475,87 @@ class Printer {
     }
   }
 
+  // The lambda statements of the function, by variable.
+  void findLambdas(const std::vector<GStmtPtr>& stmts) {
+    for (const GStmtPtr& s : stmts) {
+      if (s->kind == GStmtKind::Lambda) lambdas_.emplace_back(s->var, s.get());
+      findLambdas(s->body);
+      findLambdas(s->orelse);
+      for (const GCase& c : s->cases) findLambdas(c.body);
+    }
+  }
+  const GStmt* lambdaOf(int v) const {
+    for (const auto& [id, s] : lambdas_)
+      if (id == v) return s;
+    return nullptr;
+  }
+
+  // The outer variables a lambda's body uses (ids below firstOwnVar), in order of first use.
+  static void outerUses(const GExpr& e, int below, std::vector<int>& out) {
+    auto add = [&](int v) {
+      if (v >= 0 && v < below && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    };
+    if (e.kind == GExprKind::Var || e.kind == GExprKind::Index) add(e.var);
+    if (e.kind == GExprKind::Call) add(e.outVar);
+    for (const GExprPtr& a : e.args) outerUses(*a, below, out);
+  }
+  static void outerUses(const std::vector<GStmtPtr>& stmts, int below, std::vector<int>& out) {
+    for (const GStmtPtr& s : stmts) {
+      for (int v : {s->var, s->target})
+        if (v >= 0 && v < below && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+      for (const GExprPtr* e : {&s->a, &s->b, &s->cond})
+        if (*e) outerUses(**e, below, out);
+      for (const GExprPtr& a : s->args) outerUses(*a, below, out);
+      outerUses(s->body, below, out);
+      outerUses(s->orelse, below, out);
+      for (const GCase& c : s->cases) outerUses(c.body, below, out);
+    }
+  }
+
+  // auto f = [capture](params) -> R { ...; return a; };  with a hash of its own (ckl), returned
+  // mixed with its result like a function's.
+  void lambda(int d, const GStmt& s) {
+    std::string capture = s.op;
+    if (s.op == "list") {
+      std::vector<int> used;
+      outerUses(s.body, s.firstOwnVar, used);
+      if (s.a) outerUses(*s.a, s.firstOwnVar, used);
+      capture.clear();
+      for (int v : used) {
+        const GVar& x = var(v);
+        capture += (capture.empty() ? "" : ", ") + std::string(s.mutating || x.isArray ? "&" : "") + x.name;
+      }
+    }
+    std::string params;
+    for (std::size_t k = 0; k < s.params.size(); ++k) {
+      const GVar& p = var(s.params[k]);
+      params += (k ? ", " : "") + (s.generic ? std::string("auto") : type(p.type)) + " " + p.name;
+    }
+    line(d, "auto " + var(s.var).name + " = [" + capture + "](" + params + ") -> " + type(s.retType) + " {");
+    const Scalar savedRet = ret_;
+    const std::string savedCk = ck_;
+    ret_ = s.retType;
+    ck_ = "ckl";
+    if (program_.checksum) line(d + 1, "unsigned long long ckl = 0xcbf29ce484222325ULL;");
+    block(d + 1, s.body);
+    GStmt ret;
+    ret.kind = GStmtKind::Return;
+    ret.a = s.a;
+    stmt(d + 1, ret);
+    ret_ = savedRet;
+    ck_ = savedCk;
+    line(d, "};");
+  }
+
+  // template <class R, class F, class A> R apply(F f, A a): how a lambda reaches a template.
+  void applyHelper(const GFunction& f) {
+    line(0, "template <typename R, typename F, typename A> inline R " + f.name + "(F" + (f.applyByRef ? "&" : "") +
+                " f, A a) {");
+    line(1, "return f(a);");
+    line(0, "}");
+    out_ << '\n';
+  }
+
   void clampHelper(const GFunction& f) {
     const Scalar to = f.returnType;
     const std::string from = type(f.clampFrom);
@@ -437,7 +569,7 @@ class Printer {
     const std::uint64_t minBits = sig ? bitsOfInt(to, -(static_cast<std::int64_t>(1) << (w - 2)) * 2) : 0;
     const std::uint64_t maxBits = sig ? bitsOfInt(to, static_cast<std::int64_t>((std::uint64_t{1} << (w - 1)) - 1))
                                       : (w == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << w) - 1);
-    line(0, "inline " + type(to) + " " + f.name + "(" + from + " x) {");
+    line(0, "constexpr " + type(to) + " " + f.name + "(" + from + " x) {");
     line(1, "if (!(x == x)) return " + literal(to, 0) + ";");
     line(1, "if (x <= " + lo + ") return " + literal(to, minBits) + ";");
     line(1, "if (x >= " + hi + ") return " + literal(to, maxBits) + ";");
@@ -452,19 +584,41 @@ class Printer {
     for (const GStmtPtr& st : f.body)
       if (st) scanIndices(*st);
     if (f.isClampHelper) return clampHelper(f);
+    if (f.isApplyHelper) return applyHelper(f);
+    lambdas_.clear();
+    findLambdas(f.body);
+    ret_ = f.returnType;
+    ck_ = "ck";
     std::string params;
     for (unsigned p = 0; p < f.numParams; ++p) {
       const GVar& v = f.vars[p];
       if (p) params += ", ";
-      params += v.isArray ? std::string(v.writable ? "" : "const ") + type(v.type) + "* " + v.name
-                          : type(v.type) + " " + v.name;
+      if (v.isArray)
+        params += std::string(v.writable ? "" : "const ") + typeName(v.type, program_.aliasTypes) + "* " + v.name;
+      else if (v.isRef) params += std::string(v.writable ? "" : "const ") + type(v.type) + "& " + v.name;
+      else params += type(v.type) + " " + v.name;
     }
     const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
-    const char* marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
-    line(0, std::string(marker) + ret + " " + f.name + "(" + params + ") {");
+    std::string marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
+    std::string name = f.name, close = "}";
+    if (f.templateKind == GFunction::kTemplateType) marker = "template <typename T> " + marker;
+    if (f.templateKind == GFunction::kTemplateValue) {
+      std::string n = "N";
+      for (const GVar& v : f.vars)
+        if (v.templateParam) n = v.name;
+      if (f.classTemplate) {
+        line(0, "template <int " + n + "> struct " + f.name + " {");
+        marker = "static ";
+        name = "eval";
+        close = "} };";
+      } else {
+        marker = "template <int " + n + "> " + marker;
+      }
+    }
+    line(0, marker + ret + " " + name + "(" + params + ") {");
     if (program_.checksum) line(1, "unsigned long long ck = 0xcbf29ce484222325ULL;");
     block(1, f.body);
-    line(0, "}");
+    line(0, close);
     out_ << '\n';
   }
 
@@ -472,6 +626,9 @@ class Printer {
   const GFunction* fn_ = nullptr;
   std::ostringstream out_;
   int plainDepth_ = 0;
+  Scalar ret_ = Scalar::Void;  // the return type of the function, or of the lambda, being printed
+  std::string ck_ = "ck";      // its hash
+  std::vector<std::pair<int, const GStmt*>> lambdas_;
 };
 
 }  // namespace

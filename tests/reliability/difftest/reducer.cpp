@@ -29,17 +29,33 @@ void stmtSlots(std::vector<GStmtPtr>& block, std::vector<std::pair<std::vector<G
 }
 
 bool exprUses(const GExpr& e, int var) {
-  if ((e.kind == GExprKind::Var || e.kind == GExprKind::Index) && e.var == var) return true;
+  if ((e.kind == GExprKind::Var || e.kind == GExprKind::Index || e.kind == GExprKind::Call) && e.var == var)
+    return true;
+  if (e.kind == GExprKind::Call && e.outVar == var) return true;
   for (const GExprPtr& a : e.args)
     if (exprUses(*a, var)) return true;
   return false;
 }
 
+// Statements whose `var` is the variable they declare (not one they read or write).
+bool declares(const GStmt& s) {
+  switch (s.kind) {
+    case GStmtKind::Decl:
+    case GStmtKind::ArrayDecl:
+    case GStmtKind::For:
+    case GStmtKind::While:
+    case GStmtKind::DoWhile:
+    case GStmtKind::RefDecl:
+    case GStmtKind::RangeFor:
+    case GStmtKind::Lambda: return true;
+    default: return false;
+  }
+}
+
 bool stmtUses(const GStmt& s, int var, const GStmt* except) {
   if (&s != except) {
-    if (s.var == var && s.kind != GStmtKind::Decl && s.kind != GStmtKind::ArrayDecl && s.kind != GStmtKind::For &&
-        s.kind != GStmtKind::While && s.kind != GStmtKind::DoWhile)
-      return true;
+    if (s.var == var && !declares(s)) return true;
+    if (s.target == var) return true;  // a reference's referent, a range for's array
   }
   for (const GExprPtr* e : {&s.a, &s.b, &s.cond})
     if (*e && exprUses(**e, var)) return true;
@@ -144,7 +160,7 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
     for (std::size_t fi = 0; fi < program.tree.functions.size() && stats.attempts < maxAttempts && !progress; ++fi) {
       GProgram c = clone(program.tree);
       GFunction& f = c.functions[fi];
-      if (f.isClampHelper) continue;
+      if (f.isClampHelper || f.isApplyHelper) continue;
       std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> stmts;
       std::vector<GExprPtr*> exprs;
       stmtSlots(f.body, stmts, exprs);
@@ -152,12 +168,13 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
         auto [block, index] = stmts[n];
         const GStmt& s = *(*block)[index];
         if (block == &f.body && index + 1 == f.body.size() && s.kind == GStmtKind::Return) continue;
-        if ((s.kind == GStmtKind::Decl || s.kind == GStmtKind::ArrayDecl)) {
+        if (s.kind == GStmtKind::Decl || s.kind == GStmtKind::ArrayDecl || s.kind == GStmtKind::RefDecl ||
+            s.kind == GStmtKind::Lambda) {
           bool used = false;
           for (const GStmtPtr& t : f.body) used = used || stmtUses(*t, s.var, &s);
           if (used) continue;
         }
-        // Candidate 1: drop the statement. Candidate 2: an if replaced by its then-branch.
+        // Candidate 1: drop the statement. Candidate 2: an if (or if constexpr) replaced by its then-branch.
         GProgram d = clone(program.tree);
         std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> ds;
         std::vector<GExprPtr*> de;
@@ -169,7 +186,7 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
           progress = true;
           break;
         }
-        if (removed->kind == GStmtKind::If && !removed->body.empty()) {
+        if ((removed->kind == GStmtKind::If || removed->kind == GStmtKind::IfConstexpr) && !removed->body.empty()) {
           GProgram h = clone(program.tree);
           std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> hs;
           std::vector<GExprPtr*> he;
@@ -188,7 +205,7 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
     if (progress) continue;
     // Expressions: zero literals, then operands of the same type.
     for (std::size_t fi = 0; fi < program.tree.functions.size() && stats.attempts < maxAttempts && !progress; ++fi) {
-      if (program.tree.functions[fi].isClampHelper) continue;
+      if (program.tree.functions[fi].isClampHelper || program.tree.functions[fi].isApplyHelper) continue;
       std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> stmts;
       std::vector<GExprPtr*> exprs;
       stmtSlots(program.tree.functions[fi].body, stmts, exprs);
