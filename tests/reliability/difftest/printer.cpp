@@ -76,6 +76,10 @@ class Printer {
   }
   void scanIndices(const GStmt& s) {
     if (s.kind == GStmtKind::Store && !s.args.empty() && s.args[0] && !callFree(*s.args[0])) indexCalls_.insert(s.var);
+    // A reference to an element names it once; a range for runs over the elements, not rows.
+    if (s.kind == GStmtKind::RefDecl && !s.args.empty() && s.args[0] && !callFree(*s.args[0]))
+      indexCalls_.insert(s.target);
+    if (s.kind == GStmtKind::RangeFor) indexCalls_.insert(s.target);
     for (const GExpr* e : {s.a.get(), s.b.get(), s.cond.get()})
       if (e) scanIndices(*e);
     for (const GExprPtr& e : s.args)
@@ -326,7 +330,7 @@ class Printer {
       case GStmtKind::RefDecl: {
         const GVar& r = var(s.var);
         const GVar& t = var(s.target);
-        const std::string referent = s.args.empty() ? t.name : t.name + "[" + maskedIndex(t, *s.args[0]) + "]";
+        const std::string referent = s.args.empty() ? t.name : element(s.target, *s.args[0]);
         line(d, std::string(s.op == "const" ? "const " : "") + type(r.type) + "& " + r.name + " = " + referent + ";");
         fold(d, r.type, r.name);
         break;
