@@ -285,20 +285,12 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
     result = valueType(call->getType(), where);
     if (!result) return nullptr;
   }
-  std::vector<ExprPtr> args;
+  std::vector<ExprPtr> args, effects;
   bool ok = true;
   for (VarId id : closure->second.captures) args.push_back(varRef(id, call->getArg(0)->getSourceRange()));
   for (unsigned k = 1; k < call->getNumArgs(); ++k) {
-    const clang::Expr* arg = call->getArg(k);
     const clang::ParmVarDecl* param = k - 1 < def->getNumParams() ? def->getParamDecl(k - 1) : nullptr;
-    if (param && isClosureType(param->getType().getNonReferenceType())) {
-      ok = closureArguments(arg, !param->getType()->isReferenceType(), args) && ok;
-      continue;
-    }
-    if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
-      args.push_back(referenceArgument(arg, param));
-    else args.push_back(expr(arg));
-    ok = ok && args.back();
+    ok = pushArgument(call->getArg(k), param, args, effects) && ok;
   }
   const FuncId id = enqueue(def, false, {});
   lambdaOf_[id] = closure->second.lambda;
@@ -308,7 +300,7 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
                                     range(call->getSourceRange()));
   out->callee = id;
   out->operands = std::move(args);
-  return out;
+  return sequence(std::move(effects), std::move(out));
 }
 
 }  // namespace culift::frontend

@@ -9,6 +9,19 @@ StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(k
 }  // namespace
 
 StmtPtr Lifter::stmt(const clang::Stmt* s) {
+  const std::size_t pending = pendingDecls_.size();
+  StmtPtr out = stmtNode(s);
+  if (pendingDecls_.size() == pending) return out;
+  // Temporaries of struct values the statement computes: declared just before it.
+  StmtPtr group = makeStmt(StmtKind::Block, out ? out->range : range(s->getSourceRange()));
+  group->scoped = false;
+  for (std::size_t k = pending; k < pendingDecls_.size(); ++k) group->stmts.push_back(std::move(pendingDecls_[k]));
+  pendingDecls_.resize(pending);
+  if (out) group->stmts.push_back(std::move(out));
+  return group;
+}
+
+StmtPtr Lifter::stmtNode(const clang::Stmt* s) {
   if (!s) return nullptr;
   // Statements nested without braces (`if (a) if (b) ...`, long else-if chains) escape Clang's
   // bracket limit; bounded here like expressions.
@@ -27,6 +40,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) return declStmt(decl);
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
+    if ((returnLayout_ || returnsThis_) && !returnTypeRejected_) return recordReturn(ret);
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
     const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
@@ -133,6 +147,10 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
     // `(void)x;` discards a value: keep only what has an effect.
     const clang::Expr* inner = e->IgnoreParens();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner);
+        cast && cast->getCastKind() == clang::CK_ToVoid && isUserRecord(cast->getSubExpr()->getType()))
+      inner = cast->getSubExpr();
+    if (isUserRecord(inner->getType())) return recordExprStmt(inner);  // v = w; a += b; f(v);
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner);
         cast && cast->getCastKind() == clang::CK_ToVoid) {
       const clang::Expr* operand = cast->getSubExpr();
       ExprPtr value = expr(operand);
@@ -161,7 +179,7 @@ StmtPtr Lifter::declStmt(const clang::DeclStmt* s) {
       continue;
     if (llvm::isa<clang::RecordDecl>(d)) {
       error(d->getLocation(), "local struct, class and union definitions are not supported",
-            "use scalar variables or a fixed-size array");
+            "define the struct outside the function: value structs of namespace or class scope are supported");
       continue;
     }
     error(d->getLocation(), std::string("unsupported declaration '") + d->getDeclKindName() + "'");
@@ -190,6 +208,8 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
     return nullptr;
   }
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
+  if (const auto* d = llvm::dyn_cast<clang::DecompositionDecl>(v)) return decompositionDecl(d);
+  if (isUserRecord(v->getType().getNonReferenceType())) return recordDecl(v);
   if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
   std::optional<Type> type = localType(v);
   if (!type) {

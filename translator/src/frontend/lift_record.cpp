@@ -1,0 +1,998 @@
+// Value structs, lowered here by scalarization: a struct value is its leaves (scalar fields and
+// fixed-size arrays of scalars, nested structs flattened), each a variable of its own. Passing a
+// struct passes its leaves (values, or references for const S& and S&), a helper returning one
+// writes its leaves through reference parameters after its own, a member function takes the
+// object's leaves first, a constructor writes them. The AST, the emitter, the interpreter and
+// module files see scalars, arrays and references only.
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "lifter.hpp"
+
+namespace culift::frontend {
+namespace {
+
+StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(kind, std::move(r)); }
+
+// The struct-valued expression under what does not change its value: parentheses, temporaries,
+// cleanups, qualification changes and casts to the struct's own type.
+const clang::Expr* structOperand(const clang::Expr* e) {
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto* f = llvm::dyn_cast<clang::FullExpr>(e)) e = f->getSubExpr();
+    else if (const auto* m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (const auto* b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (const auto* d = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) e = d->getExpr();
+    else if (const auto* d = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) e = d->getExpr();
+    else if (const auto* c = llvm::dyn_cast<clang::CastExpr>(e);
+             c && (c->getCastKind() == clang::CK_NoOp || c->getCastKind() == clang::CK_LValueToRValue ||
+                   c->getCastKind() == clang::CK_ConstructorConversion))
+      e = c->getSubExpr();
+    else return e;
+  }
+}
+
+bool isThis(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Deref)
+    e = u->getSubExpr()->IgnoreParenImpCasts();
+  return llvm::isa<clang::CXXThisExpr>(e);
+}
+
+const clang::InitListExpr* semantic(const clang::InitListExpr* ile) {
+  return ile->isSyntacticForm() && ile->getSemanticForm() ? ile->getSemanticForm() : ile;
+}
+
+const clang::CXXMethodDecl* memberFunction(const clang::FunctionDecl* fd) {
+  const auto* m = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(fd);
+  return m && !m->isStatic() && !m->getParent()->isLambda() ? m : nullptr;
+}
+
+}  // namespace
+
+bool Lifter::isUserRecord(clang::QualType t) const {
+  if (t.isNull()) return false;
+  const clang::RecordDecl* rd = t->getAsRecordDecl();
+  if (!rd) return false;
+  if (const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd); cxx && cxx->isLambda()) return false;
+  if (rd->isInStdNamespace() || rd->getDeclContext()->isStdNamespace()) return false;
+  return !(rd->getLocation().isValid() && sm_.isInSystemHeader(rd->getLocation()));
+}
+
+bool Lifter::returnsOwnObject(const clang::FunctionDecl* fd) {
+  const clang::CXXMethodDecl* m = memberFunction(fd);
+  if (!m || llvm::isa<clang::CXXConstructorDecl>(m) || !m->getReturnType()->isLValueReferenceType()) return false;
+  const clang::RecordDecl* rd = m->getReturnType()->getPointeeType()->getAsRecordDecl();
+  return rd && rd->getCanonicalDecl() == m->getParent()->getCanonicalDecl();
+}
+
+const Lifter::RecordLayout& Lifter::layoutOf(const clang::RecordDecl* rd) {
+  if (const clang::RecordDecl* def = rd->getDefinition()) rd = def;
+  if (auto it = layouts_.find(rd); it != layouts_.end()) return it->second;
+  RecordLayout layout;
+  auto problem = [&](std::string why, std::string hint) {
+    if (!layout.problem.empty()) return;
+    layout.problem = std::move(why);
+    layout.hint = std::move(hint);
+  };
+  const auto* cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd);
+  const std::string name = rd->getNameAsString();
+  if (!rd->isCompleteDefinition()) {
+    problem("the struct is incomplete", "define the struct before the function that uses it");
+  } else if (rd->isUnion()) {
+    problem("unions are not supported", "use a struct, or one variable per member (a union's members share storage)");
+  } else if (cxx && cxx->isPolymorphic()) {
+    problem("a struct with virtual functions is not supported",
+            "remove 'virtual': value structs with non-virtual member functions are supported");
+  } else if (cxx && cxx->getNumBases() > 0) {
+    problem("a struct with a base class is not supported", "make the base a field of the struct");
+  } else {
+    for (const clang::FieldDecl* fd : rd->fields()) {
+      const clang::QualType ft = fd->getType();
+      const std::string field = "'" + name + "::" + fd->getNameAsString() + "'";
+      const unsigned first = static_cast<unsigned>(layout.leaves.size());
+      if (fd->isBitField()) {
+        problem("its bit-field " + field + " is not supported", "use a plain integer field");
+      } else if (fd->isAnonymousStructOrUnion() || fd->getName().empty()) {
+        problem("an anonymous struct or union member is not supported", "give the member a name and a type of its own");
+      } else if (ft->isReferenceType()) {
+        problem("its reference field " + field + " is not supported", "store the value in the struct");
+      } else if (ft->isPointerType()) {
+        problem("its pointer field " + field + " is not supported: a struct holds values, not pointers",
+                "pass the array as a parameter, and keep an index into it in the struct");
+      } else if (std::optional<Scalar> s = scalarOf(ft)) {
+        layout.leaves.push_back({fd->getNameAsString(), Type::value(*s)});
+      } else if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(ft))) {
+        const clang::QualType element = at->getElementType();
+        if (std::optional<Scalar> es = scalarOf(element))
+          layout.leaves.push_back({fd->getNameAsString(), Type::array(*es, at->getSize().getZExtValue())});
+        else if (element->isArrayType())
+          problem("its multi-dimensional array field " + field + " is not supported",
+                  "use a 1-D array field and index it as a[i * cols + j]");
+        else if (element->isRecordType())
+          problem("its array of structs " + field + " is not supported", "use one array field per member");
+        else problem("its field " + field + " has unsupported type " + whyUnsupported(ft), "");
+      } else if (isUserRecord(ft)) {
+        const RecordLayout& inner = layoutOf(ft->getAsRecordDecl());
+        if (!inner.problem.empty()) problem("its field " + field + " of type " + whyUnsupported(ft) + ": " + inner.problem, inner.hint);
+        else
+          for (const RecordLeaf& leaf : inner.leaves) layout.leaves.push_back({fd->getNameAsString() + "_" + leaf.path, leaf.type});
+      } else {
+        problem("its field " + field + " has unsupported type " + whyUnsupported(ft),
+                "fields may be bool, char, the integer types, float, double, fixed-size 1-D arrays of them, and "
+                "value structs");
+      }
+      if (!layout.problem.empty()) break;
+      layout.fields[fd] = {first, static_cast<unsigned>(layout.leaves.size()) - first};
+    }
+    if (layout.problem.empty() && cxx && !cxx->isTriviallyCopyable()) {
+      if (cxx->hasUserDeclaredDestructor())
+        problem("a struct with a user-declared destructor is not supported: only trivially copyable structs are",
+                "remove the destructor");
+      else
+        problem("a struct with user-defined copy or move operations is not supported: only trivially copyable "
+                "structs are",
+                "remove the copy and move constructors and assignment operators: the compiler's copy the fields");
+    }
+  }
+  return layouts_.emplace(rd, std::move(layout)).first->second;
+}
+
+const Lifter::RecordLayout* Lifter::recordLayout(clang::QualType t, clang::SourceLocation where,
+                                                 const std::string& what) {
+  const clang::QualType type = t.getNonReferenceType();
+  const RecordLayout& layout = layoutOf(type->getAsRecordDecl());
+  if (layout.problem.empty()) return &layout;
+  error(where, what + " has type " + whyUnsupported(type.getUnqualifiedType()) + ": " + layout.problem, layout.hint);
+  return nullptr;
+}
+
+std::string Lifter::freshName(const std::string& base) {
+  std::string name = base;
+  for (unsigned n = 2; usedNames_.count(name); ++n) name = base + "_" + std::to_string(n);
+  usedNames_.insert(name);
+  return name;
+}
+
+void Lifter::collectNames(const clang::Stmt* s) {
+  if (!s) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl* decl : d->decls()) {
+      if (const auto* n = llvm::dyn_cast<clang::NamedDecl>(decl); n && n->getDeclName().isIdentifier())
+        usedNames_.insert(n->getNameAsString());
+      if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(decl))
+        for (const clang::BindingDecl* b : dd->bindings()) usedNames_.insert(b->getNameAsString());
+    }
+  }
+  for (const clang::Stmt* child : s->children()) collectNames(child);
+}
+
+std::vector<VarId> Lifter::declareLeaves(const RecordLayout& layout, const std::string& base,
+                                         clang::SourceRange where, bool isParam, Binding binding, bool constArrays) {
+  std::vector<VarId> ids;
+  for (const RecordLeaf& leaf : layout.leaves) {
+    Var v;
+    v.name = freshName(base.empty() ? leaf.path : base + "_" + leaf.path);
+    v.range = range(where);
+    v.isParam = isParam;
+    if (leaf.type.isArray()) {
+      v.type = isParam ? Type::pointer(leaf.type.scalar, constArrays) : leaf.type;
+    } else {
+      v.type = leaf.type;
+      v.binding = binding;
+    }
+    ids.push_back(static_cast<VarId>(fn_->vars.size()));
+    fn_->vars.push_back(std::move(v));
+  }
+  return ids;
+}
+
+namespace {
+ExprPtr refTo(const Function& fn, VarId id, const SourceRange& r) {
+  auto out = std::make_unique<Expr>(ExprKind::VarRef, fn.vars[id].type, r);
+  out->var = id;
+  return out;
+}
+
+ExprPtr elementOf(const Function& fn, VarId array, std::uint64_t k, const SourceRange& r) {
+  const Type t = fn.vars[array].type;
+  auto index = std::make_unique<Expr>(ExprKind::IntLiteral,
+                                      Type::value(t.extent <= 0x7fffffffu ? Scalar::I32 : Scalar::I64), r);
+  index->intBits = k;
+  auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(t.scalar), r);
+  out->operands.push_back(refTo(fn, array, r));
+  out->operands.push_back(std::move(index));
+  return out;
+}
+
+ExprPtr assignment(ExprPtr target, ExprPtr value, const SourceRange& r) {
+  auto out = std::make_unique<Expr>(ExprKind::Assign, target->type, r);
+  out->operands.push_back(std::move(target));
+  out->operands.push_back(std::move(value));
+  return out;
+}
+
+// A comma expression over `items`, balanced so that long sequences stay shallow.
+ExprPtr commaOf(std::vector<ExprPtr>& items, std::size_t begin, std::size_t end) {
+  if (end - begin == 1) return std::move(items[begin]);
+  const std::size_t mid = begin + (end - begin) / 2;
+  ExprPtr first = commaOf(items, begin, mid);
+  ExprPtr second = commaOf(items, mid, end);
+  auto out = std::make_unique<Expr>(ExprKind::Comma, second->type, first->range);
+  out->operands.push_back(std::move(first));
+  out->operands.push_back(std::move(second));
+  return out;
+}
+}  // namespace
+
+// Statements for effects, one per call or assignment (a comma chain sequence() built is split).
+static void effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr>& out) {
+  for (ExprPtr& x : effects) {
+    if (!x) continue;
+    if (x->kind == ExprKind::Comma && x->type.isVoid()) {
+      std::vector<ExprPtr> parts;
+      for (ExprPtr& o : x->operands) parts.push_back(std::move(o));
+      effectStatements(parts, out);
+      continue;
+    }
+    StmtPtr s = makeStmt(StmtKind::ExprStmt, x->range);
+    s->expr = std::move(x);
+    out.push_back(std::move(s));
+  }
+  effects.clear();
+}
+
+ExprPtr Lifter::sequence(std::vector<ExprPtr> effects, ExprPtr last) {
+  if (!last) return nullptr;
+  if (effects.empty()) return last;
+  effects.push_back(std::move(last));
+  return commaOf(effects, 0, effects.size());
+}
+
+bool Lifter::recordParam(const clang::ParmVarDecl* p, unsigned index) {
+  const clang::QualType t = p->getType();
+  const std::string name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+  const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
+  const RecordLayout* layout = recordLayout(t, where, "parameter '" + name + "'");
+  if (!layout) return false;
+  const bool ref = t->isReferenceType();
+  const bool constant = ref && t.getNonReferenceType().isConstQualified();
+  if (fn_->annotated) {
+    // A kernel's parameters come from the host per launch: a struct by value, as scalars.
+    if (ref) {
+      error(where, "reference parameter '" + name + "' of type " + whyUnsupported(t) + " is not supported",
+            "a kernel takes a struct by value: its fields become scalar parameters of the kernel");
+      return false;
+    }
+    for (const RecordLeaf& leaf : layout->leaves)
+      if (leaf.type.isArray()) {
+        error(where,
+              "parameter '" + name + "' of a kernel has an array field ('" + leaf.path +
+                  "'): a kernel takes the fields of a struct as scalar parameters",
+              "pass the array as a pointer parameter of the kernel");
+        return false;
+      }
+  }
+  const Binding binding = !ref ? Binding::Value : constant ? Binding::ConstReference : Binding::Reference;
+  std::vector<VarId> ids = declareLeaves(*layout, name, p->getSourceRange(), true, binding, !ref || constant);
+  if (!ref)  // an array field of a copy: passed as a pointer, copied on entry (arrayCopies_)
+    for (unsigned k = 0; k < ids.size(); ++k)
+      if (layout->leaves[k].type.isArray()) {
+        usedNames_.erase(fn_->vars[ids[k]].name);
+        fn_->vars[ids[k]].name = freshName(name + "_" + layout->leaves[k].path + "_in");
+        arrayCopies_.push_back({p, k});
+      }
+  recordVars_[p] = std::move(ids);
+  return true;
+}
+
+std::vector<VarId> Lifter::temporaries(const RecordLayout& layout, const std::string& base, clang::SourceRange where) {
+  std::vector<VarId> ids = declareLeaves(layout, base, where, false, Binding::Value, false);
+  for (VarId id : ids) {
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(where));
+    decl->var = id;
+    pendingDecls_.push_back(std::move(decl));
+  }
+  return ids;
+}
+
+void Lifter::assignLeaves(const std::vector<VarId>& targets, RecordValue& value, std::vector<ExprPtr>& out,
+                          SourceRange where) {
+  for (std::size_t k = 0; k < targets.size() && k < value.leaves.size(); ++k) {
+    ExprPtr& leaf = value.leaves[k];
+    const Type t = fn_->vars[targets[k]].type;
+    if (t.isValue()) {
+      out.push_back(assignment(refTo(*fn_, targets[k], where), convert(std::move(leaf), t.scalar), where));
+      continue;
+    }
+    if (leaf->kind == ExprKind::VarRef && leaf->var == targets[k]) continue;
+    const std::uint64_t n = value.layout->leaves[k].type.extent;
+    for (std::uint64_t e = 0; e < n; ++e)
+      out.push_back(assignment(elementOf(*fn_, targets[k], e, where), elementOf(*fn_, leaf->var, e, where), where));
+  }
+}
+
+Lifter::RecordValue Lifter::materialize(RecordValue value, const std::string& base, clang::SourceRange where) {
+  RecordValue out;
+  out.layout = value.layout;
+  const std::vector<VarId> ids = temporaries(*value.layout, base, where);
+  out.effects = std::move(value.effects);
+  assignLeaves(ids, value, out.effects, range(where));
+  for (VarId id : ids) out.leaves.push_back(refTo(*fn_, id, range(where)));
+  out.addressable = true;
+  return out;
+}
+
+bool Lifter::fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out) {
+  const clang::QualType ft = fd->getType();
+  if (isUserRecord(ft)) {
+    const clang::Expr* e = structOperand(init);
+    if (llvm::isa<clang::ImplicitValueInitExpr>(e))
+      return defaultInit(ft->getAsRecordDecl(), true, e->getSourceRange(), out);
+    const RecordLayout& inner = layoutOf(ft->getAsRecordDecl());
+    if (int direct = directInit(e, inner, out)) return direct > 0;
+    std::optional<RecordValue> value = recordValue(e);
+    if (!value) return false;
+    for (std::size_t k = 0; k < value->leaves.size(); ++k) {
+      LeafInit leaf;
+      if (k == 0) leaf.before = std::move(value->effects);
+      if (inner.leaves[k].type.isArray()) leaf.arraySource = std::move(value->leaves[k]);
+      else leaf.scalar = std::move(value->leaves[k]);
+      out.push_back(std::move(leaf));
+    }
+    return true;
+  }
+  if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(ft))) {
+    const Scalar s = *scalarOf(at->getElementType());
+    const clang::Expr* e = structOperand(init);
+    LeafInit leaf;
+    leaf.arrayInit = true;
+    if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e)) {
+      list = semantic(list);
+      for (unsigned k = 0; k < list->getNumInits(); ++k) {
+        ExprPtr element = convert(expr(list->getInit(k)), s);
+        if (!element) return false;
+        leaf.elements.push_back(std::move(element));
+      }
+    } else if (!llvm::isa<clang::ImplicitValueInitExpr>(e)) {
+      error(e->getBeginLoc(), "this initializer of the array field '" + fd->getNameAsString() + "' is not supported",
+            "initialize it with a brace list: {...}");
+      return false;
+    }
+    out.push_back(std::move(leaf));
+    return true;
+  }
+  LeafInit leaf;
+  leaf.scalar = convert(expr(init), *scalarOf(ft));
+  if (!leaf.scalar) return false;
+  out.push_back(std::move(leaf));
+  return true;
+}
+
+bool Lifter::defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where,
+                         std::vector<LeafInit>& out) {
+  bool ok = true;
+  for (const clang::FieldDecl* fd : rd->fields()) {
+    if (const clang::Expr* in = fd->getInClassInitializer()) {
+      ok = fieldInit(fd, in, out) && ok;
+      continue;
+    }
+    const clang::QualType ft = fd->getType();
+    if (isUserRecord(ft)) {
+      ok = defaultInit(ft->getAsRecordDecl(), zero, where, out) && ok;
+      continue;
+    }
+    LeafInit leaf;
+    if (ft->isArrayType()) leaf.arrayInit = zero;
+    else if (zero) leaf.scalar = this->zero(*scalarOf(ft), where);
+    out.push_back(std::move(leaf));
+  }
+  return ok;
+}
+
+int Lifter::directInit(const clang::Expr* e, const RecordLayout& layout, std::vector<LeafInit>& out) {
+  (void)layout;
+  e = structOperand(e);
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e)) {
+    list = semantic(list);
+    if (list->isTransparent()) return 0;
+    const clang::RecordDecl* rd = list->getType()->getAsRecordDecl();
+    bool ok = true;
+    unsigned k = 0;
+    for (const clang::FieldDecl* fd : rd->fields()) {
+      const clang::Expr* init = k < list->getNumInits() ? list->getInit(k) : nullptr;
+      ++k;
+      if (!init) init = fd->getInClassInitializer();
+      if (init) ok = fieldInit(fd, init, out) && ok;
+      else if (isUserRecord(fd->getType())) ok = defaultInit(fd->getType()->getAsRecordDecl(), true, e->getSourceRange(), out) && ok;
+      else {
+        LeafInit leaf;
+        if (fd->getType()->isArrayType()) leaf.arrayInit = true;
+        else leaf.scalar = zero(*scalarOf(fd->getType()), e->getSourceRange());
+        out.push_back(std::move(leaf));
+      }
+    }
+    return ok ? 1 : -1;
+  }
+  if (llvm::isa<clang::ImplicitValueInitExpr>(e))
+    return defaultInit(e->getType()->getAsRecordDecl(), true, e->getSourceRange(), out) ? 1 : -1;
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+    const clang::CXXConstructorDecl* ctor = construct->getConstructor();
+    if (ctor->isDefaultConstructor() && !ctor->isUserProvided())
+      return defaultInit(e->getType()->getAsRecordDecl(), construct->requiresZeroInitialization(),
+                         e->getSourceRange(), out)
+                 ? 1
+                 : -1;
+  }
+  return 0;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, const std::vector<VarId>* dest) {
+  if (!e) return std::nullopt;
+  e = structOperand(e);
+  const clang::SourceLocation where = e->getExprLoc();
+  const SourceRange r = range(e->getSourceRange());
+  RecordValue out;
+  auto variables = [&](const std::vector<VarId>& ids) -> std::optional<RecordValue> {
+    for (VarId id : ids) out.leaves.push_back(refTo(*fn_, id, r));
+    out.addressable = true;
+    return std::move(out);
+  };
+  if (isThis(e)) {
+    const clang::CXXMethodDecl* method = current_ < decls_.size() ? memberFunction(decls_[current_]) : nullptr;
+    if (!method) {
+      error(where, "'this' is not supported here");
+      return std::nullopt;
+    }
+    out.layout = &layoutOf(method->getParent());
+    return variables(selfLeaves_);
+  }
+  if (!isUserRecord(e->getType())) {
+    error(where, "expression of type " + whyUnsupported(e->getType()) + " is not supported");
+    return std::nullopt;
+  }
+  out.layout = recordLayout(e->getType(), where, "this expression");
+  if (!out.layout) return std::nullopt;
+
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
+    const clang::ValueDecl* d = ref->getDecl();
+    if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) return recordValue(b->getBinding());
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d); v && rejectedVars_.count(v)) return std::nullopt;
+    if (auto it = recordVars_.find(d); it != recordVars_.end()) return variables(it->second);
+    const auto* v = llvm::dyn_cast<clang::VarDecl>(d);
+    if (v && !v->isLocalVarDeclOrParm())
+      error(where, "global struct '" + d->getNameAsString() + "' is not supported",
+            "pass it as a parameter, or declare it in the function that uses it");
+    else error(where, "the struct '" + d->getNameAsString() + "' cannot be used here");
+    return std::nullopt;
+  }
+  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+    const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (!fd || (member->isArrow() && !isThis(member->getBase()))) {
+      if (referencesRejected(member)) return std::nullopt;
+      error(where, "member access through a pointer is not supported", "copy the struct into a local variable");
+      return std::nullopt;
+    }
+    std::optional<RecordValue> base = recordValue(member->getBase());
+    if (!base) return std::nullopt;
+    auto [first, count] = base->layout->fields.at(fd);
+    out.effects = std::move(base->effects);
+    out.addressable = base->addressable;
+    for (unsigned k = first; k < first + count; ++k) out.leaves.push_back(std::move(base->leaves[k]));
+    return out;
+  }
+  if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e); list && semantic(list)->isTransparent())
+    return recordValue(semantic(list)->getInit(0), dest);
+  std::vector<LeafInit> inits;
+  if (int direct = directInit(e, *out.layout, inits)) {
+    if (direct < 0) return std::nullopt;
+    for (std::size_t k = 0; k < inits.size(); ++k) {
+      LeafInit& leaf = inits[k];
+      for (ExprPtr& x : leaf.before) out.effects.push_back(std::move(x));
+      const Type t = out.layout->leaves[k].type;
+      if (t.isValue()) {
+        out.leaves.push_back(leaf.scalar ? std::move(leaf.scalar) : zero(t.scalar, e->getSourceRange()));
+        continue;
+      }
+      // An array in a temporary struct: an array of its own, filled element by element.
+      Var temp;
+      temp.name = freshName("tmp_" + out.layout->leaves[k].path);
+      temp.type = t;
+      temp.range = r;
+      const VarId id = static_cast<VarId>(fn_->vars.size());
+      fn_->vars.push_back(std::move(temp));
+      StmtPtr decl = makeStmt(StmtKind::Decl, r);
+      decl->var = id;
+      pendingDecls_.push_back(std::move(decl));
+      if (leaf.arraySource) {
+        for (std::uint64_t i = 0; i < t.extent; ++i)
+          out.effects.push_back(assignment(elementOf(*fn_, id, i, r), elementOf(*fn_, leaf.arraySource->var, i, r), r));
+      } else if (leaf.arrayInit) {
+        for (std::uint64_t i = 0; i < t.extent; ++i)
+          out.effects.push_back(assignment(elementOf(*fn_, id, i, r),
+                                           i < leaf.elements.size() ? std::move(leaf.elements[i])
+                                                                    : zero(t.scalar, e->getSourceRange()),
+                                           r));
+      }
+      out.leaves.push_back(refTo(*fn_, id, r));
+    }
+    return out;
+  }
+  if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
+    const clang::CXXConstructorDecl* ctor = construct->getConstructor();
+    if (ctor->isCopyOrMoveConstructor() && !ctor->isUserProvided() && construct->getNumArgs() >= 1) {
+      std::optional<RecordValue> source = recordValue(construct->getArg(0));
+      if (source) source->addressable = false;  // a copy
+      return source;
+    }
+    return recordCall(e, dest);
+  }
+  if (llvm::isa<clang::CallExpr>(e)) return recordCall(e, dest);
+  if (llvm::isa<clang::ConditionalOperator, clang::BinaryConditionalOperator>(e)) {
+    error(where, "choosing between structs with ?: is not supported", "assign the struct in an if/else instead");
+    return std::nullopt;
+  }
+  if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
+    if (referencesRejected(e)) return std::nullopt;
+    error(where, "arrays of structs are not supported", "use one array per field: const float* x, const float* y");
+    return std::nullopt;
+  }
+  error(where, std::string("unsupported expression '") + e->getStmtClassName() + "' of struct type " +
+                   whyUnsupported(e->getType()));
+  return std::nullopt;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordCall(const clang::Expr* e, const std::vector<VarId>* dest) {
+  const clang::SourceLocation where = e->getBeginLoc();
+  RecordValue out;
+  out.layout = &layoutOf(e->getType()->getAsRecordDecl());
+  const auto* call = llvm::dyn_cast<clang::CallExpr>(e);
+  const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e);
+  const clang::FunctionDecl* callee = construct ? construct->getConstructor() : call->getDirectCallee();
+  const clang::Expr* object = nullptr;
+  std::vector<const clang::Expr*> args;
+  if (construct) {
+    for (const clang::Expr* a : construct->arguments()) args.push_back(a);
+  } else {
+    if (referencesRejected(call)) return std::nullopt;
+    if (!callee) {
+      error(where, "calls through function pointers are not supported", "call the function by name");
+      return std::nullopt;
+    }
+    unsigned first = 0;
+    if (const auto* m = llvm::dyn_cast<clang::CXXMemberCallExpr>(call)) object = m->getImplicitObjectArgument();
+    else if (llvm::isa<clang::CXXOperatorCallExpr>(call) && memberFunction(callee)) object = call->getArg(first++);
+    for (unsigned k = first; k < call->getNumArgs(); ++k) args.push_back(call->getArg(k));
+  }
+  if (const auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(callee); m && m->getParent()->isLambda()) {
+    error(where, "a lambda returning a struct is not supported",
+          "write a function returning the struct, or return the fields through reference parameters");
+    return std::nullopt;
+  }
+  // The compiler's assignment of a value struct: leaf by leaf (the value first, as C++ orders it).
+  if (const auto* m = llvm::dyn_cast<clang::CXXMethodDecl>(callee);
+      m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) && !m->isUserProvided() && object &&
+      args.size() == 1) {
+    std::optional<RecordValue> value = recordValue(args[0]);
+    std::optional<RecordValue> target = value ? recordValue(object) : std::nullopt;
+    if (!value || !target) return std::nullopt;
+    if (!target->addressable) {
+      error(object->getExprLoc(), "the target of an assignment must be a variable or a field");
+      return std::nullopt;
+    }
+    if (!value->addressable) *value = materialize(std::move(*value), "tmp", args[0]->getSourceRange());
+    out.effects = std::move(value->effects);
+    for (ExprPtr& x : target->effects) out.effects.push_back(std::move(x));
+    std::vector<VarId> ids;
+    for (const ExprPtr& leaf : target->leaves) ids.push_back(leaf->var);
+    assignLeaves(ids, *value, out.effects, range(e->getSourceRange()));
+    out.leaves = std::move(target->leaves);
+    out.addressable = true;
+    return out;
+  }
+  if (isLibraryFunction(callee)) {
+    error(where, "call to '" + callee->getQualifiedNameAsString() + "' is not supported",
+          "library types are not available in kernels");
+    return std::nullopt;
+  }
+  if (construct && !callee->isUserProvided()) {
+    error(where, "this constructor of " + whyUnsupported(e->getType()) + " is not supported");
+    return std::nullopt;
+  }
+  const clang::FunctionDecl* def = callee->getDefinition();
+  if (!def || !def->hasBody()) {
+    error(where, "call to '" + callee->getQualifiedNameAsString() + "', which has no body culift can see",
+          "define the function in this file or in a header it includes");
+    return std::nullopt;
+  }
+  if (returnsOwnObject(def)) {
+    // operator+= and the like: the call, then the object it changed.
+    std::optional<RecordValue> self = recordValue(object);
+    if (!self) return std::nullopt;
+    if (!self->addressable || !self->effects.empty()) {
+      error(where, "'" + callee->getQualifiedNameAsString() + "' can only be called on a variable here",
+            "call it on a local variable or a parameter");
+      return std::nullopt;
+    }
+    ExprPtr c = userCall(e, def, object, nullptr, args, nullptr);
+    if (!c) return std::nullopt;
+    out.effects.push_back(std::move(c));
+    out.leaves = std::move(self->leaves);
+    out.addressable = true;
+    return out;
+  }
+  if (callee->getReturnType()->isReferenceType()) {
+    error(where, "'" + callee->getQualifiedNameAsString() + "' returns a reference: functions returning references are not supported",
+          "return the struct by value");
+    return std::nullopt;
+  }
+  // A struct result: the callee writes it through reference parameters (a constructor: through
+  // its object's), into `dest` or into temporaries.
+  const std::vector<VarId> results = dest ? *dest : temporaries(*out.layout, "tmp", e->getSourceRange());
+  ExprPtr c = construct ? userCall(e, def, nullptr, &results, args, nullptr)
+                        : userCall(e, def, object, nullptr, args, &results);
+  if (!c) return std::nullopt;
+  out.effects.push_back(std::move(c));
+  for (VarId id : results) out.leaves.push_back(refTo(*fn_, id, range(e->getSourceRange())));
+  out.addressable = true;
+  return out;
+}
+
+bool Lifter::pushArgument(const clang::Expr* arg, const clang::ParmVarDecl* param, std::vector<ExprPtr>& args,
+                          std::vector<ExprPtr>& effects) {
+  if (param && isClosureType(param->getType().getNonReferenceType()))
+    return closureArguments(arg, !param->getType()->isReferenceType(), args);
+  if (param && isUserRecord(param->getType().getNonReferenceType())) {
+    std::optional<RecordValue> value = recordValue(arg);
+    if (!value) return false;
+    const clang::QualType t = param->getType();
+    if (t->isReferenceType() && !t.getNonReferenceType().isConstQualified() && !value->addressable) {
+      error(arg->getExprLoc(),
+            "the argument of reference parameter '" + param->getNameAsString() + "' must be a variable or a field",
+            "assign the value to a local variable and pass that");
+      return false;
+    }
+    for (ExprPtr& x : value->effects) effects.push_back(std::move(x));
+    for (ExprPtr& leaf : value->leaves) args.push_back(std::move(leaf));
+    return true;
+  }
+  if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
+    args.push_back(referenceArgument(arg, param));
+  else args.push_back(expr(arg));
+  return args.back() != nullptr;
+}
+
+ExprPtr Lifter::userCall(const clang::Expr* call, const clang::FunctionDecl* def, const clang::Expr* object,
+                         const std::vector<VarId>* self, const std::vector<const clang::Expr*>& args,
+                         const std::vector<VarId>* out) {
+  const clang::SourceLocation where = call->getBeginLoc();
+  const SourceRange r = range(call->getSourceRange());
+  std::vector<ExprPtr> operands, effects;
+  bool ok = true;
+  const clang::CXXMethodDecl* method = memberFunction(def);
+  if (self) {
+    for (VarId id : *self) operands.push_back(refTo(*fn_, id, r));
+  } else if (method && object) {
+    std::optional<RecordValue> o = recordValue(object);
+    if (!o) {
+      ok = false;
+    } else {
+      if (!method->isConst() && !o->addressable) *o = materialize(std::move(*o), "tmp", object->getSourceRange());
+      for (ExprPtr& x : o->effects) effects.push_back(std::move(x));
+      for (ExprPtr& leaf : o->leaves) operands.push_back(std::move(leaf));
+    }
+  }
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const clang::ParmVarDecl* param = k < def->getNumParams() ? def->getParamDecl(static_cast<unsigned>(k)) : nullptr;
+    ok = pushArgument(args[k], param, operands, effects) && ok;
+  }
+  if (out)
+    for (VarId id : *out) operands.push_back(refTo(*fn_, id, r));
+  std::optional<Scalar> result;
+  if (!out && !self && !returnsOwnObject(def) && !call->getType()->isVoidType()) {
+    result = valueType(call->getType(), where);
+    if (!result) return nullptr;
+  }
+  const FuncId id = enqueue(def, false, {});
+  edges_.push_back({current_, id, where});
+  if (!ok) return nullptr;
+  auto c = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)), r);
+  c->callee = id;
+  c->operands = std::move(operands);
+  return sequence(std::move(effects), std::move(c));
+}
+
+ExprPtr Lifter::memberExpr(const clang::MemberExpr* e) {
+  const clang::SourceLocation where = e->getMemberLoc();
+  const clang::ValueDecl* member = e->getMemberDecl();
+  if (llvm::isa<clang::VarDecl>(member)) return fold(e, where, "static member '" + member->getNameAsString() + "'");
+  const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member);
+  const clang::Expr* base = e->getBase();
+  const clang::QualType baseType = e->isArrow() ? base->getType()->getPointeeType() : base->getType();
+  if (!fd || !isUserRecord(baseType) || (e->isArrow() && !isThis(base))) {
+    if (referencesRejected(e)) return nullptr;
+    if (e->isArrow() && fd && isUserRecord(baseType))
+      return fail(where, "member access through a pointer is not supported", "copy the struct into a local variable");
+    return fail(where, "member access is not supported here", "fields of value structs can be read and written");
+  }
+  std::optional<RecordValue> value = recordValue(base);
+  if (!value) return nullptr;
+  auto found = value->layout->fields.find(fd);
+  if (found == value->layout->fields.end()) return fail(where, "unknown field '" + fd->getNameAsString() + "'");
+  ExprPtr leaf = std::move(value->leaves[found->second.first]);
+  if (leaf->type.isValue()) return sequence(std::move(value->effects), std::move(leaf));
+  if (!value->effects.empty())
+    return fail(where, "an array field of a struct returned by a call cannot be used directly",
+                "store the struct in a local variable first");
+  return leaf;
+}
+
+StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
+  const std::vector<std::string> names = std::move(leafBase_);
+  leafBase_.clear();
+  const std::string name = v->getNameAsString();
+  const RecordLayout* layout = recordLayout(v->getType(), v->getLocation(), "local variable '" + name + "'");
+  if (!layout) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  const SourceRange r = range(v->getSourceRange());
+  StmtPtr group = makeStmt(StmtKind::Block, r);
+  group->scoped = false;
+  auto effectStmts = [&](std::vector<ExprPtr>& effects) { effectStatements(effects, group->stmts); };
+  auto declare = [&](VarId id, LeafInit& init) { group->stmts.push_back(leafDecl(*fn_, id, init, r)); };
+  const clang::Expr* init = v->getInit();
+  if (v->getType()->isReferenceType()) {
+    std::optional<RecordValue> value = init ? recordValue(init) : std::nullopt;
+    if (!value) {
+      if (!init) error(v->getLocation(), "reference '" + name + "' is not bound to anything");
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    effectStmts(value->effects);
+    std::vector<VarId> ids;
+    if (value->addressable) {  // another name for the same leaves
+      for (const ExprPtr& leaf : value->leaves) ids.push_back(leaf->var);
+    } else {  // bound to a temporary, whose life the reference extends: a local of its own
+      ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        LeafInit leaf;
+        if (layout->leaves[k].type.isArray()) leaf.arraySource = std::move(value->leaves[k]);
+        else leaf.scalar = std::move(value->leaves[k]);
+        declare(ids[k], leaf);
+      }
+    }
+    recordVars_[v] = std::move(ids);
+    return group;
+  }
+  std::vector<VarId> ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
+  for (std::size_t k = 0; k < ids.size() && k < names.size(); ++k) {
+    usedNames_.erase(fn_->vars[ids[k]].name);
+    fn_->vars[ids[k]].name = freshName(names[k]);
+  }
+  std::vector<LeafInit> inits;
+  const int direct = init ? directInit(init, *layout, inits) : 1;
+  if (direct < 0) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  if (direct > 0) {
+    inits.resize(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      effectStmts(inits[k].before);
+      declare(ids[k], inits[k]);
+    }
+    recordVars_[v] = std::move(ids);
+    return group;
+  }
+  std::optional<RecordValue> value = recordValue(init, &ids);  // a call writes the new leaves directly
+  if (!value) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  bool inPlace = !ids.empty();
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    inPlace = inPlace && value->leaves[k]->kind == ExprKind::VarRef && value->leaves[k]->var == ids[k];
+  if (inPlace) {
+    LeafInit none;
+    for (VarId id : ids) declare(id, none);
+    effectStmts(value->effects);
+  } else {
+    effectStmts(value->effects);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      LeafInit leaf;
+      if (layout->leaves[k].type.isArray()) leaf.arraySource = std::move(value->leaves[k]);
+      else leaf.scalar = std::move(value->leaves[k]);
+      declare(ids[k], leaf);
+    }
+  }
+  recordVars_[v] = std::move(ids);
+  return group;
+}
+
+StmtPtr Lifter::leafDecl(const Function& fn, VarId id, LeafInit& init, const SourceRange& r) {
+  StmtPtr decl = makeStmt(StmtKind::Decl, r);
+  decl->var = id;
+  const Type t = fn.vars[id].type;
+  if (t.isValue()) {
+    decl->expr = std::move(init.scalar);
+    return decl;
+  }
+  if (init.arraySource) {
+    decl->arrayInitialized = true;
+    for (std::uint64_t k = 0; k < t.extent; ++k) decl->inits.push_back(elementOf(fn, init.arraySource->var, k, r));
+    return decl;
+  }
+  decl->arrayInitialized = init.arrayInit;
+  decl->inits = std::move(init.elements);
+  return decl;
+}
+
+StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
+  const clang::QualType t = d->getType().getNonReferenceType();
+  if (isUserRecord(t)) {
+    if (!d->getType()->isReferenceType()) {
+      // By copy: the leaves are named after the bindings (auto [lo, hi] = f(x) declares lo and hi).
+      const RecordLayout& layout = layoutOf(t->getAsRecordDecl());
+      if (layout.problem.empty()) {
+        auto binding = d->bindings().begin();
+        for (const clang::FieldDecl* fd : t->getAsRecordDecl()->fields()) {
+          if (binding == d->bindings().end()) break;
+          const std::string name = (*binding++)->getNameAsString();
+          usedNames_.erase(name);
+          auto [first, count] = layout.fields.at(fd);
+          for (unsigned k = first; k < first + count; ++k) {
+            const std::string& path = layout.leaves[k].path;
+            leafBase_.push_back(count == 1 && layout.leaves[k].type.isValue()
+                                    ? name
+                                    : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
+          }
+        }
+      }
+    }
+    return recordDecl(d);
+  }
+  const auto* array = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(t));
+  const clang::Expr* init = d->getInit() ? d->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto* loop = llvm::dyn_cast_or_null<clang::ArrayInitLoopExpr>(init))
+    init = loop->getCommonExpr()->getSourceExpr();
+  const auto* ref = init ? llvm::dyn_cast<clang::DeclRefExpr>(init->IgnoreParenImpCasts()) : nullptr;
+  const auto* source = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  auto found = source ? vars_.find(source) : vars_.end();
+  if (!array || found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+    rejectedVars_.insert(d);
+    if (source && rejectedVars_.count(source)) return nullptr;
+    error(d->getLocation(), "structured bindings of this type are not supported",
+          "bind the fields of a struct or the elements of a local array");
+    return nullptr;
+  }
+  if (d->getType()->isReferenceType()) {  // auto& [a, b] = arr: the elements themselves
+    vars_[d] = found->second;
+    StmtPtr nothing = makeStmt(StmtKind::Block, range(d->getSourceRange()));
+    nothing->scoped = false;
+    return nothing;
+  }
+  // By copy: one local per binding, a copy of its element.
+  StmtPtr group = makeStmt(StmtKind::Block, range(d->getSourceRange()));
+  group->scoped = false;
+  std::uint64_t k = 0;
+  const Scalar s = fn_->vars[found->second].type.scalar;
+  for (const clang::BindingDecl* b : d->bindings()) {
+    Var var;
+    var.name = b->getNameAsString();
+    var.type = Type::value(s);
+    var.range = range(b->getSourceRange());
+    const VarId id = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(var));
+    bindingVars_[b] = id;
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(d->getSourceRange()));
+    decl->var = id;
+    decl->expr = elementOf(*fn_, found->second, k++, range(d->getSourceRange()));
+    group->stmts.push_back(std::move(decl));
+  }
+  return group;
+}
+
+StmtPtr Lifter::recordReturn(const clang::ReturnStmt* ret) {
+  const SourceRange r = range(ret->getSourceRange());
+  const clang::Expr* value = ret->getRetValue();
+  if (returnsThis_) {
+    if (value && !isThis(value))
+      error(value->getBeginLoc(), "'" + fn_->name + "' returns a reference: only *this can be returned by reference",
+            "return *this, or return the struct by value");
+    return makeStmt(StmtKind::Return, r);
+  }
+  if (!value) return makeStmt(StmtKind::Return, r);
+  std::optional<RecordValue> result = recordValue(value, &returnLeaves_);
+  if (!result) return nullptr;
+  std::vector<ExprPtr> effects = std::move(result->effects);
+  assignLeaves(returnLeaves_, *result, effects, r);
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->scoped = false;
+  for (ExprPtr& x : effects)  // a leaf the call wrote in place needs no copy
+    if (x->kind == ExprKind::Assign && x->operands[1]->kind == ExprKind::VarRef &&
+        x->operands[0]->kind == ExprKind::VarRef && x->operands[0]->var == x->operands[1]->var)
+      x.reset();
+  effectStatements(effects, block->stmts);
+  block->stmts.push_back(makeStmt(StmtKind::Return, r));
+  return block;
+}
+
+StmtPtr Lifter::recordExprStmt(const clang::Expr* e) {
+  std::optional<RecordValue> value = recordValue(e);
+  if (!value) return nullptr;
+  const SourceRange r = range(e->getSourceRange());
+  if (value->effects.empty()) return makeStmt(StmtKind::Null, r);
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->scoped = false;
+  effectStatements(value->effects, block->stmts);
+  if (block->stmts.size() == 1) return std::move(block->stmts.front());
+  return block;
+}
+
+}  // namespace culift::frontend
+
+namespace culift::frontend {
+
+void Lifter::prologueOf(const clang::FunctionDecl* fd) {
+  // An array field of a struct passed by value arrives as a pointer: the callee's copy is a
+  // local array, so that writing it leaves the caller's struct alone.
+  for (auto [param, leaf] : arrayCopies_) {
+    std::vector<VarId>& ids = recordVars_[param];
+    const VarId source = ids[leaf];
+    const RecordLayout& layout = layoutOf(param->getType()->getAsRecordDecl());
+    Var copy;
+    copy.name = freshName(param->getNameAsString() + "_" + layout.leaves[leaf].path);
+    copy.type = layout.leaves[leaf].type;
+    copy.range = fn_->vars[source].range;
+    const VarId id = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(copy));
+    StmtPtr decl = makeStmt(StmtKind::Decl, fn_->vars[id].range);
+    decl->var = id;
+    decl->arrayInitialized = true;
+    for (std::uint64_t k = 0; k < fn_->vars[id].type.extent; ++k)
+      decl->inits.push_back(elementOf(*fn_, source, k, fn_->vars[id].range));
+    prologue_.push_back(std::move(decl));
+    ids[leaf] = id;
+  }
+  const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd);
+  if (!ctor || selfLeaves_.size() != layoutOf(ctor->getParent()).leaves.size()) return;
+  const RecordLayout& layout = layoutOf(ctor->getParent());
+  for (const clang::CXXCtorInitializer* init : ctor->inits()) {
+    if (!init->isMemberInitializer()) {
+      error(init->getSourceLocation().isValid() ? init->getSourceLocation() : fd->getLocation(),
+            init->isDelegatingInitializer() ? "delegating constructors are not supported"
+                                            : "this constructor initializer is not supported",
+            "initialize the fields in the constructor's member initializer list");
+      continue;
+    }
+    const clang::FieldDecl* field = init->getMember();
+    auto found = layout.fields.find(field);
+    if (found == layout.fields.end()) continue;
+    std::vector<LeafInit> inits;
+    if (!fieldInit(field, init->getInit(), inits)) continue;
+    const SourceRange r = range(init->getSourceRange());
+    std::vector<ExprPtr> effects;
+    for (unsigned k = 0; k < inits.size() && k < found->second.second; ++k) {
+      LeafInit& leaf = inits[k];
+      const VarId target = selfLeaves_[found->second.first + k];
+      for (ExprPtr& x : leaf.before) effects.push_back(std::move(x));
+      const Type t = fn_->vars[target].type;
+      if (t.isValue()) {
+        if (leaf.scalar) effects.push_back(assignment(refTo(*fn_, target, r), std::move(leaf.scalar), r));
+      } else if (leaf.arraySource) {
+        for (std::uint64_t e = 0; e < layout.leaves[found->second.first + k].type.extent; ++e)
+          effects.push_back(
+              assignment(elementOf(*fn_, target, e, r), elementOf(*fn_, leaf.arraySource->var, e, r), r));
+      } else if (leaf.arrayInit) {
+        const std::uint64_t n = layout.leaves[found->second.first + k].type.extent;
+        for (std::uint64_t e = 0; e < n; ++e)
+          effects.push_back(assignment(elementOf(*fn_, target, e, r),
+                                       e < leaf.elements.size() ? std::move(leaf.elements[e]) : zero(t.scalar, init->getSourceRange()),
+                                       r));
+      }
+    }
+    effectStatements(effects, prologue_);
+  }
+}
+
+}  // namespace culift::frontend
