@@ -424,6 +424,8 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
     return fold(e, where, "constant " + name);
   }
   if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {  // a structured binding
+    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl()); dd && rejectedVars_.count(dd))
+      return nullptr;
     if (auto it = bindingVars_.find(b); it != bindingVars_.end()) return varRef(it->second, e->getSourceRange());
     if (b->getBinding()) return expr(b->getBinding());
   }

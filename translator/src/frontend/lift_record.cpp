@@ -131,7 +131,7 @@ const Lifter::RecordLayout& Lifter::layoutOf(const clang::RecordDecl* rd) {
       else
         problem("a struct with user-defined copy or move operations is not supported: only trivially copyable "
                 "structs are",
-                "remove the copy and move constructors and assignment operators: the compiler's copy the fields");
+                "remove the copy and move constructors and assignment operators: the implicit ones copy every field");
     }
   }
   return layouts_.emplace(rd, std::move(layout)).first->second;
@@ -142,6 +142,9 @@ const Lifter::RecordLayout* Lifter::recordLayout(clang::QualType t, clang::Sourc
   const clang::QualType type = t.getNonReferenceType();
   const RecordLayout& layout = layoutOf(type->getAsRecordDecl());
   if (layout.problem.empty()) return &layout;
+  // A declaration is always diagnosed; a value of the type only where no declaration was.
+  const bool value = what == "a value";
+  if (!reportedLayouts_.insert(&layout).second && value) return nullptr;
   error(where, what + " has type " + whyUnsupported(type.getUnqualifiedType()) + ": " + layout.problem, layout.hint);
   return nullptr;
 }
@@ -450,7 +453,8 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     error(where, "expression of type " + whyUnsupported(e->getType()) + " is not supported");
     return std::nullopt;
   }
-  out.layout = recordLayout(e->getType(), where, "this expression");
+  if (referencesRejected(e)) return std::nullopt;  // diagnosed where the variable was declared
+  out.layout = recordLayout(e->getType(), where, "a value");
   if (!out.layout) return std::nullopt;
 
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {

@@ -259,6 +259,7 @@ class Lifter {
   static bool returnsOwnObject(const clang::FunctionDecl* fd);
   ExprPtr sequence(std::vector<ExprPtr> effects, ExprPtr last);
   std::map<const clang::RecordDecl*, RecordLayout> layouts_;
+  std::set<const RecordLayout*> reportedLayouts_;  // struct types diagnosed once at least
   std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars_;  // of the function being lifted
   std::map<const clang::BindingDecl*, VarId> bindingVars_;            // array structured bindings by copy
   std::vector<VarId> selfLeaves_;                                     // the object of a member function
