@@ -139,7 +139,8 @@ TEST_CASE("value structs equal native C++: structured bindings of structs and ar
 TEST_CASE("value structs equal native C++: class templates, lambdas and reference parameters",
           "[interp][translated][structs]") {
   for (int u : {-7, 0, 3, 1000})
-    for (int v : {-2, 5, 40}) sameBitsAs("PairGames", {Value::of(u), Value::of(v)}, structs::PairGames(opaque(u), opaque(v)));
+    for (int v : {-2, 5, 40})
+      sameBitsAs("PairGames", {Value::of(u), Value::of(v)}, structs::PairGames(opaque(u), opaque(v)));
 }
 
 TEST_CASE("a kernel taking structs by value takes their fields", "[interp][translated][structs]") {

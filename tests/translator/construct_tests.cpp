@@ -527,14 +527,14 @@ TEST_CASE("a struct local is its leaves: one variable per field, named after the
   CHECK_THAT(b, Catch::Contains("(Decl s_x f32 (Float f32 1))"));  // the default member initializer
   CHECK_THAT(b, Catch::Contains("(Decl s_in_c f32 (Var a))"));
   CHECK_THAT(b, Catch::Contains("(Decl s_in_k i32[2] = { (Int i32 3) (Int i32 4) })"));
-  CHECK_THAT(b, Catch::Contains("(Decl t_in_k i32[2] = { (Index (Var s_in_k) (Int i32 0)) (Index (Var s_in_k) (Int i32 1)) })"));
+  CHECK_THAT(b, Catch::Contains(
+                    "(Decl t_in_k i32[2] = { (Index (Var s_in_k) (Int i32 0)) (Index (Var s_in_k) (Int i32 1)) })"));
   CHECK_THAT(b, Catch::Contains("(+= i32 in i32 (Index (Var t_in_k) (Int i32 1)) (Int i32 2))"));
   CHECK_THAT(b, Catch::Contains("(= f32 (Var s_x) (Var t_x))"));
   CHECK_THAT(b, Catch::Contains("(= i32 (Index (Var s_in_k) (Int i32 1)) (Index (Var t_in_k) (Int i32 1)))"));
 }
 
-TEST_CASE("a helper returning a struct writes it through reference parameters after its own",
-          "[construct][struct]") {
+TEST_CASE("a helper returning a struct writes it through reference parameters after its own", "[construct][struct]") {
   auto r = lift(
       "struct R { float lo, hi; };\n"
       "inline R order(float a, float b) { if (a < b) return {a, b}; return R{b, a}; }\n"

@@ -153,7 +153,8 @@ CULIFT_KERNEL double Variance(const double* x, int m, int i) {
   return sumSq / count - mean * mean + s.sum + s2 + c + w0 + w1 + w2 + r2 + w[2];
 }
 
-// A class template's member function, a lambda taking a struct, a struct reference parameter.
+// A class template's member function, lambdas taking and capturing structs, a struct reference
+// parameter.
 template <class T> struct Pair {
   T a, b;
   T sum() const { return a + b; }
@@ -172,9 +173,16 @@ CULIFT_KERNEL int PairGames(int u, int v) {
   Pair<int> p{u, v};
   bump(p, 3);
   Pair<float> q{static_cast<float>(p.a), 0.5f};
-  const int pb = p.b;
-  auto twice = [&](const Pair<float>& r) { return r.sum() * 2.0f + static_cast<float>(pb); };
-  return p.sum() * 100 + static_cast<int>(twice(q));
+  auto twice = [&](const Pair<float>& r) { return r.sum() * 2.0f + static_cast<float>(p.b); };
+  Histogram h{};
+  h.counts[2] = 3.0f;
+  auto peek = [h](int k) { return h.counts[k]; };  // a copy, array field too: made here
+  h.counts[2] = 0.0f;
+  auto bumpAll = [&h](float by) {
+    for (float& c : h.counts) c += by;
+  };
+  bumpAll(0.5f);
+  return p.sum() * 100 + static_cast<int>(twice(q)) + static_cast<int>(peek(2) * 10.0f + h.counts[2]);
 }
 
 // Kernels taking structs by value: their fields are the kernel's scalar parameters (here an

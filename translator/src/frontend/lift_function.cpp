@@ -484,7 +484,8 @@ void Lifter::liftFunction(FuncId id) {
       f.returnType = Type::value(Scalar::Void);
       if (f.annotated) {
         returnTypeRejected_ = true;
-        error(where, "kernel '" + f.name + "' returns the struct " + whyUnsupported(ret) + ": a kernel returns a scalar",
+        error(where,
+              "kernel '" + f.name + "' returns the struct " + whyUnsupported(ret) + ": a kernel returns a scalar",
               "write the fields to output arrays (float* x_out, ...), or return the struct from a helper the "
               "kernel calls");
       } else {
@@ -522,7 +523,9 @@ void Lifter::liftFunction(FuncId id) {
         v.binding = c.binding;
         v.range = range(c.captured->getSourceRange());
         v.isParam = true;
-        if (const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured)) vars_[vd] = static_cast<VarId>(f.vars.size());
+        const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured);
+        if (vd && c.leaf >= 0) recordVars_[vd].push_back(static_cast<VarId>(f.vars.size()));
+        else if (vd) vars_[vd] = static_cast<VarId>(f.vars.size());
         f.vars.push_back(std::move(v));
       }
     }

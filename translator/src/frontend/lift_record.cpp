@@ -113,9 +113,11 @@ const Lifter::RecordLayout& Lifter::layoutOf(const clang::RecordDecl* rd) {
         else problem("its field " + field + " has unsupported type " + whyUnsupported(ft), "");
       } else if (isUserRecord(ft)) {
         const RecordLayout& inner = layoutOf(ft->getAsRecordDecl());
-        if (!inner.problem.empty()) problem("its field " + field + " of type " + whyUnsupported(ft) + ": " + inner.problem, inner.hint);
+        if (!inner.problem.empty())
+          problem("its field " + field + " of type " + whyUnsupported(ft) + ": " + inner.problem, inner.hint);
         else
-          for (const RecordLeaf& leaf : inner.leaves) layout.leaves.push_back({fd->getNameAsString() + "_" + leaf.path, leaf.type});
+          for (const RecordLeaf& leaf : inner.leaves)
+            layout.leaves.push_back({fd->getNameAsString() + "_" + leaf.path, leaf.type});
       } else {
         problem("its field " + field + " has unsupported type " + whyUnsupported(ft),
                 "fields may be bool, char, the integer types, float, double, fixed-size 1-D arrays of them, and "
@@ -129,9 +131,10 @@ const Lifter::RecordLayout& Lifter::layoutOf(const clang::RecordDecl* rd) {
         problem("a struct with a user-declared destructor is not supported: only trivially copyable structs are",
                 "remove the destructor");
       else
-        problem("a struct with user-defined copy or move operations is not supported: only trivially copyable "
-                "structs are",
-                "remove the copy and move constructors and assignment operators: the implicit ones copy every field");
+        problem(
+            "a struct with user-defined copy or move operations is not supported: only trivially copyable "
+            "structs are",
+            "remove the copy and move constructors and assignment operators: the implicit ones copy every field");
     }
   }
   return layouts_.emplace(rd, std::move(layout)).first->second;
@@ -169,8 +172,8 @@ void Lifter::collectNames(const clang::Stmt* s) {
   for (const clang::Stmt* child : s->children()) collectNames(child);
 }
 
-std::vector<VarId> Lifter::declareLeaves(const RecordLayout& layout, const std::string& base,
-                                         clang::SourceRange where, bool isParam, Binding binding, bool constArrays) {
+std::vector<VarId> Lifter::declareLeaves(const RecordLayout& layout, const std::string& base, clang::SourceRange where,
+                                         bool isParam, Binding binding, bool constArrays) {
   std::vector<VarId> ids;
   for (const RecordLeaf& leaf : layout.leaves) {
     Var v;
@@ -371,8 +374,7 @@ bool Lifter::fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std:
   return true;
 }
 
-bool Lifter::defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where,
-                         std::vector<LeafInit>& out) {
+bool Lifter::defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out) {
   bool ok = true;
   for (const clang::FieldDecl* fd : rd->fields()) {
     if (const clang::Expr* in = fd->getInClassInitializer()) {
@@ -406,7 +408,8 @@ int Lifter::directInit(const clang::Expr* e, const RecordLayout& layout, std::ve
       ++k;
       if (!init) init = fd->getInClassInitializer();
       if (init) ok = fieldInit(fd, init, out) && ok;
-      else if (isUserRecord(fd->getType())) ok = defaultInit(fd->getType()->getAsRecordDecl(), true, e->getSourceRange(), out) && ok;
+      else if (isUserRecord(fd->getType()))
+        ok = defaultInit(fd->getType()->getAsRecordDecl(), true, e->getSourceRange(), out) && ok;
       else {
         LeafInit leaf;
         if (fd->getType()->isArrayType()) leaf.arrayInit = true;
@@ -421,8 +424,8 @@ int Lifter::directInit(const clang::Expr* e, const RecordLayout& layout, std::ve
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
     const clang::CXXConstructorDecl* ctor = construct->getConstructor();
     if (ctor->isDefaultConstructor() && !ctor->isUserProvided())
-      return defaultInit(e->getType()->getAsRecordDecl(), construct->requiresZeroInitialization(),
-                         e->getSourceRange(), out)
+      return defaultInit(e->getType()->getAsRecordDecl(), construct->requiresZeroInitialization(), e->getSourceRange(),
+                         out)
                  ? 1
                  : -1;
   }
@@ -512,10 +515,10 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
           out.effects.push_back(assignment(elementOf(*fn_, id, i, r), elementOf(*fn_, leaf.arraySource->var, i, r), r));
       } else if (leaf.arrayInit) {
         for (std::uint64_t i = 0; i < t.extent; ++i)
-          out.effects.push_back(assignment(elementOf(*fn_, id, i, r),
-                                           i < leaf.elements.size() ? std::move(leaf.elements[i])
-                                                                    : zero(t.scalar, e->getSourceRange()),
-                                           r));
+          out.effects.push_back(
+              assignment(elementOf(*fn_, id, i, r),
+                         i < leaf.elements.size() ? std::move(leaf.elements[i]) : zero(t.scalar, e->getSourceRange()),
+                         r));
       }
       out.leaves.push_back(refTo(*fn_, id, r));
     }
@@ -625,7 +628,9 @@ std::optional<Lifter::RecordValue> Lifter::recordCall(const clang::Expr* e, cons
     return out;
   }
   if (callee->getReturnType()->isReferenceType()) {
-    error(where, "'" + callee->getQualifiedNameAsString() + "' returns a reference: functions returning references are not supported",
+    error(where,
+          "'" + callee->getQualifiedNameAsString() +
+              "' returns a reference: functions returning references are not supported",
           "return the struct by value");
     return std::nullopt;
   }
@@ -985,13 +990,13 @@ void Lifter::prologueOf(const clang::FunctionDecl* fd) {
         if (leaf.scalar) effects.push_back(assignment(refTo(*fn_, target, r), std::move(leaf.scalar), r));
       } else if (leaf.arraySource) {
         for (std::uint64_t e = 0; e < layout.leaves[found->second.first + k].type.extent; ++e)
-          effects.push_back(
-              assignment(elementOf(*fn_, target, e, r), elementOf(*fn_, leaf.arraySource->var, e, r), r));
+          effects.push_back(assignment(elementOf(*fn_, target, e, r), elementOf(*fn_, leaf.arraySource->var, e, r), r));
       } else if (leaf.arrayInit) {
         const std::uint64_t n = layout.leaves[found->second.first + k].type.extent;
         for (std::uint64_t e = 0; e < n; ++e)
           effects.push_back(assignment(elementOf(*fn_, target, e, r),
-                                       e < leaf.elements.size() ? std::move(leaf.elements[e]) : zero(t.scalar, init->getSourceRange()),
+                                       e < leaf.elements.size() ? std::move(leaf.elements[e])
+                                                                : zero(t.scalar, init->getSourceRange()),
                                        r));
       }
     }

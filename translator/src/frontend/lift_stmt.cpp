@@ -309,14 +309,23 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
   auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
-  if (found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+  std::optional<VarId> fieldArray;  // an array field of a struct: its leaf (a local array or a pointer)
+  if (const auto* field = llvm::dyn_cast_or_null<clang::MemberExpr>(rangeInit)) {
+    ExprPtr leaf = memberExpr(field);
+    if (!leaf) return nullptr;
+    if (leaf->kind == ExprKind::VarRef && !leaf->type.isValue()) fieldArray = leaf->var;
+  }
+  if (!fieldArray && (found == vars_.end() || !fn_->vars[found->second].type.isArray())) {
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
-  const VarId array = found->second;
-  const Type arrayType = fn_->vars[array].type;
+  const VarId array = fieldArray ? *fieldArray : found->second;
+  Type arrayType = fn_->vars[array].type;
+  if (fieldArray)
+    if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(rangeInit->getType())))
+      arrayType = Type::array(arrayType.scalar, at->getSize().getZExtValue(), arrayType.constElements);
   StmtPtr init = stmt(s->getInit());  // C++20: for (init; element : range)
 
   // for (culift_k = 0; culift_k < N; ++culift_k) { element = array[culift_k]; body }

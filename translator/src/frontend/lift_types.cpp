@@ -78,8 +78,7 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     }
     if (std::optional<Scalar> s = scalarOf(pointee)) return Type::pointer(*s, pointee.isConstQualified());
     error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(pointee),
-          pointee->isRecordType() ? "arrays of structs are not supported: pass one array per field"
-                                  : kArrayParamHint);
+          pointee->isRecordType() ? "arrays of structs are not supported: pass one array per field" : kArrayParamHint);
     return std::nullopt;
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
@@ -137,7 +136,8 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
   }
   if (t->isRecordType()) {
     // Value structs of the user's code are lifted by recordDecl; what is left are library types.
-    error(where, "local variable " + name + " has class type " + whyUnsupported(t) + ": library types are not supported",
+    error(where,
+          "local variable " + name + " has class type " + whyUnsupported(t) + ": library types are not supported",
           "use scalar variables, a fixed-size array such as float v[6], or a value struct of your own");
   } else {
     error(where, "local variable " + name + " has unsupported type " + whyUnsupported(t),

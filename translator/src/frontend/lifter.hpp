@@ -162,8 +162,11 @@ class Lifter {
     std::string name;
     Type type;
     Binding binding;
+    int leaf = -1;  // a captured struct: one capture parameter per leaf, this one's index
   };
   static bool isClosureType(clang::QualType t);
+  // The variable a capture parameter binds to in the function defining the lambda.
+  std::optional<VarId> capturedVar(const CaptureParam& p);
   // The capture parameters of a lambda's function (diagnosed and empty-handed when one cannot be).
   bool captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureParam>& out);
   StmtPtr closureDecl(const clang::VarDecl* v);
@@ -259,7 +262,7 @@ class Lifter {
   static bool returnsOwnObject(const clang::FunctionDecl* fd);
   ExprPtr sequence(std::vector<ExprPtr> effects, ExprPtr last);
   std::map<const clang::RecordDecl*, RecordLayout> layouts_;
-  std::set<const RecordLayout*> reportedLayouts_;  // struct types diagnosed once at least
+  std::set<const RecordLayout*> reportedLayouts_;                     // struct types diagnosed once at least
   std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars_;  // of the function being lifted
   std::map<const clang::BindingDecl*, VarId> bindingVars_;            // array structured bindings by copy
   std::vector<VarId> selfLeaves_;                                     // the object of a member function
