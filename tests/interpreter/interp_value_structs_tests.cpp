@@ -154,3 +154,12 @@ TEST_CASE("a kernel taking structs by value takes their fields", "[interp][trans
                  structs::Shade(normal, light));
     }
 }
+
+TEST_CASE("value structs equal native C++: long array fields, defaults reading fields, a loop over a struct",
+          "[interp][translated][structs]") {
+  std::vector<float> x = {0.5f, -1.25f, 2.0f, 0.75f, -0.125f, 3.5f, 1.0f, 1e-3f, 7.0f};
+  const int n = static_cast<int>(x.size());
+  for (int i = 0; i < n; ++i)
+    sameBitsAs("Smooth", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(n), Value::of(i)},
+               structs::Smooth(x.data(), opaque(n), opaque(i)));
+}

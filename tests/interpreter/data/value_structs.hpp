@@ -196,4 +196,42 @@ CULIFT_KERNEL CULIFT_UNIFORM(light) float Shade(Vec3 normal, Light light) {
   return lambert > 0.0f ? lambert * light.intensity : 0.0f;
 }
 
+// Long array fields (copied by loops), default member initializers reading the fields before
+// them (also in a nested struct), a struct updated in a for loop's increment.
+struct Window {
+  float lo = 0.0f, hi = lo + 2.0f;
+};
+struct Kernel16 {
+  Window window;
+  float taps[16] = {};
+  float scale = window.hi - window.lo;
+};
+inline Kernel16 ramp(float start) {
+  Kernel16 k;
+  for (int t = 0; t < 16; ++t) k.taps[t] = start + 0.125f * static_cast<float>(t);
+  return k;
+}
+inline float apply(Kernel16 k, const float* x, int i, int n) {
+  float s = 0.0f;
+  for (int t = 0; t < 16; ++t) {
+    s += k.taps[t] * x[(i + t) % n];
+    k.taps[t] = 0.0f;  // the copy only
+  }
+  return s * k.scale;
+}
+struct Step {
+  int at;
+  float weight;
+  Step next() const { return {at + 1, weight * 0.5f}; }
+};
+
+CULIFT_KERNEL float Smooth(const float* x, int n, int i) {
+  const Kernel16 k = ramp(x[i]);
+  Kernel16 copy{};
+  copy = k;
+  float s = apply(copy, x, i, n) + copy.taps[15] + k.window.hi;
+  for (Step st{0, 1.0f}; st.at < 4; st = st.next()) s += st.weight * x[(i + st.at) % n];
+  return s;
+}
+
 }  // namespace structs

@@ -230,21 +230,93 @@ ExprPtr commaOf(std::vector<ExprPtr>& items, std::size_t begin, std::size_t end)
 }
 }  // namespace
 
-// Statements for effects, one per call or assignment (a comma chain sequence() built is split).
-static void effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr>& out) {
-  for (ExprPtr& x : effects) {
-    if (!x) continue;
-    if (x->kind == ExprKind::Comma && x->type.isVoid()) {
-      std::vector<ExprPtr> parts;
-      for (ExprPtr& o : x->operands) parts.push_back(std::move(o));
-      effectStatements(parts, out);
+namespace {
+// Whether `s` is `dst[k] = src[k]` (both arrays variables, k a literal); sets them.
+bool elementCopy(const Stmt& s, VarId& dst, VarId& src, std::uint64_t& k) {
+  if (s.kind != StmtKind::ExprStmt || !s.expr || s.expr->kind != ExprKind::Assign) return false;
+  const Expr& to = *s.expr->operands[0];
+  const Expr& from = *s.expr->operands[1];
+  if (to.kind != ExprKind::Subscript || from.kind != ExprKind::Subscript) return false;
+  const Expr& i = *to.operands[1];
+  const Expr& j = *from.operands[1];
+  if (i.kind != ExprKind::IntLiteral || j.kind != ExprKind::IntLiteral || i.intBits != j.intBits) return false;
+  dst = to.operands[0]->var;
+  src = from.operands[0]->var;
+  k = i.intBits;
+  return true;
+}
+}  // namespace
+
+StmtPtr Lifter::copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& r) {
+  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+  Var counter;
+  counter.name = "culift_k";
+  counter.type = Type::value(indexType);
+  counter.range = r;
+  const VarId k = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(counter));
+  auto literal = [&](std::uint64_t v) {
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), r);
+    out->intBits = v;
+    return out;
+  };
+  auto element = [&](VarId array) {
+    auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[array].type.scalar), r);
+    out->operands.push_back(refTo(*fn_, array, r));
+    out->operands.push_back(refTo(*fn_, k, r));
+    return out;
+  };
+  StmtPtr loop = makeStmt(StmtKind::For, r);
+  loop->init = makeStmt(StmtKind::Decl, r);
+  loop->init->var = k;
+  loop->init->expr = literal(0);
+  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), r);
+  loop->cond->binaryOp = BinaryOp::Lt;
+  loop->cond->operands.push_back(refTo(*fn_, k, r));
+  loop->cond->operands.push_back(literal(n));
+  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
+  loop->expr->incDecOp = IncDecOp::PreInc;
+  loop->expr->operands.push_back(refTo(*fn_, k, r));
+  loop->body = makeStmt(StmtKind::ExprStmt, r);
+  loop->body->expr = assignment(element(dst), element(src), r);
+  return loop;
+}
+
+// Statements for effects, one per call or assignment (a comma chain sequence() built is split);
+// a long run of element copies dst[0] = src[0], dst[1] = src[1], ... becomes a loop.
+void Lifter::effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr>& out) {
+  std::vector<StmtPtr> flat;
+  std::function<void(std::vector<ExprPtr>&)> flatten = [&](std::vector<ExprPtr>& list) {
+    for (ExprPtr& x : list) {
+      if (!x) continue;
+      if (x->kind == ExprKind::Comma && x->type.isVoid()) {
+        std::vector<ExprPtr> parts;
+        for (ExprPtr& o : x->operands) parts.push_back(std::move(o));
+        flatten(parts);
+        continue;
+      }
+      StmtPtr s = makeStmt(StmtKind::ExprStmt, x->range);
+      s->expr = std::move(x);
+      flat.push_back(std::move(s));
+    }
+  };
+  flatten(effects);
+  effects.clear();
+  for (std::size_t i = 0; i < flat.size();) {
+    VarId dst = kNone, src = kNone;
+    std::uint64_t k = 0;
+    std::size_t n = 0;
+    if (elementCopy(*flat[i], dst, src, k) && k == 0) {
+      VarId d = kNone, s = kNone;
+      while (i + n < flat.size() && elementCopy(*flat[i + n], d, s, k) && d == dst && s == src && k == n) ++n;
+    }
+    if (n > kUnrolledCopy) {
+      out.push_back(copyLoop(dst, src, n, flat[i]->range));
+      i += n;
       continue;
     }
-    StmtPtr s = makeStmt(StmtKind::ExprStmt, x->range);
-    s->expr = std::move(x);
-    out.push_back(std::move(s));
+    out.push_back(std::move(flat[i++]));
   }
-  effects.clear();
 }
 
 ExprPtr Lifter::sequence(std::vector<ExprPtr> effects, ExprPtr last) {
@@ -331,6 +403,13 @@ Lifter::RecordValue Lifter::materialize(RecordValue value, const std::string& ba
 bool Lifter::fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out) {
   const clang::QualType ft = fd->getType();
   if (isUserRecord(ft)) {
+    return insideNested(ft->getAsRecordDecl(), out.size(), [&] { return nestedFieldInit(ft, init, out); });
+  }
+  return scalarFieldInit(fd, init, out);
+}
+
+bool Lifter::nestedFieldInit(clang::QualType ft, const clang::Expr* init, std::vector<LeafInit>& out) {
+  {
     const clang::Expr* e = structOperand(init);
     if (llvm::isa<clang::ImplicitValueInitExpr>(e))
       return defaultInit(ft->getAsRecordDecl(), true, e->getSourceRange(), out);
@@ -347,6 +426,10 @@ bool Lifter::fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std:
     }
     return true;
   }
+}
+
+bool Lifter::scalarFieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out) {
+  const clang::QualType ft = fd->getType();
   if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(ft))) {
     const Scalar s = *scalarOf(at->getElementType());
     const clang::Expr* e = structOperand(init);
@@ -374,6 +457,24 @@ bool Lifter::fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std:
   return true;
 }
 
+bool Lifter::insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift) {
+  const std::vector<VarId>* object = objectLeaves_;
+  const RecordLayout* layout = objectLayout_;
+  const std::size_t base = objectBase_;
+  const RecordLayout& nested = layoutOf(inner);
+  std::vector<VarId> leaves;
+  const bool inside = object && at >= base && at - base + nested.leaves.size() <= object->size();
+  if (inside) leaves.assign(object->begin() + (at - base), object->begin() + (at - base + nested.leaves.size()));
+  objectLeaves_ = inside ? &leaves : nullptr;
+  objectLayout_ = &nested;
+  objectBase_ = at;
+  const bool ok = lift();
+  objectLeaves_ = object;
+  objectLayout_ = layout;
+  objectBase_ = base;
+  return ok;
+}
+
 bool Lifter::defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out) {
   bool ok = true;
   for (const clang::FieldDecl* fd : rd->fields()) {
@@ -383,7 +484,9 @@ bool Lifter::defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRa
     }
     const clang::QualType ft = fd->getType();
     if (isUserRecord(ft)) {
-      ok = defaultInit(ft->getAsRecordDecl(), zero, where, out) && ok;
+      ok = insideNested(ft->getAsRecordDecl(), out.size(),
+                        [&] { return defaultInit(ft->getAsRecordDecl(), zero, where, out); }) &&
+           ok;
       continue;
     }
     LeafInit leaf;
@@ -408,9 +511,10 @@ int Lifter::directInit(const clang::Expr* e, const RecordLayout& layout, std::ve
       ++k;
       if (!init) init = fd->getInClassInitializer();
       if (init) ok = fieldInit(fd, init, out) && ok;
-      else if (isUserRecord(fd->getType()))
-        ok = defaultInit(fd->getType()->getAsRecordDecl(), true, e->getSourceRange(), out) && ok;
-      else {
+      else if (isUserRecord(fd->getType())) {
+        const clang::RecordDecl* inner = fd->getType()->getAsRecordDecl();
+        ok = insideNested(inner, out.size(), [&] { return defaultInit(inner, true, e->getSourceRange(), out); }) && ok;
+      } else {
         LeafInit leaf;
         if (fd->getType()->isArrayType()) leaf.arrayInit = true;
         else leaf.scalar = zero(*scalarOf(fd->getType()), e->getSourceRange());
@@ -443,10 +547,15 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     out.addressable = true;
     return std::move(out);
   };
+  if (isThis(e) && objectLeaves_) {  // a default member initializer naming another field
+    out.layout = objectLayout_;
+    return variables(*objectLeaves_);
+  }
   if (isThis(e)) {
     const clang::CXXMethodDecl* method = current_ < decls_.size() ? memberFunction(decls_[current_]) : nullptr;
     if (!method) {
-      error(where, "'this' is not supported here");
+      error(where, "a default member initializer reading another field is supported in a declaration of a local only",
+            "declare the struct as a local variable, or initialize the field explicitly");
       return std::nullopt;
     }
     out.layout = &layoutOf(method->getParent());
@@ -481,7 +590,12 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     }
     std::optional<RecordValue> base = recordValue(member->getBase());
     if (!base) return std::nullopt;
-    auto [first, count] = base->layout->fields.at(fd);
+    auto field = base->layout->fields.find(fd);
+    if (field == base->layout->fields.end()) {
+      error(where, "this access to the field '" + fd->getNameAsString() + "' is not supported here");
+      return std::nullopt;
+    }
+    auto [first, count] = field->second;
     out.effects = std::move(base->effects);
     out.addressable = base->addressable;
     for (unsigned k = first; k < first + count; ++k) out.leaves.push_back(std::move(base->leaves[k]));
@@ -748,7 +862,7 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
   StmtPtr group = makeStmt(StmtKind::Block, r);
   group->scoped = false;
   auto effectStmts = [&](std::vector<ExprPtr>& effects) { effectStatements(effects, group->stmts); };
-  auto declare = [&](VarId id, LeafInit& init) { group->stmts.push_back(leafDecl(*fn_, id, init, r)); };
+  auto declare = [&](VarId id, LeafInit& init) { group->stmts.push_back(leafDecl(id, init, r)); };
   const clang::Expr* init = v->getInit();
   if (v->getType()->isReferenceType()) {
     std::optional<RecordValue> value = init ? recordValue(init) : std::nullopt;
@@ -779,7 +893,17 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
     fn_->vars[ids[k]].name = freshName(names[k]);
   }
   std::vector<LeafInit> inits;
+  // Default member initializers may read the fields before them: `this` is the new variable.
+  const std::vector<VarId>* outerObject = objectLeaves_;
+  const RecordLayout* outerLayout = objectLayout_;
+  const std::size_t outerBase = objectBase_;
+  objectLeaves_ = &ids;
+  objectLayout_ = layout;
+  objectBase_ = 0;
   const int direct = init ? directInit(init, *layout, inits) : 1;
+  objectLeaves_ = outerObject;
+  objectLayout_ = outerLayout;
+  objectBase_ = outerBase;
   if (direct < 0) {
     rejectedVars_.insert(v);
     return nullptr;
@@ -818,13 +942,21 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
   return group;
 }
 
-StmtPtr Lifter::leafDecl(const Function& fn, VarId id, LeafInit& init, const SourceRange& r) {
+StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& r) {
+  const Function& fn = *fn_;
   StmtPtr decl = makeStmt(StmtKind::Decl, r);
   decl->var = id;
   const Type t = fn.vars[id].type;
   if (t.isValue()) {
     decl->expr = std::move(init.scalar);
     return decl;
+  }
+  if (init.arraySource && t.extent > kUnrolledCopy) {  // a long array: declared, then copied by a loop
+    StmtPtr group = makeStmt(StmtKind::Block, r);
+    group->scoped = false;
+    group->stmts.push_back(std::move(decl));
+    group->stmts.push_back(copyLoop(id, init.arraySource->var, t.extent, r));
+    return group;
   }
   if (init.arraySource) {
     decl->arrayInitialized = true;
@@ -926,6 +1058,12 @@ StmtPtr Lifter::recordReturn(const clang::ReturnStmt* ret) {
   return block;
 }
 
+ExprPtr Lifter::recordEffects(const clang::Expr* e) {
+  std::optional<RecordValue> value = recordValue(e);
+  if (!value || value->effects.empty()) return nullptr;
+  return commaOf(value->effects, 0, value->effects.size());
+}
+
 StmtPtr Lifter::recordExprStmt(const clang::Expr* e) {
   std::optional<RecordValue> value = recordValue(e);
   if (!value) return nullptr;
@@ -955,12 +1093,9 @@ void Lifter::prologueOf(const clang::FunctionDecl* fd) {
     copy.range = fn_->vars[source].range;
     const VarId id = static_cast<VarId>(fn_->vars.size());
     fn_->vars.push_back(std::move(copy));
-    StmtPtr decl = makeStmt(StmtKind::Decl, fn_->vars[id].range);
-    decl->var = id;
-    decl->arrayInitialized = true;
-    for (std::uint64_t k = 0; k < fn_->vars[id].type.extent; ++k)
-      decl->inits.push_back(elementOf(*fn_, source, k, fn_->vars[id].range));
-    prologue_.push_back(std::move(decl));
+    LeafInit init;
+    init.arraySource = refTo(*fn_, source, fn_->vars[id].range);
+    prologue_.push_back(leafDecl(id, init, fn_->vars[id].range));
     ids[leaf] = id;
   }
   const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd);

@@ -95,7 +95,8 @@ StmtPtr Lifter::stmtNode(const clang::Stmt* s) {
     StmtPtr out = makeStmt(StmtKind::For, range(sr));
     out->init = stmt(loop->getInit());
     out->cond = expr(loop->getCond());
-    out->expr = expr(loop->getInc());
+    if (loop->getInc() && isUserRecord(loop->getInc()->getType())) out->expr = recordEffects(loop->getInc());
+    else out->expr = expr(loop->getInc());
     out->body = stmt(loop->getBody());
     return out;
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -232,11 +233,21 @@ class Lifter {
   StmtPtr decompositionDecl(const clang::DecompositionDecl* d);
   StmtPtr recordReturn(const clang::ReturnStmt* r);
   StmtPtr recordExprStmt(const clang::Expr* e);
+  // A struct-valued expression evaluated for its effects only, as one expression (null if none).
+  ExprPtr recordEffects(const clang::Expr* e);
+  // The object `this` names while the default member initializers of a local are lifted.
+  const std::vector<VarId>* objectLeaves_ = nullptr;
+  const RecordLayout* objectLayout_ = nullptr;
+  std::size_t objectBase_ = 0;  // the index of its first leaf among the LeafInits being built
+  // Runs `lift` with `this` naming the nested struct whose first leaf is LeafInit `at`.
+  bool insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift);
   std::optional<RecordValue> recordValue(const clang::Expr* e, const std::vector<VarId>* dest = nullptr);
   // Aggregate and default initialization, one LeafInit per leaf; 0 when `e` is neither form.
   int directInit(const clang::Expr* e, const RecordLayout& layout, std::vector<LeafInit>& out);
   bool defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out);
   bool fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out);
+  bool nestedFieldInit(clang::QualType type, const clang::Expr* init, std::vector<LeafInit>& out);
+  bool scalarFieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out);
   // Temporaries of a struct's leaves, declared before the statement being lifted.
   std::vector<VarId> temporaries(const RecordLayout& layout, const std::string& base, clang::SourceRange where);
   RecordValue materialize(RecordValue value, const std::string& base, clang::SourceRange where);
@@ -252,7 +263,11 @@ class Lifter {
                    const std::vector<VarId>* out);
   // A call of a scalar or void function culift lifts (member functions and operators too).
   ExprPtr liftedCall(const clang::CallExpr* e, const clang::FunctionDecl* callee);
-  static StmtPtr leafDecl(const Function& fn, VarId id, LeafInit& init, const SourceRange& r);
+  StmtPtr leafDecl(VarId id, LeafInit& init, const SourceRange& r);
+  // Array copies of more elements than this are loops (culift_k) instead of one statement each.
+  static constexpr std::uint64_t kUnrolledCopy = 8;
+  StmtPtr copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& r);
+  void effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr>& out);
   // Pushes the arguments `arg` passes to `param` (one, or a struct's leaves); effects to run first.
   bool pushArgument(const clang::Expr* arg, const clang::ParmVarDecl* param, std::vector<ExprPtr>& args,
                     std::vector<ExprPtr>& effects);
