@@ -163,3 +163,19 @@ TEST_CASE("value structs equal native C++: long array fields, defaults reading f
     sameBitsAs("Smooth", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(n), Value::of(i)},
                structs::Smooth(x.data(), opaque(n), opaque(i)));
 }
+
+TEST_CASE("value structs equal native C++: local arrays of structs", "[interp][translated][structs]") {
+  std::vector<float> x = {0.5f, -1.25f, 2.0f, 0.75f, -0.125f, 0.9f};
+  const int n = static_cast<int>(x.size());
+  for (int i = 0; i < n; ++i)
+    sameBitsAs("Particles", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(n), Value::of(i)},
+               structs::Particles(x.data(), opaque(n), opaque(i)));
+  // One array per field.
+  const Translated& t = translatedStructs();
+  REQUIRE(t.module);
+  const Function& particles = *t.module->find("Particles");
+  REQUIRE(varNamed(particles, "ps_pos"));
+  CHECK(varNamed(particles, "ps_pos")->type == Type::array(Scalar::F32, 4));
+  REQUIRE(varNamed(particles, "ps_hits"));
+  CHECK(varNamed(particles, "ps_hits")->type == Type::array(Scalar::I32, 4));
+}

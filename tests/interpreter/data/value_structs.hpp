@@ -234,4 +234,38 @@ CULIFT_KERNEL float Smooth(const float* x, int n, int i) {
   return s;
 }
 
+// A local array of structs (one array per field): brace lists, defaults, element access,
+// element assignment, references to elements, member calls on elements, range for over it.
+struct Particle {
+  float pos = 0.0f, vel = 1.0f;
+  int hits = 0;
+  void advance(float dt) {
+    pos += vel * dt;
+    if (pos > 1.0f) {
+      pos = 2.0f - pos;
+      vel = -vel;
+      ++hits;
+    }
+  }
+  float energy() const { return 0.5f * vel * vel; }
+};
+
+CULIFT_KERNEL float Particles(const float* x, int n, int i) {
+  Particle ps[4] = {{x[i], 0.5f}, {x[(i + 1) % n], -0.25f}, {.vel = 2.0f}};
+  Particle spare[2];
+  spare[1] = ps[0];
+  spare[0] = Particle{0.25f, x[i], 7};
+  for (int step = 0; step < 8; ++step)
+    for (Particle& p : ps) p.advance(0.125f);
+  Particle& first = ps[0];
+  first.vel *= 2.0f;
+  float e = 0.0f;
+  for (const Particle& p : ps) e += p.energy() + static_cast<float>(p.hits);
+  for (Particle p : spare) {
+    p.advance(1.0f);  // a copy
+    e += p.pos;
+  }
+  return e + ps[3].pos + spare[1].pos + static_cast<float>(spare[0].hits);
+}
+
 }  // namespace structs

@@ -1,6 +1,6 @@
 #include <culift/annotate.hpp>
-struct P { float x, y; };
+struct P { float w[2]; };
 CULIFT_KERNEL float f(float a) {
-  P ps[2] = {{a, a}, {a, a}};  // expected-error {{local array 'ps' has unsupported element type 'P'}}
-  return ps[0].x;
+  P ps[2] = {{{a, a}}, {{a, a}}};  // expected-error {{local array 'ps' of structs with an array field ('w') is not supported}}
+  return ps[0].w[0];
 }

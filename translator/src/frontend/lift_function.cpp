@@ -453,6 +453,7 @@ void Lifter::liftFunction(FuncId id) {
   closures_.clear();
   returnTypeRejected_ = false;
   recordVars_.clear();
+  structArrays_.clear();
   bindingVars_.clear();
   selfLeaves_.clear();
   returnLeaves_.clear();

@@ -319,6 +319,20 @@ void Lifter::effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr
   }
 }
 
+bool Lifter::allVariables(const RecordValue& value) {
+  for (const ExprPtr& leaf : value.leaves)
+    if (leaf->kind != ExprKind::VarRef) return false;
+  return true;
+}
+
+ExprPtr Lifter::cloneLvalue(const Expr& e) {
+  auto out = std::make_unique<Expr>(e.kind, e.type, e.range);
+  out->var = e.var;
+  out->intBits = e.intBits;
+  for (const ExprPtr& o : e.operands) out->operands.push_back(cloneLvalue(*o));
+  return out;
+}
+
 ExprPtr Lifter::sequence(std::vector<ExprPtr> effects, ExprPtr last) {
   if (!last) return nullptr;
   if (effects.empty()) return last;
@@ -652,10 +666,35 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     error(where, "choosing between structs with ?: is not supported", "assign the struct in an if/else instead");
     return std::nullopt;
   }
-  if (llvm::isa<clang::ArraySubscriptExpr>(e)) {
+  if (const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
     if (referencesRejected(e)) return std::nullopt;
-    error(where, "arrays of structs are not supported", "use one array per field: const float* x, const float* y");
-    return std::nullopt;
+    // An element of a local array of structs: the same element of each field's array.
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(element->getBase()->IgnoreParenImpCasts());
+    auto found = ref ? structArrays_.find(ref->getDecl()) : structArrays_.end();
+    if (found == structArrays_.end()) {
+      error(where, "only a local array of structs can be indexed",
+            "arrays of structs as parameters are not supported: pass one array per field, const float* x, ...");
+      return std::nullopt;
+    }
+    if (element->getIdx()->HasSideEffects(ctx_)) {
+      error(element->getIdx()->getExprLoc(), "the index of an element of an array of structs must have no side effects",
+            "compute the index in a statement of its own: int k = i++; then ps[k]");
+      return std::nullopt;
+    }
+    for (VarId id : found->second) {
+      ExprPtr index = expr(element->getIdx());
+      if (!index) return std::nullopt;
+      if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool)) {
+        error(element->getIdx()->getExprLoc(), "array index must be an integer");
+        return std::nullopt;
+      }
+      auto leaf = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[id].type.scalar), r);
+      leaf->operands.push_back(refTo(*fn_, id, r));
+      leaf->operands.push_back(std::move(index));
+      out.leaves.push_back(std::move(leaf));
+    }
+    out.addressable = true;
+    return out;
   }
   error(where, std::string("unsupported expression '") + e->getStmtClassName() + "' of struct type " +
                    whyUnsupported(e->getType()));
@@ -703,9 +742,16 @@ std::optional<Lifter::RecordValue> Lifter::recordCall(const clang::Expr* e, cons
     if (!value->addressable) *value = materialize(std::move(*value), "tmp", args[0]->getSourceRange());
     out.effects = std::move(value->effects);
     for (ExprPtr& x : target->effects) out.effects.push_back(std::move(x));
-    std::vector<VarId> ids;
-    for (const ExprPtr& leaf : target->leaves) ids.push_back(leaf->var);
-    assignLeaves(ids, *value, out.effects, range(e->getSourceRange()));
+    if (allVariables(*target)) {
+      std::vector<VarId> ids;
+      for (const ExprPtr& leaf : target->leaves) ids.push_back(leaf->var);
+      assignLeaves(ids, *value, out.effects, range(e->getSourceRange()));
+    } else {  // an element of an array of structs: its leaves are array elements, all scalars
+      for (std::size_t k = 0; k < target->leaves.size(); ++k)
+        out.effects.push_back(assignment(cloneLvalue(*target->leaves[k]),
+                                         convert(std::move(value->leaves[k]), target->leaves[k]->type.scalar),
+                                         range(e->getSourceRange())));
+    }
     out.leaves = std::move(target->leaves);
     out.addressable = true;
     return out;
@@ -873,8 +919,18 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
     }
     effectStmts(value->effects);
     std::vector<VarId> ids;
-    if (value->addressable) {  // another name for the same leaves
+    if (value->addressable && allVariables(*value)) {  // another name for the same leaves
       for (const ExprPtr& leaf : value->leaves) ids.push_back(leaf->var);
+    } else if (value->addressable) {  // an element of an array of structs: references to its leaves
+      const bool constant = v->getType().getNonReferenceType().isConstQualified();
+      ids = declareLeaves(*layout, name, v->getSourceRange(), false,
+                          constant ? Binding::ConstReference : Binding::Reference, constant);
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        StmtPtr decl = makeStmt(StmtKind::Decl, r);
+        decl->var = ids[k];
+        decl->expr = std::move(value->leaves[k]);
+        group->stmts.push_back(std::move(decl));
+      }
     } else {  // bound to a temporary, whose life the reference extends: a local of its own
       ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
       for (std::size_t k = 0; k < ids.size(); ++k) {
@@ -966,6 +1022,179 @@ StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& r) {
   decl->arrayInitialized = init.arrayInit;
   decl->inits = std::move(init.elements);
   return decl;
+}
+
+StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(v->getType()));
+  const clang::QualType element = at ? at->getElementType() : clang::QualType();
+  const RecordLayout* layout = at ? recordLayout(element, v->getLocation(), "local array '" + name + "'") : nullptr;
+  if (!layout) {
+    if (!at) error(v->getLocation(), "variable-length array '" + name + "' is not supported", "give the array a constant size");
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  for (const RecordLeaf& leaf : layout->leaves)
+    if (leaf.type.isArray()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(),
+            "local array '" + name + "' of structs with an array field ('" + leaf.path + "') is not supported",
+            "use one array per field of the struct");
+      return nullptr;
+    }
+  const std::uint64_t n = at->getSize().getZExtValue();
+  const SourceRange r = range(v->getSourceRange());
+  // One array per field: ps_x[n], ps_y[n] (a struct of arrays).
+  std::vector<VarId> ids;
+  for (const RecordLeaf& leaf : layout->leaves) {
+    Var a;
+    a.name = freshName(name + "_" + leaf.path);
+    a.type = Type::array(leaf.type.scalar, n, element.isConstQualified());
+    a.range = r;
+    ids.push_back(static_cast<VarId>(fn_->vars.size()));
+    fn_->vars.push_back(std::move(a));
+  }
+  // The elements' initial values, element by element: a brace list, default member
+  // initializers, or nothing (each field's array left uninitialized).
+  std::vector<std::vector<LeafInit>> elements;
+  const clang::Expr* init = v->getInit() ? structOperand(v->getInit()) : nullptr;
+  const auto* list = init ? llvm::dyn_cast<clang::InitListExpr>(init) : nullptr;
+  if (list) list = semantic(list);
+  bool zero = list != nullptr;
+  if (const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init)) {
+    if (construct->getConstructor()->isUserProvided()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(), "local array '" + name + "' of structs with a constructor is not supported",
+            "initialize the elements with a brace list of aggregates");
+      return nullptr;
+    }
+    zero = construct->requiresZeroInitialization();
+  } else if (init && !list) {
+    rejectedVars_.insert(v);
+    error(init->getBeginLoc(), "array '" + name + "' must be initialized with a brace list: = {...}");
+    return nullptr;
+  }
+  const clang::Expr* filler = list && list->hasArrayFiller() ? list->getArrayFiller() : nullptr;
+  bool ok = true;
+  bool any = false;  // whether any element has a value: else the arrays are left uninitialized
+  for (std::uint64_t k = 0; k < n && ok; ++k) {
+    std::vector<LeafInit> leaves;
+    const clang::Expr* e = list && k < list->getNumInits() ? list->getInit(static_cast<unsigned>(k)) : filler;
+    if (!e) {
+      ok = defaultInit(element->getAsRecordDecl(), zero, v->getSourceRange(), leaves);
+    } else if (const int direct = directInit(e, *layout, leaves); direct < 0) {
+      ok = false;
+    } else if (direct == 0) {
+      std::optional<RecordValue> value = recordValue(e);
+      if (!value) {
+        ok = false;
+        break;
+      }
+      for (std::size_t j = 0; j < value->leaves.size(); ++j) {
+        LeafInit leaf;
+        if (j == 0) leaf.before = std::move(value->effects);
+        leaf.scalar = std::move(value->leaves[j]);
+        leaves.push_back(std::move(leaf));
+      }
+    }
+    for (const LeafInit& leaf : leaves) any = any || leaf.scalar;
+    elements.push_back(std::move(leaves));
+    if (!list && !any) break;  // every element alike, none with a value
+  }
+  if (!ok) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  StmtPtr group = makeStmt(StmtKind::Block, r);
+  group->scoped = false;
+  std::vector<ExprPtr> before;
+  for (std::vector<LeafInit>& leaves : elements)
+    for (LeafInit& leaf : leaves)
+      for (ExprPtr& x : leaf.before) before.push_back(std::move(x));
+  effectStatements(before, group->stmts);
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    StmtPtr decl = makeStmt(StmtKind::Decl, r);
+    decl->var = ids[j];
+    if (any || list) {
+      decl->arrayInitialized = true;
+      for (std::vector<LeafInit>& leaves : elements) {
+        const Scalar s = fn_->vars[ids[j]].type.scalar;
+        ExprPtr value = j < leaves.size() && leaves[j].scalar ? convert(std::move(leaves[j].scalar), s)
+                                                              : this->zero(s, v->getSourceRange());
+        decl->inits.push_back(std::move(value));
+      }
+    }
+    group->stmts.push_back(std::move(decl));
+  }
+  structArrays_[v] = std::move(ids);
+  return group;
+}
+
+StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array) {
+  const clang::VarDecl* element = s->getLoopVariable();
+  const clang::QualType et = element->getType();
+  const RecordLayout* layout =
+      recordLayout(et.getNonReferenceType(), element->getLocation(), "loop variable '" + element->getNameAsString() + "'");
+  if (!layout || !isUserRecord(et.getNonReferenceType())) {
+    rejectedVars_.insert(element);
+    if (layout) error(element->getLocation(), "the loop variable of a loop over an array of structs must be the struct");
+    return nullptr;
+  }
+  const std::vector<VarId> arrays = structArrays_[array];
+  const SourceRange r = range(s->getSourceRange());
+  StmtPtr init = stmt(s->getInit());
+  const std::uint64_t n = fn_->vars[arrays.front()].type.extent;
+  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+  Var counter;
+  counter.name = "culift_k";
+  counter.type = Type::value(indexType);
+  counter.range = r;
+  const VarId k = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(counter));
+  auto literal = [&](std::uint64_t v) {
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), r);
+    out->intBits = v;
+    return out;
+  };
+  StmtPtr loop = makeStmt(StmtKind::For, r);
+  loop->init = makeStmt(StmtKind::Decl, r);
+  loop->init->var = k;
+  loop->init->expr = literal(0);
+  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), r);
+  loop->cond->binaryOp = BinaryOp::Lt;
+  loop->cond->operands.push_back(refTo(*fn_, k, r));
+  loop->cond->operands.push_back(literal(n));
+  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
+  loop->expr->incDecOp = IncDecOp::PreInc;
+  loop->expr->operands.push_back(refTo(*fn_, k, r));
+  // The element: references to its leaves (for (P& p : ps), for (const P& p : ps)) or copies.
+  const bool byRef = et->isReferenceType();
+  const bool constant = et.getNonReferenceType().isConstQualified();
+  const Binding binding = !byRef ? Binding::Value : constant ? Binding::ConstReference : Binding::Reference;
+  StmtPtr body = makeStmt(StmtKind::Block, range(s->getBody()->getSourceRange()));
+  std::vector<VarId> ids =
+      declareLeaves(*layout, element->getNameAsString(), element->getSourceRange(), false, binding, constant);
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[arrays[j]].type.scalar), r);
+    item->operands.push_back(refTo(*fn_, arrays[j], r));
+    item->operands.push_back(refTo(*fn_, k, r));
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
+    decl->var = ids[j];
+    decl->expr = std::move(item);
+    body->stmts.push_back(std::move(decl));
+  }
+  recordVars_[element] = std::move(ids);
+  if (StmtPtr user = stmt(s->getBody())) {
+    if (user->kind == StmtKind::Block && user->scoped)
+      for (StmtPtr& x : user->stmts) body->stmts.push_back(std::move(x));
+    else body->stmts.push_back(std::move(user));
+  }
+  loop->body = std::move(body);
+  if (!init) return loop;
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->stmts.push_back(std::move(init));
+  block->stmts.push_back(std::move(loop));
+  return block;
 }
 
 StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {

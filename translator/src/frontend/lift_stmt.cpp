@@ -211,6 +211,8 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
   if (const auto* d = llvm::dyn_cast<clang::DecompositionDecl>(v)) return decompositionDecl(d);
   if (isUserRecord(v->getType().getNonReferenceType())) return recordDecl(v);
+  if (const clang::ArrayType* at = ctx_.getAsArrayType(v->getType()); at && isUserRecord(at->getElementType()))
+    return structArrayDecl(v);
   if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
   std::optional<Type> type = localType(v);
   if (!type) {
@@ -309,6 +311,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
+  if (arrayDecl && structArrays_.count(arrayDecl)) return structArrayFor(s, arrayDecl);
   auto found = arrayDecl ? vars_.find(arrayDecl) : vars_.end();
   std::optional<VarId> fieldArray;  // an array field of a struct: its leaf (a local array or a pointer)
   if (const auto* field = llvm::dyn_cast_or_null<clang::MemberExpr>(rangeInit)) {

@@ -231,6 +231,15 @@ class Lifter {
   bool recordParam(const clang::ParmVarDecl* p, unsigned index);
   StmtPtr recordDecl(const clang::VarDecl* v);
   StmtPtr decompositionDecl(const clang::DecompositionDecl* d);
+  // A local array of structs P ps[n]: one array per leaf (ps_x[n], ps_y[n]); ps[k] is a struct
+  // value whose leaves are ps_x[k], ps_y[k].
+  StmtPtr structArrayDecl(const clang::VarDecl* v);
+  // for (const P& p : ps) over a local array of structs: an index loop whose body first declares
+  // the element's leaves (references to ps_x[culift_k], ..., or copies of them).
+  StmtPtr structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array);
+  std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays_;  // of the function being lifted
+  static bool allVariables(const RecordValue& value);
+  static ExprPtr cloneLvalue(const Expr& e);
   StmtPtr recordReturn(const clang::ReturnStmt* r);
   StmtPtr recordExprStmt(const clang::Expr* e);
   // A struct-valued expression evaluated for its effects only, as one expression (null if none).
