@@ -1030,7 +1030,9 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
   const clang::QualType element = at ? at->getElementType() : clang::QualType();
   const RecordLayout* layout = at ? recordLayout(element, v->getLocation(), "local array '" + name + "'") : nullptr;
   if (!layout) {
-    if (!at) error(v->getLocation(), "variable-length array '" + name + "' is not supported", "give the array a constant size");
+    if (!at)
+      error(v->getLocation(), "variable-length array '" + name + "' is not supported",
+            "give the array a constant size");
     rejectedVars_.insert(v);
     return nullptr;
   }
@@ -1133,11 +1135,12 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
 StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array) {
   const clang::VarDecl* element = s->getLoopVariable();
   const clang::QualType et = element->getType();
-  const RecordLayout* layout =
-      recordLayout(et.getNonReferenceType(), element->getLocation(), "loop variable '" + element->getNameAsString() + "'");
+  const RecordLayout* layout = recordLayout(et.getNonReferenceType(), element->getLocation(),
+                                            "loop variable '" + element->getNameAsString() + "'");
   if (!layout || !isUserRecord(et.getNonReferenceType())) {
     rejectedVars_.insert(element);
-    if (layout) error(element->getLocation(), "the loop variable of a loop over an array of structs must be the struct");
+    if (layout)
+      error(element->getLocation(), "the loop variable of a loop over an array of structs must be the struct");
     return nullptr;
   }
   const std::vector<VarId> arrays = structArrays_[array];
@@ -1172,8 +1175,8 @@ StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::Var
   const bool constant = et.getNonReferenceType().isConstQualified();
   const Binding binding = !byRef ? Binding::Value : constant ? Binding::ConstReference : Binding::Reference;
   StmtPtr body = makeStmt(StmtKind::Block, range(s->getBody()->getSourceRange()));
-  std::vector<VarId> ids =
-      declareLeaves(*layout, element->getNameAsString(), element->getSourceRange(), false, binding, constant);
+  std::vector<VarId> ids = declareLeaves(*layout, element->getNameAsString(), element->getSourceRange(), false, binding,
+                                         constant);
   for (std::size_t j = 0; j < ids.size(); ++j) {
     auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[arrays[j]].type.scalar), r);
     item->operands.push_back(refTo(*fn_, arrays[j], r));
