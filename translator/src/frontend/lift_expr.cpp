@@ -403,6 +403,10 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
       return out;
     }
     const std::string name = "'" + v->getNameAsString() + "'";
+    if (structArrays_.count(v))
+      return fail(where, "the array of structs " + name + " can only be indexed or run over by a range for",
+                  "use its elements: " + v->getNameAsString() +
+                      "[k].x; arrays of structs cannot be passed to functions");
     if (closures_.count(v) || isClosureType(v->getType().getNonReferenceType()))
       return fail(where, "the lambda " + name + " can only be called, or passed to a function template",
                   "a lambda cannot be copied, stored or returned: it lives in the function that defines it");
