@@ -252,7 +252,7 @@ class Lifter {
   bool insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift);
   std::optional<RecordValue> recordValue(const clang::Expr* e, const std::vector<VarId>* dest = nullptr);
   // Aggregate and default initialization, one LeafInit per leaf; 0 when `e` is neither form.
-  int directInit(const clang::Expr* e, const RecordLayout& layout, std::vector<LeafInit>& out);
+  int directInit(const clang::Expr* e, std::vector<LeafInit>& out);
   bool defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out);
   bool fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out);
   bool nestedFieldInit(clang::QualType type, const clang::Expr* init, std::vector<LeafInit>& out);
