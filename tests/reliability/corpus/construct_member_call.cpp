@@ -5,5 +5,5 @@ struct Scale {
 };
 static const Scale kHalf{0.5f};
 CULIFT_KERNEL float f(float a) {
-  return kHalf.apply(a);  // expected-error {{member function calls are not supported}}
+  return kHalf.apply(a);  // expected-error {{global struct 'kHalf' is not supported}}
 }

@@ -1,6 +1,6 @@
 #include <culift/annotate.hpp>
-struct Big { double d[4]; };
+struct Big { double d[4][4]; };
 CULIFT_KERNEL int f(int a) {
-  Big b{};  // expected-error {{local variable 'b' has class type 'Big': structs, classes, unions and library types are not supported}}
-  return a;
+  Big b{};  // expected-error {{local variable 'b' has type 'Big': its multi-dimensional array field 'Big::d' is not supported}}
+  return a + static_cast<int>(sizeof(Big));
 }

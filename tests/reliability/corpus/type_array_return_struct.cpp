@@ -1,3 +1,3 @@
 #include <culift/annotate.hpp>
 struct R { int a; };
-CULIFT_KERNEL R f(int a) { return R{a}; }  // expected-error {{return type 'R' of 'f' is not supported}}
+CULIFT_KERNEL R f(int a) { return R{a}; }  // expected-error {{kernel 'f' returns the struct 'R': a kernel returns a scalar}}

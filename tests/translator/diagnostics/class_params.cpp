@@ -1,22 +1,24 @@
-// Structs, unions, references, library types and pointers to pointers, as parameters and locals.
+// Unions, references, library types, pointers to pointers and structs where kernels cannot
+// take them, as parameters and locals. A value struct by value is a kernel's scalars.
 #include <culift/annotate.hpp>
 #include <vector>
 
 struct Point { float x, y; };
 union Bits { float f; int i; };
 
-CULIFT_KERNEL float byStruct(Point p) { return 0.0f; }  // expected-error {{parameter 'p' has class type 'Point'}}
-CULIFT_KERNEL float byUnion(Bits b) { return 0.0f; }  // expected-error {{parameter 'b' has class type 'Bits'}}
+CULIFT_KERNEL float byStruct(Point p) { return p.x; }
+CULIFT_KERNEL float byStructRef(const Point& p) { return p.x; }  // expected-error {{reference parameter 'p' of type 'const Point &' is not supported}}
+CULIFT_KERNEL float byUnion(Bits b) { return 0.0f; }  // expected-error {{parameter 'b' has type 'Bits': unions are not supported}}
 CULIFT_KERNEL float byRef(float& r) { return r; }  // expected-error {{reference parameter 'r'}}
 CULIFT_KERNEL float byConstRef(const float& r) { return r; }  // expected-error {{reference parameter 'r'}}
 CULIFT_KERNEL float byVector(const std::vector<float>& v, int i) { return v[i]; }  // expected-error {{reference parameter 'v'}}
 CULIFT_KERNEL float byPointerToPointer(float** m, int i) { return m[i][0]; }  // expected-error {{pointer-to-pointer parameter 'm'}}
 CULIFT_KERNEL float byPointerToStruct(const Point* p, int i) { return 0.0f; }  // expected-error {{parameter 'p' points to unsupported type}}
-CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }  // expected-error {{return type 'Point' of 'returnsStruct' is not supported}}
+CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }  // expected-error {{kernel 'returnsStruct' returns the struct 'Point': a kernel returns a scalar}}
 
 CULIFT_KERNEL float localStruct(float a) {
-  Point p{a, a};  // expected-error {{local variable 'p' has class type}}
-  std::vector<float> v(4);  // expected-error {{local variable 'v' has class type}}
+  Point p{a, a};
+  std::vector<float> v(4);  // expected-error {{local variable 'v' has class type 'std::vector<float>': library types are not supported}}
   float& r = a;
   return p.x + v[0] + r;
 }

@@ -1,4 +1,4 @@
-// Methods, member calls, virtual calls and lambdas.
+// Methods of classes that are no value structs, member calls, virtual calls and lambdas.
 #include <culift/annotate.hpp>
 
 struct Accumulator {
@@ -7,7 +7,7 @@ struct Accumulator {
 };
 
 CULIFT_KERNEL float callsMethod(float x) {
-  Accumulator a;  // expected-error {{local variable 'a' has class type}}
+  Accumulator a;  // expected-error {{local variable 'a' has type 'Accumulator': a struct with virtual functions is not supported}}
   return a.scale(x);
 }
 
@@ -45,5 +45,5 @@ CULIFT_KERNEL float capturesArrayByCopy(float x) {
 
 static Accumulator global;
 CULIFT_KERNEL float callsMember(float x) {
-  return global.scale(x);  // expected-error {{member function calls are not supported}}
+  return global.scale(x);  // expected-error {{call to virtual method 'scale': virtual calls are not supported}}
 }

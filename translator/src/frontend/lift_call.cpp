@@ -95,8 +95,11 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     if (referencesRejected(e)) return nullptr;  // the object was diagnosed where it was declared
     for (const clang::Expr* arg : op->arguments())
       if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
-    return fail(op->getOperatorLoc(), "overloaded operator calls are not supported",
-                "structs, classes and library types are not available in kernels");
+    // Operators of the user's value structs are functions like any other.
+    if (const clang::FunctionDecl* callee = op->getDirectCallee(); callee && !isLibraryFunction(callee))
+      return liftedCall(op, callee);
+    return fail(op->getOperatorLoc(), "overloaded operators of library types are not supported",
+                "library types are not available in kernels; operators of your own value structs are");
   }
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
@@ -106,10 +109,14 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     }
     if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
     const clang::CXXMethodDecl* method = member->getMethodDecl();
-    return fail(where,
-                "call to method '" + (method ? method->getNameAsString() : std::string("?")) +
-                    "': member function calls are not supported",
-                "call a free function instead, passing what it needs as parameters");
+    const std::string name = method ? method->getNameAsString() : std::string("?");
+    if (method && method->isVirtual())
+      return fail(where, "call to virtual method '" + name + "': virtual calls are not supported",
+                  "call a non-virtual member function or a free function");
+    if (method && isUserRecord(member->getObjectType()) && !isLibraryFunction(method))
+      return liftedCall(member, method);
+    return fail(where, "call to method '" + name + "' of a library type is not supported",
+                "library types are not available in kernels; member functions of your own value structs are");
   }
   if (llvm::isa<clang::CUDAKernelCallExpr, clang::UserDefinedLiteral>(e))
     return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
@@ -151,8 +158,16 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
                 "define the function in this file or in a header it includes");
   if (sm_.isInSystemHeader(def->getLocation()))
     return fail(where, "call to '" + qualified + "' from a system header is not supported");
+  return liftedCall(e, def, std::move(resultArray));
+}
 
-  std::optional<Scalar> result;
+ExprPtr Lifter::liftedCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, ExprPtr resultArray) {
+  const clang::SourceLocation where = e->getBeginLoc();
+  const std::string qualified = callee->getQualifiedNameAsString();
+  const clang::FunctionDecl* def = callee->getDefinition();
+  if (!def || !def->hasBody())
+    return fail(where, "call to '" + qualified + "', which has no body culift can see",
+                "define the function in this file or in a header it includes");
   if (isClosureType(e->getType().getNonReferenceType()))
     return fail(where, "a lambda cannot leave the function that defines it: '" + qualified + "' returns one",
                 "call the lambda inside the function, or pass it to a function template as an argument");
@@ -160,34 +175,20 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   if (returnsArray && !resultArray)
     return fail(where, "the std::array '" + qualified + "' returns must initialize or be assigned to a local array",
                 "store it first: auto r = " + qualified + "(...); then use r");
-  if (!e->getType()->isVoidType() && !returnsArray) {
-    result = valueType(e->getType(), where);
-    if (!result) return nullptr;
+  // A member function takes its object first: the object of a member call, or an operator's
+  // left operand.
+  const clang::Expr* object = nullptr;
+  unsigned first = 0;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(def);
+  if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
+    object = member->getImplicitObjectArgument();
+  } else if (llvm::isa<clang::CXXOperatorCallExpr>(e) && method && !method->isStatic()) {
+    object = e->getArg(0);
+    first = 1;
   }
-  std::vector<ExprPtr> args;
-  bool ok = true;
-  for (unsigned k = 0; k < e->getNumArgs(); ++k) {
-    const clang::Expr* arg = e->getArg(k);
-    const clang::ParmVarDecl* param = k < def->getNumParams() ? def->getParamDecl(k) : nullptr;
-    if (param && isClosureType(param->getType().getNonReferenceType())) {
-      const bool byValue = !param->getType()->isReferenceType();
-      ok = closureArguments(arg, byValue, args) && ok;
-      continue;
-    }
-    if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
-      args.push_back(referenceArgument(arg, param));
-    else args.push_back(expr(arg));
-    ok = ok && args.back();
-  }
-  if (resultArray) args.push_back(std::move(resultArray));  // the callee's last parameter: its result
-  const FuncId id = enqueue(def, false, {});
-  edges_.push_back({current_, id, where});
-  if (!ok) return nullptr;
-  auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)),
-                                    range(e->getSourceRange()));
-  out->callee = id;
-  out->operands = std::move(args);
-  return out;
+  std::vector<const clang::Expr*> args;
+  for (unsigned k = first; k < e->getNumArgs(); ++k) args.push_back(e->getArg(k));
+  return userCall(e, def, object, nullptr, args, nullptr, std::move(resultArray));
 }
 
 ExprPtr Lifter::mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled) {

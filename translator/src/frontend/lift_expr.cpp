@@ -182,6 +182,13 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Extension)
     return expr(u->getSubExpr());
 
+  // A struct value is its leaves: only the contexts that take one (declarations, arguments,
+  // assignments, returns, field access) lift it.
+  if (isUserRecord(e->getType())) {
+    if (referencesRejected(e)) return nullptr;
+    return fail(where, "a struct value cannot be used here",
+                "use its fields (v.x), or store it in a variable and pass that");
+  }
   if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) return implicitCast(c);
   if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) return explicitCast(c);
 
@@ -257,12 +264,9 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (llvm::isa<clang::LambdaExpr>(e))
     return fail(where, "a lambda can only be named by a local variable or passed to a function template",
                 "auto f = [&](float x) { return x * k; }; then call f(x), or pass f (or the lambda) to a template");
-  if (llvm::isa<clang::MemberExpr>(e)) {
-    if (referencesRejected(e)) return nullptr;
-    return fail(where, "member access is not supported: structs and classes are not available in kernels",
-                "pass the fields as separate parameters");
-  }
-  if (llvm::isa<clang::CXXThisExpr>(e)) return fail(where, "'this' is not supported: methods cannot be lifted");
+  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e)) return memberExpr(m);
+  if (llvm::isa<clang::CXXThisExpr>(e))
+    return fail(where, "'this' as a pointer is not supported", "use the fields, or *this for the object");
   if (llvm::isa<clang::StringLiteral>(e)) return fail(where, "string literals are not supported");
   if (llvm::isa<clang::CXXNullPtrLiteralExpr, clang::GNUNullExpr>(e))
     return fail(where, "null pointers are not supported", kIndexHint);
@@ -406,6 +410,10 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
       return out;
     }
     const std::string name = "'" + v->getNameAsString() + "'";
+    if (structArrays_.count(v))
+      return fail(where, "the array of structs " + name + " can only be indexed or run over by a range for",
+                  "use its elements: " + v->getNameAsString() +
+                      "[k].x; arrays of structs cannot be passed to functions");
     if (closures_.count(v) || isClosureType(v->getType().getNonReferenceType()))
       return fail(where, "the lambda " + name + " can only be called, or passed to a function template",
                   "a lambda cannot be copied, stored or returned: it lives in the function that defines it");
@@ -425,8 +433,12 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
       return fail(where, "constant " + name + " of type " + whyUnsupported(v->getType()) + " is not supported");
     return fold(e, where, "constant " + name);
   }
-  if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {
-    if (ExprPtr out; bindingRef(b, e, out)) return out;
+  if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {  // a structured binding
+    if (ExprPtr out; bindingRef(b, e, out)) return out;         // of an array
+    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl()); dd && rejectedVars_.count(dd))
+      return nullptr;
+    if (auto it = bindingVars_.find(b); it != bindingVars_.end()) return varRef(it->second, e->getSourceRange());
+    if (b->getBinding()) return expr(b->getBinding());
   }
   if (llvm::isa<clang::EnumConstantDecl>(d)) return fold(e, where, "enumerator '" + d->getNameAsString() + "'");
   if (llvm::isa<clang::FunctionDecl>(d))
@@ -440,6 +452,18 @@ ExprPtr Lifter::subscript(const clang::ArraySubscriptExpr* e) {
   ExprPtr index = expr(e->getIdx());
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base);
   const auto* var = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (const auto* field = llvm::dyn_cast<clang::MemberExpr>(base)) {  // an array field: v.w[k]
+    ExprPtr array = memberExpr(field);
+    if (!array || !index) return nullptr;
+    if (array->type.isValue() || array->kind != ExprKind::VarRef)
+      return fail(field->getMemberLoc(), "'" + field->getMemberDecl()->getNameAsString() + "' is not an array");
+    if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool))
+      return fail(e->getIdx()->getExprLoc(), "array index must be an integer");
+    auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(array->type.scalar), range(e->getSourceRange()));
+    out->operands.push_back(std::move(array));
+    out->operands.push_back(std::move(index));
+    return out;
+  }
   if (!var) {
     // Lifting the base names the real problem (pointer arithmetic, a diagnosed variable, ...).
     if (!expr(e->getBase())) return nullptr;

@@ -21,6 +21,44 @@ std::vector<const clang::AnnotateAttr*> culiftAnnotations(const clang::FunctionD
   return found;
 }
 
+// A C identifier for what a function's name says: its name, "ctor" for a constructor, op_add
+// for operator+ (op_neg for a unary minus).
+std::string identifierOf(const clang::FunctionDecl* fd) {
+  if (llvm::isa<clang::CXXConstructorDecl>(fd)) return "ctor";
+  if (!fd->isOverloadedOperator()) return fd->getNameAsString();
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  const unsigned operands = fd->getNumParams() + (method && !method->isStatic() ? 1 : 0);
+  switch (fd->getOverloadedOperator()) {
+    case clang::OO_Plus: return operands == 1 ? "op_plus" : "op_add";
+    case clang::OO_Minus: return operands == 1 ? "op_neg" : "op_sub";
+    case clang::OO_Star: return "op_mul";
+    case clang::OO_Slash: return "op_div";
+    case clang::OO_Percent: return "op_mod";
+    case clang::OO_Caret: return "op_xor";
+    case clang::OO_Amp: return "op_and";
+    case clang::OO_Pipe: return "op_or";
+    case clang::OO_Tilde: return "op_bitnot";
+    case clang::OO_Exclaim: return "op_not";
+    case clang::OO_Equal: return "op_assign";
+    case clang::OO_Less: return "op_lt";
+    case clang::OO_Greater: return "op_gt";
+    case clang::OO_LessEqual: return "op_le";
+    case clang::OO_GreaterEqual: return "op_ge";
+    case clang::OO_EqualEqual: return "op_eq";
+    case clang::OO_ExclaimEqual: return "op_ne";
+    case clang::OO_PlusEqual: return "op_add_assign";
+    case clang::OO_MinusEqual: return "op_sub_assign";
+    case clang::OO_StarEqual: return "op_mul_assign";
+    case clang::OO_SlashEqual: return "op_div_assign";
+    case clang::OO_PercentEqual: return "op_mod_assign";
+    case clang::OO_Subscript: return "op_index";
+    case clang::OO_Call: return "op_call";
+    case clang::OO_PlusPlus: return "op_inc";
+    case clang::OO_MinusMinus: return "op_dec";
+    default: return "op";
+  }
+}
+
 bool isIdentifier(llvm::StringRef s) {
   if (s.empty() || !(llvm::isAlpha(s[0]) || s[0] == '_')) return false;
   return llvm::all_of(s, [](char c) { return llvm::isAlnum(c) || c == '_'; });
@@ -208,7 +246,7 @@ std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool lambda = method && method->getParent()->isLambda();
   const clang::TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
-  if (!method && !args) return fd->getNameAsString();
+  if (!method && !args && fd->getDeclName().isIdentifier()) return fd->getNameAsString();
   std::string base;
   if (lambda) {
     // Named after the function that defines it and the line: Blend_lambda12.
@@ -221,8 +259,8 @@ std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
       outer = it->second == current_ && fn_ ? fn_->name : module_.functions[it->second].name;
     base = outer + "_lambda" + std::to_string(sm_.getPresumedLineNumber(method->getParent()->getLocation()));
   } else {
-    base = fd->getNameAsString();
-    // The classes around a static member function, outermost first, with their template arguments.
+    base = identifierOf(fd);
+    // The classes around a member function, outermost first, with their template arguments.
     for (const clang::DeclContext* dc = fd->getDeclContext(); dc; dc = dc->getParent()) {
       const auto* rd = llvm::dyn_cast<clang::CXXRecordDecl>(dc);
       if (!rd) break;
@@ -379,10 +417,12 @@ bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
   const std::string name = fd->getNameAsString();
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool lambda = method && method->getParent()->isLambda();
-  if (method && !method->isStatic() && !lambda) {
+  if (method && !method->isStatic() && !lambda && fn_->annotated) {
     error(fd->getLocation(),
-          "'" + fd->getQualifiedNameAsString() + "' is a non-static member function: only static ones are supported",
-          "make it static (or a free function) and pass what it needs as parameters");
+          "'" + fd->getQualifiedNameAsString() +
+              "' is a non-static member function: a kernel must be a free function or a static member function",
+          "make it static (or a free function) and take the struct as a parameter; the kernel may call member "
+          "functions of value structs");
     return false;
   }
   if (fd->isTemplated()) {
@@ -394,7 +434,9 @@ bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
     error(fd->getLocation(), "'" + name + "' is variadic: variadic functions are not supported");
     return false;
   }
-  if (!lambda && (fd->isOverloadedOperator() || !fd->getDeclName().isIdentifier())) {
+  const bool operatorOrConstructor = fd->isOverloadedOperator() || llvm::isa<clang::CXXConstructorDecl>(fd);
+  if (!lambda && (fn_->annotated || !operatorOrConstructor) &&
+      (operatorOrConstructor || !fd->getDeclName().isIdentifier())) {
     error(fd->getLocation(), "'" + name + "' is an operator: only named functions are supported");
     return false;
   }
@@ -417,11 +459,46 @@ void Lifter::liftFunction(FuncId id) {
   arrayResult_.reset();
   resultParam_ = kNone;
   std::optional<ArrayShape> resultShape;
+  recordVars_.clear();
+  structArrays_.clear();
+  bindingVars_.clear();
+  selfLeaves_.clear();
+  returnLeaves_.clear();
+  returnLayout_ = nullptr;
+  returnsThis_ = false;
+  pendingDecls_.clear();
+  leafBase_.clear();
+  arrayCopies_.clear();
+  usedNames_.clear();
+  for (const clang::ParmVarDecl* p : fd->parameters())
+    if (p->getDeclName().isIdentifier()) usedNames_.insert(p->getNameAsString());
+  collectNames(fd->getBody());
 
   if (checkFunctionShape(fd)) {
     clang::QualType ret = fd->getReturnType();
+    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+    const bool member = method && !method->isStatic() && !method->getParent()->isLambda();
     if (ret->isVoidType()) {
       f.returnType = Type::value(Scalar::Void);
+    } else if (returnsOwnObject(fd)) {
+      // operator+= and the like return *this: lifted as void; the caller uses its object.
+      returnsThis_ = true;
+      f.returnType = Type::value(Scalar::Void);
+    } else if (isUserRecord(ret)) {
+      // A struct result: written through reference parameters after the function's own.
+      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
+      if (where.isInvalid()) where = fd->getLocation();
+      f.returnType = Type::value(Scalar::Void);
+      if (f.annotated) {
+        returnTypeRejected_ = true;
+        error(where,
+              "kernel '" + f.name + "' returns the struct " + whyUnsupported(ret) + ": a kernel returns a scalar",
+              "write the fields to output arrays (float* x_out, ...), or return the struct from a helper the "
+              "kernel calls");
+      } else {
+        returnLayout_ = recordLayout(ret, where, "the result of '" + f.name + "'");
+        if (!returnLayout_) returnTypeRejected_ = true;
+      }
     } else if (std::optional<Scalar> s = ret->isReferenceType() ? std::nullopt : scalarOf(ret)) {
       f.returnType = Type::value(*s);
     } else if (!f.annotated && stdArrayOf(ret) && (resultShape = arrayShape(ret))) {
@@ -456,12 +533,29 @@ void Lifter::liftFunction(FuncId id) {
         v.binding = c.binding;
         v.range = range(c.captured->getSourceRange());
         v.isParam = true;
-        if (const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured)) vars_[vd] = static_cast<VarId>(f.vars.size());
+        const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured);
+        if (vd && c.leaf >= 0) recordVars_[vd].push_back(static_cast<VarId>(f.vars.size()));
+        else if (vd) vars_[vd] = static_cast<VarId>(f.vars.size());
         f.vars.push_back(std::move(v));
+      }
+    }
+    // A member function takes its object's leaves first (a constructor writes them).
+    if (member) {
+      const clang::CXXRecordDecl* parent = method->getParent();
+      const clang::QualType self = ctx_.getRecordType(parent);
+      if (const RecordLayout* layout = recordLayout(self, fd->getLocation(), "the object of '" + f.name + "'")) {
+        const bool constant = method->isConst();
+        selfLeaves_ = declareLeaves(*layout, "self", fd->getSourceRange(), true,
+                                    constant ? Binding::ConstReference : Binding::Reference, constant);
       }
     }
     for (const clang::ParmVarDecl* p : fd->parameters()) {
       const std::string name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+      if (isUserRecord(p->getType().getNonReferenceType())) {
+        if (!recordParam(p, index)) rejectedVars_.insert(p);
+        ++index;
+        continue;
+      }
       if (isClosureType(p->getType().getNonReferenceType())) {
         // A lambda passed to a function template: its captures, as the lambda's function takes them.
         const clang::CXXRecordDecl* rd = p->getType().getNonReferenceType()->getAsCXXRecordDecl();
@@ -507,9 +601,38 @@ void Lifter::liftFunction(FuncId id) {
       resultElements_ = resultShape->elements();
       f.vars.push_back(std::move(result));
     }
+    if (returnLayout_)
+      returnLeaves_ = declareLeaves(*returnLayout_, "ret", fd->getReturnTypeSourceRange(), true, Binding::Reference,
+                                    false);
     f.numParams = static_cast<unsigned>(f.vars.size());
     arrayParamsCopied();
+    prologueOf(fd);
+    // Temporaries the prologue needs come first, then the prologue (copies of by-value struct and
+    // std::array parameters), then the body (after the constant tables it reads).
+    std::vector<StmtPtr> head = std::move(pendingDecls_);
+    pendingDecls_.clear();
+    for (StmtPtr& s : prologue_) head.push_back(std::move(s));
+    prologue_.clear();
     if (fd->getBody()) f.body = withPrologue(stmt(fd->getBody()));
+    if (!head.empty() && f.body) {
+      if (f.body->kind != StmtKind::Block) {
+        auto block = std::make_unique<Stmt>(StmtKind::Block, f.body->range);
+        block->stmts.push_back(std::move(f.body));
+        f.body = std::move(block);
+      }
+      f.body->stmts.insert(f.body->stmts.begin(), std::make_move_iterator(head.begin()),
+                           std::make_move_iterator(head.end()));
+    }
+    // CULIFT_UNIFORM naming a struct parameter marks its fields.
+    std::vector<std::string> uniform;
+    for (const std::string& u : f.uniformNames) {
+      const auto* p = llvm::find_if(fd->parameters(), [&](const clang::ParmVarDecl* pd) { return pd->getName() == u; });
+      auto leaves = p != fd->parameters().end() ? recordVars_.find(*p) : recordVars_.end();
+      if (leaves == recordVars_.end()) uniform.push_back(u);
+      else
+        for (VarId id : leaves->second) uniform.push_back(f.vars[id].name);
+    }
+    f.uniformNames = std::move(uniform);
   }
 
   module_.functions[id] = std::move(f);

@@ -25,6 +25,13 @@ const clang::Expr* closureExpr(const clang::Expr* e) {
   }
 }
 
+// The capture of `captured` (a struct's is shared by the capture parameters of its leaves).
+const clang::LambdaCapture& captureOf(const clang::LambdaExpr* lambda, const clang::ValueDecl* captured) {
+  for (const clang::LambdaCapture& c : lambda->captures())
+    if (c.capturesVariable() && c.getCapturedVar() == captured) return c;
+  return *lambda->capture_begin();
+}
+
 bool copiesSomething(const clang::LambdaExpr* lambda) {
   for (const clang::LambdaCapture& c : lambda->captures())
     if (c.getCaptureKind() == clang::LCK_ByCopy) return true;
@@ -37,6 +44,18 @@ bool Lifter::isClosureType(clang::QualType t) {
   if (t.isNull()) return false;
   const clang::CXXRecordDecl* rd = t->getAsCXXRecordDecl();
   return rd && rd->isLambda();
+}
+
+std::optional<VarId> Lifter::capturedVar(const CaptureParam& p) {
+  const auto* vd = llvm::dyn_cast<clang::VarDecl>(p.captured);
+  if (p.leaf >= 0) {
+    auto it = recordVars_.find(vd);
+    if (it == recordVars_.end() || p.leaf >= static_cast<int>(it->second.size())) return std::nullopt;
+    return it->second[static_cast<std::size_t>(p.leaf)];
+  }
+  auto it = vars_.find(vd);
+  if (it == vars_.end()) return std::nullopt;
+  return it->second;
 }
 
 bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureParam>& out) {
@@ -94,6 +113,26 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
       // A copy the lambda may not change binds as a const reference: the lambda reads its copy.
       const bool writable = byRef ? !t.isConstQualified() : isMutable && !t.isConstQualified();
       p.binding = writable ? Binding::Reference : Binding::ConstReference;
+    } else if (isUserRecord(t) && !vd->isInitCapture()) {
+      // A struct: one capture per leaf, each as a scalar (or an array, by reference only) is.
+      const RecordLayout* layout = recordLayout(t, c.getLocation(), "capture '" + name + "'");
+      if (!layout) {
+        ok = false;
+        continue;
+      }
+      const bool writable = byRef ? !t.isConstQualified() : isMutable && !t.isConstQualified();
+      for (unsigned k = 0; k < layout->leaves.size(); ++k) {
+        const RecordLeaf& leaf = layout->leaves[k];
+        CaptureParam q{vd, name + "_" + leaf.path, leaf.type, Binding::Value, static_cast<int>(k)};
+        if (leaf.type.isArray()) {
+          // By copy: the defining function's hidden copy, passed as an array.
+          q.type = Type::pointer(leaf.type.scalar, !writable);
+        } else {
+          q.binding = writable ? Binding::Reference : Binding::ConstReference;
+        }
+        out.push_back(std::move(q));
+      }
+      continue;
     } else {
       reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
       continue;
@@ -156,9 +195,8 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
   StmtPtr group = makeStmt(StmtKind::Block, range(v->getSourceRange()));
   group->scoped = false;
   Closure closure{lambda, {}};
-  auto captureIt = lambda->capture_begin();
   for (const CaptureParam& p : params) {
-    const clang::LambdaCapture& c = *captureIt++;
+    const clang::LambdaCapture& c = captureOf(lambda, p.captured);
     const auto* vd = llvm::cast<clang::VarDecl>(p.captured);
     if (vd->isInitCapture()) {
       // [s = expr]: a local of the defining function, named after the lambda.
@@ -170,14 +208,38 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
       closure.captures.push_back(id->second);
       continue;
     }
-    auto captured = vars_.find(vd);
-    if (captured == vars_.end()) {
+    std::optional<VarId> capturedId = capturedVar(p);
+    if (!capturedId) {
       if (!rejectedVars_.count(vd))
         error(c.getLocation(), "the lambda '" + name + "' captures '" + p.name + "', which cannot be used here");
       return rejected();
     }
-    if (c.getCaptureKind() == clang::LCK_ByRef || !p.type.isValue()) {
-      closure.captures.push_back(captured->second);
+    if (c.getCaptureKind() == clang::LCK_ByRef || (!p.type.isValue() && p.leaf < 0)) {
+      closure.captures.push_back(*capturedId);
+      continue;
+    }
+    if (!p.type.isValue()) {  // an array field of a struct captured by copy: a local copy of it
+      const Type source = fn_->vars[*capturedId].type;
+      const RecordLayout& layout = layoutOf(vd->getType().getNonReferenceType()->getAsRecordDecl());
+      Var copy;
+      copy.name = name + "_" + p.name;
+      copy.type = Type::array(source.scalar, layout.leaves[static_cast<std::size_t>(p.leaf)].type.extent);
+      copy.range = range(c.getLocation());
+      const VarId id = static_cast<VarId>(fn_->vars.size());
+      fn_->vars.push_back(std::move(copy));
+      StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
+      decl->var = id;
+      decl->arrayInitialized = true;
+      for (std::uint64_t k = 0; k < fn_->vars[id].type.extent; ++k) {
+        auto index = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(Scalar::I32), range(c.getLocation()));
+        index->intBits = k;
+        auto element = std::make_unique<Expr>(ExprKind::Subscript, Type::value(source.scalar), range(c.getLocation()));
+        element->operands.push_back(varRef(*capturedId, c.getLocation()));
+        element->operands.push_back(std::move(index));
+        decl->inits.push_back(std::move(element));
+      }
+      group->stmts.push_back(std::move(decl));
+      closure.captures.push_back(id);
       continue;
     }
     Var copy;
@@ -188,7 +250,7 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
     fn_->vars.push_back(std::move(copy));
     StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
     decl->var = id;
-    decl->expr = varRef(captured->second, c.getLocation());
+    decl->expr = varRef(*capturedId, c.getLocation());
     group->stmts.push_back(std::move(decl));
     closure.captures.push_back(id);
   }
@@ -233,9 +295,8 @@ bool Lifter::closureArguments(const clang::Expr* arg, bool byValue, std::vector<
   }
   // Written in the call: the captures by copy are copies made now (explicit casts, so that both
   // backends bind the callee's const references to the copies, not to the variables).
-  auto captureIt = lambda->capture_begin();
   for (const CaptureParam& p : params) {
-    const clang::LambdaCapture& c = *captureIt++;
+    const clang::LambdaCapture& c = captureOf(lambda, p.captured);
     const auto* vd = llvm::cast<clang::VarDecl>(p.captured);
     if (vd->isInitCapture()) {
       if (vd->getType()->isReferenceType()) {
@@ -248,13 +309,21 @@ bool Lifter::closureArguments(const clang::Expr* arg, bool byValue, std::vector<
       out.push_back(convert(std::move(value), p.type.scalar, /*explicitCast=*/true));
       continue;
     }
-    auto captured = vars_.find(vd);
-    if (captured == vars_.end()) {
+    std::optional<VarId> captured = capturedVar(p);
+    if (!captured) {
       if (!rejectedVars_.count(vd))
         error(c.getLocation(), "the lambda captures '" + p.name + "', which cannot be used here");
       return false;
     }
-    ExprPtr value = varRef(captured->second, where);
+    if (c.getCaptureKind() == clang::LCK_ByCopy && !p.type.isValue() && p.leaf >= 0) {
+      const std::string var = vd->getNameAsString();
+      error(c.getLocation(),
+            "the struct '" + var + "' has an array field ('" + p.name.substr(var.size() + 1) +
+                "'): a lambda written in a call cannot copy it",
+            "name the lambda first: auto f = [...](...) { ... }; and pass f, or capture the struct by reference");
+      return false;
+    }
+    ExprPtr value = varRef(*captured, where);
     if (c.getCaptureKind() == clang::LCK_ByCopy && p.type.isValue())
       value = convert(std::move(value), p.type.scalar, /*explicitCast=*/true);
     out.push_back(std::move(value));
@@ -286,20 +355,12 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
     result = valueType(call->getType(), where);
     if (!result) return nullptr;
   }
-  std::vector<ExprPtr> args;
+  std::vector<ExprPtr> args, effects;
   bool ok = true;
   for (VarId id : closure->second.captures) args.push_back(varRef(id, call->getArg(0)->getSourceRange()));
   for (unsigned k = 1; k < call->getNumArgs(); ++k) {
-    const clang::Expr* arg = call->getArg(k);
     const clang::ParmVarDecl* param = k - 1 < def->getNumParams() ? def->getParamDecl(k - 1) : nullptr;
-    if (param && isClosureType(param->getType().getNonReferenceType())) {
-      ok = closureArguments(arg, !param->getType()->isReferenceType(), args) && ok;
-      continue;
-    }
-    if (param && param->getType()->isReferenceType() && scalarOf(param->getType().getNonReferenceType()))
-      args.push_back(referenceArgument(arg, param));
-    else args.push_back(expr(arg));
-    ok = ok && args.back();
+    ok = pushArgument(call->getArg(k), param, args, effects) && ok;
   }
   const FuncId id = enqueue(def, false, {});
   lambdaOf_[id] = closure->second.lambda;
@@ -309,7 +370,7 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
                                     range(call->getSourceRange()));
   out->callee = id;
   out->operands = std::move(args);
-  return out;
+  return sequence(std::move(effects), std::move(out));
 }
 
 }  // namespace culift::frontend

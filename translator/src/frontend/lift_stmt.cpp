@@ -9,6 +9,19 @@ StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(k
 }  // namespace
 
 StmtPtr Lifter::stmt(const clang::Stmt* s) {
+  const std::size_t pending = pendingDecls_.size();
+  StmtPtr out = stmtNode(s);
+  if (pendingDecls_.size() == pending) return out;
+  // Temporaries of struct values the statement computes: declared just before it.
+  StmtPtr group = makeStmt(StmtKind::Block, out ? out->range : range(s->getSourceRange()));
+  group->scoped = false;
+  for (std::size_t k = pending; k < pendingDecls_.size(); ++k) group->stmts.push_back(std::move(pendingDecls_[k]));
+  pendingDecls_.resize(pending);
+  if (out) group->stmts.push_back(std::move(out));
+  return group;
+}
+
+StmtPtr Lifter::stmtNode(const clang::Stmt* s) {
   if (!s) return nullptr;
   // Statements nested without braces (`if (a) if (b) ...`, long else-if chains) escape Clang's
   // bracket limit; bounded here like expressions.
@@ -28,6 +41,7 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
     if (resultParam_ != kNone) return arrayReturn(ret);
+    if ((returnLayout_ || returnsThis_) && !returnTypeRejected_) return recordReturn(ret);
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
     const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
@@ -82,7 +96,8 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
     StmtPtr out = makeStmt(StmtKind::For, range(sr));
     out->init = stmt(loop->getInit());
     out->cond = expr(loop->getCond());
-    out->expr = expr(loop->getInc());
+    if (loop->getInc() && isUserRecord(loop->getInc()->getType())) out->expr = recordEffects(loop->getInc());
+    else out->expr = expr(loop->getInc());
     out->body = stmt(loop->getBody());
     return out;
   }
@@ -134,6 +149,10 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
     // `(void)x;` discards a value: keep only what has an effect.
     const clang::Expr* inner = e->IgnoreParens();
     if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner);
+        cast && cast->getCastKind() == clang::CK_ToVoid && isUserRecord(cast->getSubExpr()->getType()))
+      inner = cast->getSubExpr();
+    if (isUserRecord(inner->getType())) return recordExprStmt(inner);  // v = w; a += b; f(v);
+    if (const auto* cast = llvm::dyn_cast<clang::ExplicitCastExpr>(inner);
         cast && cast->getCastKind() == clang::CK_ToVoid) {
       const clang::Expr* operand = cast->getSubExpr();
       ExprPtr value = expr(operand);
@@ -163,7 +182,7 @@ StmtPtr Lifter::declStmt(const clang::DeclStmt* s) {
       continue;
     if (llvm::isa<clang::RecordDecl>(d)) {
       error(d->getLocation(), "local struct, class and union definitions are not supported",
-            "use scalar variables or a fixed-size array");
+            "define the struct outside the function: value structs of namespace or class scope are supported");
       continue;
     }
     error(d->getLocation(), std::string("unsupported declaration '") + d->getDeclKindName() + "'");
@@ -200,10 +219,14 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
     return nullptr;
   }
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
-  if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
-  if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(v)) {
-    if (StmtPtr out; decomposition(dd, out)) return out;
+  if (const auto* d = llvm::dyn_cast<clang::DecompositionDecl>(v)) {
+    if (StmtPtr out; decomposition(d, out)) return out;  // of an array
+    return decompositionDecl(d);
   }
+  if (isUserRecord(v->getType().getNonReferenceType())) return recordDecl(v);
+  if (const clang::ArrayType* at = ctx_.getAsArrayType(v->getType()); at && isUserRecord(at->getElementType()))
+    return structArrayDecl(v);
+  if (v->getType()->isReferenceType() && scalarOf(v->getType().getNonReferenceType())) return referenceDecl(v);
   if (v->getType()->isReferenceType() && shapeOfVar(v)) {
     // A reference to a whole array (std::array<float, 4>& r = a): another name for the array.
     std::uint64_t n = 0;
@@ -307,19 +330,36 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
   if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
+  if (arrayDecl && structArrays_.count(arrayDecl)) return structArrayFor(s, arrayDecl);
+  std::optional<VarId> fieldArray;  // an array field of a struct: its leaf (a local array or a pointer)
+  if (const auto* field = llvm::dyn_cast_or_null<clang::MemberExpr>(rangeInit)) {
+    ExprPtr leaf = memberExpr(field);
+    if (!leaf) return nullptr;
+    if (leaf->kind == ExprKind::VarRef && !leaf->type.isValue()) fieldArray = leaf->var;
+  }
   // A local array, a std::array (a reference parameter too), a constant table, or a row of a
   // multi-dimensional one that an outer range for binds.
-  const std::optional<RowView> view = arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
-  if (!view) {
+  const std::optional<RowView> view = !fieldArray && arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
+  if (!fieldArray && !view) {
     if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
     return nullptr;
   }
-  const VarId array = view->array;
-  const Type arrayType = Type::array(view->shape.scalar, view->shape.dims[0], view->shape.constElements);
-  const bool overRows = view->shape.dims.size() > 1;
+  VarId array;
+  Type arrayType;
+  bool overRows = false;
+  if (fieldArray) {
+    array = *fieldArray;
+    arrayType = fn_->vars[array].type;
+    if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(rangeInit->getType())))
+      arrayType = Type::array(arrayType.scalar, at->getSize().getZExtValue(), arrayType.constElements);
+  } else {
+    array = view->array;
+    arrayType = Type::array(view->shape.scalar, view->shape.dims[0], view->shape.constElements);
+    overRows = view->shape.dims.size() > 1;
+  }
   if (overRows && !element->getType()->isReferenceType()) {
     rejectedVars_.insert(element);
     error(element->getLocation(),

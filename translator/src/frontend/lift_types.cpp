@@ -102,8 +102,7 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     }
     if (std::optional<Scalar> s = scalarOf(pointee)) return Type::pointer(*s, pointee.isConstQualified());
     error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(pointee),
-          pointee->isRecordType() ? "structs, classes and unions are not supported: pass one array per field"
-                                  : kArrayParamHint);
+          pointee->isRecordType() ? "arrays of structs are not supported: pass one array per field" : kArrayParamHint);
     return std::nullopt;
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
@@ -121,10 +120,9 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     return std::nullopt;
   }
   if (t->isRecordType()) {
-    error(where,
-          "parameter " + name + " has class type " + whyUnsupported(t) +
-              ": structs, classes, unions and library types are not supported",
-          "pass the fields as separate scalar parameters, or arrays as pointers");
+    // Value structs of the user's code are lifted by recordParam; what is left are library types.
+    error(where, "parameter " + name + " has class type " + whyUnsupported(t) + ": library types are not supported",
+          "pass scalars, arrays as pointers, or a value struct of your own");
   } else {
     error(where, "parameter " + name + " has unsupported type " + whyUnsupported(t),
           "supported: bool, char, the integer types, float, double, and pointers to them");
@@ -179,10 +177,10 @@ std::optional<Type> Lifter::localType(const clang::VarDecl* v) {
     return std::nullopt;
   }
   if (t->isRecordType()) {
+    // Value structs of the user's code are lifted by recordDecl; what is left are library types.
     error(where,
-          "local variable " + name + " has class type " + whyUnsupported(t) +
-              ": structs, classes, unions and library types are not supported",
-          "use scalar variables or a fixed-size array such as float v[6]");
+          "local variable " + name + " has class type " + whyUnsupported(t) + ": library types are not supported",
+          "use scalar variables, a fixed-size array such as float v[6], or a value struct of your own");
   } else {
     error(where, "local variable " + name + " has unsupported type " + whyUnsupported(t),
           "supported: bool, char, the integer types, float, double, and fixed-size arrays and std::arrays of them");

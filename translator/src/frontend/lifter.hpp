@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -173,10 +174,11 @@ class Lifter {
     std::uint64_t elements;
   };
   std::vector<PendingCopy> pendingCopies_;
-  std::vector<StmtPtr> prologue_;  // statements the body starts with: parameter copies, tables
-  std::vector<VarId> tables_;      // constant tables of the enclosing scopes, declared in the prologue
-  ExprPtr arrayResult_;            // where the std::array the call being lifted returns goes
-  VarId resultParam_ = kNone;      // the function returns a std::array: the array it writes
+  std::vector<StmtPtr>
+      prologue_;  // statements the body starts with: parameter copies (arrays, structs), member initializers, tables
+  std::vector<VarId> tables_;  // constant tables of the enclosing scopes, declared in the prologue
+  ExprPtr arrayResult_;        // where the std::array the call being lifted returns goes
+  VarId resultParam_ = kNone;  // the function returns a std::array: the array it writes
   std::uint64_t resultElements_ = 0;
 
   // ---- statements (lift_stmt.cpp) ----
@@ -236,8 +238,11 @@ class Lifter {
     std::string name;
     Type type;
     Binding binding;
+    int leaf = -1;  // a captured struct: one capture parameter per leaf, this one's index
   };
   static bool isClosureType(clang::QualType t);
+  // The variable a capture parameter binds to in the function defining the lambda.
+  std::optional<VarId> capturedVar(const CaptureParam& p);
   // The capture parameters of a lambda's function (diagnosed and empty-handed when one cannot be).
   bool captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureParam>& out);
   StmtPtr closureDecl(const clang::VarDecl* v);
@@ -252,6 +257,129 @@ class Lifter {
   std::set<const clang::LambdaExpr*> badLambdas_;                            // diagnosed once
   // Whether `e` mentions a variable whose declaration was already diagnosed.
   bool referencesRejected(const clang::Stmt* e) const;
+
+  // ---- value structs (lift_record.cpp) ----
+  // A struct value is scalarized: a variable of struct type is its leaves (the scalar and
+  // fixed-size array fields, nested structs flattened, in declaration order), each a variable of
+  // its own named after the path (v_x, o_b_c). A helper returning a struct writes its leaves
+  // through reference parameters after its own; a member function takes the object's leaves
+  // first (const references for a const one). No node or type of the AST knows structs.
+  struct RecordLeaf {
+    std::string path;  // the field path, joined with '_' ("x", "inner_c")
+    Type type;         // a scalar value, or a fixed-size array of scalars (Type::array)
+  };
+  struct RecordLayout {
+    std::vector<RecordLeaf> leaves;
+    // Each field of this record (not of nested ones): its first leaf and how many it has.
+    std::map<const clang::FieldDecl*, std::pair<unsigned, unsigned>> fields;
+    std::string problem, hint;  // why it is not a value struct ("" when it is)
+  };
+  // The initial value of one leaf in an initialization (aggregate, default, member initializer).
+  struct LeafInit {
+    std::vector<ExprPtr> before;  // effects to run before this leaf is initialized
+    ExprPtr scalar;               // a scalar leaf's value (null: left uninitialized)
+    bool arrayInit = false;       // an array leaf: initialized (the elements given, the rest zero)
+    std::vector<ExprPtr> elements;
+    ExprPtr arraySource;  // or a copy of this array (a VarRef)
+  };
+  // A struct-valued expression: effects to run first (calls writing temporaries, assignments),
+  // then one expression per leaf (array leaves are always VarRefs of arrays). Addressable leaves
+  // are variables: a reference may bind to them, an assignment write them.
+  struct RecordValue {
+    const RecordLayout* layout = nullptr;
+    std::vector<ExprPtr> effects;
+    std::vector<ExprPtr> leaves;
+    bool addressable = false;
+  };
+  // A struct type culift scalarizes: a class, struct or union of the user's code (library types
+  // and lambdas are not; unions are diagnosed by recordLayout).
+  bool isUserRecord(clang::QualType t) const;
+  const RecordLayout& layoutOf(const clang::RecordDecl* rd);
+  // The layout of a struct type, or null after a diagnostic naming `what` ("parameter 'p'").
+  const RecordLayout* recordLayout(clang::QualType t, clang::SourceLocation where, const std::string& what);
+  std::string freshName(const std::string& base);
+  void collectNames(const clang::Stmt* s);
+  // Declares one variable per leaf, named base_path: parameters (array leaves as pointers) or locals.
+  std::vector<VarId> declareLeaves(const RecordLayout& layout, const std::string& base, clang::SourceRange where,
+                                   bool isParam, Binding binding, bool constArrays);
+  // The struct parameter `p` (by value, const S& or S&) as leaf parameters of the function.
+  bool recordParam(const clang::ParmVarDecl* p, unsigned index);
+  StmtPtr recordDecl(const clang::VarDecl* v);
+  StmtPtr decompositionDecl(const clang::DecompositionDecl* d);
+  // A local array of structs P ps[n]: one array per leaf (ps_x[n], ps_y[n]); ps[k] is a struct
+  // value whose leaves are ps_x[k], ps_y[k].
+  StmtPtr structArrayDecl(const clang::VarDecl* v);
+  // for (const P& p : ps) over a local array of structs: an index loop whose body first declares
+  // the element's leaves (references to ps_x[culift_k], ..., or copies of them).
+  StmtPtr structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array);
+  std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays_;  // of the function being lifted
+  static bool allVariables(const RecordValue& value);
+  static ExprPtr cloneLvalue(const Expr& e);
+  StmtPtr recordReturn(const clang::ReturnStmt* r);
+  StmtPtr recordExprStmt(const clang::Expr* e);
+  // A struct-valued expression evaluated for its effects only, as one expression (null if none).
+  ExprPtr recordEffects(const clang::Expr* e);
+  // The object `this` names while the default member initializers of a local are lifted.
+  const std::vector<VarId>* objectLeaves_ = nullptr;
+  const RecordLayout* objectLayout_ = nullptr;
+  std::size_t objectBase_ = 0;  // the index of its first leaf among the LeafInits being built
+  // Runs `lift` with `this` naming the nested struct whose first leaf is LeafInit `at`.
+  bool insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift);
+  std::optional<RecordValue> recordValue(const clang::Expr* e, const std::vector<VarId>* dest = nullptr);
+  // Aggregate and default initialization, one LeafInit per leaf; 0 when `e` is neither form.
+  int directInit(const clang::Expr* e, std::vector<LeafInit>& out);
+  bool defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out);
+  bool fieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out);
+  bool nestedFieldInit(clang::QualType type, const clang::Expr* init, std::vector<LeafInit>& out);
+  bool scalarFieldInit(const clang::FieldDecl* fd, const clang::Expr* init, std::vector<LeafInit>& out);
+  // Temporaries of a struct's leaves, declared before the statement being lifted.
+  std::vector<VarId> temporaries(const RecordLayout& layout, const std::string& base, clang::SourceRange where);
+  RecordValue materialize(RecordValue value, const std::string& base, clang::SourceRange where);
+  // Assignments of `value`'s leaves to the variables `targets` (array leaves element by element).
+  void assignLeaves(const std::vector<VarId>& targets, RecordValue& value, std::vector<ExprPtr>& out,
+                    SourceRange where);
+  ExprPtr memberExpr(const clang::MemberExpr* e);
+  // A call of a function culift lifts: `object`'s leaves first (member functions), then the
+  // arguments (struct arguments as their leaves), then `out` (a struct result's leaves), then
+  // `resultArray` (where a returned std::array goes).
+  // A constructor's call passes `self`, the leaves it constructs, instead of an object.
+  ExprPtr userCall(const clang::Expr* call, const clang::FunctionDecl* def, const clang::Expr* object,
+                   const std::vector<VarId>* self, const std::vector<const clang::Expr*>& args,
+                   const std::vector<VarId>* out, ExprPtr resultArray = nullptr);
+  // A call of a scalar or void function culift lifts (member functions and operators too);
+  // `resultArray` is where a returned std::array goes (the callee's last parameter).
+  ExprPtr liftedCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, ExprPtr resultArray = nullptr);
+  StmtPtr leafDecl(VarId id, LeafInit& init, const SourceRange& r);
+  // Array copies of more elements than this are loops (culift_k) instead of one statement each.
+  static constexpr std::uint64_t kUnrolledCopy = 8;
+  StmtPtr copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& r);
+  void effectStatements(std::vector<ExprPtr>& effects, std::vector<StmtPtr>& out);
+  // Pushes the arguments `arg` passes to `param` (one, or a struct's leaves); effects to run first.
+  bool pushArgument(const clang::Expr* arg, const clang::ParmVarDecl* param, std::vector<ExprPtr>& args,
+                    std::vector<ExprPtr>& effects);
+  std::optional<RecordValue> recordCall(const clang::Expr* e, const std::vector<VarId>* dest);
+  // A member function returning a reference to its own class (operator+= and the like): lifted
+  // as a void function; the only value it may return is *this.
+  static bool returnsOwnObject(const clang::FunctionDecl* fd);
+  ExprPtr sequence(std::vector<ExprPtr> effects, ExprPtr last);
+  std::map<const clang::RecordDecl*, RecordLayout> layouts_;
+  std::set<const RecordLayout*> reportedLayouts_;                     // struct types diagnosed once at least
+  std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars_;  // of the function being lifted
+  std::map<const clang::BindingDecl*, VarId> bindingVars_;            // array structured bindings by copy
+  std::vector<VarId> selfLeaves_;                                     // the object of a member function
+  std::vector<VarId> returnLeaves_;                                   // a struct result's leaves
+  const RecordLayout* returnLayout_ = nullptr;
+  bool returnsThis_ = false;
+  std::vector<StmtPtr> pendingDecls_;  // temporaries the statement being lifted needs
+  std::set<std::string> usedNames_;    // names of the function being lifted
+  std::vector<std::string> leafBase_;  // names for the leaves of the next struct local (structured bindings)
+  // By-value struct parameters with array fields: the parameter and leaf copied on entry.
+  std::vector<std::pair<const clang::ParmVarDecl*, unsigned>> arrayCopies_;
+  // Statements (a Decl, an ExprStmt, ...) and the temporaries they declared, as one statement.
+  StmtPtr stmtNode(const clang::Stmt* s);
+  // What runs before a function's body: copies of by-value array fields, a constructor's
+  // member initializers (into prologue_).
+  void prologueOf(const clang::FunctionDecl* fd);
 
   // ---- helpers ----
   SourceLoc loc(clang::SourceLocation l) { return sources_.loc(sm_, l); }

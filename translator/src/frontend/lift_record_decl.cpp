@@ -1,0 +1,487 @@
+// Value structs in declarations and statements: struct locals and their initialization,
+// references to structs, local arrays of structs (one array per field) and range for over them,
+// structured bindings, returns of a struct, struct-valued expression statements, and what runs
+// before a function's body (copies of array fields passed by value, member initializers).
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "lifter.hpp"
+#include "record_nodes.hpp"
+
+namespace culift::frontend {
+using namespace record;
+
+StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
+  const std::vector<std::string> names = std::move(leafBase_);
+  leafBase_.clear();
+  const std::string name = v->getNameAsString();
+  const RecordLayout* layout = recordLayout(v->getType(), v->getLocation(), "local variable '" + name + "'");
+  if (!layout) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  const SourceRange r = range(v->getSourceRange());
+  StmtPtr group = makeStmt(StmtKind::Block, r);
+  group->scoped = false;
+  auto effectStmts = [&](std::vector<ExprPtr>& effects) { effectStatements(effects, group->stmts); };
+  auto declare = [&](VarId id, LeafInit& init) { group->stmts.push_back(leafDecl(id, init, r)); };
+  const clang::Expr* init = v->getInit();
+  if (v->getType()->isReferenceType()) {
+    std::optional<RecordValue> value = init ? recordValue(init) : std::nullopt;
+    if (!value) {
+      if (!init) error(v->getLocation(), "reference '" + name + "' is not bound to anything");
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    effectStmts(value->effects);
+    std::vector<VarId> ids;
+    if (value->addressable && allVariables(*value)) {  // another name for the same leaves
+      for (const ExprPtr& leaf : value->leaves) ids.push_back(leaf->var);
+    } else if (value->addressable) {  // an element of an array of structs: references to its leaves
+      const bool constant = v->getType().getNonReferenceType().isConstQualified();
+      ids = declareLeaves(*layout, name, v->getSourceRange(), false,
+                          constant ? Binding::ConstReference : Binding::Reference, constant);
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        StmtPtr decl = makeStmt(StmtKind::Decl, r);
+        decl->var = ids[k];
+        decl->expr = std::move(value->leaves[k]);
+        group->stmts.push_back(std::move(decl));
+      }
+    } else {  // bound to a temporary, whose life the reference extends: a local of its own
+      ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        LeafInit leaf;
+        if (layout->leaves[k].type.isArray()) leaf.arraySource = std::move(value->leaves[k]);
+        else leaf.scalar = std::move(value->leaves[k]);
+        declare(ids[k], leaf);
+      }
+    }
+    recordVars_[v] = std::move(ids);
+    return group;
+  }
+  std::vector<VarId> ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
+  for (std::size_t k = 0; k < ids.size() && k < names.size(); ++k) {
+    usedNames_.erase(fn_->vars[ids[k]].name);
+    fn_->vars[ids[k]].name = freshName(names[k]);
+  }
+  std::vector<LeafInit> inits;
+  // Default member initializers may read the fields before them: `this` is the new variable.
+  const std::vector<VarId>* outerObject = objectLeaves_;
+  const RecordLayout* outerLayout = objectLayout_;
+  const std::size_t outerBase = objectBase_;
+  objectLeaves_ = &ids;
+  objectLayout_ = layout;
+  objectBase_ = 0;
+  const int direct = init ? directInit(init, inits) : 1;
+  objectLeaves_ = outerObject;
+  objectLayout_ = outerLayout;
+  objectBase_ = outerBase;
+  if (direct < 0) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  if (direct > 0) {
+    inits.resize(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      effectStmts(inits[k].before);
+      declare(ids[k], inits[k]);
+    }
+    recordVars_[v] = std::move(ids);
+    return group;
+  }
+  std::optional<RecordValue> value = recordValue(init, &ids);  // a call writes the new leaves directly
+  if (!value) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  bool inPlace = !ids.empty();
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    inPlace = inPlace && value->leaves[k]->kind == ExprKind::VarRef && value->leaves[k]->var == ids[k];
+  if (inPlace) {
+    LeafInit none;
+    for (VarId id : ids) declare(id, none);
+    effectStmts(value->effects);
+  } else {
+    effectStmts(value->effects);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      LeafInit leaf;
+      if (layout->leaves[k].type.isArray()) leaf.arraySource = std::move(value->leaves[k]);
+      else leaf.scalar = std::move(value->leaves[k]);
+      declare(ids[k], leaf);
+    }
+  }
+  recordVars_[v] = std::move(ids);
+  return group;
+}
+
+StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& r) {
+  const Function& fn = *fn_;
+  StmtPtr decl = makeStmt(StmtKind::Decl, r);
+  decl->var = id;
+  const Type t = fn.vars[id].type;
+  if (t.isValue()) {
+    decl->expr = std::move(init.scalar);
+    return decl;
+  }
+  if (init.arraySource && t.extent > kUnrolledCopy) {  // a long array: declared, then copied by a loop
+    StmtPtr group = makeStmt(StmtKind::Block, r);
+    group->scoped = false;
+    group->stmts.push_back(std::move(decl));
+    group->stmts.push_back(copyLoop(id, init.arraySource->var, t.extent, r));
+    return group;
+  }
+  if (init.arraySource) {
+    decl->arrayInitialized = true;
+    for (std::uint64_t k = 0; k < t.extent; ++k) decl->inits.push_back(elementOf(fn, init.arraySource->var, k, r));
+    return decl;
+  }
+  decl->arrayInitialized = init.arrayInit;
+  decl->inits = std::move(init.elements);
+  return decl;
+}
+
+StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(v->getType()));
+  const clang::QualType element = at ? at->getElementType() : clang::QualType();
+  const RecordLayout* layout = at ? recordLayout(element, v->getLocation(), "local array '" + name + "'") : nullptr;
+  if (!layout) {
+    if (!at)
+      error(v->getLocation(), "variable-length array '" + name + "' is not supported",
+            "give the array a constant size");
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  for (const RecordLeaf& leaf : layout->leaves)
+    if (leaf.type.isArray()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(),
+            "local array '" + name + "' of structs with an array field ('" + leaf.path + "') is not supported",
+            "use one array per field of the struct");
+      return nullptr;
+    }
+  const std::uint64_t n = at->getSize().getZExtValue();
+  const SourceRange r = range(v->getSourceRange());
+  // One array per field: ps_x[n], ps_y[n] (a struct of arrays).
+  std::vector<VarId> ids;
+  for (const RecordLeaf& leaf : layout->leaves) {
+    Var a;
+    a.name = freshName(name + "_" + leaf.path);
+    a.type = Type::array(leaf.type.scalar, n, element.isConstQualified());
+    a.range = r;
+    ids.push_back(static_cast<VarId>(fn_->vars.size()));
+    fn_->vars.push_back(std::move(a));
+  }
+  // The elements' initial values, element by element: a brace list, default member
+  // initializers, or nothing (each field's array left uninitialized).
+  std::vector<std::vector<LeafInit>> elements;
+  const clang::Expr* init = v->getInit() ? structOperand(v->getInit()) : nullptr;
+  const auto* list = init ? llvm::dyn_cast<clang::InitListExpr>(init) : nullptr;
+  if (list) list = semantic(list);
+  bool zero = list != nullptr;
+  if (const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init)) {
+    if (construct->getConstructor()->isUserProvided()) {
+      rejectedVars_.insert(v);
+      error(v->getLocation(), "local array '" + name + "' of structs with a constructor is not supported",
+            "initialize the elements with a brace list of aggregates");
+      return nullptr;
+    }
+    zero = construct->requiresZeroInitialization();
+  } else if (init && !list) {
+    rejectedVars_.insert(v);
+    error(init->getBeginLoc(), "array '" + name + "' must be initialized with a brace list: = {...}");
+    return nullptr;
+  }
+  const clang::Expr* filler = list && list->hasArrayFiller() ? list->getArrayFiller() : nullptr;
+  bool ok = true;
+  bool any = false;  // whether any element has a value: else the arrays are left uninitialized
+  for (std::uint64_t k = 0; k < n && ok; ++k) {
+    std::vector<LeafInit> leaves;
+    const clang::Expr* e = list && k < list->getNumInits() ? list->getInit(static_cast<unsigned>(k)) : filler;
+    if (!e) {
+      ok = defaultInit(element->getAsRecordDecl(), zero, v->getSourceRange(), leaves);
+    } else if (const int direct = directInit(e, leaves); direct < 0) {
+      ok = false;
+    } else if (direct == 0) {
+      std::optional<RecordValue> value = recordValue(e);
+      if (!value) {
+        ok = false;
+        break;
+      }
+      for (std::size_t j = 0; j < value->leaves.size(); ++j) {
+        LeafInit leaf;
+        if (j == 0) leaf.before = std::move(value->effects);
+        leaf.scalar = std::move(value->leaves[j]);
+        leaves.push_back(std::move(leaf));
+      }
+    }
+    for (const LeafInit& leaf : leaves) any = any || leaf.scalar;
+    elements.push_back(std::move(leaves));
+    if (!list && !any) break;  // every element alike, none with a value
+  }
+  if (!ok) {
+    rejectedVars_.insert(v);
+    return nullptr;
+  }
+  StmtPtr group = makeStmt(StmtKind::Block, r);
+  group->scoped = false;
+  std::vector<ExprPtr> before;
+  for (std::vector<LeafInit>& leaves : elements)
+    for (LeafInit& leaf : leaves)
+      for (ExprPtr& x : leaf.before) before.push_back(std::move(x));
+  effectStatements(before, group->stmts);
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    StmtPtr decl = makeStmt(StmtKind::Decl, r);
+    decl->var = ids[j];
+    if (any || list) {
+      decl->arrayInitialized = true;
+      for (std::vector<LeafInit>& leaves : elements) {
+        const Scalar s = fn_->vars[ids[j]].type.scalar;
+        ExprPtr value = j < leaves.size() && leaves[j].scalar ? convert(std::move(leaves[j].scalar), s)
+                                                              : this->zero(s, v->getSourceRange());
+        decl->inits.push_back(std::move(value));
+      }
+    }
+    group->stmts.push_back(std::move(decl));
+  }
+  structArrays_[v] = std::move(ids);
+  return group;
+}
+
+StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array) {
+  const clang::VarDecl* element = s->getLoopVariable();
+  const clang::QualType et = element->getType();
+  const RecordLayout* layout = recordLayout(et.getNonReferenceType(), element->getLocation(),
+                                            "loop variable '" + element->getNameAsString() + "'");
+  if (!layout || !isUserRecord(et.getNonReferenceType())) {
+    rejectedVars_.insert(element);
+    if (layout)
+      error(element->getLocation(), "the loop variable of a loop over an array of structs must be the struct");
+    return nullptr;
+  }
+  const std::vector<VarId> arrays = structArrays_[array];
+  const SourceRange r = range(s->getSourceRange());
+  StmtPtr init = stmt(s->getInit());
+  const std::uint64_t n = fn_->vars[arrays.front()].type.extent;
+  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+  Var counter;
+  counter.name = "culift_k";
+  counter.type = Type::value(indexType);
+  counter.range = r;
+  const VarId k = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(counter));
+  auto literal = [&](std::uint64_t v) {
+    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), r);
+    out->intBits = v;
+    return out;
+  };
+  StmtPtr loop = makeStmt(StmtKind::For, r);
+  loop->init = makeStmt(StmtKind::Decl, r);
+  loop->init->var = k;
+  loop->init->expr = literal(0);
+  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), r);
+  loop->cond->binaryOp = BinaryOp::Lt;
+  loop->cond->operands.push_back(refTo(*fn_, k, r));
+  loop->cond->operands.push_back(literal(n));
+  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
+  loop->expr->incDecOp = IncDecOp::PreInc;
+  loop->expr->operands.push_back(refTo(*fn_, k, r));
+  // The element: references to its leaves (for (P& p : ps), for (const P& p : ps)) or copies.
+  const bool byRef = et->isReferenceType();
+  const bool constant = et.getNonReferenceType().isConstQualified();
+  const Binding binding = !byRef ? Binding::Value : constant ? Binding::ConstReference : Binding::Reference;
+  StmtPtr body = makeStmt(StmtKind::Block, range(s->getBody()->getSourceRange()));
+  std::vector<VarId> ids = declareLeaves(*layout, element->getNameAsString(), element->getSourceRange(), false, binding,
+                                         constant);
+  for (std::size_t j = 0; j < ids.size(); ++j) {
+    auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[arrays[j]].type.scalar), r);
+    item->operands.push_back(refTo(*fn_, arrays[j], r));
+    item->operands.push_back(refTo(*fn_, k, r));
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
+    decl->var = ids[j];
+    decl->expr = std::move(item);
+    body->stmts.push_back(std::move(decl));
+  }
+  recordVars_[element] = std::move(ids);
+  if (StmtPtr user = stmt(s->getBody())) {
+    if (user->kind == StmtKind::Block && user->scoped)
+      for (StmtPtr& x : user->stmts) body->stmts.push_back(std::move(x));
+    else body->stmts.push_back(std::move(user));
+  }
+  loop->body = std::move(body);
+  if (!init) return loop;
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->stmts.push_back(std::move(init));
+  block->stmts.push_back(std::move(loop));
+  return block;
+}
+
+StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
+  const clang::QualType t = d->getType().getNonReferenceType();
+  if (isUserRecord(t)) {
+    if (!d->getType()->isReferenceType()) {
+      // By copy: the leaves are named after the bindings (auto [lo, hi] = f(x) declares lo and hi).
+      const RecordLayout& layout = layoutOf(t->getAsRecordDecl());
+      if (layout.problem.empty()) {
+        auto binding = d->bindings().begin();
+        for (const clang::FieldDecl* fd : t->getAsRecordDecl()->fields()) {
+          if (binding == d->bindings().end()) break;
+          const std::string name = (*binding++)->getNameAsString();
+          usedNames_.erase(name);
+          auto [first, count] = layout.fields.at(fd);
+          for (unsigned k = first; k < first + count; ++k) {
+            const std::string& path = layout.leaves[k].path;
+            leafBase_.push_back(count == 1 && layout.leaves[k].type.isValue()
+                                    ? name
+                                    : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
+          }
+        }
+      }
+    }
+    return recordDecl(d);
+  }
+  const auto* array = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(t));
+  const clang::Expr* init = d->getInit() ? d->getInit()->IgnoreImplicit() : nullptr;
+  if (const auto* loop = llvm::dyn_cast_or_null<clang::ArrayInitLoopExpr>(init))
+    init = loop->getCommonExpr()->getSourceExpr();
+  const auto* ref = init ? llvm::dyn_cast<clang::DeclRefExpr>(init->IgnoreParenImpCasts()) : nullptr;
+  const auto* source = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  auto found = source ? vars_.find(source) : vars_.end();
+  if (!array || found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
+    rejectedVars_.insert(d);
+    if (source && rejectedVars_.count(source)) return nullptr;
+    error(d->getLocation(), "structured bindings of this type are not supported",
+          "bind the fields of a struct or the elements of a local array");
+    return nullptr;
+  }
+  if (d->getType()->isReferenceType()) {  // auto& [a, b] = arr: the elements themselves
+    vars_[d] = found->second;
+    StmtPtr nothing = makeStmt(StmtKind::Block, range(d->getSourceRange()));
+    nothing->scoped = false;
+    return nothing;
+  }
+  // By copy: one local per binding, a copy of its element.
+  StmtPtr group = makeStmt(StmtKind::Block, range(d->getSourceRange()));
+  group->scoped = false;
+  std::uint64_t k = 0;
+  const Scalar s = fn_->vars[found->second].type.scalar;
+  for (const clang::BindingDecl* b : d->bindings()) {
+    Var var;
+    var.name = b->getNameAsString();
+    var.type = Type::value(s);
+    var.range = range(b->getSourceRange());
+    const VarId id = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(var));
+    bindingVars_[b] = id;
+    StmtPtr decl = makeStmt(StmtKind::Decl, range(d->getSourceRange()));
+    decl->var = id;
+    decl->expr = elementOf(*fn_, found->second, k++, range(d->getSourceRange()));
+    group->stmts.push_back(std::move(decl));
+  }
+  return group;
+}
+
+StmtPtr Lifter::recordReturn(const clang::ReturnStmt* ret) {
+  const SourceRange r = range(ret->getSourceRange());
+  const clang::Expr* value = ret->getRetValue();
+  if (returnsThis_) {
+    if (value && !isThis(value))
+      error(value->getBeginLoc(), "'" + fn_->name + "' returns a reference: only *this can be returned by reference",
+            "return *this, or return the struct by value");
+    return makeStmt(StmtKind::Return, r);
+  }
+  if (!value) return makeStmt(StmtKind::Return, r);
+  std::optional<RecordValue> result = recordValue(value, &returnLeaves_);
+  if (!result) return nullptr;
+  std::vector<ExprPtr> effects = std::move(result->effects);
+  assignLeaves(returnLeaves_, *result, effects, r);
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->scoped = false;
+  for (ExprPtr& x : effects)  // a leaf the call wrote in place needs no copy
+    if (x->kind == ExprKind::Assign && x->operands[1]->kind == ExprKind::VarRef &&
+        x->operands[0]->kind == ExprKind::VarRef && x->operands[0]->var == x->operands[1]->var)
+      x.reset();
+  effectStatements(effects, block->stmts);
+  block->stmts.push_back(makeStmt(StmtKind::Return, r));
+  return block;
+}
+
+ExprPtr Lifter::recordEffects(const clang::Expr* e) {
+  std::optional<RecordValue> value = recordValue(e);
+  if (!value || value->effects.empty()) return nullptr;
+  return commaOf(value->effects, 0, value->effects.size());
+}
+
+StmtPtr Lifter::recordExprStmt(const clang::Expr* e) {
+  std::optional<RecordValue> value = recordValue(e);
+  if (!value) return nullptr;
+  const SourceRange r = range(e->getSourceRange());
+  if (value->effects.empty()) return makeStmt(StmtKind::Null, r);
+  StmtPtr block = makeStmt(StmtKind::Block, r);
+  block->scoped = false;
+  effectStatements(value->effects, block->stmts);
+  if (block->stmts.size() == 1) return std::move(block->stmts.front());
+  return block;
+}
+
+
+void Lifter::prologueOf(const clang::FunctionDecl* fd) {
+  // An array field of a struct passed by value arrives as a pointer: the callee's copy is a
+  // local array, so that writing it leaves the caller's struct alone.
+  for (auto [param, leaf] : arrayCopies_) {
+    std::vector<VarId>& ids = recordVars_[param];
+    const VarId source = ids[leaf];
+    const RecordLayout& layout = layoutOf(param->getType()->getAsRecordDecl());
+    Var copy;
+    copy.name = freshName(param->getNameAsString() + "_" + layout.leaves[leaf].path);
+    copy.type = layout.leaves[leaf].type;
+    copy.range = fn_->vars[source].range;
+    const VarId id = static_cast<VarId>(fn_->vars.size());
+    fn_->vars.push_back(std::move(copy));
+    LeafInit init;
+    init.arraySource = refTo(*fn_, source, fn_->vars[id].range);
+    prologue_.push_back(leafDecl(id, init, fn_->vars[id].range));
+    ids[leaf] = id;
+  }
+  const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd);
+  if (!ctor || selfLeaves_.size() != layoutOf(ctor->getParent()).leaves.size()) return;
+  const RecordLayout& layout = layoutOf(ctor->getParent());
+  for (const clang::CXXCtorInitializer* init : ctor->inits()) {
+    if (!init->isMemberInitializer()) {
+      error(init->getSourceLocation().isValid() ? init->getSourceLocation() : fd->getLocation(),
+            init->isDelegatingInitializer() ? "delegating constructors are not supported"
+                                            : "this constructor initializer is not supported",
+            "initialize the fields in the constructor's member initializer list");
+      continue;
+    }
+    const clang::FieldDecl* field = init->getMember();
+    auto found = layout.fields.find(field);
+    if (found == layout.fields.end()) continue;
+    std::vector<LeafInit> inits;
+    if (!fieldInit(field, init->getInit(), inits)) continue;
+    const SourceRange r = range(init->getSourceRange());
+    std::vector<ExprPtr> effects;
+    for (unsigned k = 0; k < inits.size() && k < found->second.second; ++k) {
+      LeafInit& leaf = inits[k];
+      const VarId target = selfLeaves_[found->second.first + k];
+      for (ExprPtr& x : leaf.before) effects.push_back(std::move(x));
+      const Type t = fn_->vars[target].type;
+      if (t.isValue()) {
+        if (leaf.scalar) effects.push_back(assignment(refTo(*fn_, target, r), std::move(leaf.scalar), r));
+      } else if (leaf.arraySource) {
+        for (std::uint64_t e = 0; e < layout.leaves[found->second.first + k].type.extent; ++e)
+          effects.push_back(assignment(elementOf(*fn_, target, e, r), elementOf(*fn_, leaf.arraySource->var, e, r), r));
+      } else if (leaf.arrayInit) {
+        const std::uint64_t n = layout.leaves[found->second.first + k].type.extent;
+        for (std::uint64_t e = 0; e < n; ++e)
+          effects.push_back(assignment(elementOf(*fn_, target, e, r),
+                                       e < leaf.elements.size() ? std::move(leaf.elements[e])
+                                                                : zero(t.scalar, init->getSourceRange()),
+                                       r));
+      }
+    }
+    effectStatements(effects, prologue_);
+  }
+}
+
+
+}  // namespace culift::frontend
