@@ -339,7 +339,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   }
   // A local array, a std::array (a reference parameter too), a constant table, or a row of a
   // multi-dimensional one that an outer range for binds.
-  const std::optional<RowView> view = !fieldArray && arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
+  std::optional<RowView> view = !fieldArray && arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
   if (!fieldArray && !view) {
     if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
@@ -355,6 +355,12 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
     arrayType = fn_->vars[array].type;
     if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(rangeInit->getType())))
       arrayType = Type::array(arrayType.scalar, at->getSize().getZExtValue(), arrayType.constElements);
+    // The field's leaf seen as a 1-D array of its extent.
+    RowView leaf;
+    leaf.array = array;
+    leaf.shape = ArrayShape{arrayType.scalar, {arrayType.extent}, arrayType.constElements};
+    leaf.indexType = arrayType.extent <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+    view = std::move(leaf);
   } else {
     array = view->array;
     arrayType = Type::array(view->shape.scalar, view->shape.dims[0], view->shape.constElements);
