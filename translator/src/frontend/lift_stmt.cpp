@@ -187,8 +187,8 @@ StmtPtr Lifter::declStmt(const clang::DeclStmt* s) {
     }
     error(d->getLocation(), std::string("unsupported declaration '") + d->getDeclKindName() + "'");
   }
-  if (decls.empty()) return makeStmt(StmtKind::Null, range(s->getSourceRange()));
   if (decls.size() == 1) return std::move(decls.front());
+  // A group of declarations; none at all (a typedef, a name for an array) prints nothing.
   StmtPtr group = makeStmt(StmtKind::Block, range(s->getSourceRange()));
   group->scoped = false;
   group->stmts = std::move(decls);
