@@ -173,7 +173,8 @@ bool elementCopy(const Stmt& s, VarId& dst, VarId& src, std::uint64_t& k) {
 }
 }  // namespace
 
-StmtPtr Lifter::copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& r) {
+StmtPtr Lifter::copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& where) {
+  const SourceRange r = where;  // `where` may be a variable's range, and variables are added below
   const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
   Var counter;
   counter.name = "culift_k";

@@ -113,7 +113,8 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
   return group;
 }
 
-StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& r) {
+StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& where) {
+  const SourceRange r = where;  // `where` may be a variable's range, and copies add variables
   const Function& fn = *fn_;
   StmtPtr decl = makeStmt(StmtKind::Decl, r);
   decl->var = id;
