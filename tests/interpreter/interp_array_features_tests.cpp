@@ -6,64 +6,31 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "culift/interpreter.hpp"
-#include "culift/translate.hpp"
 #include "data/array_features.hpp"
+#include "translated_header.hpp"
 
 using namespace culift;
 using interp::Value;
 
 namespace {
 
-struct Translated {
-  std::shared_ptr<Module> module;
-  std::shared_ptr<const interp::Program> program;
-  std::string diagnostics;
-};
+using test::kFloats;
+using test::opaque;
+using test::sameBits;
 
-const Translated& translatedArrays() {
-  static const Translated t = [] {
-    TranslateOptions o;
-    o.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include", "-std=c++20"};
-    TranslateResult r = translate(CULIFT_SOURCE_DIR "/tests/interpreter/data/array_features.hpp", o);
-    Translated out;
-    out.diagnostics = r.formatDiagnostics();
-    out.module = r.module;
-    if (out.module) out.program = interp::Program::compile(out.module);
-    return out;
-  }();
+const test::TranslatedHeader& translatedArrays() {
+  static const test::TranslatedHeader t = test::translateDataHeader("array_features.hpp");
   return t;
 }
 
-template <typename T> T opaque(T v) {
-  volatile T x = v;
-  return x;
-}
-
-template <typename T> bool sameBits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
-
 template <typename R, typename... P> void sameAsNative(const std::string& name, R (*native)(P...), P... args) {
-  const Translated& t = translatedArrays();
-  REQUIRE(t.module);
-  const Function* fn = t.module->find(name);
-  REQUIRE(fn);
-  std::vector<interp::Arg> list{interp::Arg(Value::of(args))...};
-  std::string shown;
-  ((shown += Value::of(args).toString() + " "), ...);
-  INFO(name << "(" << shown << ")");
-  const R expect = native(opaque(args)...);
-  Value got;
-  REQUIRE_NOTHROW(got = t.program->call(*fn, list));
-  INFO("interpreter " << got.toString() << ", native " << Value::of(expect).toString());
-  CHECK(sameBits(got.as<R>(), expect));
+  test::sameAsNative(translatedArrays(), name, native, args...);
 }
-
-const std::vector<float> kFloats = {-2.5f, -1.0f, -0.0f, 0.0f, 0.1f, 1.0f, 1.5f, 3.25f, 1e10f};
 
 }  // namespace
 
 TEST_CASE("the array-features header translates", "[interp][translated][arrays]") {
-  const Translated& t = translatedArrays();
+  const test::TranslatedHeader& t = translatedArrays();
   INFO(t.diagnostics);
   REQUIRE(t.module);
   for (const char* name : {"StdArrays", "AssignedFromCall", "Matrices", "Gemm", "rowDot", "ramp", "doubled",
@@ -96,7 +63,7 @@ TEST_CASE("lambdas capturing arrays, templates over the extent and static member
           "[interp][translated][arrays]") {
   for (float a : kFloats)
     for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("Captures", &arrays::Captures, a, b);
-  const Translated& t = translatedArrays();
+  const test::TranslatedHeader& t = translatedArrays();
   REQUIRE(t.module);
   CHECK(t.module->find("sumOf_3"));
   CHECK(t.module->find("sumOf_5"));
@@ -110,7 +77,7 @@ TEST_CASE("multi-dimensional arrays equal native C++", "[interp][translated][arr
 }
 
 TEST_CASE("rows of constant extent (const float A[][N]) are flat row-major arrays", "[interp][translated][arrays]") {
-  const Translated& t = translatedArrays();
+  const test::TranslatedHeader& t = translatedArrays();
   REQUIRE(t.module);
   constexpr int n = ARRAYS_N;
   float A[3][n], B[n][n], C[3][n];

@@ -7,71 +7,33 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "culift/interpreter.hpp"
-#include "culift/translate.hpp"
 #include "data/function_features.hpp"
+#include "translated_header.hpp"
 
 using namespace culift;
 using interp::Value;
 
 namespace {
 
-struct Features {
-  std::shared_ptr<Module> module;
-  std::shared_ptr<const interp::Program> program;
-  std::string diagnostics;
-};
+using test::kFloats;
+using test::opaque;
+using test::sameBits;
+using test::varNamed;
 
-const Features& translatedFeatures() {
-  static const Features f = [] {
-    TranslateOptions o;
-    o.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include", "-std=c++20"};
-    TranslateResult r = translate(CULIFT_SOURCE_DIR "/tests/interpreter/data/function_features.hpp", o);
-    Features out;
-    out.diagnostics = r.formatDiagnostics();
-    out.module = r.module;
-    if (out.module) out.program = interp::Program::compile(out.module);
-    return out;
-  }();
+const test::TranslatedHeader& translatedFeatures() {
+  static const test::TranslatedHeader f = test::translateDataHeader("function_features.hpp");
   return f;
 }
 
-template <typename T> T opaque(T v) {
-  volatile T x = v;
-  return x;
-}
-
-template <typename T> bool sameBits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
-
 // Calls the translated function `name` and the native one on the same values.
 template <typename R, typename... P> void sameAsNative(const std::string& name, R (*native)(P...), P... args) {
-  const Features& f = translatedFeatures();
-  REQUIRE(f.module);
-  const Function* fn = f.module->find(name);
-  REQUIRE(fn);
-  std::vector<interp::Arg> list{interp::Arg(Value::of(args))...};
-  std::string shown;
-  ((shown += Value::of(args).toString() + " "), ...);
-  INFO(name << "(" << shown << ")");
-  const R expect = native(opaque(args)...);
-  Value got;
-  REQUIRE_NOTHROW(got = f.program->call(*fn, list));
-  INFO("interpreter " << got.toString() << ", native " << Value::of(expect).toString());
-  CHECK(sameBits(got.as<R>(), expect));
-}
-
-const std::vector<float> kFloats = {-2.5f, -1.0f, -0.0f, 0.0f, 0.1f, 1.0f, 1.5f, 3.25f, 1e10f};
-
-const Var* varNamed(const Function& fn, const std::string& name) {
-  for (const Var& v : fn.vars)
-    if (v.name == name) return &v;
-  return nullptr;
+  test::sameAsNative(translatedFeatures(), name, native, args...);
 }
 
 }  // namespace
 
 TEST_CASE("the function-features header translates", "[interp][translated][functions]") {
-  const Features& f = translatedFeatures();
+  const test::TranslatedHeader& f = translatedFeatures();
   INFO(f.diagnostics);
   REQUIRE(f.module);
   // Each instance is a function of its own, with a readable name.
@@ -115,7 +77,7 @@ TEST_CASE("templates, static members and constexpr equal native C++", "[interp][
   for (int v : {std::numeric_limits<int>::min(), -3, 0, 5, std::numeric_limits<int>::max()})
     sameAsNative("Clip_int", &features::Clip<int>, v, -2, 4);
 
-  const Features& f = translatedFeatures();
+  const test::TranslatedHeader& f = translatedFeatures();
   REQUIRE(f.module);
   const std::vector<float> c = {0.5f, -1.25f, 2.0f, 0.75f, -0.125f};
   for (float x : kFloats)
@@ -133,7 +95,7 @@ TEST_CASE("references equal native C++: outputs, aliases and temporaries", "[int
     for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("References", &features::References, a, b);
 
   // A const reference to a[i] reads the element after the write through a[i].
-  const Features& f = translatedFeatures();
+  const test::TranslatedHeader& f = translatedFeatures();
   REQUIRE(f.module);
   std::vector<float> native = {1.5f, -2.0f, 3.25f};
   std::vector<float> lifted = native;

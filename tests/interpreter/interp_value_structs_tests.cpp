@@ -8,45 +8,27 @@
 #include <vector>
 
 #include "catch.hpp"
-#include "culift/interpreter.hpp"
-#include "culift/translate.hpp"
 #include "data/value_structs.hpp"
+#include "translated_header.hpp"
 
 using namespace culift;
 using interp::Value;
 
 namespace {
 
-struct Translated {
-  std::shared_ptr<Module> module;
-  std::shared_ptr<const interp::Program> program;
-  std::string diagnostics;
-};
+using test::kFloats;
+using test::opaque;
+using test::sameBits;
+using test::varNamed;
 
-const Translated& translatedStructs() {
-  static const Translated t = [] {
-    TranslateOptions o;
-    o.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include", "-std=c++20"};
-    TranslateResult r = translate(CULIFT_SOURCE_DIR "/tests/interpreter/data/value_structs.hpp", o);
-    Translated out;
-    out.diagnostics = r.formatDiagnostics();
-    out.module = r.module;
-    if (out.module) out.program = interp::Program::compile(out.module);
-    return out;
-  }();
+const test::TranslatedHeader& translatedStructs() {
+  static const test::TranslatedHeader t = test::translateDataHeader("value_structs.hpp");
   return t;
 }
 
-template <typename T> T opaque(T v) {
-  volatile T x = v;
-  return x;
-}
-
-template <typename T> bool sameBits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
-
 // Calls the translated function `name` with `args` and compares with `expect`, bit for bit.
 template <typename R> void sameBitsAs(const std::string& name, std::vector<interp::Arg> args, R expect) {
-  const Translated& t = translatedStructs();
+  const test::TranslatedHeader& t = translatedStructs();
   INFO(t.diagnostics);
   REQUIRE(t.module);
   const Function* fn = t.module->find(name);
@@ -57,18 +39,10 @@ template <typename R> void sameBitsAs(const std::string& name, std::vector<inter
   CHECK(sameBits(got.as<R>(), expect));
 }
 
-const std::vector<float> kFloats = {-2.5f, -1.0f, -0.0f, 0.0f, 0.1f, 1.0f, 1.5f, 3.25f, 1e10f};
-
-const Var* varNamed(const Function& fn, const std::string& name) {
-  for (const Var& v : fn.vars)
-    if (v.name == name) return &v;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("the value-structs header translates into scalar leaves", "[interp][translated][structs]") {
-  const Translated& t = translatedStructs();
+  const test::TranslatedHeader& t = translatedStructs();
   INFO(t.diagnostics);
   REQUIRE(t.module);
   // Member functions, operators and constructors are functions with readable names.
@@ -171,7 +145,7 @@ TEST_CASE("value structs equal native C++: local arrays of structs", "[interp][t
     sameBitsAs("Particles", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(n), Value::of(i)},
                structs::Particles(x.data(), opaque(n), opaque(i)));
   // One array per field.
-  const Translated& t = translatedStructs();
+  const test::TranslatedHeader& t = translatedStructs();
   REQUIRE(t.module);
   const Function& particles = *t.module->find("Particles");
   REQUIRE(varNamed(particles, "ps_pos"));
