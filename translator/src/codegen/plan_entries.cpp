@@ -126,24 +126,19 @@ class EntryWriter {
     printer_.setRewrites(nullptr);
     return s;
   }
-  void printWith(const PrintRewrites& r, const Stmt& s, unsigned indent) {
+  // A statement before or after the loop keeps a block's braces: names declared in it may be
+  // declared again after it. The loop's body (`inEntryScope`) is printed in a scope of the
+  // entry's own, so its outermost block's statements go there directly (C++ gives the counter
+  // and that block one scope, so no name of the body is declared twice).
+  void printWith(const PrintRewrites& r, const Stmt& s, unsigned indent, bool inEntryScope = false) {
     printer_.setRewrites(&r);
-    // A block keeps its braces: names declared in it may be declared again after it.
-    printer_.printStatement(s, indent);
+    if (inEntryScope && s.kind == StmtKind::Block && s.scoped)
+      for (const StmtPtr& c : s.stmts) printer_.printStatement(*c, indent);
+    else printer_.printStatement(s, indent);
     printer_.setRewrites(nullptr);
     out_.mapToGenerated();
   }
-  // The loop's body, in a scope of the entry's own: a block's statements go there directly (C++
-  // gives the counter and the body's outermost block one scope, so no name of the body is
-  // declared twice).
-  void printBody(const PrintRewrites& r, const Stmt& body, unsigned indent) {
-    printer_.setRewrites(&r);
-    if (body.kind == StmtKind::Block && body.scoped)
-      for (const StmtPtr& c : body.stmts) printer_.printStatement(*c, indent);
-    else printer_.printStatement(body, indent);
-    printer_.setRewrites(nullptr);
-    out_.mapToGenerated();
-  }
+  void printBody(const PrintRewrites& r, const Stmt& body, unsigned indent) { printWith(r, body, indent, true); }
 
   const std::string& name(VarId v) const { return printer_.varName(v); }
   std::string typeOf(VarId v) const { return std::string(spelling(fn_.vars[v].type.scalar)); }
