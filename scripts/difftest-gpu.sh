@@ -3,7 +3,11 @@
 # development machine: generated kernels on the GPU (strict math) vs the interpreter, bit for
 # bit, and every transcendental function within CUDA's ulp bounds. Logs go to $OUT.
 #
-#   OUT=/path/to/logs scripts/difftest-gpu.sh [BIN_DIR] [--count N --seed S]
+#   OUT=/path/to/logs [SHARDS=4] scripts/difftest-gpu.sh [BIN_DIR] [--count N --seed S ...]
+#
+# SHARDS=K splits the campaign (--count, starting at --first) into K processes run side by side,
+# each on its own part of the same program stream (translation and NVRTC are CPU work); the log
+# is the shards' logs one after the other and the exit status the first failing shard's.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin_dir="${1:-$root/.gpu}"
@@ -20,7 +24,40 @@ if [ -z "$bin" ]; then
 fi
 export CULIFT_CACHE_DIR="$out/cache"
 [ $# -eq 0 ] && set -- --count=500
-"$bin" "$@" > "$out/difftest-gpu.log" 2>&1
-status=$?
-tail -n 40 "$out/difftest-gpu.log"
+shards="${SHARDS:-1}"
+if [ "$shards" -le 1 ]; then
+  "$bin" "$@" > "$out/difftest-gpu.log" 2>&1
+  status=$?
+  tail -n 40 "$out/difftest-gpu.log"
+  exit $status
+fi
+count=500 first=0 rest=()
+for a in "$@"; do
+  case "$a" in
+    --count=*) count="${a#--count=}" ;;
+    --first=*) first="${a#--first=}" ;;
+    *) rest+=("$a") ;;
+  esac
+done
+per=$(( (count + shards - 1) / shards ))
+pids=()
+for ((s = 0; s < shards; s++)); do
+  start=$((first + s * per))
+  n=$(( count - s * per < per ? count - s * per : per ))
+  [ "$n" -gt 0 ] || break
+  CULIFT_CACHE_DIR="$out/cache-$s" "$bin" "${rest[@]}" --first="$start" --count="$n" > "$out/shard-$s.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for p in "${pids[@]}"; do
+  wait "$p"; st=$?
+  [ "$status" -ne 0 ] || status=$st
+done
+cat "$out"/shard-*.log > "$out/difftest-gpu.log"
+rm -f "$out"/shard-*.log
+grep -E "^culift-difftest-gpu seed|^FAIL|^no GPU" "$out/difftest-gpu.log"
+awk -v shards="$shards" '/^culift-difftest-gpu seed/ {
+    done++; c += $4
+    for (i = 5; i <= NF; i++) { if ($i ~ /^mismatches/) m += $(i-1); if ($i ~ /^errors/) e += $(i-1) } }
+  END { printf "all %d shards: %d programs compared, %d mismatches, %d errors\n", done, c, m, e }' "$out/difftest-gpu.log"
 exit $status

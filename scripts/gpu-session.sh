@@ -8,7 +8,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 logs="${LOGS:-/tmp/culift-gpu}"
 mkdir -p "$logs"
-count="${DIFFTEST_COUNT:-300}"
+count="${DIFFTEST_COUNT:-300}"  # DIFFTEST_SEED (default 1) and SHARDS (parallel processes) too
 # A GPU check that finds no GPU fails; the session's exit status is its first failure's.
 export CULIFT_REQUIRE_GPU=1
 first_failure=0
@@ -38,7 +38,7 @@ fi
 
 if want difftest; then
   echo "== difftest gpu leg ($count programs)"
-  OUT="$logs/difftest" timeout "${DIFFTEST_TIMEOUT:-240}" scripts/difftest-gpu.sh .gpu --count="$count" > "$logs/difftest.txt" 2>&1
+  OUT="$logs/difftest" timeout "${DIFFTEST_TIMEOUT:-240}" scripts/difftest-gpu.sh .gpu --count="$count" --seed="${DIFFTEST_SEED:-1}" > "$logs/difftest.txt" 2>&1
   status=$?; failed $status
   echo "difftest exit $status"; tail -n 15 "$logs/difftest.txt"
   # The first findings, shortened: the whole log may be too large to bring back.

@@ -72,12 +72,24 @@ template <typename T> typename Fns<T>::F1 unaryFn(MathFn fn) {
   }
 }
 
+// std::fmin / std::fmax with -0.0 ordered below +0.0 (IEEE 754-2019 minimumNumber and
+// maximumNumber), as the GPU's fminf / fmaxf compute them. C++ leaves the sign of
+// std::fmin(-0.0, +0.0) open, and x86-64 builds give different ones at -O0 and -O2.
+template <typename T> T fminOrdered(T x, T y) {
+  if (x == 0 && y == 0) return std::signbit(x) ? x : y;
+  return std::fmin(x, y);
+}
+template <typename T> T fmaxOrdered(T x, T y) {
+  if (x == 0 && y == 0) return std::signbit(x) ? y : x;
+  return std::fmax(x, y);
+}
+
 template <typename T> typename Fns<T>::F2 binaryMathFn(MathFn fn) {
   switch (fn) {
 #define CULIFT_M2(F, call) \
   case MathFn::F: return [](T x, T y) -> T { return call; };
-    CULIFT_M2(Fmin, std::fmin(x, y))
-    CULIFT_M2(Fmax, std::fmax(x, y))
+    CULIFT_M2(Fmin, fminOrdered(x, y))
+    CULIFT_M2(Fmax, fmaxOrdered(x, y))
     CULIFT_M2(Fdim, std::fdim(x, y))
     CULIFT_M2(Pow, std::pow(x, y))
     CULIFT_M2(Atan2, std::atan2(x, y))

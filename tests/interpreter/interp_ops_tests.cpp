@@ -321,8 +321,17 @@ template <typename T> void mathMatrix() {
       {MathFn::Trunc, [](T x, T) { return std::trunc(x); }},
       {MathFn::Rint, [](T x, T) { return std::rint(x); }},
       {MathFn::Nearbyint, [](T x, T) { return std::nearbyint(x); }},
-      {MathFn::Fmin, [](T x, T y) { return std::fmin(x, y); }},
-      {MathFn::Fmax, [](T x, T y) { return std::fmax(x, y); }},
+      // Two zeros: -0.0 is the lesser (culift's definition, the GPU's; C++ leaves it open).
+      {MathFn::Fmin,
+       [](T x, T y) {
+         return x == 0 && y == 0 ? std::copysign(T(0), std::signbit(x) || std::signbit(y) ? T(-1) : T(1))
+                                 : std::fmin(x, y);
+       }},
+      {MathFn::Fmax,
+       [](T x, T y) {
+         return x == 0 && y == 0 ? std::copysign(T(0), std::signbit(x) && std::signbit(y) ? T(-1) : T(1))
+                                 : std::fmax(x, y);
+       }},
       {MathFn::Fdim, [](T x, T y) { return std::fdim(x, y); }},
       {MathFn::Pow, [](T x, T y) { return std::pow(x, y); }},
       {MathFn::Atan2, [](T x, T y) { return std::atan2(x, y); }},
@@ -343,7 +352,7 @@ template <typename T> void mathMatrix() {
       return b.math(mc.fn, S<T>, std::move(args));
     });
     for (T x : boundary<T>())
-      for (T y : {T(2), T(-0.5), std::numeric_limits<T>::quiet_NaN(), T(0)}) {
+      for (T y : {T(2), T(-0.5), std::numeric_limits<T>::quiet_NaN(), T(0), T(-0.0)}) {
         interp::Arg args[] = {Value::of(x), Value::of(y)};
         INFO(info(mc.fn).name << "(" << Value::of(x).toString() << ", " << Value::of(y).toString() << ") in "
                               << spelling(S<T>));

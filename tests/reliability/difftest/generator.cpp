@@ -788,6 +788,9 @@ class Generator {
       if (name == "copysign") args[1] = notNaN(std::move(args[1]));
       auto e = math(name, t, std::move(args));
       e->cForm = t == Scalar::F32 && r_.chance(25);
+      // The sign of fmin(-0.0, +0.0) is C++'s to leave open (x86-64 builds differ between -O0
+      // and -O2; culift orders -0.0 first, as the GPU does): `+ 0.0` makes a zero result +0.0.
+      if (name == "fmin" || name == "fmax") return binary("+", t, std::move(e), lit(t, bitsOfFloat(t, 0.0)));
       return e;
     }
     if (roll < 66) {

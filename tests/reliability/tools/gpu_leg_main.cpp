@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <string>
 
 #include <llvm/Support/CommandLine.h>
 
@@ -87,6 +88,16 @@ LaunchData prepare(const Function& fn, const ProgramSpec& spec, unsigned rank) {
 }
 
 bool isArrayRole(ParamRole r) { return r != ParamRole::Scalar; }
+
+// The launch's scalar arguments and extent, as a finding names them ("s0=3 a=-0.5; extent 4x4x4"),
+// so that it can be replayed natively.
+std::string describeLaunch(const LaunchData& d) {
+  std::string s;
+  for (std::size_t k = 0; k < d.params.size(); ++k)
+    if (!isArrayRole(d.params[k]->role))
+      s += d.params[k]->name + "=" + formatValue(d.params[k]->type.scalar, d.bytes[k].data()) + " ";
+  return s + "; extent " + std::to_string(d.n[0]) + "x" + std::to_string(d.n[1]) + "x" + std::to_string(d.n[2]);
+}
 
 // Runs on the GPU; returns the written arrays' bytes (by launch-argument position).
 std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::shared_ptr<const Module>& module,
@@ -183,6 +194,7 @@ int main(int argc, char** argv) {
   cl::opt<unsigned> batchSize("batch", cl::desc("programs per translation"), cl::init(50), cl::cat(category));
   cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096),
                                 cl::cat(category));
+  cl::opt<bool> showArgs("show-args", cl::desc("print each program's scalar arguments and extent"), cl::cat(category));
   cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
                                cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
@@ -260,6 +272,7 @@ int main(int argc, char** argv) {
       unsigned rank = 0;
       for (const ParamSpec& q : p.params) rank += q.axis >= 0;
       const LaunchData d = prepare(*fn, p, rank);
+      if (showArgs) std::printf("ARGS %s: %s\n", p.name.c_str(), describeLaunch(d).c_str());
       std::vector<std::vector<std::uint8_t>> gpu, cpu;
       try {
         cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
@@ -276,10 +289,11 @@ int main(int argc, char** argv) {
         const unsigned size = byteSize(q.type.scalar);
         for (std::size_t e = 0; e * size < gpu[k].size(); ++e)
           if (!sameValue(q.type.scalar, gpu[k].data() + e * size, cpu[k].data() + e * size)) {
-            std::printf("MISMATCH %s (seed %llu): %s[%zu]: gpu %s, interpreter %s\n%s\n", p.name.c_str(),
-                        static_cast<unsigned long long>(p.seed), q.name.c_str(), e,
+            std::printf("MISMATCH %s (seed %llu): %s[%zu]: gpu %s, interpreter %s (arguments: %s)\n%s\n",
+                        p.name.c_str(), static_cast<unsigned long long>(p.seed), q.name.c_str(), e,
                         formatValue(q.type.scalar, gpu[k].data() + e * size).c_str(),
-                        formatValue(q.type.scalar, cpu[k].data() + e * size).c_str(), p.source().c_str());
+                        formatValue(q.type.scalar, cpu[k].data() + e * size).c_str(), describeLaunch(d).c_str(),
+                        p.source().c_str());
             ++mismatches;
             break;
           }

@@ -354,6 +354,16 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
     case ExprKind::IncDec: {
       const std::string op(spelling(e.incDecOp));
       const std::string target = expr(*e.operands[0]).text;
+      const Scalar t = e.operands[0]->type.scalar;
+      if (flavor_ == Flavor::Cuda && (t == Scalar::I8 || t == Scalar::I16)) {
+        // `++c` on a signed char or short wraps around at the type's end (the result converts
+        // modulo 2^N), but the device compiler's front end treats it as an addition that cannot
+        // overflow: `++c; c < 0` becomes `c < -1`. It gets `c += 1` right, so that is what is
+        // emitted; a postfix form yields the value before, through the device prelude.
+        const bool inc = e.incDecOp == IncDecOp::PreInc || e.incDecOp == IncDecOp::PostInc;
+        if (isPrefix(e.incDecOp)) return wrap(target + (inc ? " += 1" : " -= 1"));
+        return {std::string(inc ? "culift_post_inc(" : "culift_post_dec(") + top(*e.operands[0]) + ")", false};
+      }
       return wrap(isPrefix(e.incDecOp) ? op + target : target + op);
     }
     case ExprKind::Conditional:

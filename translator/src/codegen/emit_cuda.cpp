@@ -39,6 +39,9 @@ constexpr std::string_view kDevicePrelude =
     "  asm(\"mov.b64 %0, %1;\" : \"=d\"(r) : \"d\"(z));\n"
     "  return r;\n"
     "}\n"
+    "// Postfix ++ / -- of a signed char or short as `x += 1` (see the AST printer's IncDec).\n"
+    "template <typename T> __device__ __forceinline__ T culift_post_inc(T& x) { const T old = x; x += 1; return old; }\n"
+    "template <typename T> __device__ __forceinline__ T culift_post_dec(T& x) { const T old = x; x -= 1; return old; }\n"
     "// N elements read or written as one aligned access (element-wise kernels)\n"
     "template <typename T, int N> struct alignas(sizeof(T) * N) culift_vec { T v[N]; };\n"
     "// ---- end of culift device prelude ----\n";
