@@ -1,5 +1,6 @@
 #include "ast_printer.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "culift/ast/stack.hpp"
@@ -158,6 +159,13 @@ void AstPrinter::stmt(const Stmt& s, unsigned indent) {
     case StmtKind::Decl:
       if (rewrites_ && rewrites_->dropped.count(s.var)) return;
       if (rewrites_ && rewrites_->hoisted.count(s.var)) {
+        if (s.expr && rewrites_->plainZero.count(s.var) && s.expr->kind == ExprKind::FloatLiteral &&
+            s.expr->floatValue == 0) {
+          const bool single = s.expr->type.scalar == Scalar::F32;
+          const char* zero = std::signbit(s.expr->floatValue) ? (single ? "-0.0f" : "-0.0") : (single ? "0.0f" : "0.0");
+          out_.line(indent, rewrites_->vars.at(s.var) + " = " + zero + ";");
+          return;
+        }
         if (s.expr) out_.line(indent, rewrites_->vars.at(s.var) + " = " + assignedValue(*s.expr) + ";");
         return;
       }

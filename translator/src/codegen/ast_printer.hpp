@@ -27,6 +27,9 @@ struct PrintRewrites {
   std::unordered_map<VarId, std::string> vars;
   std::unordered_set<VarId> hoisted;  // declared by the entry: `T v = e;` prints as `<text> = e;`
   std::unordered_set<VarId> dropped;  // not needed: `T v = e;` (e without side effects) prints nothing
+  // Hoisted sums whose zero initializer prints as a plain `0.0f`, not culift_zero(0.0f): a sum the
+  // loop only adds to meets no comparison as the constant (see plan_entries.cpp).
+  std::unordered_set<VarId> plainZero;
   std::unordered_map<const Expr*, std::string> exprs;
   std::function<std::string(const std::string& value)> returns;  // value "" for `return;`
 };

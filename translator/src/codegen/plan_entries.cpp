@@ -308,6 +308,12 @@ void EntryWriter::tiled(const PlanEntry& e) {
     perOut.hoisted.insert(v);
   }
   for (VarId v : a_.assignedParams) perOutputRegister(v);
+  // A zero that starts a sum is a plain literal: the loop only adds to the sum, so the constant
+  // meets no comparison that the device compiler could turn into a max / min (culift_zero's
+  // reason), and culift_zero's register copies cost the 128-wide tiles registers (130 instead of
+  // 127 for GramDot_sym128, which then fits one block per SM instead of two).
+  std::string notSums;
+  if (auto sums = reassociableSums(fn_, a_, notSums)) perOut.plainZero.insert(sums->begin(), sums->end());
   if (a_.earlyReturn) {
     out_.line(1, "unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
     if (value)
