@@ -4,6 +4,8 @@
 #include <vector>
 
 struct Point { float x, y; };
+struct Tagged { int id; float x; };
+struct Samples { float v[4]; };
 union Bits { float f; int i; };
 
 CULIFT_KERNEL float byStruct(Point p) { return p.x; }
@@ -13,7 +15,9 @@ CULIFT_KERNEL float byRef(float& r) { return r; }  // expected-error {{reference
 CULIFT_KERNEL float byConstRef(const float& r) { return r; }  // expected-error {{reference parameter 'r'}}
 CULIFT_KERNEL float byVector(const std::vector<float>& v, int i) { return v[i]; }  // expected-error {{reference parameter 'v'}}
 CULIFT_KERNEL float byPointerToPointer(float** m, int i) { return m[i][0]; }  // expected-error {{pointer-to-pointer parameter 'm'}}
-CULIFT_KERNEL float byPointerToStruct(const Point* p, int i) { return 0.0f; }  // expected-error {{parameter 'p' points to unsupported type}}
+CULIFT_KERNEL float byPointerToStruct(const Point* p, int i) { return p[i].y; }
+CULIFT_KERNEL float byPointerToMixed(const Tagged* t, int i) { return t[i].x; }  // expected-error {{the array of structs 't' has type 'Tagged', whose fields have different types ('id' is int, 'x' is float)}}
+CULIFT_KERNEL float byPointerToArrays(const Samples* s, int i) { return s[i].v[0]; }  // expected-error {{the array of structs 's' has type 'Samples', whose field 'v' is an array: not supported in an array of structs}}
 CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }  // expected-error {{kernel 'returnsStruct' returns the struct 'Point': a kernel returns a scalar}}
 
 CULIFT_KERNEL float localStruct(float a) {

@@ -11,7 +11,7 @@ CULIFT_KERNEL float callsMethod(float x) {
   return a.scale(x);
 }
 
-CULIFT_KERNEL float callsVirtual(const Accumulator* a, float x) {  // expected-error {{parameter 'a' points to unsupported type}}
+CULIFT_KERNEL float callsVirtual(const Accumulator* a, float x) {  // expected-error {{the array of structs 'a' has type 'Accumulator': a struct with virtual functions is not supported}}
   return a->scale(x);
 }
 

@@ -56,6 +56,8 @@ void buildSignature(Function& f) {
     if (v.type.isPointer()) {
       kp.type = v.type;
       kp.role = v.type.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
+      for (const auto& [param, record] : f.recordParams)
+        if (param == p) kp.record = record;
     } else if (f.mode == IndexMode::ElementWise && !isUniform(f, v.name)) {
       kp.type = Type::pointer(v.type.scalar, true);
       kp.role = ParamRole::ElementInput;

@@ -10,26 +10,15 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "lifter.hpp"
+#include "record_nodes.hpp"
 
 namespace culift::frontend {
 namespace {
 
 StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(kind, std::move(r)); }
 
-ExprPtr intLiteral(Scalar s, std::uint64_t v, const SourceRange& r) {
-  auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(s), r);
-  out->intBits = v;
-  return out;
-}
-
-ExprPtr binaryNode(BinaryOp op, Scalar s, ExprPtr l, ExprPtr r) {
-  SourceRange where = l->range;
-  auto out = std::make_unique<Expr>(ExprKind::Binary, Type::value(s), std::move(where));
-  out->binaryOp = op;
-  out->operands.push_back(std::move(l));
-  out->operands.push_back(std::move(r));
-  return out;
-}
+using record::binaryNode;
+using record::intLiteral;
 
 // The expression under the conversions and wrappers a whole array passes through on its way to
 // a copy: qualification changes, temporaries and the trivial copy or move constructor.

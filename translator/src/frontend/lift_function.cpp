@@ -461,6 +461,7 @@ void Lifter::liftFunction(FuncId id) {
   std::optional<ArrayShape> resultShape;
   recordVars_.clear();
   structArrays_.clear();
+  recordPointers_.clear();
   bindingVars_.clear();
   selfLeaves_.clear();
   returnLeaves_.clear();
@@ -584,8 +585,23 @@ void Lifter::liftFunction(FuncId id) {
       v.name = name;
       v.range = range(p->getSourceRange());
       v.isParam = true;
-      if (std::optional<Type> t = paramType(p, v.binding)) v.type = *t;
-      else rejectedVars_.insert(p);
+      if (isRecordPointer(p->getType())) {
+        // An array of structs: a pointer to the records' one scalar type, their layout kept.
+        RecordView view;
+        RecordPointer pointer;
+        if (std::optional<Type> t = recordPointerParam(p, view, pointer)) {
+          v.type = *t;
+          pointer.var = static_cast<VarId>(f.vars.size());
+          f.recordParams.emplace_back(pointer.var, std::move(view));
+          recordPointers_[p] = std::move(pointer);
+        } else {
+          rejectedVars_.insert(p);
+        }
+      } else if (std::optional<Type> t = paramType(p, v.binding)) {
+        v.type = *t;
+      } else {
+        rejectedVars_.insert(p);
+      }
       byValueArrayParam(p, v);  // a std::array by value: copied into a local of its name
       vars_[p] = static_cast<VarId>(f.vars.size());
       f.vars.push_back(std::move(v));

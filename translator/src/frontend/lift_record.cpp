@@ -6,6 +6,7 @@
 // module files see scalars, arrays and references only.
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
 #include "lifter.hpp"
 #include "record_nodes.hpp"
 
@@ -113,6 +114,115 @@ const Lifter::RecordLayout* Lifter::recordLayout(clang::QualType t, clang::Sourc
   if (!reportedLayouts_.insert(&layout).second && value) return nullptr;
   error(where, what + " has type " + whyUnsupported(type.getUnqualifiedType()) + ": " + layout.problem, layout.hint);
   return nullptr;
+}
+
+bool Lifter::isRecordPointer(clang::QualType t) const {
+  return !t.isNull() && t->isPointerType() && isUserRecord(t->getPointeeType());
+}
+
+namespace {
+// The byte offset of every scalar field of `rd` (nested structs flattened, in declaration order,
+// as RecordLayout's leaves), as the host compiler lays the struct out.
+void leafOffsets(const clang::ASTContext& ctx, const clang::RecordDecl* rd, std::uint64_t base,
+                 std::vector<std::uint64_t>& out) {
+  if (const clang::RecordDecl* def = rd->getDefinition()) rd = def;
+  const clang::ASTRecordLayout& layout = ctx.getASTRecordLayout(rd);
+  for (const clang::FieldDecl* fd : rd->fields()) {
+    const std::uint64_t at = base + layout.getFieldOffset(fd->getFieldIndex()) / 8;
+    if (const clang::RecordDecl* inner = fd->getType()->getAsRecordDecl()) leafOffsets(ctx, inner, at, out);
+    else out.push_back(at);
+  }
+}
+}  // namespace
+
+std::optional<Type> Lifter::recordPointerParam(const clang::ParmVarDecl* p, RecordView& view, RecordPointer& pointer) {
+  const clang::QualType pointee = p->getType()->getPointeeType();
+  const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
+  const std::string name = "'" + p->getNameAsString() + "'";
+  const RecordLayout* layout = recordLayout(pointee, where, "the array of structs " + name);
+  if (!layout) return std::nullopt;
+  const std::string type = whyUnsupported(pointee.getUnqualifiedType());
+  const char* hint =
+      "an array of structs is passed as the records' memory: every field one scalar type (float x, y, "
+      "z;), nested structs of them too; or pass one array per field";
+  if (layout->leaves.empty()) {
+    error(where, "the array of structs " + name + " has type " + type + ", which has no fields", hint);
+    return std::nullopt;
+  }
+  const Scalar scalar = layout->leaves[0].type.scalar;
+  for (const RecordLeaf& leaf : layout->leaves) {
+    if (leaf.type.isArray()) {
+      error(where,
+            "the array of structs " + name + " has type " + type + ", whose field '" + leaf.path +
+                "' is an array: not supported in an array of structs",
+            hint);
+      return std::nullopt;
+    }
+    if (leaf.type.scalar != scalar) {
+      error(where,
+            "the array of structs " + name + " has type " + type + ", whose fields have different types ('" +
+                layout->leaves[0].path + "' is " + std::string(spelling(scalar)) + ", '" + leaf.path + "' is " +
+                std::string(spelling(leaf.type.scalar)) + ")",
+            hint);
+      return std::nullopt;
+    }
+  }
+  const clang::RecordDecl* rd = pointee->getAsRecordDecl()->getDefinition();
+  std::vector<std::uint64_t> offsets;
+  leafOffsets(ctx_, rd, 0, offsets);
+  const clang::ASTRecordLayout& rl = ctx_.getASTRecordLayout(rd);
+  const std::uint64_t size = static_cast<std::uint64_t>(rl.getSize().getQuantity());
+  const unsigned width = byteSize(scalar);
+  bool aligned = offsets.size() == layout->leaves.size() && size % width == 0 && size <= 0xffffffffu;
+  for (std::uint64_t o : offsets) aligned = aligned && o % width == 0;
+  if (!aligned) {
+    error(where,
+          "the array of structs " + name + " has type " + type + ", whose layout culift cannot take as " +
+              std::string(spelling(scalar)) + " elements",
+          hint);
+    return std::nullopt;
+  }
+  view.name = pointee.getUnqualifiedType().getAsString(clang::PrintingPolicy(ctx_.getLangOpts()));
+  view.scalar = scalar;
+  view.size = static_cast<std::uint32_t>(size);
+  view.align = static_cast<std::uint32_t>(rl.getAlignment().getQuantity());
+  pointer.layout = layout;
+  pointer.elements = static_cast<std::uint32_t>(size / width);
+  for (std::size_t k = 0; k < offsets.size(); ++k) {
+    view.fields.push_back({layout->leaves[k].path, static_cast<std::uint32_t>(offsets[k])});
+    pointer.offsets.push_back(static_cast<std::uint32_t>(offsets[k] / width));
+  }
+  return Type::pointer(scalar, pointee.isConstQualified());
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordElement(const RecordPointer& pointer, const clang::Expr* index,
+                                                         SourceRange r) {
+  if (index && index->HasSideEffects(ctx_)) {
+    error(index->getExprLoc(), "the index of an element of an array of structs must have no side effects",
+          "compute the index in a statement of its own: int k = i++; then p[k]");
+    return std::nullopt;
+  }
+  RecordValue out;
+  out.layout = pointer.layout;
+  const Scalar scalar = fn_->vars[pointer.var].type.scalar;
+  for (std::uint32_t offset : pointer.offsets) {
+    ExprPtr k = index ? expr(index) : intLiteral(Scalar::I64, 0, r);
+    if (!k) return std::nullopt;
+    if (!k->type.isValue() || !(isInteger(k->type.scalar) || k->type.scalar == Scalar::Bool)) {
+      error(index->getExprLoc(), "array index must be an integer");
+      return std::nullopt;
+    }
+    // C++ adds the index to a pointer: computed in long long, which cannot overflow there.
+    ExprPtr flat = binaryNode(BinaryOp::Mul, Scalar::I64, convert(std::move(k), Scalar::I64),
+                              intLiteral(Scalar::I64, pointer.elements, r));
+    if (offset) flat = binaryNode(BinaryOp::Add, Scalar::I64, std::move(flat), intLiteral(Scalar::I64, offset, r));
+    auto leaf = std::make_unique<Expr>(ExprKind::Subscript, Type::value(scalar), r);
+    leaf->operands.push_back(refTo(*fn_, pointer.var, r));
+    leaf->operands.push_back(std::move(flat));
+    out.leaves.push_back(std::move(leaf));
+  }
+  out.addressable = true;
+  return out;
 }
 
 std::string Lifter::freshName(const std::string& base) {
@@ -253,9 +363,19 @@ bool Lifter::allVariables(const RecordValue& value) {
 }
 
 ExprPtr Lifter::cloneLvalue(const Expr& e) {
+  // Every field: an element's index may be any expression (ps[k + 1], p[i * 7 + 2]).
   auto out = std::make_unique<Expr>(e.kind, e.type, e.range);
-  out->var = e.var;
   out->intBits = e.intBits;
+  out->floatValue = e.floatValue;
+  out->var = e.var;
+  out->callee = e.callee;
+  out->math = e.math;
+  out->unaryOp = e.unaryOp;
+  out->binaryOp = e.binaryOp;
+  out->incDecOp = e.incDecOp;
+  out->computeType = e.computeType;
+  out->explicitCast = e.explicitCast;
+  out->text = e.text;
   for (const ExprPtr& o : e.operands) out->operands.push_back(cloneLvalue(*o));
   return out;
 }
@@ -594,6 +714,9 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     if (referencesRejected(e)) return std::nullopt;
     // An element of a local array of structs: the same element of each field's array.
     const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(element->getBase()->IgnoreParenImpCasts());
+    if (auto pointer = ref ? recordPointers_.find(ref->getDecl()) : recordPointers_.end();
+        pointer != recordPointers_.end())
+      return recordElement(pointer->second, element->getIdx(), r);
     auto found = ref ? structArrays_.find(ref->getDecl()) : structArrays_.end();
     if (found == structArrays_.end()) {
       error(where, "only a local array of structs can be indexed",
@@ -803,6 +926,16 @@ ExprPtr Lifter::memberExpr(const clang::MemberExpr* e) {
   const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member);
   const clang::Expr* base = e->getBase();
   const clang::QualType baseType = e->isArrow() ? base->getType()->getPointeeType() : base->getType();
+  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base->IgnoreParenImpCasts()); e->isArrow() && ref) {
+    // p->x of an array of structs: p[0].x.
+    if (auto pointer = recordPointers_.find(ref->getDecl()); pointer != recordPointers_.end() && fd) {
+      std::optional<RecordValue> value = recordElement(pointer->second, nullptr, range(e->getSourceRange()));
+      if (!value) return nullptr;
+      auto found = value->layout->fields.find(fd);
+      if (found == value->layout->fields.end()) return fail(where, "unknown field '" + fd->getNameAsString() + "'");
+      return std::move(value->leaves[found->second.first]);
+    }
+  }
   if (!fd || !isUserRecord(baseType) || (e->isArrow() && !isThis(base))) {
     if (referencesRejected(e)) return nullptr;
     if (e->isArrow() && fd && isUserRecord(baseType))

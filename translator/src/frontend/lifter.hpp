@@ -313,6 +313,23 @@ class Lifter {
   // the element's leaves (references to ps_x[culift_k], ..., or copies of them).
   StmtPtr structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array);
   std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays_;  // of the function being lifted
+  // An array of structs as a parameter (const Particle* p): one pointer to the records' scalar
+  // type; p[k] is a struct value whose leaves are p[k * elements + offset] (offsets in elements).
+  struct RecordPointer {
+    VarId var = kNone;
+    const RecordLayout* layout = nullptr;
+    std::uint32_t elements = 0;
+    std::vector<std::uint32_t> offsets;  // one per leaf
+  };
+  std::map<const clang::ValueDecl*, RecordPointer> recordPointers_;  // of the function being lifted
+  // Whether `t` is a pointer to a value struct of the user's code.
+  bool isRecordPointer(clang::QualType t) const;
+  // The parameter `p` of type S* / const S*: the pointer type the function takes (a pointer to
+  // S's one scalar type), with S's layout as the host lays it out in `view`; null after a
+  // diagnostic (fields of several types, an array field, ...).
+  std::optional<Type> recordPointerParam(const clang::ParmVarDecl* p, RecordView& view, RecordPointer& pointer);
+  // p[index] (p->x: index 0) of an array-of-structs parameter.
+  std::optional<RecordValue> recordElement(const RecordPointer& pointer, const clang::Expr* index, SourceRange r);
   static bool allVariables(const RecordValue& value);
   static ExprPtr cloneLvalue(const Expr& e);
   StmtPtr recordReturn(const clang::ReturnStmt* r);

@@ -66,6 +66,21 @@ inline ExprPtr elementOf(const Function& fn, VarId array, std::uint64_t k, const
   return out;
 }
 
+inline ExprPtr intLiteral(Scalar s, std::uint64_t v, const SourceRange& r) {
+  auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(s), r);
+  out->intBits = v;
+  return out;
+}
+
+inline ExprPtr binaryNode(BinaryOp op, Scalar s, ExprPtr l, ExprPtr r) {
+  SourceRange where = l->range;
+  auto out = std::make_unique<Expr>(ExprKind::Binary, Type::value(s), std::move(where));
+  out->binaryOp = op;
+  out->operands.push_back(std::move(l));
+  out->operands.push_back(std::move(r));
+  return out;
+}
+
 inline ExprPtr assignment(ExprPtr target, ExprPtr value, const SourceRange& r) {
   auto out = std::make_unique<Expr>(ExprKind::Assign, target->type, r);
   out->operands.push_back(std::move(target));

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "culift/ast/nodes.hpp"
@@ -40,12 +41,34 @@ struct KernelParam;
 // kernel (one value for every element, beside the element inputs read per element).
 std::string_view roleName(const Function& fn, const KernelParam& p);
 
+// An array of structs as a kernel parameter (const Particle* p): the struct as the host
+// compiler lays it out. Every field is of one scalar type, so the kernel takes the records'
+// memory as an array of that type, elements() per record, and p[i].vy reads p[i * 7 + 4]. The
+// emitted CUDA declares the struct with this layout and asserts it; the runtime checks a typed
+// buffer's element size against it at launch.
+struct RecordField {
+  std::string path;          // "vy"; a nested struct's fields joined with '_' ("pos_x")
+  std::uint32_t offset = 0;  // bytes from the start of the record
+  friend bool operator==(const RecordField&, const RecordField&) = default;
+};
+struct RecordView {
+  std::string name;                 // the C++ type as written ("Particle", "Body<float>")
+  Scalar scalar = Scalar::Void;     // every field's type
+  std::uint32_t size = 0;           // sizeof, bytes
+  std::uint32_t align = 0;          // alignof, bytes
+  std::vector<RecordField> fields;  // in declaration order, nested structs flattened
+  std::uint32_t elements() const { return byteSize(scalar) ? size / byteSize(scalar) : 0; }
+  friend bool operator==(const RecordView&, const RecordView&) = default;
+};
+
 struct KernelParam {
   std::string name;  // as emitted; the user's name for user parameters
   Type type;         // as emitted: pointers for arrays, long long for extents
   ParamRole role = ParamRole::Scalar;
   int userParam = -1;  // index of the user's parameter, -1 for Out/Extent
   int axis = -1;       // Extent: 0 = i, 1 = j, 2 = k (ElementWise: 0)
+  // An array of structs (type: a pointer to the record's scalar type): the record's layout.
+  std::optional<RecordView> record = std::nullopt;
 };
 
 struct KernelSignature {
@@ -93,6 +116,9 @@ struct Function {
   // Scalar parameters the user marked uniform (CULIFT_UNIFORM): in an element-wise kernel they
   // are passed once, the same for every element, instead of read per element.
   std::vector<std::string> uniformNames;
+  // Parameters that are arrays of structs (user parameter index, layout): set by the front end,
+  // copied into the kernel signature by classify().
+  std::vector<std::pair<unsigned, RecordView>> recordParams;
 
   // Filled by classify():
   IndexMode mode = IndexMode::DeviceOnly;
