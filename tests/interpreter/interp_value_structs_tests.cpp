@@ -1,6 +1,7 @@
 // Value structs: the functions of data/value_structs.hpp compiled natively here and translated by
 // culift from the same file. The interpreter must give the native bits on values known only at
 // run time.
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <span>
@@ -152,4 +153,45 @@ TEST_CASE("value structs equal native C++: local arrays of structs", "[interp][t
   CHECK(varNamed(particles, "ps_pos")->type == Type::array(Scalar::F32, 4));
   REQUIRE(varNamed(particles, "ps_hits"));
   CHECK(varNamed(particles, "ps_hits")->type == Type::array(Scalar::I32, 4));
+}
+
+TEST_CASE("value structs equal native C++: arrays of structs as kernel parameters", "[interp][translated][structs]") {
+  std::vector<structs::Body> bodies(4);
+  for (int b = 0; b < 4; ++b) {
+    const float f = static_cast<float>(b);
+    bodies[b] = structs::Body{{f, 0.5f * f, -f}, {0.25f - f, 1.5f, f * f}, 1.0f + f};
+  }
+  // The interpreter reads the same memory as the flat array of its floats.
+  static_assert(sizeof(structs::Body) == 7 * sizeof(float));
+  std::span<const float> flat(reinterpret_cast<const float*>(bodies.data()), bodies.size() * 7);
+  for (int i = 0; i < 4; ++i)
+    sameBitsAs("BodyEnergy", {interp::ArrayRef::of(flat), Value::of(4), Value::of(i)},
+               structs::BodyEnergy(bodies.data(), opaque(4), opaque(i)));
+  const test::TranslatedHeader& t = translatedStructs();
+  REQUIRE(t.module);
+  const Function& step = *t.module->find("BodyStep");
+  std::vector<structs::Body> native(4), interpreted(4);
+  for (int i = 0; i < 4; ++i) structs::BodyStep(bodies.data(), native.data(), opaque(0.125f), opaque(i));
+  for (int i = 0; i < 4; ++i) {
+    std::vector<interp::Arg> args = {interp::ArrayRef::of(flat),
+                                     interp::ArrayRef::of(std::span<float>(reinterpret_cast<float*>(interpreted.data()),
+                                                                           interpreted.size() * 7)),
+                                     Value::of(0.125f), Value::of(i)};
+    REQUIRE_NOTHROW(t.program->call(step, args));
+  }
+  CHECK(std::memcmp(native.data(), interpreted.data(), native.size() * sizeof(structs::Body)) == 0);
+  // The kernel signature keeps the host's layout.
+  const KernelParam& in = step.signature.params[0];
+  REQUIRE(in.record);
+  CHECK(in.record->name == "structs::Body");
+  CHECK(in.record->size == sizeof(structs::Body));
+  CHECK(in.record->align == alignof(structs::Body));
+  REQUIRE(in.record->fields.size() == 7);
+  CHECK(in.record->fields[3].path == "vel_x");
+  CHECK(in.record->fields[3].offset == offsetof(structs::Body, vel));
+  CHECK(in.record->fields[6].offset == offsetof(structs::Body, mass));
+  std::vector<float> x = {0.5f, -1.25f, 2.0f};
+  for (int i = 0; i < 3; ++i)
+    sameBitsAs("StridedLocalStructs", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(i)},
+               structs::StridedLocalStructs(x.data(), opaque(i)));
 }

@@ -268,4 +268,38 @@ CULIFT_KERNEL float Particles(const float* x, int n, int i) {
   return e + ps[3].pos + spare[1].pos + static_cast<float>(spare[0].hits);
 }
 
+// Arrays of structs as kernel parameters: the records as the host lays them out.
+struct Body {
+  Vec3 pos;
+  Vec3 vel;
+  float mass;
+  float speedSquared() const { return vel.dot(vel); }
+};
+
+CULIFT_KERNEL float BodyEnergy(const Body* bodies, int n, int i) {
+  float e = 0.5f * bodies[i].mass * bodies[i].speedSquared();
+  for (int j = 0; j < n; ++j) {
+    if (j == i) continue;
+    const Vec3 d = bodies[j].pos - bodies[i].pos;
+    e -= bodies[i].mass * bodies[j].mass / (0.01f + d.length());
+  }
+  return e + bodies->mass * 0.0f;
+}
+
+CULIFT_KERNEL void BodyStep(const Body* in, Body* out, float dt, int i) {
+  Body b = in[i];
+  b.pos += dt * b.vel;
+  out[i] = b;
+  out[i].mass = in[(i + 1) % 4].mass;
+}
+
+// A local array of structs written at a computed index (the index copied with every operator).
+CULIFT_KERNEL float StridedLocalStructs(const float* x, int i) {
+  Particle ps[8] = {};
+  for (int k = 0; k < 4; ++k) ps[2 * k + 1] = Particle{x[i] * static_cast<float>(k), 0.5f, k};
+  float s = 0.0f;
+  for (const Particle& p : ps) s += p.pos * static_cast<float>(p.hits + 1);
+  return s;
+}
+
 }  // namespace structs

@@ -127,6 +127,7 @@ std::string emitCudaFunction(const Module& module, const Function& function) {
   codegen::CodeWriter out(false, cudaFileName(module), module.sourcePath);
   // The walks below recurse as deep as the user nested the code: on culift's stack.
   runOnCuliftStack([&] {
+    codegen::emitRecordTypes({&function}, out);
     emitDeviceFunction(module, function, out);
     if (function.isKernel()) {
       out.blank();
@@ -167,6 +168,7 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
     }
 
   const std::vector<const Function*> order = calleesFirst(module);
+  codegen::emitRecordTypes(order, out);
   for (const Function* fn : order) {
     out.blank();
     emitDeviceFunction(module, *fn, out);

@@ -1,6 +1,10 @@
 #include "kernel_wrapper.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstdint>
+#include <regex>
 #include <stdexcept>
 
 #include "ast_printer.hpp"
@@ -46,6 +50,9 @@ bool isConstRole(ParamRole r) { return r == ParamRole::InputArray || r == ParamR
 // A kernel parameter name that would hide a CUDA built-in or a loop variable of the wrapper
 // is renamed; arguments are passed by position, so the name is free to choose.
 std::string wrapperParamName(const KernelParam& p, size_t position) {
+  // An array of structs arrives typed (const Particle* ps_records); the statements read it as
+  // the flat array of its scalars under the user's name.
+  if (p.record) return p.name + "_records";
   static constexpr std::array<std::string_view, 9> kTaken = {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
                                                              "culift_e",  "culift_i", "culift_j", "culift_k"};
   for (std::string_view t : kTaken)
@@ -54,21 +61,99 @@ std::string wrapperParamName(const KernelParam& p, size_t position) {
   return p.name;
 }
 
+// The pointer type an entry takes for an array parameter: `const float*`, or `const Particle*`
+// for an array of structs.
+std::string pointerType(const KernelParam& p) {
+  const bool isConst = isConstRole(p.role) || (p.type.isPointer() && p.type.constElements);
+  return std::string(isConst ? "const " : "") +
+         (p.record ? recordTypeName(*p.record) : std::string(spelling(p.type.scalar))) + "*";
+}
+
 std::string paramDeclaration(const KernelParam& p, const std::string& name) {
   if (p.role == ParamRole::Extent) return "long long " + name;
   if (!isPointerRole(p.role) && p.type.isValue()) return std::string(spelling(p.type.scalar)) + " " + name;
-  const bool isConst = isConstRole(p.role) || (p.type.isPointer() && p.type.constElements);
-  return std::string(isConst ? "const " : "") + std::string(spelling(p.type.scalar)) + "* __restrict__ " + name;
+  return pointerType(p) + " __restrict__ " + name;
 }
 
 }  // namespace
+
+std::string recordTypeName(const RecordView& r) {
+  std::string name;
+  for (char c : r.name) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (word) name += c;
+    else if (!name.empty() && name.back() != '_') name += '_';
+  }
+  while (!name.empty() && name.back() == '_') name.pop_back();
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) name = "culift_record_" + name;
+  // CUDA's own vector types (float3, int2, dim3, ...) are taken.
+  static const std::regex kCudaVector("(u?(char|short|int|long|longlong)|float|double)[1-4]|dim3");
+  if (std::regex_match(name, kCudaVector)) name = "culift_" + name;
+  return name;
+}
+
+std::string flatPointer(const KernelParam& p, const std::string& name) {
+  if (!p.record) return name;
+  const bool isConst = isConstRole(p.role) || p.type.constElements;
+  return "reinterpret_cast<" + std::string(isConst ? "const " : "") + std::string(spelling(p.type.scalar)) + "*>(" +
+         name + ")";
+}
+
+void emitRecordTypes(const std::vector<const Function*>& functions, CodeWriter& out) {
+  std::vector<const RecordView*> done;
+  for (const Function* fn : functions)
+    for (const KernelParam& p : fn->signature.params) {
+      if (!p.record || !fn->isKernel()) continue;
+      const RecordView& r = *p.record;
+      const std::string name = recordTypeName(r);
+      bool seen = false;
+      for (const RecordView* d : done) {
+        if (recordTypeName(*d) != name) continue;
+        if (!(*d == r))
+          throw std::logic_error("two layouts of the struct " + r.name + " in one module: " + std::to_string(d->size) +
+                                 " and " + std::to_string(r.size) + " bytes");
+        seen = true;
+      }
+      if (seen) continue;
+      done.push_back(&r);
+      const std::string scalar(spelling(r.scalar));
+      const unsigned width = byteSize(r.scalar);
+      out.blank();
+      out.line(0, "// " + r.name + " as the host lays it out (" + std::to_string(r.size) + " bytes, aligned to " +
+                      std::to_string(r.align) + "): the kernels take arrays of it and read its " + scalar +
+                      "s (p[i].f is p[i * " + std::to_string(r.elements()) + " + offset of f]).");
+      out.line(0, "struct alignas(" + std::to_string(r.align) + ") " + name + " {");
+      std::uint32_t at = 0;
+      unsigned pads = 0;
+      auto pad = [&](std::uint32_t to) {
+        if (to > at)
+          out.line(1, scalar + " culift_pad" + std::to_string(pads++) + "[" + std::to_string((to - at) / width) + "];");
+        at = std::max(at, to);
+      };
+      for (const RecordField& f : r.fields) {
+        pad(f.offset);
+        out.line(1, scalar + " " + f.path + ";");
+        at = f.offset + width;
+      }
+      pad(r.size);
+      out.line(0, "};");
+      out.line(0, "static_assert(sizeof(" + name + ") == " + std::to_string(r.size) + " && alignof(" + name +
+                      ") == " + std::to_string(r.align) + ", \"" + r.name + ": the host's size and alignment\");");
+      // NVRTC has no offsetof: the offsets are checked where nvcc compiles the file.
+      out.line(0, "#ifndef __CUDACC_RTC__");
+      for (const RecordField& f : r.fields)
+        out.line(0, "static_assert(__builtin_offsetof(" + name + ", " + f.path + ") == " + std::to_string(f.offset) +
+                        ", \"" + r.name + "::" + f.path + ": the host's offset\");");
+      out.line(0, "#endif");
+    }
+}
 
 std::string describeKernel(const Function& fn) {
   std::string s = "kernel " + fn.kernelName + "(";
   for (size_t k = 0; k < fn.signature.params.size(); ++k) {
     const KernelParam& p = fn.signature.params[k];
     if (k) s += ", ";
-    s += toString(p.type) + " " + p.name + " [" + roleText(fn, p) + "]";
+    s += (p.record ? pointerType(p) : toString(p.type)) + " " + p.name + " [" + roleText(fn, p) + "]";
   }
   return s + ")";
 }
@@ -129,7 +214,7 @@ struct Wrapper {
       }
       for (size_t k = 0; !found && k < sig.params.size(); ++k) {
         if (sig.params[k].userParam != static_cast<int>(u)) continue;
-        c += sig.params[k].role == ParamRole::ElementInput ? element(k) : names[k];
+        c += sig.params[k].role == ParamRole::ElementInput ? element(k) : flatPointer(sig.params[k], names[k]);
         found = true;
       }
       if (!found)
@@ -221,9 +306,7 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     for (size_t k = 0; k < fn.signature.params.size(); ++k) {
       const KernelParam& p = fn.signature.params[k];
       if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray) continue;
-      const bool isConst = p.role == ParamRole::InputArray || p.type.constElements;
-      const std::string type = std::string(isConst ? "const " : "") + std::string(spelling(p.type.scalar)) + "*";
-      out.line(1, w.names[k] + " = (" + type + ")__builtin_assume_aligned(" + w.names[k] + ", " + align +
+      out.line(1, w.names[k] + " = (" + pointerType(p) + ")__builtin_assume_aligned(" + w.names[k] + ", " + align +
                       ");  // checked by the runtime");
     }
   }

@@ -11,6 +11,18 @@
 
 namespace culift::codegen {
 
+// The identifier of an array-of-structs parameter's struct in emitted CUDA: its C++ name where
+// that is one ("Particle"), else made one ("Body<float>": "Body_float"); a name of CUDA's
+// vector types (float3, ...) gets the prefix culift_.
+std::string recordTypeName(const RecordView& r);
+// `name` (a kernel parameter) as the flat array of scalars the statements read: for an array of
+// structs, reinterpret_cast<const float*>(name); else `name` itself.
+std::string flatPointer(const KernelParam& p, const std::string& name);
+// The struct of every array-of-structs parameter of the kernels among `functions`, once per
+// type, with the host's layout (padding where the host has it) and static_asserts of its size,
+// alignment and every field's offset. Throws std::logic_error for two layouts of one name.
+void emitRecordTypes(const std::vector<const Function*>& functions, CodeWriter& out);
+
 // "kernel RowSum_kernel(const float* x [input array], int cols [scalar], ...)": the kernel's
 // signature with the role of each parameter, for comments and pseudocode.
 std::string describeKernel(const Function& fn);

@@ -206,7 +206,8 @@ void EntryWriter::aliases(unsigned indent) {
     if (p.userParam < 0) continue;
     const std::string& printed = name(static_cast<VarId>(p.userParam));
     if (printed == params_.names[k]) continue;
-    out_.line(indent, AstPrinter::declarator(fn_.vars[p.userParam].type, printed) + " = " + params_.names[k] + ";");
+    out_.line(indent, AstPrinter::declarator(fn_.vars[p.userParam].type, printed) + " = " +
+                          flatPointer(p, params_.names[k]) + ";");
   }
 }
 

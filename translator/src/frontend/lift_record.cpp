@@ -6,6 +6,7 @@
 // module files see scalars, arrays and references only.
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecordLayout.h"
 #include "lifter.hpp"
 #include "record_nodes.hpp"
@@ -182,7 +183,11 @@ std::optional<Type> Lifter::recordPointerParam(const clang::ParmVarDecl* p, Reco
           hint);
     return std::nullopt;
   }
-  view.name = pointee.getUnqualifiedType().getAsString(clang::PrintingPolicy(ctx_.getLangOpts()));
+  // Qualified (structs::Body, Pair<double>): two structs of one name in different namespaces
+  // stay two types in the emitted CUDA.
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  view.name = clang::TypeName::getFullyQualifiedName(pointee.getUnqualifiedType(), ctx_, policy);
   view.scalar = scalar;
   view.size = static_cast<std::uint32_t>(size);
   view.align = static_cast<std::uint32_t>(rl.getAlignment().getQuantity());
