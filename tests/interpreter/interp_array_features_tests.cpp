@@ -62,7 +62,10 @@ TEST_CASE("std::array equals native C++: copies, by-value and reference paramete
 TEST_CASE("lambdas capturing arrays, templates over the extent and static member tables equal native C++",
           "[interp][translated][arrays]") {
   for (float a : kFloats)
-    for (float b : {-3.0f, 0.25f, 8.5f}) sameAsNative("Captures", &arrays::Captures, a, b);
+    for (float b : {-3.0f, 0.25f, 8.5f}) {
+      sameAsNative("Captures", &arrays::Captures, a, b);
+      sameAsNative("CopiedCaptures", &arrays::CopiedCaptures, a, b);
+    }
   const test::TranslatedHeader& t = translatedArrays();
   REQUIRE(t.module);
   CHECK(t.module->find("sumOf_3"));

@@ -159,4 +159,22 @@ CULIFT_KERNEL float Captures(float a, float b) {
   return dot(0) + dot(1) + v[2] + Filter::kTaps[1] * a + sumOf(v) + sumOf(w);
 }
 
+// Lambdas capturing arrays by copy: a copy made where the lambda is defined (later changes of
+// the array are not seen), which a mutable lambda changes from call to call.
+CULIFT_KERNEL float CopiedCaptures(float a, float b) {
+  float w[3] = {a, b, a * b};
+  std::array<float, 4> v = {b, a, 1.5f, -a};
+  float m[2][2] = {{a, 2.0f}, {b, -1.0f}};
+  auto first = [w]() { return w[0] + w[2]; };
+  auto count = [v, m](int k) mutable {
+    v[k] += m[k % 2][k / 2];
+    return v[k];
+  };
+  w[0] = 100.0f;
+  v[1] = -7.0f;
+  const float c1 = count(1);
+  const float c2 = count(1);
+  return first() + c1 + c2 + w[0] + v[1] + count(3);
+}
+
 }  // namespace arrays

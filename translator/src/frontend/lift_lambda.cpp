@@ -102,12 +102,13 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
         reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
         continue;
       }
-      if (!byRef) {
-        reject(c.getLocation(), "the array '" + name + "' is captured by copy: copying an array is not supported",
-               "capture it by reference: [&" + name + "]");
+      if (!byRef && shape->dims[0] == 0) {
+        reject(c.getLocation(), "capture '" + name + "' of type " + whyUnsupported(t) + " is not supported");
         continue;
       }
-      p.type = Type::pointer(shape->scalar, shape->constElements);
+      // By copy: the defining function's copy of the whole array, made where the lambda is
+      // defined, which only a mutable lambda may change.
+      p.type = Type::pointer(shape->scalar, byRef ? shape->constElements : !isMutable || shape->constElements);
     } else if (std::optional<Scalar> s = scalarOf(t)) {
       p.type = Type::value(*s);
       // A copy the lambda may not change binds as a const reference: the lambda reads its copy.
@@ -214,16 +215,22 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
         error(c.getLocation(), "the lambda '" + name + "' captures '" + p.name + "', which cannot be used here");
       return rejected();
     }
-    if (c.getCaptureKind() == clang::LCK_ByRef || (!p.type.isValue() && p.leaf < 0)) {
+    if (c.getCaptureKind() == clang::LCK_ByRef) {
       closure.captures.push_back(*capturedId);
       continue;
     }
-    if (!p.type.isValue()) {  // an array field of a struct captured by copy: a local copy of it
+    if (!p.type.isValue()) {  // an array, or an array field of a struct, captured by copy: a local copy of it
       const Type source = fn_->vars[*capturedId].type;
-      const RecordLayout& layout = layoutOf(vd->getType().getNonReferenceType()->getAsRecordDecl());
+      std::uint64_t extent = 0;
+      if (p.leaf >= 0) {
+        const RecordLayout& layout = layoutOf(vd->getType().getNonReferenceType()->getAsRecordDecl());
+        extent = layout.leaves[static_cast<std::size_t>(p.leaf)].type.extent;
+      } else if (const std::optional<ArrayShape> shape = arrayShape(vd->getType().getNonReferenceType())) {
+        extent = shape->elements();
+      }
       Var copy;
       copy.name = name + "_" + p.name;
-      copy.type = Type::array(source.scalar, layout.leaves[static_cast<std::size_t>(p.leaf)].type.extent);
+      copy.type = Type::array(source.scalar, extent);
       copy.range = range(c.getLocation());
       const VarId id = static_cast<VarId>(fn_->vars.size());
       fn_->vars.push_back(std::move(copy));
