@@ -220,7 +220,9 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
         elementInputs.emplace_back(kp.userParam, viewOf(std::get<ArrayRef>(a)));
         break;
       case ParamRole::Out:
-        checkArray(fn, 0, a, fn.returnType.scalar, true, total, what);
+        // A struct result: an array of the struct's scalars, `elements` per output.
+        checkArray(fn, 0, a, fn.resultRecord ? fn.resultRecord->scalar : fn.returnType.scalar, true,
+                   fn.resultRecord ? total * fn.resultRecord->elements() : total, what);
         out = viewOf(std::get<ArrayRef>(a));
         break;
       case ParamRole::Extent: break;
@@ -229,7 +231,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   if (next != kernelArgs.size())
     failArgs(fn, "the kernel " + fn.signature.toString() + " takes " + std::to_string(next) +
                      " arguments besides its extents, got " + std::to_string(kernelArgs.size()));
-  if (!fn.returnType.isVoid() && !out) failArgs(fn, "the kernel signature has no out array for the result");
+  if ((!fn.returnType.isVoid() || fn.resultRecord) && !out)
+    failArgs(fn, "the kernel signature has no out array for the result");
   std::vector<int> indexParams = fn.indexParams;
   if (fn.mode == IndexMode::ElementWise) indexParams.clear();
   for (std::size_t a = 0; a < indexParams.size(); ++a) {
@@ -245,6 +248,9 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   const std::int64_t cols = rank >= 2 ? extent.n[1] : 1;
   const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
   const Scalar outType = fn.returnType.scalar;
+  // A struct result's fields are the function's last parameters, references into out[e].
+  const unsigned firstResult = fn.firstResultParam();
+  const std::size_t recordBytes = fn.resultRecord ? fn.resultRecord->size : 0;
 
   // Element e of the launch, in C order: (i, j) at i * cols + j; (i, j, k) at (i * nj + j) * nk + k.
   const std::int64_t depth = rank == 3 ? extent.n[2] : 1;
@@ -276,6 +282,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     rt::Context ctx;
     ctx.budget = d.options.stepBudget;
     if (!loopAsWritten) ctx.reassociating = &cf;
+    std::vector<rt::Place> refs(fn.numParams, rt::Place{nullptr, nullptr});
+    std::vector<std::uint8_t> written(fn.numParams, 0);
     for (std::uint64_t e = begin; e < end; ++e) {
       try {
         const auto le = static_cast<std::int64_t>(e);
@@ -288,6 +296,13 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
         for (const auto& [p, v] : elementInputs)
           s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
         ctx.steps = 0;
+        if (fn.resultRecord) {
+          for (unsigned p = firstResult; p < fn.numParams; ++p)
+            refs[p] = rt::Place{out->data + e * recordBytes + fn.resultRecord->fields[p - firstResult].offset,
+                                &written[p]};
+          rt::invoke(cf, ctx, s.data(), views.data(), nullptr, refs.data());
+          continue;
+        }
         rt::Raw r = rt::invoke(cf, ctx, s.data(), views.data(), nullptr);
         if (out) rt::storeAt(out->data + e * outSize, outType, r);
       } catch (Error& err) {

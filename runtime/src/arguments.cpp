@@ -118,8 +118,13 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
         reject(fn, label + " is a buffer of another engine: buffers live on the engine that made them");
       if (isWrittenRole(p.role) && b.readOnly)
         reject(fn, label + " is written by the kernel, but the buffer was passed as const");
-      if (p.role == ParamRole::Out && static_cast<std::uint64_t>(elements) > b.count)
+      // A struct result: its scalars, record->elements() per index.
+      const std::uint64_t perIndex = p.role == ParamRole::Out && p.record ? p.record->elements() : 1;
+      if (p.role == ParamRole::Out && static_cast<std::uint64_t>(elements) * perIndex > b.count)
         reject(fn, label + " receives one value per index (" + std::to_string(elements) + " for " + plan.toString() +
+                       (perIndex > 1
+                            ? ", " + std::to_string(perIndex) + " " + std::string(spelling(p.type.scalar)) + " each"
+                            : std::string()) +
                        "), but the buffer holds " + std::to_string(b.count));
       if (p.role == ParamRole::ElementInput && static_cast<std::uint64_t>(elements) > b.count)
         reject(fn, label + " is read at every index (" + std::to_string(elements) + "), but the buffer holds " +

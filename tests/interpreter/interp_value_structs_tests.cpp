@@ -195,3 +195,63 @@ TEST_CASE("value structs equal native C++: arrays of structs as kernel parameter
     sameBitsAs("StridedLocalStructs", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(i)},
                structs::StridedLocalStructs(x.data(), opaque(i)));
 }
+
+TEST_CASE("value structs equal native C++: kernels returning a struct write an array of it",
+          "[interp][translated][structs]") {
+  const test::TranslatedHeader& t = translatedStructs();
+  INFO(t.diagnostics);
+  REQUIRE(t.module);
+  std::vector<structs::Body> bodies(4);
+  for (int b = 0; b < 4; ++b) {
+    const float f = static_cast<float>(b);
+    bodies[b] = structs::Body{{0.5f * f, f, -f}, {1.0f - f, 0.25f, f}, 2.0f + f};
+  }
+  std::span<const float> flat(reinterpret_cast<const float*>(bodies.data()), bodies.size() * 7);
+  auto launch = [&](const char* name, std::vector<interp::Arg> args, interp::Extent e) {
+    const Function* fn = t.module->find(name);
+    REQUIRE(fn);
+    REQUIRE(fn->resultRecord);
+    REQUIRE_NOTHROW(t.program->launch(*fn, e, args));
+  };
+  // 1-D: out[i] = BodyAdvance(in, dt, i).
+  std::vector<structs::Body> native(4), interpreted(4);
+  for (int i = 0; i < 4; ++i) native[i] = structs::BodyAdvance(bodies.data(), opaque(0.75f), opaque(i));
+  interp::Extent e1;
+  e1.rank = 1;
+  e1.n[0] = 4;
+  launch("BodyAdvance",
+         {interp::ArrayRef::of(flat), Value::of(0.75f),
+          interp::ArrayRef::of(std::span<float>(reinterpret_cast<float*>(interpreted.data()), 28))},
+         e1);
+  CHECK(std::memcmp(native.data(), interpreted.data(), sizeof(structs::Body) * 4) == 0);
+  // 2-D: out[i * cols + j].
+  std::vector<structs::Vec3> grid(12), gridNative(12);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      gridNative[i * 4 + j] = structs::Between(bodies.data(), opaque(4), opaque(i), opaque(j));
+  interp::Extent e2;
+  e2.rank = 2;
+  e2.n[0] = 3;
+  e2.n[1] = 4;
+  launch("Between",
+         {interp::ArrayRef::of(flat), Value::of(4),
+          interp::ArrayRef::of(std::span<float>(reinterpret_cast<float*>(grid.data()), 36))},
+         e2);
+  CHECK(std::memcmp(grid.data(), gridNative.data(), sizeof(structs::Vec3) * 12) == 0);
+  // Element-wise: out[e] = Spread(a[e], b[e]).
+  const std::vector<float> a = {1.5f, -2.0f, 0.0f}, b = {4.0f, 0.5f, -0.0f};
+  std::vector<structs::Vec3> spread(3), spreadNative(3);
+  for (int k = 0; k < 3; ++k) spreadNative[k] = structs::Spread(opaque(a[k]), opaque(b[k]));
+  launch("Spread",
+         {interp::ArrayRef::of(std::span<const float>(a)), interp::ArrayRef::of(std::span<const float>(b)),
+          interp::ArrayRef::of(std::span<float>(reinterpret_cast<float*>(spread.data()), 9))},
+         interp::Extent{{3, 1, 1}, 1});
+  CHECK(std::memcmp(spread.data(), spreadNative.data(), sizeof(structs::Vec3) * 3) == 0);
+  // The kernel's out is an array of the struct.
+  const KernelParam& out = t.module->find("BodyAdvance")->signature.params.back().role == ParamRole::Extent
+                               ? t.module->find("BodyAdvance")->signature.params[2]
+                               : t.module->find("BodyAdvance")->signature.params.back();
+  CHECK(out.role == ParamRole::Out);
+  REQUIRE(out.record);
+  CHECK(out.record->size == sizeof(structs::Body));
+}

@@ -190,7 +190,8 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
       case ParamRole::Extent: break;
       case ParamRole::Scalar: args.push_back(LaunchArg::of(scalarArgument(p.type.scalar))); break;
       case ParamRole::Out: {
-        const auto count = static_cast<std::size_t>(plan.elements());
+        // A struct result: its scalars, p.record->elements() per index.
+        const auto count = static_cast<std::size_t>(plan.elements()) * (p.record ? p.record->elements() : 1u);
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count));
         b->zero();
         args.push_back(LaunchArg::of(*b));

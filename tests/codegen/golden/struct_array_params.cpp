@@ -53,3 +53,16 @@ CULIFT_KERNEL float ScaledGram(const float* x, const Pair<float>* scale, int col
   for (int k = 0; k < cols; ++k) acc += x[i * cols + k] * x[j * cols + k];
   return acc * scale[i].hi + scale[j].lo;
 }
+
+// Kernels returning a struct write an array of it: out[i], out[i * cols + j], out[e].
+CULIFT_KERNEL Particle Advance(const Particle* in, float dt, int i) {
+  Particle p = in[i];
+  p.pos.x += dt * p.vel.x;
+  if (p.pos.x > 1.0f) return Particle{p.pos, Vec3{-p.vel.x, p.vel.y, p.vel.z}, p.mass};
+  return p;
+}
+CULIFT_KERNEL Padded Offsets(const float* x, int cols, int i, int j) { return {x[i * cols + j], (float)i, (float)j}; }
+CULIFT_KERNEL Pair<double> Sorted(double a, double b) {
+  if (a < b) return {a, b};
+  return {b, a};
+}

@@ -293,6 +293,18 @@ CULIFT_KERNEL void BodyStep(const Body* in, Body* out, float dt, int i) {
   out[i].mass = in[(i + 1) % 4].mass;
 }
 
+// Kernels returning a struct: an array of it, one per output (1-D, 2-D and element-wise).
+CULIFT_KERNEL Body BodyAdvance(const Body* in, float dt, int i) {
+  Body b = in[i];
+  b.pos += dt * b.vel;
+  if (b.pos.x > 1.0f) return Body{b.pos, -b.vel, b.mass * 0.5f};
+  return b;
+}
+CULIFT_KERNEL Vec3 Between(const Body* bodies, int cols, int i, int j) {
+  return 0.5f * (bodies[i].pos - bodies[j].pos) - Vec3{static_cast<float>(cols), 0.0f, 1.0f};
+}
+CULIFT_KERNEL Vec3 Spread(float a, float b) { return Vec3{a, b, a * b}; }
+
 // A local array of structs written at a computed index (the index copied with every operator).
 CULIFT_KERNEL float StridedLocalStructs(const float* x, int i) {
   Particle ps[8] = {};

@@ -18,7 +18,8 @@ CULIFT_KERNEL float byPointerToPointer(float** m, int i) { return m[i][0]; }  //
 CULIFT_KERNEL float byPointerToStruct(const Point* p, int i) { return p[i].y; }
 CULIFT_KERNEL float byPointerToMixed(const Tagged* t, int i) { return t[i].x; }  // expected-error {{the array of structs 't' has type 'Tagged', whose fields have different types ('id' is int, 'x' is float)}}
 CULIFT_KERNEL float byPointerToArrays(const Samples* s, int i) { return s[i].v[0]; }  // expected-error {{the array of structs 's' has type 'Samples', whose field 'v' is an array: not supported in an array of structs}}
-CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }  // expected-error {{kernel 'returnsStruct' returns the struct 'Point': a kernel returns a scalar}}
+CULIFT_KERNEL Point returnsStruct(float a) { return Point{a, a}; }
+CULIFT_KERNEL Tagged returnsMixed(float a) { return Tagged{1, a}; }  // expected-error {{the result of kernel 'returnsMixed' has type 'Tagged', whose fields have different types ('id' is int, 'x' is float)}}
 
 CULIFT_KERNEL float localStruct(float a) {
   Point p{a, a};

@@ -47,7 +47,7 @@ bool isUniform(const Function& f, const std::string& name) {
 void buildSignature(Function& f) {
   KernelSignature& sig = f.signature;
   sig.params.clear();
-  for (unsigned p = 0; p < f.numParams; ++p) {
+  for (unsigned p = 0; p < f.firstResultParam(); ++p) {
     if (std::find(f.indexParams.begin(), f.indexParams.end(), static_cast<int>(p)) != f.indexParams.end()) continue;
     const Var& v = f.vars[p];
     KernelParam kp;
@@ -67,11 +67,12 @@ void buildSignature(Function& f) {
     }
     sig.params.push_back(std::move(kp));
   }
-  if (!f.returnType.isVoid()) {
+  if (!f.returnType.isVoid() || f.resultRecord) {
     KernelParam out;
     out.name = "culift_out";
-    out.type = Type::pointer(f.returnType.scalar, false);
+    out.type = Type::pointer(f.resultRecord ? f.resultRecord->scalar : f.returnType.scalar, false);
     out.role = ParamRole::Out;
+    out.record = f.resultRecord;
     sig.params.push_back(std::move(out));
   }
   switch (f.mode) {
@@ -149,7 +150,7 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
   } else {
     bool allScalar = true;
     for (unsigned p = 0; p < f.numParams; ++p) allScalar = allScalar && f.vars[p].type.isValue();
-    f.mode = allScalar && !f.returnType.isVoid() ? IndexMode::ElementWise : IndexMode::DeviceOnly;
+    f.mode = allScalar && (!f.returnType.isVoid() || f.resultRecord) ? IndexMode::ElementWise : IndexMode::DeviceOnly;
   }
   if (f.mode == IndexMode::DeviceOnly) return;
   f.kernelName = f.name + "_kernel";
@@ -206,7 +207,9 @@ void classifyHere(Module& module, DiagnosticSink& diags) {
   for (Function& f : module.functions) classifyFunction(f, diags);
   for (Function& f : module.functions) {
     if (!f.isKernel() || !f.body) continue;
-    f.itemsPerThread = mayLoop(module, *f.body, 0) ? 1 : 4;
+    // An element-wise kernel's four elements go as one vector per array, a struct result not.
+    const bool vectorizable = !(f.resultRecord && f.mode == IndexMode::ElementWise);
+    f.itemsPerThread = mayLoop(module, *f.body, 0) || !vectorizable ? 1 : 4;
     // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
     if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
       for (const KernelParam& p : f.signature.params)

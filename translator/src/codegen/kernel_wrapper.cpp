@@ -198,12 +198,20 @@ struct Wrapper {
 
   // The device function called with the user's parameters in the user's order: index
   // parameters from `loopVar` (of C type `indexType`), element inputs through `element`.
-  template <typename ElementArg>
-  std::string call(const std::array<std::string, 3>& loopVar, Scalar indexType, ElementArg element) const {
+  // A struct result's fields are written where they belong: the call passes the fields of
+  // out[<flat index of `loopVar` in `extent`>] to its reference parameters.
+  template <typename ElementArg> std::string call(const std::array<std::string, 3>& loopVar,
+                                                  const std::array<std::string, 3>& extent, Scalar indexType,
+                                                  ElementArg element) const {
     const KernelSignature& sig = fn.signature;
     std::string c = (fn.deviceName.empty() ? fn.name : fn.deviceName) + "(";
     for (unsigned u = 0; u < fn.numParams; ++u) {
       if (u) c += ", ";
+      if (u >= fn.firstResultParam()) {
+        c += outName + "[" + flatIndex(loopVar, extent) + "]." +
+             fn.resultRecord->fields[u - fn.firstResultParam()].path;
+        continue;
+      }
       bool found = false;
       for (unsigned a = 0; a < fn.indexParams.size() && a < axes; ++a) {
         if (fn.indexParams[a] != static_cast<int>(u)) continue;
@@ -224,17 +232,21 @@ struct Wrapper {
     return c + ")";
   }
 
-  // `out[<flat index>] = <call>;`, or the call alone for void functions.
+  // The element of `out` of the indices `v` in extents `n`, in C order.
+  std::string flatIndex(const std::array<std::string, 3>& v, const std::array<std::string, 3>& n) const {
+    switch (fn.mode) {
+      case IndexMode::Grid2D: return v[0] + " * " + n[1] + " + " + v[1];
+      case IndexMode::Grid3D: return "(" + v[0] + " * " + n[1] + " + " + v[1] + ") * " + n[2] + " + " + v[2];
+      default: return v[0];
+    }
+  }
+
+  // `out[<flat index>] = <call>;`, or the call alone for void functions and struct results (the
+  // call writes those).
   std::string store(const std::string& callText, const std::array<std::string, 3>& v,
                     const std::array<std::string, 3>& n) const {
     if (outName.empty() || fn.returnType.isVoid()) return callText + ";";
-    std::string index;
-    switch (fn.mode) {
-      case IndexMode::Grid2D: index = v[0] + " * " + n[1] + " + " + v[1]; break;
-      case IndexMode::Grid3D: index = "(" + v[0] + " * " + n[1] + " + " + v[1] + ") * " + n[2] + " + " + v[2]; break;
-      default: index = v[0]; break;
-    }
-    return outName + "[" + index + "] = " + callText + ";";
+    return outName + "[" + flatIndex(v, n) + "] = " + callText + ";";
   }
 
   // Axis order of the loop nest: i outermost, the last axis (on x) innermost, so consecutive
@@ -262,7 +274,7 @@ void emitWide(const Wrapper& w, CodeWriter& out) {
   const Function& fn = w.fn;
   std::array<std::string, 3> v, n = w.extent;
   for (unsigned a = 0; a < w.axes; ++a) v[a] = axisOf(fn.mode, a).loopVar;
-  const std::string callText = w.call(v, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  const std::string callText = w.call(v, n, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
   out.line(0, "// " + fn.name + ", 64-bit indices: any extents and any launch; a grid-stride loop per axis.");
   out.line(0, "extern \"C\" __global__ void " + fn.wideKernelName + "(" + w.params + ") {");
   unsigned indent = 1;
@@ -324,7 +336,7 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
                       w.names[k] + ")[culift_g];");
     }
     const std::array<std::string, 3> lane = {"culift_e"};
-    const std::string laneCall = w.call(lane, Scalar::I32,
+    const std::string laneCall = w.call(lane, n, Scalar::I32,
                                         [&](size_t k) { return "culift_a" + std::to_string(k) + ".v[culift_u]"; });
     const std::string outVec = "culift_vec<" + std::string(spelling(fn.returnType.scalar)) + ", " + itemsText + ">";
     out.line(2, outVec + " culift_r;");
@@ -337,14 +349,14 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     out.line(1, "#pragma unroll 1");
     out.line(1, "for (int culift_e = culift_groups * " + itemsText + " + (int)(" + threadStart('x') +
                     "); culift_e < culift_ni; culift_e += " + gridStride('x') + ") {");
-    const std::string tailCall = w.call(lane, Scalar::I32, [&](size_t k) { return w.names[k] + "[culift_e]"; });
+    const std::string tailCall = w.call(lane, n, Scalar::I32, [&](size_t k) { return w.names[k] + "[culift_e]"; });
     out.line(2, w.store(tailCall, lane, n));
     out.line(1, "}");
     out.line(0, "}");
     return;
   }
 
-  const std::string callText = w.call(v, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  const std::string callText = w.call(v, n, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
   const std::string store = w.store(callText, v, n);
   const std::vector<unsigned> order = w.loopOrder();
   auto loop = [&](unsigned indent, unsigned a) {

@@ -681,6 +681,9 @@ void planLoopsHere(Module& module) {
       if (std::string why = referenceReason(module, f); !why.empty()) {
         a.reset();
         reason = std::move(why);
+      } else if (f.resultRecord) {
+        a.reset();
+        reason = "it returns a struct (the entries store one value per output)";
       }
     }
     if (!a) {

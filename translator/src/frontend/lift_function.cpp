@@ -491,11 +491,11 @@ void Lifter::liftFunction(FuncId id) {
       if (where.isInvalid()) where = fd->getLocation();
       f.returnType = Type::value(Scalar::Void);
       if (f.annotated) {
-        returnTypeRejected_ = true;
-        error(where,
-              "kernel '" + f.name + "' returns the struct " + whyUnsupported(ret) + ": a kernel returns a scalar",
-              "write the fields to output arrays (float* x_out, ...), or return the struct from a helper the "
-              "kernel calls");
+        // A kernel's result: an array of the struct, written through the leaves.
+        RecordPointer view;
+        f.resultRecord = recordViewOf(ret, where, "the result of kernel '" + f.name + "'", view);
+        returnLayout_ = view.layout;
+        if (!f.resultRecord) returnTypeRejected_ = true;
       } else {
         returnLayout_ = recordLayout(ret, where, "the result of '" + f.name + "'");
         if (!returnLayout_) returnTypeRejected_ = true;

@@ -136,39 +136,37 @@ void leafOffsets(const clang::ASTContext& ctx, const clang::RecordDecl* rd, std:
 }
 }  // namespace
 
-std::optional<Type> Lifter::recordPointerParam(const clang::ParmVarDecl* p, RecordView& view, RecordPointer& pointer) {
-  const clang::QualType pointee = p->getType()->getPointeeType();
-  const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
-  const std::string name = "'" + p->getNameAsString() + "'";
-  const RecordLayout* layout = recordLayout(pointee, where, "the array of structs " + name);
+std::optional<RecordView> Lifter::recordViewOf(clang::QualType type, clang::SourceLocation where,
+                                               const std::string& what, RecordPointer& pointer) {
+  const RecordLayout* layout = recordLayout(type, where, what);
   if (!layout) return std::nullopt;
-  const std::string type = whyUnsupported(pointee.getUnqualifiedType());
+  const std::string typeName = whyUnsupported(type.getUnqualifiedType());
   const char* hint =
       "an array of structs is passed as the records' memory: every field one scalar type (float x, y, "
       "z;), nested structs of them too; or pass one array per field";
   if (layout->leaves.empty()) {
-    error(where, "the array of structs " + name + " has type " + type + ", which has no fields", hint);
+    error(where, what + " has type " + typeName + ", which has no fields", hint);
     return std::nullopt;
   }
   const Scalar scalar = layout->leaves[0].type.scalar;
   for (const RecordLeaf& leaf : layout->leaves) {
     if (leaf.type.isArray()) {
       error(where,
-            "the array of structs " + name + " has type " + type + ", whose field '" + leaf.path +
+            what + " has type " + typeName + ", whose field '" + leaf.path +
                 "' is an array: not supported in an array of structs",
             hint);
       return std::nullopt;
     }
     if (leaf.type.scalar != scalar) {
       error(where,
-            "the array of structs " + name + " has type " + type + ", whose fields have different types ('" +
-                layout->leaves[0].path + "' is " + std::string(spelling(scalar)) + ", '" + leaf.path + "' is " +
+            what + " has type " + typeName + ", whose fields have different types ('" + layout->leaves[0].path +
+                "' is " + std::string(spelling(scalar)) + ", '" + leaf.path + "' is " +
                 std::string(spelling(leaf.type.scalar)) + ")",
             hint);
       return std::nullopt;
     }
   }
-  const clang::RecordDecl* rd = pointee->getAsRecordDecl()->getDefinition();
+  const clang::RecordDecl* rd = type->getAsRecordDecl()->getDefinition();
   std::vector<std::uint64_t> offsets;
   leafOffsets(ctx_, rd, 0, offsets);
   const clang::ASTRecordLayout& rl = ctx_.getASTRecordLayout(rd);
@@ -178,26 +176,38 @@ std::optional<Type> Lifter::recordPointerParam(const clang::ParmVarDecl* p, Reco
   for (std::uint64_t o : offsets) aligned = aligned && o % width == 0;
   if (!aligned) {
     error(where,
-          "the array of structs " + name + " has type " + type + ", whose layout culift cannot take as " +
-              std::string(spelling(scalar)) + " elements",
+          what + " has type " + typeName + ", whose layout culift cannot take as " + std::string(spelling(scalar)) +
+              " elements",
           hint);
     return std::nullopt;
   }
+  RecordView view;
   // Qualified (structs::Body, Pair<double>): two structs of one name in different namespaces
   // stay two types in the emitted CUDA.
   clang::PrintingPolicy policy(ctx_.getLangOpts());
   policy.SuppressTagKeyword = true;
-  view.name = clang::TypeName::getFullyQualifiedName(pointee.getUnqualifiedType(), ctx_, policy);
+  view.name = clang::TypeName::getFullyQualifiedName(type.getUnqualifiedType(), ctx_, policy);
   view.scalar = scalar;
   view.size = static_cast<std::uint32_t>(size);
   view.align = static_cast<std::uint32_t>(rl.getAlignment().getQuantity());
   pointer.layout = layout;
   pointer.elements = static_cast<std::uint32_t>(size / width);
+  pointer.offsets.clear();
   for (std::size_t k = 0; k < offsets.size(); ++k) {
     view.fields.push_back({layout->leaves[k].path, static_cast<std::uint32_t>(offsets[k])});
     pointer.offsets.push_back(static_cast<std::uint32_t>(offsets[k] / width));
   }
-  return Type::pointer(scalar, pointee.isConstQualified());
+  return view;
+}
+
+std::optional<Type> Lifter::recordPointerParam(const clang::ParmVarDecl* p, RecordView& view, RecordPointer& pointer) {
+  const clang::QualType pointee = p->getType()->getPointeeType();
+  const clang::SourceLocation where = p->getLocation().isValid() ? p->getLocation() : p->getBeginLoc();
+  std::optional<RecordView> v = recordViewOf(pointee, where, "the array of structs '" + p->getNameAsString() + "'",
+                                             pointer);
+  if (!v) return std::nullopt;
+  view = std::move(*v);
+  return Type::pointer(view.scalar, pointee.isConstQualified());
 }
 
 std::optional<Lifter::RecordValue> Lifter::recordElement(const RecordPointer& pointer, const clang::Expr* index,

@@ -328,6 +328,11 @@ class Lifter {
   // S's one scalar type), with S's layout as the host lays it out in `view`; null after a
   // diagnostic (fields of several types, an array field, ...).
   std::optional<Type> recordPointerParam(const clang::ParmVarDecl* p, RecordView& view, RecordPointer& pointer);
+  // The host's layout of the struct `type` as an array of records (`what` names it in the
+  // diagnostics: fields of several types, an array field, ...); `pointer` gets the leaves'
+  // offsets in elements.
+  std::optional<RecordView> recordViewOf(clang::QualType type, clang::SourceLocation where, const std::string& what,
+                                         RecordPointer& pointer);
   // p[index] (p->x: index 0) of an array-of-structs parameter.
   std::optional<RecordValue> recordElement(const RecordPointer& pointer, const clang::Expr* index, SourceRange r);
   static bool allVariables(const RecordValue& value);

@@ -119,6 +119,14 @@ struct Function {
   // Parameters that are arrays of structs (user parameter index, layout): set by the front end,
   // copied into the kernel signature by classify().
   std::vector<std::pair<unsigned, RecordView>> recordParams;
+  // A kernel returning a struct (every field of one scalar type): the struct's host layout. The
+  // function is void and writes the struct's fields through its last parameters, references
+  // (ret_x, ...), one per field in order; the kernel's `out` is an array of the struct.
+  std::optional<RecordView> resultRecord = std::nullopt;
+  // The user parameter of the first result field (numParams - fields) or numParams when none.
+  unsigned firstResultParam() const {
+    return resultRecord ? numParams - static_cast<unsigned>(resultRecord->fields.size()) : numParams;
+  }
 
   // Filled by classify():
   IndexMode mode = IndexMode::DeviceOnly;
