@@ -131,9 +131,22 @@ cat > "$scratch/check.cpp" <<'CPP'
 #define CULIFT_KERNEL [[clang::annotate("culift")]]
 CULIFT_KERNEL double Outer(const double* a, const double* b, int i, int j) { return a[i] * b[j] / 3.0; }
 CULIFT_KERNEL void Fill(float* y, float v, long long i) { y[i] = v * (float)i; }
+struct Vec3 { float x, y, z; };
+struct Particle { Vec3 pos; Vec3 vel; float mass; };
+CULIFT_KERNEL void Step(const Particle* in, Particle* out, float dt, int i) {
+  Particle p = in[i];
+  p.pos.x += dt * p.vel.x;
+  p.vel.y -= dt * p.mass;
+  out[i] = p;
+}
 CPP
 compare_launch outer "$scratch/check.cpp" Outer 3x4 '[[1, 2, 3], [0.5, -1, 7, 1e300]]'
 compare_launch fill "$scratch/check.cpp" Fill 5 '[[0, 0, 0, 0, 0, 9], 0.1]'
+# An array of structs: records in and out as objects keyed by field path.
+compare_launch records "$scratch/check.cpp" Step 2 \
+  '[[{"pos_x": 1, "pos_y": 2, "pos_z": 3, "vel_x": 4, "vel_y": 5, "vel_z": 6, "mass": 0.5},
+     {"pos": {"x": -1, "y": 0.1, "z": 0}, "vel": {"x": 2.5, "y": 0, "z": 0}, "mass": 3}],
+    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.1]'
 
 # 10^7 elements from a .npy file to .npy files, on the GPU: the file path with no JSON numbers.
 npy_launch() {

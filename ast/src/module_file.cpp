@@ -140,6 +140,18 @@ class Writer {
     integer<std::uint64_t>(s->caseValue);
   }
 
+  void record(const RecordView& r) {
+    string(r.name);
+    enumerator(r.scalar);
+    integer<std::uint32_t>(r.size);
+    integer<std::uint32_t>(r.align);
+    count(r.fields.size());
+    for (const RecordField& field : r.fields) {
+      string(field.path);
+      integer<std::uint32_t>(field.offset);
+    }
+  }
+
   void function(const Function& f) {
     string(f.name);
     type(f.returnType);
@@ -168,6 +180,8 @@ class Writer {
       enumerator(p.role);
       integer<std::int32_t>(p.userParam);
       integer<std::int32_t>(p.axis);
+      boolean(p.record.has_value());
+      if (p.record) record(*p.record);
     }
     string(f.deviceName);
     string(f.kernelName);
@@ -491,6 +505,7 @@ class ModuleReader {
       p.userParam = userParam(f, true, "a kernel parameter's user parameter");
       p.axis = r_.integer<std::int32_t>("a kernel parameter's axis");
       if (p.axis < -1 || p.axis > 2) r_.fail("a kernel parameter of " + f.name + " on axis " + std::to_string(p.axis));
+      if (r_.boolean("a kernel parameter's record flag")) p.record = record(f, p);
     }
     f.deviceName = r_.string("a device function name");
     f.kernelName = r_.string("a kernel name");
@@ -513,6 +528,38 @@ class ModuleReader {
       v = r_.integer<std::uint32_t>("a reassociated sum");
       if (v >= f.vars.size()) r_.fail("a reassociated sum of " + f.name + " is variable " + std::to_string(v));
     }
+  }
+
+  // An array of structs' layout, checked as the runtime relies on it: every field one element of
+  // the parameter's scalar type, inside a record of whole elements.
+  RecordView record(const Function& f, const KernelParam& p) {
+    RecordView r;
+    r.name = r_.string("a record's name");
+    r.scalar = r_.enumerator<Scalar>(kScalars, "a record's scalar type");
+    r.size = r_.integer<std::uint32_t>("a record's size");
+    r.align = r_.integer<std::uint32_t>("a record's alignment");
+    r.fields.resize(r_.count(8, "record fields"));
+    for (RecordField& field : r.fields) {
+      field.path = r_.string("a record field's path");
+      field.offset = r_.integer<std::uint32_t>("a record field's offset");
+    }
+    const std::string what = "record " + r.name + " of parameter '" + p.name + "' of " + f.name;
+    if (r.scalar == Scalar::Void || r.scalar != p.type.scalar || !p.type.isPointer())
+      r_.fail(what + " holds " + std::string(spelling(r.scalar)) + " fields, but the parameter is " +
+              culift::toString(p.type));
+    const std::uint32_t element = byteSize(r.scalar);
+    if (r.size == 0 || r.size % element != 0)
+      r_.fail(what + " is " + std::to_string(r.size) + " bytes, not a whole number of " + std::to_string(element) +
+              "-byte " + std::string(spelling(r.scalar)) + " fields");
+    if (r.align == 0 || (r.align & (r.align - 1)) != 0 || r.size % r.align != 0)
+      r_.fail(what + " is aligned to " + std::to_string(r.align) + " bytes, which is not a power of two dividing its " +
+              std::to_string(r.size) + " bytes");
+    if (r.fields.empty()) r_.fail(what + " has no fields");
+    for (const RecordField& field : r.fields)
+      if (field.offset >= r.size || field.offset % element != 0)
+        r_.fail(what + ": field " + field.path + " at byte " + std::to_string(field.offset) + " is not one of its " +
+                std::to_string(r.size / element) + " " + std::string(spelling(r.scalar)) + " elements");
+    return r;
   }
 
   int userParam(const Function& f, bool noneAllowed, const char* what) {

@@ -19,8 +19,18 @@ bool isArrayRole(ParamRole r) {
 }
 bool isWrittenRole(ParamRole r) { return r == ParamRole::OutputArray || r == ParamRole::Out; }
 
+// The parameter's type as the user wrote it: "const Particle*" for an array of structs.
+std::string userType(const KernelParam& p) {
+  if (!p.record) return culift::toString(p.type);
+  return (p.type.constElements ? "const " : "") + p.record->name + "*";
+}
+
 std::string paramLabel(const KernelParam& p, std::size_t position) {
-  return "argument " + std::to_string(position + 1) + " ('" + culift::toString(p.type) + " " + p.name + "')";
+  return "argument " + std::to_string(position + 1) + " ('" + userType(p) + " " + p.name + "')";
+}
+
+std::string recordText(std::uint32_t size, std::uint32_t align) {
+  return std::to_string(size) + " bytes (align " + std::to_string(align) + ")";
 }
 
 [[noreturn]] void reject(const Function& fn, const std::string& what) {
@@ -32,7 +42,7 @@ std::string userSignature(const Function& fn) {
   std::size_t n = 0;
   for (const KernelParam& p : fn.signature.params) {
     if (p.role == ParamRole::Extent) continue;
-    s += (n++ ? ", " : "") + culift::toString(p.type) + " " + p.name;
+    s += (n++ ? ", " : "") + userType(p) + " " + p.name;
   }
   return s + ")";
 }
@@ -40,14 +50,17 @@ std::string userSignature(const Function& fn) {
 }  // namespace
 
 LaunchArg LaunchArg::of(const Buffer& b) {
-  return of(BufferRef{&b.engine(), b.address(), b.element(), b.size(), true});
+  return of(BufferRef{&b.engine(), b.address(), b.element(), b.size(), true, b.recordSize(), b.recordAlign()});
 }
-LaunchArg LaunchArg::of(Buffer& b) { return of(BufferRef{&b.engine(), b.address(), b.element(), b.size(), false}); }
+LaunchArg LaunchArg::of(Buffer& b) {
+  return of(BufferRef{&b.engine(), b.address(), b.element(), b.size(), false, b.recordSize(), b.recordAlign()});
+}
 
 std::string LaunchArg::describe() const {
   if (kind == Kind::Scalar) return std::string(spelling(scalar.type)) + " " + scalar.toString();
   return std::string(buffer.readOnly ? "a const buffer of " : "a buffer of ") + std::to_string(buffer.count) + " " +
-         std::string(spelling(buffer.element));
+         (buffer.recordSize ? std::to_string(buffer.recordSize) + "-byte records"
+                            : std::string(spelling(buffer.element)));
 }
 
 std::size_t launchArgumentCount(const Function& fn) {
@@ -108,12 +121,33 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
     // Element-wise kernels: say which scalars are read per element and which are uniform.
     const bool elementWise = fn.mode == IndexMode::ElementWise;
     if (isArrayRole(p.role)) {
+      const std::string scalarType(spelling(p.type.scalar));
       if (a.kind != LaunchArg::Kind::Buffer)
         reject(fn, label + (p.role == ParamRole::ElementInput ? " is read per element" : " is an array") +
-                       ": pass a DeviceBuffer<" + std::string(spelling(p.type.scalar)) + ">, got " + a.describe());
-      const BufferRef& b = a.buffer;
-      if (b.element != p.type.scalar)
-        reject(fn, label + " expects a buffer of " + std::string(spelling(p.type.scalar)) + ", got " + a.describe());
+                       ": pass a DeviceBuffer<" + (p.record ? p.record->name + "> or a DeviceBuffer<" : "") +
+                       scalarType + ">, got " + a.describe());
+      BufferRef b = a.buffer;
+      if (b.recordSize) {
+        // A buffer of records: the kernel's records, byte for byte, or nothing.
+        if (!p.record)
+          reject(fn, label + " is an array of " + scalarType + ", not of structs: pass a DeviceBuffer<" + scalarType +
+                         ">, got " + a.describe());
+        if (b.recordSize != p.record->size || b.recordAlign != p.record->align)
+          reject(fn, label + ": a buffer of " + std::to_string(b.recordSize) + "-byte records (align " +
+                         std::to_string(b.recordAlign) + "), but the kernel's " + p.record->name + " is " +
+                         recordText(p.record->size, p.record->align) +
+                         ": pass a buffer of the struct the kernel was translated from");
+        // The kernel reads the records' memory as their scalars.
+        b.count = b.count * b.recordSize / byteSize(p.record->scalar);
+        b.element = p.record->scalar;
+        b.recordSize = b.recordAlign = 0;
+      } else if (b.element != p.type.scalar) {
+        reject(fn, label + " expects a buffer of " + scalarType +
+                       (p.record ? " (the " + p.record->name + " records' " + scalarType + "s) or of " +
+                                       p.record->name + " records"
+                                 : std::string()) +
+                       ", got " + a.describe());
+      }
       if (engine && b.engine && b.engine != engine)
         reject(fn, label + " is a buffer of another engine: buffers live on the engine that made them");
       if (isWrittenRole(p.role) && b.readOnly)

@@ -12,10 +12,14 @@ namespace detail {
 BackendImpl& backendOf(Engine& engine);
 }  // namespace detail
 
-Buffer::Buffer(Engine& engine, Scalar element, std::size_t count)
-    : engine_(engine.shared_from_this()), count_(count), element_(element) {
-  if (element == Scalar::Void) throw Error("a buffer needs an element type");
-  if (count > std::numeric_limits<std::size_t>::max() / byteSize(element))
+Buffer::Buffer(Engine& engine, Scalar element, RecordLayout record, std::size_t count)
+    : engine_(engine.shared_from_this()), count_(count), element_(element), record_(record) {
+  if (record.size == 0 && element == Scalar::Void) throw Error("a buffer needs an element type");
+  if (record.size != 0 && element != Scalar::Void) throw Error("a buffer holds scalars or records, not both");
+  if (record.size != 0 && (record.align == 0 || (record.align & (record.align - 1)) != 0 || record.size % record.align))
+    throw Error("a buffer of " + std::to_string(record.size) + "-byte records aligned to " +
+                std::to_string(record.align) + " bytes: no C++ type has that layout");
+  if (count > std::numeric_limits<std::size_t>::max() / elementBytes())
     throw Error("a buffer of " + std::to_string(count) + " elements does not fit in memory");
   address_ = detail::backendOf(*engine_).allocate(bytes());
 }
@@ -24,7 +28,8 @@ Buffer::Buffer(Buffer&& other) noexcept
     : engine_(std::move(other.engine_)),
       address_(std::exchange(other.address_, 0)),
       count_(std::exchange(other.count_, 0)),
-      element_(other.element_) {}
+      element_(other.element_),
+      record_(other.record_) {}
 
 Buffer& Buffer::operator=(Buffer&& other) noexcept {
   if (this != &other) {
@@ -33,6 +38,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     address_ = std::exchange(other.address_, 0);
     count_ = std::exchange(other.count_, 0);
     element_ = other.element_;
+    record_ = other.record_;
   }
   return *this;
 }
@@ -43,7 +49,8 @@ Buffer::~Buffer() {
 
 void Buffer::checkRange(std::size_t offset, std::size_t count, const char* what) const {
   if (offset > count_ || count > count_ - offset)
-    throw Error(std::string("buffer ") + what + " of " + std::to_string(count) + " " + std::string(spelling(element_)) +
+    throw Error(std::string("buffer ") + what + " of " + std::to_string(count) + " " +
+                (record_.size ? std::to_string(record_.size) + "-byte records" : std::string(spelling(element_))) +
                 " at element " + std::to_string(offset) + " does not fit a buffer of " + std::to_string(count_));
 }
 

@@ -23,6 +23,7 @@ constexpr std::size_t kHeader = 32;  // signature, version, reserved, xxHash64, 
 // float RowSum(const float* x, int cols, int i) {
 //   float s = 0; for (int k = 0; k < cols; ++k) s += x[i * cols + k]; return sqrtf(helper(s)); }
 // float helper(float v) { return v < 0 ? -v : v; }
+// with x an array of `struct Pair { float lo, hi; }` (the layout the front end records for it).
 std::shared_ptr<Module> seedModule() {
   auto m = std::make_shared<Module>();
   m->sourcePath = "kernels.cpp";
@@ -42,6 +43,7 @@ std::shared_ptr<Module> seedModule() {
     Function fn = b.take(stmts(decl(s, cast(flit(0.0, Scalar::F64), Scalar::F32), 2), std::move(loop),
                                ret(math(MathFn::Sqrt, Scalar::F32, exprs(call(1, Scalar::F32, exprs(ref(f, s))))), 5)));
     classifyByHand(fn, IndexMode::Grid1D, {2});
+    fn.signature.params[0].record = RecordView{"Pair", Scalar::F32, 8, 4, {{"lo", 0}, {"hi", 4}}};
     fn.indexNames = {"i"};
     fn.loopPlan = LoopPlan::RowReduction;
     fn.loopPlanReason = "";
@@ -97,6 +99,9 @@ TEST_CASE("a hand-built module survives save and load unchanged") {
   CHECK(f.numParams == 3);
   CHECK(f.indexParams == std::vector<int>{2});
   CHECK(f.signature.toString() == m->functions[0].signature.toString());
+  REQUIRE(f.signature.params[0].record);
+  CHECK(*f.signature.params[0].record == *m->functions[0].signature.params[0].record);
+  CHECK_FALSE(f.signature.params[1].record);
   REQUIRE(f.planEntries.size() == 1);
   CHECK(f.planEntries[0].kernelName == "RowSum_rows");
   CHECK(f.planEntries[0].tileRows == 8);
@@ -182,6 +187,40 @@ TEST_CASE("the reader checks indices and shapes it is given") {
   m = seedModule();
   m->functions[0].reassociatedSums = {99};
   CHECK(errorOf(saveModule(*m)).find("a reassociated sum of RowSum is variable 99") != std::string::npos);
+}
+
+TEST_CASE("the reader checks a record's layout against its parameter") {
+  auto withRecord = [](auto change) {
+    std::shared_ptr<Module> m = seedModule();
+    change(*m->functions[0].signature.params[0].record);
+    return errorOf(saveModule(*m));
+  };
+  const std::string pair = "mutant.culift: record Pair of parameter 'x' of RowSum";
+  CHECK(withRecord([](RecordView& r) {
+          r.fields[1].offset = 8;
+        }).find(pair + ": field hi at byte 8 is not one of its 2 float elements") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) {
+          r.fields[1].offset = 2;
+        }).find(pair + ": field hi at byte 2 is not one of its 2 float elements") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) {
+          r.size = 10;
+        }).find(pair + " is 10 bytes, not a whole number of 4-byte float fields") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.size = 0; }).find(pair + " is 0 bytes") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) {
+          r.scalar = Scalar::F64;
+        }).find(pair + " holds double fields, but the parameter is const float*") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.scalar = Scalar::Void; }).find(pair + " holds void fields") !=
+        std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.align = 3; }).find(pair + " is aligned to 3 bytes") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.align = 16; }).find(pair + " is aligned to 16 bytes") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.fields.clear(); }).find(pair + " has no fields") != std::string::npos);
+  CHECK(withRecord([](RecordView& r) { r.align = 8; }).empty());  // alignas(8): still a layout
+  // A record on a scalar parameter.
+  std::shared_ptr<Module> m = seedModule();
+  m->functions[0].signature.params[1].record = m->functions[0].signature.params[0].record;
+  CHECK(errorOf(saveModule(*m))
+            .find("record Pair of parameter 'cols' of RowSum holds float fields, but the parameter is int") !=
+        std::string::npos);
 }
 
 // Mutations: flip bits, overwrite with random or boundary bytes, insert, delete, duplicate a

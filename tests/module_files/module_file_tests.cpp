@@ -199,6 +199,79 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   CHECK(sums[0] == sums[1]);
 }
 
+TEST_CASE("arrays of structs keep their record layouts through a file") {
+  const char* source =
+      "#include <culift/annotate.hpp>\n"
+      "struct Vec3 { float x, y, z; };\n"
+      "struct Particle { Vec3 pos; Vec3 vel; float mass; };\n"
+      "struct Pair { double lo, hi; };\n"
+      "CULIFT_KERNEL float Kinetic(const Particle* ps, int i) {\n"
+      "  return 0.5f * ps[i].mass * ps[i].vel.x * ps[i].vel.x;\n"
+      "}\n"
+      "CULIFT_KERNEL void Step(const Particle* in, Particle* out, float dt, int i) {\n"
+      "  Particle p = in[i];\n"
+      "  p.pos.x += dt * p.vel.x;\n"
+      "  out[i] = p;\n"
+      "}\n"
+      "CULIFT_KERNEL double Width(const Pair* r, const double* scale, int i) { return (r[i].hi - r[i].lo) * scale[i]; }\n";
+  TranslateOptions options;
+  options.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+  const TranslateResult translated = translateSource(source, "particles.hpp", options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  const Module& original = *translated.module;
+  const std::string bytes = saveModule(original);
+  const std::shared_ptr<const Module> loaded = loadModule(bytes, "particles.culift");
+  CHECK(saveModule(*loaded) == bytes);
+  CHECK(emitCuda(*loaded) == original.cudaSource);
+
+  unsigned records = 0;
+  for (const char* name : {"Kinetic", "Step", "Width"}) {
+    INFO(name);
+    const Function& a = *original.find(name);
+    const Function& b = *loaded->find(name);
+    CHECK_FALSE(a.recordParams.empty());
+    CHECK(b.recordParams.empty());  // the front end's note; the signature holds the layouts
+    REQUIRE(b.signature.params.size() == a.signature.params.size());
+    for (std::size_t k = 0; k < a.signature.params.size(); ++k) {
+      CHECK(b.signature.params[k].record == a.signature.params[k].record);
+      records += a.signature.params[k].record.has_value();
+    }
+  }
+  CHECK(records == 4);  // ps; in and out; r (not scale)
+  const RecordView& particle = *loaded->find("Kinetic")->signature.params[0].record;
+  CHECK(particle.name == "Particle");
+  CHECK(particle.scalar == Scalar::F32);
+  CHECK(particle.size == 28);
+  CHECK(particle.align == 4);
+  REQUIRE(particle.fields.size() == 7);
+  CHECK(particle.fields[4] == RecordField{"vel_y", 16});
+  CHECK(particle.fields[6] == RecordField{"mass", 24});
+  const RecordView& pair = *loaded->find("Width")->signature.params[0].record;
+  CHECK(pair.scalar == Scalar::F64);
+  CHECK(pair.size == 16);
+  CHECK(pair.align == 8);
+
+  // The loaded module launches as the translated one does.
+  auto engine = rt::Engine::createCpu();
+  for (const char* name : {"Kinetic", "Step", "Width"})
+    CHECK(launchOnce(*engine, translated.module, *original.find(name)) ==
+          launchOnce(*engine, loaded, *loaded->find(name)));
+
+  // A record that does not fit its own size is a clear error, not a module.
+  const std::shared_ptr<Module> corrupt = loadModule(bytes);
+  for (Function& f : corrupt->functions)
+    if (f.name == "Kinetic") f.signature.params[0].record->fields.back().offset = 28;
+  std::string message;
+  try {
+    loadModule(saveModule(*corrupt), "particles.culift");
+  } catch (const ModuleFileError& e) {
+    message = e.what();
+  }
+  CHECK(message.find("particles.culift: record Particle of parameter 'ps' of Kinetic: field mass at byte 28 is not "
+                     "one of its 7 float elements") != std::string::npos);
+}
+
 TEST_CASE("culift emit --module writes the module translate() gives") {
   llvm::SmallString<128> dir;
   REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-module", dir));

@@ -3,12 +3,13 @@
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
 // parameter of the function minus its index parameters: a number for a scalar, an array of
-// numbers or {"npy": "x.npy"} for a pointer, and for element-wise functions an array per scalar
-// parameter ("nan", "inf", "-inf" accepted); @FILE reads it from a file (@-: stdin). Prints
+// numbers or {"npy": "x.npy"} for a pointer (for an array of structs also an array of objects
+// keyed by field path), and for element-wise functions an array per scalar parameter ("nan",
+// "inf", "-inf" accepted); @FILE reads it from a file (@-: stdin). Prints
 //   {"backend": "gpu", "out": [...], "arrays": {"NAME": [...]}, "ms": T}
 // with `out` for functions returning a value and `arrays` holding every non-const array after
-// the launch; floats with round-trip digits (9 for float, 17 for double). With --out-npy DIR the
-// arrays go to DIR/out.npy and DIR/NAME.npy, and the JSON names those files.
+// the launch (an array of structs as objects keyed by field path); floats with round-trip digits (9 for float, 17 for
+// double). With --out-npy DIR the arrays go to DIR/out.npy and DIR/NAME.npy, and the JSON names those files.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "cli_data.hpp"
+#include "cli_records.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
@@ -199,15 +201,22 @@ bool writeBufferNpy(const rt::Buffer& buffer, const std::string& path, std::stri
   return writeNpy(path, buffer.element(), bytes.data(), buffer.size(), why);
 }
 
-// Reads a buffer back and writes it as a JSON array.
-void writeBuffer(llvm::json::OStream& out, const rt::Buffer& buffer) {
+// Reads a buffer back and writes it as a JSON array: of objects keyed by field path for an
+// array of structs (`record`), else of numbers.
+void writeBuffer(llvm::json::OStream& out, const rt::Buffer& buffer, const RecordView* record) {
   std::vector<std::byte> bytes(buffer.bytes());
   buffer.readBytes(bytes.data(), bytes.size(), 0);
   const unsigned size = byteSize(buffer.element());
+  auto element = [&](std::size_t k) { return numberText(elementValue(buffer.element(), bytes.data() + k * size)); };
+  if (record) return writeRecords(out, *record, buffer.size(), element);
   out.array([&] {
-    for (std::size_t k = 0; k < buffer.size(); ++k)
-      out.rawValue(numberText(elementValue(buffer.element(), bytes.data() + k * size)));
+    for (std::size_t k = 0; k < buffer.size(); ++k) out.rawValue(element(k));
   });
+}
+
+// "const Particle*" for an array of structs, else the emitted type.
+std::string userType(const KernelParam& p) {
+  return p.record ? recordPointerType(*p.record, p.type.constElements) : toString(p.type);
 }
 
 int runLaunch() {
@@ -265,7 +274,7 @@ int runLaunch() {
   if (list->size() != userArgs) {
     std::string names;
     for (const KernelParam& p : fn->signature.params)
-      if (p.userParam >= 0) names += (names.empty() ? "" : ", ") + toString(p.type) + " " + p.name + roleNote(*fn, p);
+      if (p.userParam >= 0) names += (names.empty() ? "" : ", ") + userType(p) + " " + p.name + roleNote(*fn, p);
     return usage("'" + fn->name + "' takes " + std::to_string(userArgs) + " argument" + (userArgs == 1 ? "" : "s") +
                  " (" + names + "; index parameters are not passed), --args has " + std::to_string(list->size()));
   }
@@ -306,7 +315,7 @@ int runLaunch() {
         continue;
       }
       const llvm::json::Value& j = (*list)[next];
-      const std::string where = "argument " + std::to_string(++next) + " ('" + p.name + "', " + toString(p.type) + ")" +
+      const std::string where = "argument " + std::to_string(++next) + " ('" + p.name + "', " + userType(p) + ")" +
                                 roleNote(*fn, p);
       if (p.type.isValue()) {
         if (j.getAsArray()) return usage(where + ": expected a number, got an array");
@@ -322,13 +331,30 @@ int runLaunch() {
       std::string bad;
       const std::string npy = npyPath(j, argsDir, bad);
       if (!bad.empty()) return usage(where + ": " + bad);
+      const unsigned size = byteSize(p.type.scalar);
       if (!npy.empty()) {
         if (!readNpy(npy, p.type.scalar, data, bad)) return usage(where + ": " + bad);
         count = data.count;
+      } else if (p.record && isRecordList(j)) {
+        // Records as objects keyed by field path: their scalars in memory order (padding zero).
+        const llvm::json::Array& records = *j.getAsArray();
+        count = records.size() * p.record->elements();
+        bytes.assign(count * size, std::byte{0});
+        const bool read = readRecords(
+            records, *p.record,
+            [&](std::size_t k, const llvm::json::Value& v, std::string& invalid) {
+              auto value = scalarFromJson(v, p.type.scalar, invalid);
+              if (value) value->store(bytes.data() + k * size);
+              return value.has_value();
+            },
+            bad);
+        if (!read) return usage(where + ", " + bad);
       } else {
         const llvm::json::Array* elements = j.getAsArray();
-        if (!elements) return usage(where + ": expected an array of numbers or {\"npy\": \"FILE.npy\"}");
-        const unsigned size = byteSize(p.type.scalar);
+        if (!elements)
+          return usage(where + ": expected an array of " +
+                       (p.record ? p.record->name + " records (objects keyed by field), of " : "") +
+                       "numbers or {\"npy\": \"FILE.npy\"}");
         bytes.resize(elements->size() * size);
         for (std::size_t k = 0; k < elements->size(); ++k) {
           auto v = scalarFromJson((*elements)[k], p.type.scalar, why);
@@ -368,9 +394,9 @@ int runLaunch() {
         files[buffer] = std::string(path);
       }
     }
-    auto writeResult = [&](llvm::json::OStream& out, const rt::Buffer& buffer) {
+    auto writeResult = [&](llvm::json::OStream& out, const rt::Buffer& buffer, const RecordView* record) {
       if (auto it = files.find(&buffer); it != files.end()) out.value(it->second);
-      else writeBuffer(out, buffer);
+      else writeBuffer(out, buffer, record);
     };
 
     llvm::json::OStream json(llvm::outs());
@@ -383,7 +409,7 @@ int runLaunch() {
       }
       if (out) {
         json.attributeBegin("out");
-        writeResult(json, *out);
+        writeResult(json, *out, nullptr);
         json.attributeEnd();
       }
       json.attributeObject("arrays", [&] {
@@ -396,7 +422,7 @@ int runLaunch() {
           if (p.type.isPointer()) {
             if (p.role == ParamRole::OutputArray) {
               json.attributeBegin(p.name);
-              writeResult(json, *buffers[b]);
+              writeResult(json, *buffers[b], p.record ? &*p.record : nullptr);
               json.attributeEnd();
             }
             ++b;

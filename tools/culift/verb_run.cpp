@@ -1,9 +1,11 @@
 // culift run FILE --function NAME --args JSON|@FILE [--step-budget N] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, interprets one function on the arguments given as a JSON array (a number for
-// a scalar, an array of numbers or {"npy": "x.npy"} for a pointer parameter; "nan", "inf",
-// "-inf" accepted; @FILE reads it from a file, @- from stdin), and
+// a scalar, an array of numbers or {"npy": "x.npy"} for a pointer parameter, an array of objects
+// keyed by field path for an array of structs; "nan", "inf", "-inf" accepted; @FILE reads it
+// from a file, @- from stdin), and
 // prints {"result": V, "arrays": {"NAME": [...]}} with the final contents of every non-const
-// array. Floats print with round-trip digits (9 for float, 17 for double), 64-bit integers exactly.
+// array (an array of structs as objects keyed by field path). Floats print with round-trip digits
+// (9 for float, 17 for double), 64-bit integers exactly.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "cli_data.hpp"
+#include "cli_records.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/JSON.h"
@@ -192,12 +195,19 @@ int runRun() {
     return usage("'" + fn->name + "' takes " + std::to_string(fn->numParams) + " argument" +
                  (fn->numParams == 1 ? "" : "s") + ", --args has " + std::to_string(list->size()));
 
+  // Arrays of structs: their layouts, by parameter.
+  std::vector<const RecordView*> records(fn->numParams, nullptr);
+  for (const auto& [p, record] : fn->recordParams)
+    if (p < fn->numParams) records[p] = &record;
+
   std::vector<interp::Arg> args;
   std::vector<std::vector<std::byte>> arrays(fn->numParams);
   for (unsigned p = 0; p < fn->numParams; ++p) {
     const Var& param = fn->param(p);
+    const RecordView* record = records[p];
     const llvm::json::Value& j = (*list)[p];
-    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " + toString(param.type) +
+    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " +
+                              (record ? recordPointerType(*record, param.type.constElements) : toString(param.type)) +
                               ")";
     std::string why;
     if (param.type.isValue()) {
@@ -211,15 +221,32 @@ int runRun() {
     std::size_t count = 0;
     const std::string npy = npyPath(j, argsDir, why);
     if (!why.empty()) return usage(where + ": " + why);
+    const unsigned size = byteSize(param.type.scalar);
     if (!npy.empty()) {
       NpyData data;
       if (!readNpy(npy, param.type.scalar, data, why)) return usage(where + ": " + why);
       arrays[p].assign(data.data, data.data + data.bytes);  // the function may write it
       count = data.count;
+    } else if (record && isRecordList(j)) {
+      // Records as objects keyed by field path: their scalars in memory order (padding zero).
+      const llvm::json::Array& list = *j.getAsArray();
+      count = list.size() * record->elements();
+      arrays[p].assign(count * size, std::byte{0});
+      const bool read = readRecords(
+          list, *record,
+          [&](std::size_t k, const llvm::json::Value& v, std::string& bad) {
+            auto value = scalarFromJson(v, param.type.scalar, bad);
+            if (value) storeValue(param.type.scalar, arrays[p].data() + k * size, *value);
+            return value.has_value();
+          },
+          why);
+      if (!read) return usage(where + ", " + why);
     } else {
       const llvm::json::Array* elements = j.getAsArray();
-      if (!elements) return usage(where + ": expected an array of numbers or {\"npy\": \"FILE.npy\"}");
-      const unsigned size = byteSize(param.type.scalar);
+      if (!elements)
+        return usage(where + ": expected an array of " +
+                     (record ? record->name + " records (objects keyed by field), of " : "") +
+                     "numbers or {\"npy\": \"FILE.npy\"}");
       arrays[p].resize(elements->size() * size);
       for (std::size_t k = 0; k < elements->size(); ++k) {
         auto v = scalarFromJson((*elements)[k], param.type.scalar, why);
@@ -257,10 +284,18 @@ int runRun() {
         const Var& param = fn->param(p);
         if (!param.type.isPointer() || param.type.constElements) continue;
         const unsigned size = byteSize(param.type.scalar);
-        out.attributeArray(param.name, [&] {
-          for (std::size_t k = 0; k * size < arrays[p].size(); ++k)
-            out.rawValue(numberText(elementValue(param.type.scalar, arrays[p].data() + k * size)));
-        });
+        auto element = [&](std::size_t k) {
+          return numberText(elementValue(param.type.scalar, arrays[p].data() + k * size));
+        };
+        out.attributeBegin(param.name);
+        if (records[p]) {
+          writeRecords(out, *records[p], arrays[p].size() / size, element);
+        } else {
+          out.array([&] {
+            for (std::size_t k = 0; k * size < arrays[p].size(); ++k) out.rawValue(element(k));
+          });
+        }
+        out.attributeEnd();
       }
     });
   });

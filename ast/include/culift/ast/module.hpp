@@ -117,7 +117,8 @@ struct Function {
   // are passed once, the same for every element, instead of read per element.
   std::vector<std::string> uniformNames;
   // Parameters that are arrays of structs (user parameter index, layout): set by the front end,
-  // copied into the kernel signature by classify().
+  // copied into the kernel signature by classify(). Front end only: module files do not hold it
+  // (the signature's KernelParam::record does), so a loaded module has it empty.
   std::vector<std::pair<unsigned, RecordView>> recordParams;
   // A kernel returning a struct (every field of one scalar type): the struct's host layout. The
   // function is void and writes the struct's fields through its last parameters, references

@@ -7,6 +7,9 @@
 // `out` array for functions returning a value. Rules:
 //   - arrays (input, output, element input, out) take a buffer of exactly the element type;
 //     a written array (output, out) must not be a const buffer;
+//   - an array of structs (KernelParam::record) takes a buffer of its scalar type (the records'
+//     memory as the kernel reads it) or a buffer of records of the same size and alignment
+//     (DeviceBuffer<Particle>); a buffer of records fits no other parameter;
 //   - `out` must hold at least plan.elements() values, an element input at least n;
 //   - a buffer written by the kernel may not be passed for another parameter as well (the
 //     emitted kernel declares its arrays __restrict__);
@@ -34,13 +37,16 @@ namespace culift::rt {
 class Engine;
 class Buffer;
 
-// A buffer as a launch sees it.
+// A buffer as a launch sees it: `count` scalars of `element`, or `count` records of
+// `recordSize` bytes (element Void) for an array-of-structs parameter.
 struct BufferRef {
   const Engine* engine = nullptr;  // owner (checked against the launching engine)
   std::uint64_t address = 0;
   Scalar element = Scalar::Void;
   std::size_t count = 0;
-  bool readOnly = false;  // passed as const: may only feed input arrays
+  bool readOnly = false;          // passed as const: may only feed input arrays
+  std::uint32_t recordSize = 0;   // bytes per record; 0 for scalars
+  std::uint32_t recordAlign = 0;  // the records' alignment; 0 for scalars
 };
 
 struct LaunchArg {
@@ -70,14 +76,14 @@ struct LaunchArg {
     a.scalar = v;
     return a;
   }
-  std::string describe() const;  // "a buffer of 1024 float", "int 5"
+  std::string describe() const;  // "a buffer of 1024 float", "a buffer of 8 28-byte records", "int 5"
 };
 
 // One kernel parameter with its checked value, in signature order (extents included).
 struct ResolvedArg {
   const KernelParam* param = nullptr;
   bool isBuffer = false;
-  BufferRef buffer;   // arrays
+  BufferRef buffer;   // arrays; an array of structs as its records' scalars (the kernel's view)
   ScalarValue value;  // scalars (converted to the parameter's type) and extents (I64)
 };
 
