@@ -506,6 +506,16 @@ class ModuleReader {
       p.axis = r_.integer<std::int32_t>("a kernel parameter's axis");
       if (p.axis < -1 || p.axis > 2) r_.fail("a kernel parameter of " + f.name + " on axis " + std::to_string(p.axis));
       if (r_.boolean("a kernel parameter's record flag")) p.record = record(f, p);
+      // A kernel returning a struct: its out array's record, written through the last parameters.
+      if (p.role == ParamRole::Out && p.record) {
+        const std::size_t fields = p.record->fields.size();
+        if (fields > f.numParams) r_.fail(f.name + " returns a struct of more fields than it has parameters");
+        for (std::size_t k = f.numParams - fields; k < f.numParams; ++k)
+          if (f.vars[k].binding != Binding::Reference || f.vars[k].type != Type::value(p.record->scalar))
+            r_.fail(f.name + " returns a struct, but its parameter '" + f.vars[k].name + "' is no " +
+                    std::string(spelling(p.record->scalar)) + "& for a field");
+        f.resultRecord = p.record;
+      }
     }
     f.deviceName = r_.string("a device function name");
     f.kernelName = r_.string("a kernel name");

@@ -141,9 +141,17 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
                      std::to_string(args.size()));
   std::vector<rt::Raw> scalars(fn.numParams);
   std::vector<rt::ArrayView> views(fn.numParams);
+  // A reference parameter (a struct result's field, an output of a helper) takes an array of
+  // one element: the place it refers to.
+  std::vector<rt::Place> refs(fn.numParams, rt::Place{nullptr, nullptr});
+  std::vector<std::uint8_t> defined(fn.numParams, 1);
   for (unsigned p = 0; p < fn.numParams; ++p) {
     const Type& t = fn.param(p).type;
-    if (t.isValue()) {
+    if (fn.param(p).isReference()) {
+      checkArray(fn, p, args[p], t.scalar, fn.param(p).binding == Binding::Reference, 1,
+                 paramText(fn, p) + " (a reference: an array of one element)");
+      refs[p] = rt::Place{static_cast<std::byte*>(std::get<ArrayRef>(args[p]).data), &defined[p]};
+    } else if (t.isValue()) {
       checkScalar(fn, p, args[p]);
       scalars[p] = rawOf(std::get<Value>(args[p]));
     } else {
@@ -154,7 +162,7 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   rt::Context ctx;
   ctx.budget = d.options.stepBudget;
   rt::Raw r;
-  const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr); };
+  const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr, refs.data()); };
   if (needsCuliftStack(d, index)) {
     // differentNaNsMet is per thread: what the call's own thread saw is the caller's.
     bool met = false;

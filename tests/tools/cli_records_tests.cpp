@@ -46,7 +46,13 @@ const char* kSource =
     "  Particle p = in[i];\n"
     "  p.pos.x += dt * p.vel.x;\n"
     "  out[i] = p;\n"
-    "}\n";
+    "}\n"
+    "CULIFT_KERNEL Particle Advance(const Particle* in, float dt, int i) {\n"
+    "  Particle p = in[i];\n"
+    "  p.pos.x += dt * p.vel.x;\n"
+    "  return p;\n"
+    "}\n"
+    "CULIFT_KERNEL Vec3 Spread(float a, float b) { return {a, b, a * b}; }\n";
 
 const std::string kInclude = "-I" CULIFT_SOURCE_DIR "/include";
 
@@ -228,4 +234,25 @@ TEST_CASE("a record with a field missing, unknown or given twice is an error wit
       INFO(r.err);
     }
   }
+}
+
+TEST_CASE("a kernel returning a struct: culift launch prints out as records, culift run its result as one") {
+  TempDir dir;
+  const std::string source = dir.file("particles.hpp");
+  writeFile(source, kSource);
+  Run r = runCulift({"launch", source, "--function", "Advance", "--extent", "2", "--backend", "cpu", "--args",
+                     std::string("[") + kParticles + ", 0.25]", "--", kInclude},
+                    dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"out\":[{\"pos_x\":2,\"pos_y\":2,\"pos_z\":3,\"vel_x\":4,\"vel_y\":5,\"vel_z\":6,"
+                   "\"mass\":0.5},{\"pos_x\":-0.5,") != std::string::npos);
+  r = runCulift({"run", source, "--function", "Spread", "--args", "[1.5, -2]", "--", kInclude}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"result\":{\"x\":1.5,\"y\":-2,\"z\":-3}") != std::string::npos);
+  // The result's fields are not arguments.
+  r = runCulift({"run", source, "--function", "Spread", "--args", "[1.5, -2, 0, 0, 0]", "--", kInclude}, dir);
+  CHECK(r.code == 2);
+  CHECK(r.err.find("'Spread' takes 2 arguments, --args has 5") != std::string::npos);
 }

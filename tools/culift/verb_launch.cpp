@@ -308,8 +308,10 @@ int runLaunch() {
     for (const KernelParam& p : fn->signature.params) {
       if (p.role == ParamRole::Extent) continue;
       if (p.role == ParamRole::Out) {
-        buffers.push_back(
-            std::make_unique<rt::Buffer>(*engine, p.type.scalar, static_cast<std::size_t>(plan.elements())));
+        // A struct result: its scalars, record->elements() per index.
+        buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar,
+                                                       static_cast<std::size_t>(plan.elements()) *
+                                                           (p.record ? p.record->elements() : 1u)));
         out = buffers.back().get();
         args.push_back(rt::LaunchArg::of(*out));
         continue;
@@ -409,7 +411,7 @@ int runLaunch() {
       }
       if (out) {
         json.attributeBegin("out");
-        writeResult(json, *out, nullptr);
+        writeResult(json, *out, fn->resultRecord ? &*fn->resultRecord : nullptr);
         json.attributeEnd();
       }
       json.attributeObject("arrays", [&] {

@@ -191,9 +191,11 @@ int runRun() {
   const Function* fn = result.module->find(runFunction);
   if (!fn) return usage("no function '" + runFunction + "' in '" + runInput + "'");
 
-  if (list->size() != fn->numParams)
-    return usage("'" + fn->name + "' takes " + std::to_string(fn->numParams) + " argument" +
-                 (fn->numParams == 1 ? "" : "s") + ", --args has " + std::to_string(list->size()));
+  // A kernel returning a struct takes its fields' places last: not given, printed as the result.
+  const unsigned given = fn->firstResultParam();
+  if (list->size() != given)
+    return usage("'" + fn->name + "' takes " + std::to_string(given) + " argument" + (given == 1 ? "" : "s") +
+                 ", --args has " + std::to_string(list->size()));
 
   // Arrays of structs: their layouts, by parameter.
   std::vector<const RecordView*> records(fn->numParams, nullptr);
@@ -204,6 +206,16 @@ int runRun() {
   std::vector<std::vector<std::byte>> arrays(fn->numParams);
   for (unsigned p = 0; p < fn->numParams; ++p) {
     const Var& param = fn->param(p);
+    if (p >= given) {
+      arrays[p].assign(byteSize(param.type.scalar), std::byte{0});
+      interp::ArrayRef r;
+      r.element = param.type.scalar;
+      r.data = arrays[p].data();
+      r.size = 1;
+      r.writable = true;
+      args.emplace_back(r);
+      continue;
+    }
     const RecordView* record = records[p];
     const llvm::json::Value& j = (*list)[p];
     const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " +
@@ -277,7 +289,17 @@ int runRun() {
   llvm::json::OStream out(llvm::outs());
   out.object([&] {
     out.attributeBegin("result");
-    out.rawValue(numberText(value));
+    if (fn->resultRecord) {
+      out.object([&] {
+        for (unsigned p = given; p < fn->numParams; ++p) {
+          out.attributeBegin(fn->resultRecord->fields[p - given].path);
+          out.rawValue(numberText(elementValue(fn->param(p).type.scalar, arrays[p].data())));
+          out.attributeEnd();
+        }
+      });
+    } else {
+      out.rawValue(numberText(value));
+    }
     out.attributeEnd();
     out.attributeObject("arrays", [&] {
       for (unsigned p = 0; p < fn->numParams; ++p) {

@@ -122,7 +122,8 @@ struct Function {
   std::vector<std::pair<unsigned, RecordView>> recordParams;
   // A kernel returning a struct (every field of one scalar type): the struct's host layout. The
   // function is void and writes the struct's fields through its last parameters, references
-  // (ret_x, ...), one per field in order; the kernel's `out` is an array of the struct.
+  // (ret_x, ...), one per field in order; the kernel's `out` is an array of the struct (a module
+  // file keeps it as the out parameter's record).
   std::optional<RecordView> resultRecord = std::nullopt;
   // The user parameter of the first result field (numParams - fields) or numParams when none.
   unsigned firstResultParam() const {
