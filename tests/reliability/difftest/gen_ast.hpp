@@ -130,7 +130,8 @@ enum class GStmtKind : std::uint8_t {
   FieldAssign,
   // var = a (a a struct value); var an element of an array of structs when args[0] is its index
   StructAssign,
-  // auto [params...] = a;  (a struct value; the bindings: variables of the function)
+  // auto [params...] = a;  (a struct value; the bindings: variables of the function); op "&":
+  // auto& [params...] = a, a a struct variable
   Bindings,
 };
 

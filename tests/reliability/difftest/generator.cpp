@@ -1681,7 +1681,7 @@ class Generator {
     return a;
   }
 
-  // auto [b0, b1, ...] = value;  of a struct without array fields.
+  // auto [b0, b1, ...] = value;  auto& [b0, b1, ...] = s;  of a struct without array fields.
   GStmtPtr bindings() {
     std::vector<int> ks;
     for (std::size_t k = 0; k < structs_.size(); ++k)
@@ -1691,9 +1691,22 @@ class Generator {
     if (ks.empty()) return nullptr;
     const int k = r_.pick(ks);
     auto b = stmt(GStmtKind::Bindings);
-    b->a = structValue(k);
+    // auto& [...] = s: the fields of a struct variable themselves (written through the bindings
+    // where s may be written).
+    std::vector<int> vars;
+    if (r_.chance(35))
+      for (int id : readableStructs())
+        if (!v(id).isArray && v(id).strct == k) vars.push_back(id);
+    const int target = vars.empty() ? -1 : r_.pick(vars);
+    if (target >= 0) {
+      b->op = "&";
+      b->a = structVar(target);
+    } else {
+      b->a = structValue(k);
+    }
     for (const GField& fd : st(k).fields) {
-      GVar x{fresh("b"), fd.strct >= 0 ? Scalar::Void : fd.type, 0, false, false, true, false, -1};
+      GVar x{fresh("b"), fd.strct >= 0 ? Scalar::Void : fd.type, 0,     false,
+             false,      target < 0 || canWrite(target),         false, -1};
       x.strct = fd.strct;
       x.isBinding = true;
       b->params.push_back(newVar(x));

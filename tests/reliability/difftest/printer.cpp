@@ -146,7 +146,10 @@ class Printer {
   std::string expr(const GExpr& e) {
     switch (e.kind) {
       case GExprKind::Lit: return literal(e.type, e.bits);
-      case GExprKind::Var: return var(e.var).name;
+      case GExprKind::Var:
+        // A member function reads some of its object's fields as this->f (chosen by the names).
+        if (var(e.var).isField && nameHash(fn_->name + var(e.var).name) % 2) return "this->" + var(e.var).name;
+        return var(e.var).name;
       case GExprKind::Unary: {
         const std::string x = expr(*e.args[0]);
         if (e.op == "-" && e.arith == Arith::Wrapped) {
@@ -571,7 +574,7 @@ class Printer {
       case GStmtKind::Bindings: {
         std::string names;
         for (std::size_t k = 0; k < s.params.size(); ++k) names += (k ? ", " : "") + var(s.params[k]).name;
-        line(d, "auto [" + names + "] = " + expr(*s.a) + ";");
+        line(d, "auto" + s.op + " [" + names + "] = " + expr(*s.a) + ";");
         for (int b : s.params) {
           if (var(b).isStruct()) foldStruct(d, var(b).strct, var(b).name);
           else fold(d, var(b).type, var(b).name);
