@@ -222,14 +222,19 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
       std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> stmts;
       std::vector<GExprPtr*> exprs;
       stmtSlots(program.tree.functions[fi].body, stmts, exprs);
+      const GFunction& f = program.tree.functions[fi];
+      // A whole array (an array argument of a helper) is no scalar: never replaced, nor a replacement.
+      auto wholeArray = [&](const GExpr& x) {
+        return x.kind == GExprKind::Var && x.var >= 0 && f.vars[static_cast<std::size_t>(x.var)].isArray;
+      };
       for (std::size_t n = 0; n < exprs.size() && stats.attempts < maxAttempts && !progress; ++n) {
         const GExpr& e = **exprs[n];
         // (Struct values stay: a literal of their type would not be one.)
-        if (e.kind == GExprKind::Lit || e.type == Scalar::Void) continue;
+        if (e.kind == GExprKind::Lit || e.type == Scalar::Void || wholeArray(e)) continue;
         std::vector<GExprPtr> replacements;
         replacements.push_back(zeroOf(e.type));
         for (const GExprPtr& a : e.args)
-          if (a->type == e.type && !a->frozen) replacements.push_back(a);
+          if (a->type == e.type && !a->frozen && !wholeArray(*a)) replacements.push_back(a);
         for (const GExprPtr& rep : replacements) {
           GProgram c = clone(program.tree);
           std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> cs;
