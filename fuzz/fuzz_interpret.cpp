@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::vector<std::uint8_t>> storage;
   std::vector<interp::Arg> args;
   for (const ParamSpec& q : spec.params) {
-    const std::size_t n = byteSize(q.type) * (q.array ? kArrayLength : 1);
+    const std::size_t n = byteSize(q.type) * q.elements();
     std::vector<std::uint8_t> bytes(n);
     take(bytes.data(), n);
     if (q.type == Scalar::Bool)
@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       interp::ArrayRef a;
       a.element = q.type;
       a.data = storage.back().data();
-      a.size = kArrayLength;
+      a.size = q.elements();
       a.writable = q.writable;
       args.emplace_back(a);
     } else {

@@ -2,6 +2,7 @@
 // (-O0 with UBSan, -O2) and interpreter legs, every kernel module compiled by NVRTC; plus the
 // generator's own properties (deterministic, covers the subset, boundary arguments) and the
 // reducer and regression-file machinery.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -146,6 +147,15 @@ TEST_CASE("generated programs cover every type, operator, statement form and ind
     INFO(needle);
     CHECK(all.find(needle) != std::string::npos);
   }
+  // Value structs: definitions with default member initializers, constructors, operators, static
+  // and member functions; locals initialized every way, bindings, arrays of structs (local, range
+  // for, a kernel's records read and written), helpers taking and returning structs.
+  for (const char* needle : {"struct p", "() = default;", " operator+(const ", " operator==(const ",
+                             "& operator+=(const ", ") const {", "::make(", "{.m", "auto [b", "_S0 sa", "for (p",
+                             "_S0& q", "unsigned long long& ck)", ".mm0(", ".mm1(", " += p", "ra0[", "ra0->", "ro0["}) {
+    INFO(needle);
+    CHECK(all.find(needle) != std::string::npos);
+  }
   // Grid1D/2D/3D, each returning a value and as void kernels writing outputs; element-wise.
   for (const char* m : {"0r", "1r", "2r", "3r", "1v", "2v", "3v"}) {
     INFO(m);
@@ -221,7 +231,10 @@ TEST_CASE("the reducer keeps lambdas, references, range for and templates well-f
   // Reduced while the program still has two of the forms: every candidate the reducer keeps
   // must still be C++ culift translates (a lambda kept while called, an array while a range for
   // or a reference names it, a helper while called, an if constexpr's branch in the template).
-  const std::pair<const char*, const char*> forms[] = {{"auto f", " : arr"}, {"if constexpr (N ", "& r"}};
+  const std::pair<const char*, const char*> forms[] = {{"auto f", " : arr"},
+                                                       {"if constexpr (N ", "& r"},
+                                                       {"auto [b", "_S0 sv"},
+                                                       {"ra0[", "_S0 sa"}};
   for (const auto& [first, second] : forms) {
     unsigned reduced = 0;
     for (unsigned k = 0; k < 300 && reduced < 2; ++k) {
@@ -247,7 +260,11 @@ TEST_CASE("the reducer keeps lambdas, references, range for and templates well-f
 }
 
 TEST_CASE("regression files round-trip", "[difftest][regression]") {
-  const Generated g = generateProgram(5, 1);
+  // A program whose kernel takes an array of structs: its parameter line carries the struct and
+  // the elements of a record.
+  unsigned index = 0;
+  while (generateProgram(5, index).spec.functions.find("* ra0") == std::string::npos) ++index;
+  const Generated g = generateProgram(5, index);
   const std::string text = writeRegression(g.spec, "a title", "what differed\nsecond line");
   std::string error;
   const auto back = readRegression(text, "r", &error);
@@ -262,7 +279,10 @@ TEST_CASE("regression files round-trip", "[difftest][regression]") {
     CHECK(back->params[k].array == g.spec.params[k].array);
     CHECK(back->params[k].writable == g.spec.params[k].writable);
     CHECK(back->params[k].axis == g.spec.params[k].axis);
+    CHECK(back->params[k].record == g.spec.params[k].record);
+    CHECK(back->params[k].recordType == g.spec.params[k].recordType);
   }
+  CHECK(std::any_of(back->params.begin(), back->params.end(), [](const ParamSpec& q) { return q.record > 0; }));
   CHECK(back->argSets.size() == g.spec.argSets.size());
   CHECK(back->argSets[0].values == g.spec.argSets[0].values);
   CHECK_FALSE(readRegression("// culift-kernel: i32 f\n", "r", &error));

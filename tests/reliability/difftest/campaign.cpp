@@ -83,6 +83,7 @@ std::string reduceAndSave(Generated program, const Finding& finding, const Campa
   const std::regex prefix("\\b" + saved.name + "_");
   saved.functions = std::regex_replace(saved.functions, prefix, stem + "_");
   saved.kernel = std::regex_replace(saved.kernel, prefix, stem + "_");
+  for (ParamSpec& q : saved.params) q.recordType = std::regex_replace(q.recordType, prefix, stem + "_");
   saved.name = stem;
   llvm::sys::fs::create_directories(options.regressionDir);
   const std::string path = options.regressionDir + "/" + stem + ".cpp";

@@ -34,6 +34,28 @@ enum class GExprKind : std::uint8_t {
   // <div> name "/" or "%": a short-circuit that guards a division, so evaluating both sides
   // eagerly divides by zero (a and b: integers of type `bound`'s promoted kind, see generator).
   GuardedLogical,
+  // Value structs (GProgram::structs). A leaf read: var.field, where var is a struct variable,
+  // a local array of structs or an array-of-structs parameter (args[0]: the element's index,
+  // masked into the array; `arrow`: p->field, element 0) and field a path to a scalar leaf
+  // ("m0", "n1.m0"), or to an array field of fieldExtent elements (the last arg: its index, masked).
+  Field,
+  // const member function call var.callee(args) (a non-const one, which writes the object, only
+  // as the whole value of a declaration); var's element index in args[0] as for Field.
+  Method,
+  // a == b of two struct values (args), the struct's operator==
+  StructEq,
+  // Struct values (type Void, strct: the struct): a variable, an element of an array of structs
+  // (args[0]) or a nested struct field (field), as for Field;
+  StructVal,
+  // S{args} (op "braces"), S{.f = args...} (op "designated", slots: the fields), S{} (op
+  // "value"), S(args) (op "ctor"): args scalar values of the fields' types or nested struct values;
+  StructInit,
+  // a helper returning a struct (callee; it takes the caller's hash when the program folds),
+  // or S::make(args) (op "make"): only as the whole initializer of a declaration, the whole
+  // value of an assignment or a return (a helper folds into the caller's hash: one per statement);
+  StructCall,
+  // args[0] + args[1], the struct's operator+
+  StructAdd,
 };
 
 // How + - * (and unary -, and << of a signed value) stay free of signed overflow.
@@ -63,6 +85,13 @@ struct GExpr {
   std::string templateArgs;
   int outVar = -1;
   bool viaApply = false;
+  // Value structs: the struct of a struct value (type Void), a path to a field, the extent of an
+  // array field, p->field, the fields a designated initializer names.
+  int strct = -1;
+  std::string field;
+  std::uint64_t fieldExtent = 0;
+  bool arrow = false;
+  std::vector<int> slots;
   std::vector<GExprPtr> args;
 };
 
@@ -92,6 +121,18 @@ enum class GStmtKind : std::uint8_t {
   Lambda,
   // if constexpr (var <op> from) body else orelse: var is the function's template parameter N
   IfConstexpr,
+  // Value structs. S var = a; (a a struct value: StructInit prints as S var{...} / S var(...);
+  // null: S var;), op "const": const S var = a;
+  StructDecl,
+  // S var[extent] = {args...}: element initializers, struct values (StructInit prints as {...})
+  StructArrayDecl,
+  // var.field op= a (op "" for =): a place as for GExpr::Field (args: its indices)
+  FieldAssign,
+  // var = a (a a struct value); var an element of an array of structs when args[0] is its index
+  StructAssign,
+  // auto [params...] = a;  (a struct value; the bindings: variables of the function); op "&":
+  // auto& [params...] = a, a a struct variable
+  Bindings,
 };
 
 struct GCase {
@@ -122,6 +163,9 @@ struct GStmt {
   bool mutating = false;
   bool generic = false;
   int firstOwnVar = 0;
+  // Value structs: FieldAssign's field path and array-field extent.
+  std::string field;
+  std::uint64_t fieldExtent = 0;
 };
 
 struct GVar {
@@ -133,9 +177,15 @@ struct GVar {
   bool writable = true;  // false for const arrays, index parameters and loop counters
   bool isConst = false;  // `const` local array
   int axis = -1;
-  bool isRef = false;          // a reference (T& / const T&: writable says which) to a scalar
+  bool isRef = false;          // a reference (T& / const T&: writable says which), to a scalar or a struct
   bool isLambda = false;       // a lambda (type Void): called, never read
   bool templateParam = false;  // the function's non-type template parameter N (an int constant)
+  // A value struct (type Void): its GProgram::structs index; with isArray a local array of
+  // structs or an array-of-structs parameter (`const S* p`, extent kArrayLength).
+  int strct = -1;
+  bool isField = false;    // a member function's view of its object's field (printed bare)
+  bool isBinding = false;  // a structured binding (never captured by a lambda)
+  bool isStruct() const { return strct >= 0; }
 };
 
 struct GFunction {
@@ -162,6 +212,51 @@ struct GFunction {
   // thread's own index there.
   int checksumOut = -1;
   GExprPtr checksumIndex;
+  // A helper returning a struct (returnType Void): its GProgram::structs index. When the
+  // program folds it takes the caller's hash as a last parameter `unsigned long long& ck`.
+  int returnStruct = -1;
+  // A member function of a struct: the struct's fields are its first numFields variables (the
+  // parameters follow, up to numParams); constMethod: a const member function.
+  int ownerStruct = -1;
+  unsigned numFields = 0;
+  bool constMethod = false;
+};
+
+// A field of a value struct: a scalar, a fixed-size array of scalars (extent) or a nested
+// struct (strct). A scalar field may have a default member initializer, a literal (bits: culift
+// reads an initializer naming an earlier field only in the declaration of a local); an array
+// field always has one, its first elements' literals (elements; the rest zero).
+struct GField {
+  std::string name;
+  Scalar type = Scalar::I32;
+  int strct = -1;
+  std::uint64_t extent = 0;
+  bool hasDefault = false;
+  std::uint64_t bits = 0;
+  std::vector<std::uint64_t> elements;
+};
+
+// A leaf of a struct: a scalar or array field, nested structs flattened ("n1.m0").
+struct GLeaf {
+  std::string path;
+  Scalar type = Scalar::I32;
+  std::uint64_t extent = 0;
+};
+
+struct GStruct {
+  std::string name;
+  std::vector<GField> fields;
+  std::vector<GLeaf> leaves;
+  // A constructor S(a0, a1) : fields[ctorFields[0]](a0), ... {} (and S() = default;); empty:
+  // an aggregate, initialized by braces and designators.
+  std::vector<int> ctorFields;
+  bool opAdd = false, opEq = false, opAddAssign = false;
+  bool make = false;  // static S make(T v): S{} with every scalar leaf of the first leaf's type v
+  std::vector<GFunction> methods;
+  // Every leaf of one scalar type, no array field: the struct may be a kernel's array of
+  // structs (the scalar type: uniform).
+  Scalar uniform = Scalar::Void;
+  bool allDefaults = false;  // every leaf has a default member initializer: `S s;` leaves none unset
 };
 
 struct GProgram {
@@ -174,6 +269,7 @@ struct GProgram {
   // its result; a void kernel writes it to its checksum output. Any wrong intermediate value
   // then changes what the oracle compares.
   bool checksum = false;
+  std::vector<GStruct> structs;  // printed before the helpers; a nested struct before its user
 };
 
 }  // namespace culift::rel

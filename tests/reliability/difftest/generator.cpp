@@ -58,6 +58,13 @@ const std::vector<std::pair<std::string, unsigned>> kTranscendental = {
     {"atan", 1},  {"atan2", 2}, {"sinh", 1}, {"cosh", 1},   {"tanh", 1},   {"asinh", 1}, {"acosh", 1},
     {"atanh", 1}, {"erf", 1},   {"erfc", 1}, {"tgamma", 1}, {"lgamma", 1}, {"hypot", 2}};
 
+// Float functions whose glibc versions often differ in the last bit from the double function's
+// result rounded to float (for a fifth to a half of the arguments in [-16, 16]): of an argument,
+// they show a float function computed in double (PlantedBug::FloatMathInDouble).
+const std::vector<std::pair<std::string, unsigned>> kMisrounded = {{"tgamma", 1}, {"lgamma", 1}, {"atanh", 1},
+                                                                   {"sinh", 1},   {"cosh", 1},   {"log10", 1},
+                                                                   {"erfc", 1},   {"asinh", 1}};
+
 struct Callable {
   std::string name;
   Scalar ret = Scalar::I32;
@@ -68,7 +75,13 @@ struct Callable {
   bool classTemplate = false;
   std::vector<int> nValues;            // kTemplateValue: the N its calls use (one or two)
   std::vector<std::string> spellings;  // kTemplateType: the T its calls use (one or two)
+  int retStruct = -1;                  // returns this struct (called only as a whole value: StructCall)
+  bool writesStruct = false;           // takes a struct by S&: called only as a declaration's value
+  bool writes() const { return refOut || writesStruct; }
 };
+
+// Share of programs with value structs (one or two struct types).
+constexpr unsigned kStructShare = 35;
 
 class Generator {
  public:
@@ -81,6 +94,7 @@ class Generator {
     g.tree.name = prefix_.substr(0, prefix_.size() - 1);
     g.tree.aliasTypes = r_.chance(20);
     g.tree.checksum = o_.checksum;
+    makeStructs();
     GFunction kernel = makeKernelSignature();
     const unsigned helpers = static_cast<unsigned>(r_.below(3));
     std::vector<GFunction> helperFns;
@@ -97,6 +111,7 @@ class Generator {
       }
     for (auto& f : helperFns) g.tree.functions.push_back(std::move(f));
     g.tree.functions.push_back(std::move(kernel));
+    g.tree.structs = structs_;
 
     ProgramSpec& s = g.spec;
     s.name = g.tree.name;
@@ -105,7 +120,13 @@ class Generator {
     s.returnType = k.returnType;
     for (unsigned p = 0; p < k.numParams; ++p) {
       const GVar& v = k.vars[p];
-      s.params.push_back(ParamSpec{v.name, v.type, v.isArray, v.isArray && v.writable, v.axis});
+      ParamSpec q{v.name, v.type, v.isArray, v.isArray && v.writable, v.axis};
+      if (v.isStruct()) {  // an array of structs: records of the struct's one scalar type
+        q.type = st(v.strct).uniform;
+        q.record = static_cast<unsigned>(st(v.strct).leaves.size());
+        q.recordType = st(v.strct).name;
+      }
+      s.params.push_back(q);
     }
     s.exactMathOnly = o_.exactMathOnly;
     refreshSpec(g.tree, s);
@@ -137,6 +158,23 @@ class Generator {
         const unsigned outs = static_cast<unsigned>(r_.range(1, 2));
         for (unsigned a = 0; a < outs; ++a)
           params.push_back(GVar{"o" + std::to_string(a), anyNonBool(), kArrayLength, true, true, true, false, -1});
+      }
+    }
+    // Arrays of structs whose fields share one scalar type: records read (const S* ra0) and, by
+    // a void kernel, written at the thread's own index (S* ro0).
+    if (mode_ != 0) {
+      std::vector<int> uniform;
+      for (std::size_t k = 0; k < structs_.size(); ++k)
+        if (structs_[k].uniform != Scalar::Void) uniform.push_back(static_cast<int>(k));
+      if (!uniform.empty() && r_.chance(70)) {
+        GVar records{"ra0", Scalar::Void, kArrayLength, true, true, false, false, -1};
+        records.strct = r_.pick(uniform);
+        params.push_back(records);
+      }
+      if (!uniform.empty() && isVoid && r_.chance(60)) {
+        GVar records{"ro0", Scalar::Void, kArrayLength, true, true, true, false, -1};
+        records.strct = r_.pick(uniform);
+        params.push_back(records);
       }
     }
     const unsigned scalars = static_cast<unsigned>(r_.range(mode_ == 0 ? 1 : 0, mode_ == 0 ? 4 : 3));
@@ -173,7 +211,7 @@ class Generator {
     if (r_.chance(30)) {
       for (unsigned p = 0; p < kernel.numParams; ++p) {
         const GVar& v = kernel.vars[p];
-        if (v.isArray && !v.writable) {
+        if (v.isArray && !v.writable && !v.isStruct()) {
           f.vars.push_back(GVar{"x", v.type, kArrayLength, true, true, false, false, -1});
           needsArrays = true;
           break;
@@ -186,7 +224,27 @@ class Generator {
         f.vars[p].isRef = true;
         f.vars[p].writable = false;
       }
-    const bool refOut = r_.chance(20);
+    // Value structs: parameters by const S&, S& (the caller's struct, written) or S (a copy),
+    // and a struct result.
+    bool structHelper = false;
+    if (!structs_.empty() && r_.chance(50)) {
+      const unsigned count = static_cast<unsigned>(r_.range(1, 2));
+      for (unsigned k = 0; k < count; ++k) {
+        GVar q{"q" + std::to_string(f.vars.size()), Scalar::Void, 0, false, true, true, false, -1};
+        q.strct = static_cast<int>(r_.below(structs_.size()));
+        const unsigned mode = static_cast<unsigned>(r_.below(100));
+        if (mode < 70) q.isRef = true;
+        if (mode < 40) q.writable = false;
+        f.vars.push_back(q);
+      }
+      structHelper = true;
+    }
+    if (!structs_.empty() && r_.chance(30)) {
+      f.returnStruct = static_cast<int>(r_.below(structs_.size()));
+      f.returnType = Scalar::Void;
+      structHelper = true;
+    }
+    const bool refOut = f.returnStruct < 0 && r_.chance(20);
     if (refOut) {
       GVar out{"r", anyScalar(), 0, false, true, true, false, -1};
       out.isRef = true;
@@ -201,7 +259,10 @@ class Generator {
     c.params = f.vars;
     c.needsArrays = needsArrays;
     c.refOut = refOut;
-    const unsigned templateRoll = static_cast<unsigned>(r_.below(100));
+    c.retStruct = f.returnStruct;
+    for (const GVar& q : f.vars) c.writesStruct |= q.isStruct() && q.isRef && q.writable;
+    // (No template takes or returns a struct.)
+    const unsigned templateRoll = structHelper ? 100 : static_cast<unsigned>(r_.below(100));
     if (templateRoll < 20) {
       f.templateKind = c.templateKind = GFunction::kTemplateValue;
       f.classTemplate = c.classTemplate = r_.chance(40);
@@ -233,6 +294,7 @@ class Generator {
     for (unsigned p = 0; p < f.vars.size(); ++p) scopes_[0].push_back(static_cast<int>(p));
     loopDepth_ = 0;
     ret_ = f.returnType;
+    retStruct_ = f.returnStruct;
     writeFloor_ = 0;
     lambdaScope_ = -1;
     inLambda_ = false;
@@ -262,10 +324,20 @@ class Generator {
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
     if (f.kernel && (mode_ == 1 || mode_ == 2) && r_.chance(30)) f.body = contraction(f, statements);
     else f.body = block(0, statements, false);
-    if (f.returnType == Scalar::Void) {
-      for (unsigned p = 0; p < f.numParams; ++p)
-        if (f.vars[p].isArray && f.vars[p].writable && static_cast<int>(p) != f.checksumOut)
-          f.body.push_back(store(static_cast<int>(p), 2));
+    if (f.returnStruct >= 0) {
+      auto ret = std::make_shared<GStmt>();
+      ret->kind = GStmtKind::Return;
+      ret->a = structValue(f.returnStruct);
+      f.body.push_back(ret);
+    } else if (f.returnType == Scalar::Void) {
+      for (unsigned p = 0; p < f.numParams; ++p) {
+        if (!f.vars[p].isArray || !f.vars[p].writable || static_cast<int>(p) == f.checksumOut) continue;
+        if (f.vars[p].isStruct()) {
+          for (GStmtPtr& s : recordStores(static_cast<int>(p))) f.body.push_back(std::move(s));
+          continue;
+        }
+        f.body.push_back(store(static_cast<int>(p), 2));
+      }
       auto ret = std::make_shared<GStmt>();
       ret->kind = GStmtKind::Return;
       f.body.push_back(ret);
@@ -284,7 +356,7 @@ class Generator {
     std::vector<int> inputs;
     int axisParam[2] = {-1, -1};
     for (unsigned p = 0; p < f.numParams; ++p) {
-      if (f.vars[p].isArray && !f.vars[p].writable) inputs.push_back(static_cast<int>(p));
+      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
       if (f.vars[p].axis >= 0 && f.vars[p].axis < 2) axisParam[f.vars[p].axis] = static_cast<int>(p);
     }
     if (inputs.empty()) return block(0, statements, false);
@@ -368,7 +440,8 @@ class Generator {
       for (int id : scopes_[si]) {
         const GVar& x = v(id);
         if (lambdaScope_ >= 0 && si < static_cast<std::size_t>(lambdaScope_) &&
-            (x.isRef || x.isLambda || x.templateParam || (x.isArray && (x.isParam || lambdaCapture_ == "="))))
+            (x.isRef || x.isLambda || x.templateParam || x.isBinding ||
+             (x.isArray && (x.isParam || x.isStruct() || lambdaCapture_ == "="))))
           continue;
         if (pred(x)) out.push_back(id);
       }
@@ -425,6 +498,11 @@ class Generator {
   }
 
   GExprPtr leaf(Scalar t) {
+    if (structsHere() && r_.chance(15)) {
+      if (r_.chance(25))
+        if (auto m = methodCall(t, false, 1)) return m;
+      if (auto f = fieldRead(t)) return f;
+    }
     if (r_.chance(12)) {
       auto arrays = visible([&](const GVar& x) { return x.isArray && x.type == t && !(x.isParam && x.writable); });
       if (!arrays.empty()) return indexRead(r_.pick(arrays), 1);
@@ -432,6 +510,17 @@ class Generator {
     auto vars = visible([&](const GVar& x) { return !x.isArray && x.type == t; });
     if (!vars.empty() && r_.chance(75)) return var(r_.pick(vars));
     return randomLit(t);
+  }
+
+  // A value of the function's arguments, often: a scalar parameter of type t or an element of an
+  // input array of t (its last bits vary with the argument set), else a leaf.
+  GExprPtr argumentLeaf(Scalar t) {
+    auto params = visible([&](const GVar& x) {
+      return x.isParam && !x.isStruct() && !x.isRef && x.type == t && (!x.isArray || !x.writable);
+    });
+    if (params.empty() || r_.chance(40)) return leaf(t);
+    const int p = r_.pick(params);
+    return v(p).isArray ? indexRead(p, 1) : var(p);
   }
 
   GExprPtr indexRead(int array, int depth) {
@@ -594,10 +683,23 @@ class Generator {
 
   // A call of a helper (its out-parameter, if any, left to the caller), or null.
   GExprPtr helperCall(const Callable& c, int depth) {
-    auto e = make(GExprKind::Call, c.ret);
+    auto e = make(c.retStruct >= 0 ? GExprKind::StructCall : GExprKind::Call, c.ret);
+    e->strct = c.retStruct;
     e->callee = c.name;
     e->templateArgs = templateArgs(c);
     for (const GVar& p : c.params) {
+      if (p.isStruct()) {
+        if (p.isRef && p.writable) {
+          // S&: a struct variable the caller may write (GExpr::slots: folded after the call).
+          auto targets = visible([&](const GVar& x) { return x.strct == p.strct && !x.isArray && canWrite(idOf(x)); });
+          if (targets.empty()) return nullptr;
+          e->slots.push_back(static_cast<int>(e->args.size()));
+          e->args.push_back(structVar(r_.pick(targets)));
+        } else {
+          e->args.push_back(structOperand(p.strct, 1));
+        }
+        continue;
+      }
       if (p.isRef && p.writable) continue;  // the out-parameter: GExpr::outVar
       if (p.isArray) {
         auto arrays = visible([&](const GVar& x) { return x.isArray && x.isParam && !x.writable && x.type == p.type; });
@@ -632,7 +734,7 @@ class Generator {
   GExprPtr call(Scalar t, int depth) {
     std::vector<const Callable*> fits;
     for (const Callable& c : callables_)
-      if (c.ret == t && !c.refOut && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+      if (c.ret == t && !c.writes() && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
     // Lambdas that write no outer variable are called in expressions too.
     std::vector<int> lambdas;
     if (!inLambda_)
@@ -640,6 +742,9 @@ class Generator {
         const GStmt& l = *lambdaStmts_.at(id);
         if (!l.mutating && l.retType == t) lambdas.push_back(id);
       }
+    // Const member functions of the structs in scope.
+    if (structsHere() && r_.chance(30))
+      if (auto m = methodCall(t, false, depth)) return m;
     if (fits.empty() && lambdas.empty()) return nullptr;
     const std::size_t k = r_.below(fits.size() + lambdas.size());
     if (k >= fits.size()) return lambdaCall(lambdas[k - fits.size()], depth);
@@ -752,7 +857,11 @@ class Generator {
       const char* fn = fns[r_.below(o_.exactMathOnly ? 3 : 4)];
       return math(fn, Scalar::Bool, {std::string(fn) == "signbit" ? notNaN(std::move(arg)) : std::move(arg)});
     }
-    if (roll < 78) return castTo(Scalar::Bool, genExpr(anyScalar(), depth - 1));
+    if (roll < 78) {
+      if (structsHere() && r_.chance(20))
+        if (auto e = structEq(depth)) return e;
+      return castTo(Scalar::Bool, genExpr(anyScalar(), depth - 1));
+    }
     if (auto e = common(Scalar::Bool, depth, static_cast<unsigned>(r_.below(100)))) return e;
     return leaf(Scalar::Bool);
   }
@@ -776,15 +885,17 @@ class Generator {
     }
     if (roll < 60) {
       const bool exact = o_.exactMathOnly || r_.chance(50);
+      // A float transcendental often of an argument itself, often one whose float function is
+      // not the double one rounded: its last bit reaches the checksum.
+      const bool leafArgs = t == Scalar::F32 && !exact && r_.chance(50);
       // copysign only in programs for the CPU legs (see signbit), its sign never a NaN's.
       const auto& [name, arity] = exact ? kExactMath[r_.below(kExactMath.size() - (o_.exactMathOnly ? 1 : 0))]
-                                        : r_.pick(kTranscendental);
+                                  : leafArgs && r_.chance(50) ? r_.pick(kMisrounded)
+                                                              : r_.pick(kTranscendental);
       std::vector<GExprPtr> args;
       const bool intArg = t == Scalar::F64 && arity == 1 && r_.chance(10);
-      // A float transcendental often of an argument itself: its last bit reaches the checksum.
-      const bool leafArgs = t == Scalar::F32 && !exact && r_.chance(50);
       for (unsigned a = 0; a < arity; ++a)
-        args.push_back(leafArgs ? leaf(t) : genExpr(intArg ? Scalar::I32 : t, depth - 1));
+        args.push_back(leafArgs ? argumentLeaf(t) : genExpr(intArg ? Scalar::I32 : t, depth - 1));
       if (name == "copysign") args[1] = notNaN(std::move(args[1]));
       auto e = math(name, t, std::move(args));
       e->cForm = t == Scalar::F32 && r_.chance(25);
@@ -830,7 +941,7 @@ class Generator {
   }
 
   std::vector<int> writableScalars() const {
-    return visible([&](const GVar& x) { return !x.isArray && x.writable && idOf(x) >= writeFloor_; });
+    return visible([&](const GVar& x) { return !x.isArray && !x.isStruct() && x.writable && idOf(x) >= writeFloor_; });
   }
 
   // ---- templates, references, range for, lambdas ------------------------------------------
@@ -852,14 +963,14 @@ class Generator {
     if (r_.chance(40)) {
       // An element of a local array, or of an input array (never of an output: other threads
       // write those on the GPU).
-      auto arrays = visible([](const GVar& x) { return x.isArray && (!x.isParam || !x.writable); });
+      auto arrays = visible([](const GVar& x) { return x.isArray && !x.isStruct() && (!x.isParam || !x.writable); });
       if (arrays.empty()) return nullptr;
       s->target = r_.pick(arrays);
       writable = canWrite(s->target) && !v(s->target).isParam && r_.chance(75);
       t = v(s->target).type;
       s->args.push_back(genExpr(r_.pick(kInts), 1));
     } else {
-      auto vars = visible([](const GVar& x) { return !x.isArray && !x.isLambda && !x.templateParam; });
+      auto vars = visible([](const GVar& x) { return !x.isArray && !x.isStruct() && !x.isLambda && !x.templateParam; });
       if (vars.empty()) return nullptr;
       s->target = r_.pick(vars);
       writable = canWrite(s->target) && r_.chance(75);
@@ -872,7 +983,8 @@ class Generator {
     return s;
   }
 
-  // for (T& e : arr) / for (U e : arr) over a local array.
+  // for (T& e : arr) / for (U e : arr) over a local array; for (S& e : sa) / for (S e : sa) over a
+  // local array of structs.
   GStmtPtr rangeFor(int nest) {
     if (nest >= 3 || loopDepth_ >= 2 || noLoops_) return nullptr;
     auto arrays = visible([](const GVar& x) { return x.isArray && !x.isParam; });
@@ -884,9 +996,11 @@ class Generator {
     Scalar et = at;
     // A copy may convert: integers to anything, floating values to floating types only (a
     // floating value out of an integer's range would be undefined).
-    if (!byRef && r_.chance(30)) et = isFloat(at) ? (r_.chance(50) ? Scalar::F32 : Scalar::F64) : anyScalar();
+    if (!byRef && r_.chance(30) && !v(s->target).isStruct())
+      et = isFloat(at) ? (r_.chance(50) ? Scalar::F32 : Scalar::F64) : anyScalar();
     GVar e{fresh("e"), et, 0, false, false, byRef ? canWrite(s->target) : true, false, -1};
     e.isRef = byRef;
+    e.strct = v(s->target).strct;
     s->op = byRef ? "&" : "";
     scopes_.emplace_back();
     s->var = newVar(e);
@@ -899,7 +1013,7 @@ class Generator {
 
   // auto f = [capture](params) -> R { ... return a; };  then a call of it (in a loop, often).
   GStmtPtr lambda(int nest) {
-    if (inLambda_ || noLoops_ || fn_->templateKind != GFunction::kNone || nest >= 3) return nullptr;
+    if (inLambda_ || inMethod_ || noLoops_ || fn_->templateKind != GFunction::kNone || nest >= 3) return nullptr;
     auto s = stmt(GStmtKind::Lambda);
     const unsigned capture = static_cast<unsigned>(r_.below(3));
     s->op = capture == 0 ? "&" : capture == 1 ? "=" : "list";
@@ -909,6 +1023,8 @@ class Generator {
     s->firstOwnVar = static_cast<int>(fn_->vars.size());
     const int savedLoop = loopDepth_, savedFloor = writeFloor_, savedScope = lambdaScope_;
     const Scalar savedRet = ret_;
+    const int savedRetStruct = retStruct_;
+    retStruct_ = -1;
     inLambda_ = true;
     loopDepth_ = 0;
     ret_ = s->retType;
@@ -927,6 +1043,7 @@ class Generator {
     writeFloor_ = savedFloor;
     lambdaScope_ = savedScope;
     ret_ = savedRet;
+    retStruct_ = savedRetStruct;
     GVar f{fresh("f"), Scalar::Void, 0, false, false, false, false, -1};
     f.isLambda = true;
     s->var = newVar(f);
@@ -961,7 +1078,11 @@ class Generator {
   // variables: nothing else in the statement reads what they write.
   GStmtPtr refCall() {
     auto d = stmt(GStmtKind::Decl);
-    if (!inLambda_ && r_.chance(40)) {
+    if (structsHere() && r_.chance(30)) {
+      // A member function writing its object (the object's fields folded after).
+      d->a = methodCall(anyScalar(), true, 2);
+      if (!d->a) return nullptr;
+    } else if (!inLambda_ && r_.chance(40)) {
       std::vector<int> mutating;
       for (int id : visible([](const GVar& x) { return x.isLambda; }))
         if (lambdaStmts_.at(id)->mutating) mutating.push_back(id);
@@ -970,16 +1091,19 @@ class Generator {
     } else {
       std::vector<const Callable*> fits;
       for (const Callable& c : callables_)
-        if (c.refOut && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+        if (c.writes() && c.retStruct < 0 && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
       if (fits.empty()) return nullptr;
       const Callable& c = *r_.pick(fits);
-      const Scalar outType = c.params.back().type;
-      auto outs = visible([&](const GVar& x) { return !x.isArray && x.type == outType; });
-      std::erase_if(outs, [&](int id) { return !canWrite(id); });
-      if (outs.empty()) return nullptr;
+      std::vector<int> outs;
+      if (c.refOut) {
+        const Scalar outType = c.params.back().type;
+        outs = visible([&](const GVar& x) { return !x.isArray && !x.isStruct() && x.type == outType; });
+        std::erase_if(outs, [&](int id) { return !canWrite(id); });
+        if (outs.empty()) return nullptr;
+      }
       d->a = helperCall(c, 2);
       if (!d->a) return nullptr;
-      d->a->outVar = r_.pick(outs);
+      if (c.refOut) d->a->outVar = r_.pick(outs);
     }
     d->var = newVar(GVar{fresh("v"), d->a->type, 0, false, false, true, false, -1});
     return d;
@@ -1018,37 +1142,41 @@ class Generator {
   }
 
   GStmtPtr compound(int target) {
-    const Scalar t = v(target).type;
     auto s = stmt(GStmtKind::Compound);
     s->var = target;
+    return compoundOp(*s, v(target).type) ? s : nullptr;
+  }
+
+  // s.op and s.a of `x op= a;` for an x of type t, none of which can overflow; false where none fits.
+  bool compoundOp(GStmt& s, Scalar t) {
     if (isFloat(t)) {
       static const char* ops[] = {"+", "-", "*", "/"};
-      s->op = r_.pick(ops);
-      s->a = genExpr(r_.chance(70) ? t : r_.pick(kInts), 2);
-      return s;
+      s.op = r_.pick(ops);
+      s.a = genExpr(r_.chance(70) ? t : r_.pick(kInts), 2);
+      return true;
     }
-    if (t == Scalar::Bool) return nullptr;
+    if (t == Scalar::Bool) return false;
     const unsigned roll = static_cast<unsigned>(r_.below(6));
     if (roll == 0) {  // bitwise: any integer operand
       static const char* ops[] = {"&", "|", "^"};
-      s->op = r_.pick(ops);
-      s->a = genExpr(r_.pick(kInts), 2);
-      return s;
+      s.op = r_.pick(ops);
+      s.a = genExpr(r_.pick(kInts), 2);
+      return true;
     }
     if (roll == 1) {  // division by a literal that is neither 0 nor -1
-      s->op = r_.chance(50) ? "/" : "%";
-      s->a = lit(Scalar::I32, bitsOfInt(Scalar::I32, r_.range(2, 9)));
-      return s;
+      s.op = r_.chance(50) ? "/" : "%";
+      s.a = lit(Scalar::I32, bitsOfInt(Scalar::I32, r_.range(2, 9)));
+      return true;
     }
     if (roll == 2) {  // shifts by an in-range literal; << only on unsigned types of int width and up
       const Scalar p = promote(t);
-      if (isSignedInt(p) || r_.chance(50)) s->op = ">>";
-      else s->op = "<<";
-      s->a = lit(Scalar::I32, static_cast<std::uint64_t>(r_.below(bitWidth(p))));
-      return s;
+      if (isSignedInt(p) || r_.chance(50)) s.op = ">>";
+      else s.op = "<<";
+      s.a = lit(Scalar::I32, static_cast<std::uint64_t>(r_.below(bitWidth(p))));
+      return true;
     }
     // + - *: operand types for which the computation cannot overflow.
-    s->op = roll == 3 ? "+" : roll == 4 ? "-" : "*";
+    s.op = roll == 3 ? "+" : roll == 4 ? "-" : "*";
     Scalar rhs;
     if (t == Scalar::U64) rhs = r_.pick(kInts);
     else if (t == Scalar::U32) {
@@ -1057,18 +1185,20 @@ class Generator {
     } else if (isSmallInt(t)) {
       static const Scalar o[] = {Scalar::Bool, Scalar::I8, Scalar::U8, Scalar::I16, Scalar::U16};
       rhs = r_.pick(o);
-      if (s->op == "*" && t == Scalar::U16 && rhs == Scalar::U16) rhs = Scalar::U8;
+      if (s.op == "*" && t == Scalar::U16 && rhs == Scalar::U16) rhs = Scalar::U8;
     } else {
-      return nullptr;  // int and long long could overflow
+      return false;  // int and long long could overflow
     }
-    s->a = genExpr(rhs, 2);
-    return s;
+    s.a = genExpr(rhs, 2);
+    return true;
   }
 
   GStmtPtr genStmt(int nest) {
     // (Not around a contraction's loop: the planner keeps its accumulator unaliased.)
     if (!noLoops_ && r_.chance(7))
       if (auto s = newConstruct(nest)) return s;
+    if (structsHere() && r_.chance(16))
+      if (auto s = structStmt(nest)) return s;
     const unsigned roll = static_cast<unsigned>(r_.below(100));
     if (roll < 18) {
       const Scalar t = anyScalar();
@@ -1102,14 +1232,15 @@ class Generator {
       return compound(r_.pick(targets));
     }
     if (roll < 55) {
-      auto arrays = visible([&](const GVar& x) { return x.isArray && x.writable && idOf(x) >= writeFloor_; });
+      auto arrays = visible(
+          [&](const GVar& x) { return x.isArray && !x.isStruct() && x.writable && idOf(x) >= writeFloor_; });
       if (arrays.empty()) return nullptr;
       return store(r_.pick(arrays), 2);
     }
     if (roll < 59) {
       auto targets = visible([&](const GVar& x) {
-        return !x.isArray && x.writable && idOf(x) >= writeFloor_ && x.type != Scalar::I32 && x.type != Scalar::I64 &&
-               x.type != Scalar::Bool;
+        return !x.isArray && !x.isStruct() && x.writable && idOf(x) >= writeFloor_ && x.type != Scalar::I32 &&
+               x.type != Scalar::I64 && x.type != Scalar::Bool;
       });
       if (targets.empty()) return nullptr;
       auto s = stmt(GStmtKind::IncDec);
@@ -1198,12 +1329,450 @@ class Generator {
       auto s = stmt(GStmtKind::If);
       s->cond = genExpr(Scalar::Bool, 2);
       auto ret = stmt(GStmtKind::Return);
-      if (ret_ != Scalar::Void) ret->a = conv(ret_, 2);
+      if (retStruct_ >= 0) ret->a = structValue(retStruct_);
+      else if (ret_ != Scalar::Void) ret->a = conv(ret_, 2);
       else return nullptr;  // void kernels must reach their output stores
       s->body = {ret};
       return s;
     }
     return nullptr;
+  }
+
+  // ---- value structs ------------------------------------------------------------------------
+  const GStruct& st(int k) const { return structs_[static_cast<std::size_t>(k)]; }
+  // Struct statements and reads: not in a member function, where the object's fields are plain
+  // variables.
+  bool structsHere() const { return !structs_.empty() && !inMethod_; }
+
+  // One or two struct types: scalar fields of mixed types (half of them of one type, so that the
+  // struct can be a kernel's array of structs), sometimes a nested struct or an array field,
+  // default member initializers, a constructor, operators and member functions.
+  void makeStructs() {
+    if (!r_.chance(kStructShare)) return;
+    const int count = r_.chance(40) ? 2 : 1;
+    for (int k = 0; k < count; ++k) makeStruct(k);
+  }
+
+  void makeStruct(int k) {
+    GStruct s;
+    s.name = prefix_ + "S" + std::to_string(k);
+    const bool uniform = r_.chance(50);
+    Scalar ut = anyNonBool();
+    if (k > 0 && st(0).uniform != Scalar::Void && r_.chance(60)) ut = st(0).uniform;
+    const unsigned n = static_cast<unsigned>(r_.range(2, 4));
+    for (unsigned f = 0; f < n; ++f) {
+      GField fd;
+      fd.type = uniform ? ut : anyScalar();
+      const unsigned roll = static_cast<unsigned>(r_.below(100));
+      if (k > 0 && roll < 30 && (!uniform || st(0).uniform == ut)) {
+        fd.strct = 0;
+        fd.name = "n" + std::to_string(f);
+      } else if (!uniform && roll < 50) {
+        fd.name = "w" + std::to_string(f);
+        fd.extent = static_cast<std::uint64_t>(r_.range(2, 4));
+        fd.hasDefault = true;
+        const std::uint64_t given = r_.below(fd.extent + 1);
+        for (std::uint64_t e = 0; e < given; ++e) fd.elements.push_back(randomLit(fd.type)->bits);
+      } else {
+        // (A default member initializer reading an earlier field is culift's only in a
+        // declaration of a local: literals only.)
+        fd.name = "m" + std::to_string(f);
+        fd.hasDefault = r_.chance(50);
+        if (fd.hasDefault) fd.bits = randomLit(fd.type)->bits;
+      }
+      s.fields.push_back(std::move(fd));
+    }
+    // A constructor of some scalar fields, beside S() = default: every other scalar field gets a
+    // default member initializer, so that no constructor leaves a field unset.
+    if (r_.chance(30)) {
+      bool nestedDefaults = true;
+      for (const GField& fd : s.fields)
+        if (fd.strct >= 0 && !st(fd.strct).allDefaults) nestedDefaults = false;
+      for (std::size_t f = 0; f < s.fields.size() && nestedDefaults; ++f) {
+        GField& fd = s.fields[f];
+        if (fd.strct >= 0 || fd.extent) continue;
+        if (r_.chance(60)) {
+          s.ctorFields.push_back(static_cast<int>(f));
+        } else if (!fd.hasDefault) {
+          fd.hasDefault = true;
+          fd.bits = randomLit(fd.type)->bits;
+        }
+      }
+    }
+    s.allDefaults = true;
+    for (const GField& fd : s.fields) {
+      if (fd.strct >= 0) {
+        for (const GLeaf& l : st(fd.strct).leaves) s.leaves.push_back(GLeaf{fd.name + "." + l.path, l.type, l.extent});
+        s.allDefaults = s.allDefaults && st(fd.strct).allDefaults;
+      } else {
+        s.leaves.push_back(GLeaf{fd.name, fd.type, fd.extent});
+        s.allDefaults = s.allDefaults && fd.hasDefault;
+      }
+    }
+    s.uniform = s.leaves.front().type;
+    for (const GLeaf& l : s.leaves)
+      if (l.type != s.uniform || l.extent || l.type == Scalar::Bool) s.uniform = Scalar::Void;
+    s.opAdd = r_.chance(40);
+    s.opEq = r_.chance(40);
+    s.opAddAssign = r_.chance(30);
+    s.make = s.leaves.front().extent == 0 && r_.chance(30);
+    structs_.push_back(std::move(s));
+    if (r_.chance(55)) makeMethod(k, true);
+    if (r_.chance(40)) makeMethod(k, false);
+  }
+
+  // A member function, generated as a helper is: the object's scalar and array fields are its
+  // first variables (read-only in a const one), its parameters follow.
+  void makeMethod(int k, bool isConst) {
+    GFunction m;
+    m.name = "mm" + std::to_string(st(k).methods.size());
+    m.ownerStruct = k;
+    m.constMethod = isConst;
+    m.returnType = anyScalar();
+    for (const GField& fd : st(k).fields) {
+      if (fd.strct >= 0) continue;  // (a nested struct is not a variable of the member function)
+      GVar x{fd.name, fd.type, fd.extent, fd.extent > 0, false, !isConst, isConst && fd.extent > 0, -1};
+      x.isField = true;
+      m.vars.push_back(x);
+    }
+    m.numFields = static_cast<unsigned>(m.vars.size());
+    const unsigned params = static_cast<unsigned>(r_.range(0, 2));
+    for (unsigned p = 0; p < params; ++p)
+      m.vars.push_back(GVar{"q" + std::to_string(p), anyScalar(), 0, false, true, true, false, -1});
+    m.numParams = static_cast<unsigned>(m.vars.size());
+    inMethod_ = true;
+    fillBody(m, o_.maxStatements / 3);
+    inMethod_ = false;
+    structs_[static_cast<std::size_t>(k)].methods.push_back(std::move(m));
+  }
+
+  GExprPtr structVar(int id) const {
+    auto e = make(GExprKind::StructVal, Scalar::Void);
+    e->var = id;
+    e->strct = v(id).strct;
+    return e;
+  }
+
+  // The index of an element of an array of structs or of an array field: a variable or a small
+  // literal (culift wants an element's index free of side effects; the printer masks it).
+  GExprPtr simpleIndex() {
+    auto vars = visible([](const GVar& x) { return !x.isArray && !x.isStruct() && !x.isLambda && isInt(x.type); });
+    if (!vars.empty() && r_.chance(70)) return var(r_.pick(vars));
+    return lit(Scalar::I32, bitsOfInt(Scalar::I32, r_.range(0, 7)));
+  }
+
+  // Struct variables whose fields may be read here (never the records of an output array: other
+  // threads write those on the GPU).
+  std::vector<int> readableStructs() const {
+    return visible([](const GVar& x) { return x.isStruct() && !(x.isArray && x.isParam && x.writable); });
+  }
+
+  // A leaf of type t read: s.f, s.n.f, s.w[k], ps[k].f, p[k].f, p->f.
+  GExprPtr fieldRead(Scalar t) {
+    std::vector<std::pair<int, std::size_t>> cands;
+    for (int id : readableStructs())
+      for (std::size_t l = 0; l < st(v(id).strct).leaves.size(); ++l)
+        if (st(v(id).strct).leaves[l].type == t) cands.emplace_back(id, l);
+    if (cands.empty()) return nullptr;
+    const auto [id, l] = r_.pick(cands);
+    const GLeaf& leaf = st(v(id).strct).leaves[l];
+    auto e = make(GExprKind::Field, t);
+    e->var = id;
+    e->field = leaf.path;
+    if (v(id).isArray) {
+      // p->f: element 0 of an array-of-structs parameter (culift: a field of its own, not nested).
+      if (v(id).isParam && leaf.path.find('.') == std::string::npos && r_.chance(15)) e->arrow = true;
+      else e->args.push_back(simpleIndex());
+    }
+    if (leaf.extent) {
+      e->fieldExtent = leaf.extent;
+      e->args.push_back(simpleIndex());
+    }
+    return e;
+  }
+
+  // obj.mm(args): a const member function returning `want` (in any expression), or (`writes`) one
+  // writing its object, returning any type (only as a declaration's whole value: the printer folds
+  // the object after it).
+  GExprPtr methodCall(Scalar want, bool writes, int depth) {
+    std::vector<std::pair<int, std::size_t>> cands;
+    const std::vector<int> objects = writes ? visible([&](const GVar& x) {
+      return x.isStruct() && !(x.isArray && x.isParam) && canWrite(idOf(x));
+    })
+                                            : readableStructs();
+    for (int id : objects) {
+      const GStruct& s = st(v(id).strct);
+      for (std::size_t m = 0; m < s.methods.size(); ++m)
+        if (s.methods[m].constMethod != writes && (writes || s.methods[m].returnType == want))
+          cands.emplace_back(id, m);
+    }
+    if (cands.empty()) return nullptr;
+    const auto [id, mi] = r_.pick(cands);
+    const GFunction& m = st(v(id).strct).methods[mi];
+    auto e = make(GExprKind::Method, m.returnType);
+    e->var = id;
+    e->callee = m.name;
+    if (v(id).isArray) e->args.push_back(simpleIndex());
+    for (unsigned p = m.numFields; p < m.numParams; ++p) e->args.push_back(conv(m.vars[p].type, depth - 1));
+    return e;
+  }
+
+  // a == b of two struct values.
+  GExprPtr structEq(int depth) {
+    std::vector<int> ks;
+    for (std::size_t k = 0; k < structs_.size(); ++k)
+      if (structs_[k].opEq) ks.push_back(static_cast<int>(k));
+    if (ks.empty()) return nullptr;
+    const int k = r_.pick(ks);
+    auto e = make(GExprKind::StructEq, Scalar::Bool);
+    e->args = {structOperand(k, depth - 1), structOperand(k, depth - 1)};
+    return e;
+  }
+
+  // A struct value of type k held by a variable: s, ps[k], p[k], s.n (a nested struct).
+  GExprPtr structRef(int k) {
+    std::vector<std::pair<int, std::string>> cands;
+    for (int id : readableStructs()) {
+      const GVar& x = v(id);
+      if (x.strct == k) cands.emplace_back(id, "");
+      for (const GField& fd : st(x.strct).fields)
+        if (fd.strct == k) cands.emplace_back(id, fd.name);
+    }
+    if (cands.empty()) return nullptr;
+    const auto [id, field] = r_.pick(cands);
+    auto e = structVar(id);
+    e->strct = k;
+    e->field = field;
+    if (v(id).isArray) e->args.push_back(simpleIndex());
+    return e;
+  }
+
+  // S{a, b}, S{.f = a}, S{}, S(a, b): the fields' values of their own types.
+  GExprPtr structInit(int k, int depth) {
+    const GStruct& s = st(k);
+    auto e = make(GExprKind::StructInit, Scalar::Void);
+    e->strct = k;
+    auto value = [&](const GField& fd) {
+      return fd.strct >= 0 ? structOperand(fd.strct, depth - 1) : conv(fd.type, depth);
+    };
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 12) {
+      e->op = "value";
+      return e;
+    }
+    if (!s.ctorFields.empty()) {
+      e->op = r_.chance(50) ? "ctor" : "braces";
+      for (int f : s.ctorFields) e->args.push_back(conv(s.fields[static_cast<std::size_t>(f)].type, depth));
+      return e;
+    }
+    if (roll < 45) {
+      e->op = "designated";
+      for (std::size_t f = 0; f < s.fields.size(); ++f)
+        if (!s.fields[f].extent && r_.chance(55)) {
+          e->slots.push_back(static_cast<int>(f));
+          e->args.push_back(value(s.fields[f]));
+        }
+      return e;
+    }
+    // Positional values up to the first array field (which keeps its default member initializer).
+    std::size_t upTo = 0;
+    while (upTo < s.fields.size() && !s.fields[upTo].extent) ++upTo;
+    e->op = upTo ? "braces" : "value";
+    const std::size_t count = upTo ? static_cast<std::size_t>(r_.range(1, static_cast<std::int64_t>(upTo))) : 0;
+    for (std::size_t f = 0; f < count; ++f) e->args.push_back(value(s.fields[f]));
+    return e;
+  }
+
+  // A struct value in an expression: a variable's, a temporary, S::make(v), a + b.
+  GExprPtr structOperand(int k, int depth) {
+    const GStruct& s = st(k);
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (roll < 45)
+      if (auto e = structRef(k)) return e;
+    if (roll < 60 && s.opAdd && depth > 0) {
+      auto e = make(GExprKind::StructAdd, Scalar::Void);
+      e->strct = k;
+      e->args = {structOperand(k, depth - 1), structOperand(k, depth - 1)};
+      return e;
+    }
+    if (roll < 70 && s.make) {
+      auto e = make(GExprKind::StructCall, Scalar::Void);
+      e->strct = k;
+      e->op = "make";
+      e->callee = s.name + "::make";
+      e->args.push_back(conv(s.leaves.front().type, 1));
+      return e;
+    }
+    return structInit(k, depth);
+  }
+
+  // The whole value of a declaration, an assignment or a return: also a helper's struct result.
+  GExprPtr structValue(int k) {
+    if (r_.chance(30)) {
+      std::vector<const Callable*> fits;
+      for (const Callable& c : callables_)
+        if (c.retStruct == k && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+      if (!fits.empty())
+        if (auto e = helperCall(*r_.pick(fits), 2)) return e;
+    }
+    return structOperand(k, 1);
+  }
+
+  GStmtPtr structStmt(int nest) {
+    const bool any = !visible([](const GVar& x) { return x.isStruct(); }).empty();
+    const unsigned roll = static_cast<unsigned>(r_.below(100));
+    if (!any || roll < 30) return structDecl();
+    if (roll < 55) return fieldAssign();
+    if (roll < 65) return structAssign();
+    if (roll < 74) return bindings();
+    if (roll < 84 && nest < 2 && !noLoops_) return structArrayDecl();
+    if (roll < 94) return writingCall();
+    return structDecl();
+  }
+
+  // S v = value;  const S v = value;  S v;  (only where every field has a default member initializer)
+  GStmtPtr structDecl() {
+    const int k = static_cast<int>(r_.below(structs_.size()));
+    auto s = stmt(GStmtKind::StructDecl);
+    const bool uninitialized = st(k).allDefaults && r_.chance(12);
+    if (!uninitialized) s->a = structValue(k);
+    const bool isConst = !uninitialized && r_.chance(15);
+    s->op = isConst ? "const" : "";
+    GVar x{fresh("sv"), Scalar::Void, 0, false, false, !isConst, false, -1};
+    x.strct = k;
+    s->var = newVar(x);
+    return s;
+  }
+
+  // A field written (or compound-assigned): of a struct variable, of an element of a local array
+  // of structs, or of the thread's own record of an output array of structs.
+  GStmtPtr fieldAssign() {
+    auto targets = visible([&](const GVar& x) { return x.isStruct() && canWrite(idOf(x)); });
+    if (targets.empty()) return nullptr;
+    const int id = r_.pick(targets);
+    const GLeaf& leaf = r_.pick(st(v(id).strct).leaves);
+    auto a = stmt(GStmtKind::FieldAssign);
+    a->var = id;
+    a->field = leaf.path;
+    a->fieldExtent = leaf.extent;
+    if (v(id).isArray) a->args.push_back(v(id).isParam ? own_ : simpleIndex());
+    if (leaf.extent) a->args.push_back(simpleIndex());
+    if (a->args.empty() && r_.chance(35) && compoundOp(*a, leaf.type)) return a;
+    a->op.clear();
+    a->a = conv(leaf.type, 3);
+    return a;
+  }
+
+  // s = value;  ps[k] = value;  out[own] = value;  s += value;
+  GStmtPtr structAssign() {
+    auto targets = visible([&](const GVar& x) { return x.isStruct() && canWrite(idOf(x)); });
+    if (targets.empty()) return nullptr;
+    const int id = r_.pick(targets);
+    const int k = v(id).strct;
+    auto a = stmt(GStmtKind::StructAssign);
+    a->var = id;
+    if (v(id).isArray) a->args.push_back(v(id).isParam ? own_ : simpleIndex());
+    if (!v(id).isArray && st(k).opAddAssign && r_.chance(30)) {
+      a->op = "+=";
+      a->a = structOperand(k, 1);
+    } else {
+      a->a = structValue(k);
+    }
+    return a;
+  }
+
+  // auto [b0, b1, ...] = value;  auto& [b0, b1, ...] = s;  of a struct without array fields.
+  GStmtPtr bindings() {
+    std::vector<int> ks;
+    for (std::size_t k = 0; k < structs_.size(); ++k)
+      if (std::none_of(structs_[k].leaves.begin(), structs_[k].leaves.end(),
+                       [](const GLeaf& l) { return l.extent != 0; }))
+        ks.push_back(static_cast<int>(k));
+    if (ks.empty()) return nullptr;
+    const int k = r_.pick(ks);
+    auto b = stmt(GStmtKind::Bindings);
+    // auto& [...] = s: the fields of a struct variable themselves (written through the bindings
+    // where s may be written).
+    std::vector<int> vars;
+    if (r_.chance(35))
+      for (int id : readableStructs())
+        if (!v(id).isArray && v(id).strct == k) vars.push_back(id);
+    const int target = vars.empty() ? -1 : r_.pick(vars);
+    if (target >= 0) {
+      b->op = "&";
+      b->a = structVar(target);
+    } else {
+      b->a = structValue(k);
+    }
+    for (const GField& fd : st(k).fields) {
+      GVar x{fresh("b"), fd.strct >= 0 ? Scalar::Void : fd.type, 0,     false,
+             false,      target < 0 || canWrite(target),         false, -1};
+      x.strct = fd.strct;
+      x.isBinding = true;
+      b->params.push_back(newVar(x));
+    }
+    return b;
+  }
+
+  // S sa[n] = {values...};  of a struct without array fields.
+  GStmtPtr structArrayDecl() {
+    std::vector<int> ks;
+    for (std::size_t k = 0; k < structs_.size(); ++k)
+      if (std::none_of(structs_[k].leaves.begin(), structs_[k].leaves.end(),
+                       [](const GLeaf& l) { return l.extent != 0; }))
+        ks.push_back(static_cast<int>(k));
+    if (ks.empty()) return nullptr;
+    const int k = r_.pick(ks);
+    auto a = stmt(GStmtKind::StructArrayDecl);
+    static const std::uint64_t extents[] = {2, 3, 4};
+    const std::uint64_t n = r_.pick(extents);
+    const unsigned inits = static_cast<unsigned>(r_.below(n + 1));
+    for (unsigned e = 0; e < inits; ++e) a->args.push_back(structOperand(k, 1));
+    const bool isConst = r_.chance(15);
+    GVar x{fresh("sa"), Scalar::Void, n, true, false, !isConst, isConst, -1};
+    x.strct = k;
+    a->var = newVar(x);
+    return a;
+  }
+
+  // T v = s.mm(args);  (a member function writing its object)  T v = h(s, ...);  (a helper
+  // taking a struct by S&): the printer folds the written structs after the declaration.
+  GStmtPtr writingCall() {
+    auto d = stmt(GStmtKind::Decl);
+    if (r_.chance(50)) {
+      d->a = methodCall(Scalar::Void, true, 2);
+    } else {
+      std::vector<const Callable*> fits;
+      for (const Callable& c : callables_)
+        if (c.writesStruct && !c.refOut && c.retStruct < 0 && (!c.needsArrays || fn_->kernel)) fits.push_back(&c);
+      if (fits.empty()) return nullptr;
+      d->a = helperCall(*r_.pick(fits), 2);
+    }
+    if (!d->a) return nullptr;
+    d->var = newVar(GVar{fresh("v"), d->a->type, 0, false, false, true, false, -1});
+    return d;
+  }
+
+  // The thread's own record of an output array of structs, written whole or field by field.
+  std::vector<GStmtPtr> recordStores(int p) {
+    const int k = v(p).strct;
+    if (r_.chance(50)) {
+      auto a = stmt(GStmtKind::StructAssign);
+      a->var = p;
+      a->args.push_back(own_);
+      a->a = structValue(k);
+      return {a};
+    }
+    std::vector<GStmtPtr> out;
+    for (const GLeaf& leaf : st(k).leaves) {
+      auto a = stmt(GStmtKind::FieldAssign);
+      a->var = p;
+      a->field = leaf.path;
+      a->args.push_back(own_);
+      a->a = conv(leaf.type, 2);
+      out.push_back(a);
+    }
+    return out;
   }
 
   Rng r_;
@@ -1228,6 +1797,9 @@ class Generator {
   std::map<int, GStmtPtr> lambdaStmts_;
   std::vector<GStmtPtr> pending_;  // statements that follow the one just generated (a lambda's call)
   bool needApply_[2] = {false, false};
+  std::vector<GStruct> structs_;
+  bool inMethod_ = false;  // generating a member function's body
+  int retStruct_ = -1;     // the struct a return statement here returns (a helper's struct result)
 };
 
 // ---- argument values ------------------------------------------------------------------------
@@ -1299,7 +1871,7 @@ std::vector<ArgSet> generateArgSets(const std::vector<ParamSpec>& params, std::u
       if (p.axis >= 0) {
         putBits(bytes, p.type, r.below(kAxisExtent[rank][p.axis]));
       } else if (p.array) {
-        for (std::size_t k = 0; k < kArrayLength; ++k) putBits(bytes, p.type, randomValue(r, p.type));
+        for (std::size_t k = 0; k < p.elements(); ++k) putBits(bytes, p.type, randomValue(r, p.type));
       } else {
         putBits(bytes, p.type, randomValue(r, p.type));
       }
@@ -1323,7 +1895,8 @@ namespace {
 
 struct Features {
   bool loops = false, arrays = false, switches = false, math = false, contraction = false, guardedLogical = false,
-       references = false, rangeFor = false, lambdas = false, lambdaTemplates = false, ifConstexpr = false;
+       references = false, rangeFor = false, lambdas = false, lambdaTemplates = false, ifConstexpr = false,
+       structArrays = false;
   void expr(const GExpr& e) {
     math |= e.kind == GExprKind::Math;
     references |= e.outVar >= 0;
@@ -1341,6 +1914,7 @@ struct Features {
       rangeFor |= s->kind == GStmtKind::RangeFor;
       lambdas |= s->kind == GStmtKind::Lambda;
       ifConstexpr |= s->kind == GStmtKind::IfConstexpr;
+      structArrays |= s->kind == GStmtKind::StructArrayDecl;
       for (const GExprPtr* e : {&s->a, &s->b, &s->cond})
         if (*e) expr(**e);
       for (const GExprPtr& e : s->args) expr(*e);
@@ -1362,11 +1936,13 @@ std::string share(unsigned n, unsigned of) {
 void GenStats::add(const GProgram& program) {
   ++programs;
   Features f;
-  bool hasHelper = false, hasTemplate = false;
+  bool hasHelper = false, hasTemplate = false, hasStructs = false, recordParams = false;
   for (const GFunction& fn : program.functions) {
     if (fn.isClampHelper || fn.isApplyHelper) continue;
     hasHelper |= !fn.kernel;
     hasTemplate |= fn.templateKind != GFunction::kNone;
+    for (const GVar& v : fn.vars) hasStructs |= v.isStruct();
+    for (unsigned p = 0; p < fn.numParams; ++p) recordParams |= fn.vars[p].isStruct() && fn.vars[p].isArray;
     for (unsigned p = 0; p < fn.numParams; ++p) f.references |= fn.vars[p].isRef;
     f.stmts(fn.body);
   }
@@ -1388,6 +1964,9 @@ void GenStats::add(const GProgram& program) {
   rangeFor += f.rangeFor;
   lambdas += f.lambdas;
   lambdaTemplates += f.lambdaTemplates;
+  structs += hasStructs;
+  structArrays += f.structArrays || recordParams;
+  kernelStructArrays += recordParams;
 }
 
 std::string GenStats::summary() const {
@@ -1399,7 +1978,9 @@ std::string GenStats::summary() const {
          ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
          " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
          ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
-         " (passed to templates " + share(lambdaTemplates, programs) + ")";
+         " (passed to templates " + share(lambdaTemplates, programs) + "), structs " + share(structs, programs) +
+         " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
+         share(kernelStructArrays, programs) + ")";
 }
 
 Generated generateProgram(std::uint64_t seed, unsigned index, const GenOptions& options) {

@@ -40,6 +40,9 @@ struct GenStats {
   unsigned voidKernels = 0, loops = 0, arrays = 0, switches = 0, math = 0, helpers = 0, contractions = 0,
            guardedLogical = 0, templates = 0, ifConstexpr = 0, references = 0, rangeFor = 0, lambdas = 0,
            lambdaTemplates = 0;
+  // Value structs: programs with a struct variable; with an array of structs (a local one or a
+  // kernel's `const S*` / `S*` parameter); with a kernel's array-of-structs parameter.
+  unsigned structs = 0, structArrays = 0, kernelStructArrays = 0;
   void add(const GProgram& program);
   std::string summary() const;  // "modes 0/1/2/3 14%/36%/...; loops 71%; ..."
 };

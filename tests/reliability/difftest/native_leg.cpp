@@ -218,7 +218,8 @@ std::string nativeBatchSource(const std::vector<const ProgramSpec*>& programs) {
     for (std::size_t k = 0; k < p->params.size(); ++k) {
       const ParamSpec& q = p->params[k];
       if (k) out << ", ";
-      if (q.array) out << "(" << (q.writable ? "" : "const ") << cppType(q.type) << "*)a[" << k << "]";
+      if (q.array)
+        out << "(" << (q.writable ? "" : "const ") << (q.record ? q.recordType : cppType(q.type)) << "*)a[" << k << "]";
       else out << "*(const " << cppType(q.type) << "*)a[" << k << "]";
     }
     out << ");\n";

@@ -120,7 +120,7 @@ Outcome runInterpreter(const interp::Program& program, const Function& fn, const
       interp::ArrayRef r;
       r.element = q.type;
       r.data = o.arrays[k].data();
-      r.size = kArrayLength;
+      r.size = q.elements();
       r.writable = q.writable;
       args.emplace_back(r);
     } else {
@@ -152,7 +152,7 @@ std::string compare(const ProgramSpec& p, const Outcome& x, const char* xName, c
     const ParamSpec& q = p.params[k];
     if (!q.array || !q.writable) continue;
     const unsigned size = byteSize(q.type);
-    for (std::size_t e = 0; e < kArrayLength; ++e)
+    for (std::size_t e = 0; e < q.elements(); ++e)
       if (!sameValue(q.type, x.arrays[k].data() + e * size, y.arrays[k].data() + e * size, nan))
         return q.name + "[" + std::to_string(e) + "]: " + xName + " " +
                formatValue(q.type, x.arrays[k].data() + e * size) + ", " + yName + " " +

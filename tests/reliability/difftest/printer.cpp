@@ -36,7 +36,16 @@ class Printer {
 
   std::string run() {
     if (program_.checksum) foldHelpers();
-    for (const GFunction& f : program_.functions) function(f);
+    // The structs after the clamp helpers (their member functions may call them), before the
+    // functions that use them.
+    bool structsDone = program_.structs.empty();
+    for (const GFunction& f : program_.functions) {
+      if (!structsDone && !f.isClampHelper) {
+        for (std::size_t k = 0; k < program_.structs.size(); ++k) structDef(static_cast<int>(k));
+        structsDone = true;
+      }
+      function(f);
+    }
     return out_.str();
   }
 
@@ -51,12 +60,15 @@ class Printer {
   // stay as they were: a C array, a std::array, or rows (T a[2][extent / 2], read a[m / C][m % C]:
   // the index is computed twice, so only arrays whose indices call nothing take this form).
   enum class ArrayForm { Flat, StdArray, Rows };
+  static std::uint64_t nameHash(const std::string& name) {
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h;
+  }
   ArrayForm formOf(int id) const {
     const GVar& v = fn_->vars[static_cast<std::size_t>(id)];
-    if (!v.isArray || v.isParam) return ArrayForm::Flat;
-    std::uint64_t h = 1469598103934665603ull;
-    for (const char c : v.name) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    switch (h % 3) {
+    if (!v.isArray || v.isParam || v.isField || v.isStruct()) return ArrayForm::Flat;
+    switch (nameHash(v.name) % 3) {
       case 1: return ArrayForm::StdArray;
       case 2: return (v.extent == 4 || v.extent == 8) && !indexCalls_.count(id) ? ArrayForm::Rows : ArrayForm::StdArray;
       default: return ArrayForm::Flat;
@@ -108,10 +120,11 @@ class Printer {
   }
   std::set<int> indexCalls_;
 
-  std::string maskedIndex(const GVar& array, const GExpr& index) {
+  std::string maskedIndex(const GVar& array, const GExpr& index) { return masked(array.extent, index); }
+  std::string masked(std::uint64_t extent, const GExpr& index) {
     const std::string idx = expr(index);
-    if (isPowerOfTwo(array.extent)) return "(" + idx + ") & " + std::to_string(array.extent - 1);
-    return "(unsigned)(" + idx + ") % " + std::to_string(array.extent) + "u";
+    if (isPowerOfTwo(extent)) return "(" + idx + ") & " + std::to_string(extent - 1);
+    return "(unsigned)(" + idx + ") % " + std::to_string(extent) + "u";
   }
 
   std::string arith(const GExpr& e, const std::string& op, const GExpr& a, const GExpr& b) {
@@ -133,7 +146,10 @@ class Printer {
   std::string expr(const GExpr& e) {
     switch (e.kind) {
       case GExprKind::Lit: return literal(e.type, e.bits);
-      case GExprKind::Var: return var(e.var).name;
+      case GExprKind::Var:
+        // A member function reads some of its object's fields as this->f (chosen by the names).
+        if (var(e.var).isField && nameHash(fn_->name + var(e.var).name) % 2) return "this->" + var(e.var).name;
+        return var(e.var).name;
       case GExprKind::Unary: {
         const std::string x = expr(*e.args[0]);
         if (e.op == "-" && e.arith == Arith::Wrapped) {
@@ -206,8 +222,175 @@ class Printer {
         return "(" + divisor + (conj ? " != 0 && ((" : " == 0 || ((") + expr(*e.args[0]) + ") " + e.name + " " +
                divisor + (conj ? ") > 1)" : ") == 1)");
       }
+      case GExprKind::Field: return leafPlace(e.var, e.field, e.fieldExtent, e.arrow, e.args);
+      case GExprKind::Method: {
+        std::string s = structBase(e.var, e.args) + "." + e.callee + "(";
+        for (std::size_t k = var(e.var).isArray ? 1 : 0, n = 0; k < e.args.size(); ++k, ++n)
+          s += (n ? ", " : "") + expr(*e.args[k]);
+        return s + ")";
+      }
+      case GExprKind::StructEq: return "(" + expr(*e.args[0]) + " == " + expr(*e.args[1]) + ")";
+      case GExprKind::StructVal: return structBase(e.var, e.args) + (e.field.empty() ? "" : "." + e.field);
+      case GExprKind::StructInit: return structName(e.strct) + initializer(e);
+      case GExprKind::StructCall: {
+        if (e.op == "make")
+          return e.callee + "((" + typeName(structOf(e.strct).leaves.front().type, program_.aliasTypes) + ")(" +
+                 expr(*e.args[0]) + "))";
+        std::string s = e.callee + "(";
+        for (std::size_t k = 0; k < e.args.size(); ++k) s += (k ? ", " : "") + expr(*e.args[k]);
+        // A helper returning a struct folds into its caller's hash (GFunction::returnStruct).
+        if (program_.checksum) s += (e.args.empty() ? "" : ", ") + ck_;
+        return s + ")";
+      }
+      case GExprKind::StructAdd: return "(" + expr(*e.args[0]) + " + " + expr(*e.args[1]) + ")";
     }
     return "";
+  }
+
+  // ---- value structs ----------------------------------------------------------------------------
+  const GStruct& structOf(int k) const { return program_.structs[static_cast<std::size_t>(k)]; }
+  const std::string& structName(int k) const { return structOf(k).name; }
+  Scalar leafType(int k, const std::string& path) const {
+    for (const GLeaf& l : structOf(k).leaves)
+      if (l.path == path) return l.type;
+    return Scalar::Void;
+  }
+  // var, or var[index] for an array of structs (its index: args[0]).
+  std::string structBase(int id, const std::vector<GExprPtr>& args) {
+    const GVar& x = var(id);
+    return x.isArray ? x.name + "[" + masked(x.extent, *args[0]) + "]" : x.name;
+  }
+  // A leaf: base.field or p->field, then an array field's [index] (the last arg).
+  std::string leafPlace(int id, const std::string& field, std::uint64_t fieldExtent, bool arrow,
+                        const std::vector<GExprPtr>& args) {
+    std::string s = arrow ? var(id).name + "->" + field : structBase(id, args) + "." + field;
+    if (fieldExtent) s += "[" + masked(fieldExtent, *args.back()) + "]";
+    return s;
+  }
+  // What follows the type in S{...}, S{.f = ...}, S{}, S(...): every scalar value converted to its
+  // field's type (no narrowing in braces).
+  std::string initializer(const GExpr& e) {
+    const GStruct& s = structOf(e.strct);
+    auto field = [&](std::size_t f, const GExpr& value) {
+      const GField& fd = s.fields[f];
+      if (fd.strct >= 0) return expr(value);
+      return "(" + typeName(fd.type, program_.aliasTypes) + ")(" + expr(value) + ")";
+    };
+    std::string list;
+    for (std::size_t k = 0; k < e.args.size(); ++k) {
+      std::size_t f = k;
+      if (e.op == "designated") f = static_cast<std::size_t>(e.slots[k]);
+      if (e.op == "ctor" || (e.op == "braces" && !s.ctorFields.empty())) f = static_cast<std::size_t>(s.ctorFields[k]);
+      list += (k ? ", " : "") + std::string(e.op == "designated" ? "." + s.fields[f].name + " = " : "") +
+              field(f, *e.args[k]);
+    }
+    return e.op == "ctor" ? "(" + list + ")" : "{" + list + "}";
+  }
+  // Every leaf of the struct `k` at `place` folded into the hash.
+  void foldStruct(int d, int k, const std::string& place) {
+    if (!folding()) return;
+    for (const GLeaf& l : structOf(k).leaves) {
+      if (!l.extent) fold(d, l.type, place + "." + l.path);
+      for (std::uint64_t e = 0; e < l.extent; ++e)
+        fold(d, l.type, place + "." + l.path + "[" + std::to_string(e) + "]");
+    }
+  }
+  // The structs a call wrote through S& parameters (GExpr::slots), or the object of a member
+  // function that is not const, folded after the statement holding the call.
+  void foldWritten(int d, const GExpr& e) {
+    if (e.kind == GExprKind::Call || e.kind == GExprKind::StructCall)
+      for (int slot : e.slots) {
+        const GExpr& a = *e.args[static_cast<std::size_t>(slot)];
+        foldStruct(d, a.strct, expr(a));
+      }
+    if (e.kind == GExprKind::Method) {
+      for (const GFunction& m : structOf(var(e.var).strct).methods)
+        if (m.name == e.callee && !m.constMethod) foldStruct(d, var(e.var).strct, structBase(e.var, e.args));
+    }
+  }
+  // `a + b` of one leaf, free of overflow: wrapped for int and long long, converted back for
+  // the narrow types (computed in int), != for bool.
+  std::string leafSum(Scalar t, const std::string& a, const std::string& b) const {
+    const std::string ty = typeName(t, program_.aliasTypes);
+    if (isFloat(t)) return a + " + " + b;
+    if (t == Scalar::Bool) return "(" + a + " != " + b + ")";
+    if (t == Scalar::I32 || t == Scalar::I64) {
+      const std::string u = typeName(unsignedOf(t), program_.aliasTypes);
+      return "(" + ty + ")((" + u + ")" + a + " + (" + u + ")" + b + ")";
+    }
+    return "(" + ty + ")(" + a + " + " + b + ")";
+  }
+  // Each leaf (every element of an array field) by its path.
+  static std::vector<std::pair<std::string, Scalar>> leafPaths(const GStruct& s) {
+    std::vector<std::pair<std::string, Scalar>> out;
+    for (const GLeaf& l : s.leaves) {
+      if (!l.extent) out.emplace_back(l.path, l.type);
+      for (std::uint64_t e = 0; e < l.extent; ++e) out.emplace_back(l.path + "[" + std::to_string(e) + "]", l.type);
+    }
+    return out;
+  }
+
+  void structDef(int k) {
+    const GStruct& s = structOf(k);
+    fn_ = nullptr;
+    const std::string& n = s.name;
+    line(0, "struct " + n + " {");
+    for (const GField& fd : s.fields) {
+      const std::string ty = typeName(fd.type, program_.aliasTypes);
+      if (fd.strct >= 0) {
+        line(1, structName(fd.strct) + " " + fd.name + ";");
+      } else if (fd.extent) {
+        std::string init;
+        for (std::size_t e = 0; e < fd.elements.size(); ++e) init += (e ? ", " : "") + literal(fd.type, fd.elements[e]);
+        line(1, ty + " " + fd.name + "[" + std::to_string(fd.extent) + "] = {" + init + "};");
+      } else {
+        line(1, ty + " " + fd.name + (fd.hasDefault ? " = " + literal(fd.type, fd.bits) : "") + ";");
+      }
+    }
+    if (!s.ctorFields.empty()) {
+      std::string params, inits;
+      for (std::size_t a = 0; a < s.ctorFields.size(); ++a) {
+        const GField& fd = s.fields[static_cast<std::size_t>(s.ctorFields[a])];
+        params += (a ? ", " : "") + typeName(fd.type, program_.aliasTypes) + " a" + std::to_string(a);
+        inits += (a ? ", " : "") + fd.name + "(a" + std::to_string(a) + ")";
+      }
+      line(1, n + "() = default;");
+      line(1, n + "(" + params + ") : " + inits + " {}");
+    }
+    base_ = 1;
+    for (const GFunction& m : s.methods) function(m);
+    base_ = 0;
+    fn_ = nullptr;
+    const auto leaves = leafPaths(s);
+    if (s.opAdd) {
+      line(1, n + " operator+(const " + n + "& o) const {");
+      line(2, n + " r = *this;");
+      for (const auto& [path, t] : leaves) line(2, "r." + path + " = " + leafSum(t, path, "o." + path) + ";");
+      line(2, "return r;");
+      line(1, "}");
+    }
+    if (s.opAddAssign) {
+      line(1, n + "& operator+=(const " + n + "& o) {");
+      for (const auto& [path, t] : leaves) line(2, path + " = " + leafSum(t, path, "o." + path) + ";");
+      line(2, "return *this;");
+      line(1, "}");
+    }
+    if (s.opEq) {
+      std::string all;
+      for (const auto& [path, t] : leaves) all += (all.empty() ? "" : " && ") + ("(" + path + " == o." + path + ")");
+      line(1, "bool operator==(const " + n + "& o) const { return " + all + "; }");
+    }
+    if (s.make) {
+      const Scalar t = s.leaves.front().type;
+      line(1, "static " + n + " make(" + typeName(t, program_.aliasTypes) + " v) {");
+      line(2, n + " s{};");
+      for (const GLeaf& l : s.leaves)
+        if (l.type == t && !l.extent) line(2, "s." + l.path + " = v;");
+      line(2, "return s;");
+      line(1, "}");
+    }
+    line(0, "};");
+    out_ << '\n';
   }
 
   // ---- the checksum (GProgram::checksum) ---------------------------------------------------
@@ -295,6 +478,16 @@ class Printer {
       line(d, "return;");
       return;
     }
+    if (fn_->returnStruct >= 0 && ck_ == "ck") {
+      // A struct result: its leaves folded into the caller's hash (the helper's parameter ck).
+      line(d, "{");
+      line(d + 1, structName(fn_->returnStruct) + " ckr = " + expr(*s.a) + ";");
+      foldStruct(d + 1, fn_->returnStruct, "ckr");
+      foldWritten(d + 1, *s.a);
+      line(d + 1, "return ckr;");
+      line(d, "}");
+      return;
+    }
     line(d, "{");
     line(d + 1, "const " + type(r) + " ckr = " + expr(*s.a) + ";");
     line(d + 1, foldOf(r, "ckr"));
@@ -312,7 +505,7 @@ class Printer {
   const GVar& var(int v) const { return fn_->vars[static_cast<std::size_t>(v)]; }
 
   void line(int depth, const std::string& text) {
-    out_ << std::string(static_cast<std::size_t>(2 * depth), ' ') << text << '\n';
+    out_ << std::string(static_cast<std::size_t>(2 * (depth + base_)), ' ') << text << '\n';
   }
 
   void block(int depth, const std::vector<GStmtPtr>& stmts) {
@@ -324,9 +517,71 @@ class Printer {
       case GStmtKind::Decl:
         line(d, type(var(s.var).type) + " " + var(s.var).name + " = " + expr(*s.a) + ";");
         fold(d, var(s.var).type, var(s.var).name);
-        // A helper's out-parameter: the value it wrote.
+        // A helper's out-parameter: the value it wrote; structs it wrote (S&, a member function).
         if (s.a->kind == GExprKind::Call && s.a->outVar >= 0) fold(d, var(s.a->outVar).type, var(s.a->outVar).name);
+        foldWritten(d, *s.a);
         break;
+      case GStmtKind::StructDecl: {
+        const GVar& v = var(s.var);
+        const std::string head = (s.op == "const" ? "const " : "") + structName(v.strct) + " " + v.name;
+        if (!s.a) line(d, head + ";");
+        // S v{...} / S v(...), or S v = S{...}: chosen by the name (see formOf).
+        else if (s.a->kind == GExprKind::StructInit && nameHash(v.name) % 2 == 0)
+          line(d, head + initializer(*s.a) + ";");
+        else line(d, head + " = " + expr(*s.a) + ";");
+        foldStruct(d, v.strct, v.name);
+        if (s.a) foldWritten(d, *s.a);
+        break;
+      }
+      case GStmtKind::StructArrayDecl: {
+        const GVar& v = var(s.var);
+        std::string init;
+        for (std::size_t k = 0; k < s.args.size(); ++k) {
+          const GExpr& e = *s.args[k];
+          init += (k ? ", " : "") + (e.kind == GExprKind::StructInit && e.op != "ctor" ? initializer(e) : expr(e));
+        }
+        line(d, (v.isConst ? "const " : "") + structName(v.strct) + " " + v.name + "[" + std::to_string(v.extent) +
+                    "] = {" + init + "};");
+        for (std::uint64_t k = 0; k < v.extent; ++k) foldStruct(d, v.strct, v.name + "[" + std::to_string(k) + "]");
+        break;
+      }
+      case GStmtKind::FieldAssign: {
+        const GVar& v = var(s.var);
+        const std::string place = leafPlace(s.var, s.field, s.fieldExtent, false, s.args);
+        const Scalar t = leafType(v.strct, s.field);
+        if (!s.op.empty()) {
+          line(d, place + " " + s.op + "= " + expr(*s.a) + ";");
+          fold(d, t, place);
+        } else if (!folding()) {
+          line(d, place + " = " + expr(*s.a) + ";");
+        } else {
+          // The new value folded, as for an element store.
+          line(d, "{");
+          line(d + 1, "const " + typeName(t, program_.aliasTypes) + " cks = " + expr(*s.a) + ";");
+          line(d + 1, place + " = cks;");
+          line(d + 1, foldOf(t, "cks"));
+          line(d, "}");
+        }
+        break;
+      }
+      case GStmtKind::StructAssign: {
+        const std::string place = structBase(s.var, s.args);
+        line(d, place + " " + (s.op.empty() ? "=" : s.op) + " " + expr(*s.a) + ";");
+        foldStruct(d, var(s.var).strct, place);
+        foldWritten(d, *s.a);
+        break;
+      }
+      case GStmtKind::Bindings: {
+        std::string names;
+        for (std::size_t k = 0; k < s.params.size(); ++k) names += (k ? ", " : "") + var(s.params[k]).name;
+        line(d, "auto" + s.op + " [" + names + "] = " + expr(*s.a) + ";");
+        for (int b : s.params) {
+          if (var(b).isStruct()) foldStruct(d, var(b).strct, var(b).name);
+          else fold(d, var(b).type, var(b).name);
+        }
+        foldWritten(d, *s.a);
+        break;
+      }
       case GStmtKind::RefDecl: {
         const GVar& r = var(s.var);
         const GVar& t = var(s.target);
@@ -337,8 +592,8 @@ class Printer {
       }
       case GStmtKind::RangeFor: {
         const GVar& e = var(s.var);
-        const std::string head = s.op == "&" ? std::string(e.writable ? "" : "const ") + type(e.type) + "& "
-                                             : type(e.type) + " ";
+        const std::string t = e.isStruct() ? structName(e.strct) : type(e.type);
+        const std::string head = s.op == "&" ? std::string(e.writable ? "" : "const ") + t + "& " : t + " ";
         line(d, "for (" + head + e.name + " : " + var(s.target).name + ") {");
         block(d + 1, s.body);
         line(d, "}");
@@ -499,7 +754,9 @@ class Printer {
     auto add = [&](int v) {
       if (v >= 0 && v < below && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     };
-    if (e.kind == GExprKind::Var || e.kind == GExprKind::Index) add(e.var);
+    if (e.kind == GExprKind::Var || e.kind == GExprKind::Index || e.kind == GExprKind::Field ||
+        e.kind == GExprKind::Method || e.kind == GExprKind::StructVal)
+      add(e.var);
     if (e.kind == GExprKind::Call) add(e.outVar);
     for (const GExprPtr& a : e.args) outerUses(*a, below, out);
   }
@@ -594,17 +851,31 @@ class Printer {
     ret_ = f.returnType;
     ck_ = "ck";
     std::string params;
-    for (unsigned p = 0; p < f.numParams; ++p) {
+    for (unsigned p = f.numFields; p < f.numParams; ++p) {
       const GVar& v = f.vars[p];
-      if (p) params += ", ";
-      if (v.isArray)
+      if (p > f.numFields) params += ", ";
+      if (v.isStruct()) {
+        const std::string qualifier = v.writable ? "" : "const ";
+        if (v.isArray) params += qualifier + structName(v.strct) + "* " + v.name;
+        else if (v.isRef) params += qualifier + structName(v.strct) + "& " + v.name;
+        else params += structName(v.strct) + " " + v.name;
+      } else if (v.isArray)
         params += std::string(v.writable ? "" : "const ") + typeName(v.type, program_.aliasTypes) + "* " + v.name;
       else if (v.isRef) params += std::string(v.writable ? "" : "const ") + type(v.type) + "& " + v.name;
       else params += type(v.type) + " " + v.name;
     }
-    const std::string ret = f.returnType == Scalar::Void ? "void" : type(f.returnType);
+    const std::string ret = f.returnStruct >= 0            ? structName(f.returnStruct)
+                            : f.returnType == Scalar::Void ? "void"
+                                                           : type(f.returnType);
     std::string marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
-    std::string name = f.name, close = "}";
+    std::string name = f.name, close = "}", qualifier;
+    // A helper returning a struct folds into its caller's hash, passed by reference.
+    const bool callersHash = program_.checksum && f.returnStruct >= 0;
+    if (callersHash) params += (params.empty() ? "" : ", ") + std::string("unsigned long long& ck");
+    if (f.ownerStruct >= 0) {  // a member function, printed inside its struct
+      marker.clear();
+      if (f.constMethod) qualifier = " const";
+    }
     if (f.templateKind == GFunction::kTemplateType) marker = "template <typename T> " + marker;
     if (f.templateKind == GFunction::kTemplateValue) {
       std::string n = "N";
@@ -619,8 +890,8 @@ class Printer {
         marker = "template <int " + n + "> " + marker;
       }
     }
-    line(0, marker + ret + " " + name + "(" + params + ") {");
-    if (program_.checksum) line(1, "unsigned long long ck = 0xcbf29ce484222325ULL;");
+    line(0, marker + ret + " " + name + "(" + params + ")" + qualifier + " {");
+    if (program_.checksum && !callersHash) line(1, "unsigned long long ck = 0xcbf29ce484222325ULL;");
     block(1, f.body);
     line(0, close);
     out_ << '\n';
@@ -630,6 +901,7 @@ class Printer {
   const GFunction* fn_ = nullptr;
   std::ostringstream out_;
   int plainDepth_ = 0;
+  int base_ = 0;               // indentation of the function being printed (1: a member function)
   Scalar ret_ = Scalar::Void;  // the return type of the function, or of the lambda, being printed
   std::string ck_ = "ck";      // its hash
   std::vector<std::pair<int, const GStmt*>> lambdas_;

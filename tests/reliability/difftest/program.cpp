@@ -19,7 +19,8 @@ std::string cppType(Scalar s) {
 std::string ProgramSpec::source() const { return kProgramIncludes + functions; }
 
 std::string ProgramSpec::declare(const ParamSpec& p) {
-  if (p.array) return std::string(p.writable ? "" : "const ") + cppType(p.type) + "* " + p.name;
+  if (p.array)
+    return std::string(p.writable ? "" : "const ") + (p.record ? p.recordType : cppType(p.type)) + "* " + p.name;
   return cppType(p.type) + " " + p.name;
 }
 
@@ -56,7 +57,8 @@ std::string describeArgs(const ProgramSpec& p, const ArgSet& a) {
     if (k) out += ", ";
     out += p.params[k].name + " = ";
     if (p.params[k].array) {
-      out += cppType(p.params[k].type) + "[" + std::to_string(kArrayLength) + "]{";
+      out += (p.params[k].record ? p.params[k].recordType : cppType(p.params[k].type)) + "[" +
+             std::to_string(kArrayLength) + "]{";
       const unsigned size = byteSize(p.params[k].type);
       for (std::size_t e = 0; e < 4 && e * size < a.values[k].size(); ++e)
         out += (e ? ", " : "") + formatValue(p.params[k].type, a.values[k].data() + e * size);

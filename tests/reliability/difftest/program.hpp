@@ -21,10 +21,16 @@ struct ParamSpec {
   bool array = false;     // a pointer parameter of kArrayLength elements
   bool writable = false;  // T* rather than const T*
   int axis = -1;          // index parameter i/j/k: 0, 1, 2
+  // An array of structs (`const S* p`, every field of `type`): kArrayLength records of `record`
+  // elements each, the struct `recordType`; the translated kernel takes them as one array of
+  // `type`.
+  unsigned record = 0;
+  std::string recordType = "";
+  std::size_t elements() const { return array ? kArrayLength * (record ? record : 1) : 1; }
 };
 
 // One value per parameter, as raw little-endian bytes of the parameter's type (arrays:
-// kArrayLength elements).
+// ParamSpec::elements()).
 struct ArgSet {
   std::vector<std::vector<std::uint8_t>> values;
 };

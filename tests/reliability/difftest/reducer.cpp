@@ -29,7 +29,9 @@ void stmtSlots(std::vector<GStmtPtr>& block, std::vector<std::pair<std::vector<G
 }
 
 bool exprUses(const GExpr& e, int var) {
-  if ((e.kind == GExprKind::Var || e.kind == GExprKind::Index || e.kind == GExprKind::Call) && e.var == var)
+  if ((e.kind == GExprKind::Var || e.kind == GExprKind::Index || e.kind == GExprKind::Call ||
+       e.kind == GExprKind::Field || e.kind == GExprKind::Method || e.kind == GExprKind::StructVal) &&
+      e.var == var)
     return true;
   if (e.kind == GExprKind::Call && e.outVar == var) return true;
   for (const GExprPtr& a : e.args)
@@ -47,7 +49,9 @@ bool declares(const GStmt& s) {
     case GStmtKind::DoWhile:
     case GStmtKind::RefDecl:
     case GStmtKind::RangeFor:
-    case GStmtKind::Lambda: return true;
+    case GStmtKind::Lambda:
+    case GStmtKind::StructDecl:
+    case GStmtKind::StructArrayDecl: return true;
     default: return false;
   }
 }
@@ -71,7 +75,7 @@ bool stmtUses(const GStmt& s, int var, const GStmt* except) {
 }
 
 void callees(const GExpr& e, std::set<std::string>& out) {
-  if (e.kind == GExprKind::Call || e.kind == GExprKind::Clamp) out.insert(e.callee);
+  if (e.kind == GExprKind::Call || e.kind == GExprKind::Clamp || e.kind == GExprKind::StructCall) out.insert(e.callee);
   for (const GExprPtr& a : e.args) callees(*a, out);
 }
 void callees(const GStmt& s, std::set<std::string>& out) {
@@ -151,6 +155,9 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
       std::set<std::string> used;
       for (const GFunction& f : program.tree.functions)
         for (const GStmtPtr& s : f.body) callees(*s, used);
+      for (const GStruct& st : program.tree.structs)  // (member functions call clamp helpers)
+        for (const GFunction& m : st.methods)
+          for (const GStmtPtr& s : m.body) callees(*s, used);
       GProgram c = clone(program.tree);
       const std::size_t before = c.functions.size();
       std::erase_if(c.functions, [&](const GFunction& f) { return !f.kernel && !used.count(f.name); });
@@ -169,9 +176,15 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
         const GStmt& s = *(*block)[index];
         if (block == &f.body && index + 1 == f.body.size() && s.kind == GStmtKind::Return) continue;
         if (s.kind == GStmtKind::Decl || s.kind == GStmtKind::ArrayDecl || s.kind == GStmtKind::RefDecl ||
-            s.kind == GStmtKind::Lambda) {
+            s.kind == GStmtKind::Lambda || s.kind == GStmtKind::StructDecl || s.kind == GStmtKind::StructArrayDecl) {
           bool used = false;
           for (const GStmtPtr& t : f.body) used = used || stmtUses(*t, s.var, &s);
+          if (used) continue;
+        }
+        if (s.kind == GStmtKind::Bindings) {  // declares every binding
+          bool used = false;
+          for (int b : s.params)
+            for (const GStmtPtr& t : f.body) used = used || stmtUses(*t, b, &s);
           if (used) continue;
         }
         // Candidate 1: drop the statement. Candidate 2: an if (or if constexpr) replaced by its then-branch.
@@ -209,13 +222,19 @@ ReduceStats reduceProgram(Generated& program, const std::function<bool(const Pro
       std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> stmts;
       std::vector<GExprPtr*> exprs;
       stmtSlots(program.tree.functions[fi].body, stmts, exprs);
+      const GFunction& f = program.tree.functions[fi];
+      // A whole array (an array argument of a helper) is no scalar: never replaced, nor a replacement.
+      auto wholeArray = [&](const GExpr& x) {
+        return x.kind == GExprKind::Var && x.var >= 0 && f.vars[static_cast<std::size_t>(x.var)].isArray;
+      };
       for (std::size_t n = 0; n < exprs.size() && stats.attempts < maxAttempts && !progress; ++n) {
         const GExpr& e = **exprs[n];
-        if (e.kind == GExprKind::Lit) continue;
+        // (Struct values stay: a literal of their type would not be one.)
+        if (e.kind == GExprKind::Lit || e.type == Scalar::Void || wholeArray(e)) continue;
         std::vector<GExprPtr> replacements;
         replacements.push_back(zeroOf(e.type));
         for (const GExprPtr& a : e.args)
-          if (a->type == e.type && !a->frozen) replacements.push_back(a);
+          if (a->type == e.type && !a->frozen && !wholeArray(*a)) replacements.push_back(a);
         for (const GExprPtr& rep : replacements) {
           GProgram c = clone(program.tree);
           std::vector<std::pair<std::vector<GStmtPtr>*, std::size_t>> cs;

@@ -60,7 +60,8 @@ std::string writeRegression(const ProgramSpec& p, const std::string& title, cons
   out << "// culift-kernel: " << scalarTag(p.returnType) << " " << p.kernel << "\n";
   for (const ParamSpec& q : p.params)
     out << "// culift-param: " << q.name << " " << scalarTag(q.type) << " "
-        << (q.array ? (q.writable ? "output" : "input") : "value") << " " << q.axis << "\n";
+        << (q.array ? (q.writable ? "output" : "input") : "value") << " " << q.axis
+        << (q.record ? " " + q.recordType + " " + std::to_string(q.record) : "") << "\n";
   for (const ArgSet& a : p.argSets) {
     out << "// culift-args:";
     for (const auto& v : a.values) out << " " << hex(v);
@@ -98,6 +99,9 @@ std::optional<ProgramSpec> readRegression(const std::string& text, const std::st
       q.type = *t;
       q.array = shape != "value";
       q.writable = shape == "output";
+      // An array of structs: the struct and its elements per record.
+      if (words >> q.recordType >> q.record; words.fail() && !q.recordType.empty())
+        return fail("bad culift-param line: " + line);
       p.params.push_back(q);
     } else if (key == "culift-args:") {
       ArgSet a;
@@ -110,7 +114,7 @@ std::optional<ProgramSpec> readRegression(const std::string& text, const std::st
         return fail("culift-args has " + std::to_string(a.values.size()) + " values for " +
                     std::to_string(p.params.size()) + " parameters");
       for (std::size_t k = 0; k < p.params.size(); ++k) {
-        const std::size_t want = byteSize(p.params[k].type) * (p.params[k].array ? kArrayLength : 1);
+        const std::size_t want = byteSize(p.params[k].type) * p.params[k].elements();
         if (a.values[k].size() != want) return fail("argument " + p.params[k].name + " has the wrong size");
       }
       p.argSets.push_back(std::move(a));

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include <llvm/Support/CommandLine.h>
@@ -79,7 +80,13 @@ LaunchData prepare(const Function& fn, const ProgramSpec& spec, unsigned rank) {
         b.insert(b.end(), v.begin(), v.end());
       }
     } else {
+      // (An array of structs, `const S* p`: the records' elements of the struct's one scalar
+      // type, as the generator sized them; the kernel's layout must agree.)
       b = spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
+      if (p.record && b.size() != kArrayLength * p.record->elements() * byteSize(p.type.scalar))
+        throw std::runtime_error("the array of structs '" + p.name + "' has " + std::to_string(b.size()) +
+                                 " bytes of arguments, not " + std::to_string(kArrayLength) + " records of " +
+                                 std::to_string(p.record->size) + " bytes");
     }
     quietNaNs(p.type.scalar, b);
     d.bytes.push_back(std::move(b));
@@ -271,10 +278,11 @@ int main(int argc, char** argv) {
       }
       unsigned rank = 0;
       for (const ParamSpec& q : p.params) rank += q.axis >= 0;
-      const LaunchData d = prepare(*fn, p, rank);
-      if (showArgs) std::printf("ARGS %s: %s\n", p.name.c_str(), describeLaunch(d).c_str());
+      LaunchData d;
       std::vector<std::vector<std::uint8_t>> gpu, cpu;
       try {
+        d = prepare(*fn, p, rank);
+        if (showArgs) std::printf("ARGS %s: %s\n", p.name.c_str(), describeLaunch(d).c_str());
         cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
         gpu = runGpu(*engine, module, *fn, d, rank);
       } catch (const std::exception& e) {

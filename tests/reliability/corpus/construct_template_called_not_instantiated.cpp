@@ -1,0 +1,4 @@
+#include <culift/annotate.hpp>
+// Called by a kernel (an implicit instance), but no explicit instantiation names an instance.
+template <typename T> CULIFT_KERNEL T twice(T a) { return a + a; }  // expected-error {{annotated function template 'twice' is never instantiated}}
+CULIFT_KERNEL float user(float a) { return twice(a); }

@@ -1,0 +1,2 @@
+#include <culift/annotate.hpp>
+template <int N> CULIFT_KERNEL float scaled(float a) { return a * N; }  // expected-error {{annotated function template 'scaled' is never instantiated}}
