@@ -66,3 +66,6 @@ CULIFT_KERNEL Pair<double> Sorted(double a, double b) {
   if (a < b) return {a, b};
   return {b, a};
 }
+
+// p->f is p[0].f, for a nested struct's field too.
+CULIFT_KERNEL float FromFirst(const Particle* ps, int i) { return ps->pos.y + ps->mass * ps[i].vel.z; }

@@ -656,12 +656,16 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
   }
   if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
     const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    if (!fd || (member->isArrow() && !isThis(member->getBase()))) {
+    // p->inner of an array of structs: a field of p[0].
+    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(member->getBase()->IgnoreParenImpCasts());
+    auto pointer = ref && member->isArrow() ? recordPointers_.find(ref->getDecl()) : recordPointers_.end();
+    if (!fd || (member->isArrow() && !isThis(member->getBase()) && pointer == recordPointers_.end())) {
       if (referencesRejected(member)) return std::nullopt;
       error(where, "member access through a pointer is not supported", "copy the struct into a local variable");
       return std::nullopt;
     }
-    std::optional<RecordValue> base = recordValue(member->getBase());
+    std::optional<RecordValue> base = pointer != recordPointers_.end() ? recordElement(pointer->second, nullptr, r)
+                                                                       : recordValue(member->getBase());
     if (!base) return std::nullopt;
     auto field = base->layout->fields.find(fd);
     if (field == base->layout->fields.end()) {
