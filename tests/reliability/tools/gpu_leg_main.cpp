@@ -106,6 +106,21 @@ std::string describeLaunch(const LaunchData& d) {
   return s + "; extent " + std::to_string(d.n[0]) + "x" + std::to_string(d.n[1]) + "x" + std::to_string(d.n[2]);
 }
 
+// The input arrays' first elements, for a native replay (--show-args).
+std::string describeInputs(const LaunchData& d) {
+  std::string s;
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    const KernelParam& p = *d.params[k];
+    if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray) continue;
+    const unsigned size = byteSize(p.type.scalar);
+    s += p.name + "={";
+    for (std::size_t e = 0; e < 16 && (e + 1) * size <= d.bytes[k].size(); ++e)
+      s += (e ? ", " : "") + formatValue(p.type.scalar, d.bytes[k].data() + e * size);
+    s += d.bytes[k].size() > 16 * size ? ", ...} " : "} ";
+  }
+  return s;
+}
+
 // Runs on the GPU; returns the written arrays' bytes (by launch-argument position).
 std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::shared_ptr<const Module>& module,
                                               const Function& fn, const LaunchData& d, unsigned rank) {
@@ -282,7 +297,7 @@ int main(int argc, char** argv) {
       std::vector<std::vector<std::uint8_t>> gpu, cpu;
       try {
         d = prepare(*fn, p, rank);
-        if (showArgs) std::printf("ARGS %s: %s\n", p.name.c_str(), describeLaunch(d).c_str());
+        if (showArgs) std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
         cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
         gpu = runGpu(*engine, module, *fn, d, rank);
       } catch (const std::exception& e) {
