@@ -297,7 +297,8 @@ int main(int argc, char** argv) {
       std::vector<std::vector<std::uint8_t>> gpu, cpu;
       try {
         d = prepare(*fn, p, rank);
-        if (showArgs) std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
+        if (showArgs)
+          std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
         cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
         gpu = runGpu(*engine, module, *fn, d, rank);
       } catch (const std::exception& e) {
