@@ -305,6 +305,24 @@ CULIFT_KERNEL Vec3 Between(const Body* bodies, int cols, int i, int j) {
 }
 CULIFT_KERNEL Vec3 Spread(float a, float b) { return Vec3{a, b, a * b}; }
 
+// A constructor leaving a nested field to its default member initializers, which read the
+// nested struct's other fields.
+struct Inner {
+  float a = 1.5f;
+  float b = a * 2.0f;
+};
+struct Outer {
+  int k = 3;
+  Inner n;
+  Outer() = default;
+  Outer(int v) : k(v) {}
+};
+CULIFT_KERNEL float NestedDefaults(float x) {
+  Outer o(4);
+  Outer p;
+  return o.n.b + p.n.b * x + static_cast<float>(o.k + p.k);
+}
+
 // A local array of structs written at a computed index (the index copied with every operator).
 CULIFT_KERNEL float StridedLocalStructs(const float* x, int i) {
   Particle ps[8] = {};

@@ -458,7 +458,20 @@ void Lifter::prologueOf(const clang::FunctionDecl* fd) {
     auto found = layout.fields.find(field);
     if (found == layout.fields.end()) continue;
     std::vector<LeafInit> inits;
-    if (!fieldInit(field, init->getInit(), inits)) continue;
+    // A nested struct's default member initializers read its own fields: `this` is the
+    // field's leaves of the object being constructed.
+    const std::vector<VarId>* outerObject = objectLeaves_;
+    const std::size_t outerBase = objectBase_;
+    std::vector<VarId> fieldLeaves(selfLeaves_.begin() + found->second.first,
+                                   selfLeaves_.begin() + found->second.first + found->second.second);
+    if (isUserRecord(field->getType())) {
+      objectLeaves_ = &fieldLeaves;
+      objectBase_ = 0;
+    }
+    const bool lifted = fieldInit(field, init->getInit(), inits);
+    objectLeaves_ = outerObject;
+    objectBase_ = outerBase;
+    if (!lifted) continue;
     const SourceRange r = range(init->getSourceRange());
     std::vector<ExprPtr> effects;
     for (unsigned k = 0; k < inits.size() && k < found->second.second; ++k) {
