@@ -199,12 +199,38 @@ void Lifter::enqueueInstances(const clang::FunctionDecl* pattern, const KernelMa
     any = true;
     enqueue(def, true, marks);
   }
-  if (!any)
-    error(pattern->getLocation(),
-          "annotated function template '" + pattern->getNameAsString() +
-              "' is never instantiated: culift lifts the instances an explicit instantiation names",
-          "instantiate it after its definition for each type a kernel is needed for, e.g. template float " +
-              pattern->getNameAsString() + "<float>(...);");
+  if (any) return;
+  // The hint names an instance as the code would write its explicit instantiation: one that a
+  // call already made implicitly, else the template's parameters filled in (float, 1).
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  const std::string name = pattern->getNameAsString();
+  const clang::FunctionDecl* used = nullptr;
+  for (const clang::FunctionDecl* spec : tmpl->specializations())
+    if (spec->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation && !used) used = spec;
+  std::string example;
+  if (used) {
+    std::string args;
+    llvm::raw_string_ostream os(args);
+    if (const clang::TemplateArgumentList* list = used->getTemplateSpecializationArgs())
+      clang::printTemplateArgumentList(os, list->asArray(), policy);
+    example = "template " + used->getReturnType().getAsString(policy) + " " + name + os.str() + "(";
+    for (unsigned k = 0; k < used->getNumParams(); ++k)
+      example += (k ? ", " : "") + used->getParamDecl(k)->getType().getAsString(policy);
+    example += ");";
+  } else {
+    example = "template " + pattern->getReturnType().getAsString(policy) + " " + name + "<";
+    const clang::TemplateParameterList* params = tmpl->getTemplateParameters();
+    for (unsigned k = 0; k < params->size(); ++k)
+      example += std::string(k ? ", " : "") +
+                 (llvm::isa<clang::NonTypeTemplateParmDecl>(params->getParam(k)) ? "1" : "float");
+    example += ">(...);";
+  }
+  error(pattern->getLocation(),
+        "annotated function template '" + name + "' has no explicit instantiation: culift makes kernels of the " +
+            "instances an explicit instantiation names" +
+            (used ? " ('" + name + "' is only instantiated implicitly, by a call)" : std::string()),
+        "instantiate it after its definition for each instance a kernel is needed for, e.g. " + example);
 }
 
 std::string Lifter::templateArgsName(llvm::ArrayRef<clang::TemplateArgument> args) {
