@@ -738,8 +738,8 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
       return recordElement(pointer->second, element->getIdx(), r);
     auto found = ref ? structArrays_.find(ref->getDecl()) : structArrays_.end();
     if (found == structArrays_.end()) {
-      error(where, "only a local array of structs can be indexed",
-            "arrays of structs as parameters are not supported: pass one array per field, const float* x, ...");
+      error(where, "only a local array of structs or an array-of-structs parameter can be indexed",
+            "index a local array (P ps[4]) or a parameter const P* p");
       return std::nullopt;
     }
     if (element->getIdx()->HasSideEffects(ctx_)) {

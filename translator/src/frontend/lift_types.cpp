@@ -102,7 +102,9 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     }
     if (std::optional<Scalar> s = scalarOf(pointee)) return Type::pointer(*s, pointee.isConstQualified());
     error(where, "parameter " + name + " points to unsupported type " + whyUnsupported(pointee),
-          pointee->isRecordType() ? "arrays of structs are not supported: pass one array per field" : kArrayParamHint);
+          pointee->isRecordType() ? "arrays of structs of your own types are supported (every field one scalar type); "
+                                    "library types are not: pass one array per field"
+                                  : kArrayParamHint);
     return std::nullopt;
   }
   if (std::optional<Scalar> s = scalarOf(t)) return Type::value(*s);
