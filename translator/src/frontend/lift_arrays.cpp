@@ -390,34 +390,35 @@ ExprPtr Lifter::stdArrayMember(const clang::CXXMemberCallExpr* e) {
               "std::array supports a[k], size(), empty(), front(), back() and fill(v)");
 }
 
+StmtPtr Lifter::countingLoop(std::uint64_t n, SourceRange r, VarId& counter) {
+  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
+  Var k;
+  k.name = "culift_k";
+  k.type = Type::value(indexType);
+  k.range = r;
+  counter = static_cast<VarId>(fn_->vars.size());
+  fn_->vars.push_back(std::move(k));
+  StmtPtr loop = makeStmt(StmtKind::For, r);
+  loop->init = makeStmt(StmtKind::Decl, r);
+  loop->init->var = counter;
+  loop->init->expr = intLiteral(indexType, 0, r);
+  loop->cond = binaryNode(BinaryOp::Lt, Scalar::Bool, record::refTo(*fn_, counter, r), intLiteral(indexType, n, r));
+  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
+  loop->expr->incDecOp = IncDecOp::PreInc;
+  loop->expr->operands.push_back(record::refTo(*fn_, counter, r));
+  return loop;
+}
+
 StmtPtr Lifter::copyLoop(VarId dst, ExprPtr src, std::uint64_t n, const SourceRange& where) {
   // for (culift_k = 0; culift_k < n; ++culift_k) dst[culift_k] = src[culift_k];
-  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
-  Var counter;
-  counter.name = "culift_k";
-  counter.type = Type::value(indexType);
-  counter.range = where;
-  const VarId k = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(counter));
-  auto counterRef = [&] {
-    auto out = std::make_unique<Expr>(ExprKind::VarRef, Type::value(indexType), where);
-    out->var = k;
-    return out;
-  };
+  VarId k = kNone;
+  StmtPtr loop = countingLoop(n, where, k);
   auto element = [&](ExprPtr array) {
     auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(array->type.scalar), where);
     out->operands.push_back(std::move(array));
-    out->operands.push_back(counterRef());
+    out->operands.push_back(record::refTo(*fn_, k, where));
     return out;
   };
-  StmtPtr loop = makeStmt(StmtKind::For, where);
-  loop->init = makeStmt(StmtKind::Decl, where);
-  loop->init->var = k;
-  loop->init->expr = intLiteral(indexType, 0, where);
-  loop->cond = binaryNode(BinaryOp::Lt, Scalar::Bool, counterRef(), intLiteral(indexType, n, where));
-  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), where);
-  loop->expr->incDecOp = IncDecOp::PreInc;
-  loop->expr->operands.push_back(counterRef());
   auto target = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[dst].type, where);
   target->var = dst;
   const Scalar s = fn_->vars[dst].type.scalar;

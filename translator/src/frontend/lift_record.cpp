@@ -300,35 +300,14 @@ bool elementCopy(const Stmt& s, VarId& dst, VarId& src, std::uint64_t& k) {
 
 StmtPtr Lifter::copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRange& where) {
   const SourceRange r = where;  // `where` may be a variable's range, and variables are added below
-  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
-  Var counter;
-  counter.name = "culift_k";
-  counter.type = Type::value(indexType);
-  counter.range = r;
-  const VarId k = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(counter));
-  auto literal = [&](std::uint64_t v) {
-    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), r);
-    out->intBits = v;
-    return out;
-  };
+  VarId k = kNone;
+  StmtPtr loop = countingLoop(n, r, k);
   auto element = [&](VarId array) {
     auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[array].type.scalar), r);
     out->operands.push_back(refTo(*fn_, array, r));
     out->operands.push_back(refTo(*fn_, k, r));
     return out;
   };
-  StmtPtr loop = makeStmt(StmtKind::For, r);
-  loop->init = makeStmt(StmtKind::Decl, r);
-  loop->init->var = k;
-  loop->init->expr = literal(0);
-  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), r);
-  loop->cond->binaryOp = BinaryOp::Lt;
-  loop->cond->operands.push_back(refTo(*fn_, k, r));
-  loop->cond->operands.push_back(literal(n));
-  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
-  loop->expr->incDecOp = IncDecOp::PreInc;
-  loop->expr->operands.push_back(refTo(*fn_, k, r));
   loop->body = makeStmt(StmtKind::ExprStmt, r);
   loop->body->expr = assignment(element(dst), element(src), r);
   return loop;

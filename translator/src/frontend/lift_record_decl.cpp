@@ -262,30 +262,8 @@ StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::Var
   const std::vector<VarId> arrays = structArrays_[array];
   const SourceRange r = range(s->getSourceRange());
   StmtPtr init = stmt(s->getInit());
-  const std::uint64_t n = fn_->vars[arrays.front()].type.extent;
-  const Scalar indexType = n <= 0x7fffffffu ? Scalar::I32 : Scalar::I64;
-  Var counter;
-  counter.name = "culift_k";
-  counter.type = Type::value(indexType);
-  counter.range = r;
-  const VarId k = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(counter));
-  auto literal = [&](std::uint64_t v) {
-    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), r);
-    out->intBits = v;
-    return out;
-  };
-  StmtPtr loop = makeStmt(StmtKind::For, r);
-  loop->init = makeStmt(StmtKind::Decl, r);
-  loop->init->var = k;
-  loop->init->expr = literal(0);
-  loop->cond = std::make_unique<Expr>(ExprKind::Binary, Type::value(Scalar::Bool), r);
-  loop->cond->binaryOp = BinaryOp::Lt;
-  loop->cond->operands.push_back(refTo(*fn_, k, r));
-  loop->cond->operands.push_back(literal(n));
-  loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
-  loop->expr->incDecOp = IncDecOp::PreInc;
-  loop->expr->operands.push_back(refTo(*fn_, k, r));
+  VarId k = kNone;
+  StmtPtr loop = countingLoop(fn_->vars[arrays.front()].type.extent, r, k);
   // The element: references to its leaves (for (P& p : ps), for (const P& p : ps)) or copies.
   const bool byRef = et->isReferenceType();
   const bool constant = et.getNonReferenceType().isConstQualified();

@@ -138,6 +138,9 @@ class Lifter {
   // A whole array as the source of a copy: its VarRef, and its element count in `n`.
   ExprPtr wholeArray(const clang::Expr* e, std::uint64_t& n);
   StmtPtr copyLoop(VarId dst, ExprPtr src, std::uint64_t n, const SourceRange& where);
+  // for (culift_k = 0; culift_k < n; ++culift_k), without its body: the counter (int, or long
+  // long beyond 2^31 - 1) declared in the function being lifted, its variable in `counter`.
+  StmtPtr countingLoop(std::uint64_t n, SourceRange r, VarId& counter);
   StmtPtr group(std::vector<StmtPtr> stmts, const SourceRange& where);
   // The flat element list of a (nested) brace initializer; null entries are zeros.
   bool initElements(const clang::Expr* init, const ArrayShape& shape, size_t level, std::vector<ExprPtr>& out);
