@@ -23,6 +23,7 @@
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
+#include "reducer.hpp"
 #include "type_rules.hpp"
 #include "value_bytes.hpp"
 
@@ -205,6 +206,45 @@ unsigned hostUlps(const std::string& fn, Scalar t) {
   return 2;
 }
 
+// The first output element where the GPU and the interpreter differ, as a finding names it
+// ("cko[0]: gpu 1, interpreter 2 (arguments: s0=3 ; extent 64x1x1)"); empty when all agree.
+std::string compareLaunch(rt::Engine& engine, const interp::Program& program,
+                          const std::shared_ptr<const Module>& module, const Function& fn, const ProgramSpec& p,
+                          bool showArgs) {
+  unsigned rank = 0;
+  for (const ParamSpec& q : p.params) rank += q.axis >= 0;
+  const LaunchData d = prepare(fn, p, rank);
+  if (showArgs) std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
+  const auto cpu = runInterpreter(program, engine, module, fn, d, rank);
+  const auto gpu = runGpu(engine, module, fn, d, rank);
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    const KernelParam& q = *d.params[k];
+    if (q.role != ParamRole::Out && q.role != ParamRole::OutputArray) continue;
+    const unsigned size = byteSize(q.type.scalar);
+    for (std::size_t e = 0; e * size < gpu[k].size(); ++e)
+      if (!sameValue(q.type.scalar, gpu[k].data() + e * size, cpu[k].data() + e * size))
+        return q.name + "[" + std::to_string(e) + "]: gpu " + formatValue(q.type.scalar, gpu[k].data() + e * size) +
+               ", interpreter " + formatValue(q.type.scalar, cpu[k].data() + e * size) +
+               " (arguments: " + describeLaunch(d) + ")";
+  }
+  return {};
+}
+
+// Whether program `g` alone still differs on the GPU (the reducer's oracle). A candidate that
+// no longer translates or launches does not count as the same finding.
+bool stillDiffers(rt::Engine& engine, const ProgramSpec& p, const TranslateOptions& to) {
+  try {
+    TranslateResult tr = translateSource(std::string(kProgramIncludes) + p.functions, "reduce_" + p.name + ".cpp", to);
+    if (!tr.ok()) return false;
+    const Function* fn = tr.module->find(p.kernel);
+    if (!fn) return false;
+    auto program = interp::Program::compile(tr.module);
+    return !compareLaunch(engine, *program, tr.module, *fn, p, false).empty();
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -217,6 +257,10 @@ int main(int argc, char** argv) {
   cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096),
                                 cl::cat(category));
   cl::opt<bool> showArgs("show-args", cl::desc("print each program's scalar arguments and extent"), cl::cat(category));
+  cl::opt<unsigned> reduceAttempts("reduce",
+                                   cl::desc("shrink each mismatching program with at most this many candidates, each "
+                                            "translated and launched on both sides, and print the reduced program"),
+                                   cl::init(0), cl::cat(category));
   cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
                                cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
@@ -291,37 +335,27 @@ int main(int argc, char** argv) {
         ++errors;
         continue;
       }
-      unsigned rank = 0;
-      for (const ParamSpec& q : p.params) rank += q.axis >= 0;
-      LaunchData d;
-      std::vector<std::vector<std::uint8_t>> gpu, cpu;
+      std::string mismatch;
       try {
-        d = prepare(*fn, p, rank);
-        if (showArgs)
-          std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
-        cpu = runInterpreter(*program, *engine, module, *fn, d, rank);
-        gpu = runGpu(*engine, module, *fn, d, rank);
+        mismatch = compareLaunch(*engine, *program, module, *fn, p, showArgs);
       } catch (const std::exception& e) {
         std::printf("ERROR %s: %s\n", p.name.c_str(), e.what());
         ++errors;
         continue;
       }
       ++compared;
-      for (std::size_t k = 0; k < d.params.size(); ++k) {
-        const KernelParam& q = *d.params[k];
-        if (q.role != ParamRole::Out && q.role != ParamRole::OutputArray) continue;
-        const unsigned size = byteSize(q.type.scalar);
-        for (std::size_t e = 0; e * size < gpu[k].size(); ++e)
-          if (!sameValue(q.type.scalar, gpu[k].data() + e * size, cpu[k].data() + e * size)) {
-            std::printf("MISMATCH %s (seed %llu): %s[%zu]: gpu %s, interpreter %s (arguments: %s)\n%s\n",
-                        p.name.c_str(), static_cast<unsigned long long>(p.seed), q.name.c_str(), e,
-                        formatValue(q.type.scalar, gpu[k].data() + e * size).c_str(),
-                        formatValue(q.type.scalar, cpu[k].data() + e * size).c_str(), describeLaunch(d).c_str(),
-                        p.source().c_str());
-            ++mismatches;
-            break;
-          }
+      if (mismatch.empty()) continue;
+      ++mismatches;
+      std::printf("MISMATCH %s (seed %llu): %s\n%s\n", p.name.c_str(), static_cast<unsigned long long>(p.seed),
+                  mismatch.c_str(), p.source().c_str());
+      if (reduceAttempts) {
+        Generated g = generateProgram(seed, first + static_cast<unsigned>(&p - batch.data()), gen);
+        const ReduceStats rs = reduceProgram(
+            g, [&](const ProgramSpec& candidate) { return stillDiffers(*engine, candidate, to); }, reduceAttempts);
+        std::printf("REDUCED %s (%u of %u candidates kept):\n%s\n", p.name.c_str(), rs.accepted, rs.attempts,
+                    g.spec.source().c_str());
       }
+      std::fflush(stdout);
     }
     std::printf("programs %u..%u: %u compared so far, %u mismatches, %u errors\n", first, first + n - 1, compared,
                 mismatches, errors);
