@@ -177,6 +177,18 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   const auto k18 = p.add(Scalar::F32, [](const Function& f) {
     return assign(ref(f, P::x), assign(sub(f, P::o, lit(0)), sub(f, P::a, lit(1))));
   });
+  const auto k19 = p.add(Scalar::I16, [](const Function& f) { return incdec(IncDecOp::PreInc, ref(f, P::s)); });
+  const auto k20 = p.add(Scalar::U8, [](const Function& f) { return incdec(IncDecOp::PostDec, ref(f, P::h)); });
+  // A right side that changes something: evaluated first, x bound once, by a lambda.
+  const auto k21 = p.add(Scalar::I8, [](const Function& f) {
+    return compound(BinaryOp::Mul, ref(f, P::c), incdec(IncDecOp::PreInc, ref(f, P::n)), Scalar::I32);
+  });
+  const auto k22 = p.add(Scalar::I16, [](const Function& f) {
+    return compound(BinaryOp::Sub, ref(f, P::s), bin(BinaryOp::Add, ref(f, P::n), lit(1)), Scalar::I32);
+  });
+  const auto k23 = p.add(Scalar::I16, [](const Function& f) {
+    return cast(un(UnaryOp::Neg, cast(ref(f, P::s), Scalar::I32)), Scalar::I16);
+  });
 
   CHECK(p.returnLine(k1) == "return (x * x) + x;");
   CHECK(p.returnLine(k2) == "return -(-n);");
@@ -188,7 +200,8 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   CHECK(p.returnLine(k8) == "return b ? x : 2.0f;");
   CHECK(p.returnLine(k9) == "return o[n] += x;");
   CHECK(p.returnLine(k10) == "return n += 0.5;");
-  CHECK(p.returnLine(k11) == "return s <<= 2ll;");
+  // Narrow targets compute in 32 bits, through the prelude's culift_narrow.
+  CHECK(p.returnLine(k11) == "return s = culift_narrow<short>((int)s << 2ll);");
   CHECK(p.returnLine(k12) == "return x *= (double)x;");
   CHECK(p.returnLine(k13) == "return o[n]++;");
   CHECK(p.returnLine(k14) == "return (--n) + (n++);");
@@ -196,6 +209,13 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   CHECK(p.returnLine(k16) == "return (ul != 0ull) || ((int)c >= (int)h);");
   CHECK(p.returnLine(k17) == "return (u | 1u) ^ ((u >> 3) & 7u);");
   CHECK(p.returnLine(k18) == "return x = (o[0] = a[1]);");
+  CHECK(p.returnLine(k19) == "return culift_pre_inc(s);");
+  CHECK(p.returnLine(k20) == "return culift_post_dec(h);");
+  CHECK(p.returnLine(k21) ==
+        "return [&](int culift_r) -> signed char& { signed char& culift_x = c; return culift_x = "
+        "culift_narrow<signed char>((int)culift_x * culift_r); }(++n);");
+  CHECK(p.returnLine(k22) == "return s = culift_narrow<short>((int)s - (n + 1));");
+  CHECK(p.returnLine(k23) == "return culift_narrow<short>(-(int)s);");
   requireCompiles(p.emitted, "probes.cu");
 }
 

@@ -297,3 +297,38 @@ TEST_CASE("the 128-wide tiled entries need at most 128 registers", "[codegen][pe
   llvm::sys::fs::remove_directories(std::string(dir));
   CHECK(checked >= 4);  // GramDot_tiled128, GramDot_sym128, GemmCell_tiled128, SyrkCell_tiled128
 }
+
+// Arithmetic on chars and shorts reaches the device compiler in 32 bits: given a conversion it
+// can see through, it narrows `s = -s` to a neg.s16, which the device assembler widens wrongly
+// for -32768 (+32768 from `(long long)s`). The narrow kernels' PTX, as NVRTC writes it for the
+// runtime, holds no 16-bit arithmetic.
+TEST_CASE("char and short arithmetic stays in 32 bits in the PTX", "[codegen][nvrtc]") {
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    culift::test::noNvrtc(nvrtc.whyNot);
+    return;
+  }
+  const TranslateResult r =
+      translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden/narrow_wraparound.cpp").string(), goldenOptions());
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const rt::CompileOutput ptx = nvrtc.nvrtc->compile(r.module->cudaSource, "narrow.cu", 90, false, {"--fmad=false"});
+  INFO("NVRTC log:\n" << ptx.log);
+  REQUIRE(ptx.ok);
+  const std::string text(ptx.image.begin(), std::find(ptx.image.begin(), ptx.image.end(), 0));
+  std::istringstream lines(text);
+  std::string line;
+  unsigned entries = 0;
+  while (std::getline(lines, line)) {
+    entries += line.find(".entry ") != std::string::npos;
+    std::istringstream words(line);
+    std::string op;
+    words >> op;
+    const bool narrow = op.ends_with(".s16") || op.ends_with(".u16") || op.ends_with(".b16");
+    const bool arithmetic = op.starts_with("neg.") || op.starts_with("add.") || op.starts_with("sub.") ||
+                            op.starts_with("mul.") || op.starts_with("mad.") || op.starts_with("shl.");
+    INFO("PTX: " << line);
+    CHECK_FALSE((narrow && arithmetic));
+  }
+  CHECK(entries >= 18);  // 9 kernels, two entries each
+}

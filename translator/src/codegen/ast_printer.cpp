@@ -1,5 +1,7 @@
 #include "ast_printer.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
@@ -12,6 +14,9 @@ namespace {
 std::string stripped(const LiteralText& t) { return t.parenthesized ? t.text.substr(1, t.text.size() - 2) : t.text; }
 
 std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
+
+// signed char, short and their unsigned forms: the device computes with them in 32 bits.
+bool isNarrowInteger(Scalar s) { return isInteger(s) && byteSize(s) < 4; }
 
 // A C string literal holding `text` exactly.
 std::string stringLiteral(const std::string& text) {
@@ -357,20 +362,19 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       const Expr& rhs = *e.operands[1];
       std::string r = (isShift(e.binaryOp) || e.computeType == Scalar::Void) ? assignedValue(rhs)
                                                                              : convertedTo(rhs, e.computeType);
+      if (flavor_ == Flavor::Cuda && isNarrowInteger(e.operands[0]->type.scalar) && isInteger(e.computeType))
+        return narrowCompoundAssign(e, r);
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
     }
     case ExprKind::IncDec: {
       const std::string op(spelling(e.incDecOp));
       const std::string target = expr(*e.operands[0]).text;
-      const Scalar t = e.operands[0]->type.scalar;
-      if (flavor_ == Flavor::Cuda && (t == Scalar::I8 || t == Scalar::I16)) {
-        // `++c` on a signed char or short wraps around at the type's end (the result converts
-        // modulo 2^N), but the device compiler's front end treats it as an addition that cannot
-        // overflow: `++c; c < 0` becomes `c < -1`. It gets `c += 1` right, so that is what is
-        // emitted; a postfix form yields the value before, through the device prelude.
+      if (flavor_ == Flavor::Cuda && isNarrowInteger(e.operands[0]->type.scalar)) {
+        // Through the device prelude, in 32 bits (see narrowResult).
         const bool inc = e.incDecOp == IncDecOp::PreInc || e.incDecOp == IncDecOp::PostInc;
-        if (isPrefix(e.incDecOp)) return wrap(target + (inc ? " += 1" : " -= 1"));
-        return {std::string(inc ? "culift_post_inc(" : "culift_post_dec(") + top(*e.operands[0]) + ")", false};
+        return {std::string("culift_") + (isPrefix(e.incDecOp) ? "pre_" : "post_") + (inc ? "inc(" : "dec(") +
+                    top(*e.operands[0]) + ")",
+                false};
       }
       return wrap(isPrefix(e.incDecOp) ? op + target : target + op);
     }
@@ -406,9 +410,57 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
       if (auto folded = foldExactCast(*c, e.type.scalar)) return {folded->text, folded->parenthesized};
     }
   }
+  if (flavor_ == Flavor::Cuda && e.type.isValue() && isNarrowInteger(e.type.scalar) && operand.type.isValue() &&
+      isInteger(operand.type.scalar) && byteSize(operand.type.scalar) >= 4 && !constantOf(operand))
+    return {narrowResult(e.type.scalar, argument(operand)), false};
   // A cast binds tighter than every binary operator and looser than postfix ones; its
   // operand is a primary or parenthesized already. No outer parentheses needed.
   return {castSpelling(e.type) + expr(operand).text, false};
+}
+
+// An integer converted to a signed or unsigned char or short on the device: through the
+// prelude's culift_narrow, which hides the value from the device compiler's front end. Left to
+// it, the front end narrows the arithmetic before the conversion to 16-bit operations (`s *= 12`
+// as mul.lo.s16), and the device assembler mistranslates some of them: a neg.s16 of -32768
+// followed by a widening gives +32768 (`short x = -32768; x = -x; (long long)x`). In 32 bits the
+// result converts modulo 2^N, as C++ defines.
+std::string AstPrinter::narrowResult(Scalar target, const std::string& value) {
+  return "culift_narrow<" + std::string(spelling(target)) + ">(" + value + ")";
+}
+
+// `x op= r` on a narrow integer x: x = culift_narrow<T>((C)x op r), x read and written once, r
+// evaluated before x as C++17 sequences it. A variable with a value free of side effects is
+// written out so; an element (or a value that changes something) goes through a lambda that
+// takes r first and binds x by reference.
+AstPrinter::Printed AstPrinter::narrowCompoundAssign(const Expr& e, const std::string& rhs) {
+  const Expr& target = *e.operands[0];
+  const Expr& value = *e.operands[1];
+  const Scalar t = target.type.scalar;
+  const Scalar c = e.computeType;
+  const std::string op(spelling(e.binaryOp));
+  bool simple = target.kind == ExprKind::VarRef;
+  visitExprs(value, [&](const Expr& x) {
+    if (x.kind == ExprKind::Assign || x.kind == ExprKind::CompoundAssign || x.kind == ExprKind::IncDec ||
+        x.kind == ExprKind::Call)
+      simple = false;
+    return simple;
+  });
+  // (C)x op r, r parenthesized unless it is one name or number.
+  const auto computed = [&](const std::string& x, const std::string& r) {
+    const bool primary = std::all_of(r.begin(), r.end(), [](char ch) {
+      return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.';
+    });
+    return narrowResult(t, "(" + std::string(spelling(c)) + ")" + x + " " + op + " " + (primary ? r : "(" + r + ")"));
+  };
+  if (simple) {
+    const std::string x = expr(target).text;
+    return {"(" + x + " = " + computed(x, rhs) + ")", true};
+  }
+  const std::string rType(spelling(isShift(e.binaryOp) ? value.type.scalar : c));
+  const std::string tType(spelling(t));
+  return {"[&](" + rType + " culift_r) -> " + tType + "& { " + tType + "& culift_x = " + top(target) +
+              "; return culift_x = " + computed("culift_x", "culift_r") + "; }(" + rhs + ")",
+          false};
 }
 
 std::string AstPrinter::mathName(const Expr& e) const {

@@ -77,6 +77,8 @@ class AstPrinter {
   std::string argument(const Expr& e);  // a call argument: a comma expression stays wrapped
   std::string assignedValue(const Expr& e);
   Printed cast(const Expr& e);
+  static std::string narrowResult(Scalar target, const std::string& value);
+  Printed narrowCompoundAssign(const Expr& e, const std::string& rhs);
   Printed mathCall(const Expr& e);
   std::string convertedTo(const Expr& e, Scalar s);  // e, with a cast when its type differs
 
