@@ -186,6 +186,12 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
   const auto k22 = p.add(Scalar::I16, [](const Function& f) {
     return compound(BinaryOp::Sub, ref(f, P::s), bin(BinaryOp::Add, ref(f, P::n), lit(1)), Scalar::I32);
   });
+  // A floating divisor the device compiler could take for a number goes through culift_opaque.
+  const auto k24 = p.add(Scalar::F32, [](const Function& f) { return bin(BinaryOp::Div, ref(f, P::x), flit(2)); });
+  const auto k25 = p.add(Scalar::F32, [](const Function& f) { return bin(BinaryOp::Div, ref(f, P::x), ref(f, P::x)); });
+  const auto k26 = p.add(Scalar::F32, [](const Function& f) {
+    return compound(BinaryOp::Div, ref(f, P::x), ref(f, P::x), Scalar::F32);
+  });
   const auto k23 = p.add(Scalar::I16, [](const Function& f) {
     return cast(un(UnaryOp::Neg, cast(ref(f, P::s), Scalar::I32)), Scalar::I16);
   });
@@ -215,6 +221,9 @@ TEST_CASE("operators: fully parenthesized, prefix/postfix, assignment forms", "[
         "return [&](int culift_r) -> signed char& { signed char& culift_x = c; return culift_x = "
         "culift_narrow<signed char>((int)culift_x * culift_r); }(++n);");
   CHECK(p.returnLine(k22) == "return s = culift_narrow<short>((int)s - (n + 1));");
+  CHECK(p.returnLine(k24) == "return x / 2.0f;");
+  CHECK(p.returnLine(k25) == "return x / culift_opaque(x);");
+  CHECK(p.returnLine(k26) == "return x /= culift_opaque(x);");
   CHECK(p.returnLine(k23) == "return culift_narrow<short>(-(int)s);");
   requireCompiles(p.emitted, "probes.cu");
 }

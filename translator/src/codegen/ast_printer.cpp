@@ -18,6 +18,27 @@ std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
 // signed char, short and their unsigned forms: the device computes with them in 32 bits.
 bool isNarrowInteger(Scalar s) { return isInteger(s) && byteSize(s) < 4; }
 
+// An expression of literals only ((-2147483647) - 1), which the device compiler folds whole.
+bool literalsOnly(const Expr& e) {
+  bool only = true;
+  visitExprs(e, [&](const Expr& x) {
+    only = only && (x.kind == ExprKind::IntLiteral || x.kind == ExprKind::FloatLiteral ||
+                    x.kind == ExprKind::BoolLiteral || x.kind == ExprKind::Unary || x.kind == ExprKind::Binary ||
+                    x.kind == ExprKind::Cast || x.kind == ExprKind::Conditional);
+    return only;
+  });
+  return only;
+}
+
+// A floating divisor the device compiler may take for a number when it is not: it assumes a
+// quotient of two numbers is a number, so that for `v = 33.0f; v -= v; v /= v;` it drops a
+// later `v != v` (0/0 is NaN). The divisor goes through culift_opaque unless it is a finite,
+// nonzero literal (x / 2.0f stays a multiplication by 0.5f).
+bool opaqueDivisor(const Expr& divisor) {
+  if (auto c = constantOf(divisor); c && c->isFloat) return !(std::isfinite(c->f) && c->f != 0);
+  return true;
+}
+
 // A C string literal holding `text` exactly.
 std::string stringLiteral(const std::string& text) {
   std::string s = "\"";
@@ -352,6 +373,9 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
     }
     case ExprKind::Unary: return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
     case ExprKind::Binary:
+      if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.type.scalar) &&
+          opaqueDivisor(*e.operands[1]))
+        return wrap(expr(*e.operands[0]).text + " / culift_opaque(" + argument(*e.operands[1]) + ")");
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " +
                   expr(*e.operands[1]).text);
     case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + assignedValue(*e.operands[1]));
@@ -364,6 +388,8 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
                                                                              : convertedTo(rhs, e.computeType);
       if (flavor_ == Flavor::Cuda && isNarrowInteger(e.operands[0]->type.scalar) && isInteger(e.computeType))
         return narrowCompoundAssign(e, r);
+      if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.computeType) && opaqueDivisor(rhs))
+        r = "culift_opaque(" + r + ")";
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
     }
     case ExprKind::IncDec: {
@@ -411,7 +437,7 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
     }
   }
   if (flavor_ == Flavor::Cuda && e.type.isValue() && isNarrowInteger(e.type.scalar) && operand.type.isValue() &&
-      isInteger(operand.type.scalar) && byteSize(operand.type.scalar) >= 4 && !constantOf(operand))
+      isInteger(operand.type.scalar) && byteSize(operand.type.scalar) >= 4 && !literalsOnly(operand))
     return {narrowResult(e.type.scalar, argument(operand)), false};
   // A cast binds tighter than every binary operator and looser than postfix ones; its
   // operand is a primary or parenthesized already. No outer parentheses needed.
