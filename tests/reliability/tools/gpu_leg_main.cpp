@@ -7,6 +7,7 @@
 // itself on a machine without a GPU: every program must launch and compare).
 //
 //   culift-difftest-gpu --count 500 --seed 1 > $OUT/difftest-gpu.log
+//   culift-difftest-gpu --seed 1 --first 951 --count 1 --reduce 500   # shrink one finding
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
