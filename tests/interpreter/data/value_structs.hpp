@@ -332,4 +332,13 @@ CULIFT_KERNEL float StridedLocalStructs(const float* x, int i) {
   return s;
 }
 
+// Const references to a field of a temporary struct, and to the temporary itself: C++ extends
+// the temporary's life to the reference's.
+CULIFT_KERNEL float FieldOfTemporary(float a) {
+  const float& r = Spread(a, 2.0f).z;
+  const Vec3& v = reflect(Vec3{a, 1.0f, -a}, Vec3{0.0f, 1.0f, 0.0f});
+  const float& y = Outer(5).n.b;
+  return r + v.y * y - v.x;
+}
+
 }  // namespace structs

@@ -284,11 +284,31 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
   var.name = name;
   var.type = Type::value(s);
   var.range = range(v->getSourceRange());
+  // A field of a temporary struct (`make(a).x`, `make(a).inner.y`): C++ extends the whole
+  // temporary's life, and nothing else can name it either.
+  const auto fieldOfTemporary = [](const clang::Expr* e) {
+    while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      e = member->getBase()->IgnoreParens();
+      while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+        if (cast->getCastKind() != clang::CK_NoOp) break;
+        e = cast->getSubExpr()->IgnoreParens();
+      }
+      if (llvm::isa<clang::MaterializeTemporaryExpr>(e)) return true;
+    }
+    return false;
+  };
   ExprPtr value;
   if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bound)) {
     // Bound to a temporary whose life the reference extends: nothing else can name it, so the
     // reference is a local of its own holding the value.
     value = convert(expr(temporary->getSubExpr()), s);
+  } else if (fieldOfTemporary(bound)) {
+    value = expr(bound);
+    if (!value) {
+      rejectedVars_.insert(v);
+      return nullptr;
+    }
+    value = convert(std::move(value), s);
   } else {
     value = expr(bound);
     if (!value) {
