@@ -192,6 +192,7 @@ TEST_CASE("value structs equal native C++: arrays of structs as kernel parameter
   CHECK(in.record->fields[6].offset == offsetof(structs::Body, mass));
   for (float v : kFloats) sameBitsAs("NestedDefaults", {Value::of(v)}, structs::NestedDefaults(opaque(v)));
   for (float v : kFloats) sameBitsAs("FieldOfTemporary", {Value::of(v)}, structs::FieldOfTemporary(opaque(v)));
+  for (float v : kFloats) sameBitsAs("CapturedStructArrays", {Value::of(v)}, structs::CapturedStructArrays(opaque(v)));
   std::vector<float> x = {0.5f, -1.25f, 2.0f};
   for (int i = 0; i < 3; ++i)
     sameBitsAs("StridedLocalStructs", {interp::ArrayRef::of(std::span<const float>(x)), Value::of(i)},

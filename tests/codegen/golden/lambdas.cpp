@@ -21,3 +21,16 @@ CULIFT_KERNEL float Lambdas(const float* x, int i) {
   r += twice(byCopy, r) + twice([&](float v) { return v + k; }, 1.0f);
   return r;
 }
+// A local array of structs captured: one array per field, by reference or copied whole.
+struct Hit {
+  float at, weight;
+};
+CULIFT_KERNEL float CapturedHits(const float* x, int i) {
+  Hit hits[2] = {{x[i], 1.0f}, {x[i] * 2.0f, 0.5f}};
+  auto shift = [&hits](float d) {
+    for (Hit& h : hits) h.at += d;
+  };
+  auto weighted = [hits]() { return hits[0].at * hits[0].weight + hits[1].at * hits[1].weight; };
+  shift(1.0f);
+  return weighted() + hits[1].at;
+}

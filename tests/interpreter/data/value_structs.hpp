@@ -341,4 +341,27 @@ CULIFT_KERNEL float FieldOfTemporary(float a) {
   return r + v.y * y - v.x;
 }
 
+// Lambdas capturing a local array of structs by reference and by copy (one array per field).
+CULIFT_KERNEL float CapturedStructArrays(float a) {
+  Particle ps[3] = {{a, 1.0f, 1}, {2.0f, a, 2}, {a * a, -a, 3}};
+  auto first = [&ps]() { return ps[0].pos + ps[1].vel; };
+  auto bump = [&ps](int k) { ps[k].pos += 1.0f; };
+  bump(2);
+  auto copied = [ps]() {
+    float s = 0.0f;
+    for (const Particle& p : ps) s += p.pos * p.vel * static_cast<float>(p.hits);
+    return s;
+  };
+  auto scale = [&]() {
+    float s = 0.0f;
+    for (Particle& p : ps) {
+      p.vel *= 2.0f;
+      s += p.vel;
+    }
+    return s;
+  };
+  const float before = copied();
+  return first() + before + scale() + copied() + ps[1].vel;
+}
+
 }  // namespace structs

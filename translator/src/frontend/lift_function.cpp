@@ -561,7 +561,8 @@ void Lifter::liftFunction(FuncId id) {
         v.range = range(c.captured->getSourceRange());
         v.isParam = true;
         const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured);
-        if (vd && c.leaf >= 0) recordVars_[vd].push_back(static_cast<VarId>(f.vars.size()));
+        if (vd && c.arrayLeaf >= 0) structArrays_[vd].push_back(static_cast<VarId>(f.vars.size()));
+        else if (vd && c.leaf >= 0) recordVars_[vd].push_back(static_cast<VarId>(f.vars.size()));
         else if (vd) vars_[vd] = static_cast<VarId>(f.vars.size());
         f.vars.push_back(std::move(v));
       }

@@ -48,6 +48,11 @@ bool Lifter::isClosureType(clang::QualType t) {
 
 std::optional<VarId> Lifter::capturedVar(const CaptureParam& p) {
   const auto* vd = llvm::dyn_cast<clang::VarDecl>(p.captured);
+  if (p.arrayLeaf >= 0) {
+    auto it = structArrays_.find(vd);
+    if (it == structArrays_.end() || p.arrayLeaf >= static_cast<int>(it->second.size())) return std::nullopt;
+    return it->second[static_cast<std::size_t>(p.arrayLeaf)];
+  }
   if (p.leaf >= 0) {
     auto it = recordVars_.find(vd);
     if (it == recordVars_.end() || p.leaf >= static_cast<int>(it->second.size())) return std::nullopt;
@@ -95,6 +100,31 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
         continue;
       }
       p.type = Type::pointer(*s, pointee.isConstQualified());
+    } else if (const clang::ConstantArrayType* records = ctx_.getAsConstantArrayType(t);
+               records && isUserRecord(records->getElementType()) && !vd->isInitCapture()) {
+      // A local array of structs, one array per leaf (ps_x, ps_v): each captured as an array is.
+      const RecordLayout* layout = recordLayout(records->getElementType(), c.getLocation(), "capture '" + name + "'");
+      if (!layout) {
+        ok = false;
+        continue;
+      }
+      const bool constElements = records->getElementType().isConstQualified();
+      for (unsigned k = 0; k < layout->leaves.size(); ++k) {
+        const RecordLeaf& leaf = layout->leaves[k];
+        if (leaf.type.isArray()) {
+          if (rejectedVars_.count(vd)) ok = false;  // the declaration said so
+          else
+            reject(c.getLocation(), "capture '" + name + "': an array of structs with an array field ('" + leaf.path +
+                                        "') is not supported");
+          break;
+        }
+        CaptureParam q{vd, name + "_" + leaf.path,
+                       Type::pointer(leaf.type.scalar, byRef ? constElements : !isMutable || constElements),
+                       Binding::Value};
+        q.arrayLeaf = static_cast<int>(k);
+        out.push_back(std::move(q));
+      }
+      continue;
     } else if (ctx_.getAsArrayType(t) || stdArrayOf(t)) {
       // An array, a multi-dimensional one or a std::array: the captured array itself.
       const std::optional<ArrayShape> shape = arrayShape(t);
@@ -222,7 +252,9 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
     if (!p.type.isValue()) {  // an array, or an array field of a struct, captured by copy: a local copy of it
       const Type source = fn_->vars[*capturedId].type;
       std::uint64_t extent = 0;
-      if (p.leaf >= 0) {
+      if (p.arrayLeaf >= 0) {
+        extent = ctx_.getAsConstantArrayType(vd->getType().getNonReferenceType())->getSize().getZExtValue();
+      } else if (p.leaf >= 0) {
         const RecordLayout& layout = layoutOf(vd->getType().getNonReferenceType()->getAsRecordDecl());
         extent = layout.leaves[static_cast<std::size_t>(p.leaf)].type.extent;
       } else if (const std::optional<ArrayShape> shape = arrayShape(vd->getType().getNonReferenceType())) {

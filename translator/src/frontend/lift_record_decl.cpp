@@ -263,7 +263,10 @@ StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::Var
   const SourceRange r = range(s->getSourceRange());
   StmtPtr init = stmt(s->getInit());
   VarId k = kNone;
-  StmtPtr loop = countingLoop(fn_->vars[arrays.front()].type.extent, r, k);
+  // (The extent from the array's type: in a lambda the leaves are captured arrays, pointers.)
+  const auto* records = ctx_.getAsConstantArrayType(array->getType().getNonReferenceType());
+  StmtPtr loop = countingLoop(records ? records->getSize().getZExtValue() : fn_->vars[arrays.front()].type.extent, r,
+                              k);
   // The element: references to its leaves (for (P& p : ps), for (const P& p : ps)) or copies.
   const bool byRef = et->isReferenceType();
   const bool constant = et.getNonReferenceType().isConstQualified();

@@ -242,6 +242,8 @@ class Lifter {
     Type type;
     Binding binding;
     int leaf = -1;  // a captured struct: one capture parameter per leaf, this one's index
+    // A captured local array of structs: one capture parameter per leaf's array (ps_x, ps_v).
+    int arrayLeaf = -1;
   };
   static bool isClosureType(clang::QualType t);
   // The variable a capture parameter binds to in the function defining the lambda.
