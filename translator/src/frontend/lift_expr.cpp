@@ -502,11 +502,7 @@ ExprPtr Lifter::varRef(VarId id, clang::SourceRange where) {
 ExprPtr Lifter::referenceArgument(const clang::Expr* arg, const clang::ParmVarDecl* param) {
   const bool constant = param->getType().getNonReferenceType().isConstQualified();
   const std::optional<Scalar> s = scalarOf(param->getType().getNonReferenceType());
-  const clang::Expr* bound = arg->IgnoreParens();
-  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(bound)) {
-    if (cast->getCastKind() != clang::CK_NoOp) break;
-    bound = cast->getSubExpr()->IgnoreParens();
-  }
+  const clang::Expr* bound = withoutNoOpCasts(arg);
   if (const auto* temporary = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(bound)) {
     // A const reference bound to a temporary: the callee reads the value (a copy, even of a
     // variable: explicit, so that neither backend binds the variable itself).

@@ -275,11 +275,8 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
     return nullptr;
   }
   const clang::Expr* bound = init->IgnoreParens();
-  if (const auto* full = llvm::dyn_cast<clang::FullExpr>(bound)) bound = full->getSubExpr()->IgnoreParens();
-  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(bound)) {
-    if (cast->getCastKind() != clang::CK_NoOp) break;
-    bound = cast->getSubExpr()->IgnoreParens();
-  }
+  if (const auto* full = llvm::dyn_cast<clang::FullExpr>(bound)) bound = full->getSubExpr();
+  bound = withoutNoOpCasts(bound);
   Var var;
   var.name = name;
   var.type = Type::value(s);
@@ -288,11 +285,7 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
   // temporary's life, and nothing else can name it either.
   const auto fieldOfTemporary = [](const clang::Expr* e) {
     while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-      e = member->getBase()->IgnoreParens();
-      while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
-        if (cast->getCastKind() != clang::CK_NoOp) break;
-        e = cast->getSubExpr()->IgnoreParens();
-      }
+      e = withoutNoOpCasts(member->getBase());
       if (llvm::isa<clang::MaterializeTemporaryExpr>(e)) return true;
     }
     return false;

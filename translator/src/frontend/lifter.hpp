@@ -24,6 +24,16 @@
 
 namespace culift::frontend {
 
+// `e` under parentheses and implicit casts that change nothing but qualification (CK_NoOp).
+inline const clang::Expr* withoutNoOpCasts(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  while (const auto* cast = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) {
+    if (cast->getCastKind() != clang::CK_NoOp) break;
+    e = cast->getSubExpr()->IgnoreParens();
+  }
+  return e;
+}
+
 class Lifter {
  public:
   // What the translation was asked for beyond the annotations.
