@@ -1,6 +1,7 @@
 #include "culift/runtime/raw_module.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -9,6 +10,8 @@
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "driver_api.hpp"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace culift::rt {
 
@@ -66,6 +69,12 @@ std::vector<std::string> RawModule::compileOptions(const EngineOptions& options,
   if (options.math == MathMode::Fast) o.emplace_back("--use_fast_math");
   if (options.lineInfo) o.emplace_back("-lineinfo");
   if (options.deviceAsserts) o.emplace_back("-DCULIFT_DEVICE_ASSERTS");
+  o.insert(o.end(), options.extraCompileOptions.begin(), options.extraCompileOptions.end());
+  if (const char* env = std::getenv("CULIFT_NVRTC_OPTIONS"); env && *env) {
+    llvm::SmallVector<llvm::StringRef, 8> words;
+    llvm::StringRef(env).split(words, ' ', -1, false);
+    for (llvm::StringRef w : words) o.emplace_back(w.str());
+  }
   o.insert(o.end(), extra.begin(), extra.end());
   return o;
 }

@@ -43,6 +43,10 @@ struct EngineOptions {
   // launch fails with CudaError CUDA_ERROR_ASSERT (the context is unusable afterwards). The
   // interpreter (the CPU backend) checks them always.
   bool deviceAsserts = false;
+  // More NVRTC options for every compile of this engine, after culift's own (part of the cache
+  // key), e.g. {"--ptxas-options=-O0"} to tell a device-assembler miscompilation from culift's
+  // emitted source. Appended after them: the words of $CULIFT_NVRTC_OPTIONS, split at spaces.
+  std::vector<std::string> extraCompileOptions;
   std::string cacheDir;                          // empty: CompileCache::defaultDirectory()
   bool diskCache = true;                         // false: compiled images are cached in memory only
   std::string translatorVersion;                 // empty: the translator this runtime was built with
