@@ -13,7 +13,9 @@ void failIndex(Frame& f, const Expr& e, std::string index, std::uint64_t size) {
   fail(e.range,
        "index " + index + " is out of bounds for " + (local ? "local array " : "array ") + varName(f, base) + " of " +
            std::to_string(size) + " element" + (size == 1 ? "" : "s"),
-       local ? "" : "the array passed for this parameter is shorter than the index the function reads");
+       index.starts_with("-") ? "the index is negative: elements are numbered from 0"
+       : local                ? ""
+                              : "the array passed for this parameter is shorter than the index the function reads");
 }
 void failUninitElement(Frame& f, const Expr& e, std::uint64_t index) {
   fail(e.range,

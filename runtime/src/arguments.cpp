@@ -33,8 +33,14 @@ std::string recordText(std::uint32_t size, std::uint32_t align) {
   return std::to_string(size) + " bytes (align " + std::to_string(align) + ")";
 }
 
+// "Scale: argument 2 (...) is an array ...": `what` names its own subject.
 [[noreturn]] void reject(const Function& fn, const std::string& what) {
   throw ArgumentError(fn.name + ": " + what + "\n  kernel signature: " + fn.kernelName + fn.signature.toString());
+}
+// "'Scale' takes 3 launch arguments ...": the kernel is the subject of `predicate`.
+[[noreturn]] void rejectKernel(const Function& fn, const std::string& predicate) {
+  throw ArgumentError("'" + fn.name + "' " + predicate + "\n  kernel signature: " + fn.kernelName +
+                      fn.signature.toString());
 }
 
 std::string userSignature(const Function& fn) {
@@ -73,13 +79,14 @@ std::size_t launchArgumentCount(const Function& fn) {
 std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const LaunchPlan& plan,
                                                 std::span<const LaunchArg> args, const Engine* engine) {
   if (!fn.isKernel())
-    reject(fn,
-           "is a device-only function (no index parameter and no element-wise form): it "
-           "cannot be launched, only called from other lifted functions");
+    rejectKernel(fn,
+                 "is a device-only function (no index parameter and no element-wise form): it "
+                 "cannot be launched, only called from other lifted functions");
   const unsigned kernelRank = culift::rank(fn.mode);
   if (plan.rank != kernelRank)
-    reject(fn, "is a " + std::string(name(fn.mode)) + " kernel over " + std::to_string(kernelRank) +
-                   " axes, but the launch plan has " + std::to_string(plan.rank) + " (plan: " + plan.toString() + ")");
+    rejectKernel(fn, "is a " + std::string(name(fn.mode)) + " kernel over " + std::to_string(kernelRank) +
+                         " axes, but the launch plan has " + std::to_string(plan.rank) + " (plan: " + plan.toString() +
+                         ")");
 
   // Extents: non-negative, and every index fits the user's index parameter.
   for (unsigned a = 0; a < plan.rank; ++a) {
@@ -99,9 +106,9 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
 
   const std::size_t expected = launchArgumentCount(fn);
   if (args.size() != expected)
-    reject(fn, "takes " + std::to_string(expected) + " launch argument" + (expected == 1 ? "" : "s") + " " +
-                   userSignature(fn) + ", got " + std::to_string(args.size()) +
-                   " (the plan supplies the extents; index parameters are not passed)");
+    rejectKernel(fn, "takes " + std::to_string(expected) + " launch argument" + (expected == 1 ? "" : "s") + " " +
+                         userSignature(fn) + ", got " + std::to_string(args.size()) +
+                         " (the plan supplies the extents; index parameters are not passed)");
 
   std::vector<ResolvedArg> resolved;
   resolved.reserve(fn.signature.params.size());

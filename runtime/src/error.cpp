@@ -225,4 +225,6 @@ CompileError::CompileError(std::string programName, std::string log, std::vector
       options_(std::move(options)),
       arch_(arch) {}
 
+KernelError::KernelError(Diagnostic d) : Error(d.format()), diag_(std::move(d)) {}
+
 }  // namespace culift::rt

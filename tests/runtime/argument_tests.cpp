@@ -56,7 +56,7 @@ TEST_CASE("the argument count is checked, and the message shows the launch signa
   auto m = rttest::makeTestModule();
   std::string msg = rejection(fn(*m, "Scale"), LaunchPlanner::for1D(8),
                               {LaunchArg::of(buffer(0x1000, Scalar::F32, 8)), LaunchArg::of(2.0f)});
-  CHECK(msg.find("Scale: takes 3 launch arguments") != std::string::npos);
+  CHECK(msg.find("'Scale' takes 3 launch arguments") != std::string::npos);
   CHECK(msg.find("(const float* x, float a, float* culift_out)") != std::string::npos);
   CHECK(msg.find("got 2") != std::string::npos);
 }
@@ -155,7 +155,7 @@ TEST_CASE("element inputs must cover the extent", "[arguments]") {
 TEST_CASE("a plan of the wrong rank is rejected", "[arguments]") {
   auto m = rttest::makeTestModule();
   std::string msg = rejection(fn(*m, "Outer"), LaunchPlanner::for1D(10), {});
-  CHECK(msg.find("Outer: is a Grid2D kernel over 2 axes, but the launch plan has 1") != std::string::npos);
+  CHECK(msg.find("'Outer' is a Grid2D kernel over 2 axes, but the launch plan has 1") != std::string::npos);
 }
 
 TEST_CASE("extents must fit the user's index type", "[arguments]") {
@@ -193,5 +193,5 @@ TEST_CASE("device-only functions cannot be launched", "[arguments]") {
   Function f;
   f.name = "Helper";
   f.mode = IndexMode::DeviceOnly;
-  CHECK(rejection(f, LaunchPlanner::for1D(1), {}).find("Helper: is a device-only function") != std::string::npos);
+  CHECK(rejection(f, LaunchPlanner::for1D(1), {}).find("'Helper' is a device-only function") != std::string::npos);
 }

@@ -180,3 +180,30 @@ TEST_CASE("culift launch passes uniform parameters once and says which are per e
   CHECK(count.out.find("(const float* x (per element), float slope (uniform);") != std::string::npos);
   llvm::sys::fs::remove(path);
 }
+
+TEST_CASE("culift launch takes a template instance by the name culift ast lists, or as C++ writes it", "[cli]") {
+  llvm::SmallString<128> path;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-launch-template", "cpp", path));
+  const std::string file(path);
+  std::ofstream{file} << "#define CULIFT_KERNEL [[clang::annotate(\"culift\")]]\n"
+                         "template <typename T> CULIFT_KERNEL T Clip(T x, T lo, T hi) { return x < lo ? lo : (hi < x "
+                         "? hi : x); }\n"
+                         "template float Clip<float>(float, float, float);\n"
+                         "template int Clip<int>(int, int, int);\n";
+  for (const char* name : {"Clip_float", "'Clip<float>'", "'Clip< float >'"}) {
+    Run r = culift("launch " + file + " --function " + name +
+                   " --extent 3 --args '[[-5, 0.5, 7], [0, 0, 0], [1, 1, 1]]' --backend cpu");
+    INFO(name << ": " << r.out);
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.find("\"out\":[0,0.5,1]") != std::string::npos);
+  }
+  Run both = culift("launch " + file + " --function Clip --extent 1 --args '[[1], [0], [1]]' --backend cpu");
+  CHECK(both.exitCode == 2);
+  CHECK(both.out.find("'Clip' is a function template with 2 instances (Clip_float, Clip_int): name one") !=
+        std::string::npos);
+  // A value an int cannot hold is refused, not wrapped.
+  Run wide = culift("launch " + file + " --function Clip_int --extent 1 --args '[[3e9], [0], [1]]' --backend cpu");
+  CHECK(wide.exitCode == 2);
+  CHECK(wide.out.find("element 0: 3000000000 does not fit in int (-2147483648 to 2147483647)") != std::string::npos);
+  llvm::sys::fs::remove(file);
+}

@@ -31,6 +31,7 @@ const std::string kCulift = kBin + "/tools/culift";
 const std::string kDifftest = kBin + "/tests/reliability/culift-difftest";
 const std::string kDifftestGpu = kBin + "/tests/reliability/culift-difftest-gpu";
 const std::string kStartupBench = kBin + "/bench/gpu/culift_startup_bench";
+const std::string kPearson = kBin + "/examples/pearson/pearson";
 
 struct Run {
   int code;
@@ -82,6 +83,7 @@ TEST_CASE("--help lists each program's own options, none of LLVM's", "[tools]") 
        {"--count", "--seed", "--batch", "--no-o2", "--no-nvrtc", "--ubsan", "--no-reduce", "--exact-math", "--arg-sets",
         "--regressions", "--dump", "--version"}},
       {kDifftestGpu, {"--count", "--seed", "--batch", "--math-samples", "--version"}},
+      {kPearson, {"--size", "--seed", "--cpu", "--strict", "--brief", "--header", "--version"}},
   };
   for (const Expected& p : programs) {
     INFO(p.program);
@@ -92,6 +94,15 @@ TEST_CASE("--help lists each program's own options, none of LLVM's", "[tools]") 
       CHECK(r.out.find(llvmOption) == std::string::npos);
     CHECK(lines(r.out) < 40);
   }
+}
+
+TEST_CASE("a mistyped option is matched against the program's own options only", "[tools]") {
+  const Run r = run(kPearson, {"--sise=8"});
+  CHECK(r.code != 0);
+  CHECK(r.err.find("Did you mean '--size=8'?") != std::string::npos);
+  const Run culift = run(kCulift, {"launch", "--extnt=4"});
+  CHECK(culift.code != 0);
+  CHECK(culift.err.find("Did you mean '--extent=4'?") != std::string::npos);
 }
 
 TEST_CASE("the start-up benchmark carries no source path and finds its header at run time", "[tools]") {

@@ -254,5 +254,5 @@ TEST_CASE("a kernel returning a struct: culift launch prints out as records, cul
   // The result's fields are not arguments.
   r = runCulift({"run", source, "--function", "Spread", "--args", "[1.5, -2, 0, 0, 0]", "--", kInclude}, dir);
   CHECK(r.code == 2);
-  CHECK(r.err.find("'Spread' takes 2 arguments, --args has 5") != std::string::npos);
+  CHECK(r.err.find("'Spread' takes 2 arguments (float a, float b), --args has 5") != std::string::npos);
 }

@@ -163,7 +163,104 @@ TEST_CASE("culift emit -p uses compile_commands.json", "[cli]") {
   INFO(with.err);
   CHECK(with.code == 0);
   CHECK_THAT(with.out, Catch::Contains("function f"));
+  // No database there: a warning, and the file compiled without one (FROM_DB is then undefined).
   Run badDir = runCulift({"emit", dir.file("db.cpp"), "-p", dir.file("nowhere")}, dir);
   CHECK(badDir.code == 1);
-  CHECK_THAT(badDir.err, Catch::Contains("cannot load a compilation database"));
+  CHECK_THAT(badDir.err, Catch::Contains("warning: no compilation database in '" + dir.file("nowhere") +
+                                         "' (no such directory): " + dir.file("db.cpp") +
+                                         " is compiled with -std=c++20 and the compiler arguments given"));
+  CHECK_THAT(badDir.err, Catch::Contains("use of undeclared identifier 'FROM_DB'"));
+  Run fallBack = runCulift({"emit", dir.file("db.cpp"), "-p", dir.file("inc"), "--", "-DFROM_DB=1"}, dir);
+  INFO(fallBack.err);
+  CHECK(fallBack.code == 0);
+  CHECK_THAT(fallBack.err, Catch::Contains("(it holds no compile_commands.json)"));
+}
+
+TEST_CASE("culift -p never lends a file the database does not list another entry's flags", "[cli]") {
+  TempDir dir;
+  // The database lists only a.cpp, with -DNDEBUG and a warning option Clang does not know.
+  writeFile(dir.file("a.cpp"), "int main() { return 0; }\n");
+  writeFile(dir.file("compile_commands.json"),
+            "[{\"directory\": \"" + dir.path() +
+                "\", \"command\": \"/usr/bin/c++ -std=c++17 -DNDEBUG -DFROM_DB=3 -Wno-restrict -c a.cpp\", "
+                "\"file\": \"a.cpp\"}]\n");
+  writeFile(dir.file("k.cpp"),
+            "#include <culift/annotate.hpp>\n#include <cassert>\n"
+            "#ifdef NDEBUG\n#error NDEBUG borrowed\n#endif\n"
+            "CULIFT_KERNEL float Inv(float x) { assert(x != 0.0f); return 1.0f / x; }\n");
+  Run r = runCulift({"ast", dir.file("k.cpp"), "-p", dir.path()}, dir);
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK_THAT(r.err, Catch::Contains("warning: " + dir.file("k.cpp") + " is not listed in " + dir.path() +
+                                    "/compile_commands.json: it is compiled with -std=c++20"));
+  CHECK_THAT(r.err, !Catch::Contains("-Wno-restrict"));
+  CHECK_THAT(r.out, Catch::Contains("assert("));
+}
+
+TEST_CASE("culift: a warning about the command line is printed once", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("k.cpp"), kKernels);
+  Run r = runCulift({"emit", dir.file("k.cpp"), "-o", dir.file("k.cu"), "--", "-Wno-restrict"}, dir);
+  CHECK(r.code == 0);
+  const std::string warning = "warning: unknown warning option '-Wno-restrict'";
+  const std::size_t first = r.err.find(warning);
+  CHECK(first != std::string::npos);
+  CHECK(r.err.find(warning, first + 1) == std::string::npos);
+}
+
+TEST_CASE("culift ast and emit: --function names a template's instances", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("t.cpp"),
+            "#include <culift/annotate.hpp>\n"
+            "namespace ops {\n"
+            "template <typename T> CULIFT_KERNEL T Clip(T x, T lo, T hi) { return x < lo ? lo : (hi < x ? hi : x); }\n"
+            "template float Clip<float>(float, float, float);\n"
+            "template unsigned Clip<unsigned>(unsigned, unsigned, unsigned);\n"
+            "template <typename T> T Half(T x) { return x / T(2); }\n"
+            "template double Half<double>(double);\n"
+            "}\n");
+  Run listed = runCulift({"ast", dir.file("t.cpp")}, dir);
+  REQUIRE(listed.code == 0);
+  CHECK_THAT(listed.out, Catch::Contains("function Clip_float\n"));
+  CHECK_THAT(listed.out, Catch::Contains("function Clip_unsigned_int\n"));
+  for (const char* name : {"Clip_float", "Clip<float>", "ops::Clip<float>", "ops::Clip< float >"}) {
+    Run one = runCulift({"ast", dir.file("t.cpp"), "--function", name}, dir);
+    INFO(name << ": " << one.err);
+    CHECK(one.code == 0);
+    CHECK_THAT(one.out, Catch::Contains("function Clip_float\n"));
+    CHECK_THAT(one.out, !Catch::Contains("function Clip_unsigned_int"));
+  }
+  Run unsignedOne = runCulift({"emit", dir.file("t.cpp"), "--function", "Clip<unsigned int>"}, dir);
+  CHECK(unsignedOne.code == 0);
+  CHECK_THAT(unsignedOne.out, Catch::Contains("Clip_unsigned_int_kernel"));
+  // The template's name: every explicit instance, not a hint to write one.
+  Run all = runCulift({"ast", dir.file("t.cpp"), "--function", "Clip"}, dir);
+  INFO(all.err);
+  CHECK(all.code == 0);
+  CHECK_THAT(all.out, Catch::Contains("function Clip_float\n"));
+  CHECK_THAT(all.out, Catch::Contains("function Clip_unsigned_int\n"));
+  CHECK_THAT(all.err, !Catch::Contains("instantiate"));
+  // An unannotated template is picked the same way.
+  Run half = runCulift({"ast", dir.file("t.cpp"), "--function", "Half"}, dir);
+  INFO(half.err);
+  CHECK(half.code == 0);
+  CHECK_THAT(half.out, Catch::Contains("function Half_double\n  index mode: ElementWise\n"));
+  Run missing = runCulift({"ast", dir.file("t.cpp"), "--function", "Clip_double"}, dir);
+  CHECK(missing.code == 1);
+  CHECK_THAT(missing.err, Catch::Contains("no function named 'Clip_double'"));
+}
+
+TEST_CASE("culift ast: an array of structs shows its struct type in the signature", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("s.cpp"),
+            "#include <culift/annotate.hpp>\n"
+            "struct Vec3 { float x, y, z; };\n"
+            "CULIFT_KERNEL float Norm(const Vec3* v, int i) { return v[i].x * v[i].x + v[i].y; }\n"
+            "CULIFT_KERNEL void Move(const Vec3* in, Vec3* out, int i) { out[i] = in[i]; }\n");
+  Run r = runCulift({"ast", dir.file("s.cpp")}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("  signature:\n    const Vec3* v  [input array]\n"));
+  CHECK_THAT(r.out,
+             Catch::Contains("  signature:\n    const Vec3* in  [input array]\n    Vec3* out  [output array]\n"));
 }

@@ -7,6 +7,7 @@
 #include <regex>
 #include <sstream>
 
+#include "temp_files.hpp"
 #include "translate_support.hpp"
 
 using namespace culift;
@@ -122,4 +123,41 @@ TEST_CASE("the recursion hint and the pointer hint are given", "[diagnostics]") 
   for (const Diagnostic& d : r.diagnostics)
     sawIndexHint = sawIndexHint || d.hint == "index the array instead: x[i * cols + k]";
   CHECK(sawIndexHint);
+}
+
+TEST_CASE("a build directory without compile_commands.json is a warning, and the file is compiled without it",
+          "[diagnostics]") {
+  // TranslateOptions::buildDir = "build" in a project not configured yet: the translation goes on.
+  test::TempDir dir("culift-nodb");
+  test::writeFile(dir.file("k.cpp"),
+                  "#include <culift/annotate.hpp>\nCULIFT_KERNEL float Twice(float x) { return x + x; }\n");
+  TranslateOptions options;
+  options.buildDir = dir.path();
+  TranslateResult r = translate(dir.file("k.cpp"), options);
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].severity == Severity::Warning);
+  CHECK(r.diagnostics[0].message == "no compilation database in '" + dir.path() +
+                                        "' (it holds no compile_commands.json): " + dir.file("k.cpp") +
+                                        " is compiled with -std=c++20 and the compiler arguments given");
+  CHECK(r.module->find("Twice"));
+}
+
+TEST_CASE("the picked names say which functions they named", "[diagnostics]") {
+  const char* source =
+      "#include <culift/annotate.hpp>\n"
+      "template <typename T> CULIFT_KERNEL T Clip(T x, T lo, T hi) { return x < lo ? lo : (hi < x ? hi : x); }\n"
+      "template float Clip<float>(float, float, float);\n"
+      "template int Clip<int>(int, int, int);\n"
+      "float Plain(float a) { return a; }\n";
+  TranslateOptions options;
+  options.functions = {"Clip", "Clip<int>", "Plain"};
+  TranslateResult r = translateSource(source, "pick.cpp", options);
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  REQUIRE(r.picked.size() == 3);
+  CHECK(r.picked[0] == std::vector<std::string>{"Clip_float", "Clip_int"});
+  CHECK(r.picked[1] == std::vector<std::string>{"Clip_int"});
+  CHECK(r.picked[2] == std::vector<std::string>{"Plain"});
 }

@@ -1,6 +1,7 @@
 // culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [-- CLANG_ARGS]
 // Shows what culift made of each function: index mode, device and kernel names, the kernel's
 // parameters with their roles, and the typed AST as pseudocode with every cast explicit.
+#include "cli_records.hpp"
 #include "culift/codegen.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,7 +40,8 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
     os << "\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)
-      os << "    " << toString(p.type) << " " << p.name << "  [" << roleName(f, p) << "]\n";
+      os << "    " << (p.record ? recordPointerType(*p.record, p.type.constElements) : toString(p.type)) << " "
+         << p.name << "  [" << roleName(f, p) << "]\n";
   }
   std::string pseudo = writePseudocode(module, f);
   if (!pseudo.empty()) {

@@ -20,8 +20,9 @@
 #include <vector>
 
 #include "cli_data.hpp"
+#include "cli_pick.hpp"
 #include "cli_records.hpp"
-#include "culift/interpreter.hpp"
+#include "cli_scalars.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -108,58 +109,6 @@ std::optional<std::vector<std::int64_t>> parseExtent(const std::string& text, st
     return std::nullopt;
   }
   return out;
-}
-
-// A JSON number (or "nan"/"inf"/"-inf", or a bool) as a value of `type`, converted as C++
-// converts it; a floating value outside an integer type's range is refused.
-std::optional<rt::ScalarValue> scalarFromJson(const llvm::json::Value& j, Scalar type, std::string& why) {
-  std::optional<std::int64_t> i;
-  std::optional<std::uint64_t> u;
-  std::optional<double> d;
-  if (auto b = j.getAsBoolean()) {
-    i = *b ? 1 : 0;
-  } else if (auto s = j.getAsString()) {
-    if (*s == "nan") d = std::numeric_limits<double>::quiet_NaN();
-    else if (*s == "-nan") d = -std::numeric_limits<double>::quiet_NaN();
-    else if (*s == "inf" || *s == "+inf") d = std::numeric_limits<double>::infinity();
-    else if (*s == "-inf") d = -std::numeric_limits<double>::infinity();
-    else {
-      why = "\"" + s->str() + "\" is not a number (the strings allowed are \"nan\", \"inf\", \"-inf\")";
-      return std::nullopt;
-    }
-  } else if (j.kind() == llvm::json::Value::Number) {
-    if (auto x = j.getAsInteger()) i = *x;
-    else if (auto y = j.getAsUINT64()) u = *y;
-    else d = *j.getAsNumber();
-  } else {
-    why = "expected a number";
-    return std::nullopt;
-  }
-  auto convert = [&](auto zero) -> std::optional<rt::ScalarValue> {
-    using T = decltype(zero);
-    if (i) return rt::ScalarValue::of(static_cast<T>(*i));
-    if (u) return rt::ScalarValue::of(static_cast<T>(*u));
-    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-      const double hi = 2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
-      const double lo = std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : 0.0;
-      if (!(std::trunc(*d) >= lo && std::trunc(*d) < hi)) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.17g", *d);
-        why = std::string(buf) + " does not fit in " + std::string(spelling(type));
-        return std::nullopt;
-      }
-    }
-    return rt::ScalarValue::of(static_cast<T>(*d));
-  };
-  switch (type) {
-#define CULIFT_X(E, T, S, B, I, SG, F) \
-  case Scalar::E: return convert(T{});
-    CULIFT_SCALAR_TYPES(CULIFT_X)
-#undef CULIFT_X
-    case Scalar::Void: break;
-  }
-  why = "no value of type void";
-  return std::nullopt;
 }
 
 std::string numberText(const rt::ScalarValue& v) {
@@ -253,8 +202,9 @@ int runLaunch() {
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
   std::shared_ptr<const Module> module = result.module;
-  const Function* fn = module->find(launchFunction);
-  if (!fn) return usage("no function '" + launchFunction + "' in '" + launchInput + "'");
+  std::string notPicked;
+  const Function* fn = pickedFunction(result, launchFunction, notPicked);
+  if (!fn) return usage(notPicked);
   if (!fn->isKernel())
     return usage("'" + fn->name +
                  "' is a device-only function (no index parameter i/j/k and not element-wise): it "
@@ -438,7 +388,7 @@ int runLaunch() {
   } catch (const rt::ArgumentError& e) {
     llvm::errs() << "culift launch: " << e.what() << "\n";
     return kExitUsage;
-  } catch (const interp::Error& e) {
+  } catch (const rt::KernelError& e) {
     llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
     return kExitError;
   } catch (const rt::Error& e) {

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "cli_data.hpp"
+#include "cli_pick.hpp"
 #include "cli_records.hpp"
+#include "cli_scalars.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/JSON.h"
@@ -45,72 +47,21 @@ llvm::cl::opt<std::string> runBuildDir("p", llvm::cl::desc("Build directory hold
 
 const char* kUsage = "usage: culift run FILE --function NAME --args JSON|@FILE [--step-budget N] [-- CLANG_ARGS]\n";
 
-// A JSON scalar as read: an exact integer (signed or unsigned 64-bit) or a double.
-struct JsonNumber {
-  std::optional<std::int64_t> i;
-  std::optional<std::uint64_t> u;
-  std::optional<double> d;
-};
-
-std::optional<JsonNumber> readNumber(const llvm::json::Value& j, std::string& why) {
-  JsonNumber n;
-  if (auto b = j.getAsBoolean()) {
-    n.i = *b ? 1 : 0;
-  } else if (auto s = j.getAsString()) {
-    if (*s == "nan") n.d = std::numeric_limits<double>::quiet_NaN();
-    else if (*s == "-nan") n.d = -std::numeric_limits<double>::quiet_NaN();
-    else if (*s == "inf" || *s == "+inf") n.d = std::numeric_limits<double>::infinity();
-    else if (*s == "-inf") n.d = -std::numeric_limits<double>::infinity();
-    else {
-      why = "\"" + s->str() + "\" is not a number (the strings allowed are \"nan\", \"inf\", \"-inf\")";
-      return std::nullopt;
-    }
-  } else if (j.kind() == llvm::json::Value::Number) {
-    // llvm::json keeps integers that fit int64 or uint64 exactly; others are doubles.
-    if (auto i = j.getAsInteger()) n.i = *i;
-    else if (auto u = j.getAsUINT64()) n.u = *u;
-    else n.d = *j.getAsNumber();
-  } else {
-    why = "expected a number";
-    return std::nullopt;
-  }
-  return n;
-}
-
-// The number converted to T as C++ converts it; a floating value outside an integer type's
-// range (undefined in C++) is refused.
-template <typename T> std::optional<T> convertNumber(const JsonNumber& n, std::string& why) {
-  if (n.i) return static_cast<T>(*n.i);
-  if (n.u) return static_cast<T>(*n.u);
-  const double d = *n.d;
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    const double hi = 2.0 * static_cast<double>(std::numeric_limits<T>::max() / 2 + 1);
-    const double lo = std::is_signed_v<T> ? static_cast<double>(std::numeric_limits<T>::min()) : 0.0;
-    if (!(std::trunc(d) >= lo && std::trunc(d) < hi)) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", d);
-      why = std::string(buf) + " does not fit in " + std::string(spelling(interp::detail::scalarOf<T>()));
-      return std::nullopt;
-    }
-  }
-  return static_cast<T>(d);
-}
-
+// A JSON scalar (cli_scalars.hpp's rule) as the interpreter's value of `type`.
 std::optional<interp::Value> scalarFromJson(const llvm::json::Value& j, Scalar type, std::string& why) {
-  auto n = readNumber(j, why);
-  if (!n) return std::nullopt;
-  switch (type) {
-#define CULIFT_X(E, T, S, B, I, SG, F)                                             \
-  case Scalar::E: {                                                                \
-    auto v = convertNumber<T>(*n, why);                                            \
-    return v ? std::optional<interp::Value>(interp::Value::of(*v)) : std::nullopt; \
+  const std::optional<rt::ScalarValue> v = cli::scalarFromJson(j, type, why);
+  if (!v) return std::nullopt;
+  interp::Value value;
+  value.type = v->type;
+  switch (v->type) {
+    case Scalar::Bool: value.b = v->b; break;
+    case Scalar::F32: value.f = v->f; break;
+    case Scalar::F64: value.d = v->d; break;
+    default:
+      if (isSigned(v->type)) value.i = v->i;
+      else value.u = v->u;
   }
-    CULIFT_SCALAR_TYPES(CULIFT_X)
-#undef CULIFT_X
-    case Scalar::Void: break;
-  }
-  why = "no value of type void";
-  return std::nullopt;
+  return value;
 }
 
 // Numbers for output: round-trip digits, exact integers, NaN/Inf as strings.
@@ -188,19 +139,28 @@ int runRun() {
   TranslateResult result = translate(runInput, options);
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
-  const Function* fn = result.module->find(runFunction);
-  if (!fn) return usage("no function '" + runFunction + "' in '" + runInput + "'");
-
-  // A kernel returning a struct takes its fields' places last: not given, printed as the result.
-  const unsigned given = fn->firstResultParam();
-  if (list->size() != given)
-    return usage("'" + fn->name + "' takes " + std::to_string(given) + " argument" + (given == 1 ? "" : "s") +
-                 ", --args has " + std::to_string(list->size()));
+  std::string notPicked;
+  const Function* fn = pickedFunction(result, runFunction, notPicked);
+  if (!fn) return usage(notPicked);
 
   // Arrays of structs: their layouts, by parameter.
   std::vector<const RecordView*> records(fn->numParams, nullptr);
   for (const auto& [p, record] : fn->recordParams)
     if (p < fn->numParams) records[p] = &record;
+  auto typeOf = [&](unsigned p) {
+    const Var& param = fn->param(p);
+    return records[p] ? recordPointerType(*records[p], param.type.constElements) : toString(param.type);
+  };
+
+  // A kernel returning a struct takes its fields' places last: not given, printed as the result.
+  const unsigned given = fn->firstResultParam();
+  if (list->size() != given) {
+    std::string names;
+    for (unsigned p = 0; p < given; ++p) names += (p ? ", " : "") + typeOf(p) + " " + fn->param(p).name;
+    if (!names.empty()) names = " (" + names + (fn->indexParams.empty() ? "" : "; index parameters included") + ")";
+    return usage("'" + fn->name + "' takes " + std::to_string(given) + " argument" + (given == 1 ? "" : "s") + names +
+                 ", --args has " + std::to_string(list->size()));
+  }
 
   std::vector<interp::Arg> args;
   std::vector<std::vector<std::byte>> arrays(fn->numParams);
@@ -218,9 +178,7 @@ int runRun() {
     }
     const RecordView* record = records[p];
     const llvm::json::Value& j = (*list)[p];
-    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " +
-                              (record ? recordPointerType(*record, param.type.constElements) : toString(param.type)) +
-                              ")";
+    const std::string where = "argument " + std::to_string(p + 1) + " ('" + param.name + "', " + typeOf(p) + ")";
     std::string why;
     if (param.type.isValue()) {
       if (j.getAsArray()) return usage(where + ": expected a number, got an array");
@@ -282,7 +240,12 @@ int runRun() {
     auto program = interp::Program::compile(result.module, opts);
     value = program->call(*fn, args);
   } catch (const interp::Error& e) {
-    llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
+    Diagnostic d = e.diagnostic();
+    // The interpreter's hint names the library's option; here it is the command line's.
+    if (llvm::StringRef(d.message).startswith("step budget of "))
+      d.hint = "the loop may not terminate; raise --step-budget (now " + std::to_string(runBudget) +
+               ") if it is just long";
+    llvm::errs() << d.format(llvm::errs().has_colors());
     return kExitError;
   }
 

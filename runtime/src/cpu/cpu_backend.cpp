@@ -93,7 +93,11 @@ class CpuBackend final : public BackendImpl {
     for (unsigned axis = 0; axis < 3; ++axis) extent.n[axis] = plan.extent[axis];
     // A reassociating plan's order where the GPU would take that plan's entry; the loop as
     // written where it would run a per-thread entry.
-    program->launch(fn, extent, kernelArgs, /*loopAsWritten=*/!choosePlanEntry(fn, plan, info_));
+    try {
+      program->launch(fn, extent, kernelArgs, /*loopAsWritten=*/!choosePlanEntry(fn, plan, info_));
+    } catch (const interp::Error& e) {
+      throw KernelError(e.diagnostic());  // one hierarchy for both backends: an rt::Error
+    }
   }
 
   unsigned suggestedBlockSize(void*) override { return 256; }
@@ -127,7 +131,11 @@ class CpuBackend final : public BackendImpl {
     interp::Options o;
     o.threads = options_.cpuThreads;
     LoadedProgram loaded;
-    loaded.program = interp::Program::compile(module, o);
+    try {
+      loaded.program = interp::Program::compile(module, o);
+    } catch (const interp::Error& e) {
+      throw KernelError(e.diagnostic());
+    }
     loaded.record.module = module->sourcePath;
     loaded.record.target = "interpreter";
     loaded.record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -24,6 +24,11 @@ struct TranslateOptions {
 struct TranslateResult {
   std::shared_ptr<Module> module;       // null when there were errors
   std::vector<Diagnostic> diagnostics;  // errors and warnings, in source order
+  // For each name in TranslateOptions::functions, in order, the lifted functions it named
+  // (Function::name): one for a function or a template instance (given as "Clip_float" or
+  // "Clip<float>"), every explicit instance for a function template ("Clip": Clip_float,
+  // Clip_int). Empty where the name named nothing (an error says so), and when Clang failed.
+  std::vector<std::vector<std::string>> picked;
 
   bool ok() const { return module != nullptr; }
   std::string formatDiagnostics(bool color = false) const;

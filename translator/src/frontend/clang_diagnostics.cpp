@@ -25,6 +25,12 @@ void ClangDiagnosticCollector::HandleDiagnostic(clang::DiagnosticsEngine::Level 
     d.loc = sources_.loc(info.getSourceManager(), info.getLocation());
     if (d.loc.valid()) d.sourceLine = sources_.line(d.loc.file, d.loc.line);
   }
+  // The driver and the compiler each check the command line: a diagnostic of it (an unknown
+  // warning option) arrives once per check. Say it once.
+  if (!d.loc.valid()) {
+    for (const Diagnostic& seen : diags_)
+      if (!seen.loc.valid() && seen.severity == d.severity && seen.message == d.message) return;
+  }
   diags_.push_back(std::move(d));
 }
 

@@ -1,5 +1,8 @@
 // Finding the functions to lift (annotated, or picked by name), lifting each one's signature
 // and body, and the whole-module checks (recursion).
+#include <algorithm>
+#include <cctype>
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "culift/ast/stack.hpp"
@@ -108,7 +111,12 @@ bool Lifter::tooDeep(unsigned depth, unsigned limit, bool& reported, clang::Sour
 
 void Lifter::run() {
   collectRoots();
-  for (FuncId id = 0; id < decls_.size(); ++id) liftFunction(id);
+  for (FuncId id = 0; id < decls_.size(); ++id) {
+    const unsigned errors = diags_.errorCount();
+    liftFunction(id);
+    clean_.resize(decls_.size(), false);
+    clean_[id] = diags_.errorCount() == errors;
+  }
   checkRecursion();
 }
 
@@ -141,21 +149,31 @@ void Lifter::collectRoots() {
     KernelMarks marks;
     if (!marksOf(annotations, def, marks)) continue;
     if (fd->getDescribedFunctionTemplate()) {
-      enqueueInstances(fd, marks);
+      enqueueInstances(fd, marks, /*annotated=*/true);
       continue;
     }
     enqueue(def, true, std::move(marks));
   }
 
   for (const std::string& name : picked) {
+    std::vector<FuncId>& named = picked_.emplace_back();
+    // A function by its name; a template by its name (all its explicit instances) and an
+    // instance by the name `culift ast` lists (Clip_float) or as C++ writes it (Clip<float>).
     std::vector<const clang::FunctionDecl*> matches;
     std::set<const clang::FunctionDecl*> canon;
-    for (const clang::FunctionDecl* fd : collector.found) {
-      if (fd->getNameAsString() != name && fd->getQualifiedNameAsString() != name) continue;
+    auto add = [&](const clang::FunctionDecl* fd) {
       if (canon.insert(fd->getCanonicalDecl()).second) matches.push_back(fd);
+    };
+    for (const clang::FunctionDecl* fd : collector.found) {
+      if (fd->getNameAsString() == name || fd->getQualifiedNameAsString() == name) add(fd);
+      if (const clang::FunctionTemplateDecl* tmpl = fd->getDescribedFunctionTemplate())
+        for (const clang::FunctionDecl* spec : tmpl->specializations())
+          if (const clang::FunctionDecl* def = spec->getDefinition(); def && def->hasBody() && namesInstance(def, name))
+            add(def);
     }
     if (matches.empty()) {
-      diags_.error(SourceLoc{module_.sourcePath, 0, 0}, "no function named '" + name + "' in " + module_.sourcePath);
+      diags_.error(SourceLoc{module_.sourcePath, 0, 0}, "no function named '" + name + "' in " + module_.sourcePath,
+                   "`culift ast FILE` lists the functions culift lifts (a template's instances as Clip_float)");
       continue;
     }
     if (matches.size() > 1) {
@@ -164,19 +182,32 @@ void Lifter::collectRoots() {
             "rename the overloads so each has its own name");
       continue;
     }
-    const clang::FunctionDecl* def = matches[0]->getDefinition();
+    const clang::FunctionDecl* fd = matches[0];
+    if (fd->getDescribedFunctionTemplate()) {
+      // The template: its explicit instances, with the template's own annotations.
+      KernelMarks marks;
+      if (!marksOf(culiftAnnotations(fd), fd, marks)) continue;
+      named = enqueueInstances(fd, marks, /*annotated=*/!culiftAnnotations(fd).empty());
+      continue;
+    }
+    const clang::FunctionDecl* def = fd->getDefinition();
     if (!def) {
-      error(matches[0]->getLocation(), "function '" + name + "' has no body");
+      error(fd->getLocation(), "function '" + name + "' has no body");
       continue;
     }
     auto it = ids_.find(def->getCanonicalDecl());
     if (it != ids_.end()) {
       module_.functions[it->second].annotated = true;
+      named.push_back(it->second);
       continue;
     }
+    // An instance carries its template's annotations.
+    const clang::FunctionDecl* pattern = def->getTemplateInstantiationPattern();
+    std::vector<const clang::AnnotateAttr*> annotations = culiftAnnotations(def);
+    if (annotations.empty() && pattern) annotations = culiftAnnotations(pattern);
     KernelMarks marks;
-    if (!marksOf(culiftAnnotations(def), def, marks)) continue;
-    enqueue(def, true, std::move(marks));
+    if (!marksOf(annotations, def, marks)) continue;
+    named.push_back(enqueue(def, true, std::move(marks)));
   }
 
   if (decls_.empty() && !diags_.hasErrors()) {
@@ -188,18 +219,20 @@ void Lifter::collectRoots() {
   }
 }
 
-void Lifter::enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks) {
+std::vector<FuncId> Lifter::enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks,
+                                             bool annotated) {
   const clang::FunctionTemplateDecl* tmpl = pattern->getDescribedFunctionTemplate();
-  bool any = false;
+  std::vector<FuncId> ids;
   for (const clang::FunctionDecl* spec : tmpl->specializations()) {
     const clang::TemplateSpecializationKind kind = spec->getTemplateSpecializationKind();
     if (kind != clang::TSK_ExplicitInstantiationDefinition && kind != clang::TSK_ExplicitSpecialization) continue;
     const clang::FunctionDecl* def = spec->getDefinition();
     if (!def || !def->hasBody()) continue;
-    any = true;
-    enqueue(def, true, marks);
+    const FuncId id = enqueue(def, true, marks);
+    module_.functions[id].annotated = true;  // also where a kernel's call had made it a helper
+    ids.push_back(id);
   }
-  if (any) return;
+  if (!ids.empty()) return ids;
   // The hint names an instance as the code would write its explicit instantiation: one that a
   // call already made implicitly, else the template's parameters filled in (float, 1).
   clang::PrintingPolicy policy(ctx_.getLangOpts());
@@ -227,10 +260,30 @@ void Lifter::enqueueInstances(const clang::FunctionDecl* pattern, const KernelMa
     example += ">(...);";
   }
   error(pattern->getLocation(),
-        "annotated function template '" + name + "' has no explicit instantiation: culift makes kernels of the " +
-            "instances an explicit instantiation names" +
+        std::string(annotated ? "annotated function template '" : "function template '") + name +
+            "' has no explicit instantiation: culift makes kernels of the instances an explicit instantiation names" +
             (used ? " ('" + name + "' is only instantiated implicitly, by a call)" : std::string()),
         "instantiate it after its definition for each instance a kernel is needed for, e.g. " + example);
+  return ids;
+}
+
+bool Lifter::namesInstance(const clang::FunctionDecl* instance, const std::string& name) {
+  const clang::TemplateArgumentList* args = instance->getTemplateSpecializationArgs();
+  if (!args) return false;
+  if (name == liftedBaseName(instance)) return true;
+  // As C++ writes it, spaces aside: Clip<float>, ns::Clip<unsigned int>.
+  clang::PrintingPolicy policy(ctx_.getLangOpts());
+  policy.SuppressTagKeyword = true;
+  std::string list;
+  llvm::raw_string_ostream os(list);
+  clang::printTemplateArgumentList(os, args->asArray(), policy);
+  auto squeeze = [](std::string s) {
+    s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+    return s;
+  };
+  const std::string wanted = squeeze(name);
+  return wanted == squeeze(instance->getNameAsString() + os.str()) ||
+         wanted == squeeze(instance->getQualifiedNameAsString() + os.str());
 }
 
 std::string Lifter::templateArgsName(llvm::ArrayRef<clang::TemplateArgument> args) {
@@ -270,6 +323,17 @@ std::string Lifter::templateArgsName(llvm::ArrayRef<clang::TemplateArgument> arg
 
 std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  if (!method && !fd->getTemplateSpecializationArgs() && fd->getDeclName().isIdentifier()) return fd->getNameAsString();
+  const std::string base = liftedBaseName(fd);
+  std::string name = base;
+  for (unsigned n = 2; userNames_.count(name) || generatedNames_.count(name); ++n)
+    name = base + "_" + std::to_string(n);
+  generatedNames_.insert(name);
+  return name;
+}
+
+std::string Lifter::liftedBaseName(const clang::FunctionDecl* fd) {
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool lambda = method && method->getParent()->isLambda();
   const clang::TemplateArgumentList* args = fd->getTemplateSpecializationArgs();
   if (!method && !args && fd->getDeclName().isIdentifier()) return fd->getNameAsString();
@@ -298,11 +362,7 @@ std::string Lifter::liftedName(const clang::FunctionDecl* fd) {
   }
   if (args)
     if (std::string a = templateArgsName(args->asArray()); !a.empty()) base += "_" + a;
-  std::string name = base;
-  for (unsigned n = 2; userNames_.count(name) || generatedNames_.count(name); ++n)
-    name = base + "_" + std::to_string(n);
-  generatedNames_.insert(name);
-  return name;
+  return base;
 }
 
 bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations, const clang::FunctionDecl* fd,

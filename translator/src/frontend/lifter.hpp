@@ -53,6 +53,12 @@ class Lifter {
   // every function they call, transitively.
   void run();
 
+  // For each name picked (Options::picked), in order: the functions it named (every explicit
+  // instance for a template's name); empty where the name was an error.
+  const std::vector<std::vector<FuncId>>& pickedFunctions() const { return picked_; }
+  // Whether lifting function `id` reported no error of its own (its signature and body).
+  bool liftedCleanly(FuncId id) const { return id < clean_.size() && clean_[id]; }
+
  private:
   struct CallEdge {
     FuncId caller, callee;
@@ -103,12 +109,18 @@ class Lifter {
   void liftFunction(FuncId id);
   bool checkFunctionShape(const clang::FunctionDecl* fd);
   void checkRecursion();
-  // The roots an annotated function template gives: its explicit instantiations.
-  void enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks);
+  // The roots a function template gives: its explicit instantiations, or an error saying how to
+  // write one (`annotated`: the template carries CULIFT_KERNEL, else it was picked by name).
+  std::vector<FuncId> enqueueInstances(const clang::FunctionDecl* pattern, const KernelMarks& marks, bool annotated);
+  // Whether `name` (picked by name) names the template instance `instance`: its lifted name
+  // (Clip_float) or its name with template arguments as C++ writes them (Clip<float>).
+  bool namesInstance(const clang::FunctionDecl* instance, const std::string& name);
   // The name a lifted function gets: the user's for a plain function; for an instance of a
   // template, a static member function or a lambda a readable C identifier (lerp_float,
   // Horner_4_eval, Blend_lambda12) that no other function of the file has.
   std::string liftedName(const clang::FunctionDecl* fd);
+  // The same before it is made unique.
+  std::string liftedBaseName(const clang::FunctionDecl* fd);
   std::string templateArgsName(llvm::ArrayRef<clang::TemplateArgument> args);
 
   // ---- types (lift_types.cpp) ----
@@ -436,6 +448,8 @@ class Lifter {
 
   std::set<std::string> userNames_;                   // every function name of the user's code
   std::set<std::string> generatedNames_;              // names liftedName gave out
+  std::vector<std::vector<FuncId>> picked_;           // pickedFunctions()
+  std::vector<bool> clean_;                           // liftedCleanly(), by FuncId
   std::map<const clang::FunctionDecl*, FuncId> ids_;  // canonical decl -> id
   std::vector<const clang::FunctionDecl*> decls_;     // id -> definition
   std::vector<CallEdge> edges_;

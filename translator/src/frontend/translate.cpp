@@ -5,6 +5,7 @@
 #include "culift/translate.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 
 #include "annotate_header.hpp"
@@ -73,18 +74,47 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
     return result;
   };
 
-  // The compile command: from compile_commands.json (-p) when it knows the file, else fixed.
+  // The compile command: from compile_commands.json (-p) when it lists the file, else fixed.
+  // Never one inferred from a neighbouring entry: its -D flags (NDEBUG) and warning flags are
+  // that file's, and would change this one's meaning without a word.
   std::unique_ptr<clang::tooling::CompilationDatabase> database;
+  auto warn = [&](std::string message, std::string hint) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.message = std::move(message);
+    d.hint = std::move(hint);
+    sink.report(std::move(d));
+  };
   if (!options.buildDir.empty()) {
     std::string why;
     database = clang::tooling::CompilationDatabase::loadFromDirectory(options.buildDir, why);
     if (!database) {
-      sink.error(
-          {}, "cannot load a compilation database from '" + options.buildDir + "': " + why,
-          "pass the build directory that holds compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
-      return finish(nullptr, {});
+      // A damaged file says what is wrong with it; a missing one needs no more words.
+      llvm::SmallString<256> json(options.buildDir);
+      llvm::sys::path::append(json, "compile_commands.json");
+      llvm::StringRef jsonWhy = why;
+      if (const std::size_t at = jsonWhy.find("json-compilation-database: "); at != llvm::StringRef::npos)
+        jsonWhy = jsonWhy.substr(at + std::strlen("json-compilation-database: "));
+      const std::string problem = llvm::sys::fs::exists(json)
+                                      ? "compile_commands.json: " + jsonWhy.trim().str()
+                                      : (isDirectory(options.buildDir) ? "it holds no compile_commands.json"
+                                                                       : "no such directory");
+      warn("no compilation database in '" + options.buildDir + "' (" + problem + "): " + displayName +
+               " is compiled with -std=c++20 and the compiler arguments given",
+           "pass the build directory that holds compile_commands.json (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
+    } else if (!fromDisk) {
+      database.reset();  // text held in memory: no file the database could list
+    } else {
+      const std::vector<clang::tooling::CompileCommand> commands = database->getCompileCommands(absPath);
+      const bool listed = std::any_of(commands.begin(), commands.end(),
+                                      [](const clang::tooling::CompileCommand& c) { return c.Heuristic.empty(); });
+      if (!listed) {
+        database.reset();
+        warn(displayName + " is not listed in " + options.buildDir +
+                 "/compile_commands.json: it is compiled with -std=c++20 and the compiler arguments given",
+             "pass the -D and -I flags it needs after --, or translate a file the database lists");
+      }
     }
-    if (!fromDisk || database->getCompileCommands(absPath).empty()) database.reset();
   }
   const bool fixedCommand = database == nullptr;
   if (fixedCommand) {
@@ -133,7 +163,37 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   frontend::Lifter lifter(units[0]->getASTContext(), sources, sink, *module,
                           frontend::Lifter::Options{options.functions, options.reassociate});
   lifter.run();
-  if (!sink.hasErrors()) classify(*module, sink);
+  for (const std::vector<FuncId>& ids : lifter.pickedFunctions()) {
+    std::vector<std::string>& names = result.picked.emplace_back();
+    for (FuncId id : ids) names.push_back(module->functions[id].name);
+  }
+  if (!sink.hasErrors()) {
+    classify(*module, sink);
+  } else {
+    // Lifting failed somewhere: the module is not translated, but the functions that lifted
+    // cleanly still get the classifier's checks (index parameters and their types, uniform
+    // marks), so that one run reports every error. Their signatures are enough for that.
+    Module signatures;
+    signatures.sourcePath = module->sourcePath;
+    for (FuncId id = 0; id < module->functions.size(); ++id) {
+      if (!lifter.liftedCleanly(id)) continue;
+      const Function& lifted = module->functions[id];
+      Function& f = signatures.functions.emplace_back();
+      f.name = lifted.name;
+      f.returnType = lifted.returnType;
+      f.vars.assign(lifted.vars.begin(),
+                    lifted.vars.begin() + std::min<std::size_t>(lifted.numParams, lifted.vars.size()));
+      f.numParams = static_cast<unsigned>(f.vars.size());
+      f.range = lifted.range;
+      f.annotated = lifted.annotated;
+      f.indexNames = lifted.indexNames;
+      f.reassociate = lifted.reassociate;
+      f.uniformNames = lifted.uniformNames;
+      f.recordParams = lifted.recordParams;
+      f.resultRecord = lifted.resultRecord;
+    }
+    classify(signatures, sink);
+  }
   if (!sink.hasErrors()) {
     EmitOptions emit;
     emit.lineDirectives = options.lineDirectives;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "culift/ast/source.hpp"
+
 namespace culift::rt {
 
 // Base of every runtime error.
@@ -65,6 +67,19 @@ class CompileError : public Error {
 class ArgumentError : public Error {
  public:
   using Error::Error;
+};
+
+// A kernel failed while the CPU backend ran it: undefined behaviour the GPU would hide (an index
+// out of range, an integer division by zero, ...), a failed assert, the step budget. The
+// diagnostic has the source location and the values (what() is its text); on the GPU the same
+// launch gives wrong results or, for an assert under EngineOptions::deviceAsserts, a CudaError.
+class KernelError : public Error {
+ public:
+  explicit KernelError(Diagnostic d);
+  const Diagnostic& diagnostic() const { return diag_; }
+
+ private:
+  Diagnostic diag_;
 };
 
 // The names CUDA gives its driver status codes (the driver stub gives none, so culift keeps
