@@ -371,7 +371,13 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       if (base.kind != ExprKind::VarRef && base.kind != ExprKind::Subscript) b = "(" + b + ")";
       return {b + "[" + top(*e.operands[1]) + "]", false};
     }
-    case ExprKind::Unary: return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
+    case ExprKind::Unary:
+      // A floating negation flips the sign bit through the prelude's culift_neg: the device
+      // assembler negated a value it knew to be zero as an integer (-|x| with x = +0.0 became
+      // +0.0 once |x| == 0 had been tested).
+      if (flavor_ == Flavor::Cuda && e.unaryOp == UnaryOp::Neg && isFloating(e.type.scalar))
+        return {"culift_neg(" + argument(*e.operands[0]) + ")", false};
+      return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
     case ExprKind::Binary:
       if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.type.scalar) &&
           opaqueDivisor(*e.operands[1]))
