@@ -126,6 +126,7 @@ class CpuBackend final : public BackendImpl {
     auto start = Clock::now();
     interp::Options o;
     o.threads = options_.cpuThreads;
+    o.checkConflicts = options_.checkConflicts;
     LoadedProgram loaded;
     loaded.program = interp::Program::compile(module, o);
     loaded.record.module = module->sourcePath;
