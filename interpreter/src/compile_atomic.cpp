@@ -62,10 +62,14 @@ ExprNodePtr Compiler::atomic(const Expr& e) {
   LvalueNodePtr element = lvalue(*e.operands[0]);
   ExprNodePtr value = expr(*e.operands[1]);
   switch (t) {
-    case Scalar::I32: return std::make_unique<AtomicNode<std::int32_t>>(&e, std::move(element), std::move(value), e.atomicOp);
-    case Scalar::U32: return std::make_unique<AtomicNode<std::uint32_t>>(&e, std::move(element), std::move(value), e.atomicOp);
-    case Scalar::I64: return std::make_unique<AtomicNode<std::int64_t>>(&e, std::move(element), std::move(value), e.atomicOp);
-    case Scalar::U64: return std::make_unique<AtomicNode<std::uint64_t>>(&e, std::move(element), std::move(value), e.atomicOp);
+    case Scalar::I32:
+      return std::make_unique<AtomicNode<std::int32_t>>(&e, std::move(element), std::move(value), e.atomicOp);
+    case Scalar::U32:
+      return std::make_unique<AtomicNode<std::uint32_t>>(&e, std::move(element), std::move(value), e.atomicOp);
+    case Scalar::I64:
+      return std::make_unique<AtomicNode<std::int64_t>>(&e, std::move(element), std::move(value), e.atomicOp);
+    case Scalar::U64:
+      return std::make_unique<AtomicNode<std::uint64_t>>(&e, std::move(element), std::move(value), e.atomicOp);
     case Scalar::F32: return std::make_unique<AtomicNode<float>>(&e, std::move(element), std::move(value), e.atomicOp);
     case Scalar::F64: return std::make_unique<AtomicNode<double>>(&e, std::move(element), std::move(value), e.atomicOp);
     default: break;

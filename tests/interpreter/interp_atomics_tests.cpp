@@ -77,7 +77,8 @@ TEST_CASE("the atomics header translates; atomic updates are AtomicRmw nodes", "
   CHECK(t.diagnostics.find("'y[i]'") == std::string::npos);
 }
 
-TEST_CASE("a histogram with atomics gives exact counts over many threads, every time", "[interp][translated][atomics]") {
+TEST_CASE("a histogram with atomics gives exact counts over many threads, every time",
+          "[interp][translated][atomics]") {
   interp::Options o;
   o.threads = 8;
   auto program = programWith(o);

@@ -151,7 +151,7 @@ TEST_CASE("race warnings name the fix: the atomic an accumulation should be, a s
   // The warnings come with the source line and a caret, as errors do.
   bool formatted = false;
   for (const Diagnostic& d : r.diagnostics)
-    formatted = formatted || d.format().find("races.cpp:21:20: warning: possible data race: 'x[i - 1]'") !=
-                                 std::string::npos;
+    formatted = formatted ||
+                d.format().find("races.cpp:21:20: warning: possible data race: 'x[i - 1]'") != std::string::npos;
   CHECK(formatted);
 }

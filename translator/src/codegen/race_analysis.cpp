@@ -64,8 +64,8 @@ Poly product(const Poly& a, const Poly& b) {
 // Atoms: the thread indices, counted loops' counters and uniform values.
 struct Atom {
   enum Kind { Axis, Counter, Uniform } kind = Uniform;
-  Poly bound;                // Counter: the counter stays in [0, bound)
-  std::string key;           // Uniform: what it stands for
+  Poly bound;       // Counter: the counter stays in [0, bound)
+  std::string key;  // Uniform: what it stands for
 };
 
 struct Access {
@@ -115,8 +115,7 @@ std::string spell(const Function& fn, const Expr& e, unsigned depth = 0) {
         const bool wrap = p < q || (right && p == q && e.binaryOp != BinaryOp::Add && e.binaryOp != BinaryOp::Mul);
         return wrap ? "(" + s + ")" : s;
       };
-      return side(*e.operands[0], false) + " " + std::string(spelling(e.binaryOp)) + " " +
-             side(*e.operands[1], true);
+      return side(*e.operands[0], false) + " " + std::string(spelling(e.binaryOp)) + " " + side(*e.operands[1], true);
     }
     default: return "...";
   }
@@ -417,9 +416,9 @@ class Collector {
 // ---- one element per output ------------------------------------------------------------------
 
 struct Term {
-  int var;                 // the varying atom
-  Monomial coefficient;    // its uniform atoms
-  std::int64_t literal;    // its number
+  int var;               // the varying atom
+  Monomial coefficient;  // its uniform atoms
+  std::int64_t literal;  // its number
 };
 
 struct Shape {
@@ -575,8 +574,8 @@ void diagnoseKernel(const Module& module, const Function& kernel, DiagnosticSink
       if (once(a)) {
         if (a.write)
           warn(diags, a,
-               "possible data race: " + where(a) + " writes an element that another output of the launch may write at " +
-                   where(w),
+               "possible data race: " + where(a) +
+                   " writes an element that another output of the launch may write at " + where(w),
                "give each output elements of its own (one index per output, y[i]), or update shared elements with "
                "std::atomic_ref");
         else

@@ -64,7 +64,8 @@ ExprPtr Lifter::atomicCall(const clang::CXXMemberCallExpr* e) {
                     *scalar == Scalar::U64 || *scalar == Scalar::F32 || *scalar == Scalar::F64;
   if (!wide)
     return fail(targetLoc,
-                "std::atomic_ref<" + std::string(spelling(*scalar)) + "> is not supported: the device's atomics take "
+                "std::atomic_ref<" + std::string(spelling(*scalar)) +
+                    "> is not supported: the device's atomics take "
                     "32- and 64-bit integers, float and double",
                 "count in an int (or unsigned, long long) array");
   if (integersOnly(op) && isFloating(*scalar))
@@ -80,7 +81,8 @@ ExprPtr Lifter::atomicCall(const clang::CXXMemberCallExpr* e) {
   if (!arrayElement)
     return fail(targetLoc, "std::atomic_ref must refer to an element of an array parameter",
                 "atomics update memory other threads see: pass the array (int* counts) and write "
-                "std::atomic_ref<int>(counts[k])." + member + "(v)");
+                "std::atomic_ref<int>(counts[k])." +
+                    member + "(v)");
   if (!value->type.isValue()) return fail(e->getArg(0)->getExprLoc(), "an array cannot be an atomic's operand");
   auto out = std::make_unique<Expr>(ExprKind::AtomicRmw, Type::value(*scalar), range(e->getSourceRange()));
   out->atomicOp = op;
