@@ -43,6 +43,10 @@ CULIFT_KERNEL void LoopPastRow(float* y, int n, int i) {
   for (int k = 0; k < 2 * n; ++k) y[i * n + k] = 0.0f;  // expected-warning {{'y[i * n + k]' (line 43) may be written by more than one output}}
 }
 
+CULIFT_KERNEL void CompactOver(float* kept, int* count, int i) {
+  kept[std::atomic_ref<int>(count[0]).fetch_add(1)] = kept[i];  // expected-warning {{'kept[i]' (line 47) reads an element that another output of the launch may write at 'kept[std::atomic_ref(count[0]).fetch_add(1)]' (line 47)}}
+}
+
 // ---- silent: one element per output, separate arrays, records, atomics ----
 
 CULIFT_KERNEL void Own(const float* x, float* y, int i) { y[i] = x[i] + x[i + 1]; }
@@ -78,4 +82,8 @@ CULIFT_KERNEL void AtomicHistogram(const int* bin, int* counts, int i) {
 
 CULIFT_KERNEL float Sum(const float* x, float* total, int i) {
   return std::atomic_ref<float>(total[0]).fetch_add(x[i]) + x[i];
+}
+
+CULIFT_KERNEL void Compact(const float* x, float* kept, int* count, int i) {
+  if (x[i] > 0) kept[std::atomic_ref<int>(count[0]).fetch_add(1)] = x[i];
 }

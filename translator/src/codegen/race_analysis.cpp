@@ -71,6 +71,7 @@ struct Atom {
 struct Access {
   VarId array = kNone;  // the kernel's array parameter
   bool write = false;
+  bool ticket = false;  // the index is the old value of a fetch_add(c), c > 0: one per call
   std::optional<Poly> index;
   const Expr* at = nullptr;      // the Subscript
   const Function* fn = nullptr;  // where it is written
@@ -117,6 +118,9 @@ std::string spell(const Function& fn, const Expr& e, unsigned depth = 0) {
       };
       return side(*e.operands[0], false) + " " + std::string(spelling(e.binaryOp)) + " " + side(*e.operands[1], true);
     }
+    case ExprKind::AtomicRmw:
+      return "std::atomic_ref(" + spell(fn, *e.operands[0], depth + 1) + ")." + std::string(memberName(e.atomicOp)) +
+             "(" + spell(fn, *e.operands[1], depth + 1) + ")";
     default: return "...";
   }
 }
@@ -151,6 +155,7 @@ class Collector {
   }
 
   const std::vector<Atom>& atoms() const { return atoms_; }
+  int ticketAtom() { return newAtom(Atom::Axis, {}, "ticket"); }
 
  private:
   struct Scope {
@@ -302,6 +307,12 @@ class Collector {
     a.array = it->second;
     a.write = write;
     a.index = value(*sub.operands[1], s, 0);
+    const Expr* index = sub.operands[1].get();
+    while (index->kind == ExprKind::Cast && !index->explicitCast) index = index->operands[0].get();
+    if (index->kind == ExprKind::AtomicRmw && index->atomicOp == AtomicOp::Add && isInteger(index->type.scalar)) {
+      auto step = value(*index->operands[1], s, 0);
+      a.ticket = step && step->size() == 1 && step->begin()->first.empty() && step->begin()->second > 0;
+    }
     a.at = &sub;
     a.fn = s.fn;
     a.update = update;
@@ -544,7 +555,15 @@ void diagnoseKernel(const Module& module, const Function& kernel, DiagnosticSink
   const unsigned axes = kernel.mode == IndexMode::ElementWise ? 1 : rank(kernel.mode);
   Checker checker(collector.atoms(), axes);
   std::vector<Shape> shapes;
-  for (const Access& a : accesses) shapes.push_back(checker.shape(a.index));
+  for (const Access& a : accesses) {
+    shapes.push_back(checker.shape(a.index));
+    if (a.ticket) {
+      // kept[std::atomic_ref<int>(n[0]).fetch_add(1)]: each call takes another element (until
+      // the counter wraps), an index of its own that no other access shares.
+      shapes.back().injective = true;
+      shapes.back().terms = {Term{collector.ticketAtom(), {}, 1}};
+    }
+  }
   std::set<const Expr*> reported;
   auto once = [&](const Access& a) { return reported.insert(a.at).second; };
   const char* stencilHint =
