@@ -52,6 +52,10 @@ constexpr unsigned kBinaryOps = 0
 #define CULIFT_BINARY_OP(O, S) +1
 #include "culift/ast/constructs.def"
     ;
+constexpr unsigned kAtomicOps = 0
+#define CULIFT_ATOMIC_OP(O, M, C, I) +1
+#include "culift/ast/constructs.def"
+    ;
 constexpr unsigned kMathFns = 0
 #define CULIFT_MATH_FN(F, N, A, FN, DN, D) +1
 #include "culift/ast/constructs.def"
@@ -112,6 +116,7 @@ class Writer {
     enumerator(e->unaryOp);
     enumerator(e->binaryOp);
     enumerator(e->incDecOp);
+    enumerator(e->atomicOp);
     enumerator(e->computeType);
     boolean(e->explicitCast);
     string(e->text);
@@ -371,6 +376,7 @@ class ModuleReader {
     e->unaryOp = r_.enumerator<UnaryOp>(kUnaryOps, "unary operator");
     e->binaryOp = r_.enumerator<BinaryOp>(kBinaryOps, "binary operator");
     e->incDecOp = r_.enumerator<IncDecOp>(kIncDecOps, "increment operator");
+    e->atomicOp = r_.enumerator<AtomicOp>(kAtomicOps, "atomic operation");
     e->computeType = r_.enumerator<Scalar>(kScalars, "computation type");
     e->explicitCast = r_.boolean("a cast's explicit flag");
     e->text = r_.string("an assertion's text");
@@ -409,6 +415,11 @@ class ModuleReader {
       case ExprKind::Assign:
       case ExprKind::CompoundAssign:
       case ExprKind::Comma: operands(2); break;
+      case ExprKind::AtomicRmw:
+        operands(2);
+        if (e.operands[0]->kind != ExprKind::Subscript)
+          r_.fail("an atomic operation on something other than an array element");
+        break;
       case ExprKind::Conditional: operands(3); break;
       case ExprKind::Call: calls_.push_back(&e); break;  // checked once every function is read
       case ExprKind::MathCall: operands(info(e.math).arity); break;

@@ -29,6 +29,15 @@ constexpr std::string_view kBinarySpellings[] = {
 #define CULIFT_BINARY_OP(O, S) S,
 #include "culift/ast/constructs.def"
 };
+struct AtomicInfo {
+  std::string_view member;
+  std::string_view cuda;
+  bool integersOnly;
+};
+constexpr AtomicInfo kAtomics[] = {
+#define CULIFT_ATOMIC_OP(O, M, C, I) {M, C, I},
+#include "culift/ast/constructs.def"
+};
 constexpr MathFnInfo kMath[] = {
 #define CULIFT_MATH_FN(F, N, A, FN, DN, D) {MathFn::F, N, A, FN, DN, MathDomain::D},
 #include "culift/ast/constructs.def"
@@ -56,6 +65,19 @@ bool isComparison(BinaryOp op) {
 }
 bool isLogical(BinaryOp op) { return op == BinaryOp::LogAnd || op == BinaryOp::LogOr; }
 bool isShift(BinaryOp op) { return op == BinaryOp::Shl || op == BinaryOp::Shr; }
+
+std::string_view memberName(AtomicOp op) { return kAtomics[static_cast<unsigned>(op)].member; }
+std::string_view cudaName(AtomicOp op) { return kAtomics[static_cast<unsigned>(op)].cuda; }
+bool integersOnly(AtomicOp op) { return kAtomics[static_cast<unsigned>(op)].integersOnly; }
+bool lookupAtomicOp(std::string_view member, AtomicOp& op) {
+  for (unsigned k = 0; k < std::size(kAtomics); ++k) {
+    if (kAtomics[k].member == member) {
+      op = static_cast<AtomicOp>(k);
+      return true;
+    }
+  }
+  return false;
+}
 
 const MathFnInfo& info(MathFn fn) { return kMath[static_cast<unsigned>(fn)]; }
 

@@ -92,6 +92,8 @@ template <typename T, typename Index> struct LoadElemNode final : ExprNode {
     std::uint64_t k = index(v, f, *src);
     if (v.init && !v.init[k]) [[unlikely]]
       failUninitElement(f, *src, k);
+    if (v.shadow) [[unlikely]]
+      noteRead(f, *src, v, k);
     if constexpr (std::is_same_v<T, bool>) {
       return make(reinterpret_cast<const std::uint8_t*>(v.data)[k] != 0);
     } else {
@@ -140,6 +142,13 @@ template <typename Index> struct ElemLvalue final : LvalueNode {
   Index index;
   ElemLvalue(const Expr* e, std::uint32_t a, Index i) : LvalueNode(e), array(a), index(std::move(i)) {}
   Place place(Frame& f) const override {
+    const ArrayView& v = f.arrays[array];
+    std::uint64_t k = index(v, f, *src);
+    if (v.shadow) [[unlikely]]
+      noteWrite(f, *src, v, k);
+    return {v.data + k * byteSize(type), v.init ? v.init + k : nullptr};
+  }
+  Place atomicPlace(Frame& f) const override {
     const ArrayView& v = f.arrays[array];
     std::uint64_t k = index(v, f, *src);
     return {v.data + k * byteSize(type), v.init ? v.init + k : nullptr};
@@ -473,6 +482,7 @@ ExprNodePtr Compiler::expr(const Expr& e) {
     case ExprKind::Cast: return cast(e);
     case ExprKind::Call: return call(e);
     case ExprKind::MathCall: return mathCall(e);
+    case ExprKind::AtomicRmw: return atomic(e);
     case ExprKind::Comma:
       if (e.operands.size() != 2) malformed(e.range, "comma without two operands");
       return std::make_unique<CommaNode>(&e, expr(*e.operands[0]), expr(*e.operands[1]));

@@ -49,6 +49,9 @@ struct LvalueNode {
   explicit LvalueNode(const Expr* e) : src(e), type(e->type.scalar) {}
   virtual ~LvalueNode() = default;
   virtual Place place(Frame& f) const = 0;
+  // The place of an atomic update: not recorded as a write by a checked launch (atomics of
+  // several outputs on one element are what atomics are for). Only array elements have one.
+  virtual Place atomicPlace(Frame& f) const { return place(f); }
   // Checks that the place holds a written value (reads of uninitialized locals are errors).
   virtual void checkRead(Frame& f, const Place& p) const = 0;
 };
@@ -81,6 +84,7 @@ class Compiler {
   ExprNodePtr varLoad(const Expr& e);
   ExprNodePtr call(const Expr& e);
   ExprNodePtr mathCall(const Expr& e);
+  ExprNodePtr atomic(const Expr& e);  // compile_atomic.cpp
 
   bool isChecked(VarId v) const { return checked_[v]; }
   // A scalar variable with a slot of its own (not an array, not a reference).

@@ -126,6 +126,7 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
     v.data = arrayStore + a.offset;
     v.size = a.extent;
     v.writable = a.writable;
+    v.shadow = nullptr;
     v.init = a.initOffset == SIZE_MAX ? nullptr : initStore + a.initOffset;
     if (v.init) std::memset(v.init, 0, a.extent);
   }

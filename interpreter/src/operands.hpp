@@ -60,6 +60,8 @@ template <typename T> struct ElemOp {
     const std::uint64_t k = checkedIndex<int>(affineValue(index, f), v, f, *src);
     if (v.init && !v.init[k]) [[unlikely]]
       failUninitElement(f, *src, k);
+    if (v.shadow) [[unlikely]]
+      noteRead(f, *src, v, k);
     T x;
     std::memcpy(&x, v.data + k * sizeof(T), sizeof(T));
     return x;

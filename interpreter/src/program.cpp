@@ -252,6 +252,21 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
                        "' of type " + std::string(spelling(fn.param(p).type.scalar)));
   }
 
+  // A checked launch records every access to its writable arrays.
+  std::vector<std::unique_ptr<rt::ConflictShadow>> shadows;
+  if (d.options.checkConflicts) {
+    for (const KernelParam& kp : fn.signature.params) {
+      if (kp.role != ParamRole::OutputArray) continue;
+      rt::ArrayView& v = views.at(kp.userParam);
+      auto shadow = std::make_unique<rt::ConflictShadow>();
+      shadow->writer = std::make_unique<std::atomic<std::uint64_t>[]>(v.size);
+      shadow->reader = std::make_unique<std::atomic<std::uint64_t>[]>(v.size);
+      shadow->name = kp.name;
+      v.shadow = shadow.get();
+      shadows.push_back(std::move(shadow));
+    }
+  }
+
   const rt::CompiledFunction& cf = d.functions[index];
   const std::int64_t cols = rank >= 2 ? extent.n[1] : 1;
   const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
@@ -304,6 +319,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
         for (const auto& [p, v] : elementInputs)
           s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
         ctx.steps = 0;
+        ctx.element = e;
         if (fn.resultRecord) {
           for (unsigned p = firstResult; p < fn.numParams; ++p)
             refs[p] = rt::Place{out->data + e * recordBytes + fn.resultRecord->fields[p - firstResult].offset,

@@ -3,6 +3,7 @@
 // execution never looks a name up.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -52,6 +53,17 @@ template <typename F> decltype(auto) dispatch(Scalar s, F&& f) {
   return f.template operator()<Scalar::I32>();  // unreachable: callers never pass Void
 }
 
+// A checked launch's record of one writable array (Options::checkConflicts): per element, the
+// launch element (output) that wrote it and the one that read it, each plus one (0: none;
+// kSeveralReaders: more than one output read it). Reads and writes of an element by two
+// different outputs are a conflict: on the GPU the outputs run in no fixed order.
+struct ConflictShadow {
+  static constexpr std::uint64_t kSeveralReaders = ~std::uint64_t{0};
+  std::unique_ptr<std::atomic<std::uint64_t>[]> writer;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> reader;
+  std::string name;  // the kernel parameter
+};
+
 // A view of an array: a caller's array (no init flags) or a local array (init flags when it
 // was declared without an initializer).
 struct ArrayView {
@@ -59,6 +71,7 @@ struct ArrayView {
   std::uint8_t* init = nullptr;  // per element: 1 = written; null = always initialized
   std::uint64_t size = 0;
   bool writable = false;
+  ConflictShadow* shadow = nullptr;  // a checked launch's writable array: its accesses are recorded
 };
 
 // An lvalue resolved at run time: a scalar slot or an array element in memory, and its
@@ -88,7 +101,13 @@ struct Context {
   // The launched kernel, when its loop runs in its plan's reassociated order (its own frame
   // only: the same function called from another one adds in source order).
   const CompiledFunction* reassociating = nullptr;
+  std::uint64_t element = 0;  // the launch element (output) this thread computes
 };
+
+// Records a read or a write of element k of a checked launch's array; an Error at `at` when
+// another output of the launch wrote it (or, for a write, read it).
+void noteRead(const Frame& f, const Expr& at, const ArrayView& v, std::uint64_t k);
+void noteWrite(const Frame& f, const Expr& at, const ArrayView& v, std::uint64_t k);
 
 enum class Flow : std::uint8_t { Normal, Break, Continue, Return };
 

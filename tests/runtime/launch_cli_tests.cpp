@@ -207,3 +207,50 @@ TEST_CASE("culift launch takes a template instance by the name culift ast lists,
   CHECK(wide.out.find("element 0: 3000000000 does not fit in int (-2147483648 to 2147483647)") != std::string::npos);
   llvm::sys::fs::remove(file);
 }
+
+TEST_CASE("culift launch: atomics give exact counts on the CPU backend; --check-conflicts stops a race", "[cli]") {
+  llvm::SmallString<128> path, args;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-launch-atomics", "cpp", path));
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-launch-atomics", "json", args));
+  {
+    std::ofstream out{std::string(path)};
+    out << "#include <atomic>\n"
+           "#define CULIFT_KERNEL [[clang::annotate(\"culift\")]]\n"
+           "CULIFT_KERNEL void Histogram(const int* bin, int* counts, int i) {\n"
+           "  std::atomic_ref<int>(counts[bin[i]]).fetch_add(1);\n"
+           "}\n"
+           "CULIFT_KERNEL void Racy(const int* bin, int* counts, int i) { counts[bin[i]] += 1; }\n";
+    std::ofstream json{std::string(args)};
+    json << "[[";
+    for (int k = 0; k < 100000; ++k) json << (k ? "," : "") << k % 4;
+    json << "], [0, 0, 0, 0]]";
+  }
+  const std::string file(path);
+  for (int run = 0; run < 3; ++run) {
+    Run r = culift("launch " + file + " --function Histogram --extent 100000 --args @" + std::string(args) +
+                   " --backend cpu");
+    REQUIRE(r.exitCode == 0);
+    auto o = parse(r);
+    const llvm::json::Object* arrays = o.getObject("arrays");
+    REQUIRE(arrays);
+    const llvm::json::Array* counts = arrays->getArray("counts");
+    REQUIRE(counts);
+    REQUIRE(counts->size() == 4);
+    for (const llvm::json::Value& c : *counts) CHECK(c.getAsInteger() == 25000);
+  }
+  // The race: warned about at translation, and a checked launch stops at the first conflict.
+  Run racy = culift("launch " + file + " --function Racy --extent 100000 --args @" + std::string(args) +
+                    " --check-conflicts");
+  INFO(racy.out);
+  CHECK(racy.exitCode == 1);
+  CHECK(racy.out.find(":6:63: warning: possible data race: 'counts[bin[i]]'") != std::string::npos);
+  CHECK(racy.out.find(":6:63: error: output ") != std::string::npos);
+  CHECK(racy.out.find(" of 'counts', which output ") != std::string::npos);
+  CHECK(racy.out.find("(a data race)") != std::string::npos);
+  Run gpu = culift("launch " + file +
+                   " --function Racy --extent 4 --args '[[0,1,2,3],[0,0,0,0]]' --check-conflicts "
+                   "--backend gpu");
+  CHECK(gpu.exitCode == 2);
+  llvm::sys::fs::remove(path);
+  llvm::sys::fs::remove(args);
+}

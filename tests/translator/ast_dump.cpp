@@ -55,6 +55,7 @@ std::string dump(const Function& f, const Expr& e) {
     case ExprKind::MathCall: return "(Math " + std::string(info(e.math).name) + " " + type + operands(f, e) + ")";
     case ExprKind::Comma: return "(, " + type + operands(f, e) + ")";
     case ExprKind::Assert: return "(assert \"" + e.text + "\"" + operands(f, e) + ")";
+    case ExprKind::AtomicRmw: return "(" + std::string(memberName(e.atomicOp)) + " " + type + operands(f, e) + ")";
   }
   return "(?)";
 }

@@ -726,3 +726,18 @@ TEST_CASE("a kernel's struct parameter is its fields, each a scalar parameter", 
   CHECK(f.vars[0].binding == Binding::Value);
   CHECK(f.signature.toString() == "(float p_x, double p_w, double* culift_out, long long culift_n)");
 }
+
+TEST_CASE("std::atomic_ref<T>(a[k]).fetch_add(v) is an AtomicRmw of the element, its operand converted",
+          "[construct][atomic]") {
+  auto r = lift(
+      "#include <atomic>\n"
+      "CULIFT_KERNEL void h(const int* b, int* c, int i) { std::atomic_ref<int>(c[b[i]]).fetch_add(1); }\n"
+      "CULIFT_KERNEL float s(float* t, double* d, short v, int i) {\n"
+      "  std::atomic_ref(d[i]).fetch_sub(v);\n"
+      "  return std::atomic_ref<float>(t[0]).fetch_add(2.0f);\n"
+      "}");
+  CHECK(body(r, "h") == "{ (fetch_add i32 (Index (Var c) (Index (Var b) (Var i))) (Int i32 1)); }");
+  CHECK(body(r, "s") ==
+        "{ (fetch_sub f64 (Index (Var d) (Var i)) (Cast f64 (Var v))); "
+        "(Return (fetch_add f32 (Index (Var t) (Int i32 0)) (Float f32 2))) }");
+}

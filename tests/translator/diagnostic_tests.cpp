@@ -1,9 +1,11 @@
 // Diagnostic tests in Clang's style: every file in diagnostics/ marks each offending line with
-// `// expected-error {{part of the message}}` (or `expected-error@+N` / `@-N` for another
-// line). The file is translated once; the errors reported must be exactly the expected ones.
+// `// expected-error {{part of the message}}` or `// expected-warning {{...}}` (or
+// `expected-error@+N` / `@-N` for another line). The file is translated once; the errors and
+// warnings reported must be exactly the expected ones.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -19,18 +21,20 @@ const std::string kDiagnosticsDir = std::string(CULIFT_SOURCE_DIR) + "/tests/tra
 struct Expectation {
   unsigned line;
   std::string text;
+  Severity severity = Severity::Error;
   bool matched = false;
 };
 
 std::vector<Expectation> parseExpectations(const std::string& path) {
   std::ifstream in(path);
   std::vector<Expectation> out;
-  static const std::regex kMarker(R"(expected-error(@([+-]\d+))?\s*\{\{(.*?)\}\})");
+  static const std::regex kMarker(R"(expected-(error|warning)(@([+-]\d+))?\s*\{\{(.*?)\}\})");
   std::string line;
   for (unsigned n = 1; std::getline(in, line); ++n) {
     for (std::sregex_iterator it(line.begin(), line.end(), kMarker), end; it != end; ++it) {
-      const int offset = (*it)[2].matched ? std::stoi((*it)[2].str()) : 0;
-      out.push_back({static_cast<unsigned>(static_cast<int>(n) + offset), (*it)[3].str()});
+      const int offset = (*it)[3].matched ? std::stoi((*it)[3].str()) : 0;
+      out.push_back({static_cast<unsigned>(static_cast<int>(n) + offset), (*it)[4].str(),
+                     (*it)[1].str() == "error" ? Severity::Error : Severity::Warning});
     }
   }
   return out;
@@ -49,22 +53,29 @@ std::string check(const std::string& path) {
   std::vector<Expectation> expected = parseExpectations(path);
   TranslateResult r = translate(path);
   std::ostringstream problems;
-  if (expected.empty()) problems << "no expected-error markers in the file\n";
-  if (r.ok()) problems << "translation succeeded but errors were expected\n";
+  if (expected.empty()) problems << "no expected-error or expected-warning markers in the file\n";
+  const bool errorsExpected = std::any_of(expected.begin(), expected.end(),
+                                          [](const Expectation& e) { return e.severity == Severity::Error; });
+  if (r.ok() && errorsExpected) problems << "translation succeeded but errors were expected\n";
+  if (!r.ok() && !errorsExpected) problems << "translation failed but only warnings were expected\n";
   for (const Diagnostic& d : r.diagnostics) {
-    if (d.severity != Severity::Error) continue;
-    if (d.loc.file != path) problems << "error in another file: " << d.format();
+    if (d.severity == Severity::Note) continue;
+    const char* what = d.severity == Severity::Error ? "error" : "warning";
+    if (d.loc.file != path) problems << what << " in another file: " << d.format();
     auto it = std::find_if(expected.begin(), expected.end(), [&](const Expectation& e) {
-      return !e.matched && e.line == d.loc.line && d.message.find(e.text) != std::string::npos;
+      return !e.matched && e.severity == d.severity && e.line == d.loc.line &&
+             d.message.find(e.text) != std::string::npos;
     });
     if (it == expected.end()) {
-      problems << "unexpected error:\n" << d.format();
+      problems << "unexpected " << what << ":\n" << d.format();
       continue;
     }
     it->matched = true;
   }
   for (const Expectation& e : expected)
-    if (!e.matched) problems << "expected error not reported: line " << e.line << ": {{" << e.text << "}}\n";
+    if (!e.matched)
+      problems << "expected " << (e.severity == Severity::Error ? "error" : "warning") << " not reported: line "
+               << e.line << ": {{" << e.text << "}}\n";
   if (!problems.str().empty()) problems << "--- all diagnostics ---\n" << r.formatDiagnostics();
   return problems.str();
 }
@@ -160,4 +171,25 @@ TEST_CASE("the picked names say which functions they named", "[diagnostics]") {
   CHECK(r.picked[0] == std::vector<std::string>{"Clip_float", "Clip_int"});
   CHECK(r.picked[1] == std::vector<std::string>{"Clip_int"});
   CHECK(r.picked[2] == std::vector<std::string>{"Plain"});
+}
+
+TEST_CASE("race warnings name the fix: the atomic an accumulation should be, a separate array for a stencil",
+          "[diagnostics]") {
+  TranslateResult r = translate(kDiagnosticsDir + "/races.cpp");
+  REQUIRE(r.ok());
+  std::map<unsigned, std::string> hints;
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Warning) hints[d.loc.line] = d.hint;
+  CHECK(hints[8] ==
+        "for an accumulation, update the element atomically: std::atomic_ref<int>(counts[bin[i]]).fetch_add(1); "
+        "otherwise give each output an element of its own");
+  CHECK_THAT(hints[16], Catch::Contains("std::atomic_ref<float>(y[0]).fetch_add(x[i])"));
+  CHECK_THAT(hints[34], Catch::Contains("std::atomic_ref<int>(c[i % 3]).fetch_sub(1)"));
+  CHECK_THAT(hints[21], Catch::StartsWith("write the results to a separate output array"));
+  // The warnings come with the source line and a caret, as errors do.
+  bool formatted = false;
+  for (const Diagnostic& d : r.diagnostics)
+    formatted = formatted ||
+                d.format().find("races.cpp:21:20: warning: possible data race: 'x[i - 1]'") != std::string::npos;
+  CHECK(formatted);
 }

@@ -1,5 +1,5 @@
 // culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu]
-//               [--strict] [--per-thread] [--reassociate] [-p BUILD_DIR] [-- CLANG_ARGS]
+//               [--strict] [--per-thread] [--reassociate] [--check-conflicts] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
 // parameter of the function minus its index parameters: a number for a scalar, an array of
@@ -66,12 +66,17 @@ llvm::cl::opt<bool> launchDeviceAsserts("device-asserts",
                                         llvm::cl::desc("Check the function's assert()s on the GPU too (compiled out "
                                                        "by default, as NDEBUG does; the CPU backend always checks)"),
                                         llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchCheckConflicts(
+    "check-conflicts",
+    llvm::cl::desc("Run on the CPU backend and fail where two outputs of the launch write one element, or one "
+                   "reads an element another writes (a data race on the GPU)"),
+    llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
     "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu] "
-    "[--strict] [--per-thread] [--reassociate] [-- CLANG_ARGS]\n";
+    "[--strict] [--per-thread] [--reassociate] [--check-conflicts] [-- CLANG_ARGS]\n";
 
 // An element-wise kernel's scalars: " (per element)" or " (uniform)"; nothing for other kernels.
 std::string roleNote(const Function& fn, const KernelParam& p) {
@@ -232,9 +237,12 @@ int runLaunch() {
   rt::EngineOptions engineOptions;
   engineOptions.math = launchStrict ? rt::MathMode::Strict : rt::MathMode::Default;
   engineOptions.deviceAsserts = launchDeviceAsserts;
+  engineOptions.checkConflicts = launchCheckConflicts;
+  if (launchCheckConflicts && launchBackend == "gpu")
+    return usage("--check-conflicts runs on the CPU backend: leave out --backend gpu");
   try {
     std::shared_ptr<rt::Engine> engine;
-    if (launchBackend == "cpu") {
+    if (launchBackend == "cpu" || launchCheckConflicts) {
       engine = rt::Engine::createCpu(engineOptions);
     } else if (launchBackend == "gpu") {
       std::string whyNot;

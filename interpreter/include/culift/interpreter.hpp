@@ -78,6 +78,12 @@ struct Options {
   std::uint64_t stepBudget = 1ull << 32;     // statements per call before it is an error
   unsigned threads = 0;                      // whole launches: 0 = all cores
   PlantedBug plantedBug = PlantedBug::None;  // tests of the differential oracle only
+  // Checked launches: record, per element of every writable array, which output of the launch
+  // wrote and read it, and throw an Error at the access where a second output writes an element
+  // another one wrote or read, or reads one another one wrote (a data race on the GPU, where the
+  // outputs run in no fixed order). std::atomic_ref updates are not recorded. Costs two 8-byte
+  // words per element of each writable array and a check per access (docs/numerical-contract.md).
+  bool checkConflicts = false;
 };
 
 // Extent of a whole launch: one number per axis (i, j, k); ElementWise uses extent[0].

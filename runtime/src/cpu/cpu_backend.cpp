@@ -130,6 +130,7 @@ class CpuBackend final : public BackendImpl {
     auto start = Clock::now();
     interp::Options o;
     o.threads = options_.cpuThreads;
+    o.checkConflicts = options_.checkConflicts;
     LoadedProgram loaded;
     try {
       loaded.program = interp::Program::compile(module, o);

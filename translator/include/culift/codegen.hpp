@@ -12,7 +12,8 @@ namespace culift {
 // Fills every function's mode, indexParams, signature, deviceName and kernelName.
 // Reports misuse of index conventions (an index parameter that is not an integer scalar,
 // `j` without `i`, ...) through `diags`.
-// Ends by planning every kernel's loop (planLoops).
+// Ends by planning every kernel's loop (planLoops) and warning where two outputs of a launch
+// may access one array element, one of them writing (a data race on the GPU).
 void classify(Module& module, DiagnosticSink& diags);
 
 // The loop planner: for each kernel, how its loop runs (Function::loopPlan), why it runs per

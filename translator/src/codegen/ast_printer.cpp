@@ -422,6 +422,7 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       return {s + ")", false};
     }
     case ExprKind::MathCall: return mathCall(e);
+    case ExprKind::AtomicRmw: return atomic(e);
     case ExprKind::Comma: return wrap(top(*e.operands[0]) + ", " + top(*e.operands[1]));
     case ExprKind::Assert:
       if (flavor_ == Flavor::Pseudocode) return {"assert(" + top(*e.operands[0]) + ")", false};
@@ -499,6 +500,20 @@ std::string AstPrinter::mathName(const Expr& e) const {
   const MathFnInfo& m = info(e.math);
   if (flavor_ == Flavor::Pseudocode) return "std::" + std::string(m.name);
   return std::string(mathComputationType(e) == Scalar::F32 ? m.floatName : m.doubleName);
+}
+
+// The device's atomic on the element's address; the overloads CUDA lacks (64-bit signed add and
+// sub, 64-bit unsigned and floating sub) are the device prelude's culift_atomic_add/_sub.
+AstPrinter::Printed AstPrinter::atomic(const Expr& e) {
+  const Expr& element = *e.operands[0];
+  const std::string value = top(*e.operands[1]);
+  if (flavor_ == Flavor::Pseudocode)
+    return {"atomic_ref(" + expr(element).text + ")." + std::string(memberName(e.atomicOp)) + "(" + value + ")", false};
+  const Scalar t = e.type.scalar;
+  std::string fn(cudaName(e.atomicOp));
+  if (e.atomicOp == AtomicOp::Add && t == Scalar::I64) fn = "culift_atomic_add";
+  if (e.atomicOp == AtomicOp::Sub && t != Scalar::I32 && t != Scalar::U32) fn = "culift_atomic_sub";
+  return {fn + "(&" + expr(element).text + ", " + value + ")", false};
 }
 
 AstPrinter::Printed AstPrinter::mathCall(const Expr& e) {

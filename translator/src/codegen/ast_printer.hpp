@@ -80,6 +80,7 @@ class AstPrinter {
   static std::string narrowResult(Scalar target, const std::string& value);
   Printed narrowCompoundAssign(const Expr& e, const std::string& rhs);
   Printed mathCall(const Expr& e);
+  Printed atomic(const Expr& e);
   std::string convertedTo(const Expr& e, Scalar s);  // e, with a cast when its type differs
 
   void collectCalleeNames(const Stmt& s, std::unordered_set<std::string>& names) const;

@@ -12,6 +12,7 @@
 
 #include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
+#include "race_analysis.hpp"
 
 namespace culift {
 namespace {
@@ -217,6 +218,7 @@ void classifyHere(Module& module, DiagnosticSink& diags) {
     }
   }
   planLoops(module);
+  codegen::diagnoseRaces(module, diags);
 }
 
 }  // namespace culift

@@ -11,6 +11,7 @@
 #include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
 #include "plan_entries.hpp"
+#include "race_analysis.hpp"
 
 namespace culift::codegen {
 
@@ -684,6 +685,9 @@ void planLoopsHere(Module& module) {
       } else if (f.resultRecord) {
         a.reset();
         reason = "it returns a struct (the entries store one value per output)";
+      } else if (codegen::usesAtomics(module, f)) {
+        a.reset();
+        reason = "it updates memory with atomics (the entries stage what one output reads and writes)";
       }
     }
     if (!a) {

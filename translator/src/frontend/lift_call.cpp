@@ -103,6 +103,8 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   }
   if (const auto* member = llvm::dyn_cast<clang::CXXMemberCallExpr>(e)) {
     if (isStreamType(member->getObjectType())) return fail(where, kIoMessage, kIoHint);
+    // libstdc++ declares the members in a base class: the object is converted to it.
+    if (isAtomicRef(member->getImplicitObjectArgument()->IgnoreImpCasts()->getType())) return atomicCall(member);
     if (stdArrayOf(member->getImplicitObjectArgument()->getType().getNonReferenceType())) {
       if (referencesRejected(member->getImplicitObjectArgument())) return nullptr;
       return stdArrayMember(member);

@@ -310,7 +310,8 @@ ExprPtr Lifter::assertion(const clang::ConditionalOperator* c, const clang::Call
   // change it on the CPU only.
   bool sideEffects = false;
   visitExprs(*cond, [&](const Expr& x) {
-    if (x.kind == ExprKind::Assign || x.kind == ExprKind::CompoundAssign || x.kind == ExprKind::IncDec)
+    if (x.kind == ExprKind::Assign || x.kind == ExprKind::CompoundAssign || x.kind == ExprKind::IncDec ||
+        x.kind == ExprKind::AtomicRmw)
       sideEffects = true;
     if (x.kind == ExprKind::Call && x.callee < decls_.size())
       for (const clang::ParmVarDecl* p : decls_[x.callee]->parameters())

@@ -248,6 +248,11 @@ class Lifter {
   ExprPtr constantCall(const clang::CallExpr* e, const clang::FunctionDecl* callee, const std::string& spelled);
   bool isStreamType(clang::QualType t) const;
 
+  // ---- atomics (lift_atomic.cpp) ----
+  bool isAtomicRef(clang::QualType t) const;  // std::atomic_ref<T>
+  // std::atomic_ref<T>(a[k]).fetch_add(v) and the other read-modify-write members: AtomicRmw.
+  ExprPtr atomicCall(const clang::CXXMemberCallExpr* e);
+
   // ---- lambdas (lift_lambda.cpp) ----
   // A lambda is lifted as a function taking its captures first, then its parameters: a capture
   // by reference binds the captured variable; a capture by copy binds a hidden copy made where

@@ -42,6 +42,11 @@ enum class BinaryOp : std::uint8_t {
 #include "culift/ast/constructs.def"
 };
 
+enum class AtomicOp : std::uint8_t {
+#define CULIFT_ATOMIC_OP(O, M, C, I) O,
+#include "culift/ast/constructs.def"
+};
+
 enum class MathDomain : std::uint8_t { Floating, Classify, Any };
 
 enum class MathFn : std::uint8_t {
@@ -68,6 +73,11 @@ int delta(IncDecOp op);          // +1 or -1
 bool isComparison(BinaryOp op);  // < > <= >= == !=
 bool isLogical(BinaryOp op);     // && ||
 bool isShift(BinaryOp op);
+std::string_view memberName(AtomicOp op);  // "fetch_add"
+std::string_view cudaName(AtomicOp op);    // "atomicAdd"
+bool integersOnly(AtomicOp op);            // fetch_min, fetch_max
+// The atomic operation std::atomic_ref's member `member` performs, if culift supports it.
+bool lookupAtomicOp(std::string_view member, AtomicOp& op);
 const MathFnInfo& info(MathFn fn);
 // Looks up a C++ math name ("sqrt", "sqrtf", "fabsf", "fminf", "labs", "llabs"). On success
 // sets `fn` and `floatForm` (true for the C float forms such as "sqrtf").
@@ -95,6 +105,7 @@ struct Expr {
   UnaryOp unaryOp = UnaryOp::Neg;
   BinaryOp binaryOp = BinaryOp::Add;  // Binary, CompoundAssign
   IncDecOp incDecOp = IncDecOp::PreInc;
+  AtomicOp atomicOp = AtomicOp::Add;  // AtomicRmw
   Scalar computeType = Scalar::Void;  // CompoundAssign: type the operation is done in
   bool explicitCast = false;          // Cast: written by the user (C-style, static_cast, functional)
   std::string text;                   // Assert: the condition as the user wrote it ("n > 0")

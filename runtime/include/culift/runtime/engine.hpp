@@ -47,10 +47,14 @@ struct EngineOptions {
   // key), e.g. {"--ptxas-options=-O0"} to tell a device-assembler miscompilation from culift's
   // emitted source. Appended after them: the words of $CULIFT_NVRTC_OPTIONS, split at spaces.
   std::vector<std::string> extraCompileOptions;
-  std::string cacheDir;                          // empty: CompileCache::defaultDirectory()
-  bool diskCache = true;                         // false: compiled images are cached in memory only
-  std::string translatorVersion;                 // empty: the translator this runtime was built with
-  unsigned cpuThreads = 0;                       // CPU backend: 0 = every core
+  std::string cacheDir;           // empty: CompileCache::defaultDirectory()
+  bool diskCache = true;          // false: compiled images are cached in memory only
+  std::string translatorVersion;  // empty: the translator this runtime was built with
+  unsigned cpuThreads = 0;        // CPU backend: 0 = every core
+  // CPU backend: checked launches (interp::Options::checkConflicts). An element of a writable
+  // array that two outputs of one launch write, or that one writes and another reads, is an
+  // interp::Error naming both outputs (a data race on the GPU). std::atomic_ref updates are exempt.
+  bool checkConflicts = false;
   std::function<void(const std::string&)> warn;  // cache warnings; default: stderr
   // Without NVRTC a GPU engine can still run modules that carry a cubin for its device and its
   // compile options (Module::images; culift_add_kernels embeds them). True creates the GPU
