@@ -1,6 +1,8 @@
 // Diagnostic tests in Clang's style: every file in diagnostics/ marks each offending line with
-// `// expected-error {{part of the message}}` (or `expected-error@+N` / `@-N` for another
-// line). The file is translated once; the errors reported must be exactly the expected ones.
+// `// expected-error {{part of the message}}` or `// expected-warning {{...}}` (or
+// `expected-error@+N` / `@-N` for another line). The file is translated once; the errors and
+// the warnings reported in it must be exactly the expected ones, and a file expecting only
+// warnings must translate.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +18,7 @@ namespace {
 const std::string kDiagnosticsDir = std::string(CULIFT_SOURCE_DIR) + "/tests/translator/diagnostics";
 
 struct Expectation {
+  Severity severity;
   unsigned line;
   std::string text;
   bool matched = false;
@@ -24,12 +27,13 @@ struct Expectation {
 std::vector<Expectation> parseExpectations(const std::string& path) {
   std::ifstream in(path);
   std::vector<Expectation> out;
-  static const std::regex kMarker(R"(expected-error(@([+-]\d+))?\s*\{\{(.*?)\}\})");
+  static const std::regex kMarker(R"(expected-(error|warning)(@([+-]\d+))?\s*\{\{(.*?)\}\})");
   std::string line;
   for (unsigned n = 1; std::getline(in, line); ++n) {
     for (std::sregex_iterator it(line.begin(), line.end(), kMarker), end; it != end; ++it) {
-      const int offset = (*it)[2].matched ? std::stoi((*it)[2].str()) : 0;
-      out.push_back({static_cast<unsigned>(static_cast<int>(n) + offset), (*it)[3].str()});
+      const Severity severity = (*it)[1].str() == "error" ? Severity::Error : Severity::Warning;
+      const int offset = (*it)[3].matched ? std::stoi((*it)[3].str()) : 0;
+      out.push_back({severity, static_cast<unsigned>(static_cast<int>(n) + offset), (*it)[4].str()});
     }
   }
   return out;
@@ -48,29 +52,40 @@ std::string check(const std::string& path) {
   std::vector<Expectation> expected = parseExpectations(path);
   TranslateResult r = translate(path);
   std::ostringstream problems;
-  if (expected.empty()) problems << "no expected-error markers in the file\n";
-  if (r.ok()) problems << "translation succeeded but errors were expected\n";
+  const bool errorsExpected = std::any_of(expected.begin(), expected.end(),
+                                          [](const Expectation& e) { return e.severity == Severity::Error; });
+  if (expected.empty()) problems << "no expected-error or expected-warning markers in the file\n";
+  if (errorsExpected && r.ok()) problems << "translation succeeded but errors were expected\n";
+  if (!errorsExpected && !r.ok()) problems << "translation failed but only warnings were expected\n";
   for (const Diagnostic& d : r.diagnostics) {
-    if (d.severity != Severity::Error) continue;
-    if (d.loc.file != path) problems << "error in another file: " << d.format();
+    if (d.severity == Severity::Note) continue;
+    const char* kind = d.severity == Severity::Error ? "error" : "warning";
+    if (d.loc.file != path) {
+      // Errors count wherever they are; a warning of another file (a system header) is not this file's.
+      if (d.severity == Severity::Error) problems << "error in another file: " << d.format();
+      continue;
+    }
     auto it = std::find_if(expected.begin(), expected.end(), [&](const Expectation& e) {
-      return !e.matched && e.line == d.loc.line && d.message.find(e.text) != std::string::npos;
+      return !e.matched && e.severity == d.severity && e.line == d.loc.line &&
+             d.message.find(e.text) != std::string::npos;
     });
     if (it == expected.end()) {
-      problems << "unexpected error:\n" << d.format();
+      problems << "unexpected " << kind << ":\n" << d.format();
       continue;
     }
     it->matched = true;
   }
   for (const Expectation& e : expected)
-    if (!e.matched) problems << "expected error not reported: line " << e.line << ": {{" << e.text << "}}\n";
+    if (!e.matched)
+      problems << "expected " << (e.severity == Severity::Error ? "error" : "warning") << " not reported: line "
+               << e.line << ": {{" << e.text << "}}\n";
   if (!problems.str().empty()) problems << "--- all diagnostics ---\n" << r.formatDiagnostics();
   return problems.str();
 }
 
 }  // namespace
 
-TEST_CASE("every diagnostics/*.cpp reports exactly its expected errors, all in one run", "[diagnostics]") {
+TEST_CASE("every diagnostics/*.cpp reports exactly its expected errors and warnings, all in one run", "[diagnostics]") {
   const std::vector<std::string> files = diagnosticFiles();
   REQUIRE(files.size() >= 15);
   for (const std::string& path : files) {
