@@ -38,6 +38,7 @@ std::string_view name(ParamRole r) {
 
 std::string_view roleName(const Function& fn, const KernelParam& p) {
   if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::Scalar) return "uniform";
+  if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::InputArray) return "uniform array";
   return name(p.role);
 }
 

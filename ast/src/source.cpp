@@ -74,12 +74,11 @@ void DiagnosticSink::report(Diagnostic d) {
 }
 
 void DiagnosticSink::error(SourceLoc loc, std::string message, std::string hint) {
-  Diagnostic d;
-  d.severity = Severity::Error;
-  d.loc = std::move(loc);
-  d.message = std::move(message);
-  d.hint = std::move(hint);
-  report(std::move(d));
+  report(Diagnostic{Severity::Error, std::move(loc), std::move(message), {}, std::move(hint)});
+}
+
+void DiagnosticSink::warning(SourceLoc loc, std::string message, std::string hint) {
+  report(Diagnostic{Severity::Warning, std::move(loc), std::move(message), {}, std::move(hint)});
 }
 
 std::string DiagnosticSink::formatAll(bool color) const {

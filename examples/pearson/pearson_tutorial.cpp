@@ -1,8 +1,9 @@
 // The Pearson tutorial: six plain C++ functions lifted to CUDA kernels, launched on a
 // 1024 x 1024 matrix (GPU, or the CPU backend where there is none), every stage cross-checked.
 //
-//   Step 1  translate pearson_metrics.hpp; per function: index mode, names, pseudocode, CUDA
-//           source, and the interpreter-vs-native self-check
+//   Step 1  translate pearson_metrics.hpp; per function: index mode, kernel, entries and the
+//           interpreter-vs-native self-check; one kernel's pseudocode and CUDA source, and the
+//           whole CUDA file written to --cuda-out
 //   Step 2  register the translated module with the runtime
 //   Step 3  create the engine and launch: row statistics (1-D), Gram / correlation / distance
 //           (2-D), PearsonClamp element-wise over all cells
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <random>
 #include <string>
 #include <thread>
@@ -39,6 +41,12 @@ cl::opt<int> DeviceOrdinal("device", cl::desc("GPU ordinal (default 0)"), cl::in
 cl::opt<bool> ForceCpu("cpu", cl::desc("run on the CPU backend even where a GPU exists"), cl::cat(Options));
 cl::opt<bool> Strict("strict", cl::desc("strict math: no FMA contraction (--fmad=false)"), cl::cat(Options));
 cl::opt<bool> Brief("brief", cl::desc("do not print pseudocode and CUDA source"), cl::cat(Options));
+cl::opt<std::string> ShowCuda("show-cuda",
+                              cl::desc("the function whose pseudocode and CUDA step 1 prints (default "
+                                       "CorrelationCell; 'all': every function's, every entry)"),
+                              cl::value_desc("NAME"), cl::init("CorrelationCell"), cl::cat(Options));
+cl::opt<std::string> CudaOut("cuda-out", cl::desc("where step 1 writes the whole CUDA source"), cl::value_desc("FILE"),
+                             cl::init(CULIFT_PEARSON_CUDA_OUT), cl::cat(Options));
 cl::opt<std::string> Header("header", cl::desc("the header to translate"), cl::init(CULIFT_PEARSON_HEADER),
                             cl::cat(Options));
 
@@ -128,6 +136,18 @@ void preview(const char* what, const std::vector<float>& m, int n) {
   }
 }
 
+// The kernel's entries: the two per-thread ones and those of its loop plan.
+std::vector<std::string> entriesOf(const culift::Function& fn) {
+  if (!fn.isKernel()) return {};
+  std::vector<std::string> entries = {fn.kernelName, fn.wideKernelName};
+  for (const culift::PlanEntry& e : fn.planEntries) entries.push_back(e.kernelName);
+  return entries;
+}
+
+std::size_t lineCount(const std::string& text) {
+  return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
 // Calls the natively compiled function for a self-check.
 culift::CrossCheckResult selfCheck(const culift::interp::Program& program, const culift::Function& fn) {
   const culift::SampleArgs args = culift::sampleArgs(fn, Seed);
@@ -166,6 +186,25 @@ int main(int argc, char** argv) {
   auto program = culift::interp::Program::compile(module);
 
   const char* const names[] = {"RowSum", "RowSumSq", "GramDot", "CorrelationCell", "DistanceCell", "PearsonClamp"};
+  std::size_t kernels = 0, entries = 0, planEntries = 0;
+  for (const culift::Function* fn : module->kernels()) {
+    ++kernels;
+    entries += entriesOf(*fn).size();
+    planEntries += fn->planEntries.size();
+  }
+  std::printf("  %zu kernels, %zu entries: two per kernel (32-bit and 64-bit indices) and %zu of the loop plans\n",
+              kernels, entries, planEntries);
+  bool written = false;
+  {
+    std::ofstream file(CudaOut, std::ios::binary);
+    file << module->cudaSource;
+    file.close();
+    written = static_cast<bool>(file);
+    if (written)
+      std::printf("  the whole CUDA source, %zu lines: %s\n", lineCount(module->cudaSource), CudaOut.c_str());
+    else
+      std::printf("  could not write the CUDA source to %s (--cuda-out FILE picks another place)\n", CudaOut.c_str());
+  }
   for (const char* name : names) {
     const culift::Function* fn = module->find(name);
     if (!fn) {
@@ -177,16 +216,26 @@ int main(int argc, char** argv) {
     std::printf("  index mode      : %s\n", std::string(culift::name(fn->mode)).c_str());
     std::printf("  device function : %s\n", fn->deviceName.c_str());
     std::printf("  kernel          : %s%s\n", fn->kernelName.c_str(), fn->signature.toString().c_str());
-    if (!Brief) {
+    std::string list;
+    for (const std::string& entry : entriesOf(*fn)) list += (list.empty() ? "" : ", ") + entry;
+    std::printf("  entries         : %s (loop plan: %s)\n", list.c_str(),
+                std::string(culift::name(fn->loopPlan)).c_str());
+    if (!Brief && (ShowCuda == "all" || ShowCuda == name)) {
+      const std::string cuda = culift::emitCudaFunction(*module, *fn);
       std::printf("\n  pseudocode:\n");
       indented(culift::writePseudocode(*module, *fn));
-      std::printf("\n  CUDA source:\n");
-      indented(culift::emitCudaFunction(*module, *fn));
+      std::printf("\n  CUDA source (%zu lines%s%s):\n", lineCount(cuda), written ? "; every kernel's is in " : "",
+                  written ? CudaOut.c_str() : "");
+      indented(cuda);
     }
     const culift::CrossCheckResult check = selfCheck(*program, *fn);
     std::printf("  self-check (interpreter vs native): %s  %s\n", check.summary().c_str(), verdict(check.equal));
     allOk = allOk && check.equal;
   }
+
+  if (!Brief && ShowCuda != "all" &&
+      std::find(std::begin(names), std::end(names), ShowCuda.getValue()) == std::end(names))
+    std::printf("\n  --show-cuda %s: not one of the tutorial's functions (nor 'all')\n", ShowCuda.c_str());
 
   // ---- Step 2 ------------------------------------------------------------------------------
   title("Step 2: register the kernels");

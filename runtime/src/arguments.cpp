@@ -130,7 +130,10 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
     if (isArrayRole(p.role)) {
       const std::string scalarType(spelling(p.type.scalar));
       if (a.kind != LaunchArg::Kind::Buffer)
-        reject(fn, label + (p.role == ParamRole::ElementInput ? " is read per element" : " is an array") +
+        reject(fn, label +
+                       (p.role == ParamRole::ElementInput                ? " is read per element"
+                        : elementWise && p.role == ParamRole::InputArray ? " is an array, the same for every element"
+                                                                         : " is an array") +
                        ": pass a DeviceBuffer<" + (p.record ? p.record->name + "> or a DeviceBuffer<" : "") +
                        scalarType + ">, got " + a.describe());
       BufferRef b = a.buffer;

@@ -9,6 +9,7 @@
 #include "constant_kernels_suite.hpp"
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
+#include "table_kernels_suite.hpp"
 
 using namespace culift;
 using namespace culift::rt;
@@ -144,6 +145,17 @@ TEST_CASE("constants and uniform parameters run on the GPU as natively", "[gpu][
   if (!gpu) return;
   rttest::runConstantKernels(*gpu);
   rttest::runUniformKernels(*gpu);
+}
+
+TEST_CASE("element-wise kernels reading a table run on the CPU backend as natively", "[cpu][elementwise]") {
+  auto cpu = Engine::createCpu();
+  rttest::runTableKernels(*cpu);
+}
+
+TEST_CASE("element-wise kernels reading a table run on the GPU as natively", "[gpu][elementwise]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  rttest::runTableKernels(*gpu);
 }
 
 TEST_CASE("asserts are compiled out of GPU kernels by default, as NDEBUG does", "[gpu][assert]") {

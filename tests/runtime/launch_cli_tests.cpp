@@ -254,3 +254,47 @@ TEST_CASE("culift launch: atomics give exact counts on the CPU backend; --check-
   llvm::sys::fs::remove(path);
   llvm::sys::fs::remove(args);
 }
+
+TEST_CASE("culift launch passes an element-wise kernel's table whole, and a no-kernel function is refused",
+          "[cli][elementwise]") {
+  llvm::SmallString<128> path;
+  REQUIRE_FALSE(llvm::sys::fs::createTemporaryFile("culift-table", "cpp", path));
+  {
+    std::ofstream out{std::string(path)};
+    out << "#define CULIFT_KERNEL [[clang::annotate(\"culift\")]]\n"
+           "CULIFT_KERNEL float Horner(const float* coeff, int degree, float x) {\n"
+           "  float acc = 0.f;\n"
+           "  for (int k = 0; k <= degree; ++k) acc = acc * x + coeff[k];\n"
+           "  return acc;\n"
+           "}\n"
+           "CULIFT_KERNEL float Dot2(const float* a, const float* b) { return a[0] * b[0] + a[1] * b[1]; }\n";
+  }
+  const std::string file(path);
+  // 2x^2 + 3x + 4 at x = 0.5, 1, 2 with degree 2; degree 0 gives the first coefficient.
+  Run r = culift("launch " + file +
+                 " --function Horner --extent 4 --args '[[2, 3, 4], [2, 2, 2, 0], [0.5, 1, 2, 7]]' --backend cpu");
+  INFO(r.out);
+  REQUIRE(r.exitCode == 0);
+  auto o = parse(r);
+  const llvm::json::Array* out = o.getArray("out");
+  REQUIRE(out);
+  REQUIRE(out->size() == 4);
+  CHECK((*out)[0].getAsNumber() == 6.0);
+  CHECK((*out)[1].getAsNumber() == 9.0);
+  CHECK((*out)[2].getAsNumber() == 18.0);
+  CHECK((*out)[3].getAsNumber() == 2.0);
+
+  Run count = culift("launch " + file + " --function Horner --extent 4 --args '[[1]]' --backend cpu");
+  CHECK(count.exitCode == 2);
+  CHECK(count.out.find("(const float* coeff (the same for every element), const int* degree (per element), "
+                       "const float* x (per element);") != std::string::npos);
+  Run scalarTable = culift("launch " + file + " --function Horner --extent 1 --args '[1, [0], [1]]' --backend cpu");
+  CHECK(scalarTable.exitCode == 2);
+  CHECK(scalarTable.out.find("argument 1 ('coeff', const float*) (the same for every element)") != std::string::npos);
+
+  Run dot = culift("launch " + file + " --function Dot2 --extent 1 --args '[[1, 2], [3, 4]]' --backend cpu");
+  CHECK(dot.exitCode == 2);
+  CHECK(dot.out.find("warning: 'Dot2' gives no kernel") != std::string::npos);
+  CHECK(dot.out.find("'Dot2' is a device-only function") != std::string::npos);
+  llvm::sys::fs::remove(path);
+}

@@ -12,6 +12,7 @@ Function make(std::string name, Type ret, std::vector<std::pair<std::string, Typ
   f.returnType = ret;
   f.annotated = annotated;
   f.indexNames = {"i", "j", "k"};
+  f.range.begin = {"unit.cpp", 1, 1};
   for (auto& [n, t] : params) {
     Var v;
     v.name = n;
@@ -59,15 +60,19 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   CHECK(m.functions[3].signature.toString() ==
         "(const float* a, const double* b, float* culift_out, long long culift_n)");
   CHECK(m.functions[3].signature.params[1].role == ParamRole::ElementInput);
-  CHECK(m.functions[4].mode == IndexMode::DeviceOnly);
-  CHECK(m.functions[4].kernelName.empty());
-  CHECK(m.functions[4].signature.params.empty());
+  // An array and a scalar, no index: element-wise over the scalar, the array the same for all.
+  CHECK(m.functions[4].mode == IndexMode::ElementWise);
+  CHECK(m.functions[4].signature.toString() == "(const float* x, const int* n, float* culift_out, long long culift_n)");
+  CHECK(m.functions[4].signature.params[0].role == ParamRole::InputArray);
+  CHECK(m.functions[4].signature.params[1].role == ParamRole::ElementInput);
   CHECK(m.functions[5].mode == IndexMode::DeviceOnly);
+  CHECK(m.functions[5].kernelName.empty());
+  CHECK(m.functions[5].signature.params.empty());
+  CHECK(m.functions[5].wideKernelName.empty());
   CHECK(m.functions[6].mode == IndexMode::DeviceOnly);  // called, not annotated: device function only
   CHECK(m.functions[6].deviceName == "helper");
   CHECK(m.functions[0].kernelName == "one_kernel");
   CHECK(m.functions[0].wideKernelName == "one_kernel64");
-  CHECK(m.functions[4].wideKernelName.empty());
 }
 
 TEST_CASE("classify: misuse of index names is diagnosed", "[classify]") {
@@ -122,4 +127,88 @@ TEST_CASE("classify: loop-free kernels take four indices per thread, looping one
   CHECK(culift::test::function(r, "doLoop").itemsPerThread == 1);
   CHECK(culift::test::function(r, "branchy").itemsPerThread == 4);
   CHECK(culift::test::function(r, "twice").itemsPerThread == 1);  // device-only: no kernel
+}
+
+TEST_CASE("classify: without an index, arrays are uniform and scalars per element unless marked", "[classify]") {
+  Module m;
+  m.functions.push_back(make("horner", kFloat, {{"coeff", kIn}, {"degree", kInt}, {"x", kFloat}}));
+  m.functions.push_back(make("hornerUniform", kFloat, {{"coeff", kIn}, {"degree", kInt}, {"x", kFloat}}));
+  m.functions.back().uniformNames = {"degree"};
+  m.functions.push_back(make("constant", kFloat, {}));  // no parameter: one value per element
+  DiagnosticSink diags;
+  classify(m, diags);
+  REQUIRE(diags.diagnostics().empty());
+  const Function& h = m.functions[0];
+  CHECK(h.mode == IndexMode::ElementWise);
+  CHECK(h.kernelName == "horner_kernel");
+  CHECK(h.signature.toString() ==
+        "(const float* coeff, const int* degree, const float* x, float* culift_out, long long culift_n)");
+  CHECK(roleName(h, h.signature.params[0]) == "uniform array");
+  CHECK(roleName(h, h.signature.params[1]) == "element input");
+  const Function& u = m.functions[1];
+  CHECK(u.signature.toString() ==
+        "(const float* coeff, int degree, const float* x, float* culift_out, long long culift_n)");
+  CHECK(roleName(u, u.signature.params[1]) == "uniform");
+  CHECK(m.functions[2].mode == IndexMode::ElementWise);
+}
+
+TEST_CASE("classify: an annotated function that gives no kernel is told why and what to write", "[classify]") {
+  Module m;
+  m.functions.push_back(make("dot3", kFloat, {{"a", kIn}, {"b", kIn}}));
+  m.functions.push_back(make("scaleAll", Type::value(Scalar::Void), {{"y", kOutArray}, {"s", kFloat}}));
+  m.functions.push_back(make("scratch", kFloat, {{"tmp", kOutArray}, {"x", kFloat}}));
+  m.functions.push_back(make("nothing", Type::value(Scalar::Void), {{"table", kIn}, {"x", kFloat}}));
+  m.functions.push_back(make("helper", kFloat, {{"a", kIn}}, /*annotated=*/false));
+  DiagnosticSink diags;
+  classify(m, diags);
+  CHECK_FALSE(diags.hasErrors());
+  for (const Function& f : m.functions) CHECK(f.mode == IndexMode::DeviceOnly);
+  REQUIRE(diags.diagnostics().size() == 4);  // none for the helper, which is not annotated
+  for (const Diagnostic& d : diags.diagnostics()) {
+    CHECK(d.severity == Severity::Warning);
+    CHECK(d.loc.valid());
+    CHECK_THAT(d.message, Catch::Contains("gives no kernel: it has no index parameter (i, j or k)"));
+  }
+  CHECK_THAT(diags.diagnostics()[0].message, Catch::Contains("no scalar parameter to run element-wise over"));
+  CHECK(diags.diagnostics()[0].hint ==
+        "add an index parameter to compute one output per thread, float dot3(const float* a, const float* b, int i), "
+        "or remove CULIFT_KERNEL if it is a helper");
+  CHECK_THAT(diags.diagnostics()[1].message,
+             Catch::Contains("writes the array 'y': an element-wise launch runs it once per element"));
+  CHECK_THAT(diags.diagnostics()[1].hint,
+             Catch::Contains("CULIFT_KERNEL void saxpy(float a, const float* x, float* y, int i) { y[i] = a * x[i] + "
+                             "y[i]; }"));
+  CHECK_THAT(diags.diagnostics()[2].hint, Catch::EndsWith("or declare the array const if the function only reads it"));
+  CHECK_THAT(diags.diagnostics()[3].message, Catch::Contains("returns nothing"));
+}
+
+TEST_CASE("classify: a loop over a count without an index gets the one-output-per-call form", "[classify]") {
+  auto r = culift::test::lift(
+      "CULIFT_KERNEL void saxpy_loop(int n, float a, const float* x, float* y) {\n"
+      "  for (int k = 0; k < n; ++k) y[k] = a * x[k] + y[k];\n"
+      "}\n");
+  REQUIRE(r.ok());
+  REQUIRE(r.diagnostics.size() == 1);
+  const Diagnostic& d = r.diagnostics[0];
+  CHECK(d.severity == Severity::Warning);
+  CHECK(d.loc.line == 2);  // after the include
+  CHECK(d.message ==
+        "'saxpy_loop' gives no kernel: it has no index parameter (i, j or k) and writes the array 'y': an "
+        "element-wise launch runs it once per element, and every element would write the same array");
+  CHECK(d.hint ==
+        "culift runs the loop over 'n' as the launch, one thread per index: drop 'n' and the loop and write one "
+        "output per call, void saxpy_loop(float a, const float* x, float* y, int i) { <the loop's body for one i> "
+        "}, as in CULIFT_KERNEL void saxpy(float a, const float* x, float* y, int i) { y[i] = a * x[i] + y[i]; }");
+  CHECK(culift::test::function(r, "saxpy_loop").mode == IndexMode::DeviceOnly);
+}
+
+TEST_CASE("classify: the warning names the function's own index names", "[classify]") {
+  Module m;
+  m.functions.push_back(make("scaleAll", Type::value(Scalar::Void), {{"m", kOutArray}, {"s", kFloat}}));
+  m.functions.back().indexNames = {"row"};
+  DiagnosticSink diags;
+  classify(m, diags);
+  REQUIRE(diags.diagnostics().size() == 1);
+  CHECK_THAT(diags.diagnostics()[0].message, Catch::Contains("it has no index parameter ('row')"));
+  CHECK_THAT(diags.diagnostics()[0].hint, Catch::Contains("float* y, int row) { y[row] = a * x[row] + y[row]; }"));
 }

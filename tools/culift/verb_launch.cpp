@@ -78,11 +78,13 @@ const char* kUsage =
     "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu] "
     "[--strict] [--per-thread] [--reassociate] [--check-conflicts] [-- CLANG_ARGS]\n";
 
-// An element-wise kernel's scalars: " (per element)" or " (uniform)"; nothing for other kernels.
+// An element-wise kernel's parameters: " (per element)", " (uniform)" or, for an array read
+// whole by every element, " (the same for every element)"; nothing for other kernels.
 std::string roleNote(const Function& fn, const KernelParam& p) {
   if (fn.mode != IndexMode::ElementWise) return {};
   if (p.role == ParamRole::ElementInput) return " (per element)";
   if (p.role == ParamRole::Scalar) return " (uniform)";
+  if (p.role == ParamRole::InputArray) return " (the same for every element)";
   return {};
 }
 
@@ -212,8 +214,8 @@ int runLaunch() {
   if (!fn) return usage(notPicked);
   if (!fn->isKernel())
     return usage("'" + fn->name +
-                 "' is a device-only function (no index parameter i/j/k and not element-wise): it "
-                 "cannot be launched; use 'culift run' to interpret one call");
+                 "' is a device-only function (no index parameter i/j/k and no element-wise form: see the "
+                 "warning above): it cannot be launched; use 'culift run' to interpret one call");
   const unsigned rank = culift::rank(fn->mode);
   if (extent->size() != rank)
     return usage("'" + fn->name + "' is a " + std::string(name(fn->mode)) + " kernel: --extent needs " +

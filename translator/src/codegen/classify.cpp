@@ -92,6 +92,102 @@ void buildSignature(Function& f) {
   }
 }
 
+// "float a, const float* x, float* y": the user's parameters before the result fields, but `skip`.
+std::string parameterList(const Function& f, int skip) {
+  std::string s;
+  for (unsigned p = 0; p < f.firstResultParam(); ++p) {
+    if (static_cast<int>(p) == skip) continue;
+    s += (s.empty() ? "" : ", ") + toString(f.vars[p].type) + " " + f.vars[p].name;
+  }
+  return s;
+}
+
+const Expr* withoutCasts(const Expr* e) {
+  while (e && e->kind == ExprKind::Cast && !e->operands.empty()) e = e->operands[0].get();
+  return e;
+}
+
+// The scalar parameter a loop of `s` counts up to (for (int k = 0; k < n; ++k) gives n), or -1.
+int loopBoundParam(const Function& f, const Stmt& s, unsigned depth) {
+  if (depth > 64) return -1;
+  if (s.kind == StmtKind::For && s.cond && s.cond->kind == ExprKind::Binary && s.cond->operands.size() == 2) {
+    const BinaryOp op = s.cond->binaryOp;
+    if (op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Ne || op == BinaryOp::Gt || op == BinaryOp::Ge) {
+      for (const ExprPtr& side : s.cond->operands) {
+        const Expr* e = withoutCasts(side.get());
+        if (e && e->kind == ExprKind::VarRef && e->var < f.firstResultParam() && f.vars[e->var].type.isValue())
+          return static_cast<int>(e->var);
+      }
+    }
+  }
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c)
+      if (const int p = loopBoundParam(f, *c, depth + 1); p >= 0) return p;
+  for (const StmtPtr& c : s.stmts)
+    if (c)
+      if (const int p = loopBoundParam(f, *c, depth + 1); p >= 0) return p;
+  return -1;
+}
+
+// A function without index parameters is an element-wise kernel when it has a result and a
+// scalar to run over, and writes no array: each element runs one call, so an array written in
+// it would be written by every element at once (a race), and the arrays it reads are the same
+// for every element (a coefficient or lookup table). Otherwise it is a device function only,
+// and an annotated one is told why and what to write instead.
+bool elementWiseOrWhyNot(const Function& f, const std::string& index, DiagnosticSink& diags) {
+  std::vector<const Var*> scalars, arrays, written;
+  for (unsigned p = 0; p < f.firstResultParam(); ++p) {
+    const Var& v = f.vars[p];
+    (v.type.isPointer() ? arrays : scalars).push_back(&v);
+    if (v.type.isPointer() && !v.type.constElements) written.push_back(&v);
+  }
+  const bool hasResult = !f.returnType.isVoid() || f.resultRecord.has_value();
+  const std::string resultType = f.resultRecord ? f.resultRecord->name : std::string(spelling(f.returnType.scalar));
+  const std::string noIndex = "'" + f.name + "' gives no kernel: it has no index parameter (" +
+                              (index == "i" ? std::string("i, j or k") : "'" + index + "'") + ")";
+  const std::string oneOutputPerCall = "CULIFT_KERNEL void saxpy(float a, const float* x, float* y, int " + index +
+                                       ") { y[" + index + "] = a * x[" + index + "] + y[" + index + "]; }";
+  if (!written.empty()) {
+    std::string names;
+    for (const Var* v : written) names += (names.empty() ? "'" : ", '") + v->name + "'";
+    std::string hint;
+    const int bound = f.body ? loopBoundParam(f, *f.body, 0) : -1;
+    if (bound >= 0) {
+      hint = "culift runs the loop over '" + f.vars[bound].name + "' as the launch, one thread per index: drop '" +
+             f.vars[bound].name + "' and the loop and write one output per call, " + resultType + " " + f.name + "(" +
+             parameterList(f, bound) + ", int " + index + ") { <the loop's body for one " + index + "> }, as in " +
+             oneOutputPerCall;
+    } else {
+      hint = "take an index parameter and write one output per call, as in " + oneOutputPerCall;
+    }
+    if (hasResult) hint += "; or declare the array const if the function only reads it";
+    diags.warning(f.range.begin,
+                  noIndex + " and writes the array" + (written.size() == 1 ? " " : "s ") + names +
+                      ": an element-wise launch runs it once per element, and every element would write the same " +
+                      (written.size() == 1 ? "array" : "arrays"),
+                  hint);
+    return false;
+  }
+  if (!hasResult) {
+    diags.warning(f.range.begin,
+                  noIndex + " and returns nothing: an element-wise kernel writes each element's return value",
+                  "return the result (" + std::string(scalars.empty() ? "float" : spelling(scalars[0]->type.scalar)) +
+                      " " + f.name + "(...)) to run it once per element, or take an index parameter 'int " + index +
+                      "' and write an array at it");
+    return false;
+  }
+  if (scalars.empty() && !arrays.empty()) {
+    diags.warning(f.range.begin,
+                  noIndex +
+                      " and no scalar parameter to run element-wise over, only arrays; it is a __device__ "
+                      "function for other lifted functions",
+                  "add an index parameter to compute one output per thread, " + resultType + " " + f.name + "(" +
+                      parameterList(f, -1) + ", int " + index + "), or remove CULIFT_KERNEL if it is a helper");
+    return false;
+  }
+  return true;
+}
+
 void classifyFunction(Function& f, DiagnosticSink& diags) {
   f.mode = IndexMode::DeviceOnly;
   f.indexParams.clear();
@@ -148,10 +244,8 @@ void classifyFunction(Function& f, DiagnosticSink& diags) {
     f.mode = axis[1] < 0 ? IndexMode::Grid1D : axis[2] < 0 ? IndexMode::Grid2D : IndexMode::Grid3D;
     for (int a : axis)
       if (a >= 0) f.indexParams.push_back(a);
-  } else {
-    bool allScalar = true;
-    for (unsigned p = 0; p < f.numParams; ++p) allScalar = allScalar && f.vars[p].type.isValue();
-    f.mode = allScalar && (!f.returnType.isVoid() || f.resultRecord) ? IndexMode::ElementWise : IndexMode::DeviceOnly;
+  } else if (elementWiseOrWhyNot(f, names[0], diags)) {
+    f.mode = IndexMode::ElementWise;
   }
   if (f.mode == IndexMode::DeviceOnly) return;
   f.kernelName = f.name + "_kernel";

@@ -18,7 +18,7 @@ enum class IndexMode : std::uint8_t {
   Grid1D,       // one index parameter i: i = blockIdx.x * blockDim.x + threadIdx.x
   Grid2D,       // i (rows, on y) and j (columns, on x)
   Grid3D,       // i (z), j (y), k (x): C order, out[(i * nj + j) * nk + k]
-  ElementWise,  // all-scalar parameters and a return value: each scalar becomes an array
+  ElementWise,  // no index, a result, scalars (each becomes an array read per element) and const arrays (uniform)
   DeviceOnly,   // callable from other lifted functions only
 };
 std::string_view name(IndexMode m);  // "Grid1D", ..., "ElementWise", "DeviceOnly"
@@ -38,7 +38,8 @@ std::string_view name(ParamRole r);
 struct Function;
 struct KernelParam;
 // The role as a user reads it: name(role), except "uniform" for a scalar of an element-wise
-// kernel (one value for every element, beside the element inputs read per element).
+// kernel (one value for every element, beside the element inputs read per element) and
+// "uniform array" for its arrays (the same array for every element: a table it reads).
 std::string_view roleName(const Function& fn, const KernelParam& p);
 
 // An array of structs as a kernel parameter (const Particle* p): the struct as the host

@@ -46,6 +46,7 @@ class DiagnosticSink {
 
   void report(Diagnostic d);
   void error(SourceLoc loc, std::string message, std::string hint = {});
+  void warning(SourceLoc loc, std::string message, std::string hint = {});
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
   bool hasErrors() const { return errors_ != 0; }
   unsigned errorCount() const { return errors_; }
