@@ -130,6 +130,15 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
 
   if (isConstantCall(callee)) return constantCall(e, callee, qualified);
+  if (isMinmaxCall(e))
+    return fail(where,
+                "the std::pair '" + qualified + "' returns can only be held by a local or read as .first or .second",
+                "auto [lo, hi] = std::minmax({a, b, c}); or std::minmax(a, b).first; or std::min and std::max");
+  for (const clang::Expr* arg : e->arguments())
+    if (isStdPair(arg->getType()) && isLibraryFunction(callee))
+      return fail(where,
+                  "a std::pair can only be read as .first and .second: '" + qualified + "' of one is not supported",
+                  "read p.first and p.second");
   if (isLibraryFunction(callee)) {
     llvm::StringRef mathName = name;
     mathName.consume_front("__builtin_");
@@ -194,10 +203,12 @@ ExprPtr Lifter::liftedCall(const clang::CallExpr* e, const clang::FunctionDecl* 
 ExprPtr Lifter::mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled) {
   const clang::SourceLocation where = e->getBeginLoc();
   const MathFnInfo& m = info(fn);
+  const bool initializerList = e->getNumArgs() > 0 && isInitializerList(e->getArg(0));
+  if ((fn == MathFn::Min || fn == MathFn::Max) &&
+      (initializerList || (e->getNumArgs() == 3 && !scalarOf(e->getArg(2)->getType().getNonReferenceType()))))
+    return minMaxList(e, fn, spelled);  // a list, or a comparator (diagnosed there)
   for (const clang::Expr* arg : e->arguments()) {
-    if (llvm::isa<clang::CXXStdInitializerListExpr>(arg->IgnoreImplicit()))
-      return fail(where, "'" + spelled + "' with an initializer list is not supported",
-                  "nest the calls: std::min(a, std::min(b, c))");
+    if (isInitializerList(arg)) return fail(where, "'" + spelled + "' with an initializer list is not supported");
   }
   if (e->getNumArgs() != m.arity)
     return fail(where, "'" + spelled + "' with " + std::to_string(e->getNumArgs()) +
