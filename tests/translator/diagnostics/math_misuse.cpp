@@ -52,3 +52,15 @@ CULIFT_KERNEL float referenceToPairElement(float a, float b) {
   const float& r = std::minmax(a, b).first;  // expected-error {{reference 'r'}}
   return r;
 }
+
+CULIFT_KERNEL float pairAssigned(float a, float b) {
+  auto p = std::minmax({a, b});
+  p = std::minmax({b, a});  // expected-error {{operators of a std::pair are not supported}}
+  return p.first;
+}
+
+CULIFT_KERNEL float pairCaptured(float a, float b) {
+  auto p = std::minmax({a, b});
+  auto first = [&]() { return p.first; };  // expected-error {{capture 'p' of type 'pair<float, float>' is not supported}}
+  return first();
+}

@@ -95,6 +95,9 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     if (referencesRejected(e)) return nullptr;  // the object was diagnosed where it was declared
     for (const clang::Expr* arg : op->arguments())
       if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
+    if (isStdPair(op->getArg(0)->getType()))
+      return fail(op->getOperatorLoc(), "operators of a std::pair are not supported",
+                  "read and assign its elements: p.first, p.second");
     // Operators of the user's value structs are functions like any other.
     if (const clang::FunctionDecl* callee = op->getDirectCallee(); callee && !isLibraryFunction(callee))
       return liftedCall(op, callee);

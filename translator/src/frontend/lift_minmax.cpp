@@ -391,7 +391,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
       return nullptr;
     }
     effectStatements(effects, group->stmts);
-    pair.swapped = declare(v->getNameAsString() + "_swapped", Scalar::Bool,
+    pair.swapped = declare((decomposition ? std::string("minmax") : v->getNameAsString()) + "_swapped", Scalar::Bool,
                            lessThan(cloneLvalue(*places[1]), cloneLvalue(*places[0])));
     pair.a = std::move(places[0]);
     pair.b = std::move(places[1]);
