@@ -307,6 +307,28 @@ TEST_CASE("std::min/max/clamp/abs compute in the call's type", "[construct][math
   CHECK_THAT(s, Catch::Contains("(Decl k i32 (Math abs i32 (Cast i32 (Var h))))"));
 }
 
+TEST_CASE("std::min/max of a list and std::minmax are the two-operand min and max", "[construct][math]") {
+  auto r = lift(
+      "#include <algorithm>\n"
+      "CULIFT_KERNEL double f(float x, float y, double z, int n) {\n"
+      "  double a = std::min<double>({x, z, 2.0}); float b = std::max({x, y});\n"
+      "  auto [lo, hi] = std::minmax({x, y}); int m = std::min({n++, n});\n"
+      "  auto p = std::minmax(x, y); return a + b + lo + hi + m + p.second; }");
+  const std::string s = body(r, "f");
+  // A left fold; an element converted to the list's type.
+  CHECK_THAT(s, Catch::Contains("(Decl a f64 (Math min f64 (Math min f64 (Cast f64 (Var x)) (Var z)) (Float f64 2)))"));
+  CHECK_THAT(s, Catch::Contains("(Decl b f32 (Math max f32 (Var x) (Var y)))"));
+  // (y < x) ? (y, x) : (x, y).
+  CHECK_THAT(s, Catch::Contains("(Decl lo f32 (Math min f32 (Var x) (Var y)))"));
+  CHECK_THAT(s, Catch::Contains("(Decl hi f32 (Math max f32 (Var y) (Var x)))"));
+  // Side effects: every element through a temporary, in order.
+  CHECK_THAT(s, Catch::Contains("(= i32 (Var tmp_arg) (post++ i32 (Var n)))"));
+  CHECK_THAT(s, Catch::Contains("(Math min i32 (Var tmp_arg) (Var tmp_arg_2))"));
+  // A pair of references: which argument is first is decided at the call.
+  CHECK_THAT(s, Catch::Contains("(Decl p_swapped bool (< bool (Var y) (Var x)))"));
+  CHECK_THAT(s, Catch::Contains("(?: f32 (Var p_swapped) (Var x) (Var y))"));
+}
+
 TEST_CASE("functions a kernel calls are lifted transitively as device functions", "[construct][call]") {
   auto r = lift(
       "static float square(float v) { return v * v; }\n"

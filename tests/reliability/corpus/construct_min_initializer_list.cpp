@@ -1,5 +1,5 @@
 #include <culift/annotate.hpp>
 #include <algorithm>
 CULIFT_KERNEL float f(float a, float b, float c) {
-  return std::min({a, b, c});  // expected-error {{'std::min' with an initializer list is not supported}}
+  return std::min({a, b, c}, [](float x, float y) { return y < x; });  // expected-error {{'std::min' with a comparator is not supported}}
 }

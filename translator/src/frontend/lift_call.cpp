@@ -95,6 +95,9 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
     if (referencesRejected(e)) return nullptr;  // the object was diagnosed where it was declared
     for (const clang::Expr* arg : op->arguments())
       if (isStreamType(arg->getType())) return fail(where, kIoMessage, kIoHint);
+    if (isStdPair(op->getArg(0)->getType()))
+      return fail(op->getOperatorLoc(), "operators of a std::pair are not supported",
+                  "read and assign its elements: p.first, p.second");
     // Operators of the user's value structs are functions like any other.
     if (const clang::FunctionDecl* callee = op->getDirectCallee(); callee && !isLibraryFunction(callee))
       return liftedCall(op, callee);
@@ -132,6 +135,15 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   llvm::StringRef name = callee->getDeclName().isIdentifier() ? callee->getName() : llvm::StringRef();
 
   if (isConstantCall(callee)) return constantCall(e, callee, qualified);
+  if (isMinmaxCall(e))
+    return fail(where,
+                "the std::pair '" + qualified + "' returns can only be held by a local or read as .first or .second",
+                "auto [lo, hi] = std::minmax({a, b, c}); or std::minmax(a, b).first; or std::min and std::max");
+  for (const clang::Expr* arg : e->arguments())
+    if (isStdPair(arg->getType()) && isLibraryFunction(callee))
+      return fail(where,
+                  "a std::pair can only be read as .first and .second: '" + qualified + "' of one is not supported",
+                  "read p.first and p.second");
   if (isLibraryFunction(callee)) {
     llvm::StringRef mathName = name;
     mathName.consume_front("__builtin_");
@@ -196,10 +208,12 @@ ExprPtr Lifter::liftedCall(const clang::CallExpr* e, const clang::FunctionDecl* 
 ExprPtr Lifter::mathCall(const clang::CallExpr* e, MathFn fn, bool floatForm, const std::string& spelled) {
   const clang::SourceLocation where = e->getBeginLoc();
   const MathFnInfo& m = info(fn);
+  const bool initializerList = e->getNumArgs() > 0 && isInitializerList(e->getArg(0));
+  if ((fn == MathFn::Min || fn == MathFn::Max) &&
+      (initializerList || (e->getNumArgs() == 3 && !scalarOf(e->getArg(2)->getType().getNonReferenceType()))))
+    return minMaxList(e, fn, spelled);  // a list, or a comparator (diagnosed there)
   for (const clang::Expr* arg : e->arguments()) {
-    if (llvm::isa<clang::CXXStdInitializerListExpr>(arg->IgnoreImplicit()))
-      return fail(where, "'" + spelled + "' with an initializer list is not supported",
-                  "nest the calls: std::min(a, std::min(b, c))");
+    if (isInitializerList(arg)) return fail(where, "'" + spelled + "' with an initializer list is not supported");
   }
   if (e->getNumArgs() != m.arity)
     return fail(where, "'" + spelled + "' with " + std::to_string(e->getNumArgs()) +

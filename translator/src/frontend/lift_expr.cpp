@@ -411,6 +411,11 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
       return out;
     }
     const std::string name = "'" + v->getNameAsString() + "'";
+    if (minmaxPairs_.count(v))
+      return fail(where,
+                  "the std::pair " + name + " can only be read as " + v->getNameAsString() + ".first and " +
+                      v->getNameAsString() + ".second",
+                  "a std::pair is not passed, copied or returned: use a value struct of your own for that");
     if (structArrays_.count(v))
       return fail(where, "the array of structs " + name + " can only be indexed or run over by a range for",
                   "use its elements: " + v->getNameAsString() +
@@ -436,6 +441,7 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   }
   if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {  // a structured binding
     if (ExprPtr out; bindingRef(b, e, out)) return out;         // of an array
+    if (minmaxBindings_.count(b)) return pairBinding(b, e->getSourceRange());
     if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl()); dd && rejectedVars_.count(dd))
       return nullptr;
     if (auto it = bindingVars_.find(b); it != bindingVars_.end()) return varRef(it->second, e->getSourceRange());

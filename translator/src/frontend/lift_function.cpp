@@ -549,6 +549,8 @@ void Lifter::liftFunction(FuncId id) {
   structArrays_.clear();
   recordPointers_.clear();
   bindingVars_.clear();
+  minmaxPairs_.clear();
+  minmaxBindings_.clear();
   selfLeaves_.clear();
   returnLeaves_.clear();
   returnLayout_ = nullptr;

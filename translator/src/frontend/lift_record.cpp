@@ -924,6 +924,7 @@ ExprPtr Lifter::memberExpr(const clang::MemberExpr* e) {
   const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member);
   const clang::Expr* base = e->getBase();
   const clang::QualType baseType = e->isArrow() ? base->getType()->getPointeeType() : base->getType();
+  if (fd && isStdPair(baseType)) return pairMember(e);
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base->IgnoreParenImpCasts()); e->isArrow() && ref) {
     // p->x of an array of structs: p[0].x.
     if (auto pointer = recordPointers_.find(ref->getDecl()); pointer != recordPointers_.end() && fd) {

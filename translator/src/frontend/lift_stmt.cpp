@@ -219,6 +219,7 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
     return nullptr;
   }
   if (isClosureType(v->getType().getNonReferenceType())) return closureDecl(v);
+  if (isStdPair(v->getType())) return minmaxDecl(v);
   if (const auto* d = llvm::dyn_cast<clang::DecompositionDecl>(v)) {
     if (StmtPtr out; decomposition(d, out)) return out;  // of an array
     return decompositionDecl(d);
@@ -285,6 +286,8 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
   // temporary's life, and nothing else can name it either.
   const auto fieldOfTemporary = [](const clang::Expr* e) {
     while (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
+      // A reference member (std::minmax(a, b).first) refers to what it was bound to.
+      if (member->getMemberDecl()->getType()->isReferenceType()) return false;
       e = withoutNoOpCasts(member->getBase());
       if (llvm::isa<clang::MaterializeTemporaryExpr>(e)) return true;
     }

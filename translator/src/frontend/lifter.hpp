@@ -252,6 +252,41 @@ class Lifter {
   bool isAtomicRef(clang::QualType t) const;  // std::atomic_ref<T>
   // std::atomic_ref<T>(a[k]).fetch_add(v) and the other read-modify-write members: AtomicRmw.
   ExprPtr atomicCall(const clang::CXXMemberCallExpr* e);
+  // ---- std::min/std::max of an initializer list, std::minmax (lift_minmax.cpp) ----
+  // Lowered to the two-operand std::min/std::max nodes, making libstdc++'s comparisons in its
+  // order; every element evaluated once, in order.
+  ExprPtr minMaxList(const clang::CallExpr* e, MathFn fn, const std::string& spelled);
+  // The elements of a call of std::min/max/minmax (an initializer list's or the two arguments),
+  // converted to T; into temporaries (assigned by `effects`, in order) where one has side
+  // effects, or, when `reused`, where one is not a variable or a literal. False after a diagnostic.
+  bool minMaxOperands(const clang::CallExpr* e, const std::string& spelled, bool reused, std::vector<ExprPtr>& effects,
+                      std::vector<ExprPtr>& out);
+  // A local declared before the statement being lifted (read as the VarRef returned).
+  ExprPtr elementTemporary(Scalar s, const SourceRange& r, const std::string& base);
+  bool isMinmaxCall(const clang::Expr* e) const;
+  static bool isInitializerList(const clang::Expr* arg);  // of type std::initializer_list<T>
+  static bool isStdPair(clang::QualType t);
+  // The result of std::minmax(...): effects, then its two elements (each an expression free of
+  // side effects, to be used once).
+  struct MinmaxValue {
+    std::vector<ExprPtr> effects;
+    ExprPtr first, second;
+  };
+  std::optional<MinmaxValue> minmaxValue(const clang::CallExpr* e);
+  // A std::pair std::minmax returned, held by a local (auto p = ...; auto [lo, hi] = ...): its two
+  // elements as locals, or, for the references std::minmax(a, b) returns, the arguments' places
+  // and whether b < a was true at the call.
+  struct MinmaxPair {
+    VarId first = kNone, second = kNone;
+    VarId swapped = kNone;
+    ExprPtr a, b;
+  };
+  StmtPtr minmaxDecl(const clang::VarDecl* v);  // v: a local or a structured binding's hidden variable
+  ExprPtr pairElement(const MinmaxPair& pair, unsigned k, const SourceRange& r);
+  ExprPtr pairMember(const clang::MemberExpr* e);                              // p.first, std::minmax(...).second
+  ExprPtr pairBinding(const clang::BindingDecl* b, clang::SourceRange where);  // null: not one of references
+  std::map<const clang::ValueDecl*, MinmaxPair> minmaxPairs_;                  // of the function being lifted
+  std::map<const clang::BindingDecl*, std::pair<const clang::ValueDecl*, unsigned>> minmaxBindings_;
 
   // ---- lambdas (lift_lambda.cpp) ----
   // A lambda is lifted as a function taking its captures first, then its parameters: a capture
