@@ -27,41 +27,6 @@
 
 namespace culift::codegen {
 
-const std::string_view kPlanPrelude =
-    "// ---- culift plan prelude: asynchronous copies from global to shared memory (sm_80+) ----\n"
-    "// Elements of 4 and 8 bytes in flight; narrower ones (no such copy exists) at once.\n"
-    "template <typename T> __device__ __forceinline__ void culift_copy_async(T* shared, const T* global) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  if constexpr (sizeof(T) >= 4) {\n"
-    "    asm volatile(\"cp.async.ca.shared.global [%0], [%1], %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
-    "                 \"l\"(global), \"n\"(sizeof(T)));\n"
-    "    return;\n"
-    "  }\n"
-    "#endif\n"
-    "  *shared = *global;\n"
-    "}\n"
-    "__device__ __forceinline__ void culift_copy_commit() {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.commit_group;\\n\" ::);\n"
-    "#endif\n"
-    "}\n"
-    "// 16 bytes, of which the first `bytes` are read and the rest filled with zeros.\n"
-    "__device__ __forceinline__ void culift_copy_async16(void* shared, const void* global, int bytes) {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16, %2;\\n\" ::\"r\"((unsigned)__cvta_generic_to_shared(shared)),\n"
-    "               \"l\"(global), \"r\"(bytes));\n"
-    "#else\n"
-    "  for (int b = 0; b < 16; ++b) ((char*)shared)[b] = b < bytes ? ((const char*)global)[b] : 0;\n"
-    "#endif\n"
-    "}\n"
-    "// Waits until at most N committed groups of this thread's copies are still in flight.\n"
-    "template <int N> __device__ __forceinline__ void culift_copy_wait() {\n"
-    "#if __CUDA_ARCH__ >= 800\n"
-    "  asm volatile(\"cp.async.wait_group %0;\\n\" ::\"n\"(N));\n"
-    "#endif\n"
-    "}\n"
-    "// ---- end of culift plan prelude ----\n";
-
 unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 

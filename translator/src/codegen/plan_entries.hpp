@@ -13,10 +13,6 @@
 
 namespace culift::codegen {
 
-// Device helpers the entries use (asynchronous global-to-shared copies); emitted once per
-// module that has any plan entry.
-extern const std::string_view kPlanPrelude;
-
 // Writes every entry of fn.planEntries. Throws std::logic_error when the plan no longer holds
 // for the function (a planner bug).
 void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out);
