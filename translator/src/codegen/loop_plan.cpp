@@ -699,6 +699,7 @@ void planLoopsHere(Module& module) {
       e.tileCols = cols;
       e.threads = threads;
       e.squareOnly = square;
+      e.mapping = blockMapping(plan);
       f.planEntries.push_back(std::move(e));
     };
     if (f.mode == IndexMode::Grid1D && f.reassociate) {
