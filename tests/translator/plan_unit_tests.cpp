@@ -40,7 +40,7 @@ CULIFT_KERNEL float RowSum(const float* x, int n, int i) {
   }
   CHECK(offsets == std::vector<std::int64_t>{-1, 0, 1});
   CHECK(strides == std::vector<std::int64_t>{1, 1, 1});
-  CHECK(codegen::sameBase(blur.reads[1], blur.reads[5]));       // x[i - 1], x[1 + i]
+  CHECK(codegen::sameBase(blur.reads[1], blur.reads[5]));        // x[i - 1], x[1 + i]
   CHECK_FALSE(codegen::sameBase(blur.reads[0], blur.reads[1]));  // w[0], x[i - 1]
 
   const codegen::KernelAnalysis cross = codegen::analyzeKernel(function(r, "Cross"));

@@ -91,8 +91,7 @@ std::string EntryWriter::counterAt(const std::string& offset) const {
 }
 
 void EntryWriter::copyElement(const StagedOperand& o, const std::string& shared) {
-  out_.say("culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) +
-           "]);");
+  out_.say("culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]);");
 }
 
 std::string EntryWriter::store(const std::string& value) const {

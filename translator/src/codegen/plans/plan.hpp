@@ -23,8 +23,8 @@ struct Decision {
   // Why it does not apply, as a person reads it in `culift ast` ("" when the plan does not concern
   // kernels of this kind: a 1-D plan for a 2-D kernel, a plan the kernel did not opt into).
   std::string reason;
-  std::vector<PlanEntry> entries;      // fastest first
-  std::vector<VarId> reassociatedSums; // the sums a reassociating plan adds to in its own order
+  std::vector<PlanEntry> entries;       // fastest first
+  std::vector<VarId> reassociatedSums;  // the sums a reassociating plan adds to in its own order
 
   static Decision skip() { return {}; }  // does not concern the kernel
   static Decision no(std::string why) { return {false, std::move(why), {}, {}}; }

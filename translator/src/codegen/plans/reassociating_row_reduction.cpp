@@ -142,9 +142,10 @@ class WarpWriter : EntryWriter {
     out_.say("const int culift_lane = threadIdx.x % 32;");
     const VarId iv = axisVar(0);
     out_.say("#pragma unroll 1");
-    CodeWriter::Scope rows = out_.open("for (long long culift_row = (long long)blockIdx.x * " + str(warpsPerBlock_) +
-                                       " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " +
-                                       str(warpsPerBlock_) + ")");
+    CodeWriter::Scope rows = out_.open(
+        "for (long long culift_row = (long long)blockIdx.x * " + str(warpsPerBlock_) +
+        " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " + str(warpsPerBlock_) +
+        ")");
     out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
     prologue();
     bounds();
@@ -209,7 +210,8 @@ class WarpWriter : EntryWriter {
         out_.say("culift_p" + str(s) + " = culift_p" + str(s) + " + __shfl_xor_sync(0xffffffffu, culift_p" + str(s) +
                  ", culift_d);");
     }
-    for (size_t s = 0; s < sums_.size(); ++s) out_.say(name(sums_[s]) + " = " + name(sums_[s]) + " + culift_p" + str(s) + ";");
+    for (size_t s = 0; s < sums_.size(); ++s)
+      out_.say(name(sums_[s]) + " = " + name(sums_[s]) + " + culift_p" + str(s) + ";");
   }
 
   const PlanEntry& e_;

@@ -42,8 +42,9 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   for (const StagedOperand& o : a.operands) {
     const std::string array = f.vars[o.array].name;
     if (!o.unitStride)
-      return plans::Decision::no(o.kContiguous ? array + " is not read at consecutive k (the index is not k plus terms "
-                                                         "without k)"
+      return plans::Decision::no(o.kContiguous ? array +
+                                                     " is not read at consecutive k (the index is not k plus terms "
+                                                     "without k)"
                                                : "consecutive " + f.vars[f.indexParams[0]].name +
                                                      " read neighbouring elements of " + array +
                                                      " already (one thread per output is coalesced)");
@@ -112,8 +113,8 @@ void RowsWriter::write() {
   out_.say("const long long culift_slices = (culift_trip + " + str(slice_ - 1) + ") / " + str(slice_) + ";");
   out_.say("const int culift_tid = threadIdx.x;");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope rows =
-      out_.open("for (int culift_r0 = blockIdx.x * " + R_ + "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R_ + ")");
+  CodeWriter::Scope rows = out_.open("for (int culift_r0 = blockIdx.x * " + R_ +
+                                     "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R_ + ")");
   out_.say("const " + typeOf(axisVar(0)) + " " + i_ + " = culift_r0 + culift_tid;");
   perOutputState();
   loop();
@@ -158,11 +159,13 @@ void RowsWriter::copySlice(const std::string& sliceIndex, const std::string& sta
     out_.say("#pragma unroll 2");
     {
       CodeWriter::Scope chunks = out_.open("for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " +
-                                               str(e_.tileRows * chunks_) + "; culift_q += " + str(e_.threads - 32) + ")",
+                                               str(e_.tileRows * chunks_) + "; culift_q += " + str(e_.threads - 32) +
+                                               ")",
                                            "the first warp sums");
       out_.say("const int culift_r = culift_q / " + str(chunks_) + ", culift_c = culift_q % " + str(chunks_) + ";");
       out_.say("const " + typeOf(axisVar(0)) + " " + i_ + " = culift_r0 + culift_r;");
-      out_.say("const long long culift_kq = " + sliceIndex + " * " + str(slice_) + " + culift_c * " + str(chunk_) + ";");
+      out_.say("const long long culift_kq = " + sliceIndex + " * " + str(slice_) + " + culift_c * " + str(chunk_) +
+               ";");
       CodeWriter::Scope inRange = out_.open("if (" + i_ + " < culift_ni && culift_kq < culift_trip)");
       out_.say("const int culift_valid = (int)min((long long)" + str(chunk_) + ", culift_trip - culift_kq);");
       out_.say("const int culift_at = (culift_c ^ (culift_r & 7)) * " + str(chunk_) + ";");
@@ -174,7 +177,8 @@ void RowsWriter::copySlice(const std::string& sliceIndex, const std::string& sta
     for (size_t p = 0; p < vectors_.size(); ++p) {
       CodeWriter::Scope chunks = out_.open("for (int culift_q = culift_tid - 32; culift_q >= 0 && culift_q < " +
                                            str(chunks_) + "; culift_q += " + str(e_.threads - 32) + ")");
-      out_.say("const long long culift_kq = " + sliceIndex + " * " + str(slice_) + " + culift_q * " + str(chunk_) + ";");
+      out_.say("const long long culift_kq = " + sliceIndex + " * " + str(slice_) + " + culift_q * " + str(chunk_) +
+               ";");
       CodeWriter::Scope inRange = out_.open("if (culift_kq < culift_trip)");
       out_.say("const int culift_valid = (int)min((long long)" + str(chunk_) + ", culift_trip - culift_kq);");
       copyChunk(*vectors_[p], "culift_b" + str(p) + "[culift_sc][culift_q * " + str(chunk_) + "]");

@@ -30,7 +30,8 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   if (tiles.empty()) return plans::Decision::no(why);
   // The mirrored tiles for square launches, then the plain ones for the others.
   std::vector<PlanEntry> entries = tiledEntries(f, tiles, LoopPlan::SymmetricTiledContraction, "_sym", true);
-  for (PlanEntry& e : tiledEntries(f, tiles, LoopPlan::TiledContraction, "_tiled", false)) entries.push_back(std::move(e));
+  for (PlanEntry& e : tiledEntries(f, tiles, LoopPlan::TiledContraction, "_tiled", false))
+    entries.push_back(std::move(e));
   return plans::Decision::yes(std::move(entries));
 }
 

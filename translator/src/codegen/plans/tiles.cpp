@@ -54,11 +54,10 @@ class TileWriter : EntryWriter {
         bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
 
   void write() {
-    CodeWriter::Scope entry =
-        header(e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) +
-                       " threads, " + str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) +
-                       " in steps of " + str(kStep_) +
-                       (triangle_ ? ", tiles on and below the diagonal, mirrored" : ""));
+    CodeWriter::Scope entry = header(e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " +
+                                             str(e_.threads) + " threads, " + str(tm_) + " x " + str(tn_) +
+                                             " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+                                             (triangle_ ? ", tiles on and below the diagonal, mirrored" : ""));
     extents(true);
     aliases();
     stagedTiles();
@@ -226,8 +225,8 @@ void TileWriter::kStepBody() {
              "[culift_st][culift_kk][(culift_u / 4) * " + str(groupStride) + " + " +
              (o.axis == 0 ? "culift_ty" : "culift_tx") + " * 4 + culift_u % 4];");
   }
-  PerOutput each =
-      perOutput("The loop body, per output.", mentions(loopBody, axisVar(0), step_), mentions(loopBody, axisVar(1), step_));
+  PerOutput each = perOutput("The loop body, per output.", mentions(loopBody, axisVar(0), step_),
+                             mentions(loopBody, axisVar(1), step_));
   printBody(step_, loopBody);
 }
 
@@ -256,8 +255,8 @@ void TileWriter::loopOverK() {
   }
   out_.say("int culift_st = 0;");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope tiles =
-      out_.open("for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  CodeWriter::Scope tiles = out_.open(
+      "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
   out_.say("__syncthreads();");
   {
@@ -275,8 +274,8 @@ void TileWriter::loopOverK() {
     }
     whole.otherwise();
     out_.say("#pragma unroll 1");
-    CodeWriter::Scope steps =
-        out_.open("for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk)");
+    CodeWriter::Scope steps = out_.open(
+        "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk)");
     kStepBody();
   }
   out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
@@ -300,7 +299,8 @@ void TileWriter::epilogue() {
   out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
   if (a_.earlyReturn) {
     CodeWriter::Scope returned = out_.open("if (culift_done & " + bit_ + ")");
-    if (value) out_.say("const " + returnType() + " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
+    if (value)
+      out_.say("const " + returnType() + " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
     out_.say("continue;");
   }
   for (const Stmt* s : a_.epilogue) printWith(after, *s);
