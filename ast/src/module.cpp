@@ -44,13 +44,47 @@ std::string_view roleName(const Function& fn, const KernelParam& p) {
 
 std::string_view name(LoopPlan p) {
   switch (p) {
-    case LoopPlan::PerThread: return "per-thread";
-    case LoopPlan::TiledContraction: return "tiled contraction";
-    case LoopPlan::SymmetricTiledContraction: return "symmetric tiled contraction";
-    case LoopPlan::RowReduction: return "row reduction (exact order)";
-    case LoopPlan::ReassociatingRowReduction: return "row reduction (reassociating)";
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) \
+  case LoopPlan::Name: return name;
+#include "culift/ast/plans.def"
   }
   return "?";
+}
+
+std::string_view name(BlockMapping m) {
+  switch (m) {
+#define CULIFT_BLOCK_MAPPING(Name, description) \
+  case BlockMapping::Name: return #Name;
+#include "culift/ast/plans.def"
+  }
+  return "?";
+}
+
+BlockMapping blockMapping(LoopPlan p) {
+  switch (p) {
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) \
+  case LoopPlan::Name: return BlockMapping::Mapping;
+#include "culift/ast/plans.def"
+  }
+  return BlockMapping::Threads;
+}
+
+std::uint8_t moduleFileId(LoopPlan p) {
+  switch (p) {
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) \
+  case LoopPlan::Name: return fileId;
+#include "culift/ast/plans.def"
+  }
+  return 0xff;
+}
+
+std::optional<LoopPlan> loopPlanOfModuleFileId(std::uint8_t id) {
+  switch (id) {
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) \
+  case fileId: return LoopPlan::Name;
+#include "culift/ast/plans.def"
+    default: return std::nullopt;
+  }
 }
 
 std::string KernelSignature::toString() const {

@@ -193,12 +193,12 @@ class Writer {
     string(f.wideKernelName);
     integer<std::uint32_t>(f.itemsPerThread);
     integer<std::uint32_t>(f.arrayAlignment);
-    enumerator(f.loopPlan);
+    integer<std::uint8_t>(moduleFileId(f.loopPlan));
     string(f.loopPlanReason);
     count(f.planEntries.size());
     for (const PlanEntry& e : f.planEntries) {
       string(e.kernelName);
-      enumerator(e.plan);
+      integer<std::uint8_t>(moduleFileId(e.plan));
       integer<std::uint32_t>(e.tileRows);
       integer<std::uint32_t>(e.tileCols);
       integer<std::uint32_t>(e.threads);
@@ -274,6 +274,13 @@ class Reader {
     std::uint8_t v = integer<std::uint8_t>(what);
     if (v >= count) fail(std::string(what) + " " + std::to_string(v) + " is not one culift knows");
     return static_cast<E>(v);
+  }
+  // A loop plan, by its module-file id (plans.def).
+  LoopPlan loopPlan() {
+    const std::uint8_t id = integer<std::uint8_t>("loop plan");
+    const std::optional<LoopPlan> plan = loopPlanOfModuleFileId(id);
+    if (!plan) fail("loop plan " + std::to_string(id) + " is not one culift knows");
+    return *plan;
   }
   // A number of elements that follow, each at least `minBytes` long: more than the bytes left
   // can hold is corruption, found before anything is allocated.
@@ -533,12 +540,13 @@ class ModuleReader {
     f.wideKernelName = r_.string("a kernel name");
     f.itemsPerThread = r_.integer<std::uint32_t>("items per thread");
     f.arrayAlignment = r_.integer<std::uint32_t>("an array alignment");
-    f.loopPlan = r_.enumerator<LoopPlan>(static_cast<unsigned>(LoopPlan::ReassociatingRowReduction) + 1, "loop plan");
+    f.loopPlan = r_.loopPlan();
     f.loopPlanReason = r_.string("a loop plan's reason");
     f.planEntries.resize(r_.count(18, "plan entries"));
     for (PlanEntry& e : f.planEntries) {
       e.kernelName = r_.string("a plan entry's kernel name");
-      e.plan = r_.enumerator<LoopPlan>(static_cast<unsigned>(LoopPlan::ReassociatingRowReduction) + 1, "loop plan");
+      e.plan = r_.loopPlan();
+      e.mapping = blockMapping(e.plan);
       e.tileRows = r_.integer<std::uint32_t>("a tile's rows");
       e.tileCols = r_.integer<std::uint32_t>("a tile's columns");
       e.threads = r_.integer<std::uint32_t>("threads per block");

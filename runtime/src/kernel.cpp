@@ -50,6 +50,38 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
   return fast;
 }
 
+namespace {
+
+// The grid of `entry` for a launch of rows x cols outputs, from how its blocks map to outputs
+// (never from its plan), with the number of blocks it starts; nothing when the device cannot take
+// it.
+std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, std::int64_t rows, std::int64_t cols,
+                                                       const GridLimits& limits) {
+  auto blocksAlong = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile; };
+  auto atLeastOne = [](std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(n, 1)); };
+  switch (entry.blockMapping()) {
+    case BlockMapping::Triangle: {  // the tiles on and below the diagonal, one block each
+      const std::int64_t tiles = blocksAlong(rows, entry.tileRows);
+      const std::int64_t blocks = tiles * (tiles + 1) / 2;
+      if (blocks > limits.maxGrid[0]) return std::nullopt;
+      return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
+    }
+    case BlockMapping::Tiles2D: {  // columns on x, rows on y
+      const std::int64_t bx = blocksAlong(cols, entry.tileCols), by = blocksAlong(rows, entry.tileRows);
+      if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
+      return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), 1}, bx * by};
+    }
+    case BlockMapping::RowBlocks: {  // the entry's loop over rows takes those beyond the grid
+      const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows, entry.tileRows), limits.maxGrid[0]);
+      return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
+    }
+    case BlockMapping::Threads: return std::nullopt;  // the per-thread kernels are no plan entry
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device) {
   if (plan.perThread || plan.wideIndices || fn.planEntries.empty()) return std::nullopt;
   constexpr std::int64_t kMax = INT32_MAX;
@@ -60,44 +92,21 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   std::optional<PlanChoice> chosen;
   for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
     const PlanEntry& entry = fn.planEntries[e];
-    // Entries come fastest first and each plan's tiles largest first: once a plan has an entry
-    // that fits, only its smaller tiles remain to consider.
-    if (chosen && fn.planEntries[chosen->entry].plan != entry.plan) break;
+    // Entries come fastest first and the tiles of each mapping largest first: once an entry fits,
+    // only the smaller tiles of its mapping remain to consider.
+    if (chosen && fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping()) break;
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, rows, cols, limits);
+    if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
-    std::int64_t blocks = 0;
-    switch (entry.plan) {
-      case LoopPlan::SymmetricTiledContraction: {
-        const std::int64_t tiles = (rows + entry.tileRows - 1) / entry.tileRows;
-        blocks = tiles * (tiles + 1) / 2;
-        if (blocks > limits.maxGrid[0]) continue;
-        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1};
-        break;
-      }
-      case LoopPlan::TiledContraction: {
-        const std::int64_t bx = (cols + entry.tileCols - 1) / entry.tileCols;
-        const std::int64_t by = (rows + entry.tileRows - 1) / entry.tileRows;
-        if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) continue;
-        blocks = bx * by;
-        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(bx, 1)),
-                  static_cast<unsigned>(std::max<std::int64_t>(by, 1)), 1};
-        break;
-      }
-      case LoopPlan::RowReduction:
-      case LoopPlan::ReassociatingRowReduction: {
-        blocks = std::min<std::int64_t>((rows + entry.tileRows - 1) / entry.tileRows, limits.maxGrid[0]);
-        p.grid = {static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1};
-        break;
-      }
-      case LoopPlan::PerThread: continue;
-    }
-    // Move on to a smaller tile of the same plan while this one leaves more than a tenth of the
+    p.grid = grid->first;
+    // Move on to a smaller tile of the same mapping while this one leaves more than a tenth of the
     // multiprocessors without a block.
     chosen = PlanChoice{e, p};
-    if (blocks * 10 >= sms * 9) break;
+    if (grid->second * 10 >= sms * 9) break;
   }
   return chosen;
 }

@@ -1,6 +1,11 @@
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "catch.hpp"
 #include "culift/ast/module.hpp"
@@ -111,4 +116,65 @@ TEST_CASE("a deeply nested AST is freed on a thread with a 512 KB stack", "[ast]
     freed = true;
   });
   CHECK(freed);
+}
+
+// ---- plans.def ------------------------------------------------------------------------------
+
+namespace {
+
+constexpr LoopPlan kPlans[] = {
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) LoopPlan::Name,
+#include "culift/ast/plans.def"
+};
+
+// The plans docs/loop-plans.md lists: the first column of its table of plans, `name` in backticks.
+std::vector<std::string> documentedPlans() {
+  std::ifstream in(CULIFT_SOURCE_DIR "/docs/loop-plans.md");
+  std::vector<std::string> names;
+  std::string line;
+  bool inTable = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("| plan |", 0) == 0) inTable = true;
+    else if (inTable && line.rfind("| `", 0) == 0) names.push_back(line.substr(3, line.find('`', 3) - 3));
+    else if (inTable && line.rfind("|", 0) != 0) break;
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("plans.def: one name, mapping and module-file id per plan, ids never shared", "[ast][plans]") {
+  STATIC_REQUIRE(std::size(kPlans) == kLoopPlanCount);
+  std::set<std::uint8_t> ids;
+  std::set<std::string_view> names;
+  for (LoopPlan p : kPlans) {
+    ids.insert(moduleFileId(p));
+    names.insert(name(p));
+    CHECK(loopPlanOfModuleFileId(moduleFileId(p)) == p);
+    CHECK((blockMapping(p) == BlockMapping::Threads) == (p == LoopPlan::PerThread));
+  }
+  CHECK(ids.size() == kLoopPlanCount);
+  CHECK(names.size() == kLoopPlanCount);
+  CHECK_FALSE(loopPlanOfModuleFileId(0xff));
+  // The ids module files written so far hold.
+  CHECK(moduleFileId(LoopPlan::PerThread) == 0);
+  CHECK(moduleFileId(LoopPlan::TiledContraction) == 1);
+  CHECK(moduleFileId(LoopPlan::SymmetricTiledContraction) == 2);
+  CHECK(moduleFileId(LoopPlan::RowReduction) == 3);
+  CHECK(moduleFileId(LoopPlan::ReassociatingRowReduction) == 4);
+  CHECK(name(BlockMapping::Triangle) == "Triangle");
+  // An entry maps its blocks as its plan does unless it says otherwise.
+  PlanEntry e;
+  e.plan = LoopPlan::SymmetricTiledContraction;
+  CHECK(e.blockMapping() == BlockMapping::Triangle);
+  e.mapping = BlockMapping::Tiles2D;
+  CHECK(e.blockMapping() == BlockMapping::Tiles2D);
+}
+
+TEST_CASE("docs/loop-plans.md lists the plans of plans.def", "[ast][plans][docs]") {
+  const std::vector<std::string> documented = documentedPlans();
+  std::set<std::string> listed(documented.begin(), documented.end()), defined;
+  for (LoopPlan p : kPlans) defined.insert(std::string(name(p)));
+  CHECK(documented.size() == listed.size());  // each once
+  CHECK(listed == defined);
 }

@@ -23,13 +23,23 @@
 namespace fs = std::filesystem;
 using namespace culift;
 
-TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][nvcc]") {
+namespace {
+
+// The nvcc found at build time, or "" where the check skips (it fails instead where the CUDA
+// toolkit is required).
+std::string nvccOrSkip() {
   const std::string nvcc = CULIFT_NVCC;
-  if (nvcc.empty() || !fs::exists(nvcc)) {
-    if (test::nvrtcRequired()) FAIL("nvcc not found, and CULIFT_REQUIRE_NVRTC=1 requires the CUDA toolkit");
-    WARN("skipped: nvcc not found (CUDA toolkit not installed at build time)");
-    return;
-  }
+  if (!nvcc.empty() && fs::exists(nvcc)) return nvcc;
+  if (test::nvrtcRequired()) FAIL("nvcc not found, and CULIFT_REQUIRE_NVRTC=1 requires the CUDA toolkit");
+  WARN("skipped: nvcc not found (CUDA toolkit not installed at build time)");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][nvcc]") {
+  const std::string nvcc = nvccOrSkip();
+  if (nvcc.empty()) return;
   std::vector<fs::path> inputs;
   for (const auto& e : fs::directory_iterator(fs::path(CULIFT_TEST_DATA_DIR) / "codegen" / "golden"))
     if (e.is_regular_file() && e.path().extension() == ".cpp") inputs.push_back(e.path());
@@ -156,4 +166,57 @@ int main() {
   }
   CHECK(status == 0);
   CHECK(said.str().find("launchers ok") != std::string::npos);
+}
+
+// The device preludes are CUDA files of their own (translator/src/codegen/prelude/): each helper
+// compiles with nvcc where a kernel uses it. (Device asserts on, -DCULIFT_DEVICE_ASSERTS, need
+// NVRTC's __assertfail: the runtime's tests compile them.)
+TEST_CASE("the device preludes compile with nvcc, every helper used", "[codegen][nvcc][prelude]") {
+  const std::string nvcc = nvccOrSkip();
+  if (nvcc.empty()) return;
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-prelude", dir));
+  const std::string cu = std::string(dir) + "/preludes.cu";
+  std::ofstream(cu) << R"(#include "culift_prelude.cuh"
+#include "culift_assert_prelude.cuh"
+#include "culift_plan_prelude.cuh"
+extern "C" __global__ void uses_every_helper(const float* x, const double* y, float* out, int n) {
+  __shared__ __align__(16) float staged[64];
+  __shared__ __align__(16) double staged_d[8];
+  __shared__ __align__(16) unsigned char bytes[16];
+  const int t = threadIdx.x;
+  if (t < 32) culift_copy_async(&staged[t], &x[t]);
+  if (t < 8) culift_copy_async(&staged_d[t], &y[t]);
+  if (t == 0) culift_copy_async16(&staged[32], &x[32], 12);
+  if (t == 0) culift_copy_async(&bytes[0], reinterpret_cast<const unsigned char*>(x));
+  culift_copy_commit();
+  culift_copy_wait<0>();
+  __syncthreads();
+  const culift_vec<float, 4> v = reinterpret_cast<const culift_vec<float, 4>*>(staged)[t % 8];
+  float f = culift_min(v.v[0], v.v[1]) + culift_max(v.v[2], v.v[3]) + culift_clamp(staged[t % 64], -1.0f, 1.0f);
+  f += culift_abs(f) + (float)culift_abs(t - n) + (float)culift_abs((long long)n) + (float)culift_abs(staged_d[t % 8]);
+  f += culift_zero(0.0f) + (float)culift_zero(0.0) + f / culift_opaque(f);
+  f += (float)(culift_opaque(1u) + culift_opaque(2ll) + culift_opaque(3ull) + culift_opaque(n));
+  signed char c = culift_narrow<signed char>(n + 1);
+  short s = (short)t;
+  culift_pre_inc(c);
+  culift_pre_dec(s);
+  f += (float)(culift_post_inc(c) + culift_post_dec(s)) + (float)bytes[0];
+  culift_assert(f == f, "f == f", "preludes.cu", 20);
+  if (t < n) out[t] = f;
+}
+)";
+  const std::string prelude = CULIFT_SOURCE_DIR "/translator/src/codegen/prelude";
+  const std::string object = cu + ".o", log = cu + ".log";
+  llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-I", prelude, "-c", cu, "-o", object};
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
+  const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
+  const bool built = fs::exists(object) && fs::file_size(object) > 0;
+  std::ifstream in(log);
+  std::ostringstream text;
+  text << in.rdbuf();
+  llvm::sys::fs::remove_directories(std::string(dir));
+  INFO("nvcc (exit " << status << "):\n" << text.str().substr(0, 3000));
+  CHECK(status == 0);
+  CHECK(built);
 }

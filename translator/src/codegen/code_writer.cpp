@@ -51,4 +51,26 @@ void CodeWriter::mapToGenerated() {
   directive(physicalLine_ + 1, generatedName_);
 }
 
+CodeWriter::Scope CodeWriter::open(std::string_view head, std::string_view comment) {
+  std::string text = head.empty() ? std::string("{") : std::string(head) + " {";
+  if (!comment.empty()) text += "  // " + std::string(comment);
+  say(text);
+  ++depth_;
+  return Scope(*this, std::string("}"));
+}
+
+void CodeWriter::Scope::otherwise(std::string_view between) {
+  if (!out_) return;
+  --out_->depth_;
+  out_->say(between);
+  ++out_->depth_;
+}
+
+void CodeWriter::Scope::close() {
+  if (!out_) return;
+  --out_->depth_;
+  if (tail_) out_->say(*tail_);
+  out_ = nullptr;
+}
+
 }  // namespace culift::codegen

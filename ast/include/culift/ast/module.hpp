@@ -78,14 +78,31 @@ struct KernelSignature {
 };
 
 // How a kernel's loop runs (the loop planner's decision; docs/loop-plans.md shows each form).
+// One enumerator per line of plans.def, in its order (the planner's order of preference).
 enum class LoopPlan : std::uint8_t {
-  PerThread,                  // one thread per output, the loop as written
-  TiledContraction,           // 2-D: operands staged in shared memory, a register tile of outputs per thread
-  SymmetricTiledContraction,  // the same over the tiles on and below the diagonal, mirrored: f(i, j) == f(j, i)
-  RowReduction,               // 1-D: one thread per output, its rows staged through shared memory (same order)
-  ReassociatingRowReduction,  // 1-D, opted in: a warp per output, 32 strided partial sums and a fixed tree
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) Name,
+#include "culift/ast/plans.def"
 };
+inline constexpr unsigned kLoopPlanCount = 0
+#define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) +1
+#include "culift/ast/plans.def"
+    ;
 std::string_view name(LoopPlan p);  // "per-thread", "tiled contraction", ...
+
+// How the blocks of a plan entry map to its outputs (plans.def): what the runtime computes the
+// entry's grid from.
+enum class BlockMapping : std::uint8_t {
+#define CULIFT_BLOCK_MAPPING(Name, description) Name,
+#include "culift/ast/plans.def"
+};
+std::string_view name(BlockMapping m);  // "Tiles2D", ...
+// The mapping plans.def gives the entries of plan `p`.
+BlockMapping blockMapping(LoopPlan p);
+
+// The byte a module file stores for a plan (plans.def's fileId), and the plan of a byte (nothing
+// for a byte no plan of this version has).
+std::uint8_t moduleFileId(LoopPlan p);
+std::optional<LoopPlan> loopPlanOfModuleFileId(std::uint8_t id);
 
 // An entry of a kernel beside the two per-thread ones, generated for its loop plan. The runtime
 // launches it instead of them when the launch allows (rt::choosePlanEntry says when); every
@@ -98,6 +115,10 @@ struct PlanEntry {
   unsigned tileCols = 1;    // outputs along j one block computes
   unsigned threads = 32;    // threads per block (x only)
   bool squareOnly = false;  // only for launches with as many rows as columns (mirrored tiles)
+  // How its blocks map to outputs; unset, its plan's mapping (plans.def). The planner sets it;
+  // module files do not store it (every entry has its plan's mapping, which a loaded entry gets).
+  std::optional<BlockMapping> mapping = std::nullopt;
+  BlockMapping blockMapping() const { return mapping ? *mapping : culift::blockMapping(plan); }
 };
 
 struct Function {

@@ -31,7 +31,8 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
 // fn.planEntries) and its launch shape, or nothing when a per-thread entry runs: the launch asks
 // for one (plan.perThread or plan.wideIndices), the function has no plan entry, an index could
 // pass 2^31 - 1, a square-only entry meets a launch that is not square, or a grid dimension
-// would pass the device's limit. Of a plan's tile sizes the largest that still gives nine in ten
+// would pass the device's limit; an entry's grid follows from its BlockMapping alone. Of the tile
+// sizes of one mapping the largest that still gives nine in ten
 // multiprocessors a block is taken. Kernel::launch uses it; exposed for tests and `culift launch`.
 struct PlanChoice {
   std::size_t entry = 0;

@@ -1,12 +1,13 @@
-// The loop planner's legality step: whether a kernel's loop may run as a tiled contraction (2-D)
-// or a staged row reduction (1-D), and what the entries need to know to emit it. The plan step
-// (planLoops, in codegen.hpp) turns the analysis into Function::loopPlan and planEntries; the
-// emitters (plan_entries.cpp) turn both into code. Nothing here changes a result: an entry runs
-// the user's statements once per output, in source order, with loads taken from staged tiles —
-// except a reassociating row reduction, which only a kernel allowed to reassociate gets
-// (reassociableSums below), adding in its documented order.
+// The analysis every loop plan starts from, run for every kernel (loop-free ones included): the
+// reads of each array with their index expressions and offsets, and, for a kernel whose body is
+// one counted loop, what the loop reads and what is live across it. Each plan's legality
+// (plans/<plan>.cpp) decides from it whether the plan applies; its emitter writes the entries.
+// Nothing here changes a result: an entry runs the user's statements once per output, in source
+// order, with loads taken from staged tiles — except a reassociating row reduction, which only a
+// kernel allowed to reassociate gets (reassociableSums below), adding in its documented order.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,11 +53,37 @@ struct LoopAnalysis {
 // the body has no loop to lift).
 std::optional<LoopAnalysis> analyzeLoop(const Function& fn, std::string& reason);
 
-// Whether f(i, j) and f(j, i) compute the same operations on the same values, so give the same
-// bits: the body with i and j exchanged is the body itself, up to the order of the operands of
-// + and * (exact in IEEE arithmetic) and of == and !=. Locals the analysis inlines (`int ri =
-// i * n;`) are compared as their initializers.
-bool isSymmetric(const Function& fn, const LoopAnalysis& analysis);
+// One read of an array parameter, `array[index]`, anywhere in the body.
+struct ArrayRead {
+  VarId array = kNone;
+  const Expr* read = nullptr;   // the Subscript node
+  const Expr* index = nullptr;  // its index expression
+  bool inLoop = false;          // inside a loop of the body
+  // The index as `base + offset`: offset the sum of its integer literal terms (through + and -),
+  // base the rest. Reads of one array whose bases are the same expression (sameBase) lie
+  // offset - offset' elements apart: the footprint a stencil stages.
+  std::int64_t offset = 0;
+  struct Term {
+    const Expr* expr;
+    bool negated;
+  };
+  std::vector<Term> base;
+  // d(index)/d(axis) for the thread indices i, j, k where it is a literal (index affine in it).
+  std::optional<std::int64_t> stride[3];
+};
+
+// What every plan decides from.
+struct KernelAnalysis {
+  std::vector<ArrayRead> reads;      // every read of an array parameter, in source order
+  std::optional<LoopAnalysis> loop;  // the one counted loop a contraction or reduction lifts
+  std::string loopReason;            // why there is none ("" when the body has no loop)
+};
+
+// The analysis of kernel `fn`, whatever its body.
+KernelAnalysis analyzeKernel(const Function& fn);
+
+// Whether reads `a` and `b` of one array index it at `base + offset` with the same base.
+bool sameBase(const ArrayRead& a, const ArrayRead& b);
 
 // The sums a reassociating row reduction adds the loop's terms to (locals declared before the
 // loop, of type float or double, that the loop only changes by statements `s += e`, `s -= e`,

@@ -1,0 +1,115 @@
+// The pieces a loop plan is made of: the analysis every kernel gets (loop-free ones included), the
+// structured writer the entries are written through, and the planner asking each plan of
+// plans.def in turn.
+#include <string>
+
+#include "code_writer.hpp"
+#include "plans/analysis.hpp"
+#include "plans/plan.hpp"
+#include "translate_support.hpp"
+
+using namespace culift;
+using namespace culift::test;
+
+TEST_CASE("every kernel's reads: offsets and strides per array, loop-free bodies included", "[loop-plan][analysis]") {
+  TranslateResult r = lift(R"(
+CULIFT_KERNEL float Blur(const float* x, const float* w, int n, int i) {
+  return w[0] * x[i - 1] + w[1] * x[i] + w[2] * x[1 + i];
+}
+CULIFT_KERNEL float Cross(const float* x, int n, int i, int j) {
+  const int row = i * n;
+  return x[row + j + 1] - x[(i + 2) * n + j - 1];
+}
+CULIFT_KERNEL float RowSum(const float* x, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[i * n + k];
+  return s;
+}
+)");
+  const codegen::KernelAnalysis blur = codegen::analyzeKernel(function(r, "Blur"));
+  CHECK_FALSE(blur.loop);
+  CHECK(blur.loopReason.empty());  // no loop: nothing to say
+  REQUIRE(blur.reads.size() == 6);
+  std::vector<std::int64_t> offsets, strides;
+  for (const codegen::ArrayRead& read : blur.reads) {
+    CHECK_FALSE(read.inLoop);
+    if (function(r, "Blur").vars[read.array].name != "x") continue;
+    offsets.push_back(read.offset);
+    REQUIRE(read.stride[0]);
+    strides.push_back(*read.stride[0]);
+  }
+  CHECK(offsets == std::vector<std::int64_t>{-1, 0, 1});
+  CHECK(strides == std::vector<std::int64_t>{1, 1, 1});
+  CHECK(codegen::sameBase(blur.reads[1], blur.reads[5]));        // x[i - 1], x[1 + i]
+  CHECK_FALSE(codegen::sameBase(blur.reads[0], blur.reads[1]));  // w[0], x[i - 1]
+
+  const codegen::KernelAnalysis cross = codegen::analyzeKernel(function(r, "Cross"));
+  REQUIRE(cross.reads.size() == 2);
+  CHECK(cross.reads[0].offset == 1);
+  CHECK(cross.reads[1].offset == -1);
+  CHECK_FALSE(cross.reads[0].stride[0]);  // i * n: not a literal stride
+  REQUIRE(cross.reads[0].stride[1]);
+  CHECK(*cross.reads[0].stride[1] == 1);
+  CHECK_FALSE(codegen::sameBase(cross.reads[0], cross.reads[1]));
+
+  const codegen::KernelAnalysis rows = codegen::analyzeKernel(function(r, "RowSum"));
+  REQUIRE(rows.loop);
+  REQUIRE(rows.reads.size() == 1);
+  CHECK(rows.reads[0].inLoop);
+  CHECK(rows.loop->operands.size() == 1);
+}
+
+TEST_CASE("the planner takes the first plan of plans.def that applies", "[loop-plan]") {
+  TranslateOptions reassociate;
+  reassociate.reassociate = true;
+  TranslateResult r = lift(R"(
+CULIFT_KERNEL float RowSum(const float* x, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[i * n + k];
+  return s;
+}
+)",
+                           reassociate);
+  const Function& f = function(r, "RowSum");
+  CHECK(f.loopPlan == LoopPlan::ReassociatingRowReduction);
+  const codegen::KernelAnalysis analysis = codegen::analyzeKernel(f);
+  // Both row reductions apply; the reassociating one comes first.
+  CHECK(codegen::plans::unit(LoopPlan::ReassociatingRowReduction).decide(f, analysis).applies);
+  const codegen::plans::Decision exact = codegen::plans::unit(LoopPlan::RowReduction).decide(f, analysis);
+  REQUIRE(exact.applies);
+  REQUIRE(exact.entries.size() == 2);
+  CHECK(exact.entries[0].kernelName == "RowSum_rows32");
+  CHECK(exact.entries[0].mapping == BlockMapping::RowBlocks);
+  // A 2-D plan does not concern a 1-D kernel: no reason of its own.
+  const codegen::plans::Decision tiled = codegen::plans::unit(LoopPlan::TiledContraction).decide(f, analysis);
+  CHECK_FALSE(tiled.applies);
+  CHECK(tiled.reason.empty());
+}
+
+TEST_CASE("the structured writer owns indentation: scopes close where they opened", "[codegen][writer]") {
+  codegen::CodeWriter out(false, "x.cu", "x.cpp");
+  out.say("void f() {");
+  {
+    codegen::CodeWriter::Scope body = out.indented();
+    codegen::CodeWriter::Scope branch = out.open("if (a)", "why");
+    out.say("b();");
+    branch.otherwise();
+    {
+      codegen::CodeWriter::Scope bare = out.open("");
+      out.say("c();");
+    }
+    out.line(out.depth(), "d();");
+  }
+  out.say("}");
+  CHECK(out.take() ==
+        "void f() {\n"
+        "  if (a) {  // why\n"
+        "    b();\n"
+        "  } else {\n"
+        "    {\n"
+        "      c();\n"
+        "    }\n"
+        "    d();\n"
+        "  }\n"
+        "}\n");
+}

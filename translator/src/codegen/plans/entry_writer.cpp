@@ -1,0 +1,136 @@
+#include "entry_writer.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace culift::codegen {
+
+bool mentions(const Stmt& s, VarId v, const PrintRewrites& r) {
+  bool found = false;
+  visitExprs(s, [&](const Expr& e) {
+    if (found || r.exprs.count(&e)) return false;
+    found = e.kind == ExprKind::VarRef && e.var == v;
+    return true;
+  });
+  return found;
+}
+
+EntryWriter::EntryWriter(const Module& module, const Function& fn, CodeWriter& out)
+    : fn_(fn), out_(out), printer_(module, fn, Flavor::Cuda, out), params_(entryParams(fn)) {
+  std::string reason;
+  auto a = analyzeLoop(fn, reason);
+  if (!a) throw std::logic_error("loop plan of " + fn.name + " does not hold: " + reason);
+  a_ = std::move(*a);
+  // Bounds and staged indices read locals through their initializers.
+  for (VarId v : a_.inlined) {
+    for (const Stmt* s : a_.prologue)
+      if (s->kind == StmtKind::Decl && s->var == v && s->expr)
+        inlineRewrites_.vars[v] = "(" + printWith(inlineRewrites_, *s->expr) + ")";
+  }
+}
+
+std::string EntryWriter::printWith(const PrintRewrites& r, const Expr& e) {
+  printer_.setRewrites(&r);
+  std::string s = printer_.printExpression(e);
+  printer_.setRewrites(nullptr);
+  return s;
+}
+
+void EntryWriter::printWith(const PrintRewrites& r, const Stmt& s, bool inEntryScope) {
+  printer_.setRewrites(&r);
+  if (inEntryScope && s.kind == StmtKind::Block && s.scoped)
+    for (const StmtPtr& c : s.stmts) printer_.printStatement(*c, out_.depth());
+  else printer_.printStatement(s, out_.depth());
+  printer_.setRewrites(nullptr);
+  out_.mapToGenerated();
+}
+
+CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& what) {
+  return signature(e, {fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
+                       "; each output runs the loop in source order (the per-thread entry's bits)."});
+}
+
+CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment) {
+  out_.mapToGenerated();
+  for (const std::string& c : comment) out_.say("// " + c);
+  return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
+                   params_.declarations + ")");
+}
+
+void EntryWriter::extents(bool columns) {
+  out_.say("const int culift_ni = (int)" + params_.extent[0] + ";");
+  if (columns) out_.say("const int culift_nj = (int)" + params_.extent[1] + ";");
+}
+
+void EntryWriter::aliases() {
+  for (size_t k = 0; k < fn_.signature.params.size(); ++k) {
+    const KernelParam& p = fn_.signature.params[k];
+    if (p.userParam < 0) continue;
+    const std::string& printed = name(static_cast<VarId>(p.userParam));
+    if (printed == params_.names[k]) continue;
+    out_.say(AstPrinter::declarator(fn_.vars[p.userParam].type, printed) + " = " + flatPointer(p, params_.names[k]) +
+             ";");
+  }
+}
+
+void EntryWriter::bounds() {
+  const Expr& cond = *a_.loop->cond;
+  const std::string ct(spelling(cond.operands[0]->type.scalar));  // the comparison's type
+  out_.say("const " + counterType() + " culift_lo = " + printWith(inlineRewrites_, *a_.lowerBound) + ";");
+  out_.say("const " + ct + " culift_hi = " + printWith(inlineRewrites_, *a_.upperBound) + ";");
+  const bool isSigned = culift::isSigned(cond.operands[0]->type.scalar);
+  const std::string lo = "(" + ct + ")culift_lo";
+  const std::string span = isSigned ? "(long long)culift_hi - (long long)" + lo : "(long long)(culift_hi - " + lo + ")";
+  out_.say("const long long culift_trip = " + lo + (a_.inclusive ? " <= " : " < ") + "culift_hi ? " + span +
+           (a_.inclusive ? " + 1" : "") + " : 0;  // iterations of the loop over " + name(a_.counter));
+}
+
+std::string EntryWriter::counterAt(const std::string& offset) const {
+  return "const " + counterType() + " " + name(a_.counter) + " = (" + counterType() + ")(culift_lo + (" + offset +
+         "));";
+}
+
+void EntryWriter::copyElement(const StagedOperand& o, const std::string& shared) {
+  out_.say("culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]);");
+}
+
+std::string EntryWriter::store(const std::string& value) const {
+  if (fn_.mode == IndexMode::Grid2D)
+    return params_.outName + "[(long long)" + name(axisVar(0)) + " * culift_nj + " + name(axisVar(1)) + "] = " + value +
+           ";";
+  return params_.outName + "[" + name(axisVar(0)) + "] = " + value + ";";
+}
+
+void EntryWriter::epilogueStoring(PrintRewrites after) {
+  const bool value = returnsValue();
+  after.returns = [&](const std::string& v) {
+    return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
+  };
+  for (const Stmt* s : a_.epilogue) printWith(after, *s);
+}
+
+void EntryWriter::assignedParamCopies(PrintRewrites& r) {
+  for (VarId v : a_.assignedParams) {
+    out_.say(typeOf(v) + " culift_" + name(v) + "_" + str(v) + " = " + name(v) + ";  // assigned by the body");
+    r.vars[v] = "culift_" + name(v) + "_" + str(v);
+  }
+}
+
+PrintRewrites EntryWriter::prologueRewrites() const {
+  PrintRewrites r;
+  for (VarId v : a_.inlined) {
+    if (std::find(a_.live.begin(), a_.live.end(), v) != a_.live.end()) continue;
+    bool used = false;
+    for (const Stmt* s : a_.prologue) used = used || mentions(*s, v, r);
+    if (!used) r.dropped.insert(v);
+  }
+  return r;
+}
+
+unsigned EntryWriter::widestElement() const {
+  unsigned widest = 0;
+  for (const StagedOperand& o : a_.operands) widest = std::max(widest, byteSize(o.element));
+  return widest;
+}
+
+}  // namespace culift::codegen

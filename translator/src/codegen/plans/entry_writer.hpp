@@ -1,0 +1,87 @@
+// What every plan's emitter shares: the loop's analysis, the printer of the user's statements,
+// the entry's parameters and names, and the fragments every entry writes the same way (its
+// header, the loop's bounds, a staged copy, a store). Lines go through the CodeWriter's
+// structured output, at its depth: a fragment is written the same wherever it is nested.
+//
+// Per output, an entry runs the statements before the loop once (their locals become per-output
+// registers), the loop body once per k in source order, the statements after it once: the same
+// operations on the same values as the per-thread entry, hence the same bits (the printer's
+// PrintRewrites redirect variables, loads and returns).
+#pragma once
+
+#include <string>
+
+#include "../ast_printer.hpp"
+#include "../code_writer.hpp"
+#include "../kernel_wrapper.hpp"
+#include "analysis.hpp"
+
+namespace culift::codegen {
+
+inline std::string str(std::size_t v) { return std::to_string(v); }
+
+// Whether `v` is read or written where the printed statements still show it (subexpressions
+// the rewrites replace do not count): an entry declares only the indices a statement uses.
+bool mentions(const Stmt& s, VarId v, const PrintRewrites& r);
+
+class EntryWriter {
+ public:
+  // Throws std::logic_error when fn's loop no longer passes the analysis (a planner bug).
+  EntryWriter(const Module& module, const Function& fn, CodeWriter& out);
+
+ protected:
+  std::string printWith(const PrintRewrites& r, const Expr& e);
+  // A statement before or after the loop keeps a block's braces: names declared in it may be
+  // declared again after it. The loop's body (`inEntryScope`) is printed in a scope of the
+  // entry's own, so its outermost block's statements go there directly (C++ gives the counter
+  // and that block one scope, so no name of the body is declared twice).
+  void printWith(const PrintRewrites& r, const Stmt& s, bool inEntryScope = false);
+  void printBody(const PrintRewrites& r, const Stmt& body) { printWith(r, body, true); }
+
+  const std::string& name(VarId v) const { return printer_.varName(v); }
+  std::string typeOf(VarId v) const { return std::string(spelling(fn_.vars[v].type.scalar)); }
+  VarId axisVar(unsigned a) const { return static_cast<VarId>(fn_.indexParams.at(a)); }
+  std::string counterType() const { return typeOf(a_.counter); }
+  bool returnsValue() const { return !fn_.returnType.isVoid(); }
+  std::string returnType() const { return std::string(spelling(fn_.returnType.scalar)); }
+
+  // The entry's comment and `extern "C" __global__ ... {`; the scope closes the function.
+  CodeWriter::Scope header(const PlanEntry& e, const std::string& what);
+  // The same with a comment of the entry's own (lines of `// ...`).
+  CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment);
+  // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`).
+  void extents(bool columns);
+  // The user's parameters under the names the statements print them with, where the entry's
+  // parameter list had to rename them.
+  void aliases();
+  // The loop's start, bound and trip count, the same for every output.
+  void bounds();
+  // `const T k = ...;` for the counter at offset `offset` (a long long expression) from the start.
+  std::string counterAt(const std::string& offset) const;
+  // The copy of one element of operand `o` into `shared`, with the row index and k declared.
+  void copyElement(const StagedOperand& o, const std::string& shared);
+  // The value store of a value-returning function at (i[, j]).
+  std::string store(const std::string& value) const;
+  // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its
+  // value and goes on to the next row.
+  void epilogueStoring(PrintRewrites after);
+  // `T culift_<v>_<id> = v;  // assigned by the body` for each scalar parameter the body assigns,
+  // redirected in `r` (1-D entries: one output per thread).
+  void assignedParamCopies(PrintRewrites& r);
+  // The identity of a sum's additions: -0.0 (x + -0.0 is x for every x, +0.0 and -0.0 included).
+  std::string identity(VarId v) const { return fn_.vars[v].type.scalar == Scalar::F32 ? "-0.0f" : "-0.0"; }
+  // Rewrites for the statements before the loop: the declarations of locals that only the staged
+  // reads' indices use (inlined there) are dropped.
+  PrintRewrites prologueRewrites() const;
+  // The widest element the loop stages, in bytes.
+  unsigned widestElement() const;
+
+  const Function& fn_;
+  CodeWriter& out_;
+  AstPrinter printer_;
+  EntryParams params_;
+  LoopAnalysis a_;
+  PrintRewrites inlineRewrites_;
+};
+
+}  // namespace culift::codegen

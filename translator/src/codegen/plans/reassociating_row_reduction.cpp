@@ -1,0 +1,232 @@
+// Row reduction (reassociating), 1-D, for a kernel whose author allowed its sums to be added in
+// another order (CULIFT_KERNEL_REASSOCIATE, or the translate option): a warp per output, 32
+// strided partial sums and a fixed tree of shuffles. The order it adds in is fixed by the plan and
+// the iteration index alone (below, at WarpWriter), documented in docs/numerical-contract.md and
+// reproduced by the CPU backends (interpreter/src/reassociate.cpp).
+#include <map>
+#include <set>
+
+#include "ast_match.hpp"
+#include "entry_writer.hpp"
+#include "plan.hpp"
+
+namespace culift::codegen {
+
+// ---- legality --------------------------------------------------------------------------------
+
+std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& a, std::string& reason) {
+  reason.clear();
+  const Stmt& body = *a.loop->body;
+  auto nameOf = [&](VarId v) { return fn.vars[v].name; };
+  for (const Stmt* s : a.prologue) {
+    forEachExpr(*s, [&](const Expr& e) {
+      if (!reason.empty()) return;
+      const Expr* t = assignmentTarget(e);
+      if (t && t->kind == ExprKind::Subscript) reason = "the statements before the loop write an array";
+      else if (e.kind == ExprKind::Call)
+        for (const ExprPtr& o : e.operands)
+          if (o && o->type.isPointer() && !o->type.constElements)
+            reason = "the statements before the loop pass a writable array to a call";
+    });
+  }
+  if (!reason.empty()) return std::nullopt;
+  // A warp reads a row at consecutive k; where consecutive outputs read neighbouring elements
+  // instead, one thread per output is coalesced already.
+  for (const StagedOperand& o : a.operands)
+    if (!o.kContiguous) {
+      reason = "consecutive " + nameOf(static_cast<VarId>(fn.indexParams[0])) + " read neighbouring elements of " +
+               nameOf(o.array) + " already (one thread per output is coalesced)";
+      return std::nullopt;
+    }
+
+  std::set<VarId> local;  // declared in the body: a value per k
+  forEachStmt(body, [&](const Stmt& s) {
+    if (s.kind == StmtKind::Decl) local.insert(s.var);
+  });
+  // Statement-level accumulations `s op= e` and `s = s op e`, and the variable references they
+  // account for.
+  std::map<VarId, unsigned> accounted;
+  std::set<const Expr*> accumulations;
+  std::set<VarId> sums;
+  auto accumulation = [&](const Expr& e) -> std::optional<VarId> {
+    if (e.operands.size() != 2 || !e.operands[0] || e.operands[0]->kind != ExprKind::VarRef) return std::nullopt;
+    const VarId v = e.operands[0]->var;
+    const Scalar t = fn.vars[v].type.scalar;
+    if (e.kind == ExprKind::CompoundAssign)
+      return (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub) && e.computeType == t ? std::optional(v)
+                                                                                                : std::nullopt;
+    if (e.kind != ExprKind::Assign) return std::nullopt;
+    const Expr& r = *e.operands[1];
+    if (r.kind != ExprKind::Binary || r.type.scalar != t ||
+        (r.binaryOp != BinaryOp::Add && r.binaryOp != BinaryOp::Sub))
+      return std::nullopt;
+    const Expr& l = *r.operands[0];
+    if (l.kind == ExprKind::VarRef && l.var == v) return v;
+    const Expr& rr = *r.operands[1];
+    if (r.binaryOp == BinaryOp::Add && rr.kind == ExprKind::VarRef && rr.var == v) return v;
+    return std::nullopt;
+  };
+  forEachStmt(body, [&](const Stmt& s) {
+    if (s.kind != StmtKind::ExprStmt || !s.expr) return;
+    if (std::optional<VarId> v = accumulation(*s.expr)) {
+      if (local.count(*v) || *v < fn.numParams) return;
+      accumulations.insert(s.expr.get());
+      sums.insert(*v);
+      accounted[*v] += s.expr->kind == ExprKind::Assign ? 2 : 1;
+    }
+  });
+  std::map<VarId, unsigned> seen;
+  forEachExpr(body, [&](const Expr& e) {
+    if (e.kind == ExprKind::VarRef) ++seen[e.var];
+    if (!reason.empty()) return;
+    const Expr* t = assignmentTarget(e);
+    if (!t || t->kind != ExprKind::VarRef || local.count(t->var) || t->var == a.counter) return;
+    const VarId v = t->var;
+    if (!accumulations.count(&e))
+      reason = v < fn.numParams ? "the parameter " + nameOf(v) + " is assigned in the loop"
+                                : nameOf(v) + " carries a value from one " + nameOf(a.counter) +
+                                      " to the next other than a sum (s += term)";
+    else if (!isFloating(fn.vars[v].type.scalar))
+      reason = "the sum " + nameOf(v) + " is not a float or double (integer sums keep their order)";
+  });
+  if (!reason.empty()) return std::nullopt;
+  for (VarId v : sums)
+    if (seen[v] != accounted[v]) {
+      reason = "the sum " + nameOf(v) + " is read in the loop other than by its own additions";
+      return std::nullopt;
+    }
+  if (sums.empty()) {
+    reason = "the loop adds to no sum";
+    return std::nullopt;
+  }
+  return std::vector<VarId>(sums.begin(), sums.end());
+}
+
+namespace {
+
+plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
+  if (f.mode != IndexMode::Grid1D || !f.reassociate) return plans::Decision::skip();
+  // A warp per output, 8 outputs per block of 256 threads, where the loop only adds to sums.
+  std::string why;
+  std::optional<std::vector<VarId>> sums = reassociableSums(f, *analysis.loop, why);
+  if (!sums) return plans::Decision::no("not reassociated: " + why);
+  return plans::Decision::yes({plans::makeEntry(f, "_warp", LoopPlan::ReassociatingRowReduction, 8, 1, 256, false)},
+                              std::move(*sums));
+}
+
+// ---- codegen ---------------------------------------------------------------------------------
+
+// The order it adds in, which the interpreter's launches reproduce (interpreter/src/reassociate.cpp):
+// lane l of the output's warp sums the terms of iterations l, l + 32, l + 64, ... in order, each
+// term being what the loop body adds to the sum in that iteration (added to -0.0, the sum's
+// identity); lanes l and l ^ d then add their partial sums for d = 16, 8, 4, 2, 1; the sum is its
+// value before the loop plus the total.
+class WarpWriter : EntryWriter {
+ public:
+  WarpWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
+      : EntryWriter(module, fn, out),
+        e_(e),
+        warpsPerBlock_(e.threads / 32),
+        unroll_(widestElement() > 4 ? 8 : 16),  // iterations per lane and step: loads in flight
+        sums_(fn.reassociatedSums) {}
+
+  void write() {
+    CodeWriter::Scope entry = signature(
+        e_, {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", a warp per output, " + str(warpsPerBlock_) +
+                 " per block of " + str(e_.threads) +
+                 " threads; lane l adds the terms of iterations l, l + 32, ... in order,",
+             "then the lanes add their sums pairwise (l and l ^ d for d = 16, 8, 4, 2, 1): the same bits on every run",
+             "and on the CPU backend (docs/numerical-contract.md bounds the difference from the loop's order)."});
+    extents(false);
+    aliases();
+    out_.say("const int culift_lane = threadIdx.x % 32;");
+    const VarId iv = axisVar(0);
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope rows = out_.open(
+        "for (long long culift_row = (long long)blockIdx.x * " + str(warpsPerBlock_) +
+        " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " + str(warpsPerBlock_) +
+        ")");
+    out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
+    prologue();
+    bounds();
+    partialSums();
+    combine();
+    out_.say("// The statements after the loop, on the first lane; a return stores the value.");
+    out_.say("if (culift_lane != 0) continue;");
+    epilogueStoring(perOut_);
+  }
+
+ private:
+  void prologue() {
+    assignedParamCopies(perOut_);
+    out_.say("// The statements before the loop, on every lane (they are the same for the warp).");
+    const bool value = returnsValue();
+    perOut_.returns = [this, value](const std::string& v) {
+      return value ? "{ if (culift_lane == 0) " + store(v) + " continue; }" : std::string("continue;");
+    };
+    for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
+  }
+
+  // Lane l's terms, iterations l, l + 32, ...: unroll_ at a time while they last, then one by one.
+  void partialSums() {
+    step_ = perOut_;
+    step_.returns = nullptr;
+    for (size_t s = 0; s < sums_.size(); ++s) {
+      out_.say(typeOf(sums_[s]) + " culift_p" + str(s) + " = " + identity(sums_[s]) + ";  // this lane's part of " +
+               name(sums_[s]));
+      step_.vars[sums_[s]] = "culift_c" + str(s);
+    }
+    usesK_ = mentions(*a_.loop->body, a_.counter, step_);
+    out_.say("long long culift_t = culift_lane;  // iteration index");
+    out_.say("#pragma unroll 1");
+    {
+      CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(32 * (unroll_ - 1)) +
+                                          " < culift_trip; culift_t += " + str(32 * unroll_) + ")");
+      out_.say("#pragma unroll");
+      CodeWriter::Scope unrolled = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)");
+      iteration("culift_t + 32 * culift_u");
+    }
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope rest = out_.open("for (; culift_t < culift_trip; culift_t += 32)");
+    iteration("culift_t");
+  }
+
+  // One iteration `t`: its terms, each added to -0.0, then to the lane's part.
+  void iteration(const std::string& t) {
+    if (usesK_) out_.say(counterAt(t));
+    for (size_t s = 0; s < sums_.size(); ++s)
+      out_.say(typeOf(sums_[s]) + " culift_c" + str(s) + " = " + identity(sums_[s]) + ";  // this iteration's term");
+    printBody(step_, *a_.loop->body);
+    for (size_t s = 0; s < sums_.size(); ++s)
+      out_.say("culift_p" + str(s) + " = culift_p" + str(s) + " + culift_c" + str(s) + ";");
+  }
+
+  // The lanes' parts, pairwise (l and l ^ d for d = 16, 8, 4, 2, 1), added to each sum.
+  void combine() {
+    out_.say("#pragma unroll");
+    {
+      CodeWriter::Scope tree = out_.open("for (int culift_d = 16; culift_d >= 1; culift_d /= 2)");
+      for (size_t s = 0; s < sums_.size(); ++s)
+        out_.say("culift_p" + str(s) + " = culift_p" + str(s) + " + __shfl_xor_sync(0xffffffffu, culift_p" + str(s) +
+                 ", culift_d);");
+    }
+    for (size_t s = 0; s < sums_.size(); ++s)
+      out_.say(name(sums_[s]) + " = " + name(sums_[s]) + " + culift_p" + str(s) + ";");
+  }
+
+  const PlanEntry& e_;
+  const unsigned warpsPerBlock_, unroll_;
+  const std::vector<VarId>& sums_;
+  PrintRewrites perOut_, step_;
+  bool usesK_ = false;
+};
+
+void emit(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
+  WarpWriter(module, fn, entry, out).write();
+}
+
+}  // namespace
+
+const plans::Unit plans::kReassociatingRowReduction{LoopPlan::ReassociatingRowReduction, decide, emit};
+
+}  // namespace culift::codegen

@@ -1,0 +1,315 @@
+#include "tiles.hpp"
+
+#include <algorithm>
+
+#include "entry_writer.hpp"
+#include "plan.hpp"
+
+namespace culift::codegen {
+
+unsigned tileStages(unsigned) { return 3; }
+unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
+
+std::vector<unsigned> tilesThatFit(const LoopAnalysis& a, std::string& reason) {
+  unsigned widest = 0;
+  for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
+  auto sharedBytes = [&](unsigned tile) {
+    size_t bytes = 0;
+    for (const StagedOperand& o : a.operands)
+      bytes += tileStages(tile) * tileStep(tile, widest) * (tile + kTilePad) * byteSize(o.element);
+    return bytes;
+  };
+  const size_t live = a.live.size() + a.assignedParams.size();
+  std::vector<unsigned> tiles;
+  if (live * 64 + a.operands.size() * 8 <= 160 && sharedBytes(128) <= 48 * 1024) tiles.push_back(128);
+  if (live * 16 <= 128 && sharedBytes(64) <= 48 * 1024) tiles.push_back(64);
+  if (tiles.empty())
+    reason = std::to_string(live) + " values live across the loop and " + std::to_string(a.operands.size()) +
+             " staged arrays do not fit a register tile";
+  return tiles;
+}
+
+std::vector<PlanEntry> tiledEntries(const Function& fn, const std::vector<unsigned>& tiles, LoopPlan plan,
+                                    const std::string& prefix, bool squareOnly) {
+  std::vector<PlanEntry> entries;
+  for (unsigned t : tiles) entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
+  return entries;
+}
+
+namespace {
+
+class TileWriter : EntryWriter {
+ public:
+  TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
+      : EntryWriter(module, fn, out),
+        e_(e),
+        tm_(e.tileRows / 16),
+        tn_(e.tileCols / 16),
+        stages_(tileStages(e.tileRows)),
+        kStep_(tileStep(e.tileRows, widestElement())),
+        triangle_(e.blockMapping() == BlockMapping::Triangle),
+        // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
+        rowOf_("culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm_ / 4)) + " + culift_ty * 4 + culift_m % 4"),
+        colOf_("culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn_ / 4)) + " + culift_tx * 4 + culift_n % 4"),
+        bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
+
+  void write() {
+    CodeWriter::Scope entry = header(e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " +
+                                             str(e_.threads) + " threads, " + str(tm_) + " x " + str(tn_) +
+                                             " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+                                             (triangle_ ? ", tiles on and below the diagonal, mirrored" : ""));
+    extents(true);
+    aliases();
+    stagedTiles();
+    blockOrigin();
+    out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
+    bounds();
+    registers();
+    prologue();
+    loop();
+    epilogue();
+  }
+
+ private:
+  // The loops over this thread's outputs (m, n), declaring i and j where the statements use them;
+  // inner closes before outer.
+  struct PerOutput {
+    CodeWriter::Scope outer, inner;
+  };
+  PerOutput perOutput(const std::string& what, bool declareI = true, bool declareJ = true);
+
+  void stagedTiles();
+  void blockOrigin();
+  void registers();
+  void prologue();
+  void copyTile();
+  void stepRewrites();
+  void kStepBody();
+  void loop();
+  void loopOverK();
+  void epilogue();
+  unsigned rowsOf(const StagedOperand& o) const { return o.axis == 0 ? e_.tileRows : e_.tileCols; }
+
+  const PlanEntry& e_;
+  const unsigned tm_, tn_;  // outputs per thread along i, j
+  const unsigned stages_, kStep_;
+  const bool triangle_;
+  const std::string rowOf_, colOf_, bit_;
+  PrintRewrites perOut_;  // the statements, per output of the register tile
+  PrintRewrites step_;    // the loop body: operands from the staged tile
+};
+
+TileWriter::PerOutput TileWriter::perOutput(const std::string& what, bool declareI, bool declareJ) {
+  out_.say("// " + what);
+  out_.say("#pragma unroll");
+  CodeWriter::Scope outer = out_.open("for (int culift_m = 0; culift_m < " + str(tm_) + "; ++culift_m)");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope inner = out_.open("for (int culift_n = 0; culift_n < " + str(tn_) + "; ++culift_n)");
+  if (declareI) out_.say("const " + typeOf(axisVar(0)) + " " + name(axisVar(0)) + " = " + rowOf_ + ";");
+  if (declareJ) out_.say("const " + typeOf(axisVar(1)) + " " + name(axisVar(1)) + " = " + colOf_ + ";");
+  return {std::move(outer), std::move(inner)};
+}
+
+void TileWriter::stagedTiles() {
+  for (size_t p = 0; p < a_.operands.size(); ++p) {
+    const StagedOperand& o = a_.operands[p];
+    out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[" +
+             str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + kTilePad) + "];  // " + name(o.array) + "[" +
+             printer_.printExpression(*o.index) + "]");
+  }
+}
+
+// Where the block's tile starts, as its mapping says.
+void TileWriter::blockOrigin() {
+  if (!triangle_) {
+    out_.say("const int culift_i0 = blockIdx.y * " + str(e_.tileRows) + ";");
+    out_.say("const int culift_j0 = blockIdx.x * " + str(e_.tileCols) + ";");
+    return;
+  }
+  out_.say("// Block b takes tile (culift_bi, culift_bj) with culift_bj <= culift_bi, row by row, and stores");
+  out_.say("// each result at (i, j) and (j, i).");
+  out_.say("const long long culift_b = blockIdx.x;");
+  out_.say("long long culift_bi = (long long)((sqrtf(8.0f * (float)culift_b + 1.0f) - 1.0f) * 0.5f);");
+  out_.say("while (culift_bi * (culift_bi + 1) / 2 > culift_b) --culift_bi;");
+  out_.say("while ((culift_bi + 1) * (culift_bi + 2) / 2 <= culift_b) ++culift_bi;");
+  out_.say("const long long culift_bj = culift_b - culift_bi * (culift_bi + 1) / 2;");
+  out_.say("const int culift_i0 = (int)culift_bi * " + str(e_.tileRows) + ";");
+  out_.say("const int culift_j0 = (int)culift_bj * " + str(e_.tileCols) + ";");
+}
+
+// Locals live across the loop, and scalar parameters the body assigns (a copy per output, from
+// the parameter): one register per output.
+void TileWriter::registers() {
+  perOut_ = prologueRewrites();
+  auto perOutputRegister = [&](VarId v) {
+    const std::string reg = "culift_" + name(v) + "_" + str(v);
+    out_.say(typeOf(v) + " " + reg + "[" + str(tm_) + "][" + str(tn_) + "] = {};");
+    perOut_.vars[v] = reg + "[culift_m][culift_n]";
+  };
+  for (VarId v : a_.live) {
+    perOutputRegister(v);
+    perOut_.hoisted.insert(v);
+  }
+  for (VarId v : a_.assignedParams) perOutputRegister(v);
+  // A zero that starts a sum is a plain literal: the loop only adds to the sum, so the constant
+  // meets no comparison that the device compiler could turn into a max / min (culift_zero's
+  // reason), and culift_zero's register copies cost the 128-wide tiles registers (130 instead of
+  // 127 for GramDot_sym128, which then fits one block per SM instead of two).
+  std::string notSums;
+  if (auto sums = reassociableSums(fn_, a_, notSums)) perOut_.plainZero.insert(sums->begin(), sums->end());
+  if (a_.earlyReturn) {
+    out_.say("unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
+    if (returnsValue()) out_.say(returnType() + " culift_res[" + str(tm_) + "][" + str(tn_) + "];");
+  }
+}
+
+void TileWriter::prologue() {
+  const bool value = returnsValue();
+  perOut_.returns = [this, value](const std::string& v) {
+    return "{ " + (value ? "culift_res[culift_m][culift_n] = " + v + "; " : std::string()) + "culift_done |= " + bit_ +
+           "; continue; }";
+  };
+  PerOutput each = perOutput("The statements before the loop, per output.");
+  out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) " +
+           (a_.earlyReturn ? "{ culift_done |= " + bit_ + "; continue; }  // nothing to compute" : "continue;"));
+  for (VarId v : a_.assignedParams) out_.say(perOut_.vars.at(v) + " = " + name(v) + ";");
+  for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
+}
+
+// The copies of one tile of every operand into stage culift_sc, k from culift_kc (both declared
+// by the caller).
+void TileWriter::copyTile() {
+  {
+    CodeWriter::Scope any = out_.open("if (culift_kc < culift_trip)");
+    for (size_t p = 0; p < a_.operands.size(); ++p) {
+      const StagedOperand& o = a_.operands[p];
+      const unsigned rows = rowsOf(o);
+      const VarId rowVar = axisVar(o.axis);
+      out_.say("#pragma unroll");
+      CodeWriter::Scope elements = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(rows * kStep_) +
+                                             "; culift_e += " + str(e_.threads) + ")");
+      const std::string r = o.kContiguous ? "culift_e / " + str(kStep_) : "culift_e % " + str(rows);
+      const std::string q = o.kContiguous ? "culift_e % " + str(kStep_) : "culift_e / " + str(rows);
+      out_.say("const int culift_r = " + r + ", culift_q = " + q + ";");
+      out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
+               " + culift_r;");
+      CodeWriter::Scope inRange = out_.open("if (" + name(rowVar) + " < " + (o.axis == 0 ? "culift_ni" : "culift_nj") +
+                                            " && culift_kc + culift_q < culift_trip)");
+      out_.say(counterAt("culift_kc + culift_q"));
+      copyElement(o, "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]");
+    }
+  }
+  out_.say("culift_copy_commit();");
+}
+
+void TileWriter::stepRewrites() {
+  step_ = perOut_;
+  step_.returns = nullptr;
+  for (size_t p = 0; p < a_.operands.size(); ++p)
+    for (const Expr* read : a_.operands[p].reads)
+      step_.exprs[read] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
+}
+
+// One step of k for every output: the operands from the stage, then the loop body.
+void TileWriter::kStepBody() {
+  const Stmt& loopBody = *a_.loop->body;
+  if (mentions(loopBody, a_.counter, step_)) out_.say(counterAt("culift_kt + culift_kk"));
+  for (size_t p = 0; p < a_.operands.size(); ++p) {
+    const StagedOperand& o = a_.operands[p];
+    const unsigned t = o.axis == 0 ? tm_ : tn_;
+    const unsigned groupStride = rowsOf(o) / (t / 4);
+    const std::string v = "culift_v" + str(p);
+    out_.say(std::string(spelling(o.element)) + " " + v + "[" + str(t) + "];");
+    out_.say("#pragma unroll");
+    out_.say("for (int culift_u = 0; culift_u < " + str(t) + "; ++culift_u) " + v + "[culift_u] = culift_s" + str(p) +
+             "[culift_st][culift_kk][(culift_u / 4) * " + str(groupStride) + " + " +
+             (o.axis == 0 ? "culift_ty" : "culift_tx") + " * 4 + culift_u % 4];");
+  }
+  PerOutput each = perOutput("The loop body, per output.", mentions(loopBody, axisVar(0), step_),
+                             mentions(loopBody, axisVar(1), step_));
+  printBody(step_, loopBody);
+}
+
+// The loop over k, tile by tile, stages - 1 tiles in flight: each step waits for its tile, one
+// barrier makes it visible and frees the stage used last, which takes the next copy. A block
+// whose outputs all returned before it (the far side of a triangle) skips it.
+void TileWriter::loop() {
+  stepRewrites();
+  if (!a_.earlyReturn) return loopOverK();
+  const unsigned outputs = tm_ * tn_;
+  out_.say("// Every output of the block returned before the loop, or has none to compute: no loop.");
+  CodeWriter::Scope any = out_.open("if (!__syncthreads_and(culift_done == " +
+                                    (outputs == 64 ? std::string("~0ull") : "(1ull << " + str(outputs) + ") - 1") +
+                                    "))");
+  loopOverK();
+}
+
+void TileWriter::loopOverK() {
+  out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
+           " tiles in flight while one is used.");
+  for (unsigned t = 0; t + 1 < stages_; ++t) {
+    CodeWriter::Scope first = out_.open("");
+    out_.say("const long long culift_kc = " + str(t * kStep_) + ";");
+    out_.say("const int culift_sc = " + str(t) + ";");
+    copyTile();
+  }
+  out_.say("int culift_st = 0;");
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope tiles = out_.open(
+      "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
+  out_.say("__syncthreads();");
+  {
+    CodeWriter::Scope next = out_.open("");
+    out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
+    out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
+    copyTile();
+  }
+  {
+    CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
+    out_.say("#pragma unroll");
+    {
+      CodeWriter::Scope steps = out_.open("for (int culift_kk = 0; culift_kk < " + str(kStep_) + "; ++culift_kk)");
+      kStepBody();
+    }
+    whole.otherwise();
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope steps = out_.open(
+        "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk)");
+    kStepBody();
+  }
+  out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
+}
+
+// The statements after the loop, per output; a return stores the value.
+void TileWriter::epilogue() {
+  const bool value = returnsValue();
+  PrintRewrites after = perOut_;
+  std::string mirror;
+  if (triangle_) {
+    const std::string i = name(axisVar(0)), j = name(axisVar(1));
+    mirror = " if (culift_bi != culift_bj && " + j + " < culift_ni && " + i + " < culift_nj) " + params_.outName +
+             "[(long long)" + j + " * culift_nj + " + i + "] = culift_r;";
+  }
+  after.returns = [&](const std::string& v) {
+    if (!value) return std::string("continue;");
+    return "{ const " + returnType() + " culift_r = " + v + "; " + store("culift_r") + mirror + " continue; }";
+  };
+  PerOutput each = perOutput("The statements after the loop, per output.");
+  out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+  if (a_.earlyReturn) {
+    CodeWriter::Scope returned = out_.open("if (culift_done & " + bit_ + ")");
+    if (value)
+      out_.say("const " + returnType() + " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
+    out_.say("continue;");
+  }
+  for (const Stmt* s : a_.epilogue) printWith(after, *s);
+}
+
+}  // namespace
+
+void emitTiledEntry(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
+  TileWriter(module, fn, entry, out).write();
+}
+
+}  // namespace culift::codegen

@@ -1,0 +1,33 @@
+// ---- culift plan prelude: asynchronous copies from global to shared memory (sm_80+) ----
+// Elements of 4 and 8 bytes in flight; narrower ones (no such copy exists) at once.
+template <typename T> __device__ __forceinline__ void culift_copy_async(T* shared, const T* global) {
+#if __CUDA_ARCH__ >= 800
+  if constexpr (sizeof(T) >= 4) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(shared)),
+                 "l"(global), "n"(sizeof(T)));
+    return;
+  }
+#endif
+  *shared = *global;
+}
+__device__ __forceinline__ void culift_copy_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+// 16 bytes, of which the first `bytes` are read and the rest filled with zeros.
+__device__ __forceinline__ void culift_copy_async16(void* shared, const void* global, int bytes) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((unsigned)__cvta_generic_to_shared(shared)),
+               "l"(global), "r"(bytes));
+#else
+  for (int b = 0; b < 16; ++b) ((char*)shared)[b] = b < bytes ? ((const char*)global)[b] : 0;
+#endif
+}
+// Waits until at most N committed groups of this thread's copies are still in flight.
+template <int N> __device__ __forceinline__ void culift_copy_wait() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
+#endif
+}
+// ---- end of culift plan prelude ----

@@ -1,0 +1,93 @@
+// ---- culift device prelude: std::min, std::max, std::clamp, std::abs as C++ defines them ----
+template <typename T> __device__ __forceinline__ T culift_min(T a, T b) { return (b < a) ? b : a; }
+template <typename T> __device__ __forceinline__ T culift_max(T a, T b) { return (a < b) ? b : a; }
+template <typename T> __device__ __forceinline__ T culift_clamp(T v, T lo, T hi) {
+  return (v < lo) ? lo : (hi < v) ? hi : v;
+}
+__device__ __forceinline__ int culift_abs(int v) { return abs(v); }
+__device__ __forceinline__ long long culift_abs(long long v) { return llabs(v); }
+__device__ __forceinline__ float culift_abs(float v) { return fabsf(v); }
+__device__ __forceinline__ double culift_abs(double v) { return fabs(v); }
+// std::atomic_ref's fetch_add and fetch_sub where CUDA has no atomic of the type: 64-bit signed
+// integers through the unsigned atomic (two's complement: the same bits), sub as an add of the
+// negation (for floating values a - v and a + -v round alike).
+__device__ __forceinline__ long long culift_atomic_add(long long* p, long long v) {
+  return (long long)atomicAdd((unsigned long long*)p, (unsigned long long)v);
+}
+__device__ __forceinline__ long long culift_atomic_sub(long long* p, long long v) {
+  return (long long)atomicAdd((unsigned long long*)p, 0ull - (unsigned long long)v);
+}
+__device__ __forceinline__ unsigned long long culift_atomic_sub(unsigned long long* p, unsigned long long v) {
+  return atomicAdd(p, 0ull - v);
+}
+__device__ __forceinline__ float culift_atomic_sub(float* p, float v) { return atomicAdd(p, -v); }
+__device__ __forceinline__ double culift_atomic_sub(double* p, double v) { return atomicAdd(p, -v); }
+// A value the device compiler cannot see through (an empty mov in inline PTX), which keeps it
+// from rules that do not hold. The device assembler removes the mov.
+__device__ __forceinline__ float culift_opaque(float v) {
+  float r;
+  asm("mov.b32 %0, %1;" : "=f"(r) : "f"(v));
+  return r;
+}
+__device__ __forceinline__ double culift_opaque(double v) {
+  double r;
+  asm("mov.b64 %0, %1;" : "=d"(r) : "d"(v));
+  return r;
+}
+__device__ __forceinline__ int culift_opaque(int v) {
+  int r;
+  asm("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+  return r;
+}
+__device__ __forceinline__ unsigned int culift_opaque(unsigned int v) {
+  unsigned int r;
+  asm("mov.b32 %0, %1;" : "=r"(r) : "r"(v));
+  return r;
+}
+__device__ __forceinline__ long long culift_opaque(long long v) {
+  long long r;
+  asm("mov.b64 %0, %1;" : "=l"(r) : "l"(v));
+  return r;
+}
+__device__ __forceinline__ unsigned long long culift_opaque(unsigned long long v) {
+  unsigned long long r;
+  asm("mov.b64 %0, %1;" : "=l"(r) : "l"(v));
+  return r;
+}
+// Floating zeros: with a constant zero z the compiler turns `(z < x) ? x : z` into max(x, z),
+// which orders -0.0 below +0.0 where C++ finds them equal.
+__device__ __forceinline__ float culift_zero(float z) { return culift_opaque(z); }
+__device__ __forceinline__ double culift_zero(double z) { return culift_opaque(z); }
+// Floating negation flips the sign bit in inline PTX (an integer xor): the device assembler
+// negated a value it knew to be zero as an integer, which gives +0.0 for -(+0.0).
+__device__ __forceinline__ float culift_neg(float v) {
+  float r;
+  asm("xor.b32 %0, %1, 0x80000000;" : "=f"(r) : "f"(v));
+  return r;
+}
+__device__ __forceinline__ double culift_neg(double v) {
+  double r;
+  asm("xor.b64 %0, %1, 0x8000000000000000;" : "=d"(r) : "d"(v));
+  return r;
+}
+// Floating divisors go through culift_opaque: the compiler takes a quotient of two numbers
+// for a number, which 0/0 is not.
+// An integer converted to a char or short: the arithmetic before stays in 32 bits, where the
+// compiler would narrow it to 16-bit operations it does not always get right.
+template <typename T, typename S> __device__ __forceinline__ T culift_narrow(S v) { return (T)culift_opaque(v); }
+// ++ and -- of a char or short, through culift_narrow.
+template <typename T> __device__ __forceinline__ T& culift_pre_inc(T& x) { return x = culift_narrow<T>(x + 1); }
+template <typename T> __device__ __forceinline__ T& culift_pre_dec(T& x) { return x = culift_narrow<T>(x - 1); }
+template <typename T> __device__ __forceinline__ T culift_post_inc(T& x) {
+  const T old = x;
+  x = culift_narrow<T>(x + 1);
+  return old;
+}
+template <typename T> __device__ __forceinline__ T culift_post_dec(T& x) {
+  const T old = x;
+  x = culift_narrow<T>(x - 1);
+  return old;
+}
+// N elements read or written as one aligned access (element-wise kernels)
+template <typename T, int N> struct alignas(sizeof(T) * N) culift_vec { T v[N]; };
+// ---- end of culift device prelude ----
