@@ -184,7 +184,8 @@ std::string formatErr(double e) {
 void printTable(const std::vector<Row>& rows, double copyGBs, std::FILE* out) {
   const std::vector<std::string> head = {"kernel",      "size",         "generated ms", "hand-written ms",
                                          "hand/gen",    "gen GB/s",     "gen % copy",   "hand % copy",
-                                         "max err gen", "max err hand", "torch ms",     "check"};
+                                         "max err gen", "max err hand", "eager ms",     "compile ms",
+                                         "eager/gen",   "compile/gen",  "check"};
   std::vector<std::vector<std::string>> cells;
   for (const Row& r : rows) {
     const double genGBs = r.bytes > 0 ? r.bytes / (r.generatedMs * 1e6) : kNaN;
@@ -195,7 +196,8 @@ void printTable(const std::vector<Row>& rows, double copyGBs, std::FILE* out) {
     cells.push_back({r.kernel, r.size, formatMs(r.generatedMs), formatMs(r.handMs), formatFixed(ratio, 3),
                      formatFixed(genGBs, 0), formatFixed(100 * genGBs / copyGBs, 1),
                      formatFixed(100 * handGBs / copyGBs, 1), formatErr(r.generatedErr), formatErr(r.handErr),
-                     formatMs(r.torchMs), check});
+                     formatMs(r.torchMs), formatMs(r.torchCompiledMs), formatFixed(r.torchMs / r.generatedMs, 3),
+                     formatFixed(r.torchCompiledMs / r.generatedMs, 3), check});
   }
   std::vector<size_t> width(head.size());
   for (size_t c = 0; c < head.size(); ++c) {

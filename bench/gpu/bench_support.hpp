@@ -34,7 +34,8 @@ struct Row {
   double handErr = kNaN;
   double tolerance = 0;  // a max error above this fails the row
   std::string torchKey;  // "<kernel> <size>" as torch_baselines.py prints it
-  double torchMs = kNaN;
+  double torchMs = kNaN;          // PyTorch eager
+  double torchCompiledMs = kNaN;  // torch.compile of the same PyTorch code (`<kernel>_compiled <size>`)
   std::string note;
   std::string error;      // set when the row could not be measured
   bool target95 = false;  // a memory-bound kernel with the >= 0.95 target

@@ -3,7 +3,9 @@
 way the benchmark times its own kernels: input sets rotated so a batch moves more than the L2,
 batches of back-to-back calls behind a short device-side sleep.
 
-Prints one line per measurement: `torch <kernel> <size> <ms>`; the benchmark table joins them.
+Prints one line per measurement: `torch <kernel> <size> <ms>` for eager PyTorch and
+`torch <kernel>_compiled <size> <ms>` for torch.compile of the same function (mode "default",
+compiled once per row, its warm-up outside the timing); the benchmark table joins them.
 """
 import math
 import sys
@@ -85,7 +87,7 @@ def main():
     parser.add_argument("--clamp-n", type=int, default=1 << 24)
     parser.add_argument("--pearson-size", type=int, action="append", help="default: 1024 and 4096")
     parser.add_argument("--blas-size", type=int, default=4096)
-    parser.add_argument("--no-compile", action="store_true", help="skip torch.compile of the SAT test")
+    parser.add_argument("--no-compile", action="store_true", help="time eager PyTorch only (no torch.compile)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
@@ -96,50 +98,56 @@ def main():
     def emit(kernel, size, ms):
         print(f"torch {kernel} {size} {ms:.4f}", flush=True)
 
+    compile_ok = [not args.no_compile]
+
+    def both(kernel, size, fn, inputs, **timing):
+        """Times `fn` eager, then torch.compile(fn) (once compiling fails, eager figures only)."""
+        emit(kernel, size, median_ms(fn, inputs, **timing))
+        if not compile_ok[0]:
+            return
+        try:
+            compiled = torch.compile(fn, dynamic=False)
+            emit(f"{kernel}_compiled", size, median_ms(compiled, inputs, **timing))
+        except Exception as e:  # no Triton or no compiler: the eager figures stand alone
+            print(f"torch.compile failed: {type(e).__name__}: {e}", file=sys.stderr)
+            compile_ok[0] = False
+
     def sets(make, bytes_per_set):
         return [make() for _ in range(sets_for(bytes_per_set))]
 
     for n in args.pearson_size or (1024, 4096):
         xs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1,), 4 * n * n)
-        emit("corrcoef", n, median_ms(lambda x: torch.corrcoef(x), xs))
-        emit("cdist", n, median_ms(lambda x: torch.cdist(x, x), xs))
-        emit("gram", n, median_ms(lambda x: x @ x.T, xs))
-        emit("rowsum", n, median_ms(lambda x: x.sum(dim=1), xs))
-        emit("rowsumsq", n, median_ms(lambda x: (x * x).sum(dim=1), xs))
+        both("corrcoef", n, lambda x: torch.corrcoef(x), xs)
+        both("cdist", n, lambda x: torch.cdist(x, x), xs)
+        both("gram", n, lambda x: x @ x.T, xs)
+        both("rowsum", n, lambda x: x.sum(dim=1), xs)
+        both("rowsumsq", n, lambda x: (x * x).sum(dim=1), xs)
         del xs
     n = args.blas_size
     torch.backends.cuda.matmul.allow_tf32 = False  # fp32 arithmetic, as the generated kernels do
     mats = sets(lambda: tuple(torch.rand(n, n, device=dev) * 2 - 1 for _ in range(3)) + (torch.rand(n, device=dev) * 2 - 1,),
                 3 * 4 * n * n)
-    emit("gemm", n, median_ms(lambda a, b, c, v: torch.addmm(c, a, b, beta=-0.5, alpha=1.5), mats))
-    emit("syrk", n, median_ms(lambda a, b, c, v: torch.addmm(c, a, a.T, beta=-0.5, alpha=1.5), mats))
+    both("gemm", n, lambda a, b, c, v: torch.addmm(c, a, b, beta=-0.5, alpha=1.5), mats)
+    both("syrk", n, lambda a, b, c, v: torch.addmm(c, a, a.T, beta=-0.5, alpha=1.5), mats)
     vecs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1, torch.rand(n, device=dev) * 2 - 1), 4 * n * n)
-    emit("matvec", n, median_ms(lambda a, v: torch.mv(a, v), vecs))
+    both("matvec", n, lambda a, v: torch.mv(a, v), vecs)
     del mats, vecs
     m = args.masked_size
     mask = torch.rand(m, device=dev) < 0.5
     xs = sets(lambda: (torch.rand(m, m, device=dev),), 4 * m * m)
-    emit("masked_broadcast", f"{m}x{m}", median_ms(lambda x: torch.where(mask.view(1, -1), x[0:1], x), xs))
+    both("masked_broadcast", f"{m}x{m}", lambda x: torch.where(mask.view(1, -1), x[0:1], x), xs)
     del xs
     n = args.clamp_n
     zero = torch.zeros((), device=dev)
     pairs = sets(lambda: (torch.rand(n, device=dev) * 4 - 2, torch.rand(n, device=dev)), 8 * n)
-    emit("pearson_clamp", n,
-         median_ms(lambda cov, den: torch.where(den > 1e-12, cov / den, zero).clamp(-1, 1), pairs))
+    both("pearson_clamp", n, lambda cov, den: torch.where(den > 1e-12, cov / den, zero).clamp(-1, 1), pairs)
     del pairs
     n = args.sat_pairs
     lo = torch.rand(n, 2, device=dev)
     hi = lo + torch.rand(n, 2, device=dev) * 0.25 + 0.05
     tri = lo.view(n, 1, 2) + torch.rand(n, 3, 2, device=dev) * 0.5 - 0.25
     sat_inputs = [(lo, hi, tri)]  # 16M pairs: 224 MB, more than the L2 by itself
-    emit("sat", n, median_ms(sat_reference, sat_inputs, warmup=2, reps=10))
-    if not args.no_compile:
-        try:
-            compiled = torch.compile(sat_reference)
-            emit("sat_compiled", n, median_ms(compiled, sat_inputs, warmup=3, reps=20))
-        except Exception as e:  # no Triton or no compiler: the eager figure stands alone
-            print(f"torch.compile failed: {type(e).__name__}: {e}", file=sys.stderr)
-
+    both("sat", n, sat_reference, sat_inputs, warmup=3, reps=10)
 
 if __name__ == "__main__":
     main()

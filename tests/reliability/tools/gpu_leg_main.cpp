@@ -108,12 +108,14 @@ std::string describeLaunch(const LaunchData& d) {
   return s + "; extent " + std::to_string(d.n[0]) + "x" + std::to_string(d.n[1]) + "x" + std::to_string(d.n[2]);
 }
 
-// The input arrays' first elements, for a native replay (--show-args).
+// The input arrays' first elements (an element-wise kernel's per-element inputs too), for a
+// native replay or `culift launch --args` (--show-args).
 std::string describeInputs(const LaunchData& d) {
   std::string s;
   for (std::size_t k = 0; k < d.params.size(); ++k) {
     const KernelParam& p = *d.params[k];
-    if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray) continue;
+    if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray && p.role != ParamRole::ElementInput)
+      continue;
     const unsigned size = byteSize(p.type.scalar);
     s += p.name + "={";
     for (std::size_t e = 0; e < 16 && (e + 1) * size <= d.bytes[k].size(); ++e)
@@ -262,11 +264,21 @@ int main(int argc, char** argv) {
                                    cl::desc("shrink each mismatching program with at most this many candidates, each "
                                             "translated and launched on both sides, and print the reduced program"),
                                    cl::init(0), cl::cat(category));
+  cl::opt<int> dumpProgram("dump", cl::desc("print program N of the seed as this leg generates it and exit"),
+                           cl::init(-1), cl::cat(category));
   cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
                                cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
   culift::cli::setVersionPrinter("culift-difftest-gpu");
   cl::ParseCommandLineOptions(argc, argv, "culift differential tester, GPU leg\n");
+
+  GenOptions gen;
+  gen.exactMathOnly = true;
+  gen.argSets = 8;
+  if (dumpProgram >= 0) {
+    std::printf("%s", generateProgram(seed, static_cast<unsigned>(dumpProgram), gen).spec.source().c_str());
+    return 0;
+  }
 
   rt::EngineOptions eo;
   eo.math = rt::MathMode::Strict;
@@ -301,9 +313,6 @@ int main(int argc, char** argv) {
   TranslateOptions to;
   to.compilerArgs = {"-std=c++20"};
   unsigned compared = 0, mismatches = 0, errors = 0;
-  GenOptions gen;
-  gen.exactMathOnly = true;
-  gen.argSets = 8;
   const unsigned end = firstProgram + count;
   for (unsigned first = firstProgram; first < end; first += batchSize) {
     const unsigned n = std::min<unsigned>(batchSize, end - first);
