@@ -182,10 +182,9 @@ std::string formatErr(double e) {
 }  // namespace
 
 void printTable(const std::vector<Row>& rows, double copyGBs, std::FILE* out) {
-  const std::vector<std::string> head = {"kernel",      "size",         "generated ms", "hand-written ms",
-                                         "hand/gen",    "gen GB/s",     "gen % copy",   "hand % copy",
-                                         "max err gen", "max err hand", "eager ms",     "compile ms",
-                                         "eager/gen",   "compile/gen",  "check"};
+  const std::vector<std::string> head = {"kernel",   "size",       "generated ms", "hand-written ms", "hand/gen",
+                                         "gen GB/s", "gen % copy", "hand % copy",  "max err gen",     "max err hand",
+                                         "eager ms", "compile ms", "eager/gen",    "compile/gen",     "check"};
   std::vector<std::vector<std::string>> cells;
   for (const Row& r : rows) {
     const double genGBs = r.bytes > 0 ? r.bytes / (r.generatedMs * 1e6) : kNaN;

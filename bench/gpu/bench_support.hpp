@@ -32,8 +32,8 @@ struct Row {
   double flops = 0;            // arithmetic the kernel must do (0: not counted)
   double generatedErr = kNaN;  // max |out - CPU reference| over the checked elements
   double handErr = kNaN;
-  double tolerance = 0;  // a max error above this fails the row
-  std::string torchKey;  // "<kernel> <size>" as torch_baselines.py prints it
+  double tolerance = 0;           // a max error above this fails the row
+  std::string torchKey;           // "<kernel> <size>" as torch_baselines.py prints it
   double torchMs = kNaN;          // PyTorch eager
   double torchCompiledMs = kNaN;  // torch.compile of the same PyTorch code (`<kernel>_compiled <size>`)
   std::string note;
