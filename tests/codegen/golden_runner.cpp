@@ -332,3 +332,36 @@ TEST_CASE("char and short arithmetic stays in 32 bits in the PTX", "[codegen][nv
   }
   CHECK(entries >= 18);  // 9 kernels, two entries each
 }
+
+// Chars and shorts widen to 64 bits from 32: after a loop, the device compiler's optimizer took
+// one short's 64-bit extension for another's (golden `short_widening`, where a branch decided
+// only after inlining returned before the loop). Through culift_widen, the PTX extends only
+// 32-bit values to 64 bits.
+TEST_CASE("chars and shorts widen to 64 bits from 32 in the PTX", "[codegen][nvrtc]") {
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    culift::test::noNvrtc(nvrtc.whyNot);
+    return;
+  }
+  const TranslateResult r =
+      translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden/short_widening.cpp").string(), goldenOptions());
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const rt::CompileOutput ptx = nvrtc.nvrtc->compile(r.module->cudaSource, "widening.cu", 90, false, {"--fmad=false"});
+  INFO("NVRTC log:\n" << ptx.log);
+  REQUIRE(ptx.ok);
+  const std::string text(ptx.image.begin(), std::find(ptx.image.begin(), ptx.image.end(), 0));
+  std::istringstream lines(text);
+  std::string line;
+  unsigned widenings = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string op;
+    words >> op;
+    if (!op.starts_with("cvt.s64.") && !op.starts_with("cvt.u64.")) continue;
+    INFO("PTX: " << line);
+    CHECK_FALSE((op.ends_with("16") || op.ends_with("8")));
+    widenings += op.ends_with("32");
+  }
+  CHECK(widenings >= 4);  // a, b, c, d of Widened at least
+}

@@ -446,6 +446,9 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
   if (flavor_ == Flavor::Cuda && e.type.isValue() && isNarrowInteger(e.type.scalar) && operand.type.isValue() &&
       isInteger(operand.type.scalar) && byteSize(operand.type.scalar) >= 4 && !literalsOnly(operand))
     return {narrowResult(e.type.scalar, argument(operand)), false};
+  if (flavor_ == Flavor::Cuda && e.type.isValue() && isInteger(e.type.scalar) && byteSize(e.type.scalar) == 8 &&
+      operand.type.isValue() && isNarrowInteger(operand.type.scalar) && !literalsOnly(operand))
+    return {castSpelling(e.type) + "culift_widen(" + argument(operand) + ")", false};
   // A cast binds tighter than every binary operator and looser than postfix ones; its
   // operand is a primary or parenthesized already. No outer parentheses needed.
   return {castSpelling(e.type) + expr(operand).text, false};

@@ -75,6 +75,13 @@ __device__ __forceinline__ double culift_neg(double v) {
 // An integer converted to a char or short: the arithmetic before stays in 32 bits, where the
 // compiler would narrow it to 16-bit operations it does not always get right.
 template <typename T, typename S> __device__ __forceinline__ T culift_narrow(S v) { return (T)culift_opaque(v); }
+// A char or short widened to 64 bits: in 32 bits, through culift_opaque. The device compiler's
+// optimizer took one short's 64-bit extension for another's after a loop, where a branch before
+// the loop returned on a condition it could decide only after inlining (`if (h(3) > 7) return;`).
+__device__ __forceinline__ int culift_widen(signed char v) { return culift_opaque((int)v); }
+__device__ __forceinline__ int culift_widen(short v) { return culift_opaque((int)v); }
+__device__ __forceinline__ unsigned int culift_widen(unsigned char v) { return culift_opaque((unsigned int)v); }
+__device__ __forceinline__ unsigned int culift_widen(unsigned short v) { return culift_opaque((unsigned int)v); }
 // ++ and -- of a char or short, through culift_narrow.
 template <typename T> __device__ __forceinline__ T& culift_pre_inc(T& x) { return x = culift_narrow<T>(x + 1); }
 template <typename T> __device__ __forceinline__ T& culift_pre_dec(T& x) { return x = culift_narrow<T>(x - 1); }
