@@ -21,10 +21,12 @@ export CULIFT_REQUIRE_GPU=1 CULIFT_REQUIRE_NVRTC=1
 export CULIFT_CACHE_DIR="$out/cache"
 rm -rf "$CULIFT_CACHE_DIR"
 
-summary=()
-failures=0
+# Checks run side by side (test suites and sanitizer runs in the background, on one GPU), so a
+# result is a line appended to one file rather than a variable.
+records="$out/records.txt"
+: > "$records"
 record() {  # record NAME STATUS(0=pass) DETAIL
-  if [ "$2" -eq 0 ]; then summary+=("PASS  $1  $3"); else summary+=("FAIL  $1  $3"); failures=$((failures + 1)); fi
+  if [ "$2" -eq 0 ]; then echo "PASS  $1  $3" >> "$records"; else echo "FAIL  $1  $3" >> "$records"; fi
 }
 
 find_bin() {
@@ -70,18 +72,18 @@ run_tests() {  # run_tests NAME [catch args...]
 # here (CULIFT_REQUIRE_GPU=1), and one that is missing from the staged binaries is a failure too.
 gpu_suites="runtime_gpu_tests runtime_gpu_fault_tests runtime_gpu_golden_tests runtime_gpu_plan_tests
             runtime_gpu_assert_tests runtime_thread_tests runtime_raw_module_tests reliability_runtime_tests"
-for suite in $gpu_suites; do run_tests "$suite"; done
+for suite in $gpu_suites; do run_tests "$suite" & done
 # Its other cases run the build tree's culift and stay on the development machine.
-run_tests embedded_kernels_tests "[gpu]"
+run_tests embedded_kernels_tests "[gpu]" &
 # A program built by nvcc alone that calls the emitted launchers (nvcc is on the GPU machine).
-run_tests codegen_nvcc_tests "[gpu]"
+run_tests codegen_nvcc_tests "[gpu]" &
 # The other runtime suites staged, under a real driver (the command-line one runs the build
 # tree's culift and stays on the development machine).
 for exe in "$bin_dir"/runtime_*_tests; do
   name="$(basename "$exe")"
   case " $(echo $gpu_suites) runtime_launch_cli_tests " in
     *" $name "*) ;;
-    *) [ -x "$exe" ] && run_tests "$name" ;;
+    *) [ -x "$exe" ] && run_tests "$name" & ;;
   esac
 done
 
@@ -190,10 +192,12 @@ rm -rf "$scratch"
 golden="$(find_bin runtime_gpu_golden_tests)" || golden=""
 if command -v compute-sanitizer > /dev/null && [ -n "$golden" ]; then
   for tool in memcheck racecheck initcheck; do
-    timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$golden" "[sanitize]" \
-      > "$out/sanitizer-$tool.log" 2>&1
-    record "compute-sanitizer $tool (golden kernels)" $? \
-      "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-$tool.log" | tail -1)"
+    {
+      timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$golden" "[sanitize]" \
+        > "$out/sanitizer-$tool.log" 2>&1
+      record "compute-sanitizer $tool (golden kernels)" $? \
+        "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-$tool.log" | tail -1)"
+    } &
   done
 fi
 
@@ -202,17 +206,20 @@ fi
 plans="$(find_bin runtime_gpu_plan_tests)" || plans=""
 if command -v compute-sanitizer > /dev/null && [ -n "$plans" ]; then
   for tool in memcheck racecheck synccheck; do
-    CULIFT_PLAN_TESTS_SMALL=1 timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$plans" "[sanitize]" \
-      > "$out/sanitizer-plans-$tool.log" 2>&1
-    record "compute-sanitizer $tool (loop-plan entries)" $? \
-      "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-plans-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-plans-$tool.log" | tail -1)"
+    {
+      CULIFT_PLAN_TESTS_SMALL=1 timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$plans" "[sanitize]" \
+        > "$out/sanitizer-plans-$tool.log" 2>&1
+      record "compute-sanitizer $tool (loop-plan entries)" $? \
+        "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-plans-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-plans-$tool.log" | tail -1)"
+    } &
   done
 fi
+wait
 
 # --- summary (last) ----------------------------------------------------------------------------
 {
   echo "culift gpu-check: $(grep -m1 -E '^\s*\[0\]' "$out/probe.txt" 2>/dev/null | sed 's/^ *//')"
-  printf '%s\n' "${summary[@]}"
-  echo "$(( ${#summary[@]} - failures )) passed, $failures failed; logs in $out"
+  sort -k2 "$records"
+  echo "$(grep -c '^PASS' "$records") passed, $(grep -c '^FAIL' "$records") failed; logs in $out"
 } | tee "$out/summary.txt"
-[ "$failures" -eq 0 ]
+! grep -q '^FAIL' "$records"
