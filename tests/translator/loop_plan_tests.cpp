@@ -159,6 +159,25 @@ std::pair<LoopPlan, std::string> reassociation(const std::string& code, Translat
 
 }  // namespace
 
+// A loop in a helper the kernel calls stays per thread, and the remark says where it is.
+TEST_CASE("loop plans: a loop in a callee is named", "[loop-plan]") {
+  const std::string helper =
+      "inline float rowMax(const float* x, int cols, int i) {\n"
+      "  float m = x[i * cols];\n"
+      "  for (int k = 1; k < cols; ++k) m = x[i * cols + k] > m ? x[i * cols + k] : m;\n  return m;\n}\n"
+      "inline float viaHelper(const float* x, int cols, int i) { return rowMax(x, cols, i); }\n";
+  CHECK(reasonFor(helper + "CULIFT_KERNEL float f(const float* x, int cols, int i) { return rowMax(x, cols, i); }\n") ==
+        "the loop is in 'rowMax', which the planner does not see through: write it in the kernel's body to plan it");
+  // Through a second call too.
+  CHECK_THAT(reasonFor(helper +
+                       "CULIFT_KERNEL float f(const float* x, int cols, int i) { return viaHelper(x, cols, i); }\n"),
+             Catch::Contains("the loop is in 'rowMax'"));
+  // Without a loop anywhere, the remark stays empty ("the body has no loop" in `culift ast`).
+  CHECK(reasonFor("inline float twice(float v) { return 2.0f * v; }\n"
+                  "CULIFT_KERNEL float f(const float* x, int i) { return twice(x[i]); }\n")
+            .empty());
+}
+
 TEST_CASE("loop plans: reassociating row reductions", "[loop-plan]") {
   TranslateResult r = lift(
       "CULIFT_KERNEL_REASSOCIATE float Total(const float* x, int n, int i) {\n"
