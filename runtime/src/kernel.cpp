@@ -82,13 +82,14 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, s
     case BlockMapping::SplitRows: {
       // Only for rows too few for a warp each to fill the device (64 warps per multiprocessor);
       // then B blocks per row, the fewest (a power of two, at most the row's slots over the block's
-      // warps) that give the device half its warps.
+      // warps) that give the device half its warps, fewer where the grid's limit says so.
       const std::int64_t warps = std::max<unsigned>(entry.threads / 32, 1);
       const std::int64_t deviceWarps = 64 * std::max(1, device.multiprocessors);
       if (rows >= deviceWarps) return std::nullopt;
       const std::int64_t most = std::max<std::int64_t>(entry.tileCols / warps, 1);
       std::int64_t perRow = 1;
       while (perRow < most && rows * perRow * warps < deviceWarps / 2) perRow *= 2;
+      while (perRow > 1 && rows * perRow > limits.maxGrid[0]) perRow /= 2;
       if (rows * perRow > limits.maxGrid[0]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(rows * perRow), 1, 1}, rows * perRow};
     }
@@ -133,6 +134,12 @@ struct Kernel::Entries {
     for (std::size_t k = 0; k < n; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
   }
   ~Entries() {
+    if (scratch.empty()) return;
+    // Its launches may still run: the whole device (a stream may be gone by now) before the free.
+    try {
+      backend.synchronize(nullptr);
+    } catch (...) {  // a failed launch's error is reported where it is synchronized
+    }
     for (auto& [stream, s] : scratch) backend.release(s.address);
   }
   Entries(const Entries&) = delete;
