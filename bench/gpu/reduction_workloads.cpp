@@ -30,7 +30,8 @@ std::vector<std::int64_t> someRows(std::int64_t total, std::int64_t rows) {
 std::vector<std::int64_t> elementsOf(const std::vector<std::int64_t>& rows, std::int64_t cols, std::uint64_t seed) {
   std::vector<std::int64_t> out;
   for (std::int64_t r : rows)
-    for (std::int64_t k : sampleIndices(cols, 1 << 10, seed ^ static_cast<std::uint64_t>(r))) out.push_back(r * cols + k);
+    for (std::int64_t k : sampleIndices(cols, 1 << 10, seed ^ static_cast<std::uint64_t>(r)))
+      out.push_back(r * cols + k);
   return out;
 }
 

@@ -212,8 +212,9 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
         const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
         ResolvedArg scratch;
         scratch.isBuffer = true;
-        scratch.buffer.address = entries_->scratchFor(
-            target.stream, static_cast<std::size_t>(splitScratchBytes(choice->plan.extent[0], sums)));
+        scratch.buffer.address = entries_->scratchFor(target.stream,
+                                                      static_cast<std::size_t>(
+                                                          splitScratchBytes(choice->plan.extent[0], sums)));
         resolved.push_back(scratch);
       }
       backend.launch(*function_, h, choice->plan, resolved, target.stream);

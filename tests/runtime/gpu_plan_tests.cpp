@@ -394,8 +394,10 @@ TEST_CASE("a reassociating kernel adds in its documented order on the CPU backen
   REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   std::size_t differFromWritten = 0;
   // Rows of one chunk, of several, and (two rows) of slots holding two and three chunks.
-  const std::pair<std::int64_t, std::int64_t> shapes[] = {{9, 0},    {9, 1},     {9, 31},       {9, 33},
-                                                          {9, 100},  {9, 4096},  {9, 4097},     {9, 20000},
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{9, 0},           {9, 1},
+                                                          {9, 31},          {9, 33},
+                                                          {9, 100},         {9, 4096},
+                                                          {9, 4097},        {9, 20000},
                                                           {2, 1048576 + 1}, {2, 2 * 1048576 + 4097}};
   for (const auto& [rows, n] : shapes) {
     INFO("rows of " << n);
@@ -443,8 +445,8 @@ TEST_CASE("the split-row and warp-per-row entries give the same bits, those of t
   REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   // As many rows as the device has warps take the warp per row; 16 (and 1) the split rows.
   const std::int64_t many = 64 * std::max(1, gpu->device().multiprocessors) + 5;
-  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}, std::int64_t{300001},
-                         std::int64_t{2 * 1048576 + 4097}}) {
+  for (std::int64_t n :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}, std::int64_t{300001}, std::int64_t{2 * 1048576 + 4097}}) {
     INFO("rows of " << n);
     const std::vector<std::byte> bytes = values(Scalar::F32, static_cast<std::size_t>(16 * n), 11);
     std::vector<float> x(static_cast<std::size_t>(16 * n));

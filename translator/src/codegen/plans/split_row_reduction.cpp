@@ -50,10 +50,10 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
     return plans::Decision::no("the loop has at most " + std::to_string(kReassociationChunk) +
                                " iterations (one chunk): a warp per row adds it");
   // A block of 8 warps takes slots of one row; the warp-per-row entry where rows fill the device.
-  return plans::Decision::yes(
-      {plans::makeEntry(f, "_split", LoopPlan::SplitRowReduction, 1, kReassociationSlots, 256, false),
-       plans::makeEntry(f, "_warp", LoopPlan::ReassociatingRowReduction, 8, 1, 256, false)},
-      std::move(*sums));
+  return plans::Decision::yes({plans::makeEntry(f, "_split", LoopPlan::SplitRowReduction, 1, kReassociationSlots, 256,
+                                                false),
+                               plans::makeEntry(f, "_warp", LoopPlan::ReassociatingRowReduction, 8, 1, 256, false)},
+                              std::move(*sums));
 }
 
 // ---- codegen ---------------------------------------------------------------------------------
@@ -64,13 +64,14 @@ class SplitWriter : WarpSumsWriter {
       : WarpSumsWriter(module, fn, out), e_(e), warps_(e.threads / 32) {}
 
   void write() {
-    CodeWriter::Scope entry = signature(
-        e_, {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", B blocks of " + str(e_.threads) +
-                 " threads per output (gridDim.x / rows, 1 .. 32): warp w of block b adds the slots b * " +
-                 str(warps_) + " + w, + " + str(warps_) + " B, ...",
-             "of the row (the reassociating row reduction's order: chunks of 4096 iterations, warp sums, 256 "
-             "slots), the row's last block their warp sum: the warp-per-row entry's bits."},
-        "unsigned char* __restrict__ culift_scratch");
+    CodeWriter::Scope entry =
+        signature(e_,
+                  {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", B blocks of " + str(e_.threads) +
+                       " threads per output (gridDim.x / rows, 1 .. 32): warp w of block b adds the slots b * " +
+                       str(warps_) + " + w, + " + str(warps_) + " B, ...",
+                   "of the row (the reassociating row reduction's order: chunks of 4096 iterations, warp sums, 256 "
+                   "slots), the row's last block their warp sum: the warp-per-row entry's bits."},
+                  "unsigned char* __restrict__ culift_scratch");
     extents(false);
     aliases();
     out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
@@ -88,8 +89,8 @@ class SplitWriter : WarpSumsWriter {
       prologue();
       bounds();
       for (size_t s = 0; s < sums().size(); ++s)
-        out_.say(typeOf(sums()[s]) + "* culift_slots" + str(s) + " = (" + typeOf(sums()[s]) +
-                 "*)(culift_scratch + " + slotsOffset(s) + ") + culift_row * " + str(kReassociationSlots) + ";");
+        out_.say(typeOf(sums()[s]) + "* culift_slots" + str(s) + " = (" + typeOf(sums()[s]) + "*)(culift_scratch + " +
+                 slotsOffset(s) + ") + culift_row * " + str(kReassociationSlots) + ";");
       startIterations(perOut_);
       {
         CodeWriter::Scope slots = slotLoop("(long long)culift_part * " + str(warps_) + " + culift_warp",
@@ -106,8 +107,7 @@ class SplitWriter : WarpSumsWriter {
                                             str(kReassociationSlots) + " && culift_q * " + str(kReassociationChunk) +
                                             " < culift_trip; culift_q += 32)");
         for (size_t s = 0; s < sums().size(); ++s)
-          out_.say("culift_r" + str(s) + " = culift_r" + str(s) + " + __ldcg(&culift_slots" + str(s) +
-                   "[culift_q]);");
+          out_.say("culift_r" + str(s) + " = culift_r" + str(s) + " + __ldcg(&culift_slots" + str(s) + "[culift_q]);");
       }
       laneTree("culift_r");
       addToSums("culift_r");

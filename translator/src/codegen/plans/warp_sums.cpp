@@ -29,9 +29,9 @@ CodeWriter::Scope WarpSumsWriter::slotLoop(const std::string& first, const std::
 void WarpSumsWriter::slotSum() {
   declare("culift_a", "slot culift_q of");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope chunks = out_.open("for (long long culift_g = culift_q * " + str(kReassociationChunk) +
-                                       "; culift_g < culift_trip; culift_g += " +
-                                       str(kReassociationChunk * kReassociationSlots) + ")");
+  CodeWriter::Scope chunks = out_.open(
+      "for (long long culift_g = culift_q * " + str(kReassociationChunk) +
+      "; culift_g < culift_trip; culift_g += " + str(kReassociationChunk * kReassociationSlots) + ")");
   out_.say("const long long culift_end = culift_g + " + str(kReassociationChunk) + " < culift_trip ? culift_g + " +
            str(kReassociationChunk) + " : culift_trip;  // chunk culift_g / " + str(kReassociationChunk));
   chunkPart();
