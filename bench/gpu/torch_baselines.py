@@ -78,6 +78,42 @@ def sat_reference(rect_min, rect_max, tri, eps=1e-6):
     return (~separated).float()
 
 
+def reduction_baselines(emit, dev, compile_too):
+    """The rows of bench/gpu/reduction_workloads.cpp: few long rows (a row sum, layer norm without
+    affine parameters, matrix-vector) and softmax over long rows, eager and torch.compile'd
+    (`<name>_compiled`). One input set where a set exceeds the L2 floor already."""
+    import torch.nn.functional as F
+    cases = []
+    rows, cols = 16, 4194304
+    x = torch.rand(rows, cols, device=dev) * 2 - 1
+    cases.append(("rowsum_long", f"{rows}x{cols}", lambda a: a.sum(dim=1), [(x,)]))
+    cases.append(("layernorm", f"{rows}x{cols}", lambda a: F.layer_norm(a, (a.shape[1],), eps=1e-5), [(x,)]))
+    rows, cols = 2048, 1048576
+    a = torch.rand(rows, cols, device=dev) * 2 - 1
+    v = torch.rand(cols, device=dev) * 2 - 1
+    cases.append(("matvec_long", f"{rows}x{cols}", lambda m, w: torch.mv(m, w), [(a, v)]))
+    for name, size, fn, inputs in cases:
+        emit(name, size, median_ms(fn, inputs, reps=20))
+        if compile_too:
+            try:
+                emit(name + "_compiled", size, median_ms(torch.compile(fn), inputs, reps=20))
+            except Exception as e:  # no Triton or no compiler: the eager figure stands alone
+                print(f"torch.compile of {name} failed: {type(e).__name__}: {e}", file=sys.stderr)
+    del cases, x, a, v
+    torch.cuda.empty_cache()
+    rows, cols = 4096, 393216
+    s = torch.rand(rows, cols, device=dev) * 2 - 1
+    softmax = lambda b: torch.softmax(b, dim=1)
+    emit("softmax", f"{rows}x{cols}", median_ms(softmax, [(s,)], reps=20))
+    if compile_too:
+        try:
+            emit("softmax_compiled", f"{rows}x{cols}", median_ms(torch.compile(softmax), [(s,)], reps=20))
+        except Exception as e:
+            print(f"torch.compile of softmax failed: {type(e).__name__}: {e}", file=sys.stderr)
+    del s
+    torch.cuda.empty_cache()
+
+
 def main():
     import argparse
 
@@ -88,6 +124,7 @@ def main():
     parser.add_argument("--pearson-size", type=int, action="append", help="default: 1024 and 4096")
     parser.add_argument("--blas-size", type=int, default=4096)
     parser.add_argument("--no-compile", action="store_true", help="time eager PyTorch only (no torch.compile)")
+    parser.add_argument("--no-reductions", action="store_true", help="skip the few-long-rows and softmax rows")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
@@ -148,6 +185,8 @@ def main():
     tri = lo.view(n, 1, 2) + torch.rand(n, 3, 2, device=dev) * 0.5 - 0.25
     sat_inputs = [(lo, hi, tri)]  # 16M pairs: 224 MB, more than the L2 by itself
     both("sat", n, sat_reference, sat_inputs, warmup=3, reps=10)
+    if not args.no_reductions:
+        reduction_baselines(emit, dev, compile_ok[0])
 
 if __name__ == "__main__":
     main()

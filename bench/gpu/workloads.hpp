@@ -31,6 +31,8 @@ struct Context {
   std::shared_ptr<const Module> sat, masked, pearson, blas;
   // pearson and blas translated with TranslateOptions::reassociate.
   std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
+  // reduction_kernels.hpp (its kernels reassociate by their own annotation).
+  std::shared_ptr<const Module> reductions;
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -45,6 +47,10 @@ Row benchPearsonClamp(Context& c, std::int64_t n);
 std::vector<Row> benchPearson(Context& c, int n);
 // GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
 std::vector<Row> benchBlas(Context& c, int n);
+
+// Few long rows from reduction_kernels.hpp: a row sum and layer norm (16 x 4,194,304), a
+// matrix-vector product (2048 x 1,048,576), softmax (4096 x 393,216); `quick`: small sizes.
+std::vector<Row> benchReductions(Context& c, bool quick);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);

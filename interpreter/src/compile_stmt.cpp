@@ -1,6 +1,7 @@
 // Statements: blocks, declarations, control flow (loops count against the step budget).
 #include <algorithm>
 
+#include "culift/ast/reassociation.hpp"
 #include "operands.hpp"
 #include "ops.hpp"
 #include "planted_bugs.hpp"
@@ -180,15 +181,18 @@ template <typename I, BinaryOp Cmp, typename Bound, bool Up> struct ForRangeNode
   }
 };
 
-// The loop of a kernel whose plan reassociates its sums (LoopPlan::ReassociatingRowReduction),
-// run in that plan's order when the frame is the launched kernel's (Context::reassociating):
-// each iteration's term is what the body adds to a sum starting from -0.0; partial sum l takes
-// the terms of iterations l, l + 32, ... in order; partials l and l + d are added for d = 16, 8,
-// 4, 2, 1; the sum becomes its value before the loop plus partial 0. This is the order of the
-// GPU entry's lanes and shuffles (codegen/plan_entries.cpp), so both give the same bits.
-// Elsewhere (a call, a per-thread launch) the loop runs as written.
+// The loop of a kernel whose plan reassociates its sums (Function::reassociatedSums: the warp-per-row
+// and split-row reductions), run in those plans' one order when the frame is the launched kernel's
+// (Context::reassociating), culift/ast/reassociation.hpp: each iteration's term is what the body
+// adds to a sum starting from -0.0; iterations are cut into chunks of 4096; a chunk's sum is a warp
+// sum of its terms (partial l takes the terms of its iterations l, l + 32, ... in order, then
+// partials l and l + d are added for d = 16, 8, 4, 2, 1); slot q adds the sums of chunks q, q + 256,
+// ... in order; the total is a warp sum of the 256 slots; the sum becomes its value before the loop
+// plus the total. This is the order of the GPU entries' lanes and shuffles
+// (translator/src/codegen/plans/warp_sums.cpp), so all give the same bits. Elsewhere (a call, a
+// per-thread launch) the loop runs as written.
 struct ReassociatedLoopNode final : StmtNode {
-  static constexpr unsigned kLanes = 32;
+  static constexpr unsigned kLanes = kReassociationLanes;
   StmtNodePtr asWritten;
   StmtNodePtr init;
   ExprNodePtr cond, inc;
@@ -202,6 +206,15 @@ struct ReassociatedLoopNode final : StmtNode {
   }
   static Raw identity(bool isDouble) { return isDouble ? make(-0.0) : make(-0.0f); }
 
+  // The warp sum of `values` (kLanes per sum, lane-major), left in lane 0's.
+  void warpSum(std::vector<Raw>& values) const {
+    const std::size_t n = sums.size();
+    for (unsigned d = kLanes / 2; d >= 1; d /= 2)
+      for (unsigned l = 0; l < d; ++l)
+        for (std::size_t s = 0; s < n; ++s)
+          values[l * n + s] = add(sums[s].second, values[l * n + s], values[(l + d) * n + s]);
+  }
+
   Flow exec(Frame& f) const override {
     if (f.ctx->reassociating != f.fn) return asWritten->exec(f);
     // A sum read before it was written: the loop as written reports it.
@@ -209,26 +222,44 @@ struct ReassociatedLoopNode final : StmtNode {
       if (!f.defined[slot]) return asWritten->exec(f);
     if (init && init->exec(f) == Flow::Return) return Flow::Return;
     const std::size_t n = sums.size();
-    std::vector<Raw> partial(kLanes * n);
-    std::vector<Raw> before(n);
+    std::vector<Raw> partial(kLanes * n), slots(kReassociationSlots * n), before(n);
     for (std::size_t s = 0; s < n; ++s) {
       before[s] = f.slots[sums[s].first];
       for (unsigned l = 0; l < kLanes; ++l) partial[l * n + s] = identity(sums[s].second);
+      for (std::int64_t q = 0; q < kReassociationSlots; ++q) slots[q * n + s] = identity(sums[s].second);
     }
-    for (unsigned lane = 0;; lane = (lane + 1) % kLanes) {
+    // The chunk's warp sum, added to its slot; the partials start again from -0.0.
+    auto endChunk = [&](std::int64_t chunk) {
+      warpSum(partial);
+      const std::int64_t q = chunk % kReassociationSlots;
+      for (std::size_t s = 0; s < n; ++s) {
+        slots[q * n + s] = add(sums[s].second, slots[q * n + s], partial[s]);
+        for (unsigned l = 0; l < kLanes; ++l) partial[l * n + s] = identity(sums[s].second);
+      }
+    };
+    std::int64_t t = 0;
+    for (;; ++t) {
       step(f, *src);
       if (cond && !get<bool>(cond->eval(f))) break;
+      if (t > 0 && t % kReassociationChunk == 0) endChunk(t / kReassociationChunk - 1);
       for (const auto& [slot, isDouble] : sums) f.slots[slot] = identity(isDouble);
       const Flow r = body->exec(f);  // the planner admits no break, continue or return here
       if (r == Flow::Return) return r;
+      const unsigned lane = static_cast<unsigned>(t % kLanes);
       for (std::size_t s = 0; s < n; ++s)
         partial[lane * n + s] = add(sums[s].second, partial[lane * n + s], f.slots[sums[s].first]);
       if (inc) inc->eval(f);
     }
-    for (unsigned d = kLanes / 2; d >= 1; d /= 2)
-      for (unsigned l = 0; l < d; ++l)
-        for (std::size_t s = 0; s < n; ++s)
-          partial[l * n + s] = add(sums[s].second, partial[l * n + s], partial[(l + d) * n + s]);
+    if (t > 0) endChunk((t - 1) / kReassociationChunk);
+    // The slots' warp sum: lane l adds slots l, l + 32, ... in order.
+    for (unsigned l = 0; l < kLanes; ++l)
+      for (std::size_t s = 0; s < n; ++s) {
+        Raw lanePart = identity(sums[s].second);
+        for (std::int64_t q = l; q < kReassociationSlots; q += kLanes)
+          lanePart = add(sums[s].second, lanePart, slots[q * n + s]);
+        partial[l * n + s] = lanePart;
+      }
+    warpSum(partial);
     for (std::size_t s = 0; s < n; ++s) f.slots[sums[s].first] = add(sums[s].second, before[s], partial[s]);
     return Flow::Normal;
   }
@@ -435,7 +466,7 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
       }
       // A reassociating plan's body has one loop: this one.
       const Function& f = *fn_.fn;
-      if (f.loopPlan != LoopPlan::ReassociatingRowReduction || f.reassociatedSums.empty()) return loop;
+      if (f.reassociatedSums.empty()) return loop;
       auto n = std::make_unique<ReassociatedLoopNode>(&s);
       n->asWritten = std::move(loop);
       if (s.init) n->init = stmt(*s.init);

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "backend.hpp"
+#include "culift/ast/reassociation.hpp"
 #include "culift/runtime/error.hpp"
 
 namespace culift::rt {
@@ -56,7 +59,8 @@ namespace {
 // (never from its plan), with the number of blocks it starts; nothing when the device cannot take
 // it.
 std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, std::int64_t rows, std::int64_t cols,
-                                                       const GridLimits& limits) {
+                                                       const DeviceInfo& device) {
+  const GridLimits& limits = device.limits;
   auto blocksAlong = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile; };
   auto atLeastOne = [](std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(n, 1)); };
   switch (entry.blockMapping()) {
@@ -74,6 +78,20 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, s
     case BlockMapping::RowBlocks: {  // the entry's loop over rows takes those beyond the grid
       const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows, entry.tileRows), limits.maxGrid[0]);
       return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
+    }
+    case BlockMapping::SplitRows: {
+      // Only for rows too few for a warp each to fill the device (64 warps per multiprocessor);
+      // then B blocks per row, the fewest (a power of two, at most the row's slots over the block's
+      // warps) that give the device half its warps, fewer where the grid's limit says so.
+      const std::int64_t warps = std::max<unsigned>(entry.threads / 32, 1);
+      const std::int64_t deviceWarps = 64 * std::max(1, device.multiprocessors);
+      if (rows >= deviceWarps) return std::nullopt;
+      const std::int64_t most = std::max<std::int64_t>(entry.tileCols / warps, 1);
+      std::int64_t perRow = 1;
+      while (perRow < most && rows * perRow * warps < deviceWarps / 2) perRow *= 2;
+      while (perRow > 1 && rows * perRow > limits.maxGrid[0]) perRow /= 2;
+      if (rows * perRow > limits.maxGrid[0]) return std::nullopt;
+      return std::pair{Dim3{atLeastOne(rows * perRow), 1, 1}, rows * perRow};
     }
     case BlockMapping::Threads: return std::nullopt;  // the per-thread kernels are no plan entry
   }
@@ -98,7 +116,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
-    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, rows, cols, limits);
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, rows, cols, device);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
@@ -112,18 +130,57 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
 }
 
 struct Kernel::Entries {
-  explicit Entries(std::size_t n) : count(n), handles(new std::atomic<void*>[n]) {
+  Entries(std::size_t n, detail::BackendImpl& b) : count(n), handles(new std::atomic<void*>[n]), backend(b) {
     for (std::size_t k = 0; k < n; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
   }
+  ~Entries() {
+    if (scratch.empty()) return;
+    // Its launches may still run: the whole device (a stream may be gone by now) before the free.
+    try {
+      backend.synchronize(nullptr);
+    } catch (...) {  // a failed launch's error is reported where it is synchronized
+    }
+    for (auto& [stream, s] : scratch) backend.release(s.address);
+  }
+  Entries(const Entries&) = delete;
+  Entries& operator=(const Entries&) = delete;
+
+  // The scratch of a split-row entry (BlockMapping::SplitRows) for a launch on `stream`: at least
+  // `bytes`, its tickets zero. One buffer per stream, kept between launches (the entry leaves its
+  // tickets at zero and writes every slot it reads), so launches on one stream reuse it in their
+  // order and launches on two streams never share one; a larger need waits for the stream's work
+  // and replaces it.
+  std::uint64_t scratchFor(void* stream, std::size_t bytes) {
+    std::lock_guard lock(scratchMutex);
+    Scratch& s = scratch[stream];
+    if (s.bytes >= bytes) return s.address;
+    if (s.address) {
+      backend.synchronize(stream);
+      backend.release(s.address);
+      s = {};
+    }
+    s.address = backend.allocate(bytes);  // zero-filled
+    s.bytes = bytes;
+    return s.address;
+  }
+
   std::size_t count;
   std::unique_ptr<std::atomic<void*>[]> handles;
+  detail::BackendImpl& backend;
+  struct Scratch {
+    std::uint64_t address = 0;
+    std::size_t bytes = 0;
+  };
+  std::mutex scratchMutex;
+  std::map<void*, Scratch> scratch;
 };
 
 Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function,
                void* handle)
     : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle) {
   // The CPU backend runs the function itself, whatever the entry: its loop plan changes nothing there.
-  if (engine_->backend() == Backend::Gpu) entries_ = std::make_shared<Entries>(1 + function_->planEntries.size());
+  if (engine_->backend() == Backend::Gpu)
+    entries_ = std::make_shared<Entries>(1 + function_->planEntries.size(), detail::backendOf(*engine_));
 }
 
 void* Kernel::entry(std::size_t slot, const std::string& name) const {
@@ -148,7 +205,18 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
   }
   if (!function_->planEntries.empty()) {
     if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device())) {
-      void* h = entry(1 + choice->entry, function_->planEntries.at(choice->entry).kernelName);
+      const PlanEntry& e = function_->planEntries.at(choice->entry);
+      void* h = entry(1 + choice->entry, e.kernelName);
+      if (e.blockMapping() == BlockMapping::SplitRows) {
+        // The entry's one parameter after the kernel's: its scratch (culift/ast/reassociation.hpp).
+        const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
+        ResolvedArg scratch;
+        scratch.isBuffer = true;
+        scratch.buffer.address = entries_->scratchFor(target.stream,
+                                                      static_cast<std::size_t>(
+                                                          splitScratchBytes(choice->plan.extent[0], sums)));
+        resolved.push_back(scratch);
+      }
       backend.launch(*function_, h, choice->plan, resolved, target.stream);
       return;
     }

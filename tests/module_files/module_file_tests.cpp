@@ -174,7 +174,7 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   const TranslateResult translated = translateSource(source, "rowsum.cpp", options);
   REQUIRE(translated.ok());
   const Function& a = *translated.module->find("RowSum");
-  REQUIRE(a.loopPlan == LoopPlan::ReassociatingRowReduction);
+  REQUIRE(a.loopPlan == LoopPlan::SplitRowReduction);
   const std::shared_ptr<const Module> loaded = loadModule(saveModule(*translated.module));
   const Function& b = *loaded->find("RowSum");
   CHECK(b.reassociate);
@@ -184,7 +184,12 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   for (std::size_t e = 0; e < a.planEntries.size(); ++e) {
     CHECK(b.planEntries[e].kernelName == a.planEntries[e].kernelName);
     CHECK(b.planEntries[e].threads == a.planEntries[e].threads);
+    CHECK(b.planEntries[e].plan == a.planEntries[e].plan);
+    CHECK(b.planEntries[e].blockMapping() == a.planEntries[e].blockMapping());
   }
+  REQUIRE(b.planEntries.size() == 2);
+  CHECK(b.planEntries[0].blockMapping() == BlockMapping::SplitRows);  // the split rows, then the warp per row
+  CHECK(b.planEntries[1].blockMapping() == BlockMapping::RowBlocks);
   // The CPU backend adds in the reassociating entry's order for both.
   auto engine = rt::Engine::createCpu();
   std::vector<float> x(64 * 3);

@@ -108,17 +108,17 @@ const std::vector<KernelSpec>& specs() {
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, ni * nk), scalar(asInt(nk))};
        }},
-      {"RowTotal", LoopPlan::ReassociatingRowReduction,
+      {"RowTotal", LoopPlan::SplitRowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))};
        },
        1.0},
-      {"MatVecSum", LoopPlan::ReassociatingRowReduction,
+      {"MatVecSum", LoopPlan::SplitRowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))};
        },
        1.0},
-      {"MomentGap", LoopPlan::ReassociatingRowReduction,
+      {"MomentGap", LoopPlan::SplitRowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, ni * nk), scalar(asInt(nk))};
        },
@@ -230,11 +230,13 @@ double gamma(double n, Scalar element) {
 
 // How far a reassociating kernel's result may be from the loop as written, for `nk` iterations
 // whose terms move it by at most `weight` each: each order is within gamma_n * sum |terms| of the
-// exact sum (n the longest chain of additions: nk + 1 as written, ceil(nk / 32) + 6 in the
-// plan's order), one more rounding after the loop.
+// exact sum (n the longest chain of additions: nk + 1 as written; in the plan's order 128 per lane
+// of a chunk, 5 shuffles, a slot's ceil(nk / 2^20) chunks, 8 slots per lane and 5 shuffles again,
+// the sum before the loop), one more rounding after the loop.
 double reassociationBound(std::int64_t nk, double weight, Scalar element) {
   const double n = static_cast<double>(nk);
-  return (gamma(n + 2, element) + gamma(std::ceil(n / 32) + 7, element)) * n * weight;
+  const double chain = std::ceil(std::min(n, 4096.0) / 32) + 5 + std::ceil(n / 1048576) + 8 + 5 + 2;
+  return (gamma(n + 2, element) + gamma(chain, element)) * n * weight;
 }
 
 struct Extent {
@@ -261,6 +263,10 @@ std::vector<Extent> allExtentsFor(unsigned rank) {
       for (std::int64_t nk : ks) out.push_back({ni, 1, nk, static_cast<std::size_t>((ni + nk) % 2)});
     out.push_back({70001, 1, 3, 1});     // more rows than one block per multiprocessor covers
     out.push_back({129, 1, 100003, 1});  // a long loop: many slices in flight
+    // Few rows longer than the 256 slots' chunks (2^20 iterations): slots of several chunks,
+    // split over 32 blocks per row; a partial last chunk.
+    out.push_back({3, 1, 2 * 1048576 + 4097, 1});
+    out.push_back({16, 1, 1048576 + 31, 0});
   }
   return out;
 }
@@ -350,16 +356,28 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
 
 namespace {
 
-// RowTotal's row in the order its reassociating plan documents: lane l of 32 sums the terms of
-// iterations l, l + 32, ... (each term added to -0.0), lanes l and l + d add for d = 16 .. 1,
-// and the sum before the loop is added last.
-float documentedOrder(const float* row, std::int64_t n) {
-  float partial[32];
-  std::fill(std::begin(partial), std::end(partial), -0.0f);
-  for (std::int64_t t = 0; t < n; ++t) partial[t % 32] = partial[t % 32] + (-0.0f + row[t]);
+// A row in the order the reassociating plans document (culift/ast/reassociation.hpp), written
+// out plainly: a warp sum of m values has lane l of 32 add v_l, v_{l+32}, ... to -0.0 in order, then
+// lanes l and l + d add for d = 16 .. 1; each chunk of 4096 iterations is the warp sum of its terms
+// (each term added to -0.0); slot q adds chunks q, q + 256, ... in order to -0.0; the total is the
+// warp sum of the 256 slots, and the sum before the loop is added last.
+float warpSum(const std::vector<float>& v) {
+  float lane[32];
+  std::fill(std::begin(lane), std::end(lane), -0.0f);
+  for (std::size_t t = 0; t < v.size(); ++t) lane[t % 32] = lane[t % 32] + v[t];
   for (int d = 16; d >= 1; d /= 2)
-    for (int l = 0; l < d; ++l) partial[l] = partial[l] + partial[l + d];
-  return 0.0f + partial[0];
+    for (int l = 0; l < d; ++l) lane[l] = lane[l] + lane[l + d];
+  return lane[0];
+}
+
+float documentedOrder(const float* row, std::int64_t n) {
+  std::vector<float> slots(256, -0.0f);
+  for (std::int64_t c = 0; c * 4096 < n; ++c) {
+    std::vector<float> terms;
+    for (std::int64_t t = c * 4096; t < std::min(n, (c + 1) * 4096); ++t) terms.push_back(-0.0f + row[t]);
+    slots[static_cast<std::size_t>(c % 256)] = slots[static_cast<std::size_t>(c % 256)] + warpSum(terms);
+  }
+  return 0.0f + warpSum(slots);
 }
 
 }  // namespace
@@ -373,10 +391,15 @@ TEST_CASE("a reassociating kernel adds in its documented order on the CPU backen
   REQUIRE(translated.ok());
   const Function* fn = translated.module->find("RowTotal");
   REQUIRE(fn);
-  REQUIRE(fn->loopPlan == LoopPlan::ReassociatingRowReduction);
+  REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   std::size_t differFromWritten = 0;
-  for (std::int64_t n : {0, 1, 31, 33, 100, 4097}) {
-    const std::int64_t rows = 9;
+  // Rows of one chunk, of several, and (two rows) of slots holding two and three chunks.
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{9, 0},           {9, 1},
+                                                          {9, 31},          {9, 33},
+                                                          {9, 100},         {9, 4096},
+                                                          {9, 4097},        {9, 20000},
+                                                          {2, 1048576 + 1}, {2, 2 * 1048576 + 4097}};
+  for (const auto& [rows, n] : shapes) {
     INFO("rows of " << n);
     const std::vector<std::byte> bytes = values(Scalar::F32, static_cast<std::size_t>(rows * n), 7);
     std::vector<float> x(static_cast<std::size_t>(rows * n));
@@ -404,6 +427,57 @@ TEST_CASE("a reassociating kernel adds in its documented order on the CPU backen
       differFromWritten += std::memcmp(&got, &sum, 4) != 0;
     }
   }
-  // The orders are not the same one: at 100 and 4097 iterations some row must differ.
+  // The orders are not the same one: at 100 iterations and more some row must differ.
   CHECK(differFromWritten > 0);
+}
+
+TEST_CASE("the split-row and warp-per-row entries give the same bits, those of the documented order",
+          "[gpu][sanitize]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp"), options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  const Function* fn = translated.module->find("RepeatedRows");
+  REQUIRE(fn);
+  REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
+  // As many rows as the device has warps take the warp per row; 16 (and 1) the split rows.
+  const std::int64_t many = 64 * std::max(1, gpu->device().multiprocessors) + 5;
+  for (std::int64_t n :
+       {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}, std::int64_t{300001}, std::int64_t{2 * 1048576 + 4097}}) {
+    INFO("rows of " << n);
+    const std::vector<std::byte> bytes = values(Scalar::F32, static_cast<std::size_t>(16 * n), 11);
+    std::vector<float> x(static_cast<std::size_t>(16 * n));
+    if (!x.empty()) std::memcpy(x.data(), bytes.data(), bytes.size());
+    const std::vector<ArgSpec> args = {array(Scalar::F32, 16 * n), scalar(static_cast<long long>(n))};
+    std::vector<float> expected(16);
+    for (std::int64_t r = 0; r < 16; ++r) expected[static_cast<std::size_t>(r)] = documentedOrder(x.data() + r * n, n);
+    std::map<std::string, std::vector<float>> byEntry;
+    for (std::int64_t rows : {std::int64_t{1}, std::int64_t{16}, many}) {
+      for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {  // aligned and not
+        const LaunchPlan plan = LaunchPlanner::for1D(rows, 256);
+        const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, gpu->device());
+        REQUIRE(choice);
+        const std::string entry = fn->planEntries.at(choice->entry).kernelName;
+        CHECK(entry == (rows == many ? "RepeatedRows_warp" : "RepeatedRows_split"));
+        // Twice on one stream: the scratch's tickets are left ready for the next launch.
+        for (int again = 0; again < 2; ++again) {
+          const auto out = launch(*gpu, translated.module, *fn, args, plan, offset);
+          std::vector<float> got(static_cast<std::size_t>(rows));
+          std::memcpy(got.data(), out.data() + offset * 4, got.size() * 4);
+          for (std::int64_t r = 0; r < rows; ++r) {
+            INFO("row " << r << " of " << rows << ", entry " << entry);
+            REQUIRE(std::memcmp(&got[static_cast<std::size_t>(r)], &expected[static_cast<std::size_t>(r % 16)], 4) ==
+                    0);
+          }
+          byEntry[entry] = got;
+        }
+      }
+    }
+    REQUIRE(byEntry.size() == 2);
+    REQUIRE(std::memcmp(byEntry["RepeatedRows_warp"].data(), byEntry["RepeatedRows_split"].data(), 16 * 4) == 0);
+    REQUIRE(byEntry["RepeatedRows_warp"].size() == static_cast<std::size_t>(many));
+  }
 }

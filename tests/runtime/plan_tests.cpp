@@ -294,3 +294,43 @@ TEST_CASE("reassociating row reductions: a warp per row, 8 rows per block, any n
   forced.perThread = true;
   CHECK(chosen(f, forced) == "per-thread");
 }
+
+TEST_CASE("split rows: few rows take blocks per row to fill the device, many take a warp each", "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
+  culift::PlanEntry split = planEntry("k_split", culift::LoopPlan::SplitRowReduction, 1, false);
+  split.tileCols = 256;  // slots per row
+  f.planEntries = {split, planEntry("k_warp", culift::LoopPlan::ReassociatingRowReduction, 8, false)};
+  // 16 rows: 32 blocks per row (the most: 256 slots over 8 warps), 512 blocks.
+  auto few = choosePlanEntry(f, LaunchPlanner::for1D(16), device132());
+  REQUIRE(few);
+  CHECK(f.planEntries[few->entry].kernelName == "k_split");
+  CHECK(few->plan.grid == Dim3{512, 1, 1});
+  CHECK(few->plan.block == Dim3{256, 1, 1});
+  // 100 rows: the fewest blocks per row (a power of two) that give half the device's 8448 warps.
+  auto some = choosePlanEntry(f, LaunchPlanner::for1D(100), device132());
+  REQUIRE(some);
+  CHECK(some->plan.grid == Dim3{800, 1, 1});  // 8 per row: 6400 warps >= 4224
+  // 2048 rows: one block per row already gives 16384 warps.
+  auto matvec = choosePlanEntry(f, LaunchPlanner::for1D(2048), device132());
+  REQUIRE(matvec);
+  CHECK(f.planEntries[matvec->entry].kernelName == "k_split");
+  CHECK(matvec->plan.grid == Dim3{2048, 1, 1});
+  CHECK(chosen(f, LaunchPlanner::for1D(1)) == "k_split");
+  CHECK(chosen(f, LaunchPlanner::for1D(8447)) == "k_split");
+  // As many rows as the device has warps (64 per multiprocessor): a warp per row.
+  CHECK(chosen(f, LaunchPlanner::for1D(8448)) == "k_warp");
+  DeviceInfo small = device132();
+  small.multiprocessors = 16;  // 1024 warps
+  CHECK(chosen(f, LaunchPlanner::for1D(2048), small) == "k_warp");
+  // The grid's limit: fewer blocks per row, or, below one per row, the warp per row (which loops
+  // over rows).
+  small = device132();
+  small.limits.maxGrid[0] = 100;
+  auto capped = choosePlanEntry(f, LaunchPlanner::for1D(16), small);
+  REQUIRE(capped);
+  CHECK(capped->plan.grid == Dim3{64, 1, 1});
+  CHECK(chosen(f, LaunchPlanner::for1D(101), small) == "k_warp");
+  LaunchPlan forced = LaunchPlanner::for1D(16);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
+}

@@ -106,7 +106,8 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
       Catch::Contains(
           "function RowSum\n  index mode: Grid1D\n  device:     RowSum\n  kernel:     RowSum_kernel (32-bit indices, 1 item "
           "per thread, arrays 16-byte aligned), RowSum_kernel64 (64-bit)\n"
-          "  loop plan:  row reduction (exact order); entries RowSum_rows32, RowSum_rows8\n"));
+          "  loop plan:  row reduction (exact order) (exact order: each output adds its terms to s in one chain of "
+          "cols dependent additions; CULIFT_KERNEL_REASSOCIATE lifts it); entries RowSum_rows32, RowSum_rows8\n"));
   CHECK_THAT(all.out, Catch::Contains("    const float* x  [input array]\n    int cols  [scalar]\n"
                                       "    float* culift_out  [out]\n    long long culift_n  [extent]\n"));
   CHECK_THAT(all.out, !Catch::Contains("function Plain"));

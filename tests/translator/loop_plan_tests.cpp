@@ -191,15 +191,19 @@ TEST_CASE("loop plans: reassociating row reductions", "[loop-plan]") {
       "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n");
   const Function& total = function(r, "Total");
   CHECK(total.reassociate);
-  CHECK(total.loopPlan == LoopPlan::ReassociatingRowReduction);
-  CHECK(entryNames(total) == std::vector<std::string>{"Total_warp"});
+  CHECK(total.loopPlan == LoopPlan::SplitRowReduction);
+  CHECK(entryNames(total) == std::vector<std::string>{"Total_split", "Total_warp"});
   CHECK(total.planEntries[0].threads == 256);
-  CHECK(total.planEntries[0].tileRows == 8);
+  CHECK(total.planEntries[0].tileCols == 256);  // slots per row
+  CHECK(total.planEntries[0].blockMapping() == BlockMapping::SplitRows);
+  CHECK(total.planEntries[1].threads == 256);
+  CHECK(total.planEntries[1].tileRows == 8);
+  CHECK(total.planEntries[1].plan == LoopPlan::ReassociatingRowReduction);
   REQUIRE(total.reassociatedSums.size() == 1);
   CHECK(total.vars[total.reassociatedSums[0]].name == "s");
   CHECK(total.loopPlanReason.empty());
   const Function& two = function(r, "Two");
-  CHECK(two.loopPlan == LoopPlan::ReassociatingRowReduction);
+  CHECK(two.loopPlan == LoopPlan::SplitRowReduction);
   CHECK(two.indexNames == std::vector<std::string>{"row"});
   REQUIRE(two.reassociatedSums.size() == 2);
   // 2-D contractions keep their order: their tiles are as fast.
@@ -214,7 +218,51 @@ TEST_CASE("loop plans: reassociating row reductions", "[loop-plan]") {
   CHECK(reassociation("CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
                       "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s -= x[i * n + k];\n  return s;\n}\n",
                       all)
-            .first == LoopPlan::ReassociatingRowReduction);
+            .first == LoopPlan::SplitRowReduction);
+}
+
+TEST_CASE("loop plans: split rows, and where a warp per row suffices", "[loop-plan]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_REASSOCIATE float Long(const float* x, long long n, int i) {\n"
+      "  float s = 0.0f;\n  for (long long k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_REASSOCIATE float Chunk(const float* x, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k <= 4095; ++k) s += x[i * 4096 + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_REASSOCIATE float Over(const float* x, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < 4097; ++k) s += x[i * 4097 + k];\n  return s;\n}\n");
+  const Function& along = function(r, "Long");
+  CHECK(along.loopPlan == LoopPlan::SplitRowReduction);
+  CHECK(std::string(name(LoopPlan::SplitRowReduction)) == "split-row reduction");
+  CHECK(entryNames(along) == std::vector<std::string>{"Long_split", "Long_warp"});
+  // A loop of at most one chunk (4096 iterations, the bound inclusive here) gains nothing from
+  // splitting: the warp per row, with the reason.
+  const Function& chunk = function(r, "Chunk");
+  CHECK(chunk.loopPlan == LoopPlan::ReassociatingRowReduction);
+  CHECK(chunk.loopPlanReason == "the loop has at most 4096 iterations (one chunk): a warp per row adds it");
+  CHECK(entryNames(chunk) == std::vector<std::string>{"Chunk_warp"});
+  CHECK(function(r, "Over").loopPlan == LoopPlan::SplitRowReduction);
+  CHECK(moduleFileId(LoopPlan::SplitRowReduction) == 5);
+}
+
+TEST_CASE("loop plans: the exact order's dependent chain is named, with what lifts it", "[loop-plan]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Sum(const float* x, int cols, int i) {\n"
+      "  float acc = 0.0f;\n  for (int k = 0; k < cols; ++k) acc += x[i * cols + k];\n  return acc;\n}\n"
+      "CULIFT_KERNEL double Fixed(const double* x, int i) {\n"
+      "  double acc = 0.0;\n  for (int k = 0; k < 300; ++k) acc += x[i * 300 + k];\n  return acc;\n}\n"
+      "CULIFT_KERNEL float Scaled(const float* x, int cols, int i) {\n"
+      "  float acc = 0.0f;\n  for (int k = 0; k < cols; ++k) acc = acc * 0.5f + x[i * cols + k];\n"
+      "  return acc;\n}\n");
+  const Function& sum = function(r, "Sum");
+  CHECK(sum.loopPlan == LoopPlan::RowReduction);
+  CHECK(sum.loopPlanReason ==
+        "exact order: each output adds its terms to acc in one chain of cols dependent additions; "
+        "CULIFT_KERNEL_REASSOCIATE lifts it");
+  CHECK(function(r, "Fixed").loopPlanReason ==
+        "exact order: each output adds its terms to acc in one chain of 300 dependent additions; "
+        "CULIFT_KERNEL_REASSOCIATE lifts it");
+  // A loop reassociation could not lift says nothing of it.
+  CHECK(function(r, "Scaled").loopPlan == LoopPlan::RowReduction);
+  CHECK(function(r, "Scaled").loopPlanReason.empty());
 }
 
 TEST_CASE("loop plans: why a loop keeps its order", "[loop-plan]") {
@@ -228,7 +276,7 @@ TEST_CASE("loop plans: why a loop keeps its order", "[loop-plan]") {
   // A plain sum reassociates (the exact-order check above then fails: see the plan).
   CHECK(reassociation("CULIFT_KERNEL_REASSOCIATE float f(float* y, const float* x, int n, int i) {\n"
                       "  float s = 0;\n  for (int k = 0; k < n; ++k) { s += x[i * n + k]; }\n  return s;\n}\n")
-            .first == LoopPlan::ReassociatingRowReduction);
+            .first == LoopPlan::SplitRowReduction);
   CHECK(why("  y[i] = 0;\n", "s += x[i * n + k];") ==
         "not reassociated: the statements before the loop write an array");
   CHECK(why("", "s = s * 0.5f + x[i * n + k];") ==

@@ -71,9 +71,15 @@ CULIFT_KERNEL float RowSum(const float* x, int n, int i) {
 )",
                            reassociate);
   const Function& f = function(r, "RowSum");
-  CHECK(f.loopPlan == LoopPlan::ReassociatingRowReduction);
+  CHECK(f.loopPlan == LoopPlan::SplitRowReduction);
   const codegen::KernelAnalysis analysis = codegen::analyzeKernel(f);
-  // Both row reductions apply; the reassociating one comes first.
+  // The three row reductions apply; the split rows come first, then the warp per row.
+  const codegen::plans::Decision split = codegen::plans::unit(LoopPlan::SplitRowReduction).decide(f, analysis);
+  REQUIRE(split.applies);
+  REQUIRE(split.entries.size() == 2);
+  CHECK(split.entries[0].mapping == BlockMapping::SplitRows);
+  CHECK(split.entries[1].mapping == BlockMapping::RowBlocks);  // the warp-per-row plan's entry
+  CHECK(split.entries[1].plan == LoopPlan::ReassociatingRowReduction);
   CHECK(codegen::plans::unit(LoopPlan::ReassociatingRowReduction).decide(f, analysis).applies);
   const codegen::plans::Decision exact = codegen::plans::unit(LoopPlan::RowReduction).decide(f, analysis);
   REQUIRE(exact.applies);

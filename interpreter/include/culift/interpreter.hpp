@@ -116,8 +116,9 @@ class Program {
   // `kernelArgs` follow fn.signature.params minus the Extent parameters (Out included for
   // functions returning a value; ElementInput arrays for element-wise kernels).
   // Spread over Options::threads cores. Throws Error (the first failing index).
-  // A kernel whose plan reassociates its loop (LoopPlan::ReassociatingRowReduction) adds in
-  // that plan's order, as its GPU entry does; `loopAsWritten` runs the loop in source order
+  // A kernel whose plan reassociates its loop (Function::reassociatedSums: the warp-per-row and
+  // split-row reductions) adds in those plans' one order (culift/ast/reassociation.hpp), as their
+  // GPU entries do; `loopAsWritten` runs the loop in source order
   // instead, as the per-thread entries and `call` do.
   void launch(const Function& fn, const Extent& extent, std::span<const Arg> kernelArgs,
               bool loopAsWritten = false) const;

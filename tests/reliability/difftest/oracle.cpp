@@ -37,7 +37,7 @@ std::string_view name(FindingKind k) {
 void countPlans(LegCounts& counts, const Module& module) {
   for (const Function* k : module.kernels()) {
     counts.planned += !k->planEntries.empty();
-    counts.reassociating += k->loopPlan == LoopPlan::ReassociatingRowReduction;
+    counts.reassociating += !k->reassociatedSums.empty();
   }
 }
 

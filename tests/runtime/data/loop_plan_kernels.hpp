@@ -133,3 +133,11 @@ CULIFT_KERNEL_REASSOCIATE CULIFT_KERNEL_INDEX(r) inline float MomentGap(const fl
   }
   return above + 0.5f * below;
 }
+
+// Rows that repeat every 16 outputs: a launch of few rows takes the split-row entry, one of as many
+// rows as the device has warps the warp per row, over the same values (row r is row r % 16).
+CULIFT_KERNEL_REASSOCIATE inline float RepeatedRows(const float* x, long long n, int i) {
+  float s = 0.0f;
+  for (long long k = 0; k < n; ++k) s += x[(i % 16) * n + k];
+  return s;
+}

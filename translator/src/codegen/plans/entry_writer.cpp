@@ -50,11 +50,12 @@ CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& wha
                        "; each output runs the loop in source order (the per-thread entry's bits)."});
 }
 
-CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment) {
+CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment,
+                                         const std::string& extra) {
   out_.mapToGenerated();
   for (const std::string& c : comment) out_.say("// " + c);
   return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
-                   params_.declarations + ")");
+                   params_.declarations + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
 void EntryWriter::extents(bool columns) {

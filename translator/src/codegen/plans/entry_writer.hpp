@@ -47,8 +47,10 @@ class EntryWriter {
 
   // The entry's comment and `extern "C" __global__ ... {`; the scope closes the function.
   CodeWriter::Scope header(const PlanEntry& e, const std::string& what);
-  // The same with a comment of the entry's own (lines of `// ...`).
-  CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment);
+  // The same with a comment of the entry's own (lines of `// ...`), and parameters of the entry's
+  // own after the kernel's (`extra`, declarations; the runtime passes them by the entry's mapping).
+  CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment,
+                              const std::string& extra = "");
   // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`).
   void extents(bool columns);
   // The user's parameters under the names the statements print them with, where the entry's

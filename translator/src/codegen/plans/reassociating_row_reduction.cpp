@@ -1,14 +1,15 @@
 // Row reduction (reassociating), 1-D, for a kernel whose author allowed its sums to be added in
 // another order (CULIFT_KERNEL_REASSOCIATE, or the translate option): a warp per output, 32
-// strided partial sums and a fixed tree of shuffles. The order it adds in is fixed by the plan and
-// the iteration index alone (below, at WarpWriter), documented in docs/numerical-contract.md and
-// reproduced by the CPU backends (interpreter/src/reassociate.cpp).
+// strided partial sums and a fixed tree of shuffles per chunk of the row. The order it adds in is
+// fixed by the iteration index alone (culift/ast/reassociation.hpp; below, at WarpWriter),
+// documented in docs/numerical-contract.md and reproduced by the CPU backend
+// (interpreter/src/compile_stmt.cpp). The split-row plan shares it, and this plan's entry.
 #include <map>
 #include <set>
 
 #include "ast_match.hpp"
-#include "entry_writer.hpp"
 #include "plan.hpp"
+#include "warp_sums.hpp"
 
 namespace culift::codegen {
 
@@ -116,27 +117,27 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
 
 // ---- codegen ---------------------------------------------------------------------------------
 
-// The order it adds in, which the interpreter's launches reproduce (interpreter/src/reassociate.cpp):
-// lane l of the output's warp sums the terms of iterations l, l + 32, l + 64, ... in order, each
-// term being what the loop body adds to the sum in that iteration (added to -0.0, the sum's
-// identity); lanes l and l ^ d then add their partial sums for d = 16, 8, 4, 2, 1; the sum is its
-// value before the loop plus the total.
-class WarpWriter : EntryWriter {
+// The order it adds in (culift/ast/reassociation.hpp, shared with the split-row entries and the
+// interpreter's launches): the row's chunks of 4096 iterations are warp sums of their terms (lane l
+// adds the terms of iterations l, l + 32, ... of the chunk in order, each term being what the loop
+// body adds to the sum in that iteration, added to -0.0; lanes l and l ^ d then add their parts for
+// d = 16, 8, 4, 2, 1); slot q adds the chunks q, q + 256, ... in order; lane l adds the slots l,
+// l + 32, ... in order and the lanes add their parts as before; the sum is its value before the
+// loop plus the total. A row of at most 4096 iterations is one warp sum of its terms.
+class WarpWriter : WarpSumsWriter {
  public:
   WarpWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
-      : EntryWriter(module, fn, out),
-        e_(e),
-        warpsPerBlock_(e.threads / 32),
-        unroll_(widestElement() > 4 ? 8 : 16),  // iterations per lane and step: loads in flight
-        sums_(fn.reassociatedSums) {}
+      : WarpSumsWriter(module, fn, out), e_(e), warpsPerBlock_(e.threads / 32) {}
 
   void write() {
     CodeWriter::Scope entry = signature(
         e_, {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", a warp per output, " + str(warpsPerBlock_) +
                  " per block of " + str(e_.threads) +
-                 " threads; lane l adds the terms of iterations l, l + 32, ... in order,",
-             "then the lanes add their sums pairwise (l and l ^ d for d = 16, 8, 4, 2, 1): the same bits on every run",
-             "and on the CPU backend (docs/numerical-contract.md bounds the difference from the loop's order)."});
+                 " threads; each chunk of 4096 iterations a warp sum (lane l adds iterations l, l + 32, ...",
+             "in order, then lanes l and l ^ d add for d = 16, 8, 4, 2, 1), slot q the chunks q, q + 256, ... in "
+             "order, the total a warp sum of the slots:",
+             "the same bits on every run, on the split-row entry and on the CPU backend (docs/numerical-contract.md "
+             "bounds the difference from the loop's order)."});
     extents(false);
     aliases();
     out_.say("const int culift_lane = threadIdx.x % 32;");
@@ -149,8 +150,17 @@ class WarpWriter : EntryWriter {
     out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
     prologue();
     bounds();
-    partialSums();
-    combine();
+    startIterations(perOut_);
+    declare("culift_r", "lane l: slots l, l + 32, ... of");
+    {
+      CodeWriter::Scope slots = slotLoop("0", "1");
+      slotSum();
+      for (size_t s = 0; s < sums().size(); ++s)
+        out_.say("if (culift_lane == culift_q % 32) culift_r" + str(s) + " = culift_r" + str(s) + " + culift_a" +
+                 str(s) + ";");
+    }
+    laneTree("culift_r");
+    addToSums("culift_r");
     out_.say("// The statements after the loop, on the first lane; a return stores the value.");
     out_.say("if (culift_lane != 0) continue;");
     epilogueStoring(perOut_);
@@ -167,58 +177,9 @@ class WarpWriter : EntryWriter {
     for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
   }
 
-  // Lane l's terms, iterations l, l + 32, ...: unroll_ at a time while they last, then one by one.
-  void partialSums() {
-    step_ = perOut_;
-    step_.returns = nullptr;
-    for (size_t s = 0; s < sums_.size(); ++s) {
-      out_.say(typeOf(sums_[s]) + " culift_p" + str(s) + " = " + identity(sums_[s]) + ";  // this lane's part of " +
-               name(sums_[s]));
-      step_.vars[sums_[s]] = "culift_c" + str(s);
-    }
-    usesK_ = mentions(*a_.loop->body, a_.counter, step_);
-    out_.say("long long culift_t = culift_lane;  // iteration index");
-    out_.say("#pragma unroll 1");
-    {
-      CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(32 * (unroll_ - 1)) +
-                                          " < culift_trip; culift_t += " + str(32 * unroll_) + ")");
-      out_.say("#pragma unroll");
-      CodeWriter::Scope unrolled = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)");
-      iteration("culift_t + 32 * culift_u");
-    }
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope rest = out_.open("for (; culift_t < culift_trip; culift_t += 32)");
-    iteration("culift_t");
-  }
-
-  // One iteration `t`: its terms, each added to -0.0, then to the lane's part.
-  void iteration(const std::string& t) {
-    if (usesK_) out_.say(counterAt(t));
-    for (size_t s = 0; s < sums_.size(); ++s)
-      out_.say(typeOf(sums_[s]) + " culift_c" + str(s) + " = " + identity(sums_[s]) + ";  // this iteration's term");
-    printBody(step_, *a_.loop->body);
-    for (size_t s = 0; s < sums_.size(); ++s)
-      out_.say("culift_p" + str(s) + " = culift_p" + str(s) + " + culift_c" + str(s) + ";");
-  }
-
-  // The lanes' parts, pairwise (l and l ^ d for d = 16, 8, 4, 2, 1), added to each sum.
-  void combine() {
-    out_.say("#pragma unroll");
-    {
-      CodeWriter::Scope tree = out_.open("for (int culift_d = 16; culift_d >= 1; culift_d /= 2)");
-      for (size_t s = 0; s < sums_.size(); ++s)
-        out_.say("culift_p" + str(s) + " = culift_p" + str(s) + " + __shfl_xor_sync(0xffffffffu, culift_p" + str(s) +
-                 ", culift_d);");
-    }
-    for (size_t s = 0; s < sums_.size(); ++s)
-      out_.say(name(sums_[s]) + " = " + name(sums_[s]) + " + culift_p" + str(s) + ";");
-  }
-
   const PlanEntry& e_;
-  const unsigned warpsPerBlock_, unroll_;
-  const std::vector<VarId>& sums_;
-  PrintRewrites perOut_, step_;
-  bool usesK_ = false;
+  const unsigned warpsPerBlock_;
+  PrintRewrites perOut_;
 };
 
 void emit(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {

@@ -1,0 +1,186 @@
+// The benchmark's reductions over long rows, lifted from reduction_kernels.hpp with their sums
+// reassociated: a row sum and layer norm over 16 rows of 4,194,304 floats and a matrix-vector
+// product of 2048 rows of 1,048,576 (few rows: the split-row entries), softmax over 4096 rows of
+// 393,216. No hand-written kernel: the copy row is the ceiling, PyTorch (eager and torch.compile)
+// the comparison. Each checked against the functions compiled natively; one input set (each is
+// more than the L2 floor by itself).
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "reduction_kernels.hpp"
+#include "workloads.hpp"
+
+namespace culift::bench {
+namespace {
+
+using rt::DeviceBuffer;
+using rt::LaunchPlanner;
+
+std::string shape(std::int64_t rows, std::int64_t cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+// `rows` rows spread over [0, total) (all of them when there are no more).
+std::vector<std::int64_t> someRows(std::int64_t total, std::int64_t rows) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t r = 0; r < std::min(total, rows); ++r) out.push_back(r * total / std::min(total, rows));
+  return out;
+}
+
+// Up to `perRow` elements of each of `rows`, as flat indices of a rows x cols array.
+std::vector<std::int64_t> elementsOf(const std::vector<std::int64_t>& rows, std::int64_t cols, std::uint64_t seed) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t r : rows)
+    for (std::int64_t k : sampleIndices(cols, 1 << 10, seed ^ static_cast<std::uint64_t>(r)))
+      out.push_back(r * cols + k);
+  return out;
+}
+
+// One row measured: its launches timed as one (a pipeline of three is one launch sequence).
+void measure(Context& c, Row& row, const Launch& launch, const std::string& plans) {
+  const auto t = timeInterleaved(c.engine, {launch}, 1, c.timing);
+  row.generatedMs = t[0].medianMs;
+  row.note = plans;
+  logTimings(c, row, t, {"generated"});
+}
+
+Row rowSum(Context& c, std::int64_t rows, std::int64_t cols, const std::vector<float>& x, DeviceBuffer<float>& dx) {
+  Row row{"LongRowSum (reassociating)", shape(rows, cols)};
+  row.bytes = 4.0 * static_cast<double>(rows * cols) + 4.0 * static_cast<double>(rows);
+  row.torchKey = "rowsum_long " + row.size;
+  row.tolerance = 1e-6 * static_cast<double>(cols);
+  rt::Engine& e = c.engine;
+  const rt::Kernel k = e.kernel(c.reductions, "LongRowSum");
+  const rt::LaunchPlan plan = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  DeviceBuffer<float> out(e, static_cast<std::size_t>(rows));
+  const long long n = cols;
+  Launch g = [&](int) { k.launch(e, plan, dx, n, out); };
+  auto want = [&](std::int64_t i) { return double(LongRowSum(x.data(), n, int(i))); };
+  row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, {}, rows);
+  logCheck(c, row, "generated", row.generatedErr);
+  measure(c, row, g, describePlan(k, plan));
+  return row;
+}
+
+Row layerNorm(Context& c, std::int64_t rows, std::int64_t cols, const std::vector<float>& x, DeviceBuffer<float>& dx) {
+  Row row{"LayerNorm (mean, variance, normalize; reassociating)", shape(rows, cols)};
+  row.bytes = 8.0 * static_cast<double>(rows * cols);  // read once, written once (the best a fused form does)
+  row.torchKey = "layernorm " + row.size;
+  row.tolerance = 1e-3;
+  rt::Engine& e = c.engine;
+  const rt::Kernel mean = e.kernel(c.reductions, "RowMean"), variance = e.kernel(c.reductions, "RowVariance"),
+                   normalize = e.kernel(c.reductions, "LayerNormalize");
+  const rt::LaunchPlan perRow = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  const rt::LaunchPlan perElement = LaunchPlanner::for2D(rows, cols, 32, 8, e.device().limits);
+  DeviceBuffer<float> dMean(e, static_cast<std::size_t>(rows)), dVar(e, static_cast<std::size_t>(rows)),
+      out(e, static_cast<std::size_t>(rows * cols));
+  const long long n = cols;
+  Launch g = [&](int) {
+    mean.launch(e, perRow, dx, n, dMean);
+    variance.launch(e, perRow, dx, dMean, n, dVar);
+    normalize.launch(e, perElement, dx, dMean, dVar, n, out);
+  };
+  std::vector<float> m(static_cast<std::size_t>(rows)), v(static_cast<std::size_t>(rows));
+  for (std::int64_t i = 0; i < rows; ++i) m[i] = RowMean(x.data(), n, int(i));
+  for (std::int64_t i = 0; i < rows; ++i) v[i] = RowVariance(x.data(), m.data(), n, int(i));
+  auto want = [&](std::int64_t idx) {
+    return double(LayerNormalize(x.data(), m.data(), v.data(), n, int(idx / cols), int(idx % cols)));
+  };
+  row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, sampleIndices(rows * cols, 1 << 20, c.seed ^ 3),
+                                 rows * cols);
+  logCheck(c, row, "generated", row.generatedErr);
+  measure(c, row, g,
+          "mean " + describePlan(mean, perRow) + "; variance " + describePlan(variance, perRow) + "; normalize " +
+              describePlan(normalize, perElement));
+  return row;
+}
+
+Row matVec(Context& c, std::int64_t rows, std::int64_t cols) {
+  Row row{"LongMatVec (reassociating)", shape(rows, cols)};
+  row.bytes = 4.0 * static_cast<double>(rows * cols) + 4.0 * static_cast<double>(cols + rows);
+  row.torchKey = "matvec_long " + row.size;
+  row.tolerance = 1e-6 * static_cast<double>(cols);
+  rt::Engine& e = c.engine;
+  const std::vector<float> a = uniformFloats(c.seed ^ 0x3a7, static_cast<std::size_t>(rows * cols), -1, 1),
+                           v = uniformFloats(c.seed ^ 0x3a8, static_cast<std::size_t>(cols), -1, 1);
+  DeviceBuffer<float> dA(e, a), dv(e, v), out(e, static_cast<std::size_t>(rows));
+  const rt::Kernel k = e.kernel(c.reductions, "LongMatVec");
+  const rt::LaunchPlan plan = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  const long long n = cols;
+  Launch g = [&](int) { k.launch(e, plan, dA, dv, n, out); };
+  auto want = [&](std::int64_t i) { return double(LongMatVec(a.data(), v.data(), n, int(i))); };
+  row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, someRows(rows, 64), rows);
+  logCheck(c, row, "generated", row.generatedErr);
+  measure(c, row, g, describePlan(k, plan));
+  return row;
+}
+
+Row softmax(Context& c, std::int64_t rows, std::int64_t cols) {
+  Row row{"Softmax (max, sum of exp, normalize; reassociating)", shape(rows, cols)};
+  row.bytes = 8.0 * static_cast<double>(rows * cols);
+  row.torchKey = "softmax " + row.size;
+  row.tolerance = 1e-6;  // each element is at most 1 / (about cols / e)
+  rt::Engine& e = c.engine;
+  const std::vector<float> x = uniformFloats(c.seed ^ 0x50f, static_cast<std::size_t>(rows * cols), -4, 4);
+  DeviceBuffer<float> dx(e, x), dMax(e, static_cast<std::size_t>(rows)), dSum(e, static_cast<std::size_t>(rows)),
+      out(e, static_cast<std::size_t>(rows * cols));
+  const rt::Kernel max = e.kernel(c.reductions, "RowMax"), sum = e.kernel(c.reductions, "RowSumExp"),
+                   normalize = e.kernel(c.reductions, "SoftmaxNormalize");
+  const rt::LaunchPlan perRow = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  const rt::LaunchPlan perElement = LaunchPlanner::for2D(rows, cols, 32, 8, e.device().limits);
+  const long long n = cols;
+  Launch g = [&](int) {
+    max.launch(e, perRow, dx, n, dMax);
+    sum.launch(e, perRow, dx, dMax, n, dSum);
+    normalize.launch(e, perElement, dx, dMax, dSum, n, out);
+  };
+  // The native functions over a few rows (the others are never read).
+  const std::vector<std::int64_t> checked = someRows(rows, 16);
+  std::vector<float> m(static_cast<std::size_t>(rows)), s(static_cast<std::size_t>(rows));
+  for (std::int64_t i : checked) m[i] = RowMax(x.data(), n, int(i));
+  for (std::int64_t i : checked) s[i] = RowSumExp(x.data(), m.data(), n, int(i));
+  auto want = [&](std::int64_t idx) {
+    return double(SoftmaxNormalize(x.data(), m.data(), s.data(), n, int(idx / cols), int(idx % cols)));
+  };
+  row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, elementsOf(checked, cols, c.seed), rows * cols);
+  logCheck(c, row, "generated", row.generatedErr);
+  measure(c, row, g,
+          "max " + describePlan(max, perRow) + "; sum " + describePlan(sum, perRow) + "; normalize " +
+              describePlan(normalize, perElement));
+  return row;
+}
+
+}  // namespace
+
+std::vector<Row> benchReductions(Context& c, bool quick) {
+  std::vector<Row> rows;
+  auto attempt = [&](Row (*make)(Context&, std::int64_t, std::int64_t), std::int64_t r, std::int64_t n,
+                     const char* what) {
+    try {
+      rows.push_back(make(c, r, n));
+    } catch (const std::exception& ex) {
+      Row failed{what, shape(r, n)};
+      failed.error = ex.what();
+      rows.push_back(std::move(failed));
+    }
+  };
+  {
+    // Few long rows: the row sum and layer norm share one input.
+    const std::int64_t r = 16, n = quick ? 65536 : 4194304;
+    const std::vector<float> x = uniformFloats(c.seed ^ 0x16, static_cast<std::size_t>(r * n), -1, 1);
+    DeviceBuffer<float> dx(c.engine, x);
+    for (int which = 0; which < 2; ++which) {
+      try {
+        rows.push_back(which == 0 ? rowSum(c, r, n, x, dx) : layerNorm(c, r, n, x, dx));
+      } catch (const std::exception& ex) {
+        Row failed{which == 0 ? "LongRowSum (reassociating)" : "LayerNorm", shape(r, n)};
+        failed.error = ex.what();
+        rows.push_back(std::move(failed));
+      }
+    }
+  }
+  attempt(matVec, quick ? 256 : 2048, quick ? 65536 : 1048576, "LongMatVec (reassociating)");
+  attempt(softmax, quick ? 256 : 4096, quick ? 16384 : 393216, "Softmax");
+  return rows;
+}
+
+}  // namespace culift::bench
