@@ -31,6 +31,7 @@ struct Context {
   std::shared_ptr<const Module> sat, masked, pearson, blas;
   // pearson and blas translated with TranslateOptions::reassociate.
   std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
+  std::shared_ptr<const Module> stencil;  // stencil_kernels.hpp
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -45,6 +46,9 @@ Row benchPearsonClamp(Context& c, std::int64_t n);
 std::vector<Row> benchPearson(Context& c, int n);
 // GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
 std::vector<Row> benchBlas(Context& c, int n);
+// Heat3D (heat-3d, heatN^3, two launches per step), Jacobi2D (jacobi-2d, jacobiN^2, the same) over
+// `steps` steps and Conv3D (27 points) over convI x convJ x convK, from stencil_kernels.hpp.
+std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, int convI, int convJ, int convK);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);
