@@ -15,13 +15,11 @@ CULIFT_KERNEL float Jacobi2D(const float* A, int n, int i, int j) {
 // heat-3d: B = 0.125 * (second differences along i, j, k) + A, interior points only.
 CULIFT_KERNEL void Heat3D(const double* A, double* B, int n, int i, int j, int k) {
   if (i >= 1 && i < n - 1 && j >= 1 && j < n - 1 && k >= 1 && k < n - 1) {
-    B[(i * n + j) * n + k] = 0.125 * (A[((i + 1) * n + j) * n + k] - 2.0 * A[(i * n + j) * n + k] +
-                                      A[((i - 1) * n + j) * n + k]) +
-                             0.125 * (A[(i * n + j + 1) * n + k] - 2.0 * A[(i * n + j) * n + k] +
-                                      A[(i * n + j - 1) * n + k]) +
-                             0.125 * (A[(i * n + j) * n + k + 1] - 2.0 * A[(i * n + j) * n + k] +
-                                      A[(i * n + j) * n + k - 1]) +
-                             A[(i * n + j) * n + k];
+    B[(i * n + j) * n + k] =
+        0.125 * (A[((i + 1) * n + j) * n + k] - 2.0 * A[(i * n + j) * n + k] + A[((i - 1) * n + j) * n + k]) +
+        0.125 * (A[(i * n + j + 1) * n + k] - 2.0 * A[(i * n + j) * n + k] + A[(i * n + j - 1) * n + k]) +
+        0.125 * (A[(i * n + j) * n + k + 1] - 2.0 * A[(i * n + j) * n + k] + A[(i * n + j) * n + k - 1]) +
+        A[(i * n + j) * n + k];
   } else {
     B[(i * n + j) * n + k] = A[(i * n + j) * n + k];
   }

@@ -69,14 +69,15 @@ std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, in
       }
       row.generatedErr = err;
       logCheck(c, row, "generated", err);
-      timeBoth(c, row, k, plan,
-               [&](const rt::LaunchPlan& p) {
-                 for (int s = 0; s < steps; ++s) {
-                   k.launch(e, p, dA, dB, heatN);
-                   k.launch(e, p, dB, dA, heatN);
-                 }
-               },
-               std::to_string(2 * steps) + " launches, " + std::to_string(sample.size()) + " sampled points checked");
+      timeBoth(
+          c, row, k, plan,
+          [&](const rt::LaunchPlan& p) {
+            for (int s = 0; s < steps; ++s) {
+              k.launch(e, p, dA, dB, heatN);
+              k.launch(e, p, dB, dA, heatN);
+            }
+          },
+          std::to_string(2 * steps) + " launches, " + std::to_string(sample.size()) + " sampled points checked");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -100,14 +101,15 @@ std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, in
       };
       row.generatedErr = maxAbsError(got, want, {}, static_cast<std::int64_t>(cells));
       logCheck(c, row, "generated", row.generatedErr);
-      timeBoth(c, row, k, plan,
-               [&](const rt::LaunchPlan& p) {
-                 for (int s = 0; s < steps; ++s) {
-                   k.launch(e, p, dA, jacobiN, dB);
-                   k.launch(e, p, dB, jacobiN, dA);
-                 }
-               },
-               std::to_string(2 * steps) + " launches, every point of one checked");
+      timeBoth(
+          c, row, k, plan,
+          [&](const rt::LaunchPlan& p) {
+            for (int s = 0; s < steps; ++s) {
+              k.launch(e, p, dA, jacobiN, dB);
+              k.launch(e, p, dB, jacobiN, dA);
+            }
+          },
+          std::to_string(2 * steps) + " launches, every point of one checked");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -135,8 +137,9 @@ std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, in
       const auto sample = sampleIndices(static_cast<std::int64_t>(cells), 1 << 14, seed ^ 5);
       row.generatedErr = maxAbsError(got, want, sample, static_cast<std::int64_t>(cells));
       logCheck(c, row, "generated", row.generatedErr);
-      timeBoth(c, row, k, plan, [&](const rt::LaunchPlan& p) { k.launch(e, p, dA, dw, convI, convJ, convK, dOut); },
-               std::to_string(sample.size()) + " sampled points checked");
+      timeBoth(
+          c, row, k, plan, [&](const rt::LaunchPlan& p) { k.launch(e, p, dA, dw, convI, convJ, convK, dOut); },
+          std::to_string(sample.size()) + " sampled points checked");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

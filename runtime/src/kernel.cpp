@@ -81,7 +81,8 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
     }
     case BlockMapping::Halo3D: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
       if (plan.rank != 3) return std::nullopt;
-      const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols), by = blocksAlong(plan.extent[1], entry.tileRows);
+      const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
+                         by = blocksAlong(plan.extent[1], entry.tileRows);
       const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], kHaloSlabPlanes), limits.maxGrid[2]);
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};

@@ -466,8 +466,8 @@ const std::vector<StencilSpec>& stencilSpecs() {
 // arrays (offset 1).
 std::vector<Extent> stencilExtents(unsigned rank) {
   if (rank == 2) {
-    std::vector<Extent> out = {{1, 1, 1, 0}, {1, 40, 1, 1}, {40, 1, 1, 0}, {8, 32, 1, 0}, {9, 33, 1, 1},
-                               {3, 3, 1, 1}, {127, 129, 1, 0}, {1000, 1000, 1, 1}};
+    std::vector<Extent> out = {{1, 1, 1, 0},  {1, 40, 1, 1}, {40, 1, 1, 0},    {8, 32, 1, 0},
+                               {9, 33, 1, 1}, {3, 3, 1, 1},  {127, 129, 1, 0}, {1000, 1000, 1, 1}};
     if (!smallOnly()) out.push_back({2048, 2050, 1, 0});
     return out;
   }

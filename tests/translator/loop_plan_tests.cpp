@@ -318,8 +318,9 @@ TEST_CASE("loop plans: why a kernel is no stencil", "[loop-plan][stencil]") {
   CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, const float* mask, int n, int i, int j) {\n"
                     "  if (mask[i * n + j] > 0.0f) return 0.0f;\n"
                     "  return x[i * n + j - 1] + x[i * n + j + 1];\n}\n")
-            .second == "no read of x at one offset is made by every output (a copy of its halo could read outside the "
-                       "array)");
+            .second ==
+        "no read of x at one offset is made by every output (a copy of its halo could read outside the "
+        "array)");
   // A pure border test is evaluated by the copy: the stencil applies.
   CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                     "  if (j == 0 || j >= n - 1) return 0.0f;\n"

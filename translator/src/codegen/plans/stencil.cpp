@@ -34,8 +34,8 @@ namespace {
 constexpr unsigned kTileRows = 8;   // outputs per block along y (i in 2-D, j in 3-D)
 constexpr unsigned kTileCols = 32;  // along x (j in 2-D, k in 3-D): a warp per row of the tile
 constexpr unsigned kThreads = kTileRows * kTileCols;
-constexpr std::int64_t kMaxHalo = 8;         // widest halo along one axis (offsets hi - lo)
-constexpr std::int64_t kMaxWindow = 16;      // iterations of one window loop at most
+constexpr std::int64_t kMaxHalo = 8;             // widest halo along one axis (offsets hi - lo)
+constexpr std::int64_t kMaxWindow = 16;          // iterations of one window loop at most
 constexpr std::size_t kSharedBytes = 48 * 1024;  // static shared memory of one block
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
@@ -44,8 +44,8 @@ constexpr std::size_t kSharedBytes = 48 * 1024;  // static shared memory of one 
 // stay far from overflow, and only index arithmetic in signed or 64-bit types is taken (unsigned
 // 32-bit arithmetic wraps, which a polynomial would not).
 
-using Monomial = std::vector<VarId>;             // its atoms, sorted (repeated for powers)
-using Poly = std::map<Monomial, std::int64_t>;   // no zero coefficients
+using Monomial = std::vector<VarId>;            // its atoms, sorted (repeated for powers)
+using Poly = std::map<Monomial, std::int64_t>;  // no zero coefficients
 constexpr std::int64_t kMaxCoefficient = std::int64_t{1} << 40;
 constexpr std::size_t kMaxDegree = 4;
 
@@ -117,7 +117,7 @@ struct StagedArray {
   std::vector<StagedRead> reads;
   std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // the halo: offsets along each axis
   std::int64_t dominant[3] = {0, 0, 0};               // the offset every (let-through) output reads
-  std::vector<std::pair<const Expr*, bool>> tests;   // copied only where each holds (true) or fails
+  std::vector<std::pair<const Expr*, bool>> tests;    // copied only where each holds (true) or fails
 };
 
 struct Stencil {
@@ -194,14 +194,15 @@ class StencilAnalyzer {
   const unsigned rank_;
   VarId axes_[3] = {kNone, kNone, kNone};
   std::map<VarId, unsigned> assignments_;
-  std::map<VarId, const Expr*> fixed_;                           // locals set once
+  std::map<VarId, const Expr*> fixed_;                             // locals set once
   std::map<VarId, std::pair<std::int64_t, std::int64_t>> window_;  // counter: first, last
   std::map<const Stmt*, VarId> windowLoops_;
 };
 
 // An index's arithmetic type: signed, or 64 bits (no wrap a polynomial would miss).
 bool indexType(const Type& t) {
-  return t.isValue() && isInteger(t.scalar) && byteSize(t.scalar) >= 4 && (isSigned(t.scalar) || byteSize(t.scalar) >= 8);
+  return t.isValue() && isInteger(t.scalar) && byteSize(t.scalar) >= 4 &&
+         (isSigned(t.scalar) || byteSize(t.scalar) >= 8);
 }
 
 std::optional<Poly> StencilAnalyzer::poly(const Expr& e, unsigned depth) const {
@@ -236,7 +237,8 @@ std::optional<Poly> StencilAnalyzer::poly(const Expr& e, unsigned depth) const {
     }
     case ExprKind::Binary: {
       if (!indexType(e.type)) return std::nullopt;
-      if (e.binaryOp != BinaryOp::Add && e.binaryOp != BinaryOp::Sub && e.binaryOp != BinaryOp::Mul) return std::nullopt;
+      if (e.binaryOp != BinaryOp::Add && e.binaryOp != BinaryOp::Sub && e.binaryOp != BinaryOp::Mul)
+        return std::nullopt;
       auto l = poly(*e.operands[0], depth + 1), r = poly(*e.operands[1], depth + 1);
       if (!l || !r) return std::nullopt;
       if (e.binaryOp == BinaryOp::Mul) return product(*l, *r);
@@ -405,7 +407,8 @@ bool alwaysReturns(const Stmt& s) {
 }
 
 // The reads of `a` that evaluating `e` always makes (not under ?:, && or ||).
-void StencilAnalyzer::unconditionalReads(const Expr& e, const StagedArray& a, std::vector<const StagedRead*>& out) const {
+void StencilAnalyzer::unconditionalReads(const Expr& e, const StagedArray& a,
+                                         std::vector<const StagedRead*>& out) const {
   if (const StagedRead* r = readOf(a, e)) out.push_back(r);
   for (std::size_t k = 0; k < e.operands.size(); ++k) {
     if (!e.operands[k]) continue;
@@ -576,7 +579,7 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
   // The reads of each array, as layouts and offsets.
   struct Candidate {
     StagedArray staged;
-    bool uniform = true;   // every read has one layout
+    bool uniform = true;  // every read has one layout
     bool anyRead = false;
   };
   std::map<VarId, Candidate> byArray;
@@ -826,8 +829,7 @@ void StencilWriter::declareShared() {
     const std::string dims = (rank_ == 3 ? "[" + str(planesOf(s)) + "]" : std::string()) + "[" + str(rowsOf(s)) + "][" +
                              str(colsOf(s)) + "]";
     std::string halo;
-    for (unsigned a = 0; a < rank_; ++a)
-      halo += (a ? ", " : "") + name(axisVar(a)) + " " + rangeText(s.lo[a], s.hi[a]);
+    for (unsigned a = 0; a < rank_; ++a) halo += (a ? ", " : "") + name(axisVar(a)) + " " + rangeText(s.lo[a], s.hi[a]);
     out_.say("__shared__ __align__(16) " + elementType(s) + " culift_s" + str(p) + dims + ";  // " + name(s.array) +
              ": the tile and its halo (" + halo + ")");
     out_.say("__shared__ bool culift_ok" + str(p) + dims + ";  // copied (else read from memory, as written)");
@@ -849,20 +851,23 @@ void StencilWriter::stage(const StagedArray& s, std::size_t p, const std::string
     return t;
   }() + ").");
   const unsigned y = rank_ - 2, x = rank_ - 1;
-  if (rank_ == 3) out_.say("const " + axisType(0) + " " + name(axisVar(0)) + " = " + plane + " - (" + num(s.dominant[0]) + ");");
-  out_.say("const " + axisType(y) + " " + name(axisVar(y)) + " = culift_y0 + (" +
-           num(s.lo[y] - s.dominant[y]) + ") + culift_r;");
-  out_.say("const " + axisType(x) + " " + name(axisVar(x)) + " = culift_x0 + (" +
-           num(s.lo[x] - s.dominant[x]) + ") + culift_c;");
+  if (rank_ == 3)
+    out_.say("const " + axisType(0) + " " + name(axisVar(0)) + " = " + plane + " - (" + num(s.dominant[0]) + ");");
+  out_.say("const " + axisType(y) + " " + name(axisVar(y)) + " = culift_y0 + (" + num(s.lo[y] - s.dominant[y]) +
+           ") + culift_r;");
+  out_.say("const " + axisType(x) + " " + name(axisVar(x)) + " = culift_x0 + (" + num(s.lo[x] - s.dominant[x]) +
+           ") + culift_c;");
   std::string in;
   for (unsigned a = 0; a < rank_; ++a)
     in += (a ? " && " : "") + name(axisVar(a)) + " >= 0 && " + name(axisVar(a)) + " < " + extent(a);
   PrintRewrites none;
-  for (const auto& [test, holds] : s.tests) in += std::string(" && ") + (holds ? "" : "!") + "(" + printWith(none, *test) + ")";
+  for (const auto& [test, holds] : s.tests)
+    in += std::string(" && ") + (holds ? "" : "!") + "(" + printWith(none, *test) + ")";
   out_.say("const bool culift_in = " + in + ";");
   const std::string dst = "culift_s" + str(p) + slot + "[culift_r][culift_c]";
   const std::string src = name(s.array) + "[" + address(s) + "]";
-  out_.say(rank_ == 3 ? "if (culift_in) culift_copy_async(&" + dst + ", &" + src + ");" : "if (culift_in) " + dst + " = " + src + ";");
+  out_.say(rank_ == 3 ? "if (culift_in) culift_copy_async(&" + dst + ", &" + src + ");"
+                      : "if (culift_in) " + dst + " = " + src + ";");
   out_.say("culift_ok" + str(p) + slot + "[culift_r][culift_c] = culift_in;");
   out_.say("culift_missed = culift_missed || !culift_in;");
 }
@@ -881,7 +886,8 @@ PrintRewrites StencilWriter::outputRewrites() {
             offsetText(read.d[rank_ - 1], -s.lo[rank_ - 1]) + "]";
       PrintRewrites plain = r;  // the index as written, for the read from memory
       const std::string written = printWith(plain, *read.read);
-      r.exprs[read.read] = "((culift_all || culift_ok" + str(p) + at + ") ? culift_s" + str(p) + at + " : " + written + ")";
+      r.exprs[read.read] = "((culift_all || culift_ok" + str(p) + at + ") ? culift_s" + str(p) + at + " : " + written +
+                           ")";
     }
   }
   const bool value = returnsValue();
@@ -955,7 +961,8 @@ void StencilWriter::write() {
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
       const StagedArray& s = st_.arrays[p];
       CodeWriter::Scope one = out_.open("");
-      out_.say("const int culift_slot = (" + plane + " - culift_z0 - (" + num(s.lo[0]) + ")) % " + str(planesOf(s)) + ";");
+      out_.say("const int culift_slot = (" + plane + " - culift_z0 - (" + num(s.lo[0]) + ")) % " + str(planesOf(s)) +
+               ";");
       stage(s, p, plane);
     }
   };
@@ -966,8 +973,8 @@ void StencilWriter::write() {
                                       "); culift_e <= culift_z0 + (" + num(first.hi[0]) + "); ++culift_e)");
     out_.say("bool culift_missed = false;");
     stagePlane("culift_e");
-    out_.say("if (__syncthreads_or(culift_missed)) culift_partial |= 1u << ((culift_e - culift_z0 - (" + num(first.lo[0]) +
-             ")) % " + str(planesOf(first)) + ");");
+    out_.say("if (__syncthreads_or(culift_missed)) culift_partial |= 1u << ((culift_e - culift_z0 - (" +
+             num(first.lo[0]) + ")) % " + str(planesOf(first)) + ");");
   }
   out_.say("culift_copy_commit();");
   out_.say("#pragma unroll 1");
