@@ -40,7 +40,7 @@ cl::opt<std::string> SourceRoot(
     "source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
 cl::list<std::string> Only(
-    "only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions"));
+    "only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -92,13 +92,14 @@ int main(int argc, char** argv) {
 
   // ---- Translate ----------------------------------------------------------------------------
   title("translate()");
-  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, refPath;
+  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, stencilPath, refPath;
   try {
     satPath = sourceFile(SourceRoot, "examples/sat/sat_overlap.hpp");
     maskedPath = sourceFile(SourceRoot, "examples/masked_broadcast/masked_broadcast.hpp");
     pearsonPath = sourceFile(SourceRoot, "examples/pearson/pearson_metrics.hpp");
     blasPath = sourceFile(SourceRoot, "bench/gpu/blas_cells.hpp");
     reductionsPath = sourceFile(SourceRoot, "bench/gpu/reduction_kernels.hpp");
+    stencilPath = sourceFile(SourceRoot, "bench/gpu/stencil_kernels.hpp");
     refPath = sourceFile(SourceRoot, "bench/gpu/reference_kernels.cu");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu-bench: %s\n", e.what());
@@ -123,6 +124,7 @@ int main(int argc, char** argv) {
   auto reductions = translateOrExit(reductionsPath);
   auto sat = translateOrExit(satPath);
   auto masked = translateOrExit(maskedPath);
+  auto stencil = translateOrExit(stencilPath);
   std::printf("  %s and %s translated\n", satPath.c_str(), maskedPath.c_str());
 
   // ---- Engine -------------------------------------------------------------------------------
@@ -162,6 +164,7 @@ int main(int argc, char** argv) {
                        {"pearson_metrics", pearson->cudaSource},
                        {"blas_cells", blas->cudaSource},
                        {"reduction_kernels", reductions->cudaSource},
+                       {"stencil_kernels", stencil->cudaSource},
                        {"reference_kernels", refSource}},
                       compileOptions, arch, OutDir, stdout);
       if (!OutDir.empty()) std::printf("  sources, cubins and ptxas logs written to %s\n", OutDir.c_str());
@@ -192,6 +195,7 @@ int main(int argc, char** argv) {
   c.pearsonReassociated = pearsonReassociated;
   c.blasReassociated = blasReassociated;
   c.reductions = reductions;
+  c.stencil = stencil;
   if (Quick) {
     c.timing.maxSamples = 7;
     c.timing.budgetMs = 100;
@@ -257,6 +261,10 @@ int main(int argc, char** argv) {
   if (usable && wanted("reductions"))
     usable = attempt("reductions over long rows", Quick ? "small" : "16x4M, 2048x1M, 4096x393216",
                      [&] { return benchReductions(c, Quick); });
+  if (usable && wanted("stencil"))
+    usable = attempt("stencil kernels", Quick ? "quick" : "PolyBench sizes", [&] {
+      return Quick ? benchStencils(c, 64, 256, 2, 64, 72, 56) : benchStencils(c, 256, 2048, 20, 256, 288, 224);
+    });
 
   // ---- The table ----------------------------------------------------------------------------
   const auto torch = readTorchBaselines(TorchFile);

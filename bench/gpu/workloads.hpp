@@ -33,6 +33,7 @@ struct Context {
   std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
   // reduction_kernels.hpp (its kernels reassociate by their own annotation).
   std::shared_ptr<const Module> reductions;
+  std::shared_ptr<const Module> stencil;  // stencil_kernels.hpp
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -47,6 +48,9 @@ Row benchPearsonClamp(Context& c, std::int64_t n);
 std::vector<Row> benchPearson(Context& c, int n);
 // GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
 std::vector<Row> benchBlas(Context& c, int n);
+// Heat3D (heat-3d, heatN^3, two launches per step), Jacobi2D (jacobi-2d, jacobiN^2, the same) over
+// `steps` steps and Conv3D (27 points) over convI x convJ x convK, from stencil_kernels.hpp.
+std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, int convI, int convJ, int convK);
 
 // Few long rows from reduction_kernels.hpp: a row sum and layer norm (16 x 4,194,304), a
 // matrix-vector product (2048 x 1,048,576), softmax (4096 x 393,216); `quick`: small sizes.

@@ -55,14 +55,18 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
 
 namespace {
 
-// The grid of `entry` for a launch of rows x cols outputs, from how its blocks map to outputs
-// (never from its plan), with the number of blocks it starts; nothing when the device cannot take
-// it.
-std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, std::int64_t rows, std::int64_t cols,
+// Planes of i a Halo3D block walks when the launch has enough of them.
+constexpr std::int64_t kHaloSlabPlanes = 16;
+
+// The grid of `entry` for a launch over `plan`'s extents (rows x cols outputs: the first two), from
+// how its blocks map to outputs (never from its plan), with the number of blocks it starts; nothing
+// when the device cannot take it.
+std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, const LaunchPlan& plan,
                                                        const DeviceInfo& device) {
   const GridLimits& limits = device.limits;
   auto blocksAlong = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile; };
   auto atLeastOne = [](std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(n, 1)); };
+  const std::int64_t rows = plan.extent[0], cols = plan.rank >= 2 ? plan.extent[1] : 1;
   switch (entry.blockMapping()) {
     case BlockMapping::Triangle: {  // the tiles on and below the diagonal, one block each
       const std::int64_t tiles = blocksAlong(rows, entry.tileRows);
@@ -93,6 +97,14 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, s
       if (rows * perRow > limits.maxGrid[0]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(rows * perRow), 1, 1}, rows * perRow};
     }
+    case BlockMapping::Halo3D: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
+      if (plan.rank != 3) return std::nullopt;
+      const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
+                         by = blocksAlong(plan.extent[1], entry.tileRows);
+      const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], kHaloSlabPlanes), limits.maxGrid[2]);
+      if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
+      return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
+    }
     case BlockMapping::Threads: return std::nullopt;  // the per-thread kernels are no plan entry
   }
   return std::nullopt;
@@ -116,7 +128,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
-    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, rows, cols, device);
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};

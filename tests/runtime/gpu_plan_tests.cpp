@@ -481,3 +481,124 @@ TEST_CASE("the split-row and warp-per-row entries give the same bits, those of t
     REQUIRE(byEntry["RepeatedRows_warp"].size() == static_cast<std::size_t>(many));
   }
 }
+
+namespace {
+
+// A stencil kernel of tests/runtime/data/stencil_kernels.hpp and its arguments for a launch of
+// ni x nj (x nk) outputs.
+struct StencilSpec {
+  const char* name;
+  LoopPlan plan;
+  std::function<std::vector<ArgSpec>(std::int64_t ni, std::int64_t nj, std::int64_t nk)> args;
+};
+
+const std::vector<StencilSpec>& stencilSpecs() {
+  using S = Scalar;
+  static const std::vector<StencilSpec> all = {
+      {"Jacobi", LoopPlan::Stencil,
+       [](auto ni, auto nj, auto) {
+         return std::vector{array(S::F32, ni * nj), scalar(asInt(ni)), scalar(asInt(nj))};
+       }},
+      {"Box", LoopPlan::Stencil,
+       [](auto ni, auto nj, auto) {
+         return std::vector{array(S::F32, ni * nj), array(S::F32, ni * nj), scalar(asInt(ni)), scalar(asInt(nj))};
+       }},
+      {"Padded", LoopPlan::Stencil,
+       [](auto ni, auto nj, auto) {
+         return std::vector{array(S::F32, (ni + 2) * (nj + 2)), scalar(asInt(nj))};
+       }},
+      {"Narrow", LoopPlan::Stencil,
+       [](auto ni, auto nj, auto) {
+         // An array narrower than the launch: only the border test keeps the reads inside it.
+         const std::int64_t cols = std::max<std::int64_t>(nj / 2, 1);
+         return std::vector{array(S::F32, ni * cols), scalar(asInt(cols))};
+       }},
+      {"Cross", LoopPlan::Stencil,
+       [](auto ni, auto nj, auto) {
+         return std::vector{array(S::I32, ni * nj), scalar(asInt(ni)), scalar(asInt(nj))};
+       }},
+      {"Heat", LoopPlan::Stencil3D,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F64, ni * nj * nk), array(S::F64, ni * nj * nk), scalar(asInt(ni)),
+                            scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
+      {"Conv", LoopPlan::Stencil3D,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), array(S::F32, 27), scalar(asInt(ni)), scalar(asInt(nj)),
+                            scalar(asInt(nk))};
+       }},
+      {"Ahead", LoopPlan::Stencil3D,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), array(S::F32, ni * nj * nk), scalar(asInt(ni)),
+                            scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
+  };
+  return all;
+}
+
+// Extents that leave partial tiles in every axis, one element, thin slabs and planes, unaligned
+// arrays (offset 1).
+std::vector<Extent> stencilExtents(unsigned rank) {
+  if (rank == 2) {
+    std::vector<Extent> out = {{1, 1, 1, 0},  {1, 40, 1, 1}, {40, 1, 1, 0},    {8, 32, 1, 0},
+                               {9, 33, 1, 1}, {3, 3, 1, 1},  {127, 129, 1, 0}, {1000, 1000, 1, 1}};
+    if (!smallOnly()) out.push_back({2048, 2050, 1, 0});
+    return out;
+  }
+  std::vector<Extent> out = {{1, 1, 1, 0}, {3, 3, 3, 1}, {2, 9, 33, 0}, {17, 8, 32, 1}, {40, 37, 70, 0}};
+  if (!smallOnly()) {
+    out.push_back({130, 20, 70, 1});
+    out.push_back({64, 64, 64, 0});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU backend's", "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  auto cpu = Engine::createCpu();
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/stencil_kernels.hpp"), options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  const std::shared_ptr<const Module> module = translated.module;
+  std::set<std::string> entriesRun;
+  std::size_t comparedWithCpu = 0;
+  for (const StencilSpec& spec : stencilSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == spec.plan);
+    const Scalar element = fn->returnType.isVoid() ? fn->vars[0].type.scalar : fn->returnType.scalar;
+    for (const Extent& x : stencilExtents(rank(fn->mode))) {
+      INFO("extents " << x.ni << " x " << x.nj << " x " << x.nk << ", arrays offset by " << x.offset);
+      const LaunchPlan plan = rank(fn->mode) == 2 ? LaunchPlanner::for2D(x.ni, x.nj, 32, 8)
+                                                  : LaunchPlanner::for3D(x.ni, x.nj, x.nk, 32, 4, 2);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+      REQUIRE(choice);
+      entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+      const std::vector<ArgSpec> args = spec.args(x.ni, x.nj, x.nk);
+      for (Engine* engine : {strict.get(), fast.get()}) {
+        const bool exact = engine == strict.get();
+        INFO((exact ? "strict" : "default") << " math");
+        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
+        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
+        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
+        if (exact && x.ni * x.nj * x.nk <= 100000) {
+          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
+          ++comparedWithCpu;
+        }
+      }
+    }
+  }
+  WARN("stencil entries run: " << entriesRun.size() << "; " << comparedWithCpu << " compared with the CPU backend");
+  REQUIRE(entriesRun.size() == stencilSpecs().size());
+  REQUIRE(comparedWithCpu >= 30u);
+}

@@ -334,3 +334,38 @@ TEST_CASE("split rows: few rows take blocks per row to fill the device, many tak
   forced.perThread = true;
   CHECK(chosen(f, forced) == "per-thread");
 }
+
+TEST_CASE("stencils: a block per 8 x 32 tile in 2-D; in 3-D per tile of (j, k) and slab of 16 planes i", "[plan]") {
+  culift::Function flat = kernelOf(culift::IndexMode::Grid2D, 1);
+  culift::PlanEntry halo = planEntry("k_halo", culift::LoopPlan::Stencil, 8, false);
+  halo.tileCols = 32;
+  flat.planEntries = {halo};
+  auto two = choosePlanEntry(flat, LaunchPlanner::for2D(2048, 2050), device132());
+  REQUIRE(two);
+  CHECK(two->plan.grid == Dim3{65, 256, 1});  // columns on x: 2050 / 32, rounded up; rows on y: 2048 / 8
+  CHECK(two->plan.block == Dim3{256, 1, 1});
+  CHECK(chosen(flat, LaunchPlanner::for2D(1, 1)) == "k_halo");
+  // More tiles of rows than a grid's y can take: per thread.
+  CHECK(chosen(flat, LaunchPlanner::for2D(65535 * 8 + 1, 2)) == "per-thread");
+
+  culift::Function cube = kernelOf(culift::IndexMode::Grid3D, 1);
+  culift::PlanEntry halo3 = planEntry("k_halo3d", culift::LoopPlan::Stencil3D, 8, false);
+  halo3.tileCols = 32;
+  cube.planEntries = {halo3};
+  CHECK(halo3.blockMapping() == culift::BlockMapping::Halo3D);
+  auto three = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+  REQUIRE(three);
+  CHECK(three->plan.grid == Dim3{7, 36, 16});  // k: 224 / 32, j: 288 / 8, i: 256 planes in slabs of 16
+  CHECK(three->plan.block == Dim3{256, 1, 1});
+  auto thin = choosePlanEntry(cube, LaunchPlanner::for3D(3, 9, 33), device132());
+  REQUIRE(thin);
+  CHECK(thin->plan.grid == Dim3{2, 2, 1});
+  // More slabs than the grid's z allows: fewer, longer slabs (the entry splits i over any grid z).
+  DeviceInfo small = device132();
+  small.limits.maxGrid[2] = 4;
+  auto capped = choosePlanEntry(cube, LaunchPlanner::for3D(256, 64, 64), small);
+  REQUIRE(capped);
+  CHECK(capped->plan.grid == Dim3{2, 8, 4});
+  // A 3-D mapping for a launch of another rank: per thread.
+  CHECK(chosen(cube, LaunchPlanner::for2D(64, 64)) == "per-thread");
+}

@@ -292,3 +292,105 @@ TEST_CASE("loop plans: why a loop keeps its order", "[loop-plan]") {
   CHECK(why("", "s += (double)x[i * n + k];") ==
         "not reassociated: s carries a value from one k to the next other than a sum (s += term)");
 }
+
+namespace {
+
+// The plan and remark of function f in `code`.
+std::pair<LoopPlan, std::string> stencilPlan(const std::string& code) {
+  TranslateResult r = lift(code);
+  const Function& f = function(r, "f");
+  return {f.loopPlan, f.loopPlanReason};
+}
+
+}  // namespace
+
+TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[loop-plan][stencil]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Jacobi(const float* A, int n, int i, int j) {\n"
+      "  if (i == 0 || i == n - 1 || j == 0 || j == n - 1) return A[i * n + j];\n"
+      "  return 0.2f * (A[i * n + j] + A[i * n + j - 1] + A[i * n + 1 + j] + A[(1 + i) * n + j] + A[(i - 1) * n + j]);\n"
+      "}\n"
+      "CULIFT_KERNEL float Blur(const float* x, const float* w, int m, int i, int j) {\n"
+      "  float s = 0.0f;\n"
+      "  for (int di = -2; di <= 2; ++di)\n"
+      "    for (int dj = 0; dj < 3; ++dj) s += w[(di + 2) * 3 + dj] * x[(i + di + 2) * m + j + dj];\n"
+      "  return s;\n}\n"
+      "CULIFT_KERNEL void Heat(const double* A, double* B, int n, int i, int j, int k) {\n"
+      "  if (i >= 1 && i < n - 1 && j >= 1 && j < n - 1 && k >= 1 && k < n - 1)\n"
+      "    B[(i * n + j) * n + k] = A[((i + 1) * n + j) * n + k] + A[((i - 1) * n + j) * n + k] +\n"
+      "                             A[(i * n + j + 1) * n + k] + A[(i * n + j) * n + k - 1] - 4.0 * A[(i * n + j) * n + k];\n"
+      "  else\n    B[(i * n + j) * n + k] = A[(i * n + j) * n + k];\n}\n"
+      "CULIFT_KERNEL float Conv(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {\n"
+      "  const int c = (i * nj + j) * nk + k;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
+      "  float s = 0.0f;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
+      "      for (int dk = -1; dk <= 1; ++dk) s += w[(di + 1) * 9 + (dj + 1) * 3 + dk + 1] * A[c + (di * nj + dj) * nk + dk];\n"
+      "  return s;\n}\n"
+      "CULIFT_KERNEL float Twice(const float* x, int n, int i, int j) { return x[i * n + j] * 2.0f; }\n");
+
+  const Function& jacobi = function(r, "Jacobi");
+  CHECK(jacobi.loopPlan == LoopPlan::Stencil);
+  CHECK(jacobi.loopPlanReason == "halo x -1..+1, y -1..+1");
+  REQUIRE(entryNames(jacobi) == std::vector<std::string>{"Jacobi_halo"});
+  CHECK(jacobi.planEntries[0].tileRows == 8);
+  CHECK(jacobi.planEntries[0].tileCols == 32);
+  CHECK(jacobi.planEntries[0].threads == 256);
+  CHECK(jacobi.planEntries[0].blockMapping() == BlockMapping::Tiles2D);
+  // Offsets that window loops walk, asymmetric ones included.
+  const Function& blur = function(r, "Blur");
+  CHECK(blur.loopPlan == LoopPlan::Stencil);
+  CHECK(blur.loopPlanReason == "halo x 0..+2, y 0..+4");
+
+  const Function& heat = function(r, "Heat");
+  CHECK(heat.loopPlan == LoopPlan::Stencil3D);
+  CHECK(heat.loopPlanReason == "halo x -1..0, y 0..+1, z -1..+1");
+  REQUIRE(entryNames(heat) == std::vector<std::string>{"Heat_halo3d"});
+  CHECK(heat.planEntries[0].blockMapping() == BlockMapping::Halo3D);
+  const Function& conv = function(r, "Conv");
+  CHECK(conv.loopPlan == LoopPlan::Stencil3D);
+  CHECK(conv.loopPlanReason == "halo x -1..+1, y -1..+1, z -1..+1");
+  CHECK(std::string(name(LoopPlan::Stencil)) == "stencil");
+
+  // One read per output is no stencil: the plan says nothing.
+  CHECK(function(r, "Twice").loopPlan == LoopPlan::PerThread);
+  CHECK(function(r, "Twice").loopPlanReason.empty());
+
+  // The entries are emitted, and the staged copies are bounds-checked.
+  for (const std::string entry : {"Jacobi_halo", "Blur_halo", "Heat_halo3d", "Conv_halo3d"})
+    CHECK(r.module->cudaSource.find("__launch_bounds__(256) " + entry + "(") != std::string::npos);
+  CHECK(r.module->cudaSource.find("culift_copy_async(&culift_s0[culift_slot]") != std::string::npos);
+}
+
+TEST_CASE("loop plans: why a kernel is no stencil", "[loop-plan][stencil]") {
+  // In place: each output must read the values before any is written.
+  CHECK(stencilPlan("CULIFT_KERNEL void f(float* x, int n, int i, int j) {\n"
+                    "  x[i * n + j] = x[i * n + j - 1] + x[i * n + j + 1];\n}\n") ==
+        std::pair{LoopPlan::PerThread,
+                  std::string("x is written and read (in place: each output must read the values before any is "
+                              "written)")});
+  CHECK(stencilPlan("CULIFT_KERNEL void f(const float* x, float* y, int n, int i, int j) {\n"
+                    "  y[i * n + j + 1] = x[i * n + j - 1] + x[i * n + j + 1];\n}\n")
+            .second == "y is written at another index than the output's own");
+  CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                    "  return x[j * n + i] + x[(j + 1) * n + i];\n}\n")
+            .second == "consecutive j do not read neighbouring elements of x");
+  CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                    "  return x[i * n + j] + x[i * n + j + 9];\n}\n")
+            .second == "the halo of x along j is wider than 8");
+  CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, const int* idx, int n, int i, int j) {\n"
+                    "  return x[i * n + j - 1] + x[i * n + j + 1] + x[idx[i] * n + j];\n}\n")
+            .second == "the reads of x are not all the output's index plus constant offsets");
+  // A border whose test reads an element cannot be evaluated by the copy.
+  CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, const float* mask, int n, int i, int j) {\n"
+                    "  if (mask[i * n + j] > 0.0f) return 0.0f;\n"
+                    "  return x[i * n + j - 1] + x[i * n + j + 1];\n}\n")
+            .second ==
+        "no read of x at one offset is made by every output (a copy of its halo could read outside the "
+        "array)");
+  // A pure border test is evaluated by the copy: the stencil applies.
+  CHECK(stencilPlan("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+                    "  if (j == 0 || j >= n - 1) return 0.0f;\n"
+                    "  return x[i * n + j - 1] + x[i * n + j + 1];\n}\n")
+            .first == LoopPlan::Stencil);
+}

@@ -77,17 +77,8 @@ static void planFunction(const Module& module, Function& f) {
   f.reassociatedSums.clear();
   if (!f.isKernel() || !f.body) return;
   const codegen::KernelAnalysis analysis = codegen::analyzeKernel(f);
-  if (!analysis.loop) {
-    f.loopPlanReason = analysis.loopReason;
-    std::vector<bool> seen(module.functions.size());
-    if (f.loopPlanReason.empty() && !hasLoop(*f.body))
-      if (const Function* callee = loopInCallee(module, f, seen))
-        f.loopPlanReason = "the loop is in '" + callee->name +
-                           "', which the planner does not see through: write it in the kernel's body to plan it";
-    return;
-  }
   if (std::string why = sharedReason(module, f); !why.empty()) {
-    f.loopPlanReason = std::move(why);
+    f.loopPlanReason = analysis.loop ? std::move(why) : analysis.loopReason;
     return;
   }
   static constexpr LoopPlan kOrder[] = {
@@ -95,15 +86,27 @@ static void planFunction(const Module& module, Function& f) {
 #include "culift/ast/plans.def"
   };
   for (LoopPlan p : kOrder) {
-    codegen::plans::Decision d = codegen::plans::unit(p).decide(f, analysis);
+    const codegen::plans::Unit& unit = codegen::plans::unit(p);
+    if (!analysis.loop && !unit.anyBody) continue;
+    codegen::plans::Decision d = unit.decide(f, analysis);
     if (!d.applies) {
       if (!d.reason.empty()) f.loopPlanReason = std::move(d.reason);
       continue;
     }
     f.loopPlan = p;
+    if (!d.reason.empty()) f.loopPlanReason = std::move(d.reason);
     f.planEntries = std::move(d.entries);
     f.reassociatedSums = std::move(d.reassociatedSums);
     return;
+  }
+  // Without a loop to lift, and no plan for the body as it is: why the loop runs per thread.
+  if (!analysis.loop && f.loopPlanReason.empty()) {
+    f.loopPlanReason = analysis.loopReason;
+    std::vector<bool> seen(module.functions.size());
+    if (f.loopPlanReason.empty() && !hasLoop(*f.body))
+      if (const Function* callee = loopInCallee(module, f, seen))
+        f.loopPlanReason = "the loop is in '" + callee->name +
+                           "', which the planner does not see through: write it in the kernel's body to plan it";
   }
 }
 

@@ -15,8 +15,9 @@ bool mentions(const Stmt& s, VarId v, const PrintRewrites& r) {
   return found;
 }
 
-EntryWriter::EntryWriter(const Module& module, const Function& fn, CodeWriter& out)
+EntryWriter::EntryWriter(const Module& module, const Function& fn, CodeWriter& out, bool liftsLoop)
     : fn_(fn), out_(out), printer_(module, fn, Flavor::Cuda, out), params_(entryParams(fn)) {
+  if (!liftsLoop) return;
   std::string reason;
   auto a = analyzeLoop(fn, reason);
   if (!a) throw std::logic_error("loop plan of " + fn.name + " does not hold: " + reason);

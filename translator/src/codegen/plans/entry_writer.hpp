@@ -26,8 +26,9 @@ bool mentions(const Stmt& s, VarId v, const PrintRewrites& r);
 
 class EntryWriter {
  public:
-  // Throws std::logic_error when fn's loop no longer passes the analysis (a planner bug).
-  EntryWriter(const Module& module, const Function& fn, CodeWriter& out);
+  // Throws std::logic_error when fn's loop no longer passes the analysis (a planner bug). A plan
+  // that lifts no loop (`liftsLoop` false: a stencil) uses none of the loop's fragments.
+  EntryWriter(const Module& module, const Function& fn, CodeWriter& out, bool liftsLoop = true);
 
  protected:
   std::string printWith(const PrintRewrites& r, const Expr& e);

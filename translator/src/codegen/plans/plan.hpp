@@ -40,11 +40,16 @@ PlanEntry makeEntry(const Function& fn, const std::string& suffix, LoopPlan plan
 struct Unit {
   LoopPlan plan;
   // Legality: the plan and its entries for `fn`, or the reason it does not apply. Called only for
-  // kernels with a loop the shared analysis could lift (analysis.loop), but for PerThread.
+  // kernels with a loop the shared analysis could lift (analysis.loop), unless `anyBody`. A plan
+  // that applies may give a reason too: a remark `culift ast` prints beside its name (a stencil's
+  // halo).
   Decision (*decide)(const Function& fn, const KernelAnalysis& analysis);
   // Codegen: writes `entry` of `fn` (one of those decide gave). Throws std::logic_error when the
   // plan no longer holds for the function (a planner bug).
   void (*emit)(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out);
+  // Asked for every kernel, whatever its body (analysis.loop may be empty): a plan that does not
+  // lift the one counted loop of the shared analysis (stencils, loop-free or with window loops).
+  bool anyBody = false;
 };
 
 // One Unit per line of plans.def, each defined in its plan's file.

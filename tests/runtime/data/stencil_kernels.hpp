@@ -1,0 +1,75 @@
+// Kernels for the stencil plans' GPU test (gpu_plan_tests.cpp): each entry against the per-thread
+// entry of the same kernel, bit for bit. Borders in every form the plans take: a border that
+// returns the input, an interior test, a pure test the copy evaluates, none (a padded array),
+// window loops, asymmetric halos, integers and doubles.
+#include <culift/annotate.hpp>
+
+CULIFT_KERNEL float Jacobi(const float* A, int rows, int cols, int i, int j) {
+  if (i == 0 || i == rows - 1 || j == 0 || j == cols - 1) return A[i * cols + j];
+  return 0.2f * (A[i * cols + j] + A[i * cols + j - 1] + A[i * cols + 1 + j] + A[(1 + i) * cols + j] +
+                 A[(i - 1) * cols + j]);
+}
+
+// Interior outputs only (the others keep y's values); a 3 x 3 window.
+CULIFT_KERNEL void Box(const float* x, float* y, int rows, int cols, int i, int j) {
+  if (i >= 1 && i < rows - 1 && j >= 1 && j < cols - 1) {
+    float s = 0.0f;
+    for (int di = -1; di <= 1; ++di)
+      for (int dj = -1; dj <= 1; ++dj) s += x[(i + di) * cols + j + dj] * (float)(di + 2 * dj + 5);
+    y[i * cols + j] = s;
+  }
+}
+
+// A launch over the interior of a (rows + 2) x (cols + 2) array: reads at offsets 0..2 from the
+// corner, every read in the array, those of the halo outside the launch too.
+CULIFT_KERNEL float Padded(const float* A, int cols, int i, int j) {
+  const int w = cols + 2;
+  return A[(i + 1) * w + j + 1] * 4.0f - A[i * w + j + 1] - A[(i + 2) * w + j + 1] - A[(i + 1) * w + j] -
+         A[(i + 1) * w + j + 2];
+}
+
+// Columns j and j + 2 of an array `cols` wide that may be narrower than the launch: the border
+// test is what keeps the reads in the array, and the copy evaluates it.
+CULIFT_KERNEL float Narrow(const float* x, int cols, int i, int j) {
+  if (j >= cols - 2) return -1.0f;
+  return x[i * cols + j + 2] - x[i * cols + j];
+}
+
+CULIFT_KERNEL int Cross(const int* a, int rows, int cols, int i, int j) {
+  if (i == 0 || j == 0 || i == rows - 1 || j == cols - 1) return 0;
+  return 4 * a[i * cols + j] - a[(i - 1) * cols + j] - a[(i + 1) * cols + j] - a[i * cols + j - 1] -
+         a[i * cols + j + 1];
+}
+
+// heat-3d's step (PolyBench), the border copied.
+CULIFT_KERNEL void Heat(const double* A, double* B, int ni, int nj, int nk, int i, int j, int k) {
+  if (i >= 1 && i < ni - 1 && j >= 1 && j < nj - 1 && k >= 1 && k < nk - 1) {
+    B[(i * nj + j) * nk + k] = 0.125 * (A[((i + 1) * nj + j) * nk + k] - 2.0 * A[(i * nj + j) * nk + k] +
+                                        A[((i - 1) * nj + j) * nk + k]) +
+                               0.125 * (A[(i * nj + j + 1) * nk + k] - 2.0 * A[(i * nj + j) * nk + k] +
+                                        A[(i * nj + j - 1) * nk + k]) +
+                               0.125 * (A[(i * nj + j) * nk + k + 1] - 2.0 * A[(i * nj + j) * nk + k] +
+                                        A[(i * nj + j) * nk + k - 1]) +
+                               A[(i * nj + j) * nk + k];
+  } else {
+    B[(i * nj + j) * nk + k] = A[(i * nj + j) * nk + k];
+  }
+}
+
+// The 27-point convolution, weights from an array, the border returning the input.
+CULIFT_KERNEL float Conv(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];
+  float s = 0.0f;
+  for (int di = -1; di <= 1; ++di)
+    for (int dj = -1; dj <= 1; ++dj)
+      for (int dk = -1; dk <= 1; ++dk) s += w[(di + 1) * 9 + (dj + 1) * 3 + (dk + 1)] * A[c + (di * nj + dj) * nk + dk];
+  return s;
+}
+
+// Planes i + 1 and i + 2 only (a halo above, none below), two arrays staged.
+CULIFT_KERNEL float Ahead(const float* A, const float* B, int ni, int nj, int nk, int i, int j, int k) {
+  if (i >= ni - 2) return 0.0f;
+  return A[((i + 2) * nj + j) * nk + k] - A[((i + 1) * nj + j) * nk + k] +
+         (B[((i + 1) * nj + j) * nk + k] - B[((i + 1) * nj + j) * nk + k + 1]) * 0.5f;
+}
