@@ -40,7 +40,7 @@ cl::opt<std::string> SourceRoot(
     "source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
 cl::list<std::string> Only("only",
-                           cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas"));
+                           cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, columns"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -92,12 +92,13 @@ int main(int argc, char** argv) {
 
   // ---- Translate ----------------------------------------------------------------------------
   title("translate()");
-  std::string satPath, maskedPath, pearsonPath, blasPath, refPath;
+  std::string satPath, maskedPath, pearsonPath, blasPath, columnsPath, refPath;
   try {
     satPath = sourceFile(SourceRoot, "examples/sat/sat_overlap.hpp");
     maskedPath = sourceFile(SourceRoot, "examples/masked_broadcast/masked_broadcast.hpp");
     pearsonPath = sourceFile(SourceRoot, "examples/pearson/pearson_metrics.hpp");
     blasPath = sourceFile(SourceRoot, "bench/gpu/blas_cells.hpp");
+    columnsPath = sourceFile(SourceRoot, "bench/gpu/column_cells.hpp");
     refPath = sourceFile(SourceRoot, "bench/gpu/reference_kernels.cu");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu-bench: %s\n", e.what());
@@ -116,6 +117,7 @@ int main(int argc, char** argv) {
   std::printf("  %s: %zu functions; first call %.1f ms (includes Clang start-up), then median %.1f ms\n",
               pearsonPath.c_str(), pearson->functions.size(), firstTranslateMs, again[1]);
   auto blas = translateOrExit(blasPath);
+  auto columns = translateOrExit(columnsPath);
   // The same kernels allowed to reassociate their sums (the 1-D row reductions change plan).
   auto pearsonReassociated = translateOrExit(pearsonPath, true);
   auto blasReassociated = translateOrExit(blasPath, true);
@@ -159,6 +161,7 @@ int main(int argc, char** argv) {
                        {"masked_broadcast", masked->cudaSource},
                        {"pearson_metrics", pearson->cudaSource},
                        {"blas_cells", blas->cudaSource},
+                       {"column_cells", columns->cudaSource},
                        {"reference_kernels", refSource}},
                       compileOptions, arch, OutDir, stdout);
       if (!OutDir.empty()) std::printf("  sources, cubins and ptxas logs written to %s\n", OutDir.c_str());
@@ -188,6 +191,7 @@ int main(int argc, char** argv) {
   Context c{*engine, *refs, sat, masked, pearson, blas, seed};
   c.pearsonReassociated = pearsonReassociated;
   c.blasReassociated = blasReassociated;
+  c.columns = columns;
   if (Quick) {
     c.timing.maxSamples = 7;
     c.timing.budgetMs = 100;
@@ -250,6 +254,10 @@ int main(int argc, char** argv) {
   const int blasSize = Quick ? 256 : BlasSize.getValue();
   if (usable && wanted("blas"))
     usable = attempt("BLAS kernels", std::to_string(blasSize), [&] { return benchBlas(c, blasSize); });
+  ColumnSizes columnSizes;
+  if (Quick) columnSizes = ColumnSizes{{8, 256, 255}, {4, 64, 32 * 32}};
+  if (usable && wanted("columns"))
+    usable = attempt("column reductions", "", [&] { return benchColumns(c, columnSizes); });
 
   // ---- The table ----------------------------------------------------------------------------
   const auto torch = readTorchBaselines(TorchFile);

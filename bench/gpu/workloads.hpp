@@ -31,6 +31,7 @@ struct Context {
   std::shared_ptr<const Module> sat, masked, pearson, blas;
   // pearson and blas translated with TranslateOptions::reassociate.
   std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
+  std::shared_ptr<const Module> columns;  // column_cells.hpp
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -45,6 +46,13 @@ Row benchPearsonClamp(Context& c, std::int64_t n);
 std::vector<Row> benchPearson(Context& c, int n);
 // GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
 std::vector<Row> benchBlas(Context& c, int n);
+// ColumnSum over dim 1 of sum (d0, d1, d2) and RmsOverF + RmsNormalize over dim 1 of rms (B, F, S)
+// from column_cells.hpp (column_workloads.cpp).
+struct ColumnSizes {
+  int sum[3] = {128, 4096, 4095};
+  int rms[3] = {112, 64, 512 * 512};
+};
+std::vector<Row> benchColumns(Context& c, ColumnSizes sizes);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);

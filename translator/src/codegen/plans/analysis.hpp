@@ -46,6 +46,14 @@ struct LoopAnalysis {
   // Reads indexed by k alone (the x of A x): the same element for every output. A row reduction
   // stages them beside its rows; axis and kContiguous mean nothing here.
   std::vector<StagedOperand> vectors;
+  // 2-D: reads whose index depends on k and on both i and j (x[(i * d1 + k) * d2 + j]), read
+  // unconditionally: one element per output and k, which no two outputs share (a column
+  // reduction's loads; axis 1, kContiguous and unitStride as for operands). The contractions stage
+  // tiles shared by a row or a column of outputs and take no such loop (bothAxesReason).
+  std::vector<StagedOperand> outputReads;
+  // Why a contraction cannot stage the loop's reads: "the index of x depends on both i and j"
+  // for the first read whose index depends on both, unconditional or not ("" when none does).
+  std::string bothAxesReason;
   bool earlyReturn = false;  // the prologue may return before the loop
 };
 
