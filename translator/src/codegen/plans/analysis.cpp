@@ -224,6 +224,7 @@ void Analyzer::addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned
   const auto cr = coefficient(index, axisVar_[axis]);
   o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
   o.unitStride = ck && *ck == 1;
+  o.axisStride = cr;
   into.push_back(std::move(o));
 }
 

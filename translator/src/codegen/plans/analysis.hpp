@@ -26,6 +26,7 @@ struct StagedOperand {
   bool kContiguous = true;         // copy along k (else along rows): consecutive k are neighbours in
                                    // memory, or neither are consecutive rows
   bool unitStride = false;         // the index is k plus terms without k (steps of one element)
+  std::optional<std::int64_t> axisStride;  // d(index)/d(the thread index of axis) where a literal
   Scalar element = Scalar::F32;
 };
 

@@ -10,6 +10,7 @@
 // checks), so a load moved ahead reads what the loop would have read: the per-thread entry's bits.
 #include <algorithm>
 
+#include "ast_match.hpp"
 #include "entry_writer.hpp"
 #include "plan.hpp"
 
@@ -37,13 +38,26 @@ unsigned unrollFor(const LoopAnalysis& a) {
 
 // ---- legality --------------------------------------------------------------------------------
 
-// The literal stride of `o`'s index along the axis consecutive threads take (i of 1-D, j of 2-D),
-// if the shared analysis found one.
-std::optional<std::int64_t> fastStride(const Function& f, const KernelAnalysis& analysis, const StagedOperand& o) {
-  const unsigned axis = f.mode == IndexMode::Grid2D ? 1 : 0;
-  for (const ArrayRead& r : analysis.reads)
-    if (r.index == o.index) return r.stride[axis];
-  return std::nullopt;
+// Whether `index` ends in the index of consecutive threads: a term `fast` or a local set once to
+// `fast % e` (the last coordinate of a flattened index: s of b = i / S, s = i % S) among the terms
+// it adds. Where the analysis found no literal stride, that is what makes neighbouring outputs
+// read neighbouring elements.
+bool endsInFastIndex(const Expr& index, VarId fast, const LoopAnalysis& a, unsigned depth = 0) {
+  const Expr& e = stripCasts(index);
+  if (depth > 64) return false;
+  if (e.kind == ExprKind::Binary && (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub))
+    return endsInFastIndex(*e.operands[0], fast, a, depth + 1) ||
+           (e.binaryOp == BinaryOp::Add && endsInFastIndex(*e.operands[1], fast, a, depth + 1));
+  if (e.kind != ExprKind::VarRef) return false;
+  if (e.var == fast) return true;
+  if (std::find(a.inlined.begin(), a.inlined.end(), e.var) == a.inlined.end()) return false;
+  for (const Stmt* s : a.prologue)
+    if (s->kind == StmtKind::Decl && s->var == e.var && s->expr) {
+      const Expr& init = stripCasts(*s->expr);
+      return init.kind == ExprKind::Binary && init.binaryOp == BinaryOp::Rem &&
+             stripCasts(*init.operands[0]).kind == ExprKind::VarRef && stripCasts(*init.operands[0]).var == fast;
+    }
+  return false;
 }
 
 plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
@@ -53,7 +67,8 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   // A 2-D loop without a read of one element per output is a contraction's; a 1-D loop reading a
   // row (consecutive k side by side) a row reduction's.
   if (twoD && a.outputReads.empty()) return plans::Decision::skip();
-  const std::string fast = f.vars[f.indexParams[twoD ? 1 : 0]].name;
+  const VarId fastVar = static_cast<VarId>(f.indexParams[twoD ? 1 : 0]);
+  const std::string fast = f.vars[fastVar].name;
   const std::string k = f.vars[a.counter].name;
   for (const std::vector<StagedOperand>* group : {&a.operands, &a.outputReads})
     for (const StagedOperand& o : *group) {
@@ -63,12 +78,16 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
         return plans::Decision::no(array + " is read at consecutive " + k +
                                    ": a row per output (one thread per output strides the rows)");
       }
-      // Along the axis of consecutive threads: the same element (0) or the next (1); an index
-      // the analysis cannot follow (i % d2, a parameter times i) is taken as it is written.
-      const std::optional<std::int64_t> stride = fastStride(f, analysis, o);
+      // Along the axis of consecutive threads: the same element (0) or the next (1), or, where
+      // the stride is no literal (i % S), an index ending in that axis's index.
+      const std::optional<std::int64_t> stride = twoD && o.axis == 0 ? 0 : o.axisStride;
       if (stride && *stride != 0 && *stride != 1)
         return plans::Decision::no("consecutive " + fast + " read elements of " + array + " " +
                                    std::to_string(*stride) + " apart (a column reduction reads neighbouring ones)");
+      if (!stride && !endsInFastIndex(*o.index, fastVar, a))
+        return plans::Decision::no("the index of " + array + " does not end in + " + fast + " or + " + fast +
+                                   " % n (a column reduction reads neighbouring elements for neighbouring " + fast +
+                                   ")");
     }
   // A block of 256 outputs, or of 64 where outputs are too few to give every multiprocessor a block.
   return plans::Decision::yes({plans::makeEntry(f, "_cols256", LoopPlan::ColumnReduction, 1, 256, 256, false),
