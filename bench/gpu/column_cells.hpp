@@ -26,7 +26,7 @@ CULIFT_KERNEL_INDEX(b, s) inline float RmsOverF(const float* x, int F, int S, fl
 }
 
 // Then every element divided by its column's root mean square.
-CULIFT_KERNEL_INDEX(b, f, s) inline float RmsNormalize(const float* x, const float* rms, int F, int S, int b, int f,
-                                                       int s) {
+CULIFT_KERNEL_INDEX(b, f, s)
+inline float RmsNormalize(const float* x, const float* rms, int F, int S, int b, int f, int s) {
   return x[(b * F + f) * S + s] / rms[b * S + s];
 }

@@ -88,8 +88,9 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
       // The root mean squares themselves, against the native function (the division above used it).
       const std::vector<float> r = rms.read();
       const auto colSample = sampleIndices(columns, 1 << 12, c.seed ^ 0xc05);
-      row.generatedErr = std::max(row.generatedErr, maxAbsError(r, [&](std::int64_t col) { return double(rmsOf(col)); },
-                                                                colSample, columns));
+      row.generatedErr = std::max(row.generatedErr,
+                                  maxAbsError(
+                                      r, [&](std::int64_t col) { return double(rmsOf(col)); }, colSample, columns));
       logCheck(c, row, "generated", row.generatedErr);
       const auto t = timeInterleaved(e, {g}, 1, c.timing);
       row.generatedMs = t[0].medianMs;

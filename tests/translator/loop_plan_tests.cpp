@@ -298,26 +298,29 @@ TEST_CASE("loop plans: column reductions", "[loop-plan][columns]") {
     return std::pair{codegen::plans::unit(LoopPlan::ColumnReduction).decide(f, analysis), f.loopPlanReason};
   };
   {
-    auto [d, remark] = decideFor("CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
-                                 "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * m + j) * n + k];\n"
-                                 "  return s;\n}\n");
+    auto [d, remark] = decideFor(
+        "CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
+        "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * m + j) * n + k];\n"
+        "  return s;\n}\n");
     CHECK_FALSE(d.applies);
     CHECK(d.reason == "x is read at consecutive k: a row per output (one thread per output strides the rows)");
     CHECK(remark == "the index of x depends on both i and j");  // the contractions' reason comes last
   }
   {
     const codegen::plans::Decision d =
-        decideFor("CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
-                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * n + k) * m + 3 * j];\n"
-                  "  return s;\n}\n")
+        decideFor(
+            "CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * n + k) * m + 3 * j];\n"
+            "  return s;\n}\n")
             .first;
     CHECK_FALSE(d.applies);
     CHECK(d.reason == "consecutive j read elements of x 3 apart (a column reduction reads neighbouring ones)");
   }
   {
-    auto [d, remark] = decideFor("CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
-                                 "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + 2 * k];\n"
-                                 "  return s;\n}\n");
+    auto [d, remark] = decideFor(
+        "CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
+        "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + 2 * k];\n"
+        "  return s;\n}\n");
     CHECK_FALSE(d.applies);
     CHECK(d.reason ==
           "the index of x does not end in + i or + i % n (a column reduction reads neighbouring elements for "
@@ -334,9 +337,10 @@ TEST_CASE("loop plans: column reductions", "[loop-plan][columns]") {
     CHECK_FALSE(row.applies);
     CHECK(row.reason.empty());
     const codegen::plans::Decision gemm =
-        decideFor("CULIFT_KERNEL float f(const float* A, const float* B, int n, int i, int j) {\n"
-                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
-                  "  return s;\n}\n")
+        decideFor(
+            "CULIFT_KERNEL float f(const float* A, const float* B, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
+            "  return s;\n}\n")
             .first;
     CHECK_FALSE(gemm.applies);
     CHECK(gemm.reason.empty());

@@ -19,13 +19,13 @@ namespace culift::codegen {
 // An array read in the loop whose index depends on one thread index (i or j) and on k, and on
 // nothing that changes: the block stages its tile in shared memory.
 struct StagedOperand {
-  VarId array = kNone;             // the pointer parameter read
-  const Expr* index = nullptr;     // the index expression of its first read
-  std::vector<const Expr*> reads;  // every Subscript node in the loop with this array and index
-  unsigned axis = 0;               // 0: rows i of the block; 1: columns j
-  bool kContiguous = true;         // copy along k (else along rows): consecutive k are neighbours in
-                                   // memory, or neither are consecutive rows
-  bool unitStride = false;         // the index is k plus terms without k (steps of one element)
+  VarId array = kNone;                     // the pointer parameter read
+  const Expr* index = nullptr;             // the index expression of its first read
+  std::vector<const Expr*> reads;          // every Subscript node in the loop with this array and index
+  unsigned axis = 0;                       // 0: rows i of the block; 1: columns j
+  bool kContiguous = true;                 // copy along k (else along rows): consecutive k are neighbours in
+                                           // memory, or neither are consecutive rows
+  bool unitStride = false;                 // the index is k plus terms without k (steps of one element)
   std::optional<std::int64_t> axisStride;  // d(index)/d(the thread index of axis) where a literal
   Scalar element = Scalar::F32;
 };

@@ -106,19 +106,18 @@ class ColumnsWriter : EntryWriter {
         twoD_(fn.mode == IndexMode::Grid2D) {}
 
   void write() {
-    CodeWriter::Scope entry =
-        header(e_, str(e_.tileCols) + " outputs per block, one per thread, consecutive threads on consecutive " +
-                       name(axisVar(twoD_ ? 1 : 0)) + "; the loads of " + str(unroll_) +
-                       " iterations issued ahead of the statements that use them");
+    CodeWriter::Scope entry = header(e_, str(e_.tileCols) +
+                                             " outputs per block, one per thread, consecutive threads on consecutive " +
+                                             name(axisVar(twoD_ ? 1 : 0)) + "; the loads of " + str(unroll_) +
+                                             " iterations issued ahead of the statements that use them");
     extents(twoD_);
     aliases();
     bounds();
     out_.say("const long long culift_outputs = (long long)culift_ni" + std::string(twoD_ ? " * culift_nj" : "") + ";");
     out_.say("#pragma unroll 1");
-    CodeWriter::Scope outputs =
-        out_.open("for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
-                  " + threadIdx.x; culift_o < culift_outputs; culift_o += (long long)gridDim.x * " + str(e_.tileCols) +
-                  ")");
+    CodeWriter::Scope outputs = out_.open(
+        "for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
+        " + threadIdx.x; culift_o < culift_outputs; culift_o += (long long)gridDim.x * " + str(e_.tileCols) + ")");
     indices();
     perOutput();
     loop();
@@ -163,8 +162,8 @@ class ColumnsWriter : EntryWriter {
     out_.say("long long culift_t = 0;  // iterations done");
     out_.say("#pragma unroll 1");
     {
-      CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(unroll_) + " <= culift_trip; culift_t += " +
-                                          str(unroll_) + ")");
+      CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(unroll_) +
+                                          " <= culift_trip; culift_t += " + str(unroll_) + ")");
       for (size_t p = 0; p < reads_.size(); ++p)
         out_.say(std::string(spelling(reads_[p]->element)) + " culift_v" + str(p) + "[" + str(unroll_) + "];  // " +
                  name(reads_[p]->array) + "[" + printer_.printExpression(*reads_[p]->index) + "]");
