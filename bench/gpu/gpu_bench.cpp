@@ -40,7 +40,7 @@ cl::opt<std::string> SourceRoot(
     "source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
 cl::list<std::string> Only(
-    "only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil"));
+    "only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil, columns"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
 
   // ---- Translate ----------------------------------------------------------------------------
   title("translate()");
-  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, stencilPath, refPath;
+  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, stencilPath, columnsPath, refPath;
   try {
     satPath = sourceFile(SourceRoot, "examples/sat/sat_overlap.hpp");
     maskedPath = sourceFile(SourceRoot, "examples/masked_broadcast/masked_broadcast.hpp");
@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
     blasPath = sourceFile(SourceRoot, "bench/gpu/blas_cells.hpp");
     reductionsPath = sourceFile(SourceRoot, "bench/gpu/reduction_kernels.hpp");
     stencilPath = sourceFile(SourceRoot, "bench/gpu/stencil_kernels.hpp");
+    columnsPath = sourceFile(SourceRoot, "bench/gpu/column_cells.hpp");
     refPath = sourceFile(SourceRoot, "bench/gpu/reference_kernels.cu");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu-bench: %s\n", e.what());
@@ -118,6 +119,7 @@ int main(int argc, char** argv) {
   std::printf("  %s: %zu functions; first call %.1f ms (includes Clang start-up), then median %.1f ms\n",
               pearsonPath.c_str(), pearson->functions.size(), firstTranslateMs, again[1]);
   auto blas = translateOrExit(blasPath);
+  auto columns = translateOrExit(columnsPath);
   // The same kernels allowed to reassociate their sums (the 1-D row reductions change plan).
   auto pearsonReassociated = translateOrExit(pearsonPath, true);
   auto blasReassociated = translateOrExit(blasPath, true);
@@ -165,6 +167,7 @@ int main(int argc, char** argv) {
                        {"blas_cells", blas->cudaSource},
                        {"reduction_kernels", reductions->cudaSource},
                        {"stencil_kernels", stencil->cudaSource},
+                       {"column_cells", columns->cudaSource},
                        {"reference_kernels", refSource}},
                       compileOptions, arch, OutDir, stdout);
       if (!OutDir.empty()) std::printf("  sources, cubins and ptxas logs written to %s\n", OutDir.c_str());
@@ -196,6 +199,7 @@ int main(int argc, char** argv) {
   c.blasReassociated = blasReassociated;
   c.reductions = reductions;
   c.stencil = stencil;
+  c.columns = columns;
   if (Quick) {
     c.timing.maxSamples = 7;
     c.timing.budgetMs = 100;
@@ -265,6 +269,10 @@ int main(int argc, char** argv) {
     usable = attempt("stencil kernels", Quick ? "quick" : "PolyBench sizes", [&] {
       return Quick ? benchStencils(c, 64, 256, 2, 64, 72, 56) : benchStencils(c, 256, 2048, 20, 256, 288, 224);
     });
+  ColumnSizes columnSizes;
+  if (Quick) columnSizes = ColumnSizes{{8, 256, 255}, {4, 64, 32 * 32}};
+  if (usable && wanted("columns"))
+    usable = attempt("column reductions", "", [&] { return benchColumns(c, columnSizes); });
 
   // ---- The table ----------------------------------------------------------------------------
   const auto torch = readTorchBaselines(TorchFile);

@@ -114,6 +114,23 @@ def reduction_baselines(emit, dev, compile_too):
     torch.cuda.empty_cache()
 
 
+def column_baselines(both, sizes_sum=(128, 4096, 4095), sizes_rms=(112, 64, 512, 512), eps=1e-6):
+    """The column rows (bench/gpu/column_workloads.cpp): x.sum(1) of a (d0, d1, d2) tensor and RMS
+    norm over dim 1 of a (B, F, H, W) tensor, eager and torch.compile (`<name>_compiled`, through
+    `both`). One input set each: a tensor of several GB is far past the L2."""
+    dev = "cuda"
+    rms_size = (sizes_rms[0], sizes_rms[1], sizes_rms[2] * sizes_rms[3])  # as the benchmark names it: (B, F, S)
+    cases = [
+        ("colsum", sizes_sum, sizes_sum, lambda x: x.sum(1)),
+        ("rmsnorm", rms_size, sizes_rms, lambda x: x / torch.sqrt(torch.mean(x * x, dim=1, keepdim=True) + eps)),
+    ]
+    for name, size, shape, fn in cases:
+        x = torch.rand(*shape, device=dev) * 2 - 1
+        both(name, "x".join(map(str, size)), fn, [(x,)], reps=20)
+        del x
+        torch.cuda.empty_cache()
+
+
 def main():
     import argparse
 
@@ -125,6 +142,7 @@ def main():
     parser.add_argument("--blas-size", type=int, default=4096)
     parser.add_argument("--no-compile", action="store_true", help="time eager PyTorch only (no torch.compile)")
     parser.add_argument("--no-reductions", action="store_true", help="skip the few-long-rows and softmax rows")
+    parser.add_argument("--no-columns", action="store_true", help="skip the column rows (tensors of 8 GB)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
@@ -187,6 +205,9 @@ def main():
     both("sat", n, sat_reference, sat_inputs, warmup=3, reps=10)
     if not args.no_reductions:
         reduction_baselines(emit, dev, compile_ok[0])
+    if not args.no_columns:
+        column_baselines(both)
+
 
 if __name__ == "__main__":
     main()

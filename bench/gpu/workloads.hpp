@@ -34,6 +34,7 @@ struct Context {
   // reduction_kernels.hpp (its kernels reassociate by their own annotation).
   std::shared_ptr<const Module> reductions;
   std::shared_ptr<const Module> stencil;  // stencil_kernels.hpp
+  std::shared_ptr<const Module> columns;  // column_cells.hpp
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -55,6 +56,14 @@ std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, in
 // Few long rows from reduction_kernels.hpp: a row sum and layer norm (16 x 4,194,304), a
 // matrix-vector product (2048 x 1,048,576), softmax (4096 x 393,216); `quick`: small sizes.
 std::vector<Row> benchReductions(Context& c, bool quick);
+
+// ColumnSum over dim 1 of sum (d0, d1, d2) and RmsOverF + RmsNormalize over dim 1 of rms (B, F, S)
+// from column_cells.hpp (column_workloads.cpp).
+struct ColumnSizes {
+  int sum[3] = {128, 4096, 4095};
+  int rms[3] = {112, 64, 512 * 512};
+};
+std::vector<Row> benchColumns(Context& c, ColumnSizes sizes);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);

@@ -105,6 +105,10 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
     }
+    case BlockMapping::Columns: {  // the outputs in row-major order; the entry's loop takes those beyond the grid
+      const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows * cols, entry.tileCols), limits.maxGrid[0]);
+      return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
+    }
     case BlockMapping::Threads: return std::nullopt;  // the per-thread kernels are no plan entry
   }
   return std::nullopt;

@@ -1,7 +1,7 @@
-// The entries of loop plans (tiled contractions, symmetric ones, staged row reductions) against
-// the per-thread entry of the same kernel, bit for bit, under strict and default math, and
-// against the CPU backend where the interpreter is quick enough: ragged extents in every axis,
-// loops of 0, 1, 3 and 4097 iterations, arrays that are not 16-byte aligned. Every launch must
+// The entries of loop plans (tiled contractions, symmetric ones, staged row reductions, column
+// reductions) against the per-thread entry of the same kernel, bit for bit, under strict and
+// default math, and against the CPU backend where the interpreter is quick enough: ragged extents
+// in every axis, loops of 0, 1, 3 and 4097 iterations, arrays that are not 16-byte aligned. Every launch must
 // take a plan entry and every entry must run, so the test cannot pass by not comparing.
 // Without a GPU it prints "skipped: no GPU" and passes.
 #include <algorithm>
@@ -123,6 +123,32 @@ const std::vector<KernelSpec>& specs() {
          return std::vector{array(S::F32, ni * nk), array(S::F32, ni * nk), scalar(asInt(nk))};
        },
        4.0},
+      {"ColSum", LoopPlan::ColumnReduction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk * nj), scalar(asInt(nk)), scalar(asInt(nj))};
+       }},
+      {"ColSum1", LoopPlan::ColumnReduction,
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F32, nk * ni), scalar(asInt(ni)), scalar(asInt(nk))};
+       }},
+      {"RmsCol", LoopPlan::ColumnReduction,
+       [](auto ni, auto, auto nk) {
+         // i = b * S + s: 7 columns of S where ni allows, else one.
+         const std::int64_t S = ni % 7 == 0 ? ni / 7 : std::max<std::int64_t>(ni, 1);
+         return std::vector{array(S::F32, ni * nk), scalar(asInt(nk)), scalar(asInt(S)), scalar(1e-6f)};
+       }},
+      {"WeightedCol", LoopPlan::ColumnReduction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F64, ni * nk * nj), array(S::F64, nk), scalar(asInt(nk)), scalar(asInt(nj))};
+       }},
+      {"ColMax", LoopPlan::ColumnReduction,
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::I32, nk * ni), scalar(asInt(ni)), scalar(asInt(nk))};
+       }},
+      {"ColMean", LoopPlan::ColumnReduction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj), array(S::F32, ni * nk * nj), scalar(asInt(nk)), scalar(asInt(nj))};
+       }},
   };
   return all;
 }
@@ -284,7 +310,8 @@ std::vector<Extent> extentsFor(unsigned rank) {
   // 32 rows per block on a device of 132 multiprocessors.
   if (rank == 2)
     return {{1, 1, 0, 0}, {7, 129, 3, 1}, {129, 7, 17, 0}, {129, 129, 1, 1}, {1920, 1920, 3, 0}, {1920, 1408, 5, 1}};
-  return {{1, 1, 0, 0}, {7, 1, 3, 1}, {129, 1, 300, 0}, {3808, 1, 70, 1}};
+  // (34000 outputs: the smallest 1-D launch that takes 256 outputs per block of a column reduction.)
+  return {{1, 1, 0, 0}, {7, 1, 3, 1}, {129, 1, 300, 0}, {3808, 1, 70, 1}, {34000, 1, 3, 0}};
 }
 
 }  // namespace

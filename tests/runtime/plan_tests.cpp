@@ -369,3 +369,43 @@ TEST_CASE("stencils: a block per 8 x 32 tile in 2-D; in 3-D per tile of (j, k) a
   // A 3-D mapping for a launch of another rank: per thread.
   CHECK(chosen(cube, LaunchPlanner::for2D(64, 64)) == "per-thread");
 }
+
+TEST_CASE("column reductions: a thread per output, 256 per block while they fill the device, 64 below", "[plan]") {
+  using culift::LoopPlan;
+  for (const culift::IndexMode mode : {culift::IndexMode::Grid1D, culift::IndexMode::Grid2D}) {
+    culift::Function f = kernelOf(mode, 1);
+    for (unsigned outputs : {256u, 64u}) {
+      culift::PlanEntry e = planEntry("k_cols" + std::to_string(outputs), LoopPlan::ColumnReduction, 1, false);
+      e.tileCols = outputs;
+      e.threads = outputs;
+      f.planEntries.push_back(e);
+    }
+    const bool twoD = mode == culift::IndexMode::Grid2D;
+    auto plan = [&](std::int64_t rows, std::int64_t cols) {
+      return twoD ? LaunchPlanner::for2D(rows, cols) : LaunchPlanner::for1D(rows * cols);
+    };
+    // x.sum(1) of (128, 4096, 4095): 524,160 outputs in row-major order, 2048 blocks of 256
+    // (the last one partial), one grid dimension whatever the shape.
+    auto big = choosePlanEntry(f, plan(128, 4095), device132());
+    REQUIRE(big);
+    CHECK(f.planEntries[big->entry].kernelName == "k_cols256");
+    CHECK(big->plan.grid == Dim3{2048, 1, 1});
+    CHECK(big->plan.block == Dim3{256, 1, 1});
+    CHECK(big->plan.extent[0] == (twoD ? 128 : 128 * 4095));
+    // A single column of outputs (d2 = 1) packs them too: 40,000 outputs, 157 blocks.
+    CHECK(choosePlanEntry(f, plan(40000, 1), device132())->plan.grid == Dim3{157, 1, 1});
+    // 118 blocks of 256 leave more than a tenth of 132 multiprocessors idle: 470 of 64.
+    auto small = choosePlanEntry(f, plan(30, 1000), device132());
+    REQUIRE(small);
+    CHECK(f.planEntries[small->entry].kernelName == "k_cols64");
+    CHECK(small->plan.grid == Dim3{469, 1, 1});
+    CHECK(small->plan.block == Dim3{64, 1, 1});
+    CHECK(chosen(f, plan(1, 1)) == "k_cols64");
+    // Outputs beyond the grid's limit: the entry's loop over outputs takes the rest.
+    DeviceInfo capped = device132();
+    capped.limits.maxGrid[0] = 100;
+    CHECK(choosePlanEntry(f, plan(1000, 1000), capped)->plan.grid == Dim3{100, 1, 1});
+    // Indices that could pass 2^31 - 1: per thread.
+    CHECK(chosen(f, plan(65536, 65536)) == "per-thread");
+  }
+}

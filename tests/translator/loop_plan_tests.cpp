@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "culift/codegen.hpp"
+#include "plans/analysis.hpp"
+#include "plans/plan.hpp"
 #include "translate_support.hpp"
 
 using namespace culift;
@@ -137,9 +139,13 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                   "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(k * k) % n];\n  return s;\n}\n") ==
         "no array read in the loop is indexed by (i, k) or (j, k)");
+  CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, const float* y, int rows, int n, int i) {\n"
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k] * y[k * rows + i];\n"
+                  "  return s;\n}\n") ==
+        "consecutive i read neighbouring elements of y already (one thread per output is coalesced)");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int rows, int n, int i) {\n"
-                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[k * rows + i];\n  return s;\n}\n") ==
-        "consecutive i read neighbouring elements of x already (one thread per output is coalesced)");
+                  "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[k * rows + 2 * i];\n  return s;\n}\n") ==
+        "x is not read at consecutive k (the index is not k plus terms without k)");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
                   "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + 2 * k];\n  return s;\n}\n") ==
         "x is not read at consecutive k (the index is not k plus terms without k)");
@@ -393,4 +399,119 @@ TEST_CASE("loop plans: why a kernel is no stencil", "[loop-plan][stencil]") {
                     "  if (j == 0 || j >= n - 1) return 0.0f;\n"
                     "  return x[i * n + j - 1] + x[i * n + j + 1];\n}\n")
             .first == LoopPlan::Stencil);
+}
+
+TEST_CASE("loop plans: column reductions", "[loop-plan][columns]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Col2(const float* x, int d1, int d2, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < d1; ++k) s += x[(i * d1 + k) * d2 + j];\n  return s;\n}\n"
+      "CULIFT_KERNEL float Col1(const float* x, int rows, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[k * rows + i];\n  return s;\n}\n"
+      "CULIFT_KERNEL float Rms(const float* x, int F, int S, int i) {\n"
+      "  const int b = i / S, s = i % S;\n  float sum = 0.0f;\n"
+      "  for (int f = 0; f < F; ++f) { const float v = x[(b * F + f) * S + s]; sum += v * v; }\n"
+      "  return sum / (float)F;\n}\n"
+      "CULIFT_KERNEL_INDEX(b, s) double Weighted(const double* x, const double* w, int F, int S, int b, int s) {\n"
+      "  double acc = 0.0;\n  for (int f = 0; f < F; ++f) acc += w[f] * x[(b * F + f) * S + s];\n  return acc;\n}\n"
+      "CULIFT_KERNEL int Max(const int* x, int rows, int n, int i) {\n"
+      "  if (n <= 0) return 0;\n  int m = x[i];\n  for (int k = 1; k < n; ++k) m = m > x[k * rows + i] ? m : "
+      "x[k * rows + i];\n  return m;\n}\n"
+      "CULIFT_KERNEL void Mean(float* y, const float* x, int d1, int d2, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < d1; ++k) s += x[(i * d1 + k) * d2 + j];\n"
+      "  y[i * d2 + j] = s / (float)d1;\n}\n");
+  for (const char* name : {"Col2", "Col1", "Rms", "Weighted", "Max", "Mean"}) {
+    INFO(name);
+    const Function& f = function(r, name);
+    CHECK(f.loopPlan == LoopPlan::ColumnReduction);
+    CHECK(entryNames(f) == std::vector<std::string>{std::string(name) + "_cols256", std::string(name) + "_cols64"});
+    REQUIRE(f.planEntries.size() == 2);
+    CHECK(f.planEntries[0].blockMapping() == BlockMapping::Columns);
+    CHECK(f.planEntries[0].tileCols == 256);
+    CHECK(f.planEntries[0].threads == 256);
+    CHECK(f.planEntries[1].tileCols == 64);
+    CHECK(f.planEntries[1].threads == 64);
+    // Nothing better was refused: no remark.
+    CHECK(f.loopPlanReason.empty());
+    CHECK(r.module->cudaSource.find(") " + std::string(name) + "_cols256(") != std::string::npos);
+  }
+  CHECK(std::string(name(LoopPlan::ColumnReduction)) == "column reduction");
+  // The loads of 16 iterations (8 of doubles, and of a kernel reading two arrays) ahead of the body.
+  CHECK(r.module->cudaSource.find("float culift_v0[16];  // x[(((i * d1) + k) * d2) + j]") != std::string::npos);
+  CHECK(r.module->cudaSource.find("double culift_v0[8];") != std::string::npos);
+  CHECK(r.module->cudaSource.find("double culift_v1[8];") != std::string::npos);
+
+  // Rows stay row reductions and contractions contractions; a reassociating kernel keeps the
+  // exact column plan, saying why its sums keep their order.
+  TranslateResult others = lift(
+      "CULIFT_KERNEL float Row(const float* x, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL float Gemm(const float* A, const float* B, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n  return s;\n}\n"
+      "CULIFT_KERNEL_REASSOCIATE float Re(const float* x, int rows, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[k * rows + i];\n  return s;\n}\n");
+  CHECK(function(others, "Row").loopPlan == LoopPlan::RowReduction);
+  CHECK(function(others, "Gemm").loopPlan == LoopPlan::TiledContraction);
+  const Function& re = function(others, "Re");
+  CHECK(re.loopPlan == LoopPlan::ColumnReduction);
+  CHECK(re.reassociatedSums.empty());
+  CHECK(re.loopPlanReason ==
+        "not reassociated: consecutive i read neighbouring elements of x already (one thread per output is coalesced)");
+
+  // Where it does not apply, the reason names what it needs (the plan's own sentence, from its
+  // decide, and the remark `culift ast` shows).
+  auto decideFor = [](const std::string& code) {
+    TranslateResult t = lift(code);
+    const Function& f = function(t, "f");
+    const codegen::KernelAnalysis analysis = codegen::analyzeKernel(f);
+    REQUIRE(analysis.loop);
+    return std::pair{codegen::plans::unit(LoopPlan::ColumnReduction).decide(f, analysis), f.loopPlanReason};
+  };
+  {
+    auto [d, remark] = decideFor(
+        "CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
+        "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * m + j) * n + k];\n"
+        "  return s;\n}\n");
+    CHECK_FALSE(d.applies);
+    CHECK(d.reason == "x is read at consecutive k: a row per output (one thread per output strides the rows)");
+    CHECK(remark == "the index of x depends on both i and j");  // the contractions' reason comes last
+  }
+  {
+    const codegen::plans::Decision d =
+        decideFor(
+            "CULIFT_KERNEL float f(const float* x, int n, int m, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[(i * n + k) * m + 3 * j];\n"
+            "  return s;\n}\n")
+            .first;
+    CHECK_FALSE(d.applies);
+    CHECK(d.reason == "consecutive j read elements of x 3 apart (a column reduction reads neighbouring ones)");
+  }
+  {
+    auto [d, remark] = decideFor(
+        "CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
+        "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + 2 * k];\n"
+        "  return s;\n}\n");
+    CHECK_FALSE(d.applies);
+    CHECK(d.reason ==
+          "the index of x does not end in + i or + i % n (a column reduction reads neighbouring elements for "
+          "neighbouring i)");
+    CHECK(remark == "x is not read at consecutive k (the index is not k plus terms without k)");
+  }
+  {
+    // A row, and a contraction's operands: not the plan's kernels (no reason of its own).
+    const codegen::plans::Decision row = decideFor(
+                                             "CULIFT_KERNEL float f(const float* x, int n, int i) {\n"
+                                             "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n"
+                                             "  return s;\n}\n")
+                                             .first;
+    CHECK_FALSE(row.applies);
+    CHECK(row.reason.empty());
+    const codegen::plans::Decision gemm =
+        decideFor(
+            "CULIFT_KERNEL float f(const float* A, const float* B, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
+            "  return s;\n}\n")
+            .first;
+    CHECK_FALSE(gemm.applies);
+    CHECK(gemm.reason.empty());
+  }
 }

@@ -141,3 +141,49 @@ CULIFT_KERNEL_REASSOCIATE inline float RepeatedRows(const float* x, long long n,
   for (long long k = 0; k < n; ++k) s += x[(i % 16) * n + k];
   return s;
 }
+
+// Column reductions: a 2-D column sum (x.sum(1) of (ni, nk, nj)), a 1-D one, RMS norm's sum of
+// squares over f for i = b * S + s (a division and a square root after the loop), a weighted
+// column in double with its weights read at k alone, an integer max with an early return, and a
+// mean written through an array.
+CULIFT_KERNEL inline float ColSum(const float* x, int d1, int d2, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < d1; ++k) s += x[(i * d1 + k) * d2 + j];
+  return s;
+}
+
+CULIFT_KERNEL inline float ColSum1(const float* x, int rows, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[k * rows + i];
+  return s;
+}
+
+CULIFT_KERNEL inline float RmsCol(const float* x, int F, int S, float eps, int i) {
+  const int b = i / S;
+  const int s = i % S;
+  float sum = 0.0f;
+  for (int f = 0; f < F; ++f) {
+    const float v = x[(b * F + f) * S + s];
+    sum += v * v;
+  }
+  return std::sqrt(sum / (float)F + eps);
+}
+
+CULIFT_KERNEL_INDEX(b, s) inline double WeightedCol(const double* x, const double* w, int F, int S, int b, int s) {
+  double acc = 0.0;
+  for (int f = 0; f < F; ++f) acc += w[f] * x[(b * F + f) * S + s];
+  return acc;
+}
+
+CULIFT_KERNEL inline int ColMax(const int* x, int rows, int n, int i) {
+  if (i % 5 == 3) return -7;
+  int m = -2147483647 - 1;
+  for (int k = 0; k < n; ++k) m = std::max(m, x[k * rows + i]);
+  return m;
+}
+
+CULIFT_KERNEL inline void ColMean(float* y, const float* x, int d1, int d2, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < d1; ++k) s += x[(i * d1 + k) * d2 + j];
+  y[i * d2 + j] = d1 > 0 ? s / (float)d1 : 0.0f;
+}

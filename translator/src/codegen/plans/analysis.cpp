@@ -224,6 +224,7 @@ void Analyzer::addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned
   const auto cr = coefficient(index, axisVar_[axis]);
   o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
   o.unitStride = ck && *ck == 1;
+  o.axisStride = cr;
   into.push_back(std::move(o));
 }
 
@@ -258,9 +259,15 @@ bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason
     const unsigned d = deps(*e.operands[1]);
     const bool fixed = !(d & (kDepVarying | kDepArray | kDepEffect));
     if (fixed && (d & kDepI) && (d & kDepJ)) {
-      reason = "the index of " + varName(array) + " depends on both " + varName(axisVar_[0]) + " and " +
-               varName(axisVar_[1]);
-      return false;
+      if (a_.bothAxesReason.empty())
+        a_.bothAxesReason = "the index of " + varName(array) + " depends on both " + varName(axisVar_[0]) + " and " +
+                            varName(axisVar_[1]);
+      // One element per output and k: the loads a column reduction hoists; read as written by
+      // every other entry.
+      if ((d & kDepK) && !conditional) {
+        addRead(a_.outputReads, e, 1);
+        return true;
+      }
     }
     const auto ck = fixed ? coefficient(*e.operands[1], a_.counter) : std::nullopt;
     // Read at k alone, one element per step: staged once for all rows (row reductions).
@@ -394,7 +401,11 @@ bool Analyzer::checkHeader(std::string& reason) {
 bool Analyzer::checkReads(std::string& reason) {
   const Stmt& body = *a_.loop->body;
   if (!checkBody(body, reason) || !collectReads(body, false, reason)) return false;
-  if (a_.operands.empty()) {
+  if (a_.operands.empty() && a_.outputReads.empty()) {
+    if (!a_.bothAxesReason.empty()) {
+      reason = a_.bothAxesReason;
+      return false;
+    }
     const std::string k = varName(a_.counter);
     reason = fn_.mode == IndexMode::Grid2D
                  ? "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ") or (" +
@@ -411,6 +422,7 @@ bool Analyzer::checkReads(std::string& reason) {
 void Analyzer::collectLive() {
   std::set<const Expr*> staged;
   for (const StagedOperand& o : a_.operands) staged.insert(o.reads.begin(), o.reads.end());
+  for (const StagedOperand& o : a_.outputReads) staged.insert(o.reads.begin(), o.reads.end());
   std::set<VarId> used;
   auto use = [&](const Expr& e) {
     if (staged.count(&e)) return false;

@@ -19,13 +19,14 @@ namespace culift::codegen {
 // An array read in the loop whose index depends on one thread index (i or j) and on k, and on
 // nothing that changes: the block stages its tile in shared memory.
 struct StagedOperand {
-  VarId array = kNone;             // the pointer parameter read
-  const Expr* index = nullptr;     // the index expression of its first read
-  std::vector<const Expr*> reads;  // every Subscript node in the loop with this array and index
-  unsigned axis = 0;               // 0: rows i of the block; 1: columns j
-  bool kContiguous = true;         // copy along k (else along rows): consecutive k are neighbours in
-                                   // memory, or neither are consecutive rows
-  bool unitStride = false;         // the index is k plus terms without k (steps of one element)
+  VarId array = kNone;                     // the pointer parameter read
+  const Expr* index = nullptr;             // the index expression of its first read
+  std::vector<const Expr*> reads;          // every Subscript node in the loop with this array and index
+  unsigned axis = 0;                       // 0: rows i of the block; 1: columns j
+  bool kContiguous = true;                 // copy along k (else along rows): consecutive k are neighbours in
+                                           // memory, or neither are consecutive rows
+  bool unitStride = false;                 // the index is k plus terms without k (steps of one element)
+  std::optional<std::int64_t> axisStride;  // d(index)/d(the thread index of axis) where a literal
   Scalar element = Scalar::F32;
 };
 
@@ -46,6 +47,14 @@ struct LoopAnalysis {
   // Reads indexed by k alone (the x of A x): the same element for every output. A row reduction
   // stages them beside its rows; axis and kContiguous mean nothing here.
   std::vector<StagedOperand> vectors;
+  // 2-D: reads whose index depends on k and on both i and j (x[(i * d1 + k) * d2 + j]), read
+  // unconditionally: one element per output and k, which no two outputs share (a column
+  // reduction's loads; axis 1, kContiguous and unitStride as for operands). The contractions stage
+  // tiles shared by a row or a column of outputs and take no such loop (bothAxesReason).
+  std::vector<StagedOperand> outputReads;
+  // Why a contraction cannot stage the loop's reads: "the index of x depends on both i and j"
+  // for the first read whose index depends on both, unconditional or not ("" when none does).
+  std::string bothAxesReason;
   bool earlyReturn = false;  // the prologue may return before the loop
 };
 

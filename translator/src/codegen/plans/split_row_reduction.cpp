@@ -38,8 +38,12 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   std::string why;
   std::optional<std::vector<VarId>> sums = reassociableSums(f, a, why);
   if (!f.reassociate) {
-    // The exact order's cost, where the loop would qualify: one dependent chain per output.
+    // The exact order's cost, where the loop would qualify: one dependent chain per output
+    // (along rows: a loop reading columns is the column reduction's, which keeps the order).
     if (!sums) return plans::Decision::skip();
+    for (const StagedOperand& op : a.operands)
+      if (!op.unitStride) return plans::Decision::skip();
+    if (!a.outputReads.empty() || a.operands.empty()) return plans::Decision::skip();
     return plans::Decision::no("exact order: each output adds its terms to " + f.vars[sums->front()].name +
                                " in one chain of " + boundName(f, a) +
                                " dependent additions; CULIFT_KERNEL_REASSOCIATE lifts it");

@@ -11,6 +11,11 @@ unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 
 std::vector<unsigned> tilesThatFit(const LoopAnalysis& a, std::string& reason) {
+  // A tile stages what a row or a column of outputs shares; an element of one output is shared by none.
+  if (!a.bothAxesReason.empty()) {
+    reason = a.bothAxesReason;
+    return {};
+  }
   unsigned widest = 0;
   for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
   auto sharedBytes = [&](unsigned tile) {

@@ -1,0 +1,208 @@
+// Column reduction (exact order), 1-D and 2-D: a loop over a middle axis whose outputs lie
+// side by side in the last one — out(i, j) = sum over k of x[(i * d1 + k) * d2 + j], RMS norm's
+// x[(b * F + f) * S + s] over f, x[k * rows + i] in 1-D. One thread per output, consecutive
+// threads on consecutive outputs (row-major over (i, j)), so every load of a warp is coalesced, as
+// it is per thread already; what the per-thread entry lacks is loads in flight: its loop adds each
+// element before it asks for the next. Here every output runs its loop in source order, but the
+// loads of `unroll` iterations are issued ahead of the statements that use them (each array the
+// loop reads unconditionally, at the same element the loop would read it), so 8 to 16 loads per
+// thread are in flight. No array the loop reads is written by the kernel (the shared analysis
+// checks), so a load moved ahead reads what the loop would have read: the per-thread entry's bits.
+#include <algorithm>
+
+#include "ast_match.hpp"
+#include "entry_writer.hpp"
+#include "plan.hpp"
+
+namespace culift::codegen {
+namespace {
+
+// The reads the entry loads ahead: the staged operands, the arrays read at k alone and (2-D) the
+// reads of one element per output.
+std::vector<const StagedOperand*> hoistedReads(const LoopAnalysis& a) {
+  std::vector<const StagedOperand*> out;
+  for (const std::vector<StagedOperand>* group : {&a.operands, &a.outputReads, &a.vectors})
+    for (const StagedOperand& o : *group) out.push_back(&o);
+  return out;
+}
+
+// Iterations whose loads are issued together: 16 (8 of doubles) where the loop reads one or two
+// arrays, fewer where it reads more (about 32 loads per thread in flight at most), never under 4.
+unsigned unrollFor(const LoopAnalysis& a) {
+  const std::vector<const StagedOperand*> reads = hoistedReads(a);
+  unsigned widest = 4;
+  for (const StagedOperand* o : reads) widest = std::max(widest, byteSize(o->element));
+  const unsigned perArray = 64 / widest;
+  return std::max<unsigned>(4, perArray * 2 / static_cast<unsigned>(std::max<size_t>(2, reads.size())));
+}
+
+// ---- legality --------------------------------------------------------------------------------
+
+// Whether `index` ends in the index of consecutive threads: a term `fast` or a local set once to
+// `fast % e` (the last coordinate of a flattened index: s of b = i / S, s = i % S) among the terms
+// it adds. Where the analysis found no literal stride, that is what makes neighbouring outputs
+// read neighbouring elements.
+bool endsInFastIndex(const Expr& index, VarId fast, const LoopAnalysis& a, unsigned depth = 0) {
+  const Expr& e = stripCasts(index);
+  if (depth > 64) return false;
+  if (e.kind == ExprKind::Binary && (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub))
+    return endsInFastIndex(*e.operands[0], fast, a, depth + 1) ||
+           (e.binaryOp == BinaryOp::Add && endsInFastIndex(*e.operands[1], fast, a, depth + 1));
+  if (e.kind != ExprKind::VarRef) return false;
+  if (e.var == fast) return true;
+  if (std::find(a.inlined.begin(), a.inlined.end(), e.var) == a.inlined.end()) return false;
+  for (const Stmt* s : a.prologue)
+    if (s->kind == StmtKind::Decl && s->var == e.var && s->expr) {
+      const Expr& init = stripCasts(*s->expr);
+      return init.kind == ExprKind::Binary && init.binaryOp == BinaryOp::Rem &&
+             stripCasts(*init.operands[0]).kind == ExprKind::VarRef && stripCasts(*init.operands[0]).var == fast;
+    }
+  return false;
+}
+
+plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
+  if (f.mode != IndexMode::Grid1D && f.mode != IndexMode::Grid2D) return plans::Decision::skip();
+  const LoopAnalysis& a = *analysis.loop;
+  const bool twoD = f.mode == IndexMode::Grid2D;
+  // A 2-D loop without a read of one element per output is a contraction's; a 1-D loop reading a
+  // row (consecutive k side by side) a row reduction's.
+  if (twoD && a.outputReads.empty()) return plans::Decision::skip();
+  const VarId fastVar = static_cast<VarId>(f.indexParams[twoD ? 1 : 0]);
+  const std::string fast = f.vars[fastVar].name;
+  const std::string k = f.vars[a.counter].name;
+  for (const std::vector<StagedOperand>* group : {&a.operands, &a.outputReads})
+    for (const StagedOperand& o : *group) {
+      const std::string array = f.vars[o.array].name;
+      if (o.unitStride) {
+        if (!twoD) return plans::Decision::skip();
+        return plans::Decision::no(array + " is read at consecutive " + k +
+                                   ": a row per output (one thread per output strides the rows)");
+      }
+      // Along the axis of consecutive threads: the same element (0) or the next (1), or, where
+      // the stride is no literal (i % S), an index ending in that axis's index.
+      const std::optional<std::int64_t> stride = twoD && o.axis == 0 ? 0 : o.axisStride;
+      if (stride && *stride != 0 && *stride != 1)
+        return plans::Decision::no("consecutive " + fast + " read elements of " + array + " " +
+                                   std::to_string(*stride) + " apart (a column reduction reads neighbouring ones)");
+      if (!stride && !endsInFastIndex(*o.index, fastVar, a))
+        return plans::Decision::no("the index of " + array + " does not end in + " + fast + " or + " + fast +
+                                   " % n (a column reduction reads neighbouring elements for neighbouring " + fast +
+                                   ")");
+    }
+  // A block of 256 outputs, or of 64 where outputs are too few to give every multiprocessor a block.
+  return plans::Decision::yes({plans::makeEntry(f, "_cols256", LoopPlan::ColumnReduction, 1, 256, 256, false),
+                               plans::makeEntry(f, "_cols64", LoopPlan::ColumnReduction, 1, 64, 64, false)});
+}
+
+// ---- codegen ---------------------------------------------------------------------------------
+
+class ColumnsWriter : EntryWriter {
+ public:
+  ColumnsWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
+      : EntryWriter(module, fn, out),
+        e_(e),
+        reads_(hoistedReads(a_)),
+        unroll_(unrollFor(a_)),
+        twoD_(fn.mode == IndexMode::Grid2D) {}
+
+  void write() {
+    CodeWriter::Scope entry = header(e_, str(e_.tileCols) +
+                                             " outputs per block, one per thread, consecutive threads on consecutive " +
+                                             name(axisVar(twoD_ ? 1 : 0)) + "; the loads of " + str(unroll_) +
+                                             " iterations issued ahead of the statements that use them");
+    extents(twoD_);
+    aliases();
+    bounds();
+    out_.say("const long long culift_outputs = (long long)culift_ni" + std::string(twoD_ ? " * culift_nj" : "") + ";");
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope outputs = out_.open(
+        "for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
+        " + threadIdx.x; culift_o < culift_outputs; culift_o += (long long)gridDim.x * " + str(e_.tileCols) + ")");
+    indices();
+    perOutput();
+    loop();
+    out_.say("// The statements after the loop; a return stores the value.");
+    epilogueStoring(perOut_);
+  }
+
+ private:
+  // i (and j) of output culift_o: fewer than 2^31 outputs, so 32-bit unsigned division.
+  void indices() {
+    const VarId iv = axisVar(0);
+    if (!twoD_) {
+      out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_o;");
+      return;
+    }
+    const VarId jv = axisVar(1);
+    out_.say("const unsigned culift_o32 = (unsigned)culift_o;");
+    out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")(culift_o32 / (unsigned)culift_nj);");
+    out_.say("const " + typeOf(jv) + " " + name(jv) + " = (" + typeOf(jv) + ")(culift_o32 % (unsigned)culift_nj);");
+  }
+
+  // Copies of the scalar parameters the body assigns, and the statements before the loop, once for
+  // this output (a return stores its value and goes on to the next output).
+  void perOutput() {
+    assignedParamCopies(perOut_);
+    const bool value = returnsValue();
+    perOut_.returns = [this, value](const std::string& v) {
+      return value ? "{ " + store(v) + " continue; }" : std::string("continue;");
+    };
+    out_.say("// The statements before the loop.");
+    for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
+  }
+
+  // The loop in steps of unroll_ iterations: their loads first, then the body once per iteration
+  // in order on the loaded values; the iterations left over one by one, as written.
+  void loop() {
+    step_ = perOut_;
+    step_.returns = nullptr;
+    for (size_t p = 0; p < reads_.size(); ++p)
+      for (const Expr* read : reads_[p]->reads) step_.exprs[read] = "culift_v" + str(p) + "[culift_u]";
+    const bool usesK = mentions(*a_.loop->body, a_.counter, step_);
+    out_.say("long long culift_t = 0;  // iterations done");
+    out_.say("#pragma unroll 1");
+    {
+      CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(unroll_) +
+                                          " <= culift_trip; culift_t += " + str(unroll_) + ")");
+      for (size_t p = 0; p < reads_.size(); ++p)
+        out_.say(std::string(spelling(reads_[p]->element)) + " culift_v" + str(p) + "[" + str(unroll_) + "];  // " +
+                 name(reads_[p]->array) + "[" + printer_.printExpression(*reads_[p]->index) + "]");
+      {
+        out_.say("#pragma unroll");
+        CodeWriter::Scope loads = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)",
+                                            "every load of the step in flight at once");
+        out_.say(counterAt("culift_t + culift_u"));
+        for (size_t p = 0; p < reads_.size(); ++p)
+          out_.say("culift_v" + str(p) + "[culift_u] = " + name(reads_[p]->array) + "[" +
+                   printer_.printExpression(*reads_[p]->index) + "];");
+      }
+      out_.say("#pragma unroll");
+      CodeWriter::Scope body = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)",
+                                         "the body, iteration by iteration");
+      if (usesK) out_.say(counterAt("culift_t + culift_u"));
+      printBody(step_, *a_.loop->body);
+    }
+    rest_ = perOut_;
+    rest_.returns = nullptr;
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope rest = out_.open("for (; culift_t < culift_trip; ++culift_t)");
+    if (mentions(*a_.loop->body, a_.counter, rest_)) out_.say(counterAt("culift_t"));
+    printBody(rest_, *a_.loop->body);
+  }
+
+  const PlanEntry& e_;
+  const std::vector<const StagedOperand*> reads_;
+  const unsigned unroll_;
+  const bool twoD_;
+  PrintRewrites perOut_, step_, rest_;
+};
+
+void emit(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
+  ColumnsWriter(module, fn, entry, out).write();
+}
+
+}  // namespace
+
+const plans::Unit plans::kColumnReduction{LoopPlan::ColumnReduction, decide, emit};
+
+}  // namespace culift::codegen
