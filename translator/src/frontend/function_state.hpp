@@ -48,7 +48,7 @@ struct Lifter::FunctionState {
   std::map<const clang::ValueDecl*, RowView> rowViews;  // rows a range for binds by reference
   std::vector<PendingCopy> pendingCopies;               // std::array parameters by value, copied on entry
   ExprPtr arrayResult;                                  // where the std::array the call being lifted returns goes
-  VarId resultParam = kNone;  // the function returns a std::array: the array it writes
+  VarId resultParam = kNone;                            // the function returns a std::array: the array it writes
   std::uint64_t resultElements = 0;
 
   // ---- std::minmax ----
@@ -59,12 +59,12 @@ struct Lifter::FunctionState {
   std::map<const clang::ValueDecl*, Closure> closures;  // closure variables and parameters
 
   // ---- value structs ----
-  std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars;     // a struct variable's leaves
-  std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays;   // a local array of structs: one per leaf
-  std::map<const clang::ValueDecl*, RecordPointer> recordPointers;      // arrays of structs as parameters
-  std::map<const clang::BindingDecl*, VarId> bindingVars;               // array structured bindings by copy
-  std::vector<VarId> selfLeaves;                                        // the object of a member function
-  std::vector<VarId> returnLeaves;                                      // a struct result's leaves
+  std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars;    // a struct variable's leaves
+  std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays;  // a local array of structs: one per leaf
+  std::map<const clang::ValueDecl*, RecordPointer> recordPointers;     // arrays of structs as parameters
+  std::map<const clang::BindingDecl*, VarId> bindingVars;              // array structured bindings by copy
+  std::vector<VarId> selfLeaves;                                       // the object of a member function
+  std::vector<VarId> returnLeaves;                                     // a struct result's leaves
   const RecordLayout* returnLayout = nullptr;
   bool returnsThis = false;
   std::vector<std::string> leafBase;  // names for the leaves of the next struct local (structured bindings)

@@ -482,9 +482,11 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {  // a structured binding
     if (ExprPtr out; bindingRef(b, e, out)) return out;         // of an array
     if (fs_->minmaxBindings.count(b)) return pairBinding(b, e->getSourceRange());
-    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl()); dd && fs_->rejectedVars.count(dd))
+    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl());
+        dd && fs_->rejectedVars.count(dd))
       return nullptr;
-    if (auto it = fs_->bindingVars.find(b); it != fs_->bindingVars.end()) return varRef(it->second, e->getSourceRange());
+    if (auto it = fs_->bindingVars.find(b); it != fs_->bindingVars.end())
+      return varRef(it->second, e->getSourceRange());
     if (b->getBinding()) return expr(b->getBinding());
   }
   if (llvm::isa<clang::EnumConstantDecl>(d)) return fold(e, where, "enumerator '" + d->getNameAsString() + "'");

@@ -427,7 +427,8 @@ void Lifter::assignLeaves(const std::vector<VarId>& targets, RecordValue& value,
     if (leaf->kind == ExprKind::VarRef && leaf->var == targets[k]) continue;
     const std::uint64_t n = value.layout->leaves[k].type.extent;
     for (std::uint64_t e = 0; e < n; ++e)
-      out.push_back(assignment(elementOf(fs_->fn, targets[k], e, where), elementOf(fs_->fn, leaf->var, e, where), where));
+      out.push_back(
+          assignment(elementOf(fs_->fn, targets[k], e, where), elementOf(fs_->fn, leaf->var, e, where), where));
   }
 }
 

@@ -313,8 +313,8 @@ StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
           for (unsigned k = first; k < first + count; ++k) {
             const std::string& path = layout.leaves[k].path;
             fs_->leafBase.push_back(count == 1 && layout.leaves[k].type.isValue()
-                                    ? name
-                                    : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
+                                        ? name
+                                        : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
           }
         }
       }
@@ -464,7 +464,8 @@ void Lifter::prologueOf(const clang::FunctionDecl* fd) {
         if (leaf.scalar) effects.push_back(assignment(refTo(fs_->fn, target, r), std::move(leaf.scalar), r));
       } else if (leaf.arraySource) {
         for (std::uint64_t e = 0; e < layout.leaves[found->second.first + k].type.extent; ++e)
-          effects.push_back(assignment(elementOf(fs_->fn, target, e, r), elementOf(fs_->fn, leaf.arraySource->var, e, r), r));
+          effects.push_back(
+              assignment(elementOf(fs_->fn, target, e, r), elementOf(fs_->fn, leaf.arraySource->var, e, r), r));
       } else if (leaf.arrayInit) {
         const std::uint64_t n = layout.leaves[found->second.first + k].type.extent;
         for (std::uint64_t e = 0; e < n; ++e)

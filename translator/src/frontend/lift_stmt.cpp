@@ -15,7 +15,8 @@ StmtPtr Lifter::stmt(const clang::Stmt* s) {
   // Temporaries of struct values the statement computes: declared just before it.
   StmtPtr group = makeStmt(StmtKind::Block, out ? out->range : range(s->getSourceRange()));
   group->scoped = false;
-  for (std::size_t k = pending; k < fs_->pendingDecls.size(); ++k) group->stmts.push_back(std::move(fs_->pendingDecls[k]));
+  for (std::size_t k = pending; k < fs_->pendingDecls.size(); ++k)
+    group->stmts.push_back(std::move(fs_->pendingDecls[k]));
   fs_->pendingDecls.resize(pending);
   if (out) group->stmts.push_back(std::move(out));
   return group;

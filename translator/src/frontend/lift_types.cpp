@@ -68,7 +68,7 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     if (!s || fs_->fn.annotated) {
       error(where, "reference parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
             fs_->fn.annotated ? kArrayParamHint
-                           : "references to scalars (float&, const float&) are supported; pass arrays as pointers");
+                              : "references to scalars (float&, const float&) are supported; pass arrays as pointers");
       return std::nullopt;
     }
     binding = referent.isConstQualified() ? Binding::ConstReference : Binding::Reference;

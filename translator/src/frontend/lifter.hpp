@@ -185,7 +185,7 @@ class Lifter {
   // then the result's (a returned std::array, a returned struct's leaves).
   void liftParams(const std::optional<ArrayShape>& resultShape);
   void lambdaCaptureParams();  // a lambda's captures, as its first parameters
-  void objectParams();   // a member function's object, as its leaves
+  void objectParams();         // a member function's object, as its leaves
   // One parameter (`index`: its position, naming it when unnamed); false where a lambda parameter
   // was rejected (it takes no position then).
   bool liftParam(const clang::ParmVarDecl* p, unsigned index);
@@ -436,7 +436,7 @@ class Lifter {
   // The cases of the dispatch for a struct value. The layout of `e`'s type; null after a diagnostic.
   const RecordLayout* valueLayout(const clang::Expr* e);
   RecordValue leavesOf(const RecordLayout* layout, const std::vector<VarId>& ids, SourceRange r);  // variables
-  std::optional<RecordValue> recordThis(const clang::Expr* e);  // *this
+  std::optional<RecordValue> recordThis(const clang::Expr* e);                                     // *this
   std::optional<RecordValue> recordVariable(const clang::DeclRefExpr* ref, const RecordLayout* layout);
   std::optional<RecordValue> recordMember(const clang::MemberExpr* member, const RecordLayout* layout);
   std::optional<RecordValue> recordSubscript(const clang::ArraySubscriptExpr* element, const RecordLayout* layout);
@@ -483,7 +483,7 @@ class Lifter {
   static bool returnsOwnObject(const clang::FunctionDecl* fd);
   ExprPtr sequence(std::vector<ExprPtr> effects, ExprPtr last);
   std::map<const clang::RecordDecl*, RecordLayout> layouts_;
-  std::set<const RecordLayout*> reportedLayouts_;                     // struct types diagnosed once at least
+  std::set<const RecordLayout*> reportedLayouts_;  // struct types diagnosed once at least
   // Statements (a Decl, an ExprStmt, ...) and the temporaries they declared, as one statement.
   StmtPtr stmtNode(const clang::Stmt* s);
   // What runs before a function's body: copies of by-value array fields, a constructor's
