@@ -9,7 +9,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "record_nodes.hpp"
 
 namespace culift::frontend {
@@ -140,7 +140,7 @@ bool Lifter::decomposition(const clang::DecompositionDecl* dd, StmtPtr& out) {
   if (!shape) return false;
   out = nullptr;
   if (shape->dims.size() > 1) {
-    rejectedVars_.insert(dd);
+    fs_->rejectedVars.insert(dd);
     error(dd->getLocation(), "structured bindings of a multi-dimensional array are not supported", kRowHint);
     return true;
   }
@@ -149,10 +149,10 @@ bool Lifter::decomposition(const clang::DecompositionDecl* dd, StmtPtr& out) {
     std::uint64_t n = 0;
     ExprPtr array = wholeArray(dd->getInit(), n);
     if (!array || array->kind != ExprKind::VarRef) {
-      rejectedVars_.insert(dd);
+      fs_->rejectedVars.insert(dd);
       return true;
     }
-    vars_[dd] = array->var;
+    fs_->vars[dd] = array->var;
     return true;
   }
   // auto [x, y] = a: the elements of a hidden copy of a.
@@ -162,28 +162,28 @@ bool Lifter::decomposition(const clang::DecompositionDecl* dd, StmtPtr& out) {
   var.name = name;
   var.type = Type::array(shape->scalar, shape->elements(), shape->constElements);
   var.range = range(dd->getSourceRange());
-  const VarId id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(var));
-  vars_[dd] = id;
+  const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(var));
+  fs_->vars[dd] = id;
   StmtPtr decl = makeStmt(StmtKind::Decl, range(dd->getSourceRange()));
   decl->var = id;
-  out = arrayDecl(dd, id, fn_->vars[id].type, std::move(decl));
+  out = arrayDecl(dd, id, fs_->fn.vars[id].type, std::move(decl));
   return true;
 }
 
 bool Lifter::bindingRef(const clang::BindingDecl* b, const clang::DeclRefExpr* e, ExprPtr& out) {
   const auto* dd = llvm::dyn_cast_or_null<clang::DecompositionDecl>(b->getDecomposedDecl());
   if (!dd) return false;
-  if (rejectedVars_.count(dd)) return true;  // out stays null: diagnosed at the declaration
-  auto it = vars_.find(dd);
-  if (it == vars_.end() || fn_->vars[it->second].type.isValue()) return false;
+  if (fs_->rejectedVars.count(dd)) return true;  // out stays null: diagnosed at the declaration
+  auto it = fs_->vars.find(dd);
+  if (it == fs_->vars.end() || fs_->fn.vars[it->second].type.isValue()) return false;
   std::uint64_t k = 0;
   for (const clang::BindingDecl* x : dd->bindings()) {
     if (x == b) break;
     ++k;
   }
   const VarId array = it->second;
-  out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[array].type.scalar),
+  out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fs_->fn.vars[array].type.scalar),
                                range(e->getSourceRange()));
   out->operands.push_back(varRef(array, e->getSourceRange()));
   out->operands.push_back(intLiteral(Scalar::I32, k, range(e->getSourceRange())));
@@ -265,7 +265,7 @@ ExprPtr Lifter::arrayElement(const clang::Expr* e) {
     return fail(base->getExprLoc(), "only a parameter array or a local array can be indexed",
                 "index the array instead: x[i * cols + k] (pointer arithmetic is not supported)");
   }
-  if (auto view = rowViews_.find(var); view != rowViews_.end()) {
+  if (auto view = fs_->rowViews.find(var); view != fs_->rowViews.end()) {
     // row[c] of a row a range for binds: the element at the row's offset.
     if (!ok) return nullptr;
     const RowView& row = view->second;
@@ -304,7 +304,7 @@ ExprPtr Lifter::arrayElement(const clang::Expr* e) {
 ExprPtr Lifter::rowOffset(const RowView& view, const SourceRange& where) {
   ExprPtr sum;
   for (const auto& [counter, stride] : view.terms) {
-    auto counterRef = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[counter].type, where);
+    auto counterRef = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[counter].type, where);
     counterRef->var = counter;
     ExprPtr term = binaryNode(BinaryOp::Mul, view.indexType, convert(std::move(counterRef), view.indexType),
                               intLiteral(view.indexType, stride, where));
@@ -315,9 +315,9 @@ ExprPtr Lifter::rowOffset(const RowView& view, const SourceRange& where) {
 }
 
 std::optional<Lifter::RowView> Lifter::rangeView(const clang::VarDecl* v, const clang::DeclRefExpr* ref) {
-  if (auto it = rowViews_.find(v); it != rowViews_.end()) return it->second;
+  if (auto it = fs_->rowViews.find(v); it != fs_->rowViews.end()) return it->second;
   const std::optional<ArrayShape> shape = shapeOfVar(v);
-  if (!vars_.count(v) && !(shape && !v->isLocalVarDeclOrParm())) return std::nullopt;
+  if (!fs_->vars.count(v) && !(shape && !v->isLocalVarDeclOrParm())) return std::nullopt;
   ExprPtr array = declRef(ref);
   if (!array || array->kind != ExprKind::VarRef) return std::nullopt;
   RowView view;
@@ -340,7 +340,7 @@ bool Lifter::isArrayAccess(const clang::Expr* base) const {
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(base))
     return op->getOperator() == clang::OO_Subscript && stdArrayOf(op->getArg(0)->getType());
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
-    if (rowViews_.count(ref->getDecl())) return true;
+    if (fs_->rowViews.count(ref->getDecl())) return true;
     std::optional<ArrayShape> shape = shapeOfVar(ref->getDecl());
     return shape && (shape->dims.size() > 1 || stdArrayOf(ref->getDecl()->getType().getNonReferenceType()));
   }
@@ -396,16 +396,16 @@ StmtPtr Lifter::countingLoop(std::uint64_t n, SourceRange r, VarId& counter) {
   k.name = "culift_k";
   k.type = Type::value(indexType);
   k.range = r;
-  counter = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(k));
+  counter = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(k));
   StmtPtr loop = makeStmt(StmtKind::For, r);
   loop->init = makeStmt(StmtKind::Decl, r);
   loop->init->var = counter;
   loop->init->expr = intLiteral(indexType, 0, r);
-  loop->cond = binaryNode(BinaryOp::Lt, Scalar::Bool, record::refTo(*fn_, counter, r), intLiteral(indexType, n, r));
+  loop->cond = binaryNode(BinaryOp::Lt, Scalar::Bool, record::refTo(fs_->fn, counter, r), intLiteral(indexType, n, r));
   loop->expr = std::make_unique<Expr>(ExprKind::IncDec, Type::value(indexType), r);
   loop->expr->incDecOp = IncDecOp::PreInc;
-  loop->expr->operands.push_back(record::refTo(*fn_, counter, r));
+  loop->expr->operands.push_back(record::refTo(fs_->fn, counter, r));
   return loop;
 }
 
@@ -416,12 +416,12 @@ StmtPtr Lifter::copyLoop(VarId dst, ExprPtr src, std::uint64_t n, const SourceRa
   auto element = [&](ExprPtr array) {
     auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(array->type.scalar), where);
     out->operands.push_back(std::move(array));
-    out->operands.push_back(record::refTo(*fn_, k, where));
+    out->operands.push_back(record::refTo(fs_->fn, k, where));
     return out;
   };
-  auto target = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[dst].type, where);
+  auto target = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[dst].type, where);
   target->var = dst;
-  const Scalar s = fn_->vars[dst].type.scalar;
+  const Scalar s = fs_->fn.vars[dst].type.scalar;
   auto assign = std::make_unique<Expr>(ExprKind::Assign, Type::value(s), where);
   assign->operands.push_back(element(std::move(target)));
   ExprPtr value = element(std::move(src));
@@ -535,12 +535,12 @@ StmtPtr Lifter::arrayDecl(const clang::VarDecl* v, VarId id, const Type& type, S
   if (const clang::Expr* source = copiedArray(init); llvm::isa<clang::DeclRefExpr, clang::CallExpr>(source)) {
     // The copy writes the elements once, after the declaration: a const array is declared
     // without const (C++ has already checked that nothing else writes it).
-    fn_->vars[id].type.constElements = false;
+    fs_->fn.vars[id].type.constElements = false;
     if (const auto* c = llvm::dyn_cast<clang::CallExpr>(source); c && !llvm::isa<clang::CXXOperatorCallExpr>(c)) {
       // auto r = make(...): the callee writes its result into r.
-      arrayResult_ = varRef(id, v->getSourceRange());
+      fs_->arrayResult = varRef(id, v->getSourceRange());
       ExprPtr callNode = call(c);
-      arrayResult_.reset();
+      fs_->arrayResult.reset();
       std::vector<StmtPtr> stmts;
       stmts.push_back(std::move(decl));
       if (callNode) {
@@ -613,9 +613,9 @@ StmtPtr Lifter::constantTable(const clang::VarDecl* v, VarId& id) {
   var.name = v->getNameAsString();
   var.type = Type::array(shape->scalar, shape->elements(), /*isConst=*/true);
   var.range = range(v->getSourceRange());
-  id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(var));
-  vars_[v] = id;
+  id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(var));
+  fs_->vars[v] = id;
   StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
   decl->var = id;
   decl->arrayInitialized = true;
@@ -632,11 +632,11 @@ ExprPtr Lifter::globalTable(const clang::VarDecl* v, const clang::DeclRefExpr* e
   VarId id = kNone;
   StmtPtr decl = constantTable(v, id);
   if (!decl) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
-  prologue_.push_back(std::move(decl));
-  tables_.push_back(id);
+  fs_->prologue.push_back(std::move(decl));
+  fs_->tables.push_back(id);
   return varRef(id, e->getSourceRange());
 }
 
@@ -660,9 +660,9 @@ bool Lifter::arrayStatement(const clang::Expr* e, StmtPtr& out) {
     // The value is computed once (fill takes it by reference), then stored in every element:
     // { T culift_fill = v; for (...) a[culift_k] = culift_fill; }
     const VarId dst = array->var;
-    const Scalar s = fn_->vars[dst].type.scalar;
+    const Scalar s = fs_->fn.vars[dst].type.scalar;
     value = convert(std::move(value), s);
-    auto source = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[dst].type, where);
+    auto source = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[dst].type, where);
     source->var = dst;
     StmtPtr loop = copyLoop(dst, std::move(source), n, where);
     if (value->kind == ExprKind::IntLiteral || value->kind == ExprKind::FloatLiteral ||
@@ -675,8 +675,8 @@ bool Lifter::arrayStatement(const clang::Expr* e, StmtPtr& out) {
     temporary.name = "culift_fill";
     temporary.type = Type::value(s);
     temporary.range = where;
-    const VarId tmp = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(temporary));
+    const VarId tmp = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(temporary));
     StmtPtr decl = makeStmt(StmtKind::Decl, where);
     decl->var = tmp;
     decl->expr = std::move(value);
@@ -701,11 +701,11 @@ bool Lifter::arrayStatement(const clang::Expr* e, StmtPtr& out) {
     temporary.name = "culift_tmp";
     temporary.type = Type::array(target->type.scalar, n);
     temporary.range = where;
-    const VarId tmp = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(temporary));
-    arrayResult_ = varRef(tmp, e->getSourceRange());
+    const VarId tmp = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(temporary));
+    fs_->arrayResult = varRef(tmp, e->getSourceRange());
     ExprPtr callNode = call(c);
-    arrayResult_.reset();
+    fs_->arrayResult.reset();
     if (!callNode) return true;
     StmtPtr block = makeStmt(StmtKind::Block, where);
     StmtPtr decl = makeStmt(StmtKind::Decl, where);
@@ -724,8 +724,8 @@ bool Lifter::arrayStatement(const clang::Expr* e, StmtPtr& out) {
     temporary.name = "culift_tmp";
     temporary.type = Type::array(target->type.scalar, n);
     temporary.range = where;
-    const VarId tmp = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(temporary));
+    const VarId tmp = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(temporary));
     const std::optional<ArrayShape> shape = arrayShape(op->getArg(0)->getType().getNonReferenceType());
     std::vector<ExprPtr> elements;
     if (!shape || !initElements(list, *shape, 0, elements)) return true;
@@ -751,18 +751,18 @@ StmtPtr Lifter::arrayReturn(const clang::ReturnStmt* s) {
   const clang::Expr* value = s->getRetValue();
   std::vector<StmtPtr> stmts;
   StmtPtr ret = makeStmt(StmtKind::Return, where);
-  if (!value || resultParam_ == kNone) return ret;
-  const Type resultType = fn_->vars[resultParam_].type;
+  if (!value || fs_->resultParam == kNone) return ret;
+  const Type resultType = fs_->fn.vars[fs_->resultParam].type;
   const clang::Expr* source = copiedArray(value);
   if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(source)) {
     // return {a, b, c}: each element stored, the rest zero.
-    ArrayShape shape{resultType.scalar, {resultElements_}, false};
+    ArrayShape shape{resultType.scalar, {fs_->resultElements}, false};
     std::vector<ExprPtr> elements;
     if (!initElements(list, shape, 0, elements)) return nullptr;
     for (std::uint64_t k = 0; k < elements.size(); ++k) {
       ExprPtr v = elements[k] ? std::move(elements[k]) : zeroLiteral(resultType.scalar, where);
       auto element = std::make_unique<Expr>(ExprKind::Subscript, Type::value(resultType.scalar), where);
-      element->operands.push_back(varRef(resultParam_, s->getSourceRange()));
+      element->operands.push_back(varRef(fs_->resultParam, s->getSourceRange()));
       element->operands.push_back(intLiteral(Scalar::I32, k, where));
       auto assign = std::make_unique<Expr>(ExprKind::Assign, Type::value(resultType.scalar), where);
       assign->operands.push_back(std::move(element));
@@ -773,9 +773,9 @@ StmtPtr Lifter::arrayReturn(const clang::ReturnStmt* s) {
     }
   } else if (const auto* c = llvm::dyn_cast<clang::CallExpr>(source); c && !llvm::isa<clang::CXXOperatorCallExpr>(c)) {
     // return make(...): the callee writes straight into this function's result.
-    arrayResult_ = varRef(resultParam_, s->getSourceRange());
+    fs_->arrayResult = varRef(fs_->resultParam, s->getSourceRange());
     ExprPtr callNode = call(c);
-    arrayResult_.reset();
+    fs_->arrayResult.reset();
     if (!callNode) return nullptr;
     StmtPtr st = makeStmt(StmtKind::ExprStmt, where);
     st->expr = std::move(callNode);
@@ -784,7 +784,7 @@ StmtPtr Lifter::arrayReturn(const clang::ReturnStmt* s) {
     std::uint64_t n = 0;
     ExprPtr from = wholeArray(value, n);
     if (!from) return nullptr;
-    stmts.push_back(copyLoop(resultParam_, std::move(from), n, where));
+    stmts.push_back(copyLoop(fs_->resultParam, std::move(from), n, where));
   }
   stmts.push_back(std::move(ret));
   return group(std::move(stmts), where);
@@ -795,50 +795,50 @@ bool Lifter::byValueArrayParam(const clang::ParmVarDecl* p, Var& v) {
   // A std::array by value is the callee's own copy: the caller passes its array, the callee
   // copies it first, so a change the callee makes is not seen by the caller.
   const std::optional<ArrayShape> shape = shapeOfVar(p);
-  pendingCopies_.push_back({static_cast<VarId>(fn_->vars.size()), p, shape ? shape->elements() : 0});
+  fs_->pendingCopies.push_back({static_cast<VarId>(fs_->fn.vars.size()), p, shape ? shape->elements() : 0});
   v.name = "culift_" + v.name;
   return true;
 }
 
 void Lifter::arrayParamsCopied() {
   // After the parameters: a local per by-value std::array parameter, copied from it.
-  for (const PendingCopy& c : pendingCopies_) {
-    const Var& param = fn_->vars[c.param];
+  for (const PendingCopy& c : fs_->pendingCopies) {
+    const Var& param = fs_->fn.vars[c.param];
     Var local;
     local.name = c.decl->getNameAsString();
     local.type = Type::array(param.type.scalar, c.elements);
     local.range = param.range;
     const SourceRange where = param.range;
-    const VarId id = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(local));
-    vars_[c.decl] = id;
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(local));
+    fs_->vars[c.decl] = id;
     StmtPtr decl = makeStmt(StmtKind::Decl, where);
     decl->var = id;
-    prologue_.push_back(std::move(decl));
-    auto from = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[c.param].type, where);
+    fs_->prologue.push_back(std::move(decl));
+    auto from = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[c.param].type, where);
     from->var = c.param;
-    prologue_.push_back(copyLoop(id, std::move(from), c.elements, where));
+    fs_->prologue.push_back(copyLoop(id, std::move(from), c.elements, where));
   }
-  pendingCopies_.clear();
+  fs_->pendingCopies.clear();
 }
 
 StmtPtr Lifter::withPrologue(StmtPtr body) {
   // A constant table is named like the user's array, unless another variable has that name.
-  for (VarId t : tables_) {
-    std::string& name = fn_->vars[t].name;
+  for (VarId t : fs_->tables) {
+    std::string& name = fs_->fn.vars[t].name;
     const std::string base = name;
     for (unsigned n = 2;; ++n) {
       bool taken = false;
-      for (VarId v = 0; v < fn_->vars.size(); ++v) taken = taken || (v != t && fn_->vars[v].name == name);
+      for (VarId v = 0; v < fs_->fn.vars.size(); ++v) taken = taken || (v != t && fs_->fn.vars[v].name == name);
       if (!taken) break;
       name = base + "_" + std::to_string(n);
     }
   }
-  tables_.clear();
-  if (prologue_.empty()) return body;
-  StmtPtr out = makeStmt(StmtKind::Block, body ? body->range : fn_->range);
-  out->stmts = std::move(prologue_);
-  prologue_.clear();
+  fs_->tables.clear();
+  if (fs_->prologue.empty()) return body;
+  StmtPtr out = makeStmt(StmtKind::Block, body ? body->range : fs_->fn.range);
+  out->stmts = std::move(fs_->prologue);
+  fs_->prologue.clear();
   if (body && body->kind == StmtKind::Block && body->scoped) {
     for (StmtPtr& s : body->stmts) out->stmts.push_back(std::move(s));
   } else if (body) {

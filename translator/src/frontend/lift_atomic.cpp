@@ -4,7 +4,7 @@
 // atomic"); named atomic_ref objects, other members and memory orders are diagnosed.
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 
 namespace culift::frontend {
 namespace {
@@ -75,9 +75,9 @@ ExprPtr Lifter::atomicCall(const clang::CXXMemberCallExpr* e) {
   ExprPtr value = expr(e->getArg(0));
   if (!element || !value) return nullptr;
   const bool arrayElement = element->kind == ExprKind::Subscript && element->operands[0]->kind == ExprKind::VarRef &&
-                            element->operands[0]->var < fn_->vars.size() &&
-                            fn_->vars[element->operands[0]->var].isParam &&
-                            fn_->vars[element->operands[0]->var].type.isPointer();
+                            element->operands[0]->var < fs_->fn.vars.size() &&
+                            fs_->fn.vars[element->operands[0]->var].isParam &&
+                            fs_->fn.vars[element->operands[0]->var].type.isPointer();
   if (!arrayElement)
     return fail(targetLoc, "std::atomic_ref must refer to an element of an array parameter",
                 "atomics update memory other threads see: pass the array (int* counts) and write "

@@ -3,7 +3,7 @@
 // everything else (I/O, library functions, methods, function pointers) is rejected by name.
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "llvm/ADT/StringSet.h"
 
 namespace culift::frontend {
@@ -81,8 +81,8 @@ ExprPtr Lifter::call(const clang::CallExpr* e) {
   const clang::SourceLocation where = e->getBeginLoc();
 
   // Where the std::array this call returns goes (set by the declaration or statement storing it).
-  ExprPtr resultArray = std::move(arrayResult_);
-  arrayResult_.reset();
+  ExprPtr resultArray = std::move(fs_->arrayResult);
+  fs_->arrayResult.reset();
   if (const auto* op = llvm::dyn_cast<clang::CXXOperatorCallExpr>(e)) {
     if (op->getOperator() == clang::OO_Subscript && op->getNumArgs() == 2 && stdArrayOf(op->getArg(0)->getType()))
       return arrayElement(op);

@@ -2,7 +2,8 @@
 // lvalue-to-rvalue, array decay and qualification changes leave none. Constants of the
 // enclosing scopes (constexpr/const scalars, enumerators, sizeof) are folded to literals.
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
+#include "record_nodes.hpp"
 
 namespace culift::frontend {
 namespace {
@@ -96,12 +97,28 @@ bool isPointerLike(const clang::Expr* e) {
   return t->isPointerType() || t->isArrayType() || t->isNullPtrType();
 }
 
+// The operand of a wrapper that means nothing for scalar code: parentheses, cleanups,
+// temporaries, default arguments and member initializers, template arguments, __extension__.
+// Null for any other expression.
+const clang::Expr* scalarOperand(const clang::Expr* e) {
+  if (const auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) return p->getSubExpr();
+  if (const auto* f = llvm::dyn_cast<clang::FullExpr>(e)) return f->getSubExpr();
+  if (const auto* m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) return m->getSubExpr();
+  if (const auto* b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) return b->getSubExpr();
+  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) return d->getExpr();
+  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) return d->getExpr();
+  if (const auto* s = llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e)) return s->getReplacement();
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Extension)
+    return u->getSubExpr();
+  return nullptr;
+}
+
 }  // namespace
 
 bool Lifter::referencesRejected(const clang::Stmt* s) const {
   if (!s) return false;
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(s))
-    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()); v && rejectedVars_.count(v)) return true;
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(ref->getDecl()); v && fs_->rejectedVars.count(v)) return true;
   for (const clang::Stmt* child : s->children())
     if (referencesRejected(child)) return true;
   return false;
@@ -164,94 +181,125 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (!e) return nullptr;
   // Deeply nested expressions (a + a + ... thousands of times) would exhaust the stack here,
   // in the emitter and in the interpreter: reject them once, at the outermost expression.
-  const NestingLevel level(exprDepth_);
-  if (tooDeep(exprDepth_, kMaxExprDepth, depthReported_, e->getExprLoc(), "expression",
+  const NestingLevel level(fs_->exprDepth);
+  if (tooDeep(fs_->exprDepth, kMaxExprDepth, fs_->exprDepthReported, e->getExprLoc(), "expression",
               "split it into several statements with local variables"))
     return nullptr;
-  const clang::SourceRange sr = e->getSourceRange();
-  const clang::SourceLocation where = e->getExprLoc();
+  return std::move(value(e, Want{}).scalar);
+}
 
-  // Wrappers with no meaning for scalar code.
-  if (const auto* p = llvm::dyn_cast<clang::ParenExpr>(e)) return expr(p->getSubExpr());
-  if (const auto* f = llvm::dyn_cast<clang::FullExpr>(e)) return expr(f->getSubExpr());
-  if (const auto* m = llvm::dyn_cast<clang::MaterializeTemporaryExpr>(e)) return expr(m->getSubExpr());
-  if (const auto* b = llvm::dyn_cast<clang::CXXBindTemporaryExpr>(e)) return expr(b->getSubExpr());
-  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultArgExpr>(e)) return expr(d->getExpr());
-  if (const auto* d = llvm::dyn_cast<clang::CXXDefaultInitExpr>(e)) return expr(d->getExpr());
-  if (const auto* s = llvm::dyn_cast<clang::SubstNonTypeTemplateParmExpr>(e)) return expr(s->getReplacement());
-  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e); u && u->getOpcode() == clang::UO_Extension)
-    return expr(u->getSubExpr());
-
-  // A struct value is its leaves: only the contexts that take one (declarations, arguments,
-  // assignments, returns, field access) lift it.
-  if (isUserRecord(e->getType())) {
-    if (referencesRejected(e)) return nullptr;
-    return fail(where, "a struct value cannot be used here",
-                "use its fields (v.x), or store it in a variable and pass that");
+Lifter::LiftedValue Lifter::value(const clang::Expr* e, Want want) {
+  if (!e) return want.record ? LiftedValue(std::nullopt) : LiftedValue(ExprPtr());
+  const RecordLayout* layout = nullptr;  // a struct value's type
+  if (want.record) {
+    e = record::structOperand(e);
+    if (record::isThis(e)) return recordThis(e);
+    layout = valueLayout(e);
+    if (!layout) return LiftedValue(std::nullopt);
+  } else {
+    if (const clang::Expr* inner = scalarOperand(e)) return expr(inner);
+    // A struct value is its leaves: only the contexts that take one (declarations, arguments,
+    // assignments, returns, field access) lift it.
+    if (isUserRecord(e->getType())) {
+      if (referencesRejected(e)) return ExprPtr();
+      return fail(e->getExprLoc(), "a struct value cannot be used here",
+                  "use its fields (v.x), or store it in a variable and pass that");
+    }
   }
+
+  // The kinds both forms take: each decides by the form wanted.
+  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(e))
+    return want.record ? LiftedValue(recordVariable(d, layout)) : LiftedValue(declRef(d));
+  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e))
+    return want.record ? LiftedValue(recordMember(m, layout)) : LiftedValue(memberExpr(m));
+  if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e))
+    return want.record ? LiftedValue(recordSubscript(a, layout)) : LiftedValue(subscript(a));
+  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e))
+    return want.record ? LiftedValue(recordCall(c, want.dest)) : LiftedValue(call(c));
+  if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(e))
+    return want.record ? LiftedValue(recordInit(l, layout, want.dest)) : LiftedValue(initList(l));
+  if (const auto* c = llvm::dyn_cast<clang::CXXConstructExpr>(e))
+    return want.record ? LiftedValue(recordInit(c, layout, want.dest)) : LiftedValue(constructExpr(c));
+  if (llvm::isa<clang::ImplicitValueInitExpr>(e))
+    return want.record ? LiftedValue(recordInit(e, layout, want.dest)) : LiftedValue(zeroInit(e));
+  // The kinds of scalar values only.
+  if (want.record) return unsupportedRecord(e);
   if (const auto* c = llvm::dyn_cast<clang::ImplicitCastExpr>(e)) return implicitCast(c);
   if (const auto* c = llvm::dyn_cast<clang::ExplicitCastExpr>(e)) return explicitCast(c);
+  if (llvm::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CXXBoolLiteralExpr, clang::CharacterLiteral>(e))
+    return literalExpr(e);
+  if (llvm::isa<clang::CXXScalarValueInitExpr>(e)) return zeroInit(e);
+  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) return unary(u);
+  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return binary(b);
+  if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e)) return conditional(c);
+  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e)) return fold(e, e->getExprLoc(), "this sizeof/alignof");
+  return rejectedExpr(e);
+}
 
-  if (const auto* lit = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
-    std::optional<Scalar> s = valueType(e->getType(), where);
-    if (!s) return nullptr;
-    auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(sr));
-    out->intBits = literalBits(lit->getValue(), isSigned(*s));
-    return out;
-  }
-  if (const auto* lit = llvm::dyn_cast<clang::FloatingLiteral>(e)) {
-    std::optional<Scalar> s = valueType(e->getType(), where);
-    if (!s) return nullptr;
-    auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(*s), range(sr));
-    const llvm::APFloat& v = lit->getValue();
-    out->floatValue = *s == Scalar::F32 ? static_cast<double>(v.convertToFloat()) : v.convertToDouble();
-    return out;
-  }
+ExprPtr Lifter::literalExpr(const clang::Expr* e) {
+  const clang::SourceRange sr = e->getSourceRange();
   if (const auto* lit = llvm::dyn_cast<clang::CXXBoolLiteralExpr>(e)) {
     auto out = std::make_unique<Expr>(ExprKind::BoolLiteral, Type::value(Scalar::Bool), range(sr));
     out->intBits = lit->getValue() ? 1 : 0;
     return out;
   }
-  if (const auto* lit = llvm::dyn_cast<clang::CharacterLiteral>(e)) {
-    std::optional<Scalar> s = valueType(e->getType(), where);
-    if (!s) return nullptr;
+  std::optional<Scalar> s = valueType(e->getType(), e->getExprLoc());
+  if (!s) return nullptr;
+  if (const auto* lit = llvm::dyn_cast<clang::IntegerLiteral>(e)) {
     auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(sr));
-    out->intBits = literalBits(llvm::APInt(byteSize(*s) * 8, lit->getValue(), /*isSigned=*/false), isSigned(*s));
+    out->intBits = literalBits(lit->getValue(), isSigned(*s));
     return out;
   }
-  if (llvm::isa<clang::CXXScalarValueInitExpr, clang::ImplicitValueInitExpr>(e)) {
-    std::optional<Scalar> s = valueType(e->getType(), where);
-    return s ? zero(*s, sr) : nullptr;
-  }
-  if (const auto* d = llvm::dyn_cast<clang::DeclRefExpr>(e)) return declRef(d);
-  if (const auto* a = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) return subscript(a);
-  if (const auto* u = llvm::dyn_cast<clang::UnaryOperator>(e)) return unary(u);
-  if (const auto* b = llvm::dyn_cast<clang::BinaryOperator>(e)) return binary(b);
-  if (const auto* c = llvm::dyn_cast<clang::ConditionalOperator>(e)) {
-    if (const clang::CallExpr* failure = assertionFailure(c)) return assertion(c, failure);
-    ExprPtr cond = expr(c->getCond());
-    ExprPtr yes = expr(c->getTrueExpr());
-    ExprPtr no = expr(c->getFalseExpr());
-    Type type = Type::value(Scalar::Void);
-    if (!e->getType()->isVoidType()) {
-      std::optional<Scalar> s = valueType(e->getType(), where);
-      if (!s) return nullptr;
-      type = Type::value(*s);
-    }
-    if (!cond || !yes || !no) return nullptr;
-    if (!yes->type.isValue() || !no->type.isValue())
-      return fail(where, "a conditional choosing between arrays is not supported", kIndexHint);
-    auto out = std::make_unique<Expr>(ExprKind::Conditional, type, range(sr));
-    out->operands.push_back(convert(std::move(cond), Scalar::Bool));
-    out->operands.push_back(std::move(yes));
-    out->operands.push_back(std::move(no));
+  if (const auto* lit = llvm::dyn_cast<clang::FloatingLiteral>(e)) {
+    auto out = std::make_unique<Expr>(ExprKind::FloatLiteral, Type::value(*s), range(sr));
+    const llvm::APFloat& v = lit->getValue();
+    out->floatValue = *s == Scalar::F32 ? static_cast<double>(v.convertToFloat()) : v.convertToDouble();
     return out;
   }
-  if (const auto* c = llvm::dyn_cast<clang::CallExpr>(e)) return call(c);
-  if (const auto* l = llvm::dyn_cast<clang::InitListExpr>(e)) return initList(l);
-  if (llvm::isa<clang::UnaryExprOrTypeTraitExpr>(e)) return fold(e, where, "this sizeof/alignof");
+  const auto* lit = llvm::cast<clang::CharacterLiteral>(e);
+  auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(*s), range(sr));
+  out->intBits = literalBits(llvm::APInt(byteSize(*s) * 8, lit->getValue(), /*isSigned=*/false), isSigned(*s));
+  return out;
+}
 
+ExprPtr Lifter::zeroInit(const clang::Expr* e) {
+  std::optional<Scalar> s = valueType(e->getType(), e->getExprLoc());
+  return s ? zero(*s, e->getSourceRange()) : nullptr;
+}
+
+ExprPtr Lifter::conditional(const clang::ConditionalOperator* c) {
+  if (const clang::CallExpr* failure = assertionFailure(c)) return assertion(c, failure);
+  const clang::SourceLocation where = c->getExprLoc();
+  ExprPtr cond = expr(c->getCond());
+  ExprPtr yes = expr(c->getTrueExpr());
+  ExprPtr no = expr(c->getFalseExpr());
+  Type type = Type::value(Scalar::Void);
+  if (!c->getType()->isVoidType()) {
+    std::optional<Scalar> s = valueType(c->getType(), where);
+    if (!s) return nullptr;
+    type = Type::value(*s);
+  }
+  if (!cond || !yes || !no) return nullptr;
+  if (!yes->type.isValue() || !no->type.isValue())
+    return fail(where, "a conditional choosing between arrays is not supported", kIndexHint);
+  auto out = std::make_unique<Expr>(ExprKind::Conditional, type, range(c->getSourceRange()));
+  out->operands.push_back(convert(std::move(cond), Scalar::Bool));
+  out->operands.push_back(std::move(yes));
+  out->operands.push_back(std::move(no));
+  return out;
+}
+
+ExprPtr Lifter::constructExpr(const clang::CXXConstructExpr* c) {
+  if (stdArrayOf(c->getType()) && c->getNumArgs() == 1 && c->getConstructor() &&
+      (c->getConstructor()->isCopyConstructor() || c->getConstructor()->isMoveConstructor()))
+    return expr(c->getArg(0));  // the array a by-value std::array parameter copies
+  return fail(c->getExprLoc(), "constructing an object of type " + whyUnsupported(c->getType()) + " is not supported",
+              "structs, classes and library types are not available in kernels");
+}
+
+ExprPtr Lifter::rejectedExpr(const clang::Expr* e) {
   // Rejected constructs, each with a message a user can act on.
+  const clang::SourceLocation where = e->getExprLoc();
   if (llvm::isa<clang::CXXThrowExpr>(e))
     return fail(where, "throw is not supported: exceptions are not available on the device",
                 "return a sentinel value, or write an error flag to an output array");
@@ -264,20 +312,12 @@ ExprPtr Lifter::expr(const clang::Expr* e) {
   if (llvm::isa<clang::LambdaExpr>(e))
     return fail(where, "a lambda can only be named by a local variable or passed to a function template",
                 "auto f = [&](float x) { return x * k; }; then call f(x), or pass f (or the lambda) to a template");
-  if (const auto* m = llvm::dyn_cast<clang::MemberExpr>(e)) return memberExpr(m);
   if (llvm::isa<clang::CXXThisExpr>(e))
     return fail(where, "'this' as a pointer is not supported", "use the fields, or *this for the object");
   if (llvm::isa<clang::StringLiteral>(e)) return fail(where, "string literals are not supported");
   if (llvm::isa<clang::CXXNullPtrLiteralExpr, clang::GNUNullExpr>(e))
     return fail(where, "null pointers are not supported", kIndexHint);
   if (llvm::isa<clang::CXXStdInitializerListExpr>(e)) return fail(where, "initializer lists are not supported");
-  if (const auto* c = llvm::dyn_cast<clang::CXXConstructExpr>(e);
-      c && stdArrayOf(c->getType()) && c->getNumArgs() == 1 && c->getConstructor() &&
-      (c->getConstructor()->isCopyConstructor() || c->getConstructor()->isMoveConstructor()))
-    return expr(c->getArg(0));  // the array a by-value std::array parameter copies
-  if (llvm::isa<clang::CXXConstructExpr>(e))
-    return fail(where, "constructing an object of type " + whyUnsupported(e->getType()) + " is not supported",
-                "structs, classes and library types are not available in kernels");
   return fail(where, std::string("unsupported expression '") + e->getStmtClassName() + "'");
 }
 
@@ -400,27 +440,27 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   const clang::ValueDecl* d = e->getDecl();
   const clang::SourceLocation where = e->getLocation();
   if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d)) {
-    if (rejectedVars_.count(v)) return nullptr;
-    if (rowViews_.count(v))
+    if (fs_->rejectedVars.count(v)) return nullptr;
+    if (fs_->rowViews.count(v))
       return fail(where, "a row of a multi-dimensional array cannot be used as a value: only its elements can",
                   "index every dimension: a[r][c]");
-    auto it = vars_.find(v);
-    if (it != vars_.end()) {
-      auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[it->second].type, range(e->getSourceRange()));
+    auto it = fs_->vars.find(v);
+    if (it != fs_->vars.end()) {
+      auto out = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[it->second].type, range(e->getSourceRange()));
       out->var = it->second;
       return out;
     }
     const std::string name = "'" + v->getNameAsString() + "'";
-    if (minmaxPairs_.count(v))
+    if (fs_->minmaxPairs.count(v))
       return fail(where,
                   "the std::pair " + name + " can only be read as " + v->getNameAsString() + ".first and " +
                       v->getNameAsString() + ".second",
                   "a std::pair is not passed, copied or returned: use a value struct of your own for that");
-    if (structArrays_.count(v))
+    if (fs_->structArrays.count(v))
       return fail(where, "the array of structs " + name + " can only be indexed or run over by a range for",
                   "use its elements: " + v->getNameAsString() +
                       "[k].x; arrays of structs cannot be passed to functions");
-    if (closures_.count(v) || isClosureType(v->getType().getNonReferenceType()))
+    if (fs_->closures.count(v) || isClosureType(v->getType().getNonReferenceType()))
       return fail(where, "the lambda " + name + " can only be called, or passed to a function template",
                   "a lambda cannot be copied, stored or returned: it lives in the function that defines it");
     // A constant of the function around a lambda, which the lambda reads without capturing it.
@@ -441,10 +481,12 @@ ExprPtr Lifter::declRef(const clang::DeclRefExpr* e) {
   }
   if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) {  // a structured binding
     if (ExprPtr out; bindingRef(b, e, out)) return out;         // of an array
-    if (minmaxBindings_.count(b)) return pairBinding(b, e->getSourceRange());
-    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl()); dd && rejectedVars_.count(dd))
+    if (fs_->minmaxBindings.count(b)) return pairBinding(b, e->getSourceRange());
+    if (const auto* dd = llvm::dyn_cast_or_null<clang::VarDecl>(b->getDecomposedDecl());
+        dd && fs_->rejectedVars.count(dd))
       return nullptr;
-    if (auto it = bindingVars_.find(b); it != bindingVars_.end()) return varRef(it->second, e->getSourceRange());
+    if (auto it = fs_->bindingVars.find(b); it != fs_->bindingVars.end())
+      return varRef(it->second, e->getSourceRange());
     if (b->getBinding()) return expr(b->getBinding());
   }
   if (llvm::isa<clang::EnumConstantDecl>(d)) return fold(e, where, "enumerator '" + d->getNameAsString() + "'");
@@ -501,7 +543,7 @@ ExprPtr Lifter::lvalue(const clang::Expr* e, const char* what) {
 }
 
 ExprPtr Lifter::varRef(VarId id, clang::SourceRange where) {
-  auto out = std::make_unique<Expr>(ExprKind::VarRef, fn_->vars[id].type, range(where));
+  auto out = std::make_unique<Expr>(ExprKind::VarRef, fs_->fn.vars[id].type, range(where));
   out->var = id;
   return out;
 }

@@ -6,8 +6,9 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "culift/ast/stack.hpp"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 namespace culift::frontend {
 namespace {
@@ -84,6 +85,20 @@ void collectFunctions(const clang::DeclContext* dc, const clang::SourceManager& 
     if (const auto* ct = llvm::dyn_cast<clang::ClassTemplateDecl>(d))
       collectFunctions(ct->getTemplatedDecl(), sm, found);
   }
+}
+
+// The names `s` declares (locals, structured bindings), at any depth.
+void collectNames(const clang::Stmt* s, std::set<std::string>& names) {
+  if (!s) return;
+  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl* decl : d->decls()) {
+      if (const auto* n = llvm::dyn_cast<clang::NamedDecl>(decl); n && n->getDeclName().isIdentifier())
+        names.insert(n->getNameAsString());
+      if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(decl))
+        for (const clang::BindingDecl* b : dd->bindings()) names.insert(b->getNameAsString());
+    }
+  }
+  for (const clang::Stmt* child : s->children()) collectNames(child, names);
 }
 
 }  // namespace
@@ -346,7 +361,7 @@ std::string Lifter::liftedBaseName(const clang::FunctionDecl* fd) {
     // A lambda in a lambda (or in a template instance) is named after the lifted function.
     std::string outer = definer && definer->getDeclName().isIdentifier() ? definer->getNameAsString() : "culift";
     if (auto it = definer ? ids_.find(definer->getCanonicalDecl()) : ids_.end(); it != ids_.end())
-      outer = it->second == current_ && fn_ ? fn_->name : module_.functions[it->second].name;
+      outer = fs_ && it->second == fs_->id ? fs_->fn.name : module_.functions[it->second].name;
     base = outer + "_lambda" + std::to_string(sm_.getPresumedLineNumber(method->getParent()->getLocation()));
   } else {
     base = identifierOf(fd);
@@ -503,7 +518,7 @@ bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
   const std::string name = fd->getNameAsString();
   const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
   const bool lambda = method && method->getParent()->isLambda();
-  if (method && !method->isStatic() && !lambda && fn_->annotated) {
+  if (method && !method->isStatic() && !lambda && fs_->fn.annotated) {
     error(fd->getLocation(),
           "'" + fd->getQualifiedNameAsString() +
               "' is a non-static member function: a kernel must be a free function or a static member function",
@@ -521,7 +536,7 @@ bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
     return false;
   }
   const bool operatorOrConstructor = fd->isOverloadedOperator() || llvm::isa<clang::CXXConstructorDecl>(fd);
-  if (!lambda && (fn_->annotated || !operatorOrConstructor) &&
+  if (!lambda && (fs_->fn.annotated || !operatorOrConstructor) &&
       (operatorOrConstructor || !fd->getDeclName().isIdentifier())) {
     error(fd->getLocation(), "'" + name + "' is an operator: only named functions are supported");
     return false;
@@ -529,220 +544,231 @@ bool Lifter::checkFunctionShape(const clang::FunctionDecl* fd) {
   return true;
 }
 
+Lifter::FunctionState::FunctionState(FuncId id, const clang::FunctionDecl* decl, Function function)
+    : id(id), decl(decl), fn(std::move(function)) {
+  for (const clang::ParmVarDecl* p : decl->parameters())
+    if (p->getDeclName().isIdentifier()) usedNames.insert(p->getNameAsString());
+  collectNames(decl->getBody(), usedNames);
+}
+
 void Lifter::liftFunction(FuncId id) {
-  const clang::FunctionDecl* fd = decls_[id];
-  Function f = std::move(module_.functions[id]);
-  fn_ = &f;
-  current_ = id;
-  vars_.clear();
-  rejectedVars_.clear();
-  closures_.clear();
-  returnTypeRejected_ = false;
-  prologue_.clear();
-  rowViews_.clear();
-  tables_.clear();
-  pendingCopies_.clear();
-  arrayResult_.reset();
-  resultParam_ = kNone;
-  std::optional<ArrayShape> resultShape;
-  recordVars_.clear();
-  structArrays_.clear();
-  recordPointers_.clear();
-  bindingVars_.clear();
-  minmaxPairs_.clear();
-  minmaxBindings_.clear();
-  selfLeaves_.clear();
-  returnLeaves_.clear();
-  returnLayout_ = nullptr;
-  returnsThis_ = false;
-  pendingDecls_.clear();
-  leafBase_.clear();
-  arrayCopies_.clear();
-  usedNames_.clear();
-  for (const clang::ParmVarDecl* p : fd->parameters())
-    if (p->getDeclName().isIdentifier()) usedNames_.insert(p->getNameAsString());
-  collectNames(fd->getBody());
-
-  if (checkFunctionShape(fd)) {
-    clang::QualType ret = fd->getReturnType();
-    const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
-    const bool member = method && !method->isStatic() && !method->getParent()->isLambda();
-    if (ret->isVoidType()) {
-      f.returnType = Type::value(Scalar::Void);
-    } else if (returnsOwnObject(fd)) {
-      // operator+= and the like return *this: lifted as void; the caller uses its object.
-      returnsThis_ = true;
-      f.returnType = Type::value(Scalar::Void);
-    } else if (isUserRecord(ret)) {
-      // A struct result: written through reference parameters after the function's own.
-      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
-      if (where.isInvalid()) where = fd->getLocation();
-      f.returnType = Type::value(Scalar::Void);
-      if (f.annotated) {
-        // A kernel's result: an array of the struct, written through the leaves.
-        RecordPointer view;
-        f.resultRecord = recordViewOf(ret, where, "the result of kernel '" + f.name + "'", view);
-        returnLayout_ = view.layout;
-        if (!f.resultRecord) returnTypeRejected_ = true;
-      } else {
-        returnLayout_ = recordLayout(ret, where, "the result of '" + f.name + "'");
-        if (!returnLayout_) returnTypeRejected_ = true;
-      }
-    } else if (std::optional<Scalar> s = ret->isReferenceType() ? std::nullopt : scalarOf(ret)) {
-      f.returnType = Type::value(*s);
-    } else if (!f.annotated && stdArrayOf(ret) && (resultShape = arrayShape(ret))) {
-      // A helper returning a std::array writes it through a last, hidden parameter.
-      f.returnType = Type::value(Scalar::Void);
-    } else if (isClosureType(ret)) {
-      returnTypeRejected_ = true;
-      error(fd->getLocation(), "a lambda cannot leave the function that defines it: '" + f.name + "' returns one",
-            "call the lambda inside the function, or pass it to a function template as an argument");
-    } else if (ret->isReferenceType()) {
-      returnTypeRejected_ = true;
-      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
-      error(where.isValid() ? where : fd->getLocation(),
-            "'" + f.name + "' returns a reference: functions returning references are not supported",
-            "return the value, or write the result through a reference parameter (float& out)");
-    } else {
-      returnTypeRejected_ = true;
-      clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
-      error(where.isValid() ? where : fd->getLocation(),
-            "return type " + whyUnsupported(ret) + " of '" + f.name + "' is not supported",
-            "return a scalar (bool, an integer type, float or double), or write through an array parameter");
+  FunctionState state(id, decls_[id], std::move(module_.functions[id]));
+  {
+    const llvm::SaveAndRestore<FunctionState*> lifting(fs_, &state);
+    if (checkFunctionShape(state.decl)) {
+      const std::optional<ArrayShape> resultShape = liftReturnType();
+      liftParams(resultShape);
+      liftBody();
+      uniformFields();
     }
-    unsigned index = 0;
-    // A lambda's captures come first: what the lambda body names from the function around it.
-    if (auto it = lambdaOf_.find(id); it != lambdaOf_.end()) {
-      std::vector<CaptureParam> captures;
-      captureParams(it->second, captures);
-      for (CaptureParam& c : captures) {
-        Var v;
-        v.name = c.name;
-        v.type = c.type;
-        v.binding = c.binding;
-        v.range = range(c.captured->getSourceRange());
-        v.isParam = true;
-        const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured);
-        if (vd && c.arrayLeaf >= 0) structArrays_[vd].push_back(static_cast<VarId>(f.vars.size()));
-        else if (vd && c.leaf >= 0) recordVars_[vd].push_back(static_cast<VarId>(f.vars.size()));
-        else if (vd) vars_[vd] = static_cast<VarId>(f.vars.size());
-        f.vars.push_back(std::move(v));
-      }
-    }
-    // A member function takes its object's leaves first (a constructor writes them).
-    if (member) {
-      const clang::CXXRecordDecl* parent = method->getParent();
-      const clang::QualType self = ctx_.getRecordType(parent);
-      if (const RecordLayout* layout = recordLayout(self, fd->getLocation(), "the object of '" + f.name + "'")) {
-        const bool constant = method->isConst();
-        selfLeaves_ = declareLeaves(*layout, "self", fd->getSourceRange(), true,
-                                    constant ? Binding::ConstReference : Binding::Reference, constant);
-      }
-    }
-    for (const clang::ParmVarDecl* p : fd->parameters()) {
-      const std::string name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
-      if (isUserRecord(p->getType().getNonReferenceType())) {
-        if (!recordParam(p, index)) rejectedVars_.insert(p);
-        ++index;
-        continue;
-      }
-      if (isClosureType(p->getType().getNonReferenceType())) {
-        // A lambda passed to a function template: its captures, as the lambda's function takes them.
-        const clang::CXXRecordDecl* rd = p->getType().getNonReferenceType()->getAsCXXRecordDecl();
-        auto lambda = lambdas_.find(rd->getCanonicalDecl());
-        std::vector<CaptureParam> captures;
-        if (lambda == lambdas_.end() || !captureParams(lambda->second, captures)) {
-          rejectedVars_.insert(p);
-          continue;
-        }
-        Closure closure{lambda->second, {}};
-        for (CaptureParam& c : captures) {
-          Var v;
-          v.name = name + "_" + c.name;
-          v.type = c.type;
-          v.binding = c.binding;
-          v.range = range(p->getSourceRange());
-          v.isParam = true;
-          closure.captures.push_back(static_cast<VarId>(f.vars.size()));
-          f.vars.push_back(std::move(v));
-        }
-        closures_[p] = std::move(closure);
-        ++index;
-        continue;
-      }
-      Var v;
-      v.name = name;
-      v.range = range(p->getSourceRange());
-      v.isParam = true;
-      if (isRecordPointer(p->getType())) {
-        // An array of structs: a pointer to the records' one scalar type, their layout kept.
-        RecordView view;
-        RecordPointer pointer;
-        if (std::optional<Type> t = recordPointerParam(p, view, pointer)) {
-          v.type = *t;
-          pointer.var = static_cast<VarId>(f.vars.size());
-          f.recordParams.emplace_back(pointer.var, std::move(view));
-          recordPointers_[p] = std::move(pointer);
-        } else {
-          rejectedVars_.insert(p);
-        }
-      } else if (std::optional<Type> t = paramType(p, v.binding)) {
-        v.type = *t;
-      } else {
-        rejectedVars_.insert(p);
-      }
-      byValueArrayParam(p, v);  // a std::array by value: copied into a local of its name
-      vars_[p] = static_cast<VarId>(f.vars.size());
-      f.vars.push_back(std::move(v));
-      ++index;
-    }
-    if (resultShape) {
-      Var result;
-      result.name = "culift_result";
-      result.type = Type::pointer(resultShape->scalar, false);
-      result.range = range(fd->getReturnTypeSourceRange());
-      result.isParam = true;
-      resultParam_ = static_cast<VarId>(f.vars.size());
-      resultElements_ = resultShape->elements();
-      f.vars.push_back(std::move(result));
-    }
-    if (returnLayout_)
-      returnLeaves_ = declareLeaves(*returnLayout_, "ret", fd->getReturnTypeSourceRange(), true, Binding::Reference,
-                                    false);
-    f.numParams = static_cast<unsigned>(f.vars.size());
-    arrayParamsCopied();
-    prologueOf(fd);
-    // Temporaries the prologue needs come first, then the prologue (copies of by-value struct and
-    // std::array parameters), then the body (after the constant tables it reads).
-    std::vector<StmtPtr> head = std::move(pendingDecls_);
-    pendingDecls_.clear();
-    for (StmtPtr& s : prologue_) head.push_back(std::move(s));
-    prologue_.clear();
-    if (fd->getBody()) f.body = withPrologue(stmt(fd->getBody()));
-    if (!head.empty() && f.body) {
-      if (f.body->kind != StmtKind::Block) {
-        auto block = std::make_unique<Stmt>(StmtKind::Block, f.body->range);
-        block->stmts.push_back(std::move(f.body));
-        f.body = std::move(block);
-      }
-      f.body->stmts.insert(f.body->stmts.begin(), std::make_move_iterator(head.begin()),
-                           std::make_move_iterator(head.end()));
-    }
-    // CULIFT_UNIFORM naming a struct parameter marks its fields.
-    std::vector<std::string> uniform;
-    for (const std::string& u : f.uniformNames) {
-      const auto* p = llvm::find_if(fd->parameters(), [&](const clang::ParmVarDecl* pd) { return pd->getName() == u; });
-      auto leaves = p != fd->parameters().end() ? recordVars_.find(*p) : recordVars_.end();
-      if (leaves == recordVars_.end()) uniform.push_back(u);
-      else
-        for (VarId id : leaves->second) uniform.push_back(f.vars[id].name);
-    }
-    f.uniformNames = std::move(uniform);
   }
+  module_.functions[id] = std::move(state.fn);
+}
 
-  module_.functions[id] = std::move(f);
-  fn_ = nullptr;
-  current_ = kNone;
+std::optional<Lifter::ArrayShape> Lifter::liftReturnType() {
+  const clang::FunctionDecl* fd = fs_->decl;
+  Function& f = fs_->fn;
+  const clang::QualType ret = fd->getReturnType();
+  clang::SourceLocation where = fd->getReturnTypeSourceRange().getBegin();
+  std::optional<ArrayShape> resultShape;
+  if (ret->isVoidType()) {
+    f.returnType = Type::value(Scalar::Void);
+  } else if (returnsOwnObject(fd)) {
+    // operator+= and the like return *this: lifted as void; the caller uses its object.
+    fs_->returnsThis = true;
+    f.returnType = Type::value(Scalar::Void);
+  } else if (isUserRecord(ret)) {
+    // A struct result: written through reference parameters after the function's own.
+    if (where.isInvalid()) where = fd->getLocation();
+    f.returnType = Type::value(Scalar::Void);
+    if (f.annotated) {
+      // A kernel's result: an array of the struct, written through the leaves.
+      RecordPointer view;
+      f.resultRecord = recordViewOf(ret, where, "the result of kernel '" + f.name + "'", view);
+      fs_->returnLayout = view.layout;
+      if (!f.resultRecord) fs_->returnTypeRejected = true;
+    } else {
+      fs_->returnLayout = recordLayout(ret, where, "the result of '" + f.name + "'");
+      if (!fs_->returnLayout) fs_->returnTypeRejected = true;
+    }
+  } else if (std::optional<Scalar> s = ret->isReferenceType() ? std::nullopt : scalarOf(ret)) {
+    f.returnType = Type::value(*s);
+  } else if (!f.annotated && stdArrayOf(ret) && (resultShape = arrayShape(ret))) {
+    // A helper returning a std::array writes it through a last, hidden parameter.
+    f.returnType = Type::value(Scalar::Void);
+  } else if (isClosureType(ret)) {
+    fs_->returnTypeRejected = true;
+    error(fd->getLocation(), "a lambda cannot leave the function that defines it: '" + f.name + "' returns one",
+          "call the lambda inside the function, or pass it to a function template as an argument");
+  } else if (ret->isReferenceType()) {
+    fs_->returnTypeRejected = true;
+    error(where.isValid() ? where : fd->getLocation(),
+          "'" + f.name + "' returns a reference: functions returning references are not supported",
+          "return the value, or write the result through a reference parameter (float& out)");
+  } else {
+    fs_->returnTypeRejected = true;
+    error(where.isValid() ? where : fd->getLocation(),
+          "return type " + whyUnsupported(ret) + " of '" + f.name + "' is not supported",
+          "return a scalar (bool, an integer type, float or double), or write through an array parameter");
+  }
+  return resultShape;
+}
+
+void Lifter::liftParams(const std::optional<ArrayShape>& resultShape) {
+  const clang::FunctionDecl* fd = fs_->decl;
+  Function& f = fs_->fn;
+  lambdaCaptureParams();
+  objectParams();
+  unsigned index = 0;
+  for (const clang::ParmVarDecl* p : fd->parameters()) {
+    if (liftParam(p, index)) ++index;
+  }
+  if (resultShape) {
+    Var result;
+    result.name = "culift_result";
+    result.type = Type::pointer(resultShape->scalar, false);
+    result.range = range(fd->getReturnTypeSourceRange());
+    result.isParam = true;
+    fs_->resultParam = static_cast<VarId>(f.vars.size());
+    fs_->resultElements = resultShape->elements();
+    f.vars.push_back(std::move(result));
+  }
+  if (fs_->returnLayout)
+    fs_->returnLeaves = declareLeaves(*fs_->returnLayout, "ret", fd->getReturnTypeSourceRange(), true,
+                                      Binding::Reference, false);
+  f.numParams = static_cast<unsigned>(f.vars.size());
+}
+
+void Lifter::lambdaCaptureParams() {
+  // A lambda's captures come first: what the lambda body names from the function around it.
+  auto it = lambdaOf_.find(fs_->id);
+  if (it == lambdaOf_.end()) return;
+  Function& f = fs_->fn;
+  std::vector<CaptureParam> captures;
+  captureParams(it->second, captures);
+  for (CaptureParam& c : captures) {
+    Var v;
+    v.name = c.name;
+    v.type = c.type;
+    v.binding = c.binding;
+    v.range = range(c.captured->getSourceRange());
+    v.isParam = true;
+    const auto* vd = llvm::dyn_cast<clang::VarDecl>(c.captured);
+    if (vd && c.arrayLeaf >= 0) fs_->structArrays[vd].push_back(static_cast<VarId>(f.vars.size()));
+    else if (vd && c.leaf >= 0) fs_->recordVars[vd].push_back(static_cast<VarId>(f.vars.size()));
+    else if (vd) fs_->vars[vd] = static_cast<VarId>(f.vars.size());
+    f.vars.push_back(std::move(v));
+  }
+}
+
+void Lifter::objectParams() {
+  // A member function takes its object's leaves first (a constructor writes them).
+  const clang::FunctionDecl* fd = fs_->decl;
+  const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(fd);
+  if (!method || method->isStatic() || method->getParent()->isLambda()) return;
+  const clang::QualType self = ctx_.getRecordType(method->getParent());
+  if (const RecordLayout* layout = recordLayout(self, fd->getLocation(), "the object of '" + fs_->fn.name + "'")) {
+    const bool constant = method->isConst();
+    fs_->selfLeaves = declareLeaves(*layout, "self", fd->getSourceRange(), true,
+                                    constant ? Binding::ConstReference : Binding::Reference, constant);
+  }
+}
+
+bool Lifter::liftParam(const clang::ParmVarDecl* p, unsigned index) {
+  Function& f = fs_->fn;
+  const std::string name = p->getName().empty() ? "culift_arg" + std::to_string(index) : p->getNameAsString();
+  if (isUserRecord(p->getType().getNonReferenceType())) {
+    if (!recordParam(p, index)) fs_->rejectedVars.insert(p);
+    return true;
+  }
+  if (isClosureType(p->getType().getNonReferenceType())) return closureParam(p, name);
+  Var v;
+  v.name = name;
+  v.range = range(p->getSourceRange());
+  v.isParam = true;
+  if (isRecordPointer(p->getType())) {
+    // An array of structs: a pointer to the records' one scalar type, their layout kept.
+    RecordView view;
+    RecordPointer pointer;
+    if (std::optional<Type> t = recordPointerParam(p, view, pointer)) {
+      v.type = *t;
+      pointer.var = static_cast<VarId>(f.vars.size());
+      f.recordParams.emplace_back(pointer.var, std::move(view));
+      fs_->recordPointers[p] = std::move(pointer);
+    } else {
+      fs_->rejectedVars.insert(p);
+    }
+  } else if (std::optional<Type> t = paramType(p, v.binding)) {
+    v.type = *t;
+  } else {
+    fs_->rejectedVars.insert(p);
+  }
+  byValueArrayParam(p, v);  // a std::array by value: copied into a local of its name
+  fs_->vars[p] = static_cast<VarId>(f.vars.size());
+  f.vars.push_back(std::move(v));
+  return true;
+}
+
+bool Lifter::closureParam(const clang::ParmVarDecl* p, const std::string& name) {
+  // A lambda passed to a function template: its captures, as the lambda's function takes them.
+  Function& f = fs_->fn;
+  const clang::CXXRecordDecl* rd = p->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  auto lambda = lambdas_.find(rd->getCanonicalDecl());
+  std::vector<CaptureParam> captures;
+  if (lambda == lambdas_.end() || !captureParams(lambda->second, captures)) {
+    fs_->rejectedVars.insert(p);
+    return false;
+  }
+  Closure closure{lambda->second, {}};
+  for (CaptureParam& c : captures) {
+    Var v;
+    v.name = name + "_" + c.name;
+    v.type = c.type;
+    v.binding = c.binding;
+    v.range = range(p->getSourceRange());
+    v.isParam = true;
+    closure.captures.push_back(static_cast<VarId>(f.vars.size()));
+    f.vars.push_back(std::move(v));
+  }
+  fs_->closures[p] = std::move(closure);
+  return true;
+}
+
+void Lifter::liftBody() {
+  const clang::FunctionDecl* fd = fs_->decl;
+  Function& f = fs_->fn;
+  arrayParamsCopied();
+  prologueOf(fd);
+  // Temporaries the prologue needs come first, then the prologue (copies of by-value struct and
+  // std::array parameters), then the body (after the constant tables it reads).
+  std::vector<StmtPtr> head = std::move(fs_->pendingDecls);
+  fs_->pendingDecls.clear();
+  for (StmtPtr& s : fs_->prologue) head.push_back(std::move(s));
+  fs_->prologue.clear();
+  if (fd->getBody()) f.body = withPrologue(stmt(fd->getBody()));
+  if (head.empty() || !f.body) return;
+  if (f.body->kind != StmtKind::Block) {
+    auto block = std::make_unique<Stmt>(StmtKind::Block, f.body->range);
+    block->stmts.push_back(std::move(f.body));
+    f.body = std::move(block);
+  }
+  f.body->stmts.insert(f.body->stmts.begin(), std::make_move_iterator(head.begin()),
+                       std::make_move_iterator(head.end()));
+}
+
+void Lifter::uniformFields() {
+  // CULIFT_UNIFORM naming a struct parameter marks its fields.
+  const clang::FunctionDecl* fd = fs_->decl;
+  Function& f = fs_->fn;
+  std::vector<std::string> uniform;
+  for (const std::string& u : f.uniformNames) {
+    const auto* p = llvm::find_if(fd->parameters(), [&](const clang::ParmVarDecl* pd) { return pd->getName() == u; });
+    auto leaves = p != fd->parameters().end() ? fs_->recordVars.find(*p) : fs_->recordVars.end();
+    if (leaves == fs_->recordVars.end()) uniform.push_back(u);
+    else
+      for (VarId id : leaves->second) uniform.push_back(f.vars[id].name);
+  }
+  f.uniformNames = std::move(uniform);
 }
 
 void Lifter::checkRecursion() {

@@ -7,7 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/LambdaCapture.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 
 namespace culift::frontend {
 namespace {
@@ -49,17 +49,17 @@ bool Lifter::isClosureType(clang::QualType t) {
 std::optional<VarId> Lifter::capturedVar(const CaptureParam& p) {
   const auto* vd = llvm::dyn_cast<clang::VarDecl>(p.captured);
   if (p.arrayLeaf >= 0) {
-    auto it = structArrays_.find(vd);
-    if (it == structArrays_.end() || p.arrayLeaf >= static_cast<int>(it->second.size())) return std::nullopt;
+    auto it = fs_->structArrays.find(vd);
+    if (it == fs_->structArrays.end() || p.arrayLeaf >= static_cast<int>(it->second.size())) return std::nullopt;
     return it->second[static_cast<std::size_t>(p.arrayLeaf)];
   }
   if (p.leaf >= 0) {
-    auto it = recordVars_.find(vd);
-    if (it == recordVars_.end() || p.leaf >= static_cast<int>(it->second.size())) return std::nullopt;
+    auto it = fs_->recordVars.find(vd);
+    if (it == fs_->recordVars.end() || p.leaf >= static_cast<int>(it->second.size())) return std::nullopt;
     return it->second[static_cast<std::size_t>(p.leaf)];
   }
-  auto it = vars_.find(vd);
-  if (it == vars_.end()) return std::nullopt;
+  auto it = fs_->vars.find(vd);
+  if (it == fs_->vars.end()) return std::nullopt;
   return it->second;
 }
 
@@ -112,7 +112,7 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
       for (unsigned k = 0; k < layout->leaves.size(); ++k) {
         const RecordLeaf& leaf = layout->leaves[k];
         if (leaf.type.isArray()) {
-          if (rejectedVars_.count(vd)) ok = false;  // the declaration said so
+          if (fs_->rejectedVars.count(vd)) ok = false;  // the declaration said so
           else
             reject(c.getLocation(), "capture '" + name + "': an array of structs with an array field ('" + leaf.path +
                                         "') is not supported");
@@ -177,7 +177,7 @@ bool Lifter::captureParams(const clang::LambdaExpr* lambda, std::vector<CaptureP
 StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
   const std::string name = v->getNameAsString();
   auto rejected = [&]() -> StmtPtr {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   };
   const clang::Expr* init = v->getInit() ? closureExpr(v->getInit()) : nullptr;
@@ -188,9 +188,9 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(init)) {
     // Another name for a closure: the same lambda over the same captures. Only a copy of a
     // mutable lambda has state of its own.
-    auto source = closures_.find(ref->getDecl());
-    if (source == closures_.end()) {
-      if (rejectedVars_.count(llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))) return rejected();
+    auto source = fs_->closures.find(ref->getDecl());
+    if (source == fs_->closures.end()) {
+      if (fs_->rejectedVars.count(llvm::dyn_cast<clang::VarDecl>(ref->getDecl()))) return rejected();
       error(init->getExprLoc(), "the lambda '" + name + "' must be initialized with a lambda expression");
       return rejected();
     }
@@ -201,7 +201,7 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
                 ref->getDecl()->getNameAsString() + ";");
       return rejected();
     }
-    closures_[v] = Closure{source->second.lambda, source->second.captures};
+    fs_->closures[v] = Closure{source->second.lambda, source->second.captures};
     StmtPtr nothing = makeStmt(StmtKind::Block, range(v->getSourceRange()));
     nothing->scoped = false;
     return nothing;
@@ -232,16 +232,16 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
     if (vd->isInitCapture()) {
       // [s = expr]: a local of the defining function, named after the lambda.
       StmtPtr decl = varDecl(vd);
-      auto id = vars_.find(vd);
-      if (!decl || id == vars_.end()) return rejected();
-      fn_->vars[id->second].name = name + "_" + p.name;
+      auto id = fs_->vars.find(vd);
+      if (!decl || id == fs_->vars.end()) return rejected();
+      fs_->fn.vars[id->second].name = name + "_" + p.name;
       group->stmts.push_back(std::move(decl));
       closure.captures.push_back(id->second);
       continue;
     }
     std::optional<VarId> capturedId = capturedVar(p);
     if (!capturedId) {
-      if (!rejectedVars_.count(vd))
+      if (!fs_->rejectedVars.count(vd))
         error(c.getLocation(), "the lambda '" + name + "' captures '" + p.name + "', which cannot be used here");
       return rejected();
     }
@@ -250,7 +250,7 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
       continue;
     }
     if (!p.type.isValue()) {  // an array, or an array field of a struct, captured by copy: a local copy of it
-      const Type source = fn_->vars[*capturedId].type;
+      const Type source = fs_->fn.vars[*capturedId].type;
       std::uint64_t extent = 0;
       if (p.arrayLeaf >= 0) {
         extent = ctx_.getAsConstantArrayType(vd->getType().getNonReferenceType())->getSize().getZExtValue();
@@ -264,12 +264,12 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
       copy.name = name + "_" + p.name;
       copy.type = Type::array(source.scalar, extent);
       copy.range = range(c.getLocation());
-      const VarId id = static_cast<VarId>(fn_->vars.size());
-      fn_->vars.push_back(std::move(copy));
+      const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+      fs_->fn.vars.push_back(std::move(copy));
       StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
       decl->var = id;
       decl->arrayInitialized = true;
-      for (std::uint64_t k = 0; k < fn_->vars[id].type.extent; ++k) {
+      for (std::uint64_t k = 0; k < fs_->fn.vars[id].type.extent; ++k) {
         auto index = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(Scalar::I32), range(c.getLocation()));
         index->intBits = k;
         auto element = std::make_unique<Expr>(ExprKind::Subscript, Type::value(source.scalar), range(c.getLocation()));
@@ -285,15 +285,15 @@ StmtPtr Lifter::closureDecl(const clang::VarDecl* v) {
     copy.name = name + "_" + p.name;
     copy.type = p.type;
     copy.range = range(c.getLocation());
-    const VarId id = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(copy));
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(copy));
     StmtPtr decl = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
     decl->var = id;
     decl->expr = varRef(*capturedId, c.getLocation());
     group->stmts.push_back(std::move(decl));
     closure.captures.push_back(id);
   }
-  closures_[v] = std::move(closure);
+  fs_->closures[v] = std::move(closure);
   // Without copies to make, the declaration leaves nothing (an empty declaration group).
   if (group->stmts.size() == 1) return std::move(group->stmts.front());
   return group;
@@ -303,8 +303,8 @@ bool Lifter::closureArguments(const clang::Expr* arg, bool byValue, std::vector<
   const clang::Expr* e = closureExpr(arg);
   const clang::SourceRange where = arg->getSourceRange();
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-    auto closure = closures_.find(ref->getDecl());
-    if (closure == closures_.end()) {
+    auto closure = fs_->closures.find(ref->getDecl());
+    if (closure == fs_->closures.end()) {
       if (referencesRejected(ref)) return false;
       error(e->getExprLoc(), "'" + ref->getDecl()->getNameAsString() + "' is not a lambda culift can pass");
       return false;
@@ -350,7 +350,7 @@ bool Lifter::closureArguments(const clang::Expr* arg, bool byValue, std::vector<
     }
     std::optional<VarId> captured = capturedVar(p);
     if (!captured) {
-      if (!rejectedVars_.count(vd))
+      if (!fs_->rejectedVars.count(vd))
         error(c.getLocation(), "the lambda captures '" + p.name + "', which cannot be used here");
       return false;
     }
@@ -377,8 +377,8 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
     return fail(where, "a lambda called where it is written is not supported",
                 "name it first: auto f = [...](...) { ... }; then call f(...)");
   const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(object);
-  auto closure = ref ? closures_.find(ref->getDecl()) : closures_.end();
-  if (closure == closures_.end()) {
+  auto closure = ref ? fs_->closures.find(ref->getDecl()) : fs_->closures.end();
+  if (closure == fs_->closures.end()) {
     if (referencesRejected(object)) return nullptr;
     return fail(where, "only a lambda named in this function can be called",
                 "define the lambda in the function that calls it, or pass it to a function template");
@@ -403,7 +403,7 @@ ExprPtr Lifter::closureCall(const clang::CXXOperatorCallExpr* call) {
   }
   const FuncId id = enqueue(def, false, {});
   lambdaOf_[id] = closure->second.lambda;
-  edges_.push_back({current_, id, where});
+  edges_.push_back({fs_->id, id, where});
   if (!ok) return nullptr;
   auto out = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)),
                                     range(call->getSourceRange()));

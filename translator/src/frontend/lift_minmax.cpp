@@ -11,7 +11,7 @@
 // variable or a literal.
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "record_nodes.hpp"
 
 namespace culift::frontend {
@@ -104,12 +104,12 @@ ExprPtr Lifter::elementTemporary(Scalar s, const SourceRange& r, const std::stri
   temp.name = freshName(base);
   temp.type = Type::value(s);
   temp.range = r;
-  const VarId id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(temp));
+  const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(temp));
   StmtPtr decl = makeStmt(StmtKind::Decl, r);
   decl->var = id;
-  pendingDecls_.push_back(std::move(decl));
-  return refTo(*fn_, id, r);
+  fs_->pendingDecls.push_back(std::move(decl));
+  return refTo(fs_->fn, id, r);
 }
 
 bool Lifter::minMaxOperands(const clang::CallExpr* e, const std::string& spelled, bool reused,
@@ -234,11 +234,11 @@ bool Lifter::isStdPair(clang::QualType t) {
 }
 
 ExprPtr Lifter::pairElement(const MinmaxPair& pair, unsigned k, const SourceRange& r) {
-  if (pair.swapped == kNone) return refTo(*fn_, k == 0 ? pair.first : pair.second, r);
+  if (pair.swapped == kNone) return refTo(fs_->fn, k == 0 ? pair.first : pair.second, r);
   // References to the arguments: first is b where b < a was true at the call, second the other.
   const Expr& a = *pair.a;
   const Expr& b = *pair.b;
-  ExprPtr out = choose(refTo(*fn_, pair.swapped, r), cloneLvalue(k == 0 ? b : a), cloneLvalue(k == 0 ? a : b));
+  ExprPtr out = choose(refTo(fs_->fn, pair.swapped, r), cloneLvalue(k == 0 ? b : a), cloneLvalue(k == 0 ? a : b));
   out->range = r;
   return out;
 }
@@ -257,13 +257,13 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
                               : nullptr;
   // A copy of a pair a local holds.
   const auto* sourceRef = init ? llvm::dyn_cast<clang::DeclRefExpr>(init) : nullptr;
-  if (sourceRef && rejectedVars_.count(llvm::dyn_cast<clang::VarDecl>(sourceRef->getDecl()))) {
-    rejectedVars_.insert(v);
+  if (sourceRef && fs_->rejectedVars.count(llvm::dyn_cast<clang::VarDecl>(sourceRef->getDecl()))) {
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
-  auto source = sourceRef ? minmaxPairs_.find(sourceRef->getDecl()) : minmaxPairs_.end();
-  if (!spec || (!returned && source == minmaxPairs_.end()) || spec->getTemplateArgs().size() != 2) {
-    rejectedVars_.insert(v);
+  auto source = sourceRef ? fs_->minmaxPairs.find(sourceRef->getDecl()) : fs_->minmaxPairs.end();
+  if (!spec || (!returned && source == fs_->minmaxPairs.end()) || spec->getTemplateArgs().size() != 2) {
+    fs_->rejectedVars.insert(v);
     error(where, "a std::pair is supported only as the result of std::minmax",
           "use a value struct of your own: struct Range { float lo, hi; };");
     return nullptr;
@@ -283,7 +283,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
     for (const clang::BindingDecl* b : decomposition->bindings())
       if (k < 2) {
         names[k] = b->getNameAsString();
-        usedNames_.erase(names[k++]);
+        fs_->usedNames.erase(names[k++]);
       }
   }
   MinmaxPair pair;
@@ -292,8 +292,8 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
     var.name = freshName(name);
     var.type = Type::value(s);
     var.range = r;
-    const VarId id = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(var));
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(var));
     StmtPtr decl = makeStmt(StmtKind::Decl, r);
     decl->var = id;
     decl->expr = convert(std::move(value), s);
@@ -302,14 +302,14 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
   };
 
   if (holdsReferences && !returnsReferences) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     error(where,
           "the pair of references '" + v->getNameAsString() +
               "' refers to the elements of a temporary that ends with the statement",
           "hold the values: auto p = std::minmax({...});");
     return nullptr;
   }
-  if (source != minmaxPairs_.end()) {
+  if (source != fs_->minmaxPairs.end()) {
     const SourceRange at = range(sourceRef->getSourceRange());
     if (holdsReferences) {  // the same references
       pair.swapped = source->second.swapped;
@@ -319,7 +319,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
       std::optional<Scalar> s0 = valueType(elementTypes[0].getNonReferenceType(), where);
       std::optional<Scalar> s1 = valueType(elementTypes[1].getNonReferenceType(), where);
       if (!s0 || !s1) {
-        rejectedVars_.insert(v);
+        fs_->rejectedVars.insert(v);
         return nullptr;
       }
       ExprPtr first = pairElement(source->second, 0, at);
@@ -333,7 +333,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
     std::optional<Scalar> s1 = valueType(elementTypes[1].getNonReferenceType(), where);
     std::optional<MinmaxValue> value = s0 && s1 ? minmaxValue(call) : std::nullopt;
     if (!value) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     effectStatements(value->effects, group->stmts);
@@ -344,7 +344,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
     // first is decided here, by b < a; reading an element reads the argument as it is then.
     const std::string spelled = call->getDirectCallee()->getQualifiedNameAsString();
     if (call->getNumArgs() == 3 && isComparator(call->getArg(2))) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       error(call->getBeginLoc(), "'" + spelled + "' with a comparator is not supported", kComparatorHint);
       return nullptr;
     }
@@ -387,7 +387,7 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
       places[k] = std::move(place);
     }
     if (!ok) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     effectStatements(effects, group->stmts);
@@ -400,20 +400,20 @@ StmtPtr Lifter::minmaxDecl(const clang::VarDecl* v) {
     unsigned k = 0;
     for (const clang::BindingDecl* b : decomposition->bindings()) {
       if (k >= 2) break;
-      if (pair.swapped == kNone) bindingVars_[b] = k == 0 ? pair.first : pair.second;
-      else minmaxBindings_[b] = {v, k};
+      if (pair.swapped == kNone) fs_->bindingVars[b] = k == 0 ? pair.first : pair.second;
+      else fs_->minmaxBindings[b] = {v, k};
       ++k;
     }
   }
-  minmaxPairs_.emplace(v, std::move(pair));
+  fs_->minmaxPairs.emplace(v, std::move(pair));
   return group;
 }
 
 ExprPtr Lifter::pairBinding(const clang::BindingDecl* b, clang::SourceRange where) {
-  auto found = minmaxBindings_.find(b);
-  if (found == minmaxBindings_.end()) return nullptr;
-  auto pair = minmaxPairs_.find(found->second.first);
-  if (pair == minmaxPairs_.end()) return nullptr;
+  auto found = fs_->minmaxBindings.find(b);
+  if (found == fs_->minmaxBindings.end()) return nullptr;
+  auto pair = fs_->minmaxPairs.find(found->second.first);
+  if (pair == fs_->minmaxPairs.end()) return nullptr;
   return pairElement(pair->second, found->second.second, range(where));
 }
 
@@ -428,8 +428,8 @@ ExprPtr Lifter::pairMember(const clang::MemberExpr* e) {
   if (!fd || e->isArrow()) return fail(where, "this use of a std::pair is not supported", kPairHint);
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base)) {
     const clang::ValueDecl* d = ref->getDecl();
-    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d); v && rejectedVars_.count(v)) return nullptr;
-    if (auto found = minmaxPairs_.find(d); found != minmaxPairs_.end()) return pairElement(found->second, k, r);
+    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d); v && fs_->rejectedVars.count(v)) return nullptr;
+    if (auto found = fs_->minmaxPairs.find(d); found != fs_->minmaxPairs.end()) return pairElement(found->second, k, r);
     return fail(where, "the std::pair '" + d->getNameAsString() + "' is not supported here", kPairHint);
   }
   if (!isMinmaxCall(base)) return fail(where, "a std::pair is supported only as the result of std::minmax", kPairHint);

@@ -8,7 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecordLayout.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "record_nodes.hpp"
 
 namespace culift::frontend {
@@ -219,7 +219,7 @@ std::optional<Lifter::RecordValue> Lifter::recordElement(const RecordPointer& po
   }
   RecordValue out;
   out.layout = pointer.layout;
-  const Scalar scalar = fn_->vars[pointer.var].type.scalar;
+  const Scalar scalar = fs_->fn.vars[pointer.var].type.scalar;
   for (std::uint32_t offset : pointer.offsets) {
     ExprPtr k = index ? expr(index) : intLiteral(Scalar::I64, 0, r);
     if (!k) return std::nullopt;
@@ -232,7 +232,7 @@ std::optional<Lifter::RecordValue> Lifter::recordElement(const RecordPointer& po
                               intLiteral(Scalar::I64, pointer.elements, r));
     if (offset) flat = binaryNode(BinaryOp::Add, Scalar::I64, std::move(flat), intLiteral(Scalar::I64, offset, r));
     auto leaf = std::make_unique<Expr>(ExprKind::Subscript, Type::value(scalar), r);
-    leaf->operands.push_back(refTo(*fn_, pointer.var, r));
+    leaf->operands.push_back(refTo(fs_->fn, pointer.var, r));
     leaf->operands.push_back(std::move(flat));
     out.leaves.push_back(std::move(leaf));
   }
@@ -242,22 +242,9 @@ std::optional<Lifter::RecordValue> Lifter::recordElement(const RecordPointer& po
 
 std::string Lifter::freshName(const std::string& base) {
   std::string name = base;
-  for (unsigned n = 2; usedNames_.count(name); ++n) name = base + "_" + std::to_string(n);
-  usedNames_.insert(name);
+  for (unsigned n = 2; fs_->usedNames.count(name); ++n) name = base + "_" + std::to_string(n);
+  fs_->usedNames.insert(name);
   return name;
-}
-
-void Lifter::collectNames(const clang::Stmt* s) {
-  if (!s) return;
-  if (const auto* d = llvm::dyn_cast<clang::DeclStmt>(s)) {
-    for (const clang::Decl* decl : d->decls()) {
-      if (const auto* n = llvm::dyn_cast<clang::NamedDecl>(decl); n && n->getDeclName().isIdentifier())
-        usedNames_.insert(n->getNameAsString());
-      if (const auto* dd = llvm::dyn_cast<clang::DecompositionDecl>(decl))
-        for (const clang::BindingDecl* b : dd->bindings()) usedNames_.insert(b->getNameAsString());
-    }
-  }
-  for (const clang::Stmt* child : s->children()) collectNames(child);
 }
 
 std::vector<VarId> Lifter::declareLeaves(const RecordLayout& layout, const std::string& base, clang::SourceRange where,
@@ -274,8 +261,8 @@ std::vector<VarId> Lifter::declareLeaves(const RecordLayout& layout, const std::
       v.type = leaf.type;
       v.binding = binding;
     }
-    ids.push_back(static_cast<VarId>(fn_->vars.size()));
-    fn_->vars.push_back(std::move(v));
+    ids.push_back(static_cast<VarId>(fs_->fn.vars.size()));
+    fs_->fn.vars.push_back(std::move(v));
   }
   return ids;
 }
@@ -303,9 +290,9 @@ StmtPtr Lifter::copyLoop(VarId dst, VarId src, std::uint64_t n, const SourceRang
   VarId k = kNone;
   StmtPtr loop = countingLoop(n, r, k);
   auto element = [&](VarId array) {
-    auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[array].type.scalar), r);
-    out->operands.push_back(refTo(*fn_, array, r));
-    out->operands.push_back(refTo(*fn_, k, r));
+    auto out = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fs_->fn.vars[array].type.scalar), r);
+    out->operands.push_back(refTo(fs_->fn, array, r));
+    out->operands.push_back(refTo(fs_->fn, k, r));
     return out;
   };
   loop->body = makeStmt(StmtKind::ExprStmt, r);
@@ -389,7 +376,7 @@ bool Lifter::recordParam(const clang::ParmVarDecl* p, unsigned index) {
   if (!layout) return false;
   const bool ref = t->isReferenceType();
   const bool constant = ref && t.getNonReferenceType().isConstQualified();
-  if (fn_->annotated) {
+  if (fs_->fn.annotated) {
     // A kernel's parameters come from the host per launch: a struct by value, as scalars.
     if (ref) {
       error(where, "reference parameter '" + name + "' of type " + whyUnsupported(t) + " is not supported",
@@ -407,14 +394,14 @@ bool Lifter::recordParam(const clang::ParmVarDecl* p, unsigned index) {
   }
   const Binding binding = !ref ? Binding::Value : constant ? Binding::ConstReference : Binding::Reference;
   std::vector<VarId> ids = declareLeaves(*layout, name, p->getSourceRange(), true, binding, !ref || constant);
-  if (!ref)  // an array field of a copy: passed as a pointer, copied on entry (arrayCopies_)
+  if (!ref)  // an array field of a copy: passed as a pointer, copied on entry (fs_->arrayCopies)
     for (unsigned k = 0; k < ids.size(); ++k)
       if (layout->leaves[k].type.isArray()) {
-        usedNames_.erase(fn_->vars[ids[k]].name);
-        fn_->vars[ids[k]].name = freshName(name + "_" + layout->leaves[k].path + "_in");
-        arrayCopies_.push_back({p, k});
+        fs_->usedNames.erase(fs_->fn.vars[ids[k]].name);
+        fs_->fn.vars[ids[k]].name = freshName(name + "_" + layout->leaves[k].path + "_in");
+        fs_->arrayCopies.push_back({p, k});
       }
-  recordVars_[p] = std::move(ids);
+  fs_->recordVars[p] = std::move(ids);
   return true;
 }
 
@@ -423,7 +410,7 @@ std::vector<VarId> Lifter::temporaries(const RecordLayout& layout, const std::st
   for (VarId id : ids) {
     StmtPtr decl = makeStmt(StmtKind::Decl, range(where));
     decl->var = id;
-    pendingDecls_.push_back(std::move(decl));
+    fs_->pendingDecls.push_back(std::move(decl));
   }
   return ids;
 }
@@ -432,15 +419,16 @@ void Lifter::assignLeaves(const std::vector<VarId>& targets, RecordValue& value,
                           SourceRange where) {
   for (std::size_t k = 0; k < targets.size() && k < value.leaves.size(); ++k) {
     ExprPtr& leaf = value.leaves[k];
-    const Type t = fn_->vars[targets[k]].type;
+    const Type t = fs_->fn.vars[targets[k]].type;
     if (t.isValue()) {
-      out.push_back(assignment(refTo(*fn_, targets[k], where), convert(std::move(leaf), t.scalar), where));
+      out.push_back(assignment(refTo(fs_->fn, targets[k], where), convert(std::move(leaf), t.scalar), where));
       continue;
     }
     if (leaf->kind == ExprKind::VarRef && leaf->var == targets[k]) continue;
     const std::uint64_t n = value.layout->leaves[k].type.extent;
     for (std::uint64_t e = 0; e < n; ++e)
-      out.push_back(assignment(elementOf(*fn_, targets[k], e, where), elementOf(*fn_, leaf->var, e, where), where));
+      out.push_back(
+          assignment(elementOf(fs_->fn, targets[k], e, where), elementOf(fs_->fn, leaf->var, e, where), where));
   }
 }
 
@@ -450,7 +438,7 @@ Lifter::RecordValue Lifter::materialize(RecordValue value, const std::string& ba
   const std::vector<VarId> ids = temporaries(*value.layout, base, where);
   out.effects = std::move(value.effects);
   assignLeaves(ids, value, out.effects, range(where));
-  for (VarId id : ids) out.leaves.push_back(refTo(*fn_, id, range(where)));
+  for (VarId id : ids) out.leaves.push_back(refTo(fs_->fn, id, range(where)));
   out.addressable = true;
   return out;
 }
@@ -511,20 +499,20 @@ bool Lifter::scalarFieldInit(const clang::FieldDecl* fd, const clang::Expr* init
 }
 
 bool Lifter::insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift) {
-  const std::vector<VarId>* object = objectLeaves_;
-  const RecordLayout* layout = objectLayout_;
-  const std::size_t base = objectBase_;
+  const std::vector<VarId>* object = fs_->objectLeaves;
+  const RecordLayout* layout = fs_->objectLayout;
+  const std::size_t base = fs_->objectBase;
   const RecordLayout& nested = layoutOf(inner);
   std::vector<VarId> leaves;
   const bool inside = object && at >= base && at - base + nested.leaves.size() <= object->size();
   if (inside) leaves.assign(object->begin() + (at - base), object->begin() + (at - base + nested.leaves.size()));
-  objectLeaves_ = inside ? &leaves : nullptr;
-  objectLayout_ = &nested;
-  objectBase_ = at;
+  fs_->objectLeaves = inside ? &leaves : nullptr;
+  fs_->objectLayout = &nested;
+  fs_->objectBase = at;
   const bool ok = lift();
-  objectLeaves_ = object;
-  objectLayout_ = layout;
-  objectBase_ = base;
+  fs_->objectLeaves = object;
+  fs_->objectLayout = layout;
+  fs_->objectBase = base;
   return ok;
 }
 
@@ -589,110 +577,93 @@ int Lifter::directInit(const clang::Expr* e, std::vector<LeafInit>& out) {
 }
 
 std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, const std::vector<VarId>* dest) {
-  if (!e) return std::nullopt;
-  e = structOperand(e);
+  return std::move(value(e, Want{true, dest}).record);
+}
+
+const Lifter::RecordLayout* Lifter::valueLayout(const clang::Expr* e) {
   const clang::SourceLocation where = e->getExprLoc();
-  const SourceRange r = range(e->getSourceRange());
-  RecordValue out;
-  auto variables = [&](const std::vector<VarId>& ids) -> std::optional<RecordValue> {
-    for (VarId id : ids) out.leaves.push_back(refTo(*fn_, id, r));
-    out.addressable = true;
-    return std::move(out);
-  };
-  if (isThis(e) && objectLeaves_) {  // a default member initializer naming another field
-    out.layout = objectLayout_;
-    return variables(*objectLeaves_);
-  }
-  if (isThis(e)) {
-    const clang::CXXMethodDecl* method = current_ < decls_.size() ? memberFunction(decls_[current_]) : nullptr;
-    if (!method) {
-      error(where, "a default member initializer reading another field is supported in a declaration of a local only",
-            "declare the struct as a local variable, or initialize the field explicitly");
-      return std::nullopt;
-    }
-    out.layout = &layoutOf(method->getParent());
-    return variables(selfLeaves_);
-  }
   if (!isUserRecord(e->getType())) {
     error(where, "expression of type " + whyUnsupported(e->getType()) + " is not supported");
-    return std::nullopt;
+    return nullptr;
   }
-  if (referencesRejected(e)) return std::nullopt;  // diagnosed where the variable was declared
-  out.layout = recordLayout(e->getType(), where, "a value");
-  if (!out.layout) return std::nullopt;
+  if (referencesRejected(e)) return nullptr;  // diagnosed where the variable was declared
+  return recordLayout(e->getType(), where, "a value");
+}
 
-  if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) {
-    const clang::ValueDecl* d = ref->getDecl();
-    if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) return recordValue(b->getBinding());
-    if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d); v && rejectedVars_.count(v)) return std::nullopt;
-    if (auto it = recordVars_.find(d); it != recordVars_.end()) return variables(it->second);
-    const auto* v = llvm::dyn_cast<clang::VarDecl>(d);
-    if (v && !v->isLocalVarDeclOrParm())
-      error(where, "global struct '" + d->getNameAsString() + "' is not supported",
-            "pass it as a parameter, or declare it in the function that uses it");
-    else error(where, "the struct '" + d->getNameAsString() + "' cannot be used here");
+Lifter::RecordValue Lifter::leavesOf(const RecordLayout* layout, const std::vector<VarId>& ids, SourceRange r) {
+  RecordValue out;
+  out.layout = layout;
+  for (VarId id : ids) out.leaves.push_back(refTo(fs_->fn, id, r));
+  out.addressable = true;
+  return out;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordThis(const clang::Expr* e) {
+  const SourceRange r = range(e->getSourceRange());
+  if (fs_->objectLeaves)  // a default member initializer naming another field
+    return leavesOf(fs_->objectLayout, *fs_->objectLeaves, r);
+  const clang::CXXMethodDecl* method = memberFunction(fs_->decl);
+  if (!method) {
+    error(e->getExprLoc(),
+          "a default member initializer reading another field is supported in a declaration of a local only",
+          "declare the struct as a local variable, or initialize the field explicitly");
     return std::nullopt;
   }
-  if (const auto* member = llvm::dyn_cast<clang::MemberExpr>(e)) {
-    const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
-    // p->inner of an array of structs: a field of p[0].
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(member->getBase()->IgnoreParenImpCasts());
-    auto pointer = ref && member->isArrow() ? recordPointers_.find(ref->getDecl()) : recordPointers_.end();
-    if (!fd || (member->isArrow() && !isThis(member->getBase()) && pointer == recordPointers_.end())) {
-      if (referencesRejected(member)) return std::nullopt;
-      error(where, "member access through a pointer is not supported", "copy the struct into a local variable");
-      return std::nullopt;
-    }
-    std::optional<RecordValue> base = pointer != recordPointers_.end() ? recordElement(pointer->second, nullptr, r)
-                                                                       : recordValue(member->getBase());
-    if (!base) return std::nullopt;
-    auto field = base->layout->fields.find(fd);
-    if (field == base->layout->fields.end()) {
-      error(where, "this access to the field '" + fd->getNameAsString() + "' is not supported here");
-      return std::nullopt;
-    }
-    auto [first, count] = field->second;
-    out.effects = std::move(base->effects);
-    out.addressable = base->addressable;
-    for (unsigned k = first; k < first + count; ++k) out.leaves.push_back(std::move(base->leaves[k]));
-    return out;
+  return leavesOf(&layoutOf(method->getParent()), fs_->selfLeaves, r);
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordVariable(const clang::DeclRefExpr* ref, const RecordLayout* layout) {
+  const clang::SourceLocation where = ref->getExprLoc();
+  const clang::ValueDecl* d = ref->getDecl();
+  if (const auto* b = llvm::dyn_cast<clang::BindingDecl>(d)) return recordValue(b->getBinding());
+  if (const auto* v = llvm::dyn_cast<clang::VarDecl>(d); v && fs_->rejectedVars.count(v)) return std::nullopt;
+  if (auto it = fs_->recordVars.find(d); it != fs_->recordVars.end())
+    return leavesOf(layout, it->second, range(ref->getSourceRange()));
+  const auto* v = llvm::dyn_cast<clang::VarDecl>(d);
+  if (v && !v->isLocalVarDeclOrParm())
+    error(where, "global struct '" + d->getNameAsString() + "' is not supported",
+          "pass it as a parameter, or declare it in the function that uses it");
+  else error(where, "the struct '" + d->getNameAsString() + "' cannot be used here");
+  return std::nullopt;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordMember(const clang::MemberExpr* member, const RecordLayout* layout) {
+  const clang::SourceLocation where = member->getExprLoc();
+  const auto* fd = llvm::dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+  // p->inner of an array of structs: a field of p[0].
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(member->getBase()->IgnoreParenImpCasts());
+  auto pointer = ref && member->isArrow() ? fs_->recordPointers.find(ref->getDecl()) : fs_->recordPointers.end();
+  if (!fd || (member->isArrow() && !isThis(member->getBase()) && pointer == fs_->recordPointers.end())) {
+    if (referencesRejected(member)) return std::nullopt;
+    error(where, "member access through a pointer is not supported", "copy the struct into a local variable");
+    return std::nullopt;
   }
+  std::optional<RecordValue> base = pointer != fs_->recordPointers.end()
+                                        ? recordElement(pointer->second, nullptr, range(member->getSourceRange()))
+                                        : recordValue(member->getBase());
+  if (!base) return std::nullopt;
+  auto field = base->layout->fields.find(fd);
+  if (field == base->layout->fields.end()) {
+    error(where, "this access to the field '" + fd->getNameAsString() + "' is not supported here");
+    return std::nullopt;
+  }
+  auto [first, count] = field->second;
+  RecordValue out;
+  out.layout = layout;
+  out.effects = std::move(base->effects);
+  out.addressable = base->addressable;
+  for (unsigned k = first; k < first + count; ++k) out.leaves.push_back(std::move(base->leaves[k]));
+  return out;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordInit(const clang::Expr* e, const RecordLayout* layout,
+                                                      const std::vector<VarId>* dest) {
   if (const auto* list = llvm::dyn_cast<clang::InitListExpr>(e); list && semantic(list)->isTransparent())
     return recordValue(semantic(list)->getInit(0), dest);
   std::vector<LeafInit> inits;
   if (int direct = directInit(e, inits)) {
     if (direct < 0) return std::nullopt;
-    for (std::size_t k = 0; k < inits.size(); ++k) {
-      LeafInit& leaf = inits[k];
-      for (ExprPtr& x : leaf.before) out.effects.push_back(std::move(x));
-      const Type t = out.layout->leaves[k].type;
-      if (t.isValue()) {
-        out.leaves.push_back(leaf.scalar ? std::move(leaf.scalar) : zero(t.scalar, e->getSourceRange()));
-        continue;
-      }
-      // An array in a temporary struct: an array of its own, filled element by element.
-      Var temp;
-      temp.name = freshName("tmp_" + out.layout->leaves[k].path);
-      temp.type = t;
-      temp.range = r;
-      const VarId id = static_cast<VarId>(fn_->vars.size());
-      fn_->vars.push_back(std::move(temp));
-      StmtPtr decl = makeStmt(StmtKind::Decl, r);
-      decl->var = id;
-      pendingDecls_.push_back(std::move(decl));
-      if (leaf.arraySource) {
-        for (std::uint64_t i = 0; i < t.extent; ++i)
-          out.effects.push_back(assignment(elementOf(*fn_, id, i, r), elementOf(*fn_, leaf.arraySource->var, i, r), r));
-      } else if (leaf.arrayInit) {
-        for (std::uint64_t i = 0; i < t.extent; ++i)
-          out.effects.push_back(
-              assignment(elementOf(*fn_, id, i, r),
-                         i < leaf.elements.size() ? std::move(leaf.elements[i]) : zero(t.scalar, e->getSourceRange()),
-                         r));
-      }
-      out.leaves.push_back(refTo(*fn_, id, r));
-    }
-    return out;
+    return initializedValue(e, layout, inits);
   }
   if (const auto* construct = llvm::dyn_cast<clang::CXXConstructExpr>(e)) {
     const clang::CXXConstructorDecl* ctor = construct->getConstructor();
@@ -703,46 +674,94 @@ std::optional<Lifter::RecordValue> Lifter::recordValue(const clang::Expr* e, con
     }
     return recordCall(e, dest);
   }
-  if (llvm::isa<clang::CallExpr>(e)) return recordCall(e, dest);
-  if (llvm::isa<clang::ConditionalOperator, clang::BinaryConditionalOperator>(e)) {
-    error(where, "choosing between structs with ?: is not supported", "assign the struct in an if/else instead");
+  return unsupportedRecord(e);
+}
+
+Lifter::RecordValue Lifter::initializedValue(const clang::Expr* e, const RecordLayout* layout,
+                                             std::vector<LeafInit>& inits) {
+  const SourceRange r = range(e->getSourceRange());
+  RecordValue out;
+  out.layout = layout;
+  for (std::size_t k = 0; k < inits.size(); ++k) {
+    LeafInit& leaf = inits[k];
+    for (ExprPtr& x : leaf.before) out.effects.push_back(std::move(x));
+    const Type t = out.layout->leaves[k].type;
+    if (t.isValue()) {
+      out.leaves.push_back(leaf.scalar ? std::move(leaf.scalar) : zero(t.scalar, e->getSourceRange()));
+      continue;
+    }
+    // An array in a temporary struct: an array of its own, filled element by element.
+    Var temp;
+    temp.name = freshName("tmp_" + out.layout->leaves[k].path);
+    temp.type = t;
+    temp.range = r;
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(temp));
+    StmtPtr decl = makeStmt(StmtKind::Decl, r);
+    decl->var = id;
+    fs_->pendingDecls.push_back(std::move(decl));
+    if (leaf.arraySource) {
+      for (std::uint64_t i = 0; i < t.extent; ++i)
+        out.effects.push_back(
+            assignment(elementOf(fs_->fn, id, i, r), elementOf(fs_->fn, leaf.arraySource->var, i, r), r));
+    } else if (leaf.arrayInit) {
+      for (std::uint64_t i = 0; i < t.extent; ++i)
+        out.effects.push_back(
+            assignment(elementOf(fs_->fn, id, i, r),
+                       i < leaf.elements.size() ? std::move(leaf.elements[i]) : zero(t.scalar, e->getSourceRange()),
+                       r));
+    }
+    out.leaves.push_back(refTo(fs_->fn, id, r));
+  }
+  return out;
+}
+
+std::optional<Lifter::RecordValue> Lifter::recordSubscript(const clang::ArraySubscriptExpr* element,
+                                                           const RecordLayout* layout) {
+  const SourceRange r = range(element->getSourceRange());
+  if (referencesRejected(element)) return std::nullopt;
+  // An element of a local array of structs: the same element of each field's array.
+  const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(element->getBase()->IgnoreParenImpCasts());
+  if (auto pointer = ref ? fs_->recordPointers.find(ref->getDecl()) : fs_->recordPointers.end();
+      pointer != fs_->recordPointers.end())
+    return recordElement(pointer->second, element->getIdx(), r);
+  auto found = ref ? fs_->structArrays.find(ref->getDecl()) : fs_->structArrays.end();
+  if (found == fs_->structArrays.end()) {
+    error(element->getExprLoc(), "only a local array of structs or an array-of-structs parameter can be indexed",
+          "index a local array (P ps[4]) or a parameter const P* p");
     return std::nullopt;
   }
-  if (const auto* element = llvm::dyn_cast<clang::ArraySubscriptExpr>(e)) {
-    if (referencesRejected(e)) return std::nullopt;
-    // An element of a local array of structs: the same element of each field's array.
-    const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(element->getBase()->IgnoreParenImpCasts());
-    if (auto pointer = ref ? recordPointers_.find(ref->getDecl()) : recordPointers_.end();
-        pointer != recordPointers_.end())
-      return recordElement(pointer->second, element->getIdx(), r);
-    auto found = ref ? structArrays_.find(ref->getDecl()) : structArrays_.end();
-    if (found == structArrays_.end()) {
-      error(where, "only a local array of structs or an array-of-structs parameter can be indexed",
-            "index a local array (P ps[4]) or a parameter const P* p");
-      return std::nullopt;
-    }
-    if (element->getIdx()->HasSideEffects(ctx_)) {
-      error(element->getIdx()->getExprLoc(), "the index of an element of an array of structs must have no side effects",
-            "compute the index in a statement of its own: int k = i++; then ps[k]");
-      return std::nullopt;
-    }
-    for (VarId id : found->second) {
-      ExprPtr index = expr(element->getIdx());
-      if (!index) return std::nullopt;
-      if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool)) {
-        error(element->getIdx()->getExprLoc(), "array index must be an integer");
-        return std::nullopt;
-      }
-      auto leaf = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[id].type.scalar), r);
-      leaf->operands.push_back(refTo(*fn_, id, r));
-      leaf->operands.push_back(std::move(index));
-      out.leaves.push_back(std::move(leaf));
-    }
-    out.addressable = true;
-    return out;
+  if (element->getIdx()->HasSideEffects(ctx_)) {
+    error(element->getIdx()->getExprLoc(), "the index of an element of an array of structs must have no side effects",
+          "compute the index in a statement of its own: int k = i++; then ps[k]");
+    return std::nullopt;
   }
-  error(where, std::string("unsupported expression '") + e->getStmtClassName() + "' of struct type " +
-                   whyUnsupported(e->getType()));
+  RecordValue out;
+  out.layout = layout;
+  for (VarId id : found->second) {
+    ExprPtr index = expr(element->getIdx());
+    if (!index) return std::nullopt;
+    if (!index->type.isValue() || !(isInteger(index->type.scalar) || index->type.scalar == Scalar::Bool)) {
+      error(element->getIdx()->getExprLoc(), "array index must be an integer");
+      return std::nullopt;
+    }
+    auto leaf = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fs_->fn.vars[id].type.scalar), r);
+    leaf->operands.push_back(refTo(fs_->fn, id, r));
+    leaf->operands.push_back(std::move(index));
+    out.leaves.push_back(std::move(leaf));
+  }
+  out.addressable = true;
+  return out;
+}
+
+std::optional<Lifter::RecordValue> Lifter::unsupportedRecord(const clang::Expr* e) {
+  if (llvm::isa<clang::ConditionalOperator, clang::BinaryConditionalOperator>(e)) {
+    error(e->getExprLoc(), "choosing between structs with ?: is not supported",
+          "assign the struct in an if/else instead");
+    return std::nullopt;
+  }
+  error(e->getExprLoc(), std::string("unsupported expression '") + e->getStmtClassName() + "' of struct type " +
+                             whyUnsupported(e->getType()));
   return std::nullopt;
 }
 
@@ -846,7 +865,7 @@ std::optional<Lifter::RecordValue> Lifter::recordCall(const clang::Expr* e, cons
                         : userCall(e, def, object, nullptr, args, &results);
   if (!c) return std::nullopt;
   out.effects.push_back(std::move(c));
-  for (VarId id : results) out.leaves.push_back(refTo(*fn_, id, range(e->getSourceRange())));
+  for (VarId id : results) out.leaves.push_back(refTo(fs_->fn, id, range(e->getSourceRange())));
   out.addressable = true;
   return out;
 }
@@ -884,7 +903,7 @@ ExprPtr Lifter::userCall(const clang::Expr* call, const clang::FunctionDecl* def
   bool ok = true;
   const clang::CXXMethodDecl* method = memberFunction(def);
   if (self) {
-    for (VarId id : *self) operands.push_back(refTo(*fn_, id, r));
+    for (VarId id : *self) operands.push_back(refTo(fs_->fn, id, r));
   } else if (method && object) {
     std::optional<RecordValue> o = recordValue(object);
     if (!o) {
@@ -900,7 +919,7 @@ ExprPtr Lifter::userCall(const clang::Expr* call, const clang::FunctionDecl* def
     ok = pushArgument(args[k], param, operands, effects) && ok;
   }
   if (out)
-    for (VarId id : *out) operands.push_back(refTo(*fn_, id, r));
+    for (VarId id : *out) operands.push_back(refTo(fs_->fn, id, r));
   const bool returnsArray = resultArray != nullptr;
   if (resultArray) operands.push_back(std::move(resultArray));  // the callee's last parameter: its result
   std::optional<Scalar> result;
@@ -909,7 +928,7 @@ ExprPtr Lifter::userCall(const clang::Expr* call, const clang::FunctionDecl* def
     if (!result) return nullptr;
   }
   const FuncId id = enqueue(def, false, {});
-  edges_.push_back({current_, id, where});
+  edges_.push_back({fs_->id, id, where});
   if (!ok) return nullptr;
   auto c = std::make_unique<Expr>(ExprKind::Call, Type::value(result.value_or(Scalar::Void)), r);
   c->callee = id;
@@ -927,7 +946,7 @@ ExprPtr Lifter::memberExpr(const clang::MemberExpr* e) {
   if (fd && isStdPair(baseType)) return pairMember(e);
   if (const auto* ref = llvm::dyn_cast<clang::DeclRefExpr>(base->IgnoreParenImpCasts()); e->isArrow() && ref) {
     // p->x of an array of structs: p[0].x.
-    if (auto pointer = recordPointers_.find(ref->getDecl()); pointer != recordPointers_.end() && fd) {
+    if (auto pointer = fs_->recordPointers.find(ref->getDecl()); pointer != fs_->recordPointers.end() && fd) {
       std::optional<RecordValue> value = recordElement(pointer->second, nullptr, range(e->getSourceRange()));
       if (!value) return nullptr;
       auto found = value->layout->fields.find(fd);

@@ -4,19 +4,19 @@
 // before a function's body (copies of array fields passed by value, member initializers).
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 #include "record_nodes.hpp"
 
 namespace culift::frontend {
 using namespace record;
 
 StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
-  const std::vector<std::string> names = std::move(leafBase_);
-  leafBase_.clear();
+  const std::vector<std::string> names = std::move(fs_->leafBase);
+  fs_->leafBase.clear();
   const std::string name = v->getNameAsString();
   const RecordLayout* layout = recordLayout(v->getType(), v->getLocation(), "local variable '" + name + "'");
   if (!layout) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   const SourceRange r = range(v->getSourceRange());
@@ -29,7 +29,7 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
     std::optional<RecordValue> value = init ? recordValue(init) : std::nullopt;
     if (!value) {
       if (!init) error(v->getLocation(), "reference '" + name + "' is not bound to anything");
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     effectStmts(value->effects);
@@ -55,28 +55,28 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
         declare(ids[k], leaf);
       }
     }
-    recordVars_[v] = std::move(ids);
+    fs_->recordVars[v] = std::move(ids);
     return group;
   }
   std::vector<VarId> ids = declareLeaves(*layout, name, v->getSourceRange(), false, Binding::Value, false);
   for (std::size_t k = 0; k < ids.size() && k < names.size(); ++k) {
-    usedNames_.erase(fn_->vars[ids[k]].name);
-    fn_->vars[ids[k]].name = freshName(names[k]);
+    fs_->usedNames.erase(fs_->fn.vars[ids[k]].name);
+    fs_->fn.vars[ids[k]].name = freshName(names[k]);
   }
   std::vector<LeafInit> inits;
   // Default member initializers may read the fields before them: `this` is the new variable.
-  const std::vector<VarId>* outerObject = objectLeaves_;
-  const RecordLayout* outerLayout = objectLayout_;
-  const std::size_t outerBase = objectBase_;
-  objectLeaves_ = &ids;
-  objectLayout_ = layout;
-  objectBase_ = 0;
+  const std::vector<VarId>* outerObject = fs_->objectLeaves;
+  const RecordLayout* outerLayout = fs_->objectLayout;
+  const std::size_t outerBase = fs_->objectBase;
+  fs_->objectLeaves = &ids;
+  fs_->objectLayout = layout;
+  fs_->objectBase = 0;
   const int direct = init ? directInit(init, inits) : 1;
-  objectLeaves_ = outerObject;
-  objectLayout_ = outerLayout;
-  objectBase_ = outerBase;
+  fs_->objectLeaves = outerObject;
+  fs_->objectLayout = outerLayout;
+  fs_->objectBase = outerBase;
   if (direct < 0) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   if (direct > 0) {
@@ -85,12 +85,12 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
       effectStmts(inits[k].before);
       declare(ids[k], inits[k]);
     }
-    recordVars_[v] = std::move(ids);
+    fs_->recordVars[v] = std::move(ids);
     return group;
   }
   std::optional<RecordValue> value = recordValue(init, &ids);  // a call writes the new leaves directly
   if (!value) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   bool inPlace = !ids.empty();
@@ -109,13 +109,13 @@ StmtPtr Lifter::recordDecl(const clang::VarDecl* v) {
       declare(ids[k], leaf);
     }
   }
-  recordVars_[v] = std::move(ids);
+  fs_->recordVars[v] = std::move(ids);
   return group;
 }
 
 StmtPtr Lifter::leafDecl(VarId id, LeafInit& init, const SourceRange& where) {
   const SourceRange r = where;  // `where` may be a variable's range, and copies add variables
-  const Function& fn = *fn_;
+  const Function& fn = fs_->fn;
   StmtPtr decl = makeStmt(StmtKind::Decl, r);
   decl->var = id;
   const Type t = fn.vars[id].type;
@@ -149,12 +149,12 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
     if (!at)
       error(v->getLocation(), "variable-length array '" + name + "' is not supported",
             "give the array a constant size");
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   for (const RecordLeaf& leaf : layout->leaves)
     if (leaf.type.isArray()) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       error(v->getLocation(),
             "local array '" + name + "' of structs with an array field ('" + leaf.path + "') is not supported",
             "use one array per field of the struct");
@@ -169,8 +169,8 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
     a.name = freshName(name + "_" + leaf.path);
     a.type = Type::array(leaf.type.scalar, n, element.isConstQualified());
     a.range = r;
-    ids.push_back(static_cast<VarId>(fn_->vars.size()));
-    fn_->vars.push_back(std::move(a));
+    ids.push_back(static_cast<VarId>(fs_->fn.vars.size()));
+    fs_->fn.vars.push_back(std::move(a));
   }
   // The elements' initial values, element by element: a brace list, default member
   // initializers, or nothing (each field's array left uninitialized).
@@ -181,14 +181,14 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
   bool zero = list != nullptr;
   if (const auto* construct = llvm::dyn_cast_or_null<clang::CXXConstructExpr>(init)) {
     if (construct->getConstructor()->isUserProvided()) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       error(v->getLocation(), "local array '" + name + "' of structs with a constructor is not supported",
             "initialize the elements with a brace list of aggregates");
       return nullptr;
     }
     zero = construct->requiresZeroInitialization();
   } else if (init && !list) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     error(init->getBeginLoc(), "array '" + name + "' must be initialized with a brace list: = {...}");
     return nullptr;
   }
@@ -220,7 +220,7 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
     if (!list && !any) break;  // every element alike, none with a value
   }
   if (!ok) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   StmtPtr group = makeStmt(StmtKind::Block, r);
@@ -236,7 +236,7 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
     if (any || list) {
       decl->arrayInitialized = true;
       for (std::vector<LeafInit>& leaves : elements) {
-        const Scalar s = fn_->vars[ids[j]].type.scalar;
+        const Scalar s = fs_->fn.vars[ids[j]].type.scalar;
         ExprPtr value = j < leaves.size() && leaves[j].scalar ? convert(std::move(leaves[j].scalar), s)
                                                               : this->zero(s, v->getSourceRange());
         decl->inits.push_back(std::move(value));
@@ -244,7 +244,7 @@ StmtPtr Lifter::structArrayDecl(const clang::VarDecl* v) {
     }
     group->stmts.push_back(std::move(decl));
   }
-  structArrays_[v] = std::move(ids);
+  fs_->structArrays[v] = std::move(ids);
   return group;
 }
 
@@ -254,18 +254,18 @@ StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::Var
   const RecordLayout* layout = recordLayout(et.getNonReferenceType(), element->getLocation(),
                                             "loop variable '" + element->getNameAsString() + "'");
   if (!layout || !isUserRecord(et.getNonReferenceType())) {
-    rejectedVars_.insert(element);
+    fs_->rejectedVars.insert(element);
     if (layout)
       error(element->getLocation(), "the loop variable of a loop over an array of structs must be the struct");
     return nullptr;
   }
-  const std::vector<VarId> arrays = structArrays_[array];
+  const std::vector<VarId> arrays = fs_->structArrays[array];
   const SourceRange r = range(s->getSourceRange());
   StmtPtr init = stmt(s->getInit());
   VarId k = kNone;
   // (The extent from the array's type: in a lambda the leaves are captured arrays, pointers.)
   const auto* records = ctx_.getAsConstantArrayType(array->getType().getNonReferenceType());
-  StmtPtr loop = countingLoop(records ? records->getSize().getZExtValue() : fn_->vars[arrays.front()].type.extent, r,
+  StmtPtr loop = countingLoop(records ? records->getSize().getZExtValue() : fs_->fn.vars[arrays.front()].type.extent, r,
                               k);
   // The element: references to its leaves (for (P& p : ps), for (const P& p : ps)) or copies.
   const bool byRef = et->isReferenceType();
@@ -275,15 +275,15 @@ StmtPtr Lifter::structArrayFor(const clang::CXXForRangeStmt* s, const clang::Var
   std::vector<VarId> ids = declareLeaves(*layout, element->getNameAsString(), element->getSourceRange(), false, binding,
                                          constant);
   for (std::size_t j = 0; j < ids.size(); ++j) {
-    auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fn_->vars[arrays[j]].type.scalar), r);
-    item->operands.push_back(refTo(*fn_, arrays[j], r));
-    item->operands.push_back(refTo(*fn_, k, r));
+    auto item = std::make_unique<Expr>(ExprKind::Subscript, Type::value(fs_->fn.vars[arrays[j]].type.scalar), r);
+    item->operands.push_back(refTo(fs_->fn, arrays[j], r));
+    item->operands.push_back(refTo(fs_->fn, k, r));
     StmtPtr decl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
     decl->var = ids[j];
     decl->expr = std::move(item);
     body->stmts.push_back(std::move(decl));
   }
-  recordVars_[element] = std::move(ids);
+  fs_->recordVars[element] = std::move(ids);
   if (StmtPtr user = stmt(s->getBody())) {
     if (user->kind == StmtKind::Block && user->scoped)
       for (StmtPtr& x : user->stmts) body->stmts.push_back(std::move(x));
@@ -308,13 +308,13 @@ StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
         for (const clang::FieldDecl* fd : t->getAsRecordDecl()->fields()) {
           if (binding == d->bindings().end()) break;
           const std::string name = (*binding++)->getNameAsString();
-          usedNames_.erase(name);
+          fs_->usedNames.erase(name);
           auto [first, count] = layout.fields.at(fd);
           for (unsigned k = first; k < first + count; ++k) {
             const std::string& path = layout.leaves[k].path;
-            leafBase_.push_back(count == 1 && layout.leaves[k].type.isValue()
-                                    ? name
-                                    : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
+            fs_->leafBase.push_back(count == 1 && layout.leaves[k].type.isValue()
+                                        ? name
+                                        : name + path.substr(std::min(path.size(), fd->getNameAsString().size())));
           }
         }
       }
@@ -327,16 +327,16 @@ StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
     init = loop->getCommonExpr()->getSourceExpr();
   const auto* ref = init ? llvm::dyn_cast<clang::DeclRefExpr>(init->IgnoreParenImpCasts()) : nullptr;
   const auto* source = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  auto found = source ? vars_.find(source) : vars_.end();
-  if (!array || found == vars_.end() || !fn_->vars[found->second].type.isArray()) {
-    rejectedVars_.insert(d);
-    if (source && rejectedVars_.count(source)) return nullptr;
+  auto found = source ? fs_->vars.find(source) : fs_->vars.end();
+  if (!array || found == fs_->vars.end() || !fs_->fn.vars[found->second].type.isArray()) {
+    fs_->rejectedVars.insert(d);
+    if (source && fs_->rejectedVars.count(source)) return nullptr;
     error(d->getLocation(), "structured bindings of this type are not supported",
           "bind the fields of a struct or the elements of a local array");
     return nullptr;
   }
   if (d->getType()->isReferenceType()) {  // auto& [a, b] = arr: the elements themselves
-    vars_[d] = found->second;
+    fs_->vars[d] = found->second;
     StmtPtr nothing = makeStmt(StmtKind::Block, range(d->getSourceRange()));
     nothing->scoped = false;
     return nothing;
@@ -345,18 +345,18 @@ StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
   StmtPtr group = makeStmt(StmtKind::Block, range(d->getSourceRange()));
   group->scoped = false;
   std::uint64_t k = 0;
-  const Scalar s = fn_->vars[found->second].type.scalar;
+  const Scalar s = fs_->fn.vars[found->second].type.scalar;
   for (const clang::BindingDecl* b : d->bindings()) {
     Var var;
     var.name = b->getNameAsString();
     var.type = Type::value(s);
     var.range = range(b->getSourceRange());
-    const VarId id = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(var));
-    bindingVars_[b] = id;
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(var));
+    fs_->bindingVars[b] = id;
     StmtPtr decl = makeStmt(StmtKind::Decl, range(d->getSourceRange()));
     decl->var = id;
-    decl->expr = elementOf(*fn_, found->second, k++, range(d->getSourceRange()));
+    decl->expr = elementOf(fs_->fn, found->second, k++, range(d->getSourceRange()));
     group->stmts.push_back(std::move(decl));
   }
   return group;
@@ -365,17 +365,17 @@ StmtPtr Lifter::decompositionDecl(const clang::DecompositionDecl* d) {
 StmtPtr Lifter::recordReturn(const clang::ReturnStmt* ret) {
   const SourceRange r = range(ret->getSourceRange());
   const clang::Expr* value = ret->getRetValue();
-  if (returnsThis_) {
+  if (fs_->returnsThis) {
     if (value && !isThis(value))
-      error(value->getBeginLoc(), "'" + fn_->name + "' returns a reference: only *this can be returned by reference",
+      error(value->getBeginLoc(), "'" + fs_->fn.name + "' returns a reference: only *this can be returned by reference",
             "return *this, or return the struct by value");
     return makeStmt(StmtKind::Return, r);
   }
   if (!value) return makeStmt(StmtKind::Return, r);
-  std::optional<RecordValue> result = recordValue(value, &returnLeaves_);
+  std::optional<RecordValue> result = recordValue(value, &fs_->returnLeaves);
   if (!result) return nullptr;
   std::vector<ExprPtr> effects = std::move(result->effects);
-  assignLeaves(returnLeaves_, *result, effects, r);
+  assignLeaves(fs_->returnLeaves, *result, effects, r);
   StmtPtr block = makeStmt(StmtKind::Block, r);
   block->scoped = false;
   for (ExprPtr& x : effects)  // a leaf the call wrote in place needs no copy
@@ -409,23 +409,23 @@ StmtPtr Lifter::recordExprStmt(const clang::Expr* e) {
 void Lifter::prologueOf(const clang::FunctionDecl* fd) {
   // An array field of a struct passed by value arrives as a pointer: the callee's copy is a
   // local array, so that writing it leaves the caller's struct alone.
-  for (auto [param, leaf] : arrayCopies_) {
-    std::vector<VarId>& ids = recordVars_[param];
+  for (auto [param, leaf] : fs_->arrayCopies) {
+    std::vector<VarId>& ids = fs_->recordVars[param];
     const VarId source = ids[leaf];
     const RecordLayout& layout = layoutOf(param->getType()->getAsRecordDecl());
     Var copy;
     copy.name = freshName(param->getNameAsString() + "_" + layout.leaves[leaf].path);
     copy.type = layout.leaves[leaf].type;
-    copy.range = fn_->vars[source].range;
-    const VarId id = static_cast<VarId>(fn_->vars.size());
-    fn_->vars.push_back(std::move(copy));
+    copy.range = fs_->fn.vars[source].range;
+    const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+    fs_->fn.vars.push_back(std::move(copy));
     LeafInit init;
-    init.arraySource = refTo(*fn_, source, fn_->vars[id].range);
-    prologue_.push_back(leafDecl(id, init, fn_->vars[id].range));
+    init.arraySource = refTo(fs_->fn, source, fs_->fn.vars[id].range);
+    fs_->prologue.push_back(leafDecl(id, init, fs_->fn.vars[id].range));
     ids[leaf] = id;
   }
   const auto* ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd);
-  if (!ctor || selfLeaves_.size() != layoutOf(ctor->getParent()).leaves.size()) return;
+  if (!ctor || fs_->selfLeaves.size() != layoutOf(ctor->getParent()).leaves.size()) return;
   const RecordLayout& layout = layoutOf(ctor->getParent());
   for (const clang::CXXCtorInitializer* init : ctor->inits()) {
     if (!init->isMemberInitializer()) {
@@ -441,40 +441,41 @@ void Lifter::prologueOf(const clang::FunctionDecl* fd) {
     std::vector<LeafInit> inits;
     // A nested struct's default member initializers read its own fields: `this` is the
     // field's leaves of the object being constructed.
-    const std::vector<VarId>* outerObject = objectLeaves_;
-    const std::size_t outerBase = objectBase_;
-    std::vector<VarId> fieldLeaves(selfLeaves_.begin() + found->second.first,
-                                   selfLeaves_.begin() + found->second.first + found->second.second);
+    const std::vector<VarId>* outerObject = fs_->objectLeaves;
+    const std::size_t outerBase = fs_->objectBase;
+    std::vector<VarId> fieldLeaves(fs_->selfLeaves.begin() + found->second.first,
+                                   fs_->selfLeaves.begin() + found->second.first + found->second.second);
     if (isUserRecord(field->getType())) {
-      objectLeaves_ = &fieldLeaves;
-      objectBase_ = 0;
+      fs_->objectLeaves = &fieldLeaves;
+      fs_->objectBase = 0;
     }
     const bool lifted = fieldInit(field, init->getInit(), inits);
-    objectLeaves_ = outerObject;
-    objectBase_ = outerBase;
+    fs_->objectLeaves = outerObject;
+    fs_->objectBase = outerBase;
     if (!lifted) continue;
     const SourceRange r = range(init->getSourceRange());
     std::vector<ExprPtr> effects;
     for (unsigned k = 0; k < inits.size() && k < found->second.second; ++k) {
       LeafInit& leaf = inits[k];
-      const VarId target = selfLeaves_[found->second.first + k];
+      const VarId target = fs_->selfLeaves[found->second.first + k];
       for (ExprPtr& x : leaf.before) effects.push_back(std::move(x));
-      const Type t = fn_->vars[target].type;
+      const Type t = fs_->fn.vars[target].type;
       if (t.isValue()) {
-        if (leaf.scalar) effects.push_back(assignment(refTo(*fn_, target, r), std::move(leaf.scalar), r));
+        if (leaf.scalar) effects.push_back(assignment(refTo(fs_->fn, target, r), std::move(leaf.scalar), r));
       } else if (leaf.arraySource) {
         for (std::uint64_t e = 0; e < layout.leaves[found->second.first + k].type.extent; ++e)
-          effects.push_back(assignment(elementOf(*fn_, target, e, r), elementOf(*fn_, leaf.arraySource->var, e, r), r));
+          effects.push_back(
+              assignment(elementOf(fs_->fn, target, e, r), elementOf(fs_->fn, leaf.arraySource->var, e, r), r));
       } else if (leaf.arrayInit) {
         const std::uint64_t n = layout.leaves[found->second.first + k].type.extent;
         for (std::uint64_t e = 0; e < n; ++e)
-          effects.push_back(assignment(elementOf(*fn_, target, e, r),
+          effects.push_back(assignment(elementOf(fs_->fn, target, e, r),
                                        e < leaf.elements.size() ? std::move(leaf.elements[e])
                                                                 : zero(t.scalar, init->getSourceRange()),
                                        r));
       }
     }
-    effectStatements(effects, prologue_);
+    effectStatements(effects, fs_->prologue);
   }
 }
 

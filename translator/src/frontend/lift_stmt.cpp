@@ -1,7 +1,7 @@
 // Statements: blocks, declarations, control flow and switch (case labels must be direct
 // statements of the switch body, the one shape every backend can express).
 #include "clang/AST/StmtCXX.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 
 namespace culift::frontend {
 namespace {
@@ -9,14 +9,15 @@ StmtPtr makeStmt(StmtKind kind, SourceRange r) { return std::make_unique<Stmt>(k
 }  // namespace
 
 StmtPtr Lifter::stmt(const clang::Stmt* s) {
-  const std::size_t pending = pendingDecls_.size();
+  const std::size_t pending = fs_->pendingDecls.size();
   StmtPtr out = stmtNode(s);
-  if (pendingDecls_.size() == pending) return out;
+  if (fs_->pendingDecls.size() == pending) return out;
   // Temporaries of struct values the statement computes: declared just before it.
   StmtPtr group = makeStmt(StmtKind::Block, out ? out->range : range(s->getSourceRange()));
   group->scoped = false;
-  for (std::size_t k = pending; k < pendingDecls_.size(); ++k) group->stmts.push_back(std::move(pendingDecls_[k]));
-  pendingDecls_.resize(pending);
+  for (std::size_t k = pending; k < fs_->pendingDecls.size(); ++k)
+    group->stmts.push_back(std::move(fs_->pendingDecls[k]));
+  fs_->pendingDecls.resize(pending);
   if (out) group->stmts.push_back(std::move(out));
   return group;
 }
@@ -25,8 +26,8 @@ StmtPtr Lifter::stmtNode(const clang::Stmt* s) {
   if (!s) return nullptr;
   // Statements nested without braces (`if (a) if (b) ...`, long else-if chains) escape Clang's
   // bracket limit; bounded here like expressions.
-  const NestingLevel level(stmtDepth_);
-  if (tooDeep(stmtDepth_, kMaxStmtDepth, stmtDepthReported_, s->getBeginLoc(), "statement",
+  const NestingLevel level(fs_->stmtDepth);
+  if (tooDeep(fs_->stmtDepth, kMaxStmtDepth, fs_->stmtDepthReported, s->getBeginLoc(), "statement",
               "move the inner statements into a function of their own"))
     return nullptr;
   const clang::SourceRange sr = s->getSourceRange();
@@ -40,10 +41,10 @@ StmtPtr Lifter::stmtNode(const clang::Stmt* s) {
   if (const auto* decl = llvm::dyn_cast<clang::DeclStmt>(s)) return declStmt(decl);
   if (llvm::isa<clang::NullStmt>(s)) return makeStmt(StmtKind::Null, range(sr));
   if (const auto* ret = llvm::dyn_cast<clang::ReturnStmt>(s)) {
-    if (resultParam_ != kNone) return arrayReturn(ret);
-    if ((returnLayout_ || returnsThis_) && !returnTypeRejected_) return recordReturn(ret);
+    if (fs_->resultParam != kNone) return arrayReturn(ret);
+    if ((fs_->returnLayout || fs_->returnsThis) && !fs_->returnTypeRejected) return recordReturn(ret);
     StmtPtr out = makeStmt(StmtKind::Return, range(sr));
-    const clang::Expr* value = returnTypeRejected_ ? nullptr : ret->getRetValue();
+    const clang::Expr* value = fs_->returnTypeRejected ? nullptr : ret->getRetValue();
     if (value && value->getType()->isVoidType()) {
       // `return f();` in a void function: evaluate, then return.
       StmtPtr block = makeStmt(StmtKind::Block, range(sr));
@@ -205,16 +206,16 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
       // static constexpr float kTable[] = {...}: a local const array of the values.
       VarId id = kNone;
       StmtPtr table = constantTable(v, id);
-      if (!table) rejectedVars_.insert(v);
+      if (!table) fs_->rejectedVars.insert(v);
       return table;
     }
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     error(v->getLocation(), "static local variable " + name + " is not supported",
           "keep state in an array parameter, or make it a constexpr constant");
     return nullptr;
   }
   if (v->hasExternalStorage()) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     error(v->getLocation(), "extern variable " + name + " is not supported");
     return nullptr;
   }
@@ -233,29 +234,29 @@ StmtPtr Lifter::varDecl(const clang::VarDecl* v) {
     std::uint64_t n = 0;
     ExprPtr array = wholeArray(v->getInit(), n);
     if (!array || array->kind != ExprKind::VarRef) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     if (array->type.constElements && !v->getType().getNonReferenceType().isConstQualified()) {
-      rejectedVars_.insert(v);
-      error(v->getLocation(), "a non-const reference to the const array '" + fn_->vars[array->var].name + "'");
+      fs_->rejectedVars.insert(v);
+      error(v->getLocation(), "a non-const reference to the const array '" + fs_->fn.vars[array->var].name + "'");
       return nullptr;
     }
-    vars_[v] = array->var;
+    fs_->vars[v] = array->var;
     return nullptr;
   }
   std::optional<Type> type = localType(v);
   if (!type) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     return nullptr;
   }
   Var var;
   var.name = v->getNameAsString();
   var.type = *type;
   var.range = range(v->getSourceRange());
-  const VarId id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(var));
-  vars_[v] = id;
+  const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(var));
+  fs_->vars[v] = id;
 
   StmtPtr out = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
   out->var = id;
@@ -271,7 +272,7 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
   const Scalar s = *scalarOf(v->getType().getNonReferenceType());
   const clang::Expr* init = v->getInit();
   if (!init) {
-    rejectedVars_.insert(v);
+    fs_->rejectedVars.insert(v);
     error(v->getLocation(), "reference '" + name + "' is not bound to anything");
     return nullptr;
   }
@@ -301,20 +302,20 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
   } else if (fieldOfTemporary(bound)) {
     value = expr(bound);
     if (!value) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     value = convert(std::move(value), s);
   } else {
     value = expr(bound);
     if (!value) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       return nullptr;
     }
     const bool bindable = (value->kind == ExprKind::VarRef && value->type.isValue()) ||
                           value->kind == ExprKind::Subscript;
     if (!bindable) {
-      rejectedVars_.insert(v);
+      fs_->rejectedVars.insert(v);
       const auto* call = llvm::dyn_cast<clang::CallExpr>(bound);
       const clang::FunctionDecl* callee = call ? call->getDirectCallee() : nullptr;
       if (callee) {
@@ -330,9 +331,9 @@ StmtPtr Lifter::referenceDecl(const clang::VarDecl* v) {
     }
     var.binding = v->getType().getNonReferenceType().isConstQualified() ? Binding::ConstReference : Binding::Reference;
   }
-  const VarId id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(var));
-  vars_[v] = id;
+  const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(var));
+  fs_->vars[v] = id;
   StmtPtr out = makeStmt(StmtKind::Decl, range(v->getSourceRange()));
   out->var = id;
   out->expr = std::move(value);
@@ -345,8 +346,8 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const clang::Expr* rangeInit = s->getRangeInit() ? s->getRangeInit()->IgnoreParenImpCasts() : nullptr;
   const auto* ref = llvm::dyn_cast_or_null<clang::DeclRefExpr>(rangeInit);
   const auto* arrayDecl = ref ? llvm::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
-  if (arrayDecl && structArrays_.count(arrayDecl)) return structArrayFor(s, arrayDecl);
+  if (arrayDecl && fs_->rejectedVars.count(arrayDecl)) return nullptr;
+  if (arrayDecl && fs_->structArrays.count(arrayDecl)) return structArrayFor(s, arrayDecl);
   std::optional<VarId> fieldArray;  // an array field of a struct: its leaf (a local array or a pointer)
   if (const auto* field = llvm::dyn_cast_or_null<clang::MemberExpr>(rangeInit)) {
     ExprPtr leaf = memberExpr(field);
@@ -357,7 +358,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   // multi-dimensional one that an outer range for binds.
   std::optional<RowView> view = !fieldArray && arrayDecl ? rangeView(arrayDecl, ref) : std::nullopt;
   if (!fieldArray && !view) {
-    if (arrayDecl && rejectedVars_.count(arrayDecl)) return nullptr;
+    if (arrayDecl && fs_->rejectedVars.count(arrayDecl)) return nullptr;
     error(rangeInit ? rangeInit->getExprLoc() : s->getForLoc(),
           "a range-based for loop can only run over a local array",
           "write an index loop for anything else: for (int k = 0; k < n; ++k)");
@@ -368,7 +369,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   bool overRows = false;
   if (fieldArray) {
     array = *fieldArray;
-    arrayType = fn_->vars[array].type;
+    arrayType = fs_->fn.vars[array].type;
     if (const auto* at = llvm::dyn_cast_or_null<clang::ConstantArrayType>(ctx_.getAsArrayType(rangeInit->getType())))
       arrayType = Type::array(arrayType.scalar, at->getSize().getZExtValue(), arrayType.constElements);
     // The field's leaf seen as a 1-D array of its extent.
@@ -383,7 +384,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
     overRows = view->shape.dims.size() > 1;
   }
   if (overRows && !element->getType()->isReferenceType()) {
-    rejectedVars_.insert(element);
+    fs_->rejectedVars.insert(element);
     error(element->getLocation(),
           "a copy of a row of a multi-dimensional array is not supported: bind the row by reference",
           "for (const auto& " + element->getNameAsString() + " : ...)");
@@ -396,11 +397,11 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   Var counter;
   // Inside the rows an outer range for binds, the counter is named after its depth: the
   // elements it reaches name the outer counters too.
-  counter.name = rowViews_.empty() ? std::string("culift_k") : "culift_k" + std::to_string(rowViews_.size());
+  counter.name = fs_->rowViews.empty() ? std::string("culift_k") : "culift_k" + std::to_string(fs_->rowViews.size());
   counter.type = Type::value(indexType);
   counter.range = range(sr);
-  const VarId k = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(counter));
+  const VarId k = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(counter));
   auto counterRef = [&] { return varRef(k, s->getColonLoc()); };
   auto literal = [&](std::uint64_t v) {
     auto out = std::make_unique<Expr>(ExprKind::IntLiteral, Type::value(indexType), range(sr));
@@ -425,9 +426,9 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
     RowView row = *view;
     row.shape.dims.erase(row.shape.dims.begin());
     row.terms.emplace_back(k, row.shape.elements());
-    rowViews_[element] = row;
+    fs_->rowViews[element] = row;
     StmtPtr body = stmt(s->getBody());
-    rowViews_.erase(element);
+    fs_->rowViews.erase(element);
     loop->body = body ? std::move(body) : makeStmt(StmtKind::Null, range(sr));
     if (!init) return loop;
     StmtPtr block = makeStmt(StmtKind::Block, range(sr));
@@ -441,7 +442,7 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
   const clang::QualType elementType = element->getType();
   std::optional<Scalar> s0 = scalarOf(elementType.getNonReferenceType());
   if (!s0) {
-    rejectedVars_.insert(element);
+    fs_->rejectedVars.insert(element);
     error(element->getLocation(),
           "loop variable '" + element->getNameAsString() + "' has unsupported type " + whyUnsupported(elementType));
     return nullptr;
@@ -471,9 +472,9 @@ StmtPtr Lifter::rangeFor(const clang::CXXForRangeStmt* s) {
     elementDecl = makeStmt(StmtKind::Decl, range(element->getSourceRange()));
     elementDecl->expr = convert(std::move(item), *s0);
   }
-  const VarId id = static_cast<VarId>(fn_->vars.size());
-  fn_->vars.push_back(std::move(var));
-  vars_[element] = id;
+  const VarId id = static_cast<VarId>(fs_->fn.vars.size());
+  fs_->fn.vars.push_back(std::move(var));
+  fs_->vars[element] = id;
   elementDecl->var = id;
 
   StmtPtr body = makeStmt(StmtKind::Block, range(s->getBody()->getSourceRange()));

@@ -1,7 +1,7 @@
 // Mapping Clang types onto culift's scalar types and shapes (typedefs, aliases and <cstdint>
 // names through canonical types; integers by size and signedness, so `long` is 64-bit here).
 #include "clang/AST/Type.h"
-#include "lifter.hpp"
+#include "function_state.hpp"
 
 namespace culift::frontend {
 namespace {
@@ -61,14 +61,14 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     ShapeProblem problem;
     clang::QualType element;
     // A helper's reference to a std::array or an array: the caller's array, as a pointer.
-    if (std::optional<ArrayShape> shape = arrayShape(referent, problem, element); shape && !fn_->annotated)
+    if (std::optional<ArrayShape> shape = arrayShape(referent, problem, element); shape && !fs_->fn.annotated)
       return Type::pointer(shape->scalar, shape->constElements);
     std::optional<Scalar> s = scalarOf(referent);
     // A kernel's parameters come from the host, per launch: values and arrays only.
-    if (!s || fn_->annotated) {
+    if (!s || fs_->fn.annotated) {
       error(where, "reference parameter " + name + " of type " + whyUnsupported(t) + " is not supported",
-            fn_->annotated ? kArrayParamHint
-                           : "references to scalars (float&, const float&) are supported; pass arrays as pointers");
+            fs_->fn.annotated ? kArrayParamHint
+                              : "references to scalars (float&, const float&) are supported; pass arrays as pointers");
       return std::nullopt;
     }
     binding = referent.isConstQualified() ? Binding::ConstReference : Binding::Reference;
@@ -112,7 +112,7 @@ std::optional<Type> Lifter::paramType(const clang::ParmVarDecl* p, Binding& bind
     ShapeProblem problem;
     clang::QualType element;
     std::optional<ArrayShape> shape = arrayShape(t, problem, element);
-    if (shape && !fn_->annotated) return Type::pointer(shape->scalar, true);  // copied by the callee
+    if (shape && !fs_->fn.annotated) return Type::pointer(shape->scalar, true);  // copied by the callee
     if (!shape) {
       error(where, "parameter " + name + " is a std::array of unsupported element type " + whyUnsupported(element),
             "supported: std::array of bool, char, the integer types, float and double");

@@ -80,10 +80,6 @@ class Lifter {
     explicit NestingLevel(unsigned& d) : depth(d) { ++depth; }
     ~NestingLevel() { --depth; }
   };
-  unsigned exprDepth_ = 0;
-  unsigned stmtDepth_ = 0;
-  bool depthReported_ = false;
-  bool stmtDepthReported_ = false;
   // Whether a node at nesting level `depth` is too deep (beyond `limit`, or out of stack); the
   // first one under an outermost node is reported, as `what` ("expression", "statement").
   bool tooDeep(unsigned depth, unsigned limit, bool& reported, clang::SourceLocation where, const char* what,
@@ -106,6 +102,7 @@ class Lifter {
   // Adds the parameter names a CULIFT_UNIFORM annotation gives; reports a malformed one.
   bool uniformNamesOf(const clang::AnnotateAttr* annotation, const clang::FunctionDecl* fd,
                       std::vector<std::string>& names);
+  // Lifts function `id`'s signature and body, with a FunctionState of its own (fs_).
   void liftFunction(FuncId id);
   bool checkFunctionShape(const clang::FunctionDecl* fd);
   void checkRecursion();
@@ -180,6 +177,21 @@ class Lifter {
   bool byValueArrayParam(const clang::ParmVarDecl* p, Var& v);
   void arrayParamsCopied();
   StmtPtr withPrologue(StmtPtr body);
+
+  // ---- the steps of liftFunction (lift_function.cpp), on the function being lifted ----
+  // The return type; a std::array a helper returns: its shape (written through a last parameter).
+  std::optional<ArrayShape> liftReturnType();
+  // The parameters, in order: a lambda's captures, a member function's object, the function's own,
+  // then the result's (a returned std::array, a returned struct's leaves).
+  void liftParams(const std::optional<ArrayShape>& resultShape);
+  void lambdaCaptureParams();  // a lambda's captures, as its first parameters
+  void objectParams();         // a member function's object, as its leaves
+  // One parameter (`index`: its position, naming it when unnamed); false where a lambda parameter
+  // was rejected (it takes no position then).
+  bool liftParam(const clang::ParmVarDecl* p, unsigned index);
+  bool closureParam(const clang::ParmVarDecl* p, const std::string& name);  // a lambda passed to a template
+  void liftBody();       // the prologue's temporaries, the prologue, then the body
+  void uniformFields();  // CULIFT_UNIFORM naming a struct parameter: its fields
   // A row of a multi-dimensional array that a range for binds by reference
   // (for (const auto& row : m)): the flat index of its first element is the sum of the range
   // for counters times their strides.
@@ -189,7 +201,6 @@ class Lifter {
     ArrayShape shape;                                    // the row's own dimensions
     Scalar indexType = Scalar::I64;
   };
-  std::map<const clang::ValueDecl*, RowView> rowViews_;
   ExprPtr rowOffset(const RowView& view, const SourceRange& where);
   // The view a range for runs over: an array variable, a table or a row bound by an outer one.
   std::optional<RowView> rangeView(const clang::VarDecl* v, const clang::DeclRefExpr* ref);
@@ -198,13 +209,6 @@ class Lifter {
     const clang::ParmVarDecl* decl;
     std::uint64_t elements;
   };
-  std::vector<PendingCopy> pendingCopies_;
-  std::vector<StmtPtr>
-      prologue_;  // statements the body starts with: parameter copies (arrays, structs), member initializers, tables
-  std::vector<VarId> tables_;  // constant tables of the enclosing scopes, declared in the prologue
-  ExprPtr arrayResult_;        // where the std::array the call being lifted returns goes
-  VarId resultParam_ = kNone;  // the function returns a std::array: the array it writes
-  std::uint64_t resultElements_ = 0;
 
   // ---- statements (lift_stmt.cpp) ----
   StmtPtr stmt(const clang::Stmt* s);
@@ -218,7 +222,22 @@ class Lifter {
   StmtPtr referenceDecl(const clang::VarDecl* v);
 
   // ---- expressions (lift_expr.cpp) ----
-  ExprPtr expr(const clang::Expr* e);
+  // The form a context takes an expression in: a scalar (or array) expression, or a struct
+  // value's leaves (`dest`: the variables a call's struct result may be written to directly).
+  struct Want {
+    bool record = false;
+    const std::vector<VarId>* dest = nullptr;
+  };
+  struct LiftedValue;  // an expression lifted in the form wanted (with RecordValue, below)
+  // The one dispatch over Clang's expression kinds: each kind is decided here, for both forms
+  // (the struct cases are in lift_record.cpp). `expr` and `recordValue` call it.
+  LiftedValue value(const clang::Expr* e, Want want);
+  ExprPtr expr(const clang::Expr* e);  // a scalar (or array) expression
+  ExprPtr literalExpr(const clang::Expr* e);
+  ExprPtr zeroInit(const clang::Expr* e);  // T(), T{} and the elements a brace list leaves out
+  ExprPtr conditional(const clang::ConditionalOperator* c);
+  ExprPtr constructExpr(const clang::CXXConstructExpr* c);  // a std::array copy; other objects are rejected
+  ExprPtr rejectedExpr(const clang::Expr* e);               // the kinds culift does not lift, diagnosed
   ExprPtr implicitCast(const clang::ImplicitCastExpr* e);
   ExprPtr explicitCast(const clang::ExplicitCastExpr* e);
   ExprPtr declRef(const clang::DeclRefExpr* e);
@@ -285,8 +304,6 @@ class Lifter {
   ExprPtr pairElement(const MinmaxPair& pair, unsigned k, const SourceRange& r);
   ExprPtr pairMember(const clang::MemberExpr* e);                              // p.first, std::minmax(...).second
   ExprPtr pairBinding(const clang::BindingDecl* b, clang::SourceRange where);  // null: not one of references
-  std::map<const clang::ValueDecl*, MinmaxPair> minmaxPairs_;                  // of the function being lifted
-  std::map<const clang::BindingDecl*, std::pair<const clang::ValueDecl*, unsigned>> minmaxBindings_;
 
   // ---- lambdas (lift_lambda.cpp) ----
   // A lambda is lifted as a function taking its captures first, then its parameters: a capture
@@ -318,7 +335,6 @@ class Lifter {
   bool closureArguments(const clang::Expr* arg, bool byValue, std::vector<ExprPtr>& out);
   ExprPtr closureCall(const clang::CXXOperatorCallExpr* call);
   ExprPtr varRef(VarId id, clang::SourceRange where);
-  std::map<const clang::ValueDecl*, Closure> closures_;                      // of the function being lifted
   std::map<const clang::CXXRecordDecl*, const clang::LambdaExpr*> lambdas_;  // every lambda seen
   std::map<FuncId, const clang::LambdaExpr*> lambdaOf_;                      // lifted call operators
   std::set<const clang::LambdaExpr*> badLambdas_;                            // diagnosed once
@@ -358,6 +374,14 @@ class Lifter {
     std::vector<ExprPtr> leaves;
     bool addressable = false;
   };
+  // What the dispatch (`value`) gives: the scalar expression or the struct value asked for; null
+  // or empty after a diagnostic.
+  struct LiftedValue {
+    LiftedValue(ExprPtr e) : scalar(std::move(e)) {}
+    LiftedValue(std::optional<RecordValue> v) : record(std::move(v)) {}
+    ExprPtr scalar;
+    std::optional<RecordValue> record;
+  };
   // A struct type culift scalarizes: a class, struct or union of the user's code (library types
   // and lambdas are not; unions are diagnosed by recordLayout).
   bool isUserRecord(clang::QualType t) const;
@@ -365,7 +389,6 @@ class Lifter {
   // The layout of a struct type, or null after a diagnostic naming `what` ("parameter 'p'").
   const RecordLayout* recordLayout(clang::QualType t, clang::SourceLocation where, const std::string& what);
   std::string freshName(const std::string& base);
-  void collectNames(const clang::Stmt* s);
   // Declares one variable per leaf, named base_path: parameters (array leaves as pointers) or locals.
   std::vector<VarId> declareLeaves(const RecordLayout& layout, const std::string& base, clang::SourceRange where,
                                    bool isParam, Binding binding, bool constArrays);
@@ -379,7 +402,6 @@ class Lifter {
   // for (const P& p : ps) over a local array of structs: an index loop whose body first declares
   // the element's leaves (references to ps_x[culift_k], ..., or copies of them).
   StmtPtr structArrayFor(const clang::CXXForRangeStmt* s, const clang::VarDecl* array);
-  std::map<const clang::ValueDecl*, std::vector<VarId>> structArrays_;  // of the function being lifted
   // An array of structs as a parameter (const Particle* p): one pointer to the records' scalar
   // type; p[k] is a struct value whose leaves are p[k * elements + offset] (offsets in elements).
   struct RecordPointer {
@@ -388,7 +410,6 @@ class Lifter {
     std::uint32_t elements = 0;
     std::vector<std::uint32_t> offsets;  // one per leaf
   };
-  std::map<const clang::ValueDecl*, RecordPointer> recordPointers_;  // of the function being lifted
   // Whether `t` is a pointer to a value struct of the user's code.
   bool isRecordPointer(clang::QualType t) const;
   // The parameter `p` of type S* / const S*: the pointer type the function takes (a pointer to
@@ -408,13 +429,23 @@ class Lifter {
   StmtPtr recordExprStmt(const clang::Expr* e);
   // A struct-valued expression evaluated for its effects only, as one expression (null if none).
   ExprPtr recordEffects(const clang::Expr* e);
-  // The object `this` names while the default member initializers of a local are lifted.
-  const std::vector<VarId>* objectLeaves_ = nullptr;
-  const RecordLayout* objectLayout_ = nullptr;
-  std::size_t objectBase_ = 0;  // the index of its first leaf among the LeafInits being built
   // Runs `lift` with `this` naming the nested struct whose first leaf is LeafInit `at`.
   bool insideNested(const clang::RecordDecl* inner, std::size_t at, const std::function<bool()>& lift);
+  // A struct-valued expression (through the one dispatch, `value`).
   std::optional<RecordValue> recordValue(const clang::Expr* e, const std::vector<VarId>* dest = nullptr);
+  // The cases of the dispatch for a struct value. The layout of `e`'s type; null after a diagnostic.
+  const RecordLayout* valueLayout(const clang::Expr* e);
+  RecordValue leavesOf(const RecordLayout* layout, const std::vector<VarId>& ids, SourceRange r);  // variables
+  std::optional<RecordValue> recordThis(const clang::Expr* e);                                     // *this
+  std::optional<RecordValue> recordVariable(const clang::DeclRefExpr* ref, const RecordLayout* layout);
+  std::optional<RecordValue> recordMember(const clang::MemberExpr* member, const RecordLayout* layout);
+  std::optional<RecordValue> recordSubscript(const clang::ArraySubscriptExpr* element, const RecordLayout* layout);
+  // Brace lists, value and default initialization, copies and constructor calls.
+  std::optional<RecordValue> recordInit(const clang::Expr* e, const RecordLayout* layout,
+                                        const std::vector<VarId>* dest);
+  // The value an initialization gives (`inits`: one per leaf): array leaves in temporaries.
+  RecordValue initializedValue(const clang::Expr* e, const RecordLayout* layout, std::vector<LeafInit>& inits);
+  std::optional<RecordValue> unsupportedRecord(const clang::Expr* e);  // diagnosed
   // Aggregate and default initialization, one LeafInit per leaf; 0 when `e` is neither form.
   int directInit(const clang::Expr* e, std::vector<LeafInit>& out);
   bool defaultInit(const clang::RecordDecl* rd, bool zero, clang::SourceRange where, std::vector<LeafInit>& out);
@@ -452,22 +483,11 @@ class Lifter {
   static bool returnsOwnObject(const clang::FunctionDecl* fd);
   ExprPtr sequence(std::vector<ExprPtr> effects, ExprPtr last);
   std::map<const clang::RecordDecl*, RecordLayout> layouts_;
-  std::set<const RecordLayout*> reportedLayouts_;                     // struct types diagnosed once at least
-  std::map<const clang::ValueDecl*, std::vector<VarId>> recordVars_;  // of the function being lifted
-  std::map<const clang::BindingDecl*, VarId> bindingVars_;            // array structured bindings by copy
-  std::vector<VarId> selfLeaves_;                                     // the object of a member function
-  std::vector<VarId> returnLeaves_;                                   // a struct result's leaves
-  const RecordLayout* returnLayout_ = nullptr;
-  bool returnsThis_ = false;
-  std::vector<StmtPtr> pendingDecls_;  // temporaries the statement being lifted needs
-  std::set<std::string> usedNames_;    // names of the function being lifted
-  std::vector<std::string> leafBase_;  // names for the leaves of the next struct local (structured bindings)
-  // By-value struct parameters with array fields: the parameter and leaf copied on entry.
-  std::vector<std::pair<const clang::ParmVarDecl*, unsigned>> arrayCopies_;
+  std::set<const RecordLayout*> reportedLayouts_;  // struct types diagnosed once at least
   // Statements (a Decl, an ExprStmt, ...) and the temporaries they declared, as one statement.
   StmtPtr stmtNode(const clang::Stmt* s);
   // What runs before a function's body: copies of by-value array fields, a constructor's
-  // member initializers (into prologue_).
+  // member initializers (into the prologue).
   void prologueOf(const clang::FunctionDecl* fd);
 
   // ---- helpers ----
@@ -494,12 +514,10 @@ class Lifter {
   std::vector<const clang::FunctionDecl*> decls_;     // id -> definition
   std::vector<CallEdge> edges_;
 
-  // State of the function being lifted.
-  Function* fn_ = nullptr;
-  FuncId current_ = kNone;
-  std::map<const clang::VarDecl*, VarId> vars_;
-  std::set<const clang::VarDecl*> rejectedVars_;  // diagnosed once; uses stay quiet
-  bool returnTypeRejected_ = false;               // diagnosed once; return values stay quiet
+  // The function being lifted (function_state.hpp): everything that belongs to one function's
+  // lifting lives there, made fresh for each function by liftFunction and gone after it.
+  struct FunctionState;
+  FunctionState* fs_ = nullptr;
 };
 
 // Names of the annotation that marks a kernel, and its index-name override prefix.
