@@ -71,9 +71,12 @@ class TreeWriter {
       case ExprKind::Binary: os_ << " '" << spelling(e.binaryOp) << "'"; break;
       case ExprKind::CompoundAssign:
         os_ << " '" << spelling(e.binaryOp) << "=' in "
-            << (e.computeType == Scalar::Void ? std::string("the target's type") : std::string(spelling(e.computeType)));
+            << (e.computeType == Scalar::Void ? std::string("the target's type")
+                                              : std::string(spelling(e.computeType)));
         break;
-      case ExprKind::IncDec: os_ << (isPrefix(e.incDecOp) ? " prefix '" : " postfix '") << spelling(e.incDecOp) << "'"; break;
+      case ExprKind::IncDec:
+        os_ << (isPrefix(e.incDecOp) ? " prefix '" : " postfix '") << spelling(e.incDecOp) << "'";
+        break;
       case ExprKind::Cast: os_ << (e.explicitCast ? " explicit" : " implicit"); break;
       case ExprKind::Call:
         os_ << " " << (e.callee < m_.functions.size() ? m_.functions[e.callee].name : std::string("?")) << " #"
@@ -98,7 +101,8 @@ class TreeWriter {
       case StmtKind::Block: os_ << (s.scoped ? "" : " (declaration group)"); break;
       case StmtKind::Decl:
         os_ << " " << varName(f_, s.var) << " #" << s.var;
-        if (s.var < f_.vars.size()) os_ << " : " << toString(f_.vars[s.var].type) << bindingText(f_.vars[s.var].binding);
+        if (s.var < f_.vars.size())
+          os_ << " : " << toString(f_.vars[s.var].type) << bindingText(f_.vars[s.var].binding);
         if (s.arrayInitialized || !s.inits.empty())
           os_ << " = {" << s.inits.size() << " initializer" << (s.inits.size() == 1 ? "" : "s") << ", rest zero}";
         break;

@@ -103,7 +103,8 @@ class Verifier {
         bad(e, op + " of " + text(t), "the operand of an arithmetic unary is promoted (int or wider, or floating)");
       else if (e.unaryOp == UnaryOp::BitNot && !isInteger(t.scalar))
         bad(e, op + " of " + text(t), "'~' takes an integer");
-      if (e.type != t) bad(e, op + " of " + text(t) + " gives " + text(e.type), "an arithmetic unary has its operand's type");
+      if (e.type != t)
+        bad(e, op + " of " + text(t) + " gives " + text(e.type), "an arithmetic unary has its operand's type");
     }
     child(*e.operands[0]);
   }
@@ -120,7 +121,8 @@ class Verifier {
       if (!a.isValue() || !b.isValue() || !isInteger(a.scalar) || !isInteger(b.scalar) || !isPromoted(a.scalar) ||
           !isPromoted(b.scalar))
         bad(e, found, "the operands of a shift are promoted integers (int or wider)");
-      if (e.type != a) bad(e, "the shift gives " + text(e.type) + " of " + text(a), "a shift has its left operand's type");
+      if (e.type != a)
+        bad(e, "the shift gives " + text(e.type) + " of " + text(a), "a shift has its left operand's type");
     } else {
       if (a != b || !a.isValue() || !isPromoted(a.scalar))
         bad(e, found,
@@ -187,7 +189,8 @@ class Verifier {
     if (!operands(e, 1)) return;
     const Expr& l = *e.operands[0];
     assignable(e, l);
-    if (l.type.scalar == Scalar::Bool) bad(e, quoted(spelling(e.incDecOp)) + " of a bool", "'++' and '--' take no bool");
+    if (l.type.scalar == Scalar::Bool)
+      bad(e, quoted(spelling(e.incDecOp)) + " of a bool", "'++' and '--' take no bool");
     if (e.type != Type::value(l.type.scalar))
       bad(e, quoted(spelling(e.incDecOp)) + " of " + text(l.type) + " gives " + text(e.type),
           "'++' and '--' have their operand's type");
@@ -222,12 +225,13 @@ class Verifier {
     const Function& target = m_.functions[e.callee];
     const std::string callee = quoted(target.name);
     if (e.type != Type::value(target.returnType.scalar) || !target.returnType.isValue())
-      bad(e, "the call of " + callee + " has type " + text(e.type) + ", " + callee + " returns " +
-                 text(target.returnType),
+      bad(e,
+          "the call of " + callee + " has type " + text(e.type) + ", " + callee + " returns " + text(target.returnType),
           "a call has its callee's return type");
     if (e.operands.size() != target.numParams || target.numParams > target.vars.size()) {
-      bad(e, callee + " is called with " + std::to_string(e.operands.size()) + " arguments, it takes " +
-                 std::to_string(target.numParams),
+      bad(e,
+          callee + " is called with " + std::to_string(e.operands.size()) + " arguments, it takes " +
+              std::to_string(target.numParams),
           "a call passes one argument per parameter");
       for (const ExprPtr& o : e.operands)
         if (o) child(*o, Use::Array);
@@ -280,9 +284,11 @@ class Verifier {
       }
       if (m.domain == MathDomain::Any) {
         if (!same) bad(e, fn + " of operands of different types", "std::min, max, clamp and abs take one type");
-        if (t == Scalar::Bool) bad(e, fn + " of bool", "std::min, max, clamp and abs take an arithmetic type, not bool");
+        if (t == Scalar::Bool)
+          bad(e, fn + " of bool", "std::min, max, clamp and abs take an arithmetic type, not bool");
         if (e.type != Type::value(t))
-          bad(e, fn + " of " + text(t) + " gives " + text(e.type), "std::min, max, clamp and abs give their operands' type");
+          bad(e, fn + " of " + text(t) + " gives " + text(e.type),
+              "std::min, max, clamp and abs give their operands' type");
       } else {
         if (!isFloating(t)) t = Scalar::F64;
         const Type result = Type::value(m.domain == MathDomain::Classify ? Scalar::Bool : t);
@@ -325,8 +331,9 @@ class Verifier {
     if (!e.type.isValue() || std::find(std::begin(kAtomic), std::end(kAtomic), t) == std::end(kAtomic))
       bad(e, op + " of a " + text(e.type), "an atomic operation is on int, long long (signed or not), float or double");
     if (el.type != e.type || e.operands[1]->type != e.type)
-      bad(e, op + " of a " + text(el.type) + " element with a " + text(e.operands[1]->type) + " operand gives " +
-                 text(e.type),
+      bad(e,
+          op + " of a " + text(el.type) + " element with a " + text(e.operands[1]->type) + " operand gives " +
+              text(e.type),
           "an atomic operation's element, operand and value have one type");
     if (integersOnly(e.atomicOp) && !isInteger(t)) bad(e, op + " of a " + text(t), op + " takes integers");
     child(el);
@@ -383,8 +390,9 @@ class Verifier {
         child(*s.expr);
       }
       if (s.inits.size() > v->type.extent)
-        bad(s, std::to_string(s.inits.size()) + " initializers for " + quoted(v->name) + " of " +
-                   std::to_string(v->type.extent) + " elements",
+        bad(s,
+            std::to_string(s.inits.size()) + " initializers for " + quoted(v->name) + " of " +
+                std::to_string(v->type.extent) + " elements",
             "an array has at most as many initializers as elements");
       for (const ExprPtr& i : s.inits) {
         if (!i) {
@@ -437,7 +445,8 @@ class Verifier {
     else conditionChild(*s.cond, "DoWhile", "a do-while's condition is a bool");
   }
   void Break(const Stmt& s) {
-    if (loops_ == 0 && switches_ == 0) bad(s, "it is outside every loop and switch", "a break is inside a loop or a switch");
+    if (loops_ == 0 && switches_ == 0)
+      bad(s, "it is outside every loop and switch", "a break is inside a loop or a switch");
   }
   void Continue(const Stmt& s) {
     if (loops_ == 0) bad(s, "it is outside every loop", "a continue is inside a loop");
@@ -445,7 +454,8 @@ class Verifier {
   void Return(const Stmt& s) {
     const Type& rt = fn_->returnType;
     if (s.expr) {
-      if (rt.isVoid()) bad(s, "it returns a " + text(s.expr->type) + " from a void function", "a void function returns no value");
+      if (rt.isVoid())
+        bad(s, "it returns a " + text(s.expr->type) + " from a void function", "a void function returns no value");
       else if (s.expr->type != Type::value(rt.scalar))
         bad(s, "it returns a " + text(s.expr->type) + " from a function returning " + text(rt),
             "a return's value is converted to the function's return type");
@@ -505,11 +515,14 @@ class Verifier {
     --switches_;
   }
   void Case(const Stmt& s) {
-    if (!labelHere_) bad(s, "a case label that is not a statement of a switch's body", "a case label is a statement of its switch's body");
+    if (!labelHere_)
+      bad(s, "a case label that is not a statement of a switch's body",
+          "a case label is a statement of its switch's body");
   }
   void Default(const Stmt& s) {
     if (!labelHere_)
-      bad(s, "a default label that is not a statement of a switch's body", "a default label is a statement of its switch's body");
+      bad(s, "a default label that is not a statement of a switch's body",
+          "a default label is a statement of its switch's body");
   }
   void Null(const Stmt&) {}
 
@@ -519,7 +532,9 @@ class Verifier {
   void function(const Function& f) {
     fn_ = &f;
     const SourceRange& at = f.range;
-    auto badFn = [&](std::string found, std::string rule) { report(at, "Function", std::move(found), std::move(rule)); };
+    auto badFn = [&](std::string found, std::string rule) {
+      report(at, "Function", std::move(found), std::move(rule));
+    };
     if (!f.returnType.isValue()) badFn("it returns " + text(f.returnType), "a function returns a scalar or void");
     if (f.numParams > f.vars.size()) {
       badFn("it has " + std::to_string(f.numParams) + " parameters of " + std::to_string(f.vars.size()) + " variables",
@@ -540,12 +555,14 @@ class Verifier {
       badFn("it has no body", "a function has a body");
       return;
     }
-    if (f.body->kind != StmtKind::Block) badFn("its body is a " + std::string(name(f.body->kind)), "a function's body is a block");
+    if (f.body->kind != StmtKind::Block)
+      badFn("its body is a " + std::string(name(f.body->kind)), "a function's body is a block");
     declared_.assign(f.vars.size(), false);
     inScope_.assign(f.vars.size(), false);
     for (unsigned p = 0; p < f.numParams; ++p) inScope_[p] = true;
     scopes_.clear();
     loops_ = switches_ = 0;
+    stmtRange_ = nullptr;
     stmt(*f.body);
     fn_ = nullptr;
   }
@@ -554,7 +571,8 @@ class Verifier {
     const Var& v = f.vars[k];
     const bool param = k < f.numParams;
     auto badVar = [&](std::string found, std::string rule) {
-      report(v.range.begin.valid() ? v.range : f.range, "Var", quoted(v.name) + " " + std::move(found), std::move(rule));
+      report(v.range.begin.valid() ? v.range : f.range, "Var", quoted(v.name) + " " + std::move(found),
+             std::move(rule));
     };
     if (v.isParam != param)
       badVar(param ? "is a parameter not marked as one" : "is a local marked as a parameter",
@@ -589,7 +607,8 @@ class Verifier {
       }
       const Var& v = f.vars[p];
       if (!v.type.isValue() || !isInteger(v.type.scalar) || v.isReference())
-        badSig("the index parameter " + quoted(v.name) + " is " + text(v.type), "an index parameter is an integer value");
+        badSig("the index parameter " + quoted(v.name) + " is " + text(v.type),
+               "an index parameter is an integer value");
     }
     std::vector<bool> seen(f.numParams, false);
     unsigned outs = 0;
@@ -598,8 +617,9 @@ class Verifier {
       const std::string kp = "the kernel parameter " + quoted(p.name) + " [" + std::string(name(p.role)) + "]";
       const bool user = p.role != ParamRole::Out && p.role != ParamRole::Extent;
       if (!user) {
-        if (p.userParam != -1) badSig(kp + " names user parameter " + std::to_string(p.userParam),
-                                      "an out or extent parameter is no user parameter");
+        if (p.userParam != -1)
+          badSig(kp + " names user parameter " + std::to_string(p.userParam),
+                 "an out or extent parameter is no user parameter");
       } else if (p.userParam < 0 || static_cast<unsigned>(p.userParam) >= f.numParams) {
         badSig(kp + " names user parameter " + std::to_string(p.userParam) + " of " + std::to_string(f.numParams),
                "a kernel parameter of the user's names one of the function's parameters");
@@ -608,7 +628,8 @@ class Verifier {
         if (seen[p.userParam]) badSig(kp + " passes a parameter twice", "each user parameter is passed once");
         seen[p.userParam] = true;
         if (std::find(f.indexParams.begin(), f.indexParams.end(), p.userParam) != f.indexParams.end())
-          badSig(kp + " passes an index parameter", "index parameters come from the launch, not the kernel's arguments");
+          badSig(kp + " passes an index parameter",
+                 "index parameters come from the launch, not the kernel's arguments");
       }
       const Var* v = user ? &f.vars[p.userParam] : nullptr;
       switch (p.role) {
@@ -657,7 +678,8 @@ class Verifier {
       badSig("the kernel has " + std::to_string(outs) + " out arrays and returns " + text(f.returnType),
              "a kernel has one out array when its function returns a value, none otherwise");
     for (unsigned a = 0; a < rank(f.mode); ++a)
-      if (!extents[a]) badSig("the kernel has no extent for axis " + std::to_string(a), "a kernel has an extent per axis");
+      if (!extents[a])
+        badSig("the kernel has no extent for axis " + std::to_string(a), "a kernel has an extent per axis");
   }
 
   void located(const SourceRange& r, std::string_view node) {
@@ -665,9 +687,9 @@ class Verifier {
     if (!r.begin.valid() || r.begin.file.empty() || r.endLine < r.begin.line ||
         (r.endLine == r.begin.line && r.endColumn < r.begin.column))
       report(r, node,
-             "its source range is " + (r.begin.valid() ? location(r) + "-" + std::to_string(r.endLine) + ":" +
-                                                             std::to_string(r.endColumn)
-                                                       : std::string("empty")),
+             "its source range is " +
+                 (r.begin.valid() ? location(r) + "-" + std::to_string(r.endLine) + ":" + std::to_string(r.endColumn)
+                                  : std::string("empty")),
              "every node has the source range of the construct it came from");
   }
 
@@ -684,14 +706,19 @@ class Verifier {
   void stmt(const Stmt& s, bool labelHere = false) {
     located(s.range, name(s.kind));
     const bool outer = labelHere_;
+    const SourceRange* outerRange = stmtRange_;
     labelHere_ = labelHere;
+    if (s.range.begin.valid()) stmtRange_ = &s.range;
     switch (s.kind) {
 #define CULIFT_STMT(K) \
   case StmtKind::K: K(s); break;
 #include "culift/ast/constructs.def"
-      default: bad(s, "its kind is " + std::to_string(static_cast<unsigned>(s.kind)), "a node's kind is one of constructs.def");
+      default:
+        bad(s, "its kind is " + std::to_string(static_cast<unsigned>(s.kind)),
+            "a node's kind is one of constructs.def");
     }
     labelHere_ = outer;
+    stmtRange_ = outerRange;
   }
 
   void child(const Expr& e, Use use = Use::Value) {
@@ -732,8 +759,8 @@ class Verifier {
   bool operands(const Expr& e, std::size_t n) {
     bool ok = true;
     if (e.operands.size() != n) {
-      bad(e, "it has " + std::to_string(e.operands.size()) + " operands", "a " + std::string(name(e.kind)) +
-                                                                          " has " + std::to_string(n) + " operands");
+      bad(e, "it has " + std::to_string(e.operands.size()) + " operands",
+          "a " + std::string(name(e.kind)) + " has " + std::to_string(n) + " operands");
       ok = false;
     }
     for (const ExprPtr& o : e.operands)
@@ -749,8 +776,7 @@ class Verifier {
   }
 
   void condition(const Expr& c, std::string_view node, const char* rule) {
-    if (c.type != Type::value(Scalar::Bool))
-      report(c.range, node, "the condition is a " + text(c.type), rule);
+    if (c.type != Type::value(Scalar::Bool)) report(c.range, node, "the condition is a " + text(c.type), rule);
   }
   void conditionChild(const Expr& c, std::string_view node, const char* rule) {
     condition(c, node, rule);
@@ -818,7 +844,8 @@ class Verifier {
   }
   void report(const SourceRange& r, std::string_view node, std::string found, std::string rule) {
     Violation v;
-    v.range = r.begin.valid() || !fn_ ? r : fn_->range;
+    // A node without a location (a tree built by hand) is located at its statement's.
+    v.range = r.begin.valid() || !fn_ ? r : stmtRange_ ? *stmtRange_ : fn_->range;
     v.function = fn_ ? fn_->name : std::string();
     v.node = std::string(node);
     v.found = std::move(found);
@@ -836,7 +863,8 @@ class Verifier {
   unsigned loops_ = 0;     // loops around the statement (a continue's targets)
   unsigned switches_ = 0;  // switches around it inside the innermost loop (a break's targets, with loops_)
   Use use_ = Use::Value;
-  bool labelHere_ = false;  // the statement is one of a switch body's own
+  bool labelHere_ = false;                  // the statement is one of a switch body's own
+  const SourceRange* stmtRange_ = nullptr;  // the innermost located statement's
 };
 
 }  // namespace

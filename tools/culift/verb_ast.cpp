@@ -59,8 +59,9 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
 
 int runAst() {
   if (astInput.empty()) {
-    llvm::errs() << "culift ast: no input file\n"
-                 << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]\n";
+    llvm::errs()
+        << "culift ast: no input file\n"
+        << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]\n";
     return kExitUsage;
   }
   if (auto readable = llvm::MemoryBuffer::getFile(astInput, false, false); !readable) {

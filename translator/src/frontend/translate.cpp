@@ -205,7 +205,9 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   }
   if (!sink.hasErrors() && verifyRequested(options)) {
     for (const ast::Violation& v : ast::verify(*module, ast::VerifyOptions{.requireRanges = true}))
-      sink.error(v.range.begin, "culift built a malformed typed AST" + (v.function.empty() ? "" : " in '" + v.function + "'") + ": " + v.node + ": " + v.found + "; the rule is: " + v.rule,
+      sink.error(v.range.begin,
+                 "culift built a malformed typed AST" + (v.function.empty() ? "" : " in '" + v.function + "'") + ": " +
+                     v.node + ": " + v.found + "; the rule is: " + v.rule,
                  "this is a bug in culift: please report it with the source that shows it");
   }
   if (!sink.hasErrors()) {
