@@ -244,23 +244,23 @@ class Verifier {
       const std::string which = "argument " + std::to_string(p + 1) + " of " + callee;
       if (param.isReference()) {
         if (a.type != Type::value(param.type.scalar))
-          bad(a, which + " is a " + text(a.type) + " for a reference to " + text(param.type),
-              "the argument of a reference parameter has the referent's type");
-        bindable(a, param, which);
+          report(a.range, "Call", which + " is a " + text(a.type) + " for a reference to " + text(param.type),
+                 "the argument of a reference parameter has the referent's type");
+        bindable(a, param, which, "Call");
         child(a);
       } else if (param.type.isValue()) {
         if (a.type != Type::value(param.type.scalar))
-          bad(a, which + " is a " + text(a.type) + " for a " + text(param.type),
-              "an argument is converted to its parameter's type");
+          report(a.range, "Call", which + " is a " + text(a.type) + " for a " + text(param.type),
+                 "an argument is converted to its parameter's type");
         child(a);
       } else {
         const Var* v = a.kind == ExprKind::VarRef ? var(a.var) : nullptr;
         if (!v || v->type.isValue() || v->type.scalar != param.type.scalar)
-          bad(a, which + " is " + describe(a) + " for a " + text(param.type),
-              "the argument of an array parameter is an array variable of its element type");
+          report(a.range, "Call", which + " is " + describe(a) + " for a " + text(param.type),
+                 "the argument of an array parameter is an array variable of its element type");
         else if (v->type.constElements && !param.type.constElements)
-          bad(a, which + " is the const array " + quoted(v->name) + " for a " + text(param.type),
-              "a const array is passed only to a const array parameter");
+          report(a.range, "Call", which + " is the const array " + quoted(v->name) + " for a " + text(param.type),
+                 "a const array is passed only to a const array parameter");
         child(a, Use::Array);
       }
     }
@@ -369,7 +369,7 @@ class Verifier {
         if (s.expr->type != Type::value(v->type.scalar))
           bad(s, "the reference " + quoted(v->name) + " to " + text(v->type) + " is bound to a " + text(s.expr->type),
               "a reference is bound to a value of its referent's type");
-        bindable(*s.expr, *v, "the referent of " + quoted(v->name));
+        bindable(*s.expr, *v, "the referent of " + quoted(v->name), "Decl");
         child(*s.expr);
       }
       if (!s.inits.empty() || s.arrayInitialized)
@@ -471,7 +471,8 @@ class Verifier {
     } else {
       t = s.cond->type.scalar;
       if (!s.cond->type.isValue() || !isInteger(t) || !isPromoted(t))
-        bad(*s.cond, "the switch is on a " + text(s.cond->type), "a switch's condition is a promoted integer");
+        report(s.cond->range, "Switch", "the switch is on a " + text(s.cond->type),
+               "a switch's condition is a promoted integer");
       child(*s.cond);
     }
     if (!s.body) {
@@ -555,8 +556,6 @@ class Verifier {
       badFn("it has no body", "a function has a body");
       return;
     }
-    if (f.body->kind != StmtKind::Block)
-      badFn("its body is a " + std::string(name(f.body->kind)), "a function's body is a block");
     declared_.assign(f.vars.size(), false);
     inScope_.assign(f.vars.size(), false);
     for (unsigned p = 0; p < f.numParams; ++p) inScope_[p] = true;
@@ -805,22 +804,23 @@ class Verifier {
 
   // `a` is bound to the reference `ref`: a place (a scalar variable, an array element, another
   // reference's referent), or, for a const reference, any value.
-  void bindable(const Expr& a, const Var& ref, const std::string& what) {
+  void bindable(const Expr& a, const Var& ref, const std::string& what, std::string_view node) {
     if (ref.binding == Binding::ConstReference) return;
     if (a.kind == ExprKind::VarRef) {
       const Var* v = var(a.var);
       if (v && v->binding == Binding::ConstReference)
-        bad(a, what + " is the const reference " + quoted(v->name), "a reference that is not const binds no const one");
+        report(a.range, node, what + " is the const reference " + quoted(v->name),
+               "a reference that is not const binds no const one");
     } else if (a.kind == ExprKind::Subscript) {
       const Var* v = a.operands.size() == 2 && a.operands[0] && a.operands[0]->kind == ExprKind::VarRef
                          ? var(a.operands[0]->var)
                          : nullptr;
       if (v && v->type.constElements)
-        bad(a, what + " is an element of the const array " + quoted(v->name),
-            "a reference that is not const binds no element of a const array");
+        report(a.range, node, what + " is an element of the const array " + quoted(v->name),
+               "a reference that is not const binds no element of a const array");
     } else {
-      bad(a, what + " is " + describe(a) + ", a temporary",
-          "a reference that is not const binds a variable or an array element");
+      report(a.range, node, what + " is " + describe(a) + ", a temporary",
+             "a reference that is not const binds a variable or an array element");
     }
   }
 

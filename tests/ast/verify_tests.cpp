@@ -114,7 +114,12 @@ TEST_CASE("each expression rule", "[ast][verify]") {
       {"a float literal of type int",
        [](Sample&, Function& f) { bodyStmt(f, 0).expr->operands[0] = flit(0, Scalar::I32); },
        "FloatLiteral: the literal has type int; the rule is: a floating literal is a float or a double"},
-      {"a bool literal of 2", [](Sample&, Function& f) { bodyStmt(f, 0).expr->operands[0] = ulit(2, Scalar::Bool); },
+      {"a bool literal of 2",
+       [](Sample&, Function& f) {
+         ExprPtr b = blit(true);
+         b->intBits = 2;
+         bodyStmt(f, 0).expr->operands[0] = std::move(b);
+       },
        "a bool literal holds 0 or 1"},
       {"a variable out of range", [](Sample&, Function& f) { bodyStmt(f, 3).expr->operands[0]->var = 42; },
        "VarRef: it names variable 42 of 6; the rule is: a variable reference names a variable of its function"},
