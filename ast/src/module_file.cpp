@@ -3,8 +3,9 @@
 // written, in declaration order, whatever its node kind: the reader needs no knowledge of which
 // fields a kind uses, and a file is the module's whole state. The reader checks every length
 // against the bytes left before it allocates, every enumerator against its range and every
-// index against what it indexes, so no file makes it read out of bounds or build a module the
-// interpreter or the runtime could index out of range.
+// index of a function's metadata against what it indexes; the nodes it builds are then checked
+// by the verifier (culift/ast/verify.hpp), so no file makes it read out of bounds or build a
+// module the interpreter or the runtime could index out of range.
 #include "culift/ast/module_file.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <map>
 
 #include "culift/ast/stack.hpp"
+#include "culift/ast/verify.hpp"
 #include "culift/version.hpp"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Endian.h"
@@ -340,7 +342,11 @@ class ModuleReader {
         r_.fail("a source location names file " + std::to_string(index) + " of " + std::to_string(files.size()));
       loc->file = files[index];
     }
-    checkCalls(*m);
+    // What the nodes hold (operands, types, variables, calls) is the verifier's to check, as for
+    // every module: a file that reads but breaks its rules is corrupt too.
+    if (const std::vector<ast::Violation> violations = ast::verify(*m); !violations.empty())
+      r_.fail("the module breaks the typed AST's rules: " + violations.front().format() +
+              (violations.size() > 1 ? " (and " + std::to_string(violations.size() - 1) + " more)" : ""));
     return m;
   }
 
@@ -392,45 +398,8 @@ class ModuleReader {
       o = expr(f, "an operand");
       if (!o) r_.fail(std::string("a ") + std::string(name(e->kind)) + " expression has a missing operand");
     }
-    checkExpr(f, *e);
     --depth_;
     return e;
-  }
-
-  void checkExpr(const Function& f, const Expr& e) {
-    auto operands = [&](std::size_t n) {
-      if (e.operands.size() != n)
-        r_.fail(std::string("a ") + std::string(name(e.kind)) + " expression with " +
-                std::to_string(e.operands.size()) + " operands, not " + std::to_string(n));
-    };
-    switch (e.kind) {
-      case ExprKind::IntLiteral:
-      case ExprKind::FloatLiteral:
-      case ExprKind::BoolLiteral: operands(0); break;
-      case ExprKind::VarRef:
-        operands(0);
-        if (e.var >= f.vars.size())
-          r_.fail("variable " + std::to_string(e.var) + " of " + f.name + ", which has " +
-                  std::to_string(f.vars.size()));
-        break;
-      case ExprKind::Unary:
-      case ExprKind::IncDec:
-      case ExprKind::Cast:
-      case ExprKind::Assert: operands(1); break;
-      case ExprKind::Subscript:
-      case ExprKind::Binary:
-      case ExprKind::Assign:
-      case ExprKind::CompoundAssign:
-      case ExprKind::Comma: operands(2); break;
-      case ExprKind::AtomicRmw:
-        operands(2);
-        if (e.operands[0]->kind != ExprKind::Subscript)
-          r_.fail("an atomic operation on something other than an array element");
-        break;
-      case ExprKind::Conditional: operands(3); break;
-      case ExprKind::Call: calls_.push_back(&e); break;  // checked once every function is read
-      case ExprKind::MathCall: operands(info(e.math).arity); break;
-    }
   }
 
   StmtPtr stmt(const Function& f, const char* what) {
@@ -455,35 +424,8 @@ class ModuleReader {
       if (!(c = stmt(f, "a statement"))) r_.fail("a block holds a missing statement");
     s->scoped = r_.boolean("a block's scoped flag");
     s->caseValue = r_.integer<std::uint64_t>("a case label");
-    checkStmt(f, *s);
     --depth_;
     return s;
-  }
-
-  void checkStmt(const Function& f, const Stmt& s) {
-    auto need = [&](bool present, const char* part) {
-      if (!present) r_.fail(std::string("a ") + std::string(name(s.kind)) + " statement without its " + part);
-    };
-    switch (s.kind) {
-      case StmtKind::Decl:
-        if (s.var >= f.vars.size())
-          r_.fail("a declaration of variable " + std::to_string(s.var) + " of " + f.name + ", which has " +
-                  std::to_string(f.vars.size()));
-        break;
-      case StmtKind::ExprStmt: need(s.expr != nullptr, "expression"); break;
-      case StmtKind::If: need(s.cond && s.then, "condition and branch"); break;
-      case StmtKind::For: need(s.body != nullptr, "body"); break;
-      case StmtKind::While:
-      case StmtKind::DoWhile:
-      case StmtKind::Switch: need(s.cond && s.body, "condition and body"); break;
-      case StmtKind::Block:
-      case StmtKind::Break:
-      case StmtKind::Continue:
-      case StmtKind::Return:
-      case StmtKind::Case:
-      case StmtKind::Default:
-      case StmtKind::Null: break;
-    }
   }
 
   void function(Function& f) {
@@ -598,25 +540,12 @@ class ModuleReader {
             std::to_string(f.numParams));
   }
 
-  void checkCalls(const Module& m) {
-    for (const Expr* call : calls_) {
-      if (call->callee >= m.functions.size())
-        r_.fail("a call of function " + std::to_string(call->callee) + " in a module of " +
-                std::to_string(m.functions.size()));
-      const Function& callee = m.functions[call->callee];
-      if (call->operands.size() != callee.numParams)
-        r_.fail("a call of " + callee.name + " with " + std::to_string(call->operands.size()) + " arguments, not " +
-                std::to_string(callee.numParams));
-    }
-  }
-
   Reader& r_;
   ImageBytes images_;
   unsigned depth_ = 0;
   // Each source location read and the index of its file, resolved once the table is read. The
   // pointers stay valid: they point into nodes (heap) and into vectors sized before filling.
   std::vector<std::pair<SourceLoc*, std::uint32_t>> locations_;
-  std::vector<const Expr*> calls_;
 };
 
 void writeHeader(std::string& out, std::uint32_t version, std::uint64_t hash, std::uint64_t size) {

@@ -487,8 +487,7 @@ ExprNodePtr Compiler::expr(const Expr& e) {
       if (e.operands.size() != 2) malformed(e.range, "comma without two operands");
       return std::make_unique<CommaNode>(&e, expr(*e.operands[0]), expr(*e.operands[1]));
     case ExprKind::Assert:
-      if (e.operands.size() != 1 || e.operands[0]->type != Type::value(Scalar::Bool))
-        malformed(e.range, "assert without one bool condition");
+      if (e.operands.size() != 1) malformed(e.range, "assert without one condition");
       return std::make_unique<AssertNode>(&e, expr(*e.operands[0]));
   }
   malformed(e.range, "unknown expression kind");

@@ -112,8 +112,7 @@ ExprNodePtr Compiler::unary(const Expr& e) {
   ExprNodePtr a = expr(*e.operands[0]);
   switch (e.unaryOp) {
     case UnaryOp::Plus: return std::make_unique<PassNode>(&e, std::move(a));
-    case UnaryOp::LogNot:
-      if (t != Scalar::Bool) malformed(e.range, "'!' on a non-bool operand");
+    case UnaryOp::LogNot:  // on a bool: the verifier's rule
       return std::make_unique<NotNode>(&e, std::move(a));
     case UnaryOp::Neg:
       return dispatch(t, [&]<Scalar S>() -> ExprNodePtr {

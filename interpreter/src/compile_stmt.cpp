@@ -323,9 +323,7 @@ struct SwitchNode final : StmtNode {
 
 ExprNodePtr boolCond(Compiler& c, const Expr* e, const SourceRange& where, const char* what) {
   if (!e) c.malformed(where, std::string(what) + " without a condition");
-  if (e->type.scalar != Scalar::Bool || !e->type.isValue())
-    c.malformed(e->range, std::string(what) + " condition is not bool");
-  return c.expr(*e);
+  return c.expr(*e);  // a bool: the verifier's rule
 }
 
 // Recognizes `for (...; k OP bound; ++k / k++ / --k / k--)` over int or long long.
@@ -492,13 +490,8 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
     }
     case StmtKind::Break: return std::make_unique<JumpNode>(&s, Flow::Break);
     case StmtKind::Continue: return std::make_unique<JumpNode>(&s, Flow::Continue);
-    case StmtKind::Return: {
-      const Type& rt = fn_.fn->returnType;
-      if (s.expr && (rt.isVoid() || s.expr->type.scalar != rt.scalar))
-        malformed(s.range, "return value not of the function's return type");
-      if (!s.expr && !rt.isVoid()) malformed(s.range, "return without a value in a non-void function");
+    case StmtKind::Return:  // of the function's type: the verifier's rule
       return std::make_unique<ReturnNode>(&s, s.expr ? expr(*s.expr) : nullptr);
-    }
     case StmtKind::Switch: {
       auto n = std::make_unique<SwitchNode>(&s);
       if (!s.cond || !isInteger(s.cond->type.scalar)) malformed(s.range, "switch on a non-integer condition");
@@ -514,10 +507,7 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
       for (std::size_t k = 0; k < direct.size(); ++k) {
         const Stmt& x = *direct[k];
         if (x.kind == StmtKind::Case) {
-          const std::uint64_t v = x.caseValue & n->mask;
-          for (auto& [lv, at] : n->labels)
-            if (lv == v) malformed(x.range, "duplicate case value");
-          n->labels.emplace_back(v, k);
+          n->labels.emplace_back(x.caseValue & n->mask, k);  // distinct: the verifier's rule
         } else if (x.kind == StmtKind::Default) {
           n->defaultAt = k;
         }

@@ -8,6 +8,7 @@
 
 #include "compiler.hpp"
 #include "culift/ast/stack.hpp"
+#include "culift/ast/verify.hpp"
 #include "llvm/Support/thread.h"
 #include "ops.hpp"
 
@@ -121,6 +122,13 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
   for (std::size_t k = 0; k < d.functions.size(); ++k) d.functions[k].fn = &d.module->functions[k];
   // The compiler recurses once per nesting level of the AST (up to the front end's limits).
   runOnCuliftStack([&] {
+    // The compiler relies on the verifier's rules (constructs.def): a module breaking one is
+    // refused here, with every violation, before any node is built.
+    if (const std::vector<ast::Violation> violations = ast::verify(*d.module); !violations.empty())
+      rt::fail(violations.front().range,
+               "cannot interpret the module: its typed AST breaks " + std::to_string(violations.size()) + " rule" +
+                   (violations.size() == 1 ? "" : "s") + " of culift's AST:\n" + ast::format(violations),
+               "the module was built by hand or damaged: the front end and module files give well-formed trees");
     d.runDepth = rt::runDepths(*d.module);
     for (auto& cf : d.functions) {
       rt::Compiler c(d, cf);

@@ -174,7 +174,9 @@ TEST_CASE("the reader checks indices and shapes it is given") {
   // the content is not.
   std::shared_ptr<Module> m = seedModule();
   m->functions.pop_back();  // RowSum calls function 1, now gone
-  CHECK(errorOf(saveModule(*m)).find("a call of function 1 in a module of 1") != std::string::npos);
+  CHECK(errorOf(saveModule(*m))
+            .find("the module breaks the typed AST's rules: kernels.cpp:5:3: in 'RowSum': Call: it "
+                  "calls function 1 of 1") != std::string::npos);
 
   m = seedModule();
   m->functions[0].indexParams = {7};
@@ -182,11 +184,46 @@ TEST_CASE("the reader checks indices and shapes it is given") {
 
   m = seedModule();
   m->functions[1].body->stmts[0]->expr->operands.pop_back();  // a conditional with two operands
-  CHECK(errorOf(saveModule(*m)).find("a Conditional expression with 2 operands, not 3") != std::string::npos);
+  CHECK(errorOf(saveModule(*m)).find("Conditional: it has 2 operands; the rule is: a Conditional has 3 operands") !=
+        std::string::npos);
 
   m = seedModule();
   m->functions[0].reassociatedSums = {99};
   CHECK(errorOf(saveModule(*m)).find("a reassociated sum of RowSum is variable 99") != std::string::npos);
+}
+
+TEST_CASE("a file whose tree breaks the verifier's rules is an error naming the rule") {
+  // Each module reads byte for byte, but holds a tree no front end builds.
+  auto rejected = [](auto change) {
+    std::shared_ptr<Module> m = seedModule();
+    change(*m);
+    const std::string message = errorOf(saveModule(*m));
+    INFO(message);
+    CHECK(message.rfind("mutant.culift: the module breaks the typed AST's rules: ", 0) == 0);
+    return message;
+  };
+  CHECK(rejected([](Module& m) {
+          m.functions[0].body->stmts[1]->cond->operands[0]->var = 40;  // k < cols names no variable
+        }).find("VarRef: it names variable 40 of 5") != std::string::npos);
+  CHECK(rejected([](Module& m) {
+          m.functions[0].body->stmts[2]->expr->type = Type::value(Scalar::F64);  // sqrtf(...) as a double
+        }).find("Return: it returns a double from a function returning float;") != std::string::npos);
+  CHECK(rejected([](Module& m) {
+          m.functions[1].body->stmts[0]->expr->operands[0]->binaryOp = BinaryOp::LogAnd;  // v && 0.0f
+        }).find("Binary: operands of '&&' have types float and float") != std::string::npos);
+  CHECK(rejected([](Module& m) {
+          m.functions[0].body->stmts.push_back(std::make_unique<Stmt>(StmtKind::Continue, SourceRange{}));
+        }).find("Continue: it is outside every loop") != std::string::npos);
+  CHECK(rejected([](Module& m) {
+          m.functions[0].signature.params[0].role = ParamRole::OutputArray;  // x written by the kernel
+        }).find("KernelParam: the kernel parameter 'x' [output array] is const float*") != std::string::npos);
+  // Several violations: the first is named, and how many more there are.
+  const std::string several = rejected([](Module& m) {
+    m.functions[0].body->stmts[0]->var = 0;         // declares the parameter x (and leaves s undeclared)
+    m.functions[1].body->stmts[0]->expr = nullptr;  // return; in a float function
+  });
+  CHECK(several.find("Decl: it declares the parameter 'x'") != std::string::npos);
+  CHECK(several.find(" more)") != std::string::npos);
 }
 
 TEST_CASE("the reader checks a record's layout against its parameter") {

@@ -136,6 +136,37 @@ TEST_CASE("culift ast: an element-wise kernel's uniform parameters are marked so
   CHECK_THAT(r.out, Catch::Contains("// parameters: a (uniform), x (element input), b (uniform), y (element input)\n"));
 }
 
+TEST_CASE("culift ast --dump prints the typed AST as a tree", "[cli][dump]") {
+  TempDir dir;
+  writeFile(dir.file("k.cpp"), kKernels);
+  Run r = runCulift({"ast", dir.file("k.cpp"), "--dump", "--function", "RowSum"}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.err.empty());
+  // The header, the variables, and nodes with their kinds, names, values, types and ranges.
+  CHECK_THAT(r.out, Catch::StartsWith("Function RowSum -> float  Grid1D  2:15-6:1\n"
+                                      "  Param #0 x : const float*  2:28-2:41\n"
+                                      "  Param #1 cols : int  2:44-2:51\n"
+                                      "  Param #2 i : int  2:54-2:58\n"
+                                      "  Local #3 s : float  3:3-3:16\n"
+                                      "  Local #4 k : int  4:8-4:16\n"
+                                      "  Block  2:61-6:1\n"
+                                      "    Decl s #3 : float  3:3-3:16\n"
+                                      "      FloatLiteral 0 : float  3:13-3:16\n"
+                                      "    For  4:3-4:53\n"
+                                      "      init:\n"
+                                      "        Decl k #4 : int  4:8-4:16\n"));
+  CHECK_THAT(r.out, Catch::Contains("          CompoundAssign '+=' in float : float  4:34-4:53\n"
+                                    "            VarRef s #3 : float  4:34-4:34\n"
+                                    "            Subscript : float  4:39-4:53\n"
+                                    "              VarRef x #0 : const float*  4:39-4:39\n"
+                                    "              Binary '+' : int  4:41-4:52\n"));
+  CHECK_THAT(r.out, Catch::Contains("    Return  5:3-5:10\n      VarRef s #3 : float  5:10-5:10\n"));
+  // No pseudocode, no signature: the tree only.
+  CHECK_THAT(r.out, !Catch::Contains("signature:"));
+  CHECK_THAT(r.out, !Catch::Contains("Plain"));
+}
+
 TEST_CASE("culift emit: arguments after -- reach Clang", "[cli]") {
   TempDir dir;
   writeFile(dir.file("n.cpp"), "#include <culift/annotate.hpp>\nCULIFT_KERNEL int f(int i) { return N * i; }\n");

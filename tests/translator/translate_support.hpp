@@ -1,16 +1,19 @@
-// Helpers for front-end tests: translate a snippet, find a function, print its body.
+// Helpers for front-end tests: translate a snippet (checked by the verifier), find a function,
+// print its body (culift/ast/dump.hpp's one-line form).
 #pragma once
 
 #include <string>
 
-#include "ast_dump.hpp"
 #include "catch.hpp"
+#include "culift/ast/dump.hpp"
 #include "culift/translate.hpp"
 
 namespace culift::test {
 
-// Translates `code` (the annotation header is included first) as a virtual file.
+// Translates `code` (the annotation header is included first) as a virtual file, with the
+// verifier on: a malformed tree is an error of the translation.
 inline TranslateResult lift(const std::string& code, TranslateOptions options = {}) {
+  options.verify = true;
   return translateSource("#include <culift/annotate.hpp>\n" + code, "snippet.cpp", options);
 }
 
@@ -27,7 +30,7 @@ inline const Function& function(const TranslateResult& r, const std::string& nam
 inline std::string body(const TranslateResult& r, const std::string& name) {
   const Function& f = function(r, name);
   REQUIRE(f.body);
-  return dump(f, *f.body);
+  return ast::dumpLine(f, *f.body);
 }
 
 // The declaration statement of the local `name` in `f` (fails the test if there is none).

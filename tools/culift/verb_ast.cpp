@@ -1,7 +1,9 @@
-// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [-- CLANG_ARGS]
+// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]
 // Shows what culift made of each function: index mode, device and kernel names, the kernel's
-// parameters with their roles, and the typed AST as pseudocode with every cast explicit.
+// parameters with their roles, and the typed AST as pseudocode with every cast explicit; with
+// --dump, the typed AST itself as a tree (culift/ast/dump.hpp), checked by the verifier first.
 #include "cli_records.hpp"
+#include "culift/ast/dump.hpp"
 #include "culift/codegen.hpp"
 #include "culift/translate.hpp"
 #include "llvm/Support/MemoryBuffer.h"
@@ -15,6 +17,10 @@ llvm::cl::SubCommand astCommand("ast", "Show the typed AST, index mode and kerne
 llvm::cl::opt<bool> astReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(astCommand));
+llvm::cl::opt<bool> astDump("dump",
+                            llvm::cl::desc("Print the typed AST as a tree: each node's kind, type, source range "
+                                           "(line:col-line:col) and names or values; the verifier checks it first"),
+                            llvm::cl::sub(astCommand));
 llvm::cl::opt<std::string> astInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(astCommand));
 llvm::cl::list<std::string> astFunctions("function",
                                          llvm::cl::desc("Show this function (repeatable; default: every "
@@ -53,8 +59,9 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
 
 int runAst() {
   if (astInput.empty()) {
-    llvm::errs() << "culift ast: no input file\n"
-                 << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [-- CLANG_ARGS]\n";
+    llvm::errs()
+        << "culift ast: no input file\n"
+        << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]\n";
     return kExitUsage;
   }
   if (auto readable = llvm::MemoryBuffer::getFile(astInput, false, false); !readable) {
@@ -66,10 +73,14 @@ int runAst() {
   options.reassociate = astReassociate;
   options.compilerArgs = clangArgs();
   options.buildDir = astBuildDir;
+  options.verify = options.verify || astDump;
   TranslateResult result = translate(astInput, options);
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
-  for (const Function& f : result.module->functions) printFunction(llvm::outs(), *result.module, f);
+  for (const Function& f : result.module->functions) {
+    if (astDump) llvm::outs() << ast::dumpTree(*result.module, f) << "\n";
+    else printFunction(llvm::outs(), *result.module, f);
+  }
   return kExitOk;
 }
 

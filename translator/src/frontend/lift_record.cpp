@@ -549,6 +549,9 @@ int Lifter::directInit(const clang::Expr* e, std::vector<LeafInit>& out) {
     for (const clang::FieldDecl* fd : rd->fields()) {
       const clang::Expr* init = k < list->getNumInits() ? list->getInit(k) : nullptr;
       ++k;
+      // A field the braces leave out is zero, located at the braces (Clang's implicit value has
+      // no location of its own).
+      if (init && llvm::isa<clang::ImplicitValueInitExpr>(init)) init = nullptr;
       if (!init) init = fd->getInClassInitializer();
       if (init) ok = fieldInit(fd, init, out) && ok;
       else if (isUserRecord(fd->getType())) {

@@ -5,6 +5,7 @@
 #include "culift/translate.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 
@@ -16,6 +17,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "clang_diagnostics.hpp"
 #include "culift/ast/stack.hpp"
+#include "culift/ast/verify.hpp"
 #include "culift/codegen.hpp"
 #include "lifter.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -53,6 +55,13 @@ void sortBySource(std::vector<Diagnostic>& diags) {
     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
     return a.loc.column < b.loc.column;
   });
+}
+
+// TranslateOptions::verify, or $CULIFT_VERIFY_AST=1.
+bool verifyRequested(const TranslateOptions& options) {
+  if (options.verify) return true;
+  const char* env = std::getenv("CULIFT_VERIFY_AST");
+  return env && std::strcmp(env, "1") == 0;
 }
 
 TranslateResult runTranslation(const std::string& displayName, const std::string& absPath, std::string text,
@@ -193,6 +202,13 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
       f.resultRecord = lifted.resultRecord;
     }
     classify(signatures, sink);
+  }
+  if (!sink.hasErrors() && verifyRequested(options)) {
+    for (const ast::Violation& v : ast::verify(*module, ast::VerifyOptions{.requireRanges = true}))
+      sink.error(v.range.begin,
+                 "culift built a malformed typed AST" + (v.function.empty() ? "" : " in '" + v.function + "'") + ": " +
+                     v.node + ": " + v.found + "; the rule is: " + v.rule,
+                 "this is a bug in culift: please report it with the source that shows it");
   }
   if (!sink.hasErrors()) {
     EmitOptions emit;
