@@ -40,7 +40,9 @@ cl::opt<std::string> SourceRoot(
     "source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, the build's source tree, .)"));
 cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test, not a measurement"));
 cl::list<std::string> Only(
-    "only", cl::desc("run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil, columns"));
+    "only",
+    cl::desc(
+        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil, columns"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
