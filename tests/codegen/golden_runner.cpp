@@ -298,25 +298,32 @@ TEST_CASE("the 128-wide tiled entries need at most 128 registers", "[codegen][pe
   CHECK(checked >= 4);  // GramDot_tiled128, GramDot_sym128, GemmCell_tiled128, SyrkCell_tiled128
 }
 
+// The PTX NVRTC writes for the runtime (strict math) of golden `name`; nothing, said so, without
+// NVRTC.
+std::optional<std::string> goldenPtx(const std::string& name) {
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    culift::test::noNvrtc(nvrtc.whyNot);
+    return std::nullopt;
+  }
+  const TranslateResult r = translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden" / (name + ".cpp")).string(),
+                                      goldenOptions());
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const rt::CompileOutput ptx = nvrtc.nvrtc->compile(r.module->cudaSource, name + ".cu", 90, false, {"--fmad=false"});
+  INFO("NVRTC log:\n" << ptx.log);
+  REQUIRE(ptx.ok);
+  return std::string(ptx.image.begin(), std::find(ptx.image.begin(), ptx.image.end(), 0));
+}
+
 // Arithmetic on chars and shorts reaches the device compiler in 32 bits: given a conversion it
 // can see through, it narrows `s = -s` to a neg.s16, which the device assembler widens wrongly
 // for -32768 (+32768 from `(long long)s`). The narrow kernels' PTX, as NVRTC writes it for the
 // runtime, holds no 16-bit arithmetic.
 TEST_CASE("char and short arithmetic stays in 32 bits in the PTX", "[codegen][nvrtc]") {
-  const NvrtcFixture& nvrtc = nvrtcFixture();
-  if (!nvrtc.nvrtc) {
-    culift::test::noNvrtc(nvrtc.whyNot);
-    return;
-  }
-  const TranslateResult r =
-      translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden/narrow_wraparound.cpp").string(), goldenOptions());
-  INFO(r.formatDiagnostics());
-  REQUIRE(r.ok());
-  const rt::CompileOutput ptx = nvrtc.nvrtc->compile(r.module->cudaSource, "narrow.cu", 90, false, {"--fmad=false"});
-  INFO("NVRTC log:\n" << ptx.log);
-  REQUIRE(ptx.ok);
-  const std::string text(ptx.image.begin(), std::find(ptx.image.begin(), ptx.image.end(), 0));
-  std::istringstream lines(text);
+  const std::optional<std::string> text = goldenPtx("narrow_wraparound");
+  if (!text) return;
+  std::istringstream lines(*text);
   std::string line;
   unsigned entries = 0;
   while (std::getline(lines, line)) {
@@ -338,20 +345,9 @@ TEST_CASE("char and short arithmetic stays in 32 bits in the PTX", "[codegen][nv
 // only after inlining returned before the loop). Through culift_widen, the PTX extends only
 // 32-bit values to 64 bits.
 TEST_CASE("chars and shorts widen to 64 bits from 32 in the PTX", "[codegen][nvrtc]") {
-  const NvrtcFixture& nvrtc = nvrtcFixture();
-  if (!nvrtc.nvrtc) {
-    culift::test::noNvrtc(nvrtc.whyNot);
-    return;
-  }
-  const TranslateResult r =
-      translate((fs::path(CULIFT_SOURCE_DIR) / "tests/codegen/golden/short_widening.cpp").string(), goldenOptions());
-  INFO(r.formatDiagnostics());
-  REQUIRE(r.ok());
-  const rt::CompileOutput ptx = nvrtc.nvrtc->compile(r.module->cudaSource, "widening.cu", 90, false, {"--fmad=false"});
-  INFO("NVRTC log:\n" << ptx.log);
-  REQUIRE(ptx.ok);
-  const std::string text(ptx.image.begin(), std::find(ptx.image.begin(), ptx.image.end(), 0));
-  std::istringstream lines(text);
+  const std::optional<std::string> text = goldenPtx("short_widening");
+  if (!text) return;
+  std::istringstream lines(*text);
   std::string line;
   unsigned widenings = 0;
   while (std::getline(lines, line)) {
