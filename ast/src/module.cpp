@@ -26,11 +26,11 @@ unsigned rank(IndexMode m) {
 
 std::string_view name(ParamRole r) {
   switch (r) {
-    case ParamRole::InputArray: return "input array";
-    case ParamRole::OutputArray: return "output array";
+    case ParamRole::ReadOnlyArray: return "input array";
+    case ParamRole::WritableArray: return "output array";
     case ParamRole::Scalar: return "scalar";
-    case ParamRole::ElementInput: return "element input";
-    case ParamRole::Out: return "out";
+    case ParamRole::PerElementScalar: return "element input";
+    case ParamRole::ResultArray: return "out";
     case ParamRole::Extent: return "extent";
   }
   return "?";
@@ -38,7 +38,7 @@ std::string_view name(ParamRole r) {
 
 std::string_view roleName(const Function& fn, const KernelParam& p) {
   if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::Scalar) return "uniform";
-  if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::InputArray) return "uniform array";
+  if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::ReadOnlyArray) return "uniform array";
   return name(p.role);
 }
 

@@ -467,7 +467,7 @@ class ModuleReader {
       if (p.axis < -1 || p.axis > 2) r_.fail("a kernel parameter of " + f.name + " on axis " + std::to_string(p.axis));
       if (r_.boolean("a kernel parameter's record flag")) p.record = record(f, p);
       // A kernel returning a struct: its out array's record, written through the last parameters.
-      if (p.role == ParamRole::Out && p.record) {
+      if (p.role == ParamRole::ResultArray && p.record) {
         const std::size_t fields = p.record->fields.size();
         if (fields > f.numParams) r_.fail(f.name + " returns a struct of more fields than it has parameters");
         for (std::size_t k = f.numParams - fields; k < f.numParams; ++k)

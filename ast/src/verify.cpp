@@ -614,7 +614,7 @@ class Verifier {
     std::vector<bool> extents(3, false);
     for (const KernelParam& p : f.signature.params) {
       const std::string kp = "the kernel parameter " + quoted(p.name) + " [" + std::string(name(p.role)) + "]";
-      const bool user = p.role != ParamRole::Out && p.role != ParamRole::Extent;
+      const bool user = p.role != ParamRole::ResultArray && p.role != ParamRole::Extent;
       if (!user) {
         if (p.userParam != -1)
           badSig(kp + " names user parameter " + std::to_string(p.userParam),
@@ -632,9 +632,9 @@ class Verifier {
       }
       const Var* v = user ? &f.vars[p.userParam] : nullptr;
       switch (p.role) {
-        case ParamRole::InputArray:
-        case ParamRole::OutputArray: {
-          const bool input = p.role == ParamRole::InputArray;
+        case ParamRole::ReadOnlyArray:
+        case ParamRole::WritableArray: {
+          const bool input = p.role == ParamRole::ReadOnlyArray;
           if (!v->type.isPointer() || v->type.constElements != input || p.type != v->type)
             badSig(kp + " is " + text(p.type) + " for the parameter " + text(v->type),
                    input ? "an input array is a const pointer parameter, passed as it is"
@@ -646,13 +646,13 @@ class Verifier {
             badSig(kp + " is " + text(p.type) + " for the parameter " + text(v->type),
                    "a scalar kernel parameter is a scalar parameter, passed as it is");
           break;
-        case ParamRole::ElementInput:
+        case ParamRole::PerElementScalar:
           if (f.mode != IndexMode::ElementWise || !v->type.isValue() || p.type != Type::pointer(v->type.scalar, true))
             badSig(kp + " is " + text(p.type) + " for the parameter " + text(v->type) + " of a " +
                        std::string(name(f.mode)) + " kernel",
                    "an element input is a scalar parameter of an element-wise kernel, passed as a const pointer");
           break;
-        case ParamRole::Out: {
+        case ParamRole::ResultArray: {
           ++outs;
           const Scalar s = f.resultRecord ? f.resultRecord->scalar : f.returnType.scalar;
           if (s == Scalar::Void || p.type != Type::pointer(s, false))

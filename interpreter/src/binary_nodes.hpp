@@ -5,7 +5,7 @@
 #include "operands.hpp"
 #include "ops.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 template <BinaryOp Op> constexpr bool kArith = Op == BinaryOp::Add || Op == BinaryOp::Sub || Op == BinaryOp::Mul ||
                                                Op == BinaryOp::Div || Op == BinaryOp::Rem;
@@ -55,4 +55,4 @@ template <BinaryOp Op> ExprNodePtr makeBinary(Compiler& c, const Expr& e, Scalar
 ExprNodePtr makeArithmetic(Compiler& c, const Expr& e, Scalar t);  // + - * / % & | ^
 ExprNodePtr makeComparison(Compiler& c, const Expr& e, Scalar t);  // < > <= >= == !=
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -1,7 +1,7 @@
 // Instances of the arithmetic and bitwise operators.
 #include "binary_nodes.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 ExprNodePtr makeArithmetic(Compiler& c, const Expr& e, Scalar t) {
   switch (e.binaryOp) {
@@ -17,4 +17,4 @@ ExprNodePtr makeArithmetic(Compiler& c, const Expr& e, Scalar t) {
   }
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

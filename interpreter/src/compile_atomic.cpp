@@ -6,7 +6,7 @@
 
 #include "compiler.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 template <typename T> T wrapped(T a, T b, AtomicOp op) {
@@ -77,4 +77,4 @@ ExprNodePtr Compiler::atomic(const Expr& e) {
   malformed(e.range, "atomic operation on a " + std::string(spelling(t)));
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -1,7 +1,7 @@
 // Instances of the comparison operators.
 #include "binary_nodes.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 ExprNodePtr makeComparison(Compiler& c, const Expr& e, Scalar t) {
   switch (e.binaryOp) {
@@ -15,4 +15,4 @@ ExprNodePtr makeComparison(Compiler& c, const Expr& e, Scalar t) {
   }
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -5,7 +5,7 @@
 #include "ops.hpp"
 #include "planted_bugs.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 void failIndex(Frame& f, const Expr& e, std::string index, std::uint64_t size) {
   const Expr& base = *e.operands[0];
@@ -712,4 +712,4 @@ ExprNodePtr Compiler::call(const Expr& e) {
   return node;
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

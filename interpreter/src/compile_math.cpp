@@ -8,7 +8,7 @@
 #include "ops.hpp"
 #include "planted_bugs.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 template <typename T> struct Fns {
@@ -286,4 +286,4 @@ ExprNodePtr Compiler::mathCall(const Expr& e) {
   return node;
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -2,7 +2,7 @@
 #include "binary_nodes.hpp"
 #include "planted_bugs.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 template <BinaryOp Op, typename T, typename C> struct ShiftNode final : ExprNode {
@@ -145,4 +145,4 @@ ExprNodePtr Compiler::cast(const Expr& e) {
 }
 
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

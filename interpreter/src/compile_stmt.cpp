@@ -6,7 +6,7 @@
 #include "ops.hpp"
 #include "planted_bugs.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 [[noreturn]] void failBudget(Frame& f, const Stmt& loop) {
@@ -528,4 +528,4 @@ StmtNodePtr Compiler::stmt(const Stmt& s) {
   malformed(s.range, "unknown statement kind");
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

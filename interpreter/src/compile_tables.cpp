@@ -2,7 +2,7 @@
 // loads/stores of a scalar of a run-time type.
 #include "binary_nodes.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 template <BinaryOp Op, Scalar S> Raw genericBinary(Raw a, Raw b, Scalar rhsType, const Expr& e) {
@@ -70,4 +70,4 @@ void storeAt(std::byte* p, Scalar type, Raw v) {
   }
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -5,7 +5,7 @@
 
 #include "runtime.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 struct ProgramData {
   std::shared_ptr<const Module> module;
@@ -118,4 +118,4 @@ BinaryFn binaryFn(BinaryOp op, Scalar type);  // null when the operator does not
 Raw loadAt(const std::byte* p, Scalar type);
 void storeAt(std::byte* p, Scalar type, Raw v);
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -5,7 +5,7 @@
 // updates are not recorded (combining the updates of several outputs is what they are for).
 #include "runtime.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 std::string outputText(std::uint64_t element) { return "output " + std::to_string(element); }
@@ -50,4 +50,4 @@ void noteWrite(const Frame& f, const Expr& at, const ArrayView& v, std::uint64_t
                  false);
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -39,18 +39,18 @@ namespace detail {
 void compareValues(CrossCheckResult& r, const std::string& where, Scalar type, const void* a, const void* b) {
   const unsigned size = byteSize(type);
   if (size == 0) return;
-  interp::rt::Raw x, y;
+  interp::exec::Raw x, y;
   std::memcpy(&x.bits, a, size);
   std::memcpy(&y.bits, b, size);
   Mismatch m;
   bool same = true;
-  interp::rt::dispatch(type, [&]<Scalar S>() {
-    using T = interp::rt::Cpp<S>;
+  interp::exec::dispatch(type, [&]<Scalar S>() {
+    using T = interp::exec::Cpp<S>;
     if constexpr (std::is_same_v<T, bool>) {
       same = (x.bits & 0xff) == (y.bits & 0xff);
       m.absDiff = same ? 0 : 1;
     } else {
-      T u = interp::rt::get<T>(x), v = interp::rt::get<T>(y);
+      T u = interp::exec::get<T>(x), v = interp::exec::get<T>(y);
       if constexpr (std::is_floating_point_v<T>) {
         // Bit-identical, except that any two NaNs match (their payloads are not C++'s business).
         same = (std::isnan(u) && std::isnan(v)) || (x.bits == y.bits);
@@ -71,8 +71,8 @@ void compareValues(CrossCheckResult& r, const std::string& where, Scalar type, c
   if (m.ulps > r.maxUlps) r.maxUlps = m.ulps;
   if (r.mismatches.size() < 8) {
     m.where = where;
-    m.interpreted = interp::rt::describe(type, x);
-    m.native = interp::rt::describe(type, y);
+    m.interpreted = interp::exec::describe(type, x);
+    m.native = interp::exec::describe(type, y);
     r.mismatches.push_back(std::move(m));
   }
 }

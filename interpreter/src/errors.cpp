@@ -11,27 +11,27 @@ namespace culift::interp {
 Error::Error(Diagnostic d) : std::runtime_error(d.format()), diag_(std::move(d)) {}
 
 std::string Value::toString() const {
-  return rt::describe(type, [&] {
-    rt::Raw r;
+  return exec::describe(type, [&] {
+    exec::Raw r;
     switch (type) {
-      case Scalar::Bool: r = rt::make(b); break;
-      case Scalar::F32: r = rt::make(f); break;
-      case Scalar::F64: r = rt::make(d); break;
-      case Scalar::I8: r = rt::make(static_cast<std::int8_t>(i)); break;
-      case Scalar::I16: r = rt::make(static_cast<std::int16_t>(i)); break;
-      case Scalar::I32: r = rt::make(static_cast<std::int32_t>(i)); break;
-      case Scalar::I64: r = rt::make(i); break;
-      case Scalar::U8: r = rt::make(static_cast<std::uint8_t>(u)); break;
-      case Scalar::U16: r = rt::make(static_cast<std::uint16_t>(u)); break;
-      case Scalar::U32: r = rt::make(static_cast<std::uint32_t>(u)); break;
-      case Scalar::U64: r = rt::make(u); break;
+      case Scalar::Bool: r = exec::make(b); break;
+      case Scalar::F32: r = exec::make(f); break;
+      case Scalar::F64: r = exec::make(d); break;
+      case Scalar::I8: r = exec::make(static_cast<std::int8_t>(i)); break;
+      case Scalar::I16: r = exec::make(static_cast<std::int16_t>(i)); break;
+      case Scalar::I32: r = exec::make(static_cast<std::int32_t>(i)); break;
+      case Scalar::I64: r = exec::make(i); break;
+      case Scalar::U8: r = exec::make(static_cast<std::uint8_t>(u)); break;
+      case Scalar::U16: r = exec::make(static_cast<std::uint16_t>(u)); break;
+      case Scalar::U32: r = exec::make(static_cast<std::uint32_t>(u)); break;
+      case Scalar::U64: r = exec::make(u); break;
       case Scalar::Void: break;
     }
     return r;
   }());
 }
 
-namespace rt {
+namespace exec {
 
 thread_local const Function* currentFunction = nullptr;
 
@@ -153,5 +153,5 @@ void failConvert(const Expr& e, std::string value, Scalar to) {
        "floating-point to integer conversion of a value outside the integer's range is undefined");
 }
 
-}  // namespace rt
+}  // namespace exec
 }  // namespace culift::interp

@@ -3,7 +3,7 @@
 
 #include "compiler.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 // Finds each local's declaration: scalars declared without an initializer have their reads
@@ -147,4 +147,4 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
   return f.ret;
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -11,10 +11,10 @@ thread_local bool met = false;
 bool differentNaNsMet() { return met; }
 void resetDifferentNaNsMet() { met = false; }
 
-namespace rt {
+namespace exec {
 void noteNaNOperands(std::uint64_t aBits, std::uint64_t bBits) {
   if (aBits != bBits) met = true;
 }
-}  // namespace rt
+}  // namespace exec
 
 }  // namespace culift::interp

@@ -7,7 +7,7 @@
 #include "compiler.hpp"
 #include "ops.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 template <typename T> struct NodeOp {
   ExprNodePtr n;
@@ -102,4 +102,4 @@ template <typename T, typename Make> ExprNodePtr fuse2(Compiler& c, const Expr& 
   return make(NodeOp<T>{c.toNode(std::move(a), le)}, NodeOp<T>{c.toNode(std::move(b), re)});
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

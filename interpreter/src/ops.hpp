@@ -10,7 +10,7 @@
 
 #include "runtime.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 template <typename T> constexpr bool kSignedInt = std::is_integral_v<T> && std::is_signed_v<T>;
 template <typename T> constexpr bool kUnsignedInt = std::is_integral_v<T> && !std::is_signed_v<T> &&
@@ -165,4 +165,4 @@ template <typename From, typename To> inline To convert(From v, const Expr& e) {
   }
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -9,7 +9,7 @@
 
 #include "ops.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 struct Fn1Node final : ExprNode {
@@ -159,4 +159,4 @@ ExprNodePtr plantedCast(Compiler& c, const Expr& e) {
   }
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

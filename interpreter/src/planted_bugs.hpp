@@ -6,7 +6,7 @@
 
 #include "compiler.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 // The planted bug of the program being compiled (PlantedBug::None for every real use).
 PlantedBug plantedBug(const Compiler& c);
@@ -19,4 +19,4 @@ ExprNodePtr plantedCast(Compiler& c, const Expr& e);    // FloatToIntRounds, Uns
                                                         // NegativeZeroNarrowsPositive
 ExprNodePtr plantedMath(Compiler& c, const Expr& e);    // FloatMathInDouble
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

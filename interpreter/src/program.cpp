@@ -15,13 +15,13 @@
 namespace culift::interp {
 
 struct Program::Impl {
-  rt::ProgramData data;
+  exec::ProgramData data;
 };
 
 namespace {
 
 [[noreturn]] void failArgs(const Function& fn, std::string message) {
-  rt::fail(fn.range, "wrong arguments to '" + fn.name + "': " + message);
+  exec::fail(fn.range, "wrong arguments to '" + fn.name + "': " + message);
 }
 
 std::string kindText(const Arg& a) {
@@ -30,12 +30,12 @@ std::string kindText(const Arg& a) {
   return std::string("an array of ") + std::string(spelling(r.element)) + (r.writable ? "" : " (read-only)");
 }
 
-rt::Raw rawOf(const Value& v) {
-  return rt::dispatch(v.type, [&]<Scalar S>() { return rt::make(v.as<rt::Cpp<S>>()); });
+exec::Raw rawOf(const Value& v) {
+  return exec::dispatch(v.type, [&]<Scalar S>() { return exec::make(v.as<exec::Cpp<S>>()); });
 }
 
-rt::ArrayView viewOf(const ArrayRef& a) {
-  rt::ArrayView v;
+exec::ArrayView viewOf(const ArrayRef& a) {
+  exec::ArrayView v;
   v.data = static_cast<std::byte*>(a.data);
   v.size = a.size;
   v.writable = a.writable;
@@ -65,21 +65,21 @@ void checkArray(const Function& fn, unsigned p, const Arg& a, Scalar element, bo
   (void)p;
 }
 
-std::size_t indexOf(const rt::ProgramData& d, const Function& fn) {
+std::size_t indexOf(const exec::ProgramData& d, const Function& fn) {
   const auto& fs = d.module->functions;
   if (!fs.empty() && &fn >= fs.data() && &fn < fs.data() + fs.size()) return static_cast<std::size_t>(&fn - fs.data());
   for (std::size_t k = 0; k < fs.size(); ++k)
     if (fs[k].name == fn.name) return k;
-  rt::failNoLoc("function '" + fn.name + "' is not part of this program's module");
+  exec::failNoLoc("function '" + fn.name + "' is not part of this program's module");
 }
 
 // Whether every value of [0, n) fits in the index parameter's type.
 bool indexFits(Scalar t, std::int64_t n) {
   if (n <= 0) return true;
   const std::int64_t last = n - 1;
-  return rt::dispatch(t, [&]<Scalar S>() -> bool {
-    using T = rt::Cpp<S>;
-    if constexpr (rt::kInt<T>)
+  return exec::dispatch(t, [&]<Scalar S>() -> bool {
+    using T = exec::Cpp<S>;
+    if constexpr (exec::kInt<T>)
       return static_cast<std::uint64_t>(last) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
     else return false;
   });
@@ -90,13 +90,13 @@ bool indexFits(Scalar t, std::int64_t n) {
 // every kernel, run on the caller's, with no thread to start per call.
 constexpr unsigned kCallerStackLevels = 64;
 
-bool needsCuliftStack(const rt::ProgramData& d, std::size_t fn) { return d.runDepth[fn] > kCallerStackLevels; }
+bool needsCuliftStack(const exec::ProgramData& d, std::size_t fn) { return d.runDepth[fn] > kCallerStackLevels; }
 
-rt::Raw indexValue(Scalar t, std::int64_t i) {
-  return rt::dispatch(t, [&]<Scalar S>() -> rt::Raw {
-    using T = rt::Cpp<S>;
-    if constexpr (rt::kInt<T>) return rt::make(static_cast<T>(i));
-    else return rt::Raw{};
+exec::Raw indexValue(Scalar t, std::int64_t i) {
+  return exec::dispatch(t, [&]<Scalar S>() -> exec::Raw {
+    using T = exec::Cpp<S>;
+    if constexpr (exec::kInt<T>) return exec::make(static_cast<T>(i));
+    else return exec::Raw{};
   });
 }
 
@@ -112,9 +112,9 @@ Program::~Program() {
 }
 
 std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> module, Options options) {
-  if (!module) rt::failNoLoc("no module to compile");
+  if (!module) exec::failNoLoc("no module to compile");
   auto impl = std::make_unique<Impl>();
-  rt::ProgramData& d = impl->data;
+  exec::ProgramData& d = impl->data;
   d.module = std::move(module);
   d.options = options;
   if (d.options.stepBudget == 0) d.options.stepBudget = Options{}.stepBudget;
@@ -125,13 +125,13 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
     // The compiler relies on the verifier's rules (constructs.def): a module breaking one is
     // refused here, with every violation, before any node is built.
     if (const std::vector<ast::Violation> violations = ast::verify(*d.module); !violations.empty())
-      rt::fail(violations.front().range,
+      exec::fail(violations.front().range,
                "cannot interpret the module: its typed AST breaks " + std::to_string(violations.size()) + " rule" +
                    (violations.size() == 1 ? "" : "s") + " of culift's AST:\n" + ast::format(violations),
                "the module was built by hand or damaged: the front end and module files give well-formed trees");
-    d.runDepth = rt::runDepths(*d.module);
+    d.runDepth = exec::runDepths(*d.module);
     for (auto& cf : d.functions) {
-      rt::Compiler c(d, cf);
+      exec::Compiler c(d, cf);
       c.compileBody();
     }
   });
@@ -141,24 +141,24 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
 const Module& Program::module() const { return *impl_->data.module; }
 
 Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
-  const rt::ProgramData& d = impl_->data;
+  const exec::ProgramData& d = impl_->data;
   const std::size_t index = indexOf(d, fnRef);
   const Function& fn = d.module->functions[index];
   if (args.size() != fn.numParams)
     failArgs(fn, "it takes " + std::to_string(fn.numParams) + " argument" + (fn.numParams == 1 ? "" : "s") + ", got " +
                      std::to_string(args.size()));
-  std::vector<rt::Raw> scalars(fn.numParams);
-  std::vector<rt::ArrayView> views(fn.numParams);
+  std::vector<exec::Raw> scalars(fn.numParams);
+  std::vector<exec::ArrayView> views(fn.numParams);
   // A reference parameter (a struct result's field, an output of a helper) takes an array of
   // one element: the place it refers to.
-  std::vector<rt::Place> refs(fn.numParams, rt::Place{nullptr, nullptr});
+  std::vector<exec::Place> refs(fn.numParams, exec::Place{nullptr, nullptr});
   std::vector<std::uint8_t> defined(fn.numParams, 1);
   for (unsigned p = 0; p < fn.numParams; ++p) {
     const Type& t = fn.param(p).type;
     if (fn.param(p).isReference()) {
       checkArray(fn, p, args[p], t.scalar, fn.param(p).binding == Binding::Reference, 1,
                  paramText(fn, p) + " (a reference: an array of one element)");
-      refs[p] = rt::Place{static_cast<std::byte*>(std::get<ArrayRef>(args[p]).data), &defined[p]};
+      refs[p] = exec::Place{static_cast<std::byte*>(std::get<ArrayRef>(args[p]).data), &defined[p]};
     } else if (t.isValue()) {
       checkScalar(fn, p, args[p]);
       scalars[p] = rawOf(std::get<Value>(args[p]));
@@ -167,10 +167,10 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
       views[p] = viewOf(std::get<ArrayRef>(args[p]));
     }
   }
-  rt::Context ctx;
+  exec::Context ctx;
   ctx.budget = d.options.stepBudget;
-  rt::Raw r;
-  const auto run = [&] { r = rt::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr, refs.data()); };
+  exec::Raw r;
+  const auto run = [&] { r = exec::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr, refs.data()); };
   if (needsCuliftStack(d, index)) {
     // differentNaNsMet is per thread: what the call's own thread saw is the caller's.
     bool met = false;
@@ -179,19 +179,19 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
       run();
       met = differentNaNsMet();
     });
-    if (met) rt::noteNaNOperands(0, 1);
+    if (met) exec::noteNaNOperands(0, 1);
   } else {
     run();
   }
   Value out;
   out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
-  if (out.type != Scalar::Void) rt::dispatch(out.type, [&]<Scalar S>() { out = Value::of(rt::get<rt::Cpp<S>>(r)); });
+  if (out.type != Scalar::Void) exec::dispatch(out.type, [&]<Scalar S>() { out = Value::of(exec::get<exec::Cpp<S>>(r)); });
   return out;
 }
 
 void Program::launch(const Function& fnRef, const Extent& extent, std::span<const Arg> kernelArgs,
                      bool loopAsWritten) const {
-  const rt::ProgramData& d = impl_->data;
+  const exec::ProgramData& d = impl_->data;
   const std::size_t index = indexOf(d, fnRef);
   const Function& fn = d.module->functions[index];
   if (!fn.isKernel()) failArgs(fn, "it is a device-only function and has no kernel to launch");
@@ -209,10 +209,10 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   }
 
   // Bind the kernel arguments to the user's parameters.
-  std::vector<rt::Raw> scalars(fn.numParams);
-  std::vector<rt::ArrayView> views(fn.numParams);
-  std::vector<std::pair<unsigned, rt::ArrayView>> elementInputs;  // user param, array
-  std::optional<rt::ArrayView> out;
+  std::vector<exec::Raw> scalars(fn.numParams);
+  std::vector<exec::ArrayView> views(fn.numParams);
+  std::vector<std::pair<unsigned, exec::ArrayView>> elementInputs;  // user param, array
+  std::optional<exec::ArrayView> out;
   std::size_t next = 0;
   for (const KernelParam& kp : fn.signature.params) {
     if (kp.role == ParamRole::Extent) continue;
@@ -222,20 +222,20 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     const Arg& a = kernelArgs[next++];
     const std::string what = "kernel parameter '" + kp.name + "' (" + toString(kp.type) + ")";
     switch (kp.role) {
-      case ParamRole::InputArray:
-      case ParamRole::OutputArray:
-        checkArray(fn, kp.userParam, a, kp.type.scalar, kp.role == ParamRole::OutputArray, 0, what);
+      case ParamRole::ReadOnlyArray:
+      case ParamRole::WritableArray:
+        checkArray(fn, kp.userParam, a, kp.type.scalar, kp.role == ParamRole::WritableArray, 0, what);
         views.at(kp.userParam) = viewOf(std::get<ArrayRef>(a));
         break;
       case ParamRole::Scalar:
         checkScalar(fn, kp.userParam, a);
         scalars.at(kp.userParam) = rawOf(std::get<Value>(a));
         break;
-      case ParamRole::ElementInput:
+      case ParamRole::PerElementScalar:
         checkArray(fn, kp.userParam, a, kp.type.scalar, false, total, what);
         elementInputs.emplace_back(kp.userParam, viewOf(std::get<ArrayRef>(a)));
         break;
-      case ParamRole::Out:
+      case ParamRole::ResultArray:
         // A struct result: an array of the struct's scalars, `elements` per output.
         checkArray(fn, 0, a, fn.resultRecord ? fn.resultRecord->scalar : fn.returnType.scalar, true,
                    fn.resultRecord ? total * fn.resultRecord->elements() : total, what);
@@ -261,12 +261,12 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   }
 
   // A checked launch records every access to its writable arrays.
-  std::vector<std::unique_ptr<rt::ConflictShadow>> shadows;
+  std::vector<std::unique_ptr<exec::ConflictShadow>> shadows;
   if (d.options.checkConflicts) {
     for (const KernelParam& kp : fn.signature.params) {
-      if (kp.role != ParamRole::OutputArray) continue;
-      rt::ArrayView& v = views.at(kp.userParam);
-      auto shadow = std::make_unique<rt::ConflictShadow>();
+      if (kp.role != ParamRole::WritableArray) continue;
+      exec::ArrayView& v = views.at(kp.userParam);
+      auto shadow = std::make_unique<exec::ConflictShadow>();
       shadow->writer = std::make_unique<std::atomic<std::uint64_t>[]>(v.size);
       shadow->reader = std::make_unique<std::atomic<std::uint64_t>[]>(v.size);
       shadow->name = kp.name;
@@ -275,7 +275,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     }
   }
 
-  const rt::CompiledFunction& cf = d.functions[index];
+  const exec::CompiledFunction& cf = d.functions[index];
   const std::int64_t cols = rank >= 2 ? extent.n[1] : 1;
   const unsigned outSize = fn.returnType.isVoid() ? 0 : byteSize(fn.returnType.scalar);
   const Scalar outType = fn.returnType.scalar;
@@ -309,11 +309,11 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
 
   // Runs elements [begin, end); returns the first failing element's error, if any.
   auto runRange = [&](std::uint64_t begin, std::uint64_t end,
-                      std::vector<rt::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
-    rt::Context ctx;
+                      std::vector<exec::Raw>& s) -> std::optional<std::pair<std::uint64_t, Error>> {
+    exec::Context ctx;
     ctx.budget = d.options.stepBudget;
     if (!loopAsWritten) ctx.reassociating = &cf;
-    std::vector<rt::Place> refs(fn.numParams, rt::Place{nullptr, nullptr});
+    std::vector<exec::Place> refs(fn.numParams, exec::Place{nullptr, nullptr});
     std::vector<std::uint8_t> written(fn.numParams, 0);
     for (std::uint64_t e = begin; e < end; ++e) {
       try {
@@ -325,18 +325,18 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
             s[indexParams[a]] = indexValue(fn.param(indexParams[a]).type.scalar, ijk[a]);
         }
         for (const auto& [p, v] : elementInputs)
-          s[p] = rt::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
+          s[p] = exec::loadAt(v.data + e * byteSize(fn.param(p).type.scalar), fn.param(p).type.scalar);
         ctx.steps = 0;
         ctx.element = e;
         if (fn.resultRecord) {
           for (unsigned p = firstResult; p < fn.numParams; ++p)
-            refs[p] = rt::Place{out->data + e * recordBytes + fn.resultRecord->fields[p - firstResult].offset,
+            refs[p] = exec::Place{out->data + e * recordBytes + fn.resultRecord->fields[p - firstResult].offset,
                                 &written[p]};
-          rt::invoke(cf, ctx, s.data(), views.data(), nullptr, refs.data());
+          exec::invoke(cf, ctx, s.data(), views.data(), nullptr, refs.data());
           continue;
         }
-        rt::Raw r = rt::invoke(cf, ctx, s.data(), views.data(), nullptr);
-        if (out) rt::storeAt(out->data + e * outSize, outType, r);
+        exec::Raw r = exec::invoke(cf, ctx, s.data(), views.data(), nullptr);
+        if (out) exec::storeAt(out->data + e * outSize, outType, r);
       } catch (Error& err) {
         Diagnostic diag = err.diagnostic();
         diag.message += " (launch element " + elementText(e) + ")";
@@ -352,7 +352,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, (total + chunk - 1) / chunk));
   const bool deep = needsCuliftStack(d, index);
   if (threads <= 1) {
-    std::vector<rt::Raw> s = scalars;
+    std::vector<exec::Raw> s = scalars;
     std::optional<std::pair<std::uint64_t, Error>> failure;
     const auto run = [&] { failure = runRange(0, total, s); };
     if (deep) runOnCuliftStack(run);
@@ -368,7 +368,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
   std::mutex m;
   std::optional<Error> error;
   auto worker = [&] {
-    std::vector<rt::Raw> s = scalars;
+    std::vector<exec::Raw> s = scalars;
     for (;;) {
       const std::uint64_t begin = nextChunk.fetch_add(chunk);
       if (begin >= total || begin > firstFailure.load()) return;

@@ -4,7 +4,7 @@
 
 #include "compiler.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 namespace {
 
 // A call costs its frame (invoke keeps 2 KB of locals inline) on top of the callee's nodes:
@@ -67,4 +67,4 @@ std::vector<unsigned> runDepths(const Module& module) {
   return depth;
 }
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

@@ -13,7 +13,7 @@
 
 #include "culift/interpreter.hpp"
 
-namespace culift::interp::rt {
+namespace culift::interp::exec {
 
 // One scalar of any type, stored in its first sizeof(T) bytes (the rest is unspecified).
 struct Raw {
@@ -167,4 +167,4 @@ Raw invoke(const CompiledFunction& cf, Context& ctx, const Raw* scalarArgs, cons
 struct ProgramData;
 const CompiledFunction& compiledCallee(const ProgramData& p, FuncId id);
 
-}  // namespace culift::interp::rt
+}  // namespace culift::interp::exec

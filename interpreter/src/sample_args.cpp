@@ -34,8 +34,8 @@ SampleArgs sampleArgs(const Function& fn, std::uint64_t seed) {
   for (unsigned p = 0; p < fn.numParams; ++p) {
     const Type& t = fn.param(p).type;
     if (t.isValue()) {
-      interp::Value v = interp::rt::dispatch(t.scalar, [&]<Scalar S>() {
-        using T = interp::rt::Cpp<S>;
+      interp::Value v = interp::exec::dispatch(t.scalar, [&]<Scalar S>() {
+        using T = interp::exec::Cpp<S>;
         if constexpr (std::is_same_v<T, bool>) return interp::Value::of(true);
         else if constexpr (std::is_floating_point_v<T>)
           return interp::Value::of(static_cast<T>(0.5 + std::abs(real(rng)) / 2));
@@ -48,8 +48,8 @@ SampleArgs sampleArgs(const Function& fn, std::uint64_t seed) {
     const unsigned size = byteSize(t.scalar);
     std::vector<std::byte> data(n * size);
     for (std::size_t k = 0; k < n; ++k) {
-      interp::rt::dispatch(t.scalar, [&]<Scalar S>() {
-        using T = interp::rt::Cpp<S>;
+      interp::exec::dispatch(t.scalar, [&]<Scalar S>() {
+        using T = interp::exec::Cpp<S>;
         T v;
         if constexpr (std::is_same_v<T, bool>) v = (k % 3) != 0;
         else if constexpr (std::is_floating_point_v<T>)

@@ -14,10 +14,10 @@ namespace {
 const char* kAxisNames[3] = {"i", "j", "k"};
 
 bool isArrayRole(ParamRole r) {
-  return r == ParamRole::InputArray || r == ParamRole::OutputArray || r == ParamRole::ElementInput ||
-         r == ParamRole::Out;
+  return r == ParamRole::ReadOnlyArray || r == ParamRole::WritableArray || r == ParamRole::PerElementScalar ||
+         r == ParamRole::ResultArray;
 }
-bool isWrittenRole(ParamRole r) { return r == ParamRole::OutputArray || r == ParamRole::Out; }
+bool isWrittenRole(ParamRole r) { return r == ParamRole::WritableArray || r == ParamRole::ResultArray; }
 
 // The parameter's type as the user wrote it: "const Particle*" for an array of structs.
 std::string userType(const KernelParam& p) {
@@ -131,8 +131,8 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
       const std::string scalarType(spelling(p.type.scalar));
       if (a.kind != LaunchArg::Kind::Buffer)
         reject(fn, label +
-                       (p.role == ParamRole::ElementInput                ? " is read per element"
-                        : elementWise && p.role == ParamRole::InputArray ? " is an array, the same for every element"
+                       (p.role == ParamRole::PerElementScalar                ? " is read per element"
+                        : elementWise && p.role == ParamRole::ReadOnlyArray ? " is an array, the same for every element"
                                                                          : " is an array") +
                        ": pass a DeviceBuffer<" + (p.record ? p.record->name + "> or a DeviceBuffer<" : "") +
                        scalarType + ">, got " + a.describe());
@@ -163,14 +163,14 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
       if (isWrittenRole(p.role) && b.readOnly)
         reject(fn, label + " is written by the kernel, but the buffer was passed as const");
       // A struct result: its scalars, record->elements() per index.
-      const std::uint64_t perIndex = p.role == ParamRole::Out && p.record ? p.record->elements() : 1;
-      if (p.role == ParamRole::Out && static_cast<std::uint64_t>(elements) * perIndex > b.count)
+      const std::uint64_t perIndex = p.role == ParamRole::ResultArray && p.record ? p.record->elements() : 1;
+      if (p.role == ParamRole::ResultArray && static_cast<std::uint64_t>(elements) * perIndex > b.count)
         reject(fn, label + " receives one value per index (" + std::to_string(elements) + " for " + plan.toString() +
                        (perIndex > 1
                             ? ", " + std::to_string(perIndex) + " " + std::string(spelling(p.type.scalar)) + " each"
                             : std::string()) +
                        "), but the buffer holds " + std::to_string(b.count));
-      if (p.role == ParamRole::ElementInput && static_cast<std::uint64_t>(elements) > b.count)
+      if (p.role == ParamRole::PerElementScalar && static_cast<std::uint64_t>(elements) > b.count)
         reject(fn, label + " is read at every index (" + std::to_string(elements) + "), but the buffer holds " +
                        std::to_string(b.count));
       r.isBuffer = true;

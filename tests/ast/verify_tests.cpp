@@ -360,7 +360,7 @@ TEST_CASE("each statement and function rule", "[ast][verify]") {
       {"a reassociated sum that is an int", [](Sample& s, Function& f) { f.reassociatedSums = {s.n}; },
        "Function: a reassociated sum is 'n' (int); the rule is: a reassociated sum is a float or double variable"},
       {"an input array that is not const",
-       [](Sample&, Function& f) { f.signature.params[0].role = ParamRole::OutputArray; },
+       [](Sample&, Function& f) { f.signature.params[0].role = ParamRole::WritableArray; },
        "KernelParam: the kernel parameter 'x' [output array] is const float* for the parameter const float*; the rule "
        "is: an output array is a pointer parameter that is not const"},
       {"an index parameter passed as an argument",
@@ -373,7 +373,7 @@ TEST_CASE("each statement and function rule", "[ast][verify]") {
        "a Grid1D kernel has 0 index parameters; the rule is: a kernel has one index parameter per axis"},
       {"a kernel without its out array",
        [](Sample&, Function& f) {
-         std::erase_if(f.signature.params, [](const KernelParam& p) { return p.role == ParamRole::Out; });
+         std::erase_if(f.signature.params, [](const KernelParam& p) { return p.role == ParamRole::ResultArray; });
        },
        "the kernel has 0 out arrays and returns float"},
       {"an extent of type int", [](Sample&, Function& f) { f.signature.params.back().type = val(Scalar::I32); },

@@ -244,15 +244,15 @@ inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexPa
     if (isIndex) continue;
     const Type t = f.vars[p].type;
     KernelParam kp{f.vars[p].name, t, ParamRole::Scalar, static_cast<int>(p), -1};
-    if (t.isPointer()) kp.role = t.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
+    if (t.isPointer()) kp.role = t.constElements ? ParamRole::ReadOnlyArray : ParamRole::WritableArray;
     else if (mode == IndexMode::ElementWise) {
-      kp.role = ParamRole::ElementInput;
+      kp.role = ParamRole::PerElementScalar;
       kp.type = Type::pointer(t.scalar, true);
     }
     f.signature.params.push_back(kp);
   }
   if (!f.returnType.isVoid())
-    f.signature.params.push_back(KernelParam{"out", Type::pointer(f.returnType.scalar, false), ParamRole::Out, -1, -1});
+    f.signature.params.push_back(KernelParam{"out", Type::pointer(f.returnType.scalar, false), ParamRole::ResultArray, -1, -1});
   static const char* kExtents[] = {"n_i", "n_j", "n_k"};
   for (unsigned a = 0; a < rank(mode); ++a)
     f.signature.params.push_back(KernelParam{mode == IndexMode::ElementWise ? "n" : kExtents[a], val(Scalar::I64),

@@ -238,10 +238,10 @@ class FnBuilder {
       kp.userParam = static_cast<int>(p);
       if (elementWise) {
         kp.type = Type::pointer(v.type.scalar, true);
-        kp.role = ParamRole::ElementInput;
+        kp.role = ParamRole::PerElementScalar;
       } else if (v.type.isPointer()) {
         kp.type = v.type;
-        kp.role = v.type.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
+        kp.role = v.type.constElements ? ParamRole::ReadOnlyArray : ParamRole::WritableArray;
       } else {
         kp.type = v.type;
         kp.role = ParamRole::Scalar;
@@ -249,7 +249,7 @@ class FnBuilder {
       sig.push_back(kp);
     }
     if (!f_.returnType.isVoid())
-      sig.push_back(KernelParam{"out", Type::pointer(f_.returnType.scalar, false), ParamRole::Out, -1, -1});
+      sig.push_back(KernelParam{"out", Type::pointer(f_.returnType.scalar, false), ParamRole::ResultArray, -1, -1});
     const char* axes[] = {"n_i", "n_j", "n_k"};
     const unsigned r = elementWise ? 1 : static_cast<unsigned>(indexNames.size());
     for (unsigned a = 0; a < r; ++a)

@@ -254,7 +254,7 @@ TEST_CASE("value structs equal native C++: kernels returning a struct write an a
   const KernelParam& out = t.module->find("BodyAdvance")->signature.params.back().role == ParamRole::Extent
                                ? t.module->find("BodyAdvance")->signature.params[2]
                                : t.module->find("BodyAdvance")->signature.params.back();
-  CHECK(out.role == ParamRole::Out);
+  CHECK(out.role == ParamRole::ResultArray);
   REQUIRE(out.record);
   CHECK(out.record->size == sizeof(structs::Body));
 }

@@ -215,7 +215,7 @@ TEST_CASE("a file whose tree breaks the verifier's rules is an error naming the 
           m.functions[0].body->stmts.push_back(std::make_unique<Stmt>(StmtKind::Continue, SourceRange{}));
         }).find("Continue: it is outside every loop") != std::string::npos);
   CHECK(rejected([](Module& m) {
-          m.functions[0].signature.params[0].role = ParamRole::OutputArray;  // x written by the kernel
+          m.functions[0].signature.params[0].role = ParamRole::WritableArray;  // x written by the kernel
         }).find("KernelParam: the kernel parameter 'x' [output array] is const float*") != std::string::npos);
   // Several violations: the first is named, and how many more there are.
   const std::string several = rejected([](Module& m) {

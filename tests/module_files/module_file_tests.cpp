@@ -77,13 +77,13 @@ Outcome launchOnce(rt::Engine& engine, const std::shared_ptr<const Module>& modu
   };
   for (const KernelParam& p : fn.signature.params) {
     switch (p.role) {
-      case ParamRole::InputArray:
-      case ParamRole::OutputArray: {
+      case ParamRole::ReadOnlyArray:
+      case ParamRole::WritableArray: {
         const auto& array = std::get<interp::ArrayRef>(sample.args[p.userParam]);
         bufferOf(array.element, array.size, array.data);
         break;
       }
-      case ParamRole::ElementInput: {
+      case ParamRole::PerElementScalar: {
         const auto& v = std::get<interp::Value>(sample.args[p.userParam]);
         std::vector<std::byte> repeated(elements * byteSize(v.type));
         for (std::int64_t e = 0; e < elements; ++e)
@@ -91,7 +91,7 @@ Outcome launchOnce(rt::Engine& engine, const std::shared_ptr<const Module>& modu
         bufferOf(v.type, elements, repeated.data());
         break;
       }
-      case ParamRole::Out: bufferOf(p.type.scalar, elements, nullptr); break;
+      case ParamRole::ResultArray: bufferOf(p.type.scalar, elements, nullptr); break;
       case ParamRole::Scalar: {
         const auto& v = std::get<interp::Value>(sample.args[p.userParam]);
         rt::ScalarValue s;

@@ -72,7 +72,7 @@ TEST_CASE("generated kernels refuse wrong launch arguments before running", "[ru
       good.push_back(rt::LaunchArg::of(v));
     } else {
       buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, kArrayLength));
-      good.push_back(p.role == ParamRole::InputArray
+      good.push_back(p.role == ParamRole::ReadOnlyArray
                          ? rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back()))
                          : rt::LaunchArg::of(*buffers.back()));
     }
@@ -217,7 +217,7 @@ TEST_CASE("a generated batch runs on the GPU and agrees with the CPU backend", "
           continue;
         }
         buffers.push_back(std::make_unique<rt::Buffer>(*e, p.type.scalar, kArrayLength));
-        if (p.role == ParamRole::InputArray) {
+        if (p.role == ParamRole::ReadOnlyArray) {
           const auto& bytes = g.spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
           buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);
           args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));

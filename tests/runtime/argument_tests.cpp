@@ -47,7 +47,7 @@ TEST_CASE("a well-formed launch resolves every parameter, extents from the plan"
   CHECK(resolved[0].buffer.address == 0x1000);
   CHECK(resolved[1].value.type == Scalar::F32);
   CHECK(resolved[1].value.f == 2.5f);
-  CHECK(resolved[2].param->role == ParamRole::Out);
+  CHECK(resolved[2].param->role == ParamRole::ResultArray);
   CHECK(resolved.back().param->role == ParamRole::Extent);
   CHECK(resolved.back().value.i == 100);
 }

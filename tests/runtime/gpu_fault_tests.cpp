@@ -18,7 +18,7 @@ TEST_CASE("a faulting kernel is reported cleanly", "[gpu]") {
   f.returnType = Type::value(Scalar::Void);
   f.mode = IndexMode::Grid1D;
   f.kernelName = "Poke_kernel";
-  f.signature.params = {KernelParam{"y", Type::pointer(Scalar::F32, false), ParamRole::OutputArray, 0, -1},
+  f.signature.params = {KernelParam{"y", Type::pointer(Scalar::F32, false), ParamRole::WritableArray, 0, -1},
                         KernelParam{"culift_n", Type::value(Scalar::I64), ParamRole::Extent, -1, 0}};
   f.vars.push_back(Var{"y", Type::pointer(Scalar::F32, false), {}, true});
   f.vars.push_back(Var{"i", Type::value(Scalar::I32), {}, true});

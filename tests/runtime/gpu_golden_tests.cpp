@@ -189,7 +189,7 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
     switch (p.role) {
       case ParamRole::Extent: break;
       case ParamRole::Scalar: args.push_back(LaunchArg::of(scalarArgument(p.type.scalar))); break;
-      case ParamRole::Out: {
+      case ParamRole::ResultArray: {
         // A struct result: its scalars, p.record->elements() per index.
         const auto count = static_cast<std::size_t>(plan.elements()) * (p.record ? p.record->elements() : 1u);
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count));
@@ -198,16 +198,16 @@ WrittenArrays launchOnce(Engine& engine, const std::shared_ptr<const Module>& mo
         written.emplace_back(&p, b.get());
         break;
       }
-      case ParamRole::InputArray:
-      case ParamRole::ElementInput:
-      case ParamRole::OutputArray: {
+      case ParamRole::ReadOnlyArray:
+      case ParamRole::PerElementScalar:
+      case ParamRole::WritableArray: {
         auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, kArrayLength));
         const bool scatters = std::any_of(fn.signature.params.begin(), fn.signature.params.end(),
-                                          [](const KernelParam& q) { return q.role == ParamRole::OutputArray; });
+                                          [](const KernelParam& q) { return q.role == ParamRole::WritableArray; });
         const std::vector<std::byte> host = fillValues(p.type.scalar, kArrayLength, seed,
-                                                       scatters && p.role == ParamRole::InputArray);
+                                                       scatters && p.role == ParamRole::ReadOnlyArray);
         b->writeBytes(host.data(), host.size(), 0);
-        if (p.role == ParamRole::OutputArray) {
+        if (p.role == ParamRole::WritableArray) {
           args.push_back(LaunchArg::of(*b));
           written.emplace_back(&p, b.get());
         } else {

@@ -186,7 +186,7 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
   std::size_t user = 0;
   for (const KernelParam& p : fn.signature.params) {
     if (p.role == ParamRole::Extent) continue;
-    if (p.role == ParamRole::Out) {
+    if (p.role == ParamRole::ResultArray) {
       const auto count = static_cast<std::size_t>(plan.elements());
       auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, p.type.scalar, count + offset + 1));
       args.push_back(LaunchArg::of(
@@ -202,7 +202,7 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
     auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, a.element, a.count + offset + 1));
     const std::vector<std::byte> host = values(a.element, a.count, seed++);
     if (!host.empty()) b->writeBytes(host.data(), host.size(), offset * byteSize(a.element));
-    const bool out = p.role == ParamRole::OutputArray;
+    const bool out = p.role == ParamRole::WritableArray;
     args.push_back(
         LaunchArg::of(BufferRef{&engine, b->address() + offset * byteSize(a.element), a.element, a.count, !out}));
     if (out) written.emplace_back(b.get(), a.count);

@@ -114,9 +114,9 @@ culift::Function kernelOf(culift::IndexMode mode, unsigned itemsPerThread) {
 // An element-wise kernel's arrays: one float input and the float out, at these addresses.
 std::vector<ResolvedArg> elementArrays(culift::KernelSignature& sig, std::uint64_t in, std::uint64_t out) {
   sig.params = {culift::KernelParam{"a", culift::Type::pointer(culift::Scalar::F32, true),
-                                    culift::ParamRole::ElementInput, 0, -1},
+                                    culift::ParamRole::PerElementScalar, 0, -1},
                 culift::KernelParam{"culift_out", culift::Type::pointer(culift::Scalar::F32, false),
-                                    culift::ParamRole::Out, -1, -1}};
+                                    culift::ParamRole::ResultArray, -1, -1}};
   std::vector<ResolvedArg> args(2);
   for (int k = 0; k < 2; ++k) {
     args[k].param = &sig.params[k];

@@ -54,17 +54,17 @@ TEST_CASE("classify: index parameters choose the grid", "[classify]") {
   CHECK(m.functions[2].indexParams == std::vector<int>{3, 2, 0});
   CHECK(m.functions[2].signature.toString() ==
         "(float* y, long long culift_rows, long long culift_cols, long long culift_depth)");
-  CHECK(m.functions[2].signature.params[0].role == ParamRole::OutputArray);
+  CHECK(m.functions[2].signature.params[0].role == ParamRole::WritableArray);
   CHECK(m.functions[2].signature.params[3].axis == 2);
   CHECK(m.functions[3].mode == IndexMode::ElementWise);
   CHECK(m.functions[3].signature.toString() ==
         "(const float* a, const double* b, float* culift_out, long long culift_n)");
-  CHECK(m.functions[3].signature.params[1].role == ParamRole::ElementInput);
+  CHECK(m.functions[3].signature.params[1].role == ParamRole::PerElementScalar);
   // An array and a scalar, no index: element-wise over the scalar, the array the same for all.
   CHECK(m.functions[4].mode == IndexMode::ElementWise);
   CHECK(m.functions[4].signature.toString() == "(const float* x, const int* n, float* culift_out, long long culift_n)");
-  CHECK(m.functions[4].signature.params[0].role == ParamRole::InputArray);
-  CHECK(m.functions[4].signature.params[1].role == ParamRole::ElementInput);
+  CHECK(m.functions[4].signature.params[0].role == ParamRole::ReadOnlyArray);
+  CHECK(m.functions[4].signature.params[1].role == ParamRole::PerElementScalar);
   CHECK(m.functions[5].mode == IndexMode::DeviceOnly);
   CHECK(m.functions[5].kernelName.empty());
   CHECK(m.functions[5].signature.params.empty());

@@ -82,9 +82,9 @@ const char* kUsage =
 // whole by every element, " (the same for every element)"; nothing for other kernels.
 std::string roleNote(const Function& fn, const KernelParam& p) {
   if (fn.mode != IndexMode::ElementWise) return {};
-  if (p.role == ParamRole::ElementInput) return " (per element)";
+  if (p.role == ParamRole::PerElementScalar) return " (per element)";
   if (p.role == ParamRole::Scalar) return " (uniform)";
-  if (p.role == ParamRole::InputArray) return " (the same for every element)";
+  if (p.role == ParamRole::ReadOnlyArray) return " (the same for every element)";
   return {};
 }
 
@@ -267,7 +267,7 @@ int runLaunch() {
     rt::Buffer* out = nullptr;
     for (const KernelParam& p : fn->signature.params) {
       if (p.role == ParamRole::Extent) continue;
-      if (p.role == ParamRole::Out) {
+      if (p.role == ParamRole::ResultArray) {
         // A struct result: its scalars, record->elements() per index.
         buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar,
                                                        static_cast<std::size_t>(plan.elements()) *
@@ -328,7 +328,7 @@ int runLaunch() {
       buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, count));
       if (data.data) buffers.back()->writeBytes(data.data, data.bytes, 0);
       else buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);
-      if (p.role == ParamRole::OutputArray) args.push_back(rt::LaunchArg::of(*buffers.back()));
+      if (p.role == ParamRole::WritableArray) args.push_back(rt::LaunchArg::of(*buffers.back()));
       else args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
     }
 
@@ -346,9 +346,9 @@ int runLaunch() {
       for (const KernelParam& p : fn->signature.params) {
         if (p.role == ParamRole::Extent || !p.type.isPointer()) continue;
         const rt::Buffer* buffer = buffers[b++].get();
-        if (p.role != ParamRole::Out && p.role != ParamRole::OutputArray) continue;
+        if (p.role != ParamRole::ResultArray && p.role != ParamRole::WritableArray) continue;
         llvm::SmallString<256> path(launchOutNpy);
-        llvm::sys::path::append(path, (p.role == ParamRole::Out ? std::string("out") : p.name) + ".npy");
+        llvm::sys::path::append(path, (p.role == ParamRole::ResultArray ? std::string("out") : p.name) + ".npy");
         if (!writeBufferNpy(*buffer, std::string(path), why)) {
           llvm::errs() << "culift launch: " << why << "\n";
           return kExitError;
@@ -377,12 +377,12 @@ int runLaunch() {
       json.attributeObject("arrays", [&] {
         std::size_t b = 0;
         for (const KernelParam& p : fn->signature.params) {
-          if (p.role == ParamRole::Extent || p.role == ParamRole::Out) {
-            if (p.role == ParamRole::Out) ++b;
+          if (p.role == ParamRole::Extent || p.role == ParamRole::ResultArray) {
+            if (p.role == ParamRole::ResultArray) ++b;
             continue;
           }
           if (p.type.isPointer()) {
-            if (p.role == ParamRole::OutputArray) {
+            if (p.role == ParamRole::WritableArray) {
               json.attributeBegin(p.name);
               writeResult(json, *buffers[b], p.record ? &*p.record : nullptr);
               json.attributeEnd();

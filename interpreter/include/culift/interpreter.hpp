@@ -114,7 +114,7 @@ class Program {
 
   // A whole launch of a kernel over `extent`, exactly as the GPU kernel would run it.
   // `kernelArgs` follow fn.signature.params minus the Extent parameters (Out included for
-  // functions returning a value; ElementInput arrays for element-wise kernels).
+  // functions returning a value; PerElementScalar arrays for element-wise kernels).
   // Spread over Options::threads cores. Throws Error (the first failing index).
   // A kernel whose plan reassociates its loop (Function::reassociatedSums: the warp-per-row and
   // split-row reductions) adds in those plans' one order (culift/ast/reassociation.hpp), as their

@@ -72,9 +72,9 @@ LaunchData prepare(const Function& fn, const ProgramSpec& spec, unsigned rank) {
     if (p.role == ParamRole::Extent) continue;
     d.params.push_back(&p);
     std::vector<std::uint8_t> b;
-    if (p.role == ParamRole::Out) {
+    if (p.role == ParamRole::ResultArray) {
       b.assign(static_cast<std::size_t>(d.elements) * byteSize(p.type.scalar), 0);
-    } else if (p.role == ParamRole::ElementInput) {
+    } else if (p.role == ParamRole::PerElementScalar) {
       // One value per element, drawn from the argument sets of the same parameter.
       for (std::int64_t e = 0; e < d.elements; ++e) {
         const ArgSet& set = spec.argSets[static_cast<std::size_t>(e) % spec.argSets.size()];
@@ -114,7 +114,7 @@ std::string describeInputs(const LaunchData& d) {
   std::string s;
   for (std::size_t k = 0; k < d.params.size(); ++k) {
     const KernelParam& p = *d.params[k];
-    if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray && p.role != ParamRole::ElementInput)
+    if (p.role != ParamRole::ReadOnlyArray && p.role != ParamRole::WritableArray && p.role != ParamRole::PerElementScalar)
       continue;
     const unsigned size = byteSize(p.type.scalar);
     s += p.name + "={";
@@ -137,7 +137,7 @@ std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::sha
       const std::size_t count = d.bytes[k].size() / byteSize(p.type.scalar);
       buffers.push_back(std::make_unique<rt::Buffer>(engine, p.type.scalar, count));
       buffers.back()->writeBytes(d.bytes[k].data(), d.bytes[k].size(), 0);
-      if (p.role == ParamRole::InputArray || p.role == ParamRole::ElementInput)
+      if (p.role == ParamRole::ReadOnlyArray || p.role == ParamRole::PerElementScalar)
         args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
       else args.push_back(rt::LaunchArg::of(*buffers.back()));
     } else {
@@ -174,7 +174,7 @@ std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& pro
       a.element = p.type.scalar;
       a.data = out[k].data();
       a.size = out[k].size() / byteSize(p.type.scalar);
-      a.writable = p.role == ParamRole::OutputArray || p.role == ParamRole::Out;
+      a.writable = p.role == ParamRole::WritableArray || p.role == ParamRole::ResultArray;
       args.emplace_back(a);
     } else {
       args.emplace_back(valueFromBytes(p.type.scalar, out[k].data()));
@@ -222,7 +222,7 @@ std::string compareLaunch(rt::Engine& engine, const interp::Program& program,
   const auto gpu = runGpu(engine, module, fn, d, rank);
   for (std::size_t k = 0; k < d.params.size(); ++k) {
     const KernelParam& q = *d.params[k];
-    if (q.role != ParamRole::Out && q.role != ParamRole::OutputArray) continue;
+    if (q.role != ParamRole::ResultArray && q.role != ParamRole::WritableArray) continue;
     const unsigned size = byteSize(q.type.scalar);
     for (std::size_t e = 0; e * size < gpu[k].size(); ++e)
       if (!sameValue(q.type.scalar, gpu[k].data() + e * size, cpu[k].data() + e * size))
@@ -402,7 +402,7 @@ int main(int argc, char** argv) {
         if (p.role == ParamRole::Extent) continue;
         d.params.push_back(&p);
         std::vector<std::uint8_t> b;
-        if (p.role == ParamRole::Out) b.assign(static_cast<std::size_t>(d.elements) * byteSize(t), 0);
+        if (p.role == ParamRole::ResultArray) b.assign(static_cast<std::size_t>(d.elements) * byteSize(t), 0);
         else
           for (const ArgSet& a : spec.argSets)
             b.insert(b.end(), a.values[static_cast<std::size_t>(p.userParam)].begin(),

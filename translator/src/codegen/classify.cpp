@@ -56,12 +56,12 @@ void buildSignature(Function& f) {
     kp.userParam = static_cast<int>(p);
     if (v.type.isPointer()) {
       kp.type = v.type;
-      kp.role = v.type.constElements ? ParamRole::InputArray : ParamRole::OutputArray;
+      kp.role = v.type.constElements ? ParamRole::ReadOnlyArray : ParamRole::WritableArray;
       for (const auto& [param, record] : f.recordParams)
         if (param == p) kp.record = record;
     } else if (f.mode == IndexMode::ElementWise && !isUniform(f, v.name)) {
       kp.type = Type::pointer(v.type.scalar, true);
-      kp.role = ParamRole::ElementInput;
+      kp.role = ParamRole::PerElementScalar;
     } else {
       kp.type = v.type;
       kp.role = ParamRole::Scalar;
@@ -72,7 +72,7 @@ void buildSignature(Function& f) {
     KernelParam out;
     out.name = "culift_out";
     out.type = Type::pointer(f.resultRecord ? f.resultRecord->scalar : f.returnType.scalar, false);
-    out.role = ParamRole::Out;
+    out.role = ParamRole::ResultArray;
     out.record = f.resultRecord;
     sig.params.push_back(std::move(out));
   }
@@ -308,7 +308,7 @@ void classifyHere(Module& module, DiagnosticSink& diags) {
     // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
     if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
       for (const KernelParam& p : f.signature.params)
-        if (p.role == ParamRole::InputArray || p.role == ParamRole::OutputArray) f.arrayAlignment = 16;
+        if (p.role == ParamRole::ReadOnlyArray || p.role == ParamRole::WritableArray) f.arrayAlignment = 16;
     }
   }
   planLoops(module);

@@ -45,7 +45,7 @@ std::string roleText(const Function& fn, const KernelParam& p) {
 }
 
 bool isPointerRole(ParamRole r) { return r != ParamRole::Scalar && r != ParamRole::Extent; }
-bool isConstRole(ParamRole r) { return r == ParamRole::InputArray || r == ParamRole::ElementInput; }
+bool isConstRole(ParamRole r) { return r == ParamRole::ReadOnlyArray || r == ParamRole::PerElementScalar; }
 
 // A kernel parameter name that would hide a CUDA built-in or a loop variable of the wrapper
 // is renamed; arguments are passed by position, so the name is free to choose.
@@ -167,7 +167,7 @@ EntryParams entryParams(const Function& fn) {
     if (k) e.declarations += ", ";
     e.declarations += paramDeclaration(p, e.names.back());
     if (p.role == ParamRole::Extent && p.axis >= 0 && p.axis < 3) e.extent[p.axis] = e.names.back();
-    if (p.role == ParamRole::Out) e.outName = e.names.back();
+    if (p.role == ParamRole::ResultArray) e.outName = e.names.back();
   }
   for (unsigned a = 0; a < rank(fn.mode); ++a)
     if (e.extent[a].empty())
@@ -222,7 +222,7 @@ struct Wrapper {
       }
       for (size_t k = 0; !found && k < sig.params.size(); ++k) {
         if (sig.params[k].userParam != static_cast<int>(u)) continue;
-        c += sig.params[k].role == ParamRole::ElementInput ? element(k) : flatPointer(sig.params[k], names[k]);
+        c += sig.params[k].role == ParamRole::PerElementScalar ? element(k) : flatPointer(sig.params[k], names[k]);
         found = true;
       }
       if (!found)
@@ -317,7 +317,7 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     const std::string align = std::to_string(fn.arrayAlignment);
     for (size_t k = 0; k < fn.signature.params.size(); ++k) {
       const KernelParam& p = fn.signature.params[k];
-      if (p.role != ParamRole::InputArray && p.role != ParamRole::OutputArray) continue;
+      if (p.role != ParamRole::ReadOnlyArray && p.role != ParamRole::WritableArray) continue;
       out.line(1, w.names[k] + " = (" + pointerType(p) + ")__builtin_assume_aligned(" + w.names[k] + ", " + align +
                       ");  // checked by the runtime");
     }
@@ -330,7 +330,7 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     out.line(1, "for (int culift_g = " + threadStart('x') +
                     "; culift_g < culift_groups; culift_g += " + gridStride('x') + ") {");
     for (size_t k = 0; k < sig.params.size(); ++k) {
-      if (sig.params[k].role != ParamRole::ElementInput) continue;
+      if (sig.params[k].role != ParamRole::PerElementScalar) continue;
       const std::string vec = "culift_vec<" + std::string(spelling(sig.params[k].type.scalar)) + ", " + itemsText + ">";
       out.line(2, "const " + vec + " culift_a" + std::to_string(k) + " = reinterpret_cast<const " + vec + "*>(" +
                       w.names[k] + ")[culift_g];");
@@ -423,9 +423,9 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
   for (size_t k = 0; k < sig.params.size(); ++k) {
     const KernelParam& p = sig.params[k];
     unsigned alignment = 0;
-    if (vectorized && (p.role == ParamRole::ElementInput || p.role == ParamRole::Out))
+    if (vectorized && (p.role == ParamRole::PerElementScalar || p.role == ParamRole::ResultArray))
       alignment = byteSize(p.type.scalar) * items;
-    if (fn.arrayAlignment && (p.role == ParamRole::InputArray || p.role == ParamRole::OutputArray))
+    if (fn.arrayAlignment && (p.role == ParamRole::ReadOnlyArray || p.role == ParamRole::WritableArray))
       alignment = std::max(alignment, fn.arrayAlignment);
     if (alignment > 1)
       narrow += " && reinterpret_cast<unsigned long long>(" + w.names[k] + ") % " + std::to_string(alignment) + " == 0";

@@ -26,12 +26,12 @@ unsigned rank(IndexMode m);          // 1, 2, 3 for grids; 1 for ElementWise; 0 
 
 // The role a parameter of the emitted __global__ kernel plays.
 enum class ParamRole : std::uint8_t {
-  InputArray,    // const T* of the user's function: read only
-  OutputArray,   // T* of the user's function: written (and possibly read)
-  Scalar,        // a user scalar passed by value, the same for every thread (ElementWise: a uniform parameter)
-  ElementInput,  // ElementWise: a user scalar parameter, now a const T* read at the element index
-  Out,           // the implicit result array (functions returning a value)
-  Extent,        // the implicit index-space extent (long long), one per axis
+  ReadOnlyArray,     // const T* of the user's function: read only
+  WritableArray,     // T* of the user's function: written (and possibly read)
+  Scalar,            // a user scalar passed by value, the same for every thread (ElementWise: a uniform parameter)
+  PerElementScalar,  // ElementWise: a user scalar parameter, now a const T* read at the element index
+  ResultArray,       // the implicit result array (functions returning a value)
+  Extent,            // the implicit index-space extent (long long), one per axis
 };
 std::string_view name(ParamRole r);
 
