@@ -126,9 +126,9 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
     // refused here, with every violation, before any node is built.
     if (const std::vector<ast::Violation> violations = ast::verify(*d.module); !violations.empty())
       exec::fail(violations.front().range,
-               "cannot interpret the module: its typed AST breaks " + std::to_string(violations.size()) + " rule" +
-                   (violations.size() == 1 ? "" : "s") + " of culift's AST:\n" + ast::format(violations),
-               "the module was built by hand or damaged: the front end and module files give well-formed trees");
+                 "cannot interpret the module: its typed AST breaks " + std::to_string(violations.size()) + " rule" +
+                     (violations.size() == 1 ? "" : "s") + " of culift's AST:\n" + ast::format(violations),
+                 "the module was built by hand or damaged: the front end and module files give well-formed trees");
     d.runDepth = exec::runDepths(*d.module);
     for (auto& cf : d.functions) {
       exec::Compiler c(d, cf);
@@ -170,7 +170,9 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   exec::Context ctx;
   ctx.budget = d.options.stepBudget;
   exec::Raw r;
-  const auto run = [&] { r = exec::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr, refs.data()); };
+  const auto run = [&] {
+    r = exec::invoke(d.functions[index], ctx, scalars.data(), views.data(), nullptr, refs.data());
+  };
   if (needsCuliftStack(d, index)) {
     // differentNaNsMet is per thread: what the call's own thread saw is the caller's.
     bool met = false;
@@ -185,7 +187,8 @@ Value Program::call(const Function& fnRef, std::span<const Arg> args) const {
   }
   Value out;
   out.type = fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
-  if (out.type != Scalar::Void) exec::dispatch(out.type, [&]<Scalar S>() { out = Value::of(exec::get<exec::Cpp<S>>(r)); });
+  if (out.type != Scalar::Void)
+    exec::dispatch(out.type, [&]<Scalar S>() { out = Value::of(exec::get<exec::Cpp<S>>(r)); });
   return out;
 }
 
@@ -331,7 +334,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
         if (fn.resultRecord) {
           for (unsigned p = firstResult; p < fn.numParams; ++p)
             refs[p] = exec::Place{out->data + e * recordBytes + fn.resultRecord->fields[p - firstResult].offset,
-                                &written[p]};
+                                  &written[p]};
           exec::invoke(cf, ctx, s.data(), views.data(), nullptr, refs.data());
           continue;
         }

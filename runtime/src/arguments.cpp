@@ -131,9 +131,9 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
       const std::string scalarType(spelling(p.type.scalar));
       if (a.kind != LaunchArg::Kind::Buffer)
         reject(fn, label +
-                       (p.role == ParamRole::PerElementScalar                ? " is read per element"
+                       (p.role == ParamRole::PerElementScalar               ? " is read per element"
                         : elementWise && p.role == ParamRole::ReadOnlyArray ? " is an array, the same for every element"
-                                                                         : " is an array") +
+                                                                            : " is an array") +
                        ": pass a DeviceBuffer<" + (p.record ? p.record->name + "> or a DeviceBuffer<" : "") +
                        scalarType + ">, got " + a.describe());
       BufferRef b = a.buffer;

@@ -29,7 +29,8 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
   for (const ResolvedArg& a : args) {
     if (!a.isBuffer) continue;
     std::uint64_t alignment = fn.arrayAlignment;
-    if (vectorized && a.param && (a.param->role == ParamRole::PerElementScalar || a.param->role == ParamRole::ResultArray))
+    if (vectorized && a.param &&
+        (a.param->role == ParamRole::PerElementScalar || a.param->role == ParamRole::ResultArray))
       alignment = std::max<std::uint64_t>(alignment, byteSize(a.param->type.scalar) * items);
     if (alignment > 1 && a.buffer.address % alignment != 0) return std::nullopt;
   }

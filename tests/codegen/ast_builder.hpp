@@ -252,7 +252,8 @@ inline void classifyByHand(Function& f, IndexMode mode, std::vector<int> indexPa
     f.signature.params.push_back(kp);
   }
   if (!f.returnType.isVoid())
-    f.signature.params.push_back(KernelParam{"out", Type::pointer(f.returnType.scalar, false), ParamRole::ResultArray, -1, -1});
+    f.signature.params.push_back(
+        KernelParam{"out", Type::pointer(f.returnType.scalar, false), ParamRole::ResultArray, -1, -1});
   static const char* kExtents[] = {"n_i", "n_j", "n_k"};
   for (unsigned a = 0; a < rank(mode); ++a)
     f.signature.params.push_back(KernelParam{mode == IndexMode::ElementWise ? "n" : kExtents[a], val(Scalar::I64),

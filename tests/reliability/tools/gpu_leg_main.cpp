@@ -114,7 +114,8 @@ std::string describeInputs(const LaunchData& d) {
   std::string s;
   for (std::size_t k = 0; k < d.params.size(); ++k) {
     const KernelParam& p = *d.params[k];
-    if (p.role != ParamRole::ReadOnlyArray && p.role != ParamRole::WritableArray && p.role != ParamRole::PerElementScalar)
+    if (p.role != ParamRole::ReadOnlyArray && p.role != ParamRole::WritableArray &&
+        p.role != ParamRole::PerElementScalar)
       continue;
     const unsigned size = byteSize(p.type.scalar);
     s += p.name + "={";
