@@ -6,7 +6,15 @@ template <typename T> __device__ __forceinline__ T culift_clamp(T v, T lo, T hi)
 }
 __device__ __forceinline__ int culift_abs(int v) { return abs(v); }
 __device__ __forceinline__ long long culift_abs(long long v) { return llabs(v); }
-__device__ __forceinline__ float culift_abs(float v) { return fabsf(v); }
+// A float's magnitude clears its sign bit in inline PTX (an integer and): the device assembler
+// took fabsf's result for a number, so `-3.25f < fabsf(x)` and `fabsf(x) >= 0.0f` were true for a
+// NaN x (all its optimization levels; doubles are compared correctly).
+__device__ __forceinline__ float culift_fabsf(float v) {
+  float r;
+  asm("and.b32 %0, %1, 0x7fffffff;" : "=f"(r) : "f"(v));
+  return r;
+}
+__device__ __forceinline__ float culift_abs(float v) { return culift_fabsf(v); }
 __device__ __forceinline__ double culift_abs(double v) { return fabs(v); }
 // std::atomic_ref's fetch_add and fetch_sub where CUDA has no atomic of the type: 64-bit signed
 // integers through the unsigned atomic (two's complement: the same bits), sub as an add of the
