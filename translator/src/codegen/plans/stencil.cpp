@@ -147,6 +147,16 @@ class StencilAnalyzer {
   std::optional<Stencil> run(const KernelAnalysis& analysis, bool& concerns, std::string& reason);
 
  private:
+  // The reads of one array: staged if they are its neighbouring elements.
+  struct Candidate {
+    StagedArray staged;
+    bool uniform = true;  // every read has one layout
+    bool anyRead = false;
+  };
+  std::vector<Candidate> candidates(const KernelAnalysis& analysis) const;
+  std::string writesReason(const std::vector<Candidate>& read) const;
+  std::string stage(Candidate& c) const;
+  std::size_t sharedBytes(const Stencil& st) const;
   struct Layout {
     Poly coefficient[3];
     Poly rest;
@@ -573,15 +583,8 @@ std::string rangeText(std::int64_t lo, std::int64_t hi) {
   return signedText(lo) + ".." + signedText(hi);
 }
 
-std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool& concerns, std::string& reason) {
-  concerns = false;
-  reason.clear();
-  // The reads of each array, as layouts and offsets.
-  struct Candidate {
-    StagedArray staged;
-    bool uniform = true;  // every read has one layout
-    bool anyRead = false;
-  };
+// The reads of each array, as layouts and offsets, in the order the arrays are first read.
+std::vector<StencilAnalyzer::Candidate> StencilAnalyzer::candidates(const KernelAnalysis& analysis) const {
   std::map<VarId, Candidate> byArray;
   std::vector<VarId> order;
   for (const ArrayRead& r : analysis.reads) {
@@ -610,25 +613,14 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
     }
     c.staged.reads.push_back(std::move(read));
   }
-  // Neighbouring reads: two offsets of one array, or offsets a window walks.
-  std::vector<Candidate*> candidates;
-  for (VarId v : order) {
-    Candidate& c = byArray.at(v);
-    bool neighbours = false;
-    for (const StagedRead& r : c.staged.reads)
-      for (unsigned a = 0; a < rank_; ++a)
-        neighbours = neighbours || !r.d[a].counters.empty() || !(r.d[a] == c.staged.reads.front().d[a]);
-    if (neighbours) candidates.push_back(&c);
-  }
-  if (candidates.empty()) return std::nullopt;
-  concerns = true;
+  std::vector<Candidate> all;
+  for (VarId v : order) all.push_back(std::move(byArray.at(v)));
+  return all;
+}
 
-  for (unsigned a = 0; a < rank_; ++a)
-    if (assignments_.count(axes_[a])) {
-      reason = "the index parameter " + axisName(a) + " is assigned";
-      return std::nullopt;
-    }
-  // Writes: at the output's own index, never to an array the kernel reads.
+// Why the kernel's writes rule a stencil out (empty when they do not): a write must be at the
+// output's own index, never to an array the kernel reads (`read`), never through a call.
+std::string StencilAnalyzer::writesReason(const std::vector<Candidate>& read) const {
   std::string why;
   forEachExpr(*fn_.body, [&](const Expr& e) {
     if (!why.empty()) return;
@@ -640,10 +632,12 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
     if (!t || t->kind != ExprKind::Subscript || t->operands[0]->kind != ExprKind::VarRef) return;
     const VarId array = t->operands[0]->var;
     if (array >= fn_.numParams) return;  // a local array
-    if (byArray.count(array)) {
-      why = varName(array) + " is written and read (in place: each output must read the values before any is written)";
-      return;
-    }
+    for (const Candidate& c : read)
+      if (c.staged.array == array) {
+        why = varName(array) +
+              " is written and read (in place: each output must read the values before any is written)";
+        return;
+      }
     auto p = poly(*t->operands[1]);
     std::optional<Layout> l = p ? layout(*p) : std::nullopt;
     Offset d[3];
@@ -652,59 +646,44 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
       own = !l->coefficient[a].empty() && d[a].constant == 0 && d[a].counters.empty();
     if (!own) why = varName(array) + " is written at another index than the output's own";
   });
-  if (!why.empty()) {
-    reason = why;
-    return std::nullopt;
-  }
+  return why;
+}
 
-  Stencil st;
-  st.rank = rank_;
-  for (Candidate* c : candidates) {
-    StagedArray& s = c->staged;
-    const std::string name = varName(s.array);
-    if (!c->uniform) {
-      reason = "the reads of " + name + " are not all the output's index plus constant offsets";
-      return std::nullopt;
-    }
-    for (unsigned a = 0; a < rank_; ++a)
-      if (s.coefficient[a].empty()) {
-        reason = "the index of " + name + " does not depend on " + axisName(a);
-        return std::nullopt;
+// Checks one neighbouring-read array and finds its halo and dominating read: the reason it cannot
+// be staged, or empty.
+std::string StencilAnalyzer::stage(Candidate& c) const {
+  StagedArray& s = c.staged;
+  const std::string name = varName(s.array);
+  if (!c.uniform) return "the reads of " + name + " are not all the output's index plus constant offsets";
+  for (unsigned a = 0; a < rank_; ++a)
+    if (s.coefficient[a].empty()) return "the index of " + name + " does not depend on " + axisName(a);
+  if (s.coefficient[rank_ - 1] != Poly{{{}, 1}})
+    return "consecutive " + axisName(rank_ - 1) + " do not read neighbouring elements of " + name;
+  for (std::size_t k = 0; k < s.reads.size(); ++k)
+    for (unsigned a = 0; a < rank_; ++a) {
+      const Offset& d = s.reads[k].d[a];
+      std::int64_t lo = d.constant, hi = d.constant;
+      for (const auto& [v, coefficient] : d.counters) {
+        const auto [first, last] = window_.at(v);
+        lo += std::min(coefficient * first, coefficient * last);
+        hi += std::max(coefficient * first, coefficient * last);
       }
-    if (s.coefficient[rank_ - 1] != Poly{{{}, 1}}) {
-      reason = "consecutive " + axisName(rank_ - 1) + " do not read neighbouring elements of " + name;
-      return std::nullopt;
+      s.lo[a] = k ? std::min(s.lo[a], lo) : lo;
+      s.hi[a] = k ? std::max(s.hi[a], hi) : hi;
     }
-    for (std::size_t k = 0; k < s.reads.size(); ++k)
-      for (unsigned a = 0; a < rank_; ++a) {
-        const Offset& d = s.reads[k].d[a];
-        std::int64_t lo = d.constant, hi = d.constant;
-        for (const auto& [v, c] : d.counters) {
-          const auto [first, last] = window_.at(v);
-          lo += std::min(c * first, c * last);
-          hi += std::max(c * first, c * last);
-        }
-        s.lo[a] = k ? std::min(s.lo[a], lo) : lo;
-        s.hi[a] = k ? std::max(s.hi[a], hi) : hi;
-      }
-    for (unsigned a = 0; a < rank_; ++a)
-      if (s.hi[a] - s.lo[a] > kMaxHalo) {
-        reason = "the halo of " + name + " along " + axisName(a) + " is wider than " + std::to_string(kMaxHalo);
-        return std::nullopt;
-      }
-    Point chosen = {0, 0, 0};
-    if (!dominate(s, chosen, s.tests)) {
-      reason = "no read of " + name +
-               " at one offset is made by every output (a copy of its halo could read outside the array)";
-      return std::nullopt;
-    }
-    std::copy(chosen.begin(), chosen.end(), s.dominant);
-    st.arrays.push_back(std::move(s));
-  }
-  // 3-D: one ring of planes for every staged array (the widest halo along i).
-  if (rank_ == 3)
-    for (StagedArray& s : st.arrays)
-      for (const StagedArray& t : st.arrays) s.lo[0] = std::min(s.lo[0], t.lo[0]), s.hi[0] = std::max(s.hi[0], t.hi[0]);
+  for (unsigned a = 0; a < rank_; ++a)
+    if (s.hi[a] - s.lo[a] > kMaxHalo)
+      return "the halo of " + name + " along " + axisName(a) + " is wider than " + std::to_string(kMaxHalo);
+  Point chosen = {0, 0, 0};
+  if (!dominate(s, chosen, s.tests))
+    return "no read of " + name +
+           " at one offset is made by every output (a copy of its halo could read outside the array)";
+  std::copy(chosen.begin(), chosen.end(), s.dominant);
+  return {};
+}
+
+// The shared memory the staged tiles, their halos and their flags take.
+std::size_t StencilAnalyzer::sharedBytes(const Stencil& st) const {
   std::size_t shared = 0;
   for (const StagedArray& s : st.arrays) {
     const std::size_t rows = kTileRows + static_cast<std::size_t>(s.hi[rank_ - 2] - s.lo[rank_ - 2]);
@@ -712,7 +691,41 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
     const std::size_t planes = rank_ == 3 ? static_cast<std::size_t>(s.hi[0] - s.lo[0]) + 3 : 1;
     shared += planes * rows * cols * (byteSize(fn_.vars[s.array].type.scalar) + 1);
   }
-  if (shared > kSharedBytes) {
+  return shared;
+}
+
+std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool& concerns, std::string& reason) {
+  concerns = false;
+  reason.clear();
+  std::vector<Candidate> read = candidates(analysis);
+  // Neighbouring reads: two offsets of one array, or offsets a window walks.
+  std::vector<Candidate*> neighbouring;
+  for (Candidate& c : read) {
+    bool neighbours = false;
+    for (const StagedRead& r : c.staged.reads)
+      for (unsigned a = 0; a < rank_; ++a)
+        neighbours = neighbours || !r.d[a].counters.empty() || !(r.d[a] == c.staged.reads.front().d[a]);
+    if (neighbours) neighbouring.push_back(&c);
+  }
+  if (neighbouring.empty()) return std::nullopt;
+  concerns = true;
+  for (unsigned a = 0; a < rank_; ++a)
+    if (assignments_.count(axes_[a])) {
+      reason = "the index parameter " + axisName(a) + " is assigned";
+      return std::nullopt;
+    }
+  if (reason = writesReason(read); !reason.empty()) return std::nullopt;
+  Stencil st;
+  st.rank = rank_;
+  for (Candidate* c : neighbouring) {
+    if (reason = stage(*c); !reason.empty()) return std::nullopt;
+    st.arrays.push_back(std::move(c->staged));
+  }
+  // 3-D: one ring of planes for every staged array (the widest halo along i).
+  if (rank_ == 3)
+    for (StagedArray& s : st.arrays)
+      for (const StagedArray& t : st.arrays) s.lo[0] = std::min(s.lo[0], t.lo[0]), s.hi[0] = std::max(s.hi[0], t.hi[0]);
+  if (const std::size_t shared = sharedBytes(st); shared > kSharedBytes) {
     reason = "the staged tiles and halos need " + std::to_string(shared) + " bytes of shared memory (at most " +
              std::to_string(kSharedBytes) + ")";
     return std::nullopt;
