@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <string>
 #include <tuple>
@@ -196,10 +197,13 @@ std::shared_ptr<const std::vector<std::byte>> values(Scalar element, std::size_t
 }
 
 // Launches `fn` over `plan` on `engine` with the spec's arrays at `offset` elements into their
-// buffers, filled with values(element, count, kFirstArraySeed + k) for the k-th; returns the bytes of every array it
-// writes (out, or the written arrays).
+// buffers, filled with fill(element, count, kFirstArraySeed + k) for the k-th (values() where
+// `fill` is empty); returns the bytes of every array it writes (out, or the written arrays).
+using Fill = std::function<std::vector<std::byte>(Scalar element, std::size_t count, unsigned seed)>;
+
 std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn,
-                              const std::vector<ArgSpec>& spec, const LaunchPlan& plan, std::size_t offset) {
+                              const std::vector<ArgSpec>& spec, const LaunchPlan& plan, std::size_t offset,
+                              const Fill& fill = {}) {
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<LaunchArg> args;
   std::vector<std::pair<Buffer*, std::size_t>> written;
@@ -221,7 +225,9 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
       continue;
     }
     auto& b = buffers.emplace_back(std::make_unique<Buffer>(engine, a.element, a.count + offset + 1));
-    const auto host = values(a.element, a.count, seed++);
+    const auto host = fill ? std::make_shared<const std::vector<std::byte>>(fill(a.element, a.count, seed))
+                           : values(a.element, a.count, seed);
+    ++seed;
     if (!host->empty()) b->writeBytes(host->data(), host->size(), offset * byteSize(a.element));
     const bool out = p.role == ParamRole::WritableArray;
     args.push_back(
@@ -659,4 +665,182 @@ TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU bac
   WARN("stencil entries run: " << entriesRun.size() << "; " << comparedWithCpu << " compared with the CPU backend");
   REQUIRE(entriesRun.size() == stencilSpecs().size());
   REQUIRE(comparedWithCpu >= 30u);
+}
+
+// ---- min/max row reductions: the loop's own bits on inputs full of NaNs, zeros and ties ----------
+
+#include "data/extremum_kernels.hpp"
+
+namespace {
+
+// Rows of few distinct values, so that ties are everywhere: row r of `n` draws from the zeros of
+// both signs and NaNs of both signs (r % 3 == 0), adds -1 and -inf (1), or every special value
+// (2); integers from [-1, 1], [-3, 3] or [-1000, 1000].
+Fill specialValues(std::int64_t n) {
+  return [n](Scalar element, std::size_t count, unsigned seed) {
+    const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+    const std::vector<double> pools[3] = {{0.0, -0.0, nan, -nan},
+                                          {0.0, -0.0, -1.0, -inf, nan, -0.0},
+                                          {nan, -nan, 0.0, -0.0, 1.0, -1.0, 0.5, inf, -inf, 1.0}};
+    const int spans[3] = {1, 3, 1000};
+    std::vector<std::byte> bytes(count * byteSize(element));
+    std::mt19937 rng(seed);
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t kind = n > 0 ? static_cast<std::size_t>(k / static_cast<std::size_t>(n) % 3) : 0;
+      std::byte* at = bytes.data() + k * byteSize(element);
+      const double v = pools[kind][rng() % pools[kind].size()];
+      const int w = static_cast<int>(rng() % static_cast<unsigned>(2 * spans[kind] + 1)) - spans[kind];
+      if (element == Scalar::F32) {
+        const float f = static_cast<float>(v);
+        std::memcpy(at, &f, 4);
+      } else if (element == Scalar::F64) {
+        std::memcpy(at, &v, 8);
+      } else if (element == Scalar::I16) {
+        const auto h = static_cast<std::int16_t>(w);
+        std::memcpy(at, &h, 2);
+      } else {
+        std::memcpy(at, &w, 4);
+      }
+    }
+    return bytes;
+  };
+}
+
+struct ExtremumSpec {
+  const char* name;
+  Scalar element;
+  // The function compiled natively: row i of x (rows of n).
+  std::function<std::vector<std::byte>(const std::vector<std::byte>& x, int n, int rows)> native;
+};
+
+template <typename T, typename R> auto nativeRows(R (*f)(const T*, int, int)) {
+  return [f](const std::vector<std::byte>& x, int n, int rows) {
+    std::vector<T> typed(x.size() / sizeof(T));
+    if (!typed.empty()) std::memcpy(typed.data(), x.data(), x.size());
+    std::vector<std::byte> out(static_cast<std::size_t>(rows) * sizeof(R));
+    for (int i = 0; i < rows; ++i) {
+      const R r = f(typed.data(), n, i);
+      std::memcpy(out.data() + static_cast<std::size_t>(i) * sizeof(R), &r, sizeof(R));
+    }
+    return out;
+  };
+}
+
+const std::vector<ExtremumSpec>& extremumSpecs() {
+  static const std::vector<ExtremumSpec> all = {
+      {"RowMax", Scalar::F32, nativeRows(RowMax)},         {"RowMaxTernary", Scalar::F32, nativeRows(RowMaxTernary)},
+      {"RowMinLast", Scalar::F32, nativeRows(RowMinLast)}, {"RowFmax", Scalar::F64, nativeRows(RowFmax)},
+      {"ArgMax", Scalar::F32, nativeRows(ArgMax)},         {"ArgMinLast", Scalar::F64, nativeRows(ArgMinLast)},
+      {"IntArgMax", Scalar::I32, nativeRows(IntArgMax)},   {"ShortMaxLater", Scalar::I16, nativeRows(ShortMaxLater)},
+      {"RowRange", Scalar::F32, nativeRows(RowRange)},
+  };
+  return all;
+}
+
+std::shared_ptr<const Module> extremumModule() {
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/extremum_kernels.hpp"), options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  return translated.module;
+}
+
+// The launch shapes: rows of 0, 1, 31, 32, 33 and 1000+ iterations, few rows and many.
+std::vector<std::pair<std::int64_t, std::int64_t>> extremumShapes() {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  for (std::int64_t rows : {1, 3, 7, 100})
+    for (std::int64_t n : {0, 1, 2, 31, 32, 33, 63, 513, 1000, 4097}) out.emplace_back(rows, n);
+  if (!smallOnly()) {
+    out.emplace_back(70001, 33);   // more rows than one block per multiprocessor covers
+    out.emplace_back(5000, 1000);  // many rows of many
+    out.emplace_back(3, 1000003);  // few long rows
+  }
+  return out;
+}
+
+// The arguments of a kernel of `spec` over `rows` rows of `n` (x has one element more: RowMax
+// reads x[i * n] before its loop, also where n is 0).
+std::vector<ArgSpec> extremumArgs(const ExtremumSpec& spec, std::int64_t rows, std::int64_t n) {
+  return {array(spec.element, rows * n + 1), scalar(asInt(n))};
+}
+
+}  // namespace
+
+TEST_CASE("min/max row reductions give the per-thread entry's bits and the CPU backend's, on NaNs, zeros and ties",
+          "[gpu][sanitize]") {
+  auto gpu = rttest::gpuOrSkip(MathMode::Strict);
+  if (!gpu) return;
+  auto cpu = Engine::createCpu();
+  const std::shared_ptr<const Module> module = extremumModule();
+  std::size_t launches = 0, comparedWithCpu = 0;
+  for (const ExtremumSpec& spec : extremumSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::ExtremumRowReduction);
+    const Scalar result = fn->returnType.scalar;
+    for (const auto& [rows, n] : extremumShapes()) {
+      INFO(rows << " rows of " << n);
+      const LaunchPlan plan = LaunchPlanner::for1D(rows, 256);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, gpu->device());
+      REQUIRE(choice);
+      REQUIRE(fn->planEntries.at(choice->entry).kernelName == std::string(spec.name) + "_extremum");
+      const std::vector<ArgSpec> args = extremumArgs(spec, rows, n);
+      const Fill fill = specialValues(n);
+      for (std::size_t offset : {0, 1}) {
+        const auto planned = launch(*gpu, module, *fn, args, plan, offset, fill);
+        const auto reference = launch(*gpu, module, *fn, args, perThread, offset, fill);
+        REQUIRE(firstDifference(planned, reference, result) == -1);
+        launches += 2;
+        if (rows * n <= 200000) {
+          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, offset, fill), result) == -1);
+          ++comparedWithCpu;
+        }
+      }
+    }
+  }
+  WARN("min/max row reductions: " << launches << " GPU launches, " << comparedWithCpu << " compared with the CPU");
+  REQUIRE(comparedWithCpu >= 9 * 40u);
+}
+
+TEST_CASE("a min/max row reduction's CPU launch gives the native loop's bits", "[cpu]") {
+  auto cpu = Engine::createCpu();
+  const std::shared_ptr<const Module> module = extremumModule();
+  std::size_t rowsCompared = 0, signedZeros = 0, nans = 0;
+  for (const ExtremumSpec& spec : extremumSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    REQUIRE(fn->loopPlan == LoopPlan::ExtremumRowReduction);
+    const Scalar result = fn->returnType.scalar;
+    for (std::int64_t n : {0, 1, 31, 32, 33, 1000}) {
+      INFO(spec.name << ", rows of " << n);
+      const std::int64_t rows = 12;
+      const std::vector<ArgSpec> args = extremumArgs(spec, rows, n);
+      const Fill fill = specialValues(n);
+      const auto got = launch(*cpu, module, *fn, args, LaunchPlanner::for1D(rows, 256), 0, fill);
+      const std::vector<std::byte> x = fill(spec.element, static_cast<std::size_t>(rows * n + 1), 7);
+      const std::vector<std::byte> expected = spec.native(x, asInt(n), asInt(rows));
+      // Bit for bit: a NaN the loop keeps is an element's NaN, and a zero has its element's sign;
+      // std::fmax of two NaNs is a NaN of no promised bits, and the native library leaves the sign
+      // of fmax(-0.0, +0.0) open where culift says +0.0 (numerical-contract.md): equal values there.
+      REQUIRE(got.size() >= expected.size());
+      if (fn->name == "RowFmax")
+        REQUIRE(firstDifference(std::vector<std::byte>(got.begin(), got.begin() + expected.size()), expected, result, 0,
+                                1e-300) == -1);
+      else REQUIRE(std::memcmp(got.data(), expected.data(), expected.size()) == 0);
+      rowsCompared += static_cast<std::size_t>(rows);
+      for (std::size_t k = 0; isFloating(result) && k < expected.size(); k += byteSize(result)) {
+        const double v = floatAt(expected, k, result);
+        signedZeros += v == 0 && std::signbit(v);
+        nans += std::isnan(v);
+      }
+    }
+  }
+  CHECK(rowsCompared == 9 * 6 * 12);
+  // The inputs reach the cases that matter: rows whose result is -0.0, and rows whose result is NaN.
+  CHECK(signedZeros > 0);
+  CHECK(nans > 0);
 }

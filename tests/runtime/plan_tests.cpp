@@ -295,6 +295,22 @@ TEST_CASE("reassociating row reductions: a warp per row, 8 rows per block, any n
   CHECK(chosen(f, forced) == "per-thread");
 }
 
+TEST_CASE("min/max row reductions: a warp per row, 8 rows per block, any number of rows", "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
+  culift::PlanEntry e = planEntry("k_extremum", culift::LoopPlan::ExtremumRowReduction, 8, false);
+  e.tileCols = 1;
+  f.planEntries = {e};
+  auto big = choosePlanEntry(f, LaunchPlanner::for1D(4096), device132());
+  REQUIRE(big);
+  CHECK(big->plan.grid == Dim3{512, 1, 1});
+  CHECK(big->plan.block == Dim3{256, 1, 1});
+  CHECK(chosen(f, LaunchPlanner::for1D(1)) == "k_extremum");
+  CHECK(chosen(f, LaunchPlanner::for1D(70001)) == "k_extremum");
+  LaunchPlan forced = LaunchPlanner::for1D(4096);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
+}
+
 TEST_CASE("split rows: few rows take blocks per row to fill the device, many take a warp each", "[plan]") {
   culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
   culift::PlanEntry split = planEntry("k_split", culift::LoopPlan::SplitRowReduction, 1, false);

@@ -515,3 +515,90 @@ TEST_CASE("loop plans: column reductions", "[loop-plan][columns]") {
     CHECK(gemm.reason.empty());
   }
 }
+
+TEST_CASE("loop plans: minima, maxima and argmax rows in exact order", "[loop-plan]") {
+  // `f` keeps `m` (type T, before the loop `init`) by `update`, once per k.
+  auto plan = [](const std::string& update, const std::string& type = "float", const std::string& extra = "") {
+    TranslateResult r = lift("#include <algorithm>\n#include <cmath>\nCULIFT_KERNEL " + type + " f(const " + type +
+                             "* x, int n, int i) {\n  " + type + " m = x[i * n];\n  int arg = 0;\n" + extra +
+                             "  for (int k = 1; k < n; ++k) { " + update + " }\n  return m + arg;\n}\n");
+    const Function& f = function(r, "f");
+    return std::pair{f.loopPlan, f.loopPlanReason};
+  };
+  const auto yes = [&](const std::string& update, const std::string& remark, const std::string& type = "float") {
+    INFO(update << " over " << type);
+    auto [p, reason] = plan(update, type);
+    CHECK(p == LoopPlan::ExtremumRowReduction);
+    CHECK(reason == remark);
+  };
+  const std::string firstMax = "m: the largest term, the first of equal ones, NaN terms skipped";
+  const std::string firstMin = "m: the smallest term, the first of equal ones, NaN terms skipped";
+  yes("m = std::max(m, x[i * n + k]);", firstMax);
+  yes("m = x[i * n + k] > m ? x[i * n + k] : m;", firstMax);
+  yes("m = m < x[i * n + k] ? x[i * n + k] : m;", firstMax);
+  yes("if (x[i * n + k] > m) m = x[i * n + k];", firstMax);
+  yes("const float v = x[i * n + k]; if (m < v) { m = v; }", firstMax);
+  yes("m = std::min(m, x[i * n + k]);", firstMin);
+  yes("if (x[i * n + k] < m) m = x[i * n + k];", firstMin);
+  yes("m = x[i * n + k] >= m ? x[i * n + k] : m;", "m: the largest term, the last of equal ones, NaN terms skipped");
+  yes("if (m >= x[i * n + k]) m = x[i * n + k];", "m: the smallest term, the last of equal ones, NaN terms skipped");
+  yes("m = std::fmax(m, x[i * n + k]);", "m: std::fmax of its terms (associative)");
+  yes("m = std::fmin(x[i * n + k], m);", "m: std::fmin of its terms (associative)", "double");
+  yes("const float v = x[i * n + k]; if (v > m) { m = v; arg = k; }", firstMax + ", with arg");
+  // Integers have no NaN: std::max(term, m) keeps the last of equal ones, whose bits are the same.
+  yes("m = std::max(x[i * n + k], m);", "m: the largest term, the last of equal ones", "int");
+  yes("m = m > x[i * n + k] ? m : x[i * n + k];", "m: the largest term, the last of equal ones", "short");
+  yes("m = std::min(m, x[i * n + k]);", "m: the smallest term, the first of equal ones", "unsigned char");
+
+  // Floating forms that take a NaN term keep the loop's order, with the reason.
+  const std::string nan =
+      " takes a NaN term (a comparison with NaN is false), so only the loop's order gives its "
+      "result: write m = std::max(m, term) or if (term > m) ..., which skip NaN terms";
+  const auto no = [&](const std::string& update, const std::string& why, const std::string& extra = "") {
+    INFO(update);
+    auto [p, reason] = plan(update, "float", extra);
+    CHECK(p == LoopPlan::RowReduction);
+    CHECK(reason == why);
+  };
+  no("m = std::max(x[i * n + k], m);", "m = std::max(term, m)" + nan);
+  no("m = std::min(x[i * n + k], m);", "m = std::min(term, m)" + nan);
+  no("m = m > x[i * n + k] ? m : x[i * n + k];", "m = cond ? m : term" + nan);
+  no("m = x[i * n + k] > m ? x[i * n + k] + 1.0f : m;", "the term compared with m is not the one assigned to it");
+  no("if (x[i * n + k] > m) m = x[i * n + k]; else arg = k;", "the if that compares m with a term has an else");
+  no("if (x[i * n + k] > m) { m = x[i * n + k]; arg = arg + 1; }",
+     "a term of the loop reads a kept value (it would see another lane's)");
+  no("m = std::max(m, x[i * n + k]); m = std::min(m, x[i * n + k]);", "m is updated twice in the loop");
+  no("m = std::max(m, x[i * n + k]); arg += 1;",
+     "the loop does more than keep minima and maxima (a statement other than a declaration or an update of one)");
+  no("if (x[i * n + k] > m) { m = x[i * n + k]; arg = k; } if (x[i * n + k] < m) arg = k;",
+     "the term compared with m is not the one assigned to it");
+  // Two kept values in one loop, each with its own ties.
+  TranslateResult r = lift(
+      "#include <algorithm>\nCULIFT_KERNEL float Range(const float* x, int n, int i) {\n"
+      "  float lo = x[i * n], hi = lo;\n  for (int k = 0; k < n; ++k) {\n"
+      "    lo = std::min(lo, x[i * n + k]);\n    if (hi <= x[i * n + k]) hi = x[i * n + k];\n  }\n"
+      "  return hi - lo;\n}\n"
+      "CULIFT_KERNEL float Before(float* y, const float* x, int n, int i) {\n"
+      "  y[i] = 0.0f;\n  float m = x[i * n];\n"
+      "  for (int k = 0; k < n; ++k) m = std::max(m, x[i * n + k]);\n  return m;\n}\n"
+      "CULIFT_KERNEL float Sum(const float* x, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[i * n + k];\n  return s;\n}\n");
+  const Function& range = function(r, "Range");
+  CHECK(range.loopPlan == LoopPlan::ExtremumRowReduction);
+  CHECK(range.loopPlanReason ==
+        "lo: the smallest term, the first of equal ones, NaN terms skipped; hi: the largest "
+        "term, the last of equal ones, NaN terms skipped");
+  CHECK(entryNames(range) == std::vector<std::string>{"Range_extremum"});
+  CHECK(range.planEntries[0].tileRows == 8);
+  CHECK(range.planEntries[0].threads == 256);
+  CHECK(range.planEntries[0].mapping == BlockMapping::RowBlocks);
+  CHECK(range.reassociatedSums.empty());  // exact: the CPU backend runs the loop as written
+  // Every lane runs the statements before the loop: they may not write arrays.
+  CHECK(function(r, "Before").loopPlan == LoopPlan::RowReduction);
+  CHECK(function(r, "Before").loopPlanReason == "the statements before the loop write an array");
+  // A sum is none of this plan's business: its remark stays the dependent chain.
+  CHECK(function(r, "Sum").loopPlan == LoopPlan::RowReduction);
+  CHECK(function(r, "Sum").loopPlanReason.rfind("exact order: each output adds its terms to s", 0) == 0);
+  CHECK(moduleFileId(LoopPlan::ExtremumRowReduction) == 11);
+  CHECK(std::string(name(LoopPlan::ExtremumRowReduction)) == "min/max row reduction (exact order)");
+}

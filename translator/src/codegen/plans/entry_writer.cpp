@@ -118,6 +118,28 @@ void EntryWriter::assignedParamCopies(PrintRewrites& r) {
   }
 }
 
+CodeWriter::Scope EntryWriter::warpPerRow(unsigned warps) {
+  const VarId iv = axisVar(0);
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope rows = out_.open(
+      "for (long long culift_row = (long long)blockIdx.x * " + str(warps) +
+      " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " + str(warps) + ")");
+  out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
+  return rows;
+}
+
+PrintRewrites EntryWriter::prologueOnEveryLane() {
+  PrintRewrites r;
+  assignedParamCopies(r);
+  out_.say("// The statements before the loop, on every lane (they are the same for the warp).");
+  const bool value = returnsValue();
+  r.returns = [this, value](const std::string& v) {
+    return value ? "{ if (culift_lane == 0) " + store(v) + " continue; }" : std::string("continue;");
+  };
+  for (const Stmt* s : a_.prologue) printWith(r, *s);
+  return r;
+}
+
 PrintRewrites EntryWriter::prologueRewrites() const {
   PrintRewrites r;
   for (VarId v : a_.inlined) {

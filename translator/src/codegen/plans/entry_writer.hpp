@@ -73,6 +73,13 @@ class EntryWriter {
   void assignedParamCopies(PrintRewrites& r);
   // The identity of a sum's additions: -0.0 (x + -0.0 is x for every x, +0.0 and -0.0 included).
   std::string identity(VarId v) const { return fn_.vars[v].type.scalar == Scalar::F32 ? "-0.0f" : "-0.0"; }
+  // A warp per output (`culift_lane` declared before it): the loop over the rows, `warps` per
+  // block and then a step of the grid, with the index declared; the scope closes it.
+  CodeWriter::Scope warpPerRow(unsigned warps);
+  // The statements before the loop on every lane of the warp (they are the same for the warp),
+  // with copies of the scalar parameters the body assigns; a return stores its value from the
+  // first lane and goes on to the next row. Returns the rewrites they were printed under.
+  PrintRewrites prologueOnEveryLane();
   // Rewrites for the statements before the loop: the declarations of locals that only the staged
   // reads' indices use (inlined there) are dropped.
   PrintRewrites prologueRewrites() const;

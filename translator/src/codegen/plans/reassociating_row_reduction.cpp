@@ -15,10 +15,8 @@ namespace culift::codegen {
 
 // ---- legality --------------------------------------------------------------------------------
 
-std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& a, std::string& reason) {
-  reason.clear();
-  const Stmt& body = *a.loop->body;
-  auto nameOf = [&](VarId v) { return fn.vars[v].name; };
+std::string prologueWriteReason(const LoopAnalysis& a) {
+  std::string reason;
   for (const Stmt* s : a.prologue) {
     forEachExpr(*s, [&](const Expr& e) {
       if (!reason.empty()) return;
@@ -30,6 +28,13 @@ std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const Loo
             reason = "the statements before the loop pass a writable array to a call";
     });
   }
+  return reason;
+}
+
+std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& a, std::string& reason) {
+  reason = prologueWriteReason(a);
+  const Stmt& body = *a.loop->body;
+  auto nameOf = [&](VarId v) { return fn.vars[v].name; };
   if (!reason.empty()) return std::nullopt;
   // A warp reads a row at consecutive k; where consecutive outputs read neighbouring elements
   // instead, one thread per output is coalesced already.
@@ -141,14 +146,8 @@ class WarpWriter : WarpSumsWriter {
     extents(false);
     aliases();
     out_.say("const int culift_lane = threadIdx.x % 32;");
-    const VarId iv = axisVar(0);
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope rows = out_.open(
-        "for (long long culift_row = (long long)blockIdx.x * " + str(warpsPerBlock_) +
-        " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " + str(warpsPerBlock_) +
-        ")");
-    out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
-    prologue();
+    CodeWriter::Scope rows = warpPerRow(warpsPerBlock_);
+    perOut_ = prologueOnEveryLane();
     bounds();
     startIterations(perOut_);
     declare("culift_r", "lane l: slots l, l + 32, ... of");
@@ -167,16 +166,6 @@ class WarpWriter : WarpSumsWriter {
   }
 
  private:
-  void prologue() {
-    assignedParamCopies(perOut_);
-    out_.say("// The statements before the loop, on every lane (they are the same for the warp).");
-    const bool value = returnsValue();
-    perOut_.returns = [this, value](const std::string& v) {
-      return value ? "{ if (culift_lane == 0) " + store(v) + " continue; }" : std::string("continue;");
-    };
-    for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
-  }
-
   const PlanEntry& e_;
   const unsigned warpsPerBlock_;
   PrintRewrites perOut_;
