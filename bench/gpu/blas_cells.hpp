@@ -30,7 +30,8 @@ CULIFT_KERNEL inline float MatVecRow(const float* A, const float* x, int n, int 
 
 // C[b] = A[b] B[b], one cell of batch b: A is batches x m x nk, B batches x nk x n, row-major
 // (torch.bmm).
-CULIFT_KERNEL inline float BatchedGemmCell(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
+CULIFT_KERNEL_INDEX(b, i, j)
+inline float BatchedGemmCell(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
   float sum = 0.0f;
   for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
   return sum;

@@ -156,15 +156,15 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
 
 TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][batched]") {
   TranslateResult r = lift(
-      "CULIFT_KERNEL float Bmm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {\n"
+      "CULIFT_KERNEL_INDEX(b, i, j) float Bmm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {\n"
       "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];\n"
       "  return s;\n}\n"
       "CULIFT_KERNEL_INDEX(r, q, p) float Doitgen(const float* A, const float* C4, int nq, int np, int ns, int r,\n"
       "                                           int q, int p) {\n"
       "  float s = 0.0f;\n  for (int t = 0; t < ns; ++t) s += A[(r * nq + q) * ns + t] * C4[t * np + p];\n"
       "  return s;\n}\n"
-      "CULIFT_KERNEL double Shared(const double* x, const double* y, int n, int b, int i, int j) {\n"
-      "  const int ri = i * n;\n  double s = 0.0;\n  for (int k = 0; k < n; ++k) s += x[ri + k] * y[j * n + k];\n"
+      "CULIFT_KERNEL_INDEX(b, i, j) float Shared(const float* x, const float* y, int n, int b, int i, int j) {\n"
+      "  const int ri = i * n;\n  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[ri + k] * y[j * n + k];\n"
       "  return s + b;\n}\n");
   for (const char* name : {"Bmm", "Doitgen", "Shared"}) {
     const Function& f = function(r, name);
@@ -184,14 +184,14 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
   const codegen::KernelAnalysis doitgen = codegen::analyzeKernel(function(r, "Doitgen"));
   REQUIRE(doitgen.loop);
   REQUIRE(doitgen.loop->operands.size() == 2);
-  CHECK(doitgen.loop->batch == function(r, "Doitgen").indexParams[0]);
+  CHECK(doitgen.loop->batch == static_cast<VarId>(function(r, "Doitgen").indexParams[0]));
   CHECK(doitgen.loop->operands[0].axis == 0);
   CHECK(doitgen.loop->operands[1].axis == 1);
 }
 
 TEST_CASE("loop plans: why a 3-D loop is no batched contraction", "[loop-plan][batched]") {
   const std::string head =
-      "CULIFT_KERNEL float f(const float* x, const float* y, int n, int b, int i, int j) {\n"
+      "CULIFT_KERNEL_INDEX(b, i, j) float f(const float* x, const float* y, int n, int b, int i, int j) {\n"
       "  float s = 0.0f;\n";
   // A read along both i and j (a row per output).
   CHECK(reasonFor(head + "  for (int k = 0; k < n; ++k) s += x[(b * n + i) * n + j + k];\n  return s;\n}\n") ==

@@ -2,7 +2,8 @@
 // operands indexed by the batch) and doitgen (C4 shared by every batch): batched tiled contractions.
 #include <culift/annotate.hpp>
 
-CULIFT_KERNEL float BatchedGemm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
+CULIFT_KERNEL_INDEX(b, i, j)
+float BatchedGemm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
   float sum = 0.0f;
   for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
   return sum;
