@@ -27,3 +27,20 @@ CULIFT_KERNEL inline float MatVecRow(const float* A, const float* x, int n, int 
   for (int k = 0; k < n; ++k) sum += A[i * n + k] * x[k];
   return sum;
 }
+
+// C[b] = A[b] B[b], one cell of batch b: A is batches x m x nk, B batches x nk x n, row-major
+// (torch.bmm).
+CULIFT_KERNEL_INDEX(b, i, j)
+inline float BatchedGemmCell(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
+  return sum;
+}
+
+// PolyBench doitgen, one cell: sum over s of A[r][q][s] * C4[s][p], C4 the same for every r.
+CULIFT_KERNEL_INDEX(r, q, p)
+inline float DoitgenCell(const float* A, const float* C4, int nq, int np, int ns, int r, int q, int p) {
+  float sum = 0.0f;
+  for (int s = 0; s < ns; ++s) sum += A[(r * nq + q) * ns + s] * C4[s * np + p];
+  return sum;
+}

@@ -1,7 +1,8 @@
 // The benchmark's dense linear algebra rows: a GEMM cell (i, k) x (k, j), a SYRK cell
 // (i, k) x (j, k) and a matrix-vector row, each lifted from blas_cells.hpp beside a hand-written
 // kernel (ref_gemm, ref_gemv; SYRK has none) and the PyTorch call that does the same work
-// (torch.addmm in fp32 with TF32 off, torch.mv).
+// (torch.addmm in fp32 with TF32 off, torch.mv); and the batched contractions, batched matrix
+// multiply (torch.bmm) and doitgen (torch.einsum), lifted only.
 #include <string>
 
 #include "blas_cells.hpp"
@@ -111,6 +112,54 @@ std::vector<Row> benchBlas(Context& c, int n) {
     rows.push_back(std::move(row));
   }
   logLine(c, "BLAS rows at " + size + " done");
+  return rows;
+}
+
+std::vector<Row> benchBatched(Context& c, BatchedSizes sizes) {
+  rt::Engine& e = c.engine;
+  std::vector<Row> rows;
+  for (const bool doitgen : {false, true}) {
+    // Batched matrix multiply: A nb x m x nk, B nb x nk x n. doitgen: A nr x nq x ns, C4 ns x np.
+    const int* d = doitgen ? sizes.doitgen : sizes.bmm;
+    const int nb = d[0], m = d[1], nk = d[2], n = d[3];
+    const std::string size = std::to_string(nb) + "x" + std::to_string(m) + "x" + std::to_string(nk) + "x" +
+                             std::to_string(n);
+    Row row{doitgen ? "DoitgenCell" : "BatchedGemmCell", size};
+    const double outputs = double(nb) * m * n;
+    const std::size_t aCount = std::size_t(nb) * m * nk,
+                      bCount = doitgen ? std::size_t(nk) * n : std::size_t(nb) * nk * n;
+    row.bytes = 4.0 * (double(aCount) + double(bCount) + outputs);
+    row.flops = 2.0 * nk * outputs;
+    row.torchKey = std::string(doitgen ? "doitgen " : "bmm ") + size;
+    row.tolerance = 1e-4 * nk;
+    try {
+      const std::uint64_t seed = c.seed ^ (doitgen ? 0xd017 : 0xb33);
+      const std::vector<float> a = uniformFloats(seed, aCount, -1, 1), b = uniformFloats(seed + 1, bCount, -1, 1);
+      DeviceBuffer<float> dA(e, a), dB(e, b), gen(e, static_cast<std::size_t>(outputs));
+      const rt::Kernel k = e.kernel(c.blas, doitgen ? "DoitgenCell" : "BatchedGemmCell");
+      const rt::LaunchPlan plan = LaunchPlanner::for3D(nb, m, n, 32, 8, 1, e.device().limits);
+      Launch g = doitgen ? Launch([&](int) { k.launch(e, plan, dA, dB, m, n, nk, gen); })
+                         : Launch([&](int) { k.launch(e, plan, dA, dB, m, nk, n, gen); });
+      auto want = [&](std::int64_t idx) {
+        const int bi = int(idx / (std::int64_t(m) * n)), i = int(idx / n % m), j = int(idx % n);
+        return double(doitgen ? DoitgenCell(a.data(), b.data(), m, n, nk, bi, i, j)
+                              : BatchedGemmCell(a.data(), b.data(), m, nk, n, bi, i, j));
+      };
+      const auto total = static_cast<std::int64_t>(outputs);
+      const auto sample = sampleIndices(total, 1 << 12, seed ^ 5);
+      row.generatedErr = maxAbsError(runOnce(e, gen, [&] { g(0); }), want, sample, total);
+      logCheck(c, row, "generated", row.generatedErr);
+      const auto t = timeInterleaved(e, {g}, 1, c.timing);
+      row.generatedMs = t[0].medianMs;
+      row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + "; " +
+                 describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled cells checked";
+      logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  logLine(c, "batched contractions done");
   return rows;
 }
 

@@ -42,7 +42,7 @@ cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test
 cl::list<std::string> Only(
     "only",
     cl::desc(
-        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, reductions, stencil, columns"));
+        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, batched, reductions, stencil, columns"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -264,6 +264,11 @@ int main(int argc, char** argv) {
   const int blasSize = Quick ? 256 : BlasSize.getValue();
   if (usable && wanted("blas"))
     usable = attempt("BLAS kernels", std::to_string(blasSize), [&] { return benchBlas(c, blasSize); });
+  BatchedSizes batchedSizes;
+  if (Quick) batchedSizes = BatchedSizes{{3, 64, 96, 128}, {16, 32, 48, 40}};
+  if (usable && wanted("batched"))
+    usable = attempt("batched contractions", Quick ? "small" : "bmm 128x512x1024x2048, doitgen 256^4",
+                     [&] { return benchBatched(c, batchedSizes); });
   if (usable && wanted("reductions"))
     usable = attempt("reductions over long rows", Quick ? "small" : "16x4M, 2048x1M, 4096x393216",
                      [&] { return benchReductions(c, Quick); });

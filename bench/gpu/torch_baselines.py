@@ -131,6 +131,24 @@ def column_baselines(both, sizes_sum=(128, 4096, 4095), sizes_rms=(112, 64, 512,
         torch.cuda.empty_cache()
 
 
+def batched_baselines(both, bmm=(128, 512, 1024, 2048), doitgen=(256, 256, 256, 256)):
+    """The batched contraction rows (bench/gpu/blas_workloads.cpp, benchBatched): torch.bmm of
+    nb x (m x nk) x (nk x n), and doitgen (A nr x nq x ns times C4 ns x np, C4 shared by every r) as
+    a matmul of A viewed (nr * nq) x ns. fp32, TF32 off, as set by the caller."""
+    dev = "cuda"
+    nb, m, nk, n = bmm
+    size = "x".join(map(str, bmm))
+    ins = [(torch.rand(nb, m, nk, device=dev) * 2 - 1, torch.rand(nb, nk, n, device=dev) * 2 - 1)]
+    both("bmm", size, lambda a, b: torch.bmm(a, b), ins, reps=20)
+    del ins
+    nr, nq, ns, np_ = doitgen
+    size = "x".join(map(str, doitgen))
+    ins = [(torch.rand(nr, nq, ns, device=dev) * 2 - 1, torch.rand(ns, np_, device=dev) * 2 - 1)]
+    both("doitgen", size, lambda a, c4: torch.matmul(a, c4), ins, reps=20)
+    del ins
+    torch.cuda.empty_cache()
+
+
 def main():
     import argparse
 
@@ -142,6 +160,7 @@ def main():
     parser.add_argument("--blas-size", type=int, default=4096)
     parser.add_argument("--no-compile", action="store_true", help="time eager PyTorch only (no torch.compile)")
     parser.add_argument("--no-reductions", action="store_true", help="skip the few-long-rows and softmax rows")
+    parser.add_argument("--no-batched", action="store_true", help="skip the batched contraction rows")
     parser.add_argument("--no-columns", action="store_true", help="skip the column rows (tensors of 8 GB)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -187,6 +206,8 @@ def main():
     vecs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1, torch.rand(n, device=dev) * 2 - 1), 4 * n * n)
     both("matvec", n, lambda a, v: torch.mv(a, v), vecs)
     del mats, vecs
+    if not args.no_batched:
+        batched_baselines(both)
     m = args.masked_size
     mask = torch.rand(m, device=dev) < 0.5
     xs = sets(lambda: (torch.rand(m, m, device=dev),), 4 * m * m)

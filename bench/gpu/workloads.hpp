@@ -49,6 +49,13 @@ Row benchPearsonClamp(Context& c, std::int64_t n);
 std::vector<Row> benchPearson(Context& c, int n);
 // GemmCell, SyrkCell (n x n x n) and MatVecRow (n x n) from blas_cells.hpp.
 std::vector<Row> benchBlas(Context& c, int n);
+// BatchedGemmCell over nb x (m x nk) x (nk x n) (torch.bmm) and DoitgenCell over nr x nq x np,
+// ns terms (A nr x nq x ns, C4 ns x np), from blas_cells.hpp: the batched tiled contraction.
+struct BatchedSizes {
+  int bmm[4] = {128, 512, 1024, 2048};    // nb, m, nk, n
+  int doitgen[4] = {256, 256, 256, 256};  // nr, nq, ns, np
+};
+std::vector<Row> benchBatched(Context& c, BatchedSizes sizes);
 // Heat3D (heat-3d, heatN^3, two launches per step), Jacobi2D (jacobi-2d, jacobiN^2, the same) over
 // `steps` steps and Conv3D (27 points) over convI x convJ x convK, from stencil_kernels.hpp.
 std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, int convI, int convJ, int convK);

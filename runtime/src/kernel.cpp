@@ -106,6 +106,14 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
     }
+    case BlockMapping::BatchedTiles2D: {  // j on x, i on y, batches on z (the entry steps by the grid's z)
+      if (plan.rank != 3 || plan.extent[2] > INT32_MAX - entry.tileCols) return std::nullopt;
+      const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
+                         by = blocksAlong(plan.extent[1], entry.tileRows);
+      const std::int64_t bz = std::min<std::int64_t>(plan.extent[0], limits.maxGrid[2]);
+      if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
+      return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * std::max<std::int64_t>(bz, 1)};
+    }
     case BlockMapping::Columns: {  // the outputs in row-major order; the entry's loop takes those beyond the grid
       const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows * cols, entry.tileCols), limits.maxGrid[0]);
       return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};

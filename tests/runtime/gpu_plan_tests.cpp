@@ -844,3 +844,110 @@ TEST_CASE("a min/max row reduction's CPU launch gives the native loop's bits", "
   CHECK(signedZeros > 0);
   CHECK(nans > 0);
 }
+
+namespace {
+
+// A batched kernel of loop_plan_kernels.hpp: its arguments for nb batches of ni x nj outputs and a
+// loop of nk iterations.
+struct BatchedSpec {
+  const char* name;
+  std::function<std::vector<ArgSpec>(std::int64_t nb, std::int64_t ni, std::int64_t nj, std::int64_t nk)> args;
+};
+
+const std::vector<BatchedSpec>& batchedSpecs() {
+  using S = Scalar;
+  static const std::vector<BatchedSpec> all = {
+      {"BatchedGemm",
+       [](auto nb, auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, nb * ni * nk),
+                            array(S::F32, nb * nk * nj),
+                            array(S::F32, nb * ni * nj),
+                            scalar(1.5f),
+                            scalar(asInt(ni)),
+                            scalar(asInt(nk)),
+                            scalar(asInt(nj))};
+       }},
+      {"Doitgen",
+       [](auto nb, auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, nb * ni * nk), array(S::F32, nk * nj), scalar(asInt(ni)), scalar(asInt(nj)),
+                            scalar(asInt(nk))};
+       }},
+      {"BatchedLower",
+       [](auto nb, auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F64, nb * ni * nk), array(S::F32, nj * nk), scalar(asInt(ni)), scalar(asInt(nk))};
+       }},
+  };
+  return all;
+}
+
+struct BatchedExtent {
+  std::int64_t nb, ni, nj, nk;
+  std::size_t offset;
+};
+
+// Batch counts 1 and odd, tiles left partial in i and j, loops of 0, 1, 3 and 17 iterations; the
+// last ones large enough for the 128 x 128 tiles.
+std::vector<BatchedExtent> batchedExtents() {
+  std::vector<BatchedExtent> out;
+  for (std::int64_t nb : {1, 3, 7})
+    for (std::int64_t side : {1, 7, 129})
+      for (std::int64_t nk : {0, 1, 3, 17})
+        out.push_back({nb, side, side == 129 ? 200 : side + 2, nk, static_cast<std::size_t>((nb + nk) % 2)});
+  out.push_back({3, 1000, 700, 3, 1});
+  out.push_back({33, 256, 256, 5, 0});
+  if (!smallOnly()) out.push_back({9, 300, 257, 1025, 1});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every batched contraction entry gives the per-thread entry's bits and the CPU backend's",
+          "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  auto cpu = Engine::createCpu();
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp"), options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  const std::shared_ptr<const Module> module = translated.module;
+  std::set<std::string> entriesRun, entriesDeclared;
+  std::size_t comparedWithCpu = 0;
+  for (const BatchedSpec& spec : batchedSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::BatchedTiledContraction);
+    for (const PlanEntry& e : fn->planEntries) entriesDeclared.insert(e.kernelName);
+    const Scalar element = fn->returnType.scalar;
+    for (const BatchedExtent& x : batchedExtents()) {
+      INFO(x.nb << " batches of " << x.ni << " x " << x.nj << ", k " << x.nk << ", arrays offset by " << x.offset);
+      const LaunchPlan plan = LaunchPlanner::for3D(x.nb, x.ni, x.nj, 32, 4, 2);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+      REQUIRE(choice);  // every launch here must run a plan entry
+      entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+      INFO("entry " << fn->planEntries.at(choice->entry).kernelName << " " << choice->plan.toString());
+      const std::vector<ArgSpec> args = spec.args(x.nb, x.ni, x.nj, x.nk);
+      for (Engine* engine : {strict.get(), fast.get()}) {
+        const bool exact = engine == strict.get();
+        INFO((exact ? "strict" : "default") << " math");
+        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
+        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
+        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
+        if (exact && x.nb * x.ni * x.nj * std::max<std::int64_t>(x.nk, 1) <= 200000) {
+          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
+          ++comparedWithCpu;
+        }
+      }
+    }
+  }
+  WARN("batched entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << comparedWithCpu
+                               << " compared with the CPU backend");
+  REQUIRE(entriesRun == entriesDeclared);
+  REQUIRE(comparedWithCpu >= 30u);
+}

@@ -425,3 +425,41 @@ TEST_CASE("column reductions: a thread per output, 256 per block while they fill
     CHECK(chosen(f, plan(65536, 65536)) == "per-thread");
   }
 }
+
+TEST_CASE("batched contractions: a block per tile of (i, j) and batch, the batches beyond grid z by its steps",
+          "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid3D, 1);
+  f.planEntries = {planEntry("k_batched128", culift::LoopPlan::BatchedTiledContraction, 128, false),
+                   planEntry("k_batched64", culift::LoopPlan::BatchedTiledContraction, 64, false)};
+  CHECK(f.planEntries[0].blockMapping() == culift::BlockMapping::BatchedTiles2D);
+  // torch.bmm's 128 x (512 x 1024) x (1024 x 2048): j on x (2048 / 128), i on y (512 / 128), batches on z.
+  auto bmm = choosePlanEntry(f, LaunchPlanner::for3D(128, 512, 2048), device132());
+  REQUIRE(bmm);
+  CHECK(f.planEntries[bmm->entry].kernelName == "k_batched128");
+  CHECK(bmm->plan.grid == Dim3{16, 4, 128});
+  CHECK(bmm->plan.block == Dim3{256, 1, 1});
+  CHECK(bmm->plan.extent[0] == 128);
+  // One batch of 129 x 200: 2 x 2 tiles of 128 leave the device idle; 4 x 3 of 64 neither, but are the smallest.
+  auto one = choosePlanEntry(f, LaunchPlanner::for3D(1, 129, 200), device132());
+  REQUIRE(one);
+  CHECK(f.planEntries[one->entry].kernelName == "k_batched64");
+  CHECK(one->plan.grid == Dim3{4, 3, 1});
+  // An odd number of batches: 7 x 2 x 2 blocks of 128 = 28, too few; 7 x 4 x 4 of 64 = 112.
+  auto odd = choosePlanEntry(f, LaunchPlanner::for3D(7, 250, 256), device132());
+  REQUIRE(odd);
+  CHECK(odd->plan.grid == Dim3{4, 4, 7});
+  // 33 batches of 256 x 256 give 132 blocks of 128: the large tile.
+  CHECK(chosen(f, LaunchPlanner::for3D(33, 256, 256)) == "k_batched128");
+  // More batches than the grid's z: the grid's limit, the entry steps by it.
+  DeviceInfo small = device132();
+  small.limits.maxGrid[2] = 5;
+  auto capped = choosePlanEntry(f, LaunchPlanner::for3D(17, 64, 64), small);
+  REQUIRE(capped);
+  CHECK(capped->plan.grid == Dim3{1, 1, 5});
+  // More tiles of rows than the grid's y: per thread. A launch of another rank, or asking for per-thread: per thread.
+  CHECK(chosen(f, LaunchPlanner::for3D(1, 65535 * 128 + 1, 2)) == "per-thread");
+  CHECK(chosen(f, LaunchPlanner::for2D(64, 64)) == "per-thread");
+  LaunchPlan forced = LaunchPlanner::for3D(128, 512, 2048);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
+}

@@ -151,7 +151,60 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
         "x is not read at consecutive k (the index is not k plus terms without k)");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j, int k) {\n"
                   "  float s = 0.0f;\n  for (int t = 0; t < n; ++t) s += x[i * n + t];\n  return s;\n}\n") ==
-        "loops of 3-D kernels run per thread");
+        "no array read in the loop is indexed by (j, t) or (k, t) (i, the first index, is the batch)");
+}
+
+TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][batched]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_INDEX(b, i, j) float Bmm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];\n"
+      "  return s;\n}\n"
+      "CULIFT_KERNEL_INDEX(r, q, p) float Doitgen(const float* A, const float* C4, int nq, int np, int ns, int r,\n"
+      "                                           int q, int p) {\n"
+      "  float s = 0.0f;\n  for (int t = 0; t < ns; ++t) s += A[(r * nq + q) * ns + t] * C4[t * np + p];\n"
+      "  return s;\n}\n"
+      "CULIFT_KERNEL_INDEX(b, i, j) float Shared(const float* x, const float* y, int n, int b, int i, int j) {\n"
+      "  const int ri = i * n;\n  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += x[ri + k] * y[j * n + k];\n"
+      "  return s + b;\n}\n");
+  for (const char* name : {"Bmm", "Doitgen", "Shared"}) {
+    const Function& f = function(r, name);
+    INFO(name << ": " << culift::name(f.loopPlan) << " (" << f.loopPlanReason << ")");
+    CHECK(f.loopPlan == LoopPlan::BatchedTiledContraction);
+    CHECK(entryNames(f) ==
+          std::vector<std::string>{std::string(name) + "_batched128", std::string(name) + "_batched64"});
+    REQUIRE(f.planEntries.size() == 2);
+    CHECK(f.planEntries[0].blockMapping() == BlockMapping::BatchedTiles2D);
+    CHECK(f.planEntries[0].tileRows == 128);
+    CHECK(f.planEntries[1].tileCols == 64);
+    CHECK(f.planEntries[0].threads == 256);
+    CHECK_FALSE(f.planEntries[0].squareOnly);
+  }
+  CHECK(std::string(culift::name(LoopPlan::BatchedTiledContraction)) == "batched tiled contraction");
+  // The operands: A along i (rows) with the batch in its index, C4 along p (columns) without it.
+  const codegen::KernelAnalysis doitgen = codegen::analyzeKernel(function(r, "Doitgen"));
+  REQUIRE(doitgen.loop);
+  REQUIRE(doitgen.loop->operands.size() == 2);
+  CHECK(doitgen.loop->batch == static_cast<VarId>(function(r, "Doitgen").indexParams[0]));
+  CHECK(doitgen.loop->operands[0].axis == 0);
+  CHECK(doitgen.loop->operands[1].axis == 1);
+}
+
+TEST_CASE("loop plans: why a 3-D loop is no batched contraction", "[loop-plan][batched]") {
+  const std::string head =
+      "CULIFT_KERNEL_INDEX(b, i, j) float f(const float* x, const float* y, int n, int b, int i, int j) {\n"
+      "  float s = 0.0f;\n";
+  // A read along both i and j (a row per output).
+  CHECK(reasonFor(head + "  for (int k = 0; k < n; ++k) s += x[(b * n + i) * n + j + k];\n  return s;\n}\n") ==
+        "the index of x depends on both i and j");
+  // Reads at the batch and k only: no tile of outputs shares them.
+  CHECK(reasonFor(head + "  for (int k = 0; k < n; ++k) s += x[b * n + k] * y[k];\n  return s;\n}\n") ==
+        "no array read in the loop is indexed by (i, k) or (j, k) (b, the first index, is the batch)");
+  CHECK(reasonFor(head + "  for (int k = 0; k <= i; ++k) s += x[i * n + k] * y[k * n + j];\n  return s;\n}\n") ==
+        "the bound of k depends on i");
+  CHECK(reasonFor(head + "  b = b % 2;\n  for (int k = 0; k < n; ++k) s += x[i * n + k] * y[k * n + j];\n"
+                         "  return s;\n}\n") == "the index parameter b is assigned");
+  CHECK(reasonFor(head + "  for (int k = 0; k < n; ++k) { if (x[k] > 0.0f) break; s += y[(b * n + i) * n + k]; }\n"
+                         "  return s;\n}\n") == "the loop leaves early (break)");
 }
 
 namespace {

@@ -187,3 +187,32 @@ CULIFT_KERNEL inline void ColMean(float* y, const float* x, int d1, int d2, int 
   for (int k = 0; k < d1; ++k) s += x[(i * d1 + k) * d2 + j];
   y[i * d2 + j] = d1 > 0 ? s / (float)d1 : 0.0f;
 }
+
+// 3-D, per batch b: (b, i, k) x (b, k, j) with an epilogue that reads C of the batch: a batched
+// tiled contraction.
+CULIFT_KERNEL_INDEX(b, i, j)
+inline float BatchedGemm(const float* A, const float* B, const float* C, float alpha, int m, int nk, int n, int b,
+                         int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
+  return alpha * sum + C[(b * m + i) * n + j];
+}
+
+// doitgen: (r, q, s) x (s, p), C4 the same for every batch r.
+CULIFT_KERNEL_INDEX(r, q, p)
+inline float Doitgen(const float* A, const float* C4, int nq, int np, int ns, int r, int q, int p) {
+  float sum = 0.0f;
+  for (int s = 0; s < ns; ++s) sum += A[(r * nq + q) * ns + s] * C4[s * np + p];
+  return sum;
+}
+
+// Per batch, the outputs above the diagonal returned before the loop, doubles and row offsets in
+// locals: a batched tiled contraction whose blocks above the diagonal skip the loop.
+CULIFT_KERNEL_INDEX(b, i, j)
+inline double BatchedLower(const double* x, const float* y, int m, int nk, int b, int i, int j) {
+  if (j > i) return b;
+  const int ri = (b * m + i) * nk, rj = j * nk;
+  double acc = 0.0;
+  for (int k = 0; k < nk; ++k) acc += x[ri + k] * y[rj + k];
+  return acc;
+}

@@ -22,12 +22,17 @@ enum Dep : unsigned {
   kDepVarying = 8,  // a local that changes, or a parameter the body assigns
   kDepArray = 16,   // an array element
   kDepEffect = 32,  // an assignment inside the expression
+  kDepBatch = 64,   // 3-D: the batch index, fixed for a block's outputs
 };
 
 class Analyzer {
  public:
   explicit Analyzer(const Function& fn) : fn_(fn) {
-    for (unsigned a = 0; a < fn.indexParams.size() && a < 2; ++a) axisVar_[a] = static_cast<VarId>(fn.indexParams[a]);
+    // A 3-D kernel's loop is planned per batch: its first index is the batch, the others i and j.
+    const unsigned first = fn.mode == IndexMode::Grid3D && !fn.indexParams.empty() ? 1 : 0;
+    if (first) a_.batch = static_cast<VarId>(fn.indexParams[0]);
+    for (unsigned a = 0; first + a < fn.indexParams.size() && a < 2; ++a)
+      axisVar_[a] = static_cast<VarId>(fn.indexParams[first + a]);
     forEachExpr(*fn.body, [&](const Expr& e) {
       const Expr* t = assignmentTarget(e);
       if (!t) return;
@@ -72,6 +77,7 @@ unsigned Analyzer::deps(const Expr& e, unsigned depth) {
       if (v == axisVar_[0]) return kDepI;
       if (v == axisVar_[1]) return kDepJ;
       if (v == a_.counter) return kDepK;
+      if (v == a_.batch) return kDepBatch;
       if (v < fn_.numParams) {
         if (fn_.vars[v].type.isPointer()) return 0;
         if (assignments_.count(v)) {
@@ -297,9 +303,8 @@ bool Analyzer::findLoop(std::string& reason) {
   unsigned loops = 0;
   forEachStmt(body, [&](const Stmt& s) { loops += isLoop(s) ? 1 : 0; });
   if (loops == 0) return false;
-  if (fn_.mode != IndexMode::Grid1D && fn_.mode != IndexMode::Grid2D) {
-    reason = std::string("loops of ") + (fn_.mode == IndexMode::Grid3D ? "3-D" : "element-wise") +
-             " kernels run per thread";
+  if (fn_.mode != IndexMode::Grid1D && fn_.mode != IndexMode::Grid2D && fn_.mode != IndexMode::Grid3D) {
+    reason = "loops of element-wise kernels run per thread";
     return false;
   }
   // The top-level statements, declaration groups flattened.
@@ -335,7 +340,7 @@ bool Analyzer::checkVars(std::string& reason) {
       reason = "the local array " + varName(v) + " would be needed per output";
       return false;
     }
-    if (v < fn_.numParams && assignments_.count(v) && (v == axisVar_[0] || v == axisVar_[1])) {
+    if (v < fn_.numParams && assignments_.count(v) && (v == axisVar_[0] || v == axisVar_[1] || v == a_.batch)) {
       reason = "the index parameter " + varName(v) + " is assigned";
       return false;
     }
@@ -407,10 +412,11 @@ bool Analyzer::checkReads(std::string& reason) {
       return false;
     }
     const std::string k = varName(a_.counter);
-    reason = fn_.mode == IndexMode::Grid2D
-                 ? "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ") or (" +
-                       varName(axisVar_[1]) + ", " + k + ")"
-                 : "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ")";
+    reason = fn_.mode == IndexMode::Grid1D
+                 ? "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ")"
+                 : "no array read in the loop is indexed by (" + varName(axisVar_[0]) + ", " + k + ") or (" +
+                       varName(axisVar_[1]) + ", " + k + ")";
+    if (a_.batch != kNone) reason += " (" + varName(a_.batch) + ", the first index, is the batch)";
     return false;
   }
   a_.inlined.assign(inlined_.begin(), inlined_.end());

@@ -31,7 +31,10 @@ struct StagedOperand {
 };
 
 struct LoopAnalysis {
-  const Stmt* loop = nullptr;         // the For statement
+  const Stmt* loop = nullptr;  // the For statement
+  // 3-D: the first index, the batch (b of f(..., b, i, j)); i and j are then the last two, and
+  // what depends on b is the same for every output of a block (its batch slice).
+  VarId batch = kNone;
   std::vector<const Stmt*> prologue;  // top-level statements before it, in order
   std::vector<const Stmt*> epilogue;  // and after it
   VarId counter = kNone;              // k

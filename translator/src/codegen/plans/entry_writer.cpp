@@ -60,8 +60,10 @@ CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<s
 }
 
 void EntryWriter::extents(bool columns) {
-  out_.say("const int culift_ni = (int)" + params_.extent[0] + ";");
-  if (columns) out_.say("const int culift_nj = (int)" + params_.extent[1] + ";");
+  const unsigned first = batched() ? 1 : 0;
+  if (batched()) out_.say("const int culift_nb = (int)" + params_.extent[0] + ";");
+  out_.say("const int culift_ni = (int)" + params_.extent[first] + ";");
+  if (columns) out_.say("const int culift_nj = (int)" + params_.extent[first + 1] + ";");
 }
 
 void EntryWriter::aliases() {
@@ -97,6 +99,9 @@ void EntryWriter::copyElement(const StagedOperand& o, const std::string& shared)
 }
 
 std::string EntryWriter::store(const std::string& value) const {
+  if (batched())
+    return params_.outName + "[((long long)" + name(a_.batch) + " * culift_ni + " + name(axisVar(0)) +
+           ") * culift_nj + " + name(axisVar(1)) + "] = " + value + ";";
   if (fn_.mode == IndexMode::Grid2D)
     return params_.outName + "[(long long)" + name(axisVar(0)) + " * culift_nj + " + name(axisVar(1)) + "] = " + value +
            ";";

@@ -41,7 +41,9 @@ class EntryWriter {
 
   const std::string& name(VarId v) const { return printer_.varName(v); }
   std::string typeOf(VarId v) const { return std::string(spelling(fn_.vars[v].type.scalar)); }
-  VarId axisVar(unsigned a) const { return static_cast<VarId>(fn_.indexParams.at(a)); }
+  // Index a of the loop's outputs (i, j): after the batch where the loop is planned per batch.
+  VarId axisVar(unsigned a) const { return static_cast<VarId>(fn_.indexParams.at(a + (batched() ? 1 : 0))); }
+  bool batched() const { return a_.batch != kNone; }
   std::string counterType() const { return typeOf(a_.counter); }
   bool returnsValue() const { return !fn_.returnType.isVoid(); }
   std::string returnType() const { return std::string(spelling(fn_.returnType.scalar)); }
@@ -52,7 +54,8 @@ class EntryWriter {
   // own after the kernel's (`extra`, declarations; the runtime passes them by the entry's mapping).
   CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment,
                               const std::string& extra = "");
-  // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`).
+  // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`; culift_nb first,
+  // the batches, where the loop is planned per batch).
   void extents(bool columns);
   // The user's parameters under the names the statements print them with, where the entry's
   // parameter list had to rename them.
@@ -63,7 +66,7 @@ class EntryWriter {
   std::string counterAt(const std::string& offset) const;
   // The copy of one element of operand `o` into `shared`, with the row index and k declared.
   void copyElement(const StagedOperand& o, const std::string& shared);
-  // The value store of a value-returning function at (i[, j]).
+  // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
   // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its
   // value and goes on to the next row.

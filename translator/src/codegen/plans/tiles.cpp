@@ -1,6 +1,8 @@
 #include "tiles.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "entry_writer.hpp"
 #include "plan.hpp"
@@ -59,20 +61,30 @@ class TileWriter : EntryWriter {
         bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
 
   void write() {
-    CodeWriter::Scope entry = header(e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " +
-                                             str(e_.threads) + " threads, " + str(tm_) + " x " + str(tn_) +
-                                             " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
-                                             (triangle_ ? ", tiles on and below the diagonal, mirrored" : ""));
+    if (batched() != (e_.blockMapping() == BlockMapping::BatchedTiles2D))
+      throw std::logic_error("tiled entry " + e_.kernelName + " does not match the batches of " + fn_.name);
+    CodeWriter::Scope entry = header(
+        e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
+                str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+                (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
+                (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : ""));
     extents(true);
     aliases();
     stagedTiles();
     blockOrigin();
     out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
+    std::optional<CodeWriter::Scope> batches;
+    if (batched()) {
+      const std::string b = name(a_.batch), t = typeOf(a_.batch);
+      batches.emplace(out_.open("for (" + t + " " + b + " = (" + t + ")blockIdx.z; " + b + " < culift_nb; " + b +
+                                " += (" + t + ")gridDim.z)"));
+    }
     bounds();
     registers();
     prologue();
     loop();
     epilogue();
+    if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
 
  private:
