@@ -12,8 +12,7 @@ struct Unpacked {
   std::vector<llvm::Value*> length;  // per signature parameter: an array's length
 };
 
-Unpacked unpack(ModuleLowerer& m, llvm::IRBuilder<>& b, const Function& fn, llvm::Value* params,
-                llvm::Value* lengths) {
+Unpacked unpack(ModuleLowerer& m, llvm::IRBuilder<>& b, const Function& fn, llvm::Value* params, llvm::Value* lengths) {
   Unpacked u;
   for (std::size_t k = 0; k < fn.signature.params.size(); ++k) {
     const KernelParam& kp = fn.signature.params[k];
@@ -91,7 +90,7 @@ void ModuleLowerer::defineEntry(const Function& fn, const std::string& name, boo
   const unsigned firstResult = fn.firstResultParam();
   for (unsigned p = 0; p < fn.numParams; ++p) {
     const Var& v = fn.param(p);
-    if (p >= firstResult) {  // a field of the struct result: its place in out[x]
+    if (p >= firstResult) {                                         // a field of the struct result: its place in out[x]
       const std::size_t k = fn.signature.params.size() - rank - 1;  // out, then the extents
       llvm::Value* offset = b.CreateAdd(b.CreateMul(x, b.getInt64(fn.resultRecord->size)),
                                         b.getInt64(fn.resultRecord->fields[p - firstResult].offset));

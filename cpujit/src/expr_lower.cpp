@@ -50,7 +50,8 @@ llvm::Value* FunctionLowerer::subscriptAddress(const Expr& e) {
     failIf(b_.CreateICmpUGE(wide, length), e.range,
            "index out of bounds for " + std::string(array.type.isArray() ? "local array '" : "array '") + array.name +
                "'",
-           array.type.isArray() ? "" : "the array passed for this parameter is shorter than the index the function reads");
+           array.type.isArray() ? ""
+                                : "the array passed for this parameter is shorter than the index the function reads");
   }
   return b_.CreateGEP(m_.memoryType(e.type.scalar), base, wide);
 }
@@ -72,9 +73,8 @@ llvm::Value* FunctionLowerer::compoundAssign(const Expr& e) {
   llvm::Value* rhs = expr(*e.operands[1]);
   llvm::Value* addr = address(l);
   llvm::Value* lhs = convert(load(addr, t), t, c);
-  llvm::Value* r = isShift(e.binaryOp)
-                       ? shift(e.binaryOp, c, lhs, rhs, e.operands[1]->type.scalar, e)
-                       : arithmetic(e.binaryOp, c, lhs, rhs, e);
+  llvm::Value* r = isShift(e.binaryOp) ? shift(e.binaryOp, c, lhs, rhs, e.operands[1]->type.scalar, e)
+                                       : arithmetic(e.binaryOp, c, lhs, rhs, e);
   llvm::Value* v = convert(r, c, t);
   store(addr, t, v);
   return v;
@@ -99,7 +99,8 @@ llvm::Value* FunctionLowerer::incDec(const Expr& e) {
     now = up ? b_.CreateAdd(old, one) : b_.CreateSub(old, one);
     if (m_.options().checked && isSigned(t) && byteSize(t) >= 4) {
       llvm::Value* limit = up ? llvm::ConstantInt::get(m_.valueType(t), llvm::APInt::getSignedMaxValue(byteSize(t) * 8))
-                              : llvm::ConstantInt::get(m_.valueType(t), llvm::APInt::getSignedMinValue(byteSize(t) * 8));
+                              : llvm::ConstantInt::get(m_.valueType(t),
+                                                       llvm::APInt::getSignedMinValue(byteSize(t) * 8));
       failIf(b_.CreateICmpEQ(old, limit), e.range, "signed integer overflow");
     }
   }

@@ -8,15 +8,15 @@
 
 #include "culift/ast/stack.hpp"
 #include "culift/ast/verify.hpp"
-#include "lower.hpp"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "lower.hpp"
 
 extern "C" {
 void culift_reassociation_end_chunk_f32(float*, float*, std::int64_t);
@@ -167,7 +167,8 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
   llvm::orc::LLJIT& jit = *impl->jit;
   auto mangle = [&](const char* name) { return jit.mangleAndIntern(name); };
   auto define = [&](const char* name, auto* fn) {
-    helpers[mangle(name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(fn), llvm::JITSymbolFlags::Exported);
+    helpers[mangle(name)] = llvm::JITEvaluatedSymbol(llvm::pointerToJITTargetAddress(fn),
+                                                     llvm::JITSymbolFlags::Exported);
   };
   define("culift_reassociation_end_chunk_f32", &culift_reassociation_end_chunk_f32);
   define("culift_reassociation_end_chunk_f64", &culift_reassociation_end_chunk_f64);
@@ -198,8 +199,8 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
       return orThrow(impl->jit->lookup(name), "compiling a kernel").toPtr<Kernel::Entry>();
     };
     Kernel::Entry written = address("run_" + std::to_string(k));
-    Kernel::Entry reassociated =
-        fn.reassociatedSums.empty() ? nullptr : address("run_reassociated_" + std::to_string(k));
+    Kernel::Entry reassociated = fn.reassociatedSums.empty() ? nullptr
+                                                             : address("run_reassociated_" + std::to_string(k));
     impl->kernels.emplace(&fn, Kernel(&fn, written, reassociated, std::move(sites)));
   }
   impl->milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -232,8 +233,6 @@ bool available(std::string* whyNot) {
   return true;
 }
 
-std::string hostDescription() {
-  return llvm::sys::getProcessTriple() + ", CPU " + llvm::sys::getHostCPUName().str();
-}
+std::string hostDescription() { return llvm::sys::getProcessTriple() + ", CPU " + llvm::sys::getHostCPUName().str(); }
 
 }  // namespace culift::cpujit

@@ -121,9 +121,9 @@ class FunctionLowerer {
   llvm::BasicBlock* allocas_ = nullptr;
   llvm::BasicBlock* exit_ = nullptr;
   llvm::AllocaInst* ret_ = nullptr;
-  llvm::Value* err_ = nullptr;           // i32*: the failing site, 0 while none
-  std::vector<llvm::Value*> slot_;       // per variable: its memory (a reference: where its referent's address is)
-  std::vector<llvm::Value*> length_;     // per array variable: its element count (i64)
+  llvm::Value* err_ = nullptr;        // i32*: the failing site, 0 while none
+  std::vector<llvm::Value*> slot_;    // per variable: its memory (a reference: where its referent's address is)
+  std::vector<llvm::Value*> length_;  // per array variable: its element count (i64)
   struct Targets {
     llvm::BasicBlock* breakTo;
     llvm::BasicBlock* continueTo;  // null for a switch

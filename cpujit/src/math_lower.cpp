@@ -2,8 +2,8 @@
 // ones (sqrt, fabs, floor, fma, ...) as LLVM intrinsics, the others as calls of the host's libm
 // (sinf for float, sin for double), marked nobuiltin so that LLVM neither folds them with its own
 // correctly rounded constants nor rewrites them (pow(x, 2) into x * x).
-#include "lower.hpp"
 #include "llvm/IR/Intrinsics.h"
+#include "lower.hpp"
 
 namespace culift::cpujit::detail {
 namespace {
@@ -51,7 +51,9 @@ llvm::Value* FunctionLowerer::mathCall(const Expr& e) {
     llvm::Value* inf = llvm::ConstantFP::getInfinity(x[0]->getType());
     switch (e.math) {
       case MathFn::Isnan: r = b_.CreateFCmp(P::FCMP_UNO, x[0], x[0]); break;
-      case MathFn::Isinf: r = b_.CreateFCmp(P::FCMP_OEQ, b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]), inf); break;
+      case MathFn::Isinf:
+        r = b_.CreateFCmp(P::FCMP_OEQ, b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]), inf);
+        break;
       case MathFn::Isfinite:
         r = b_.CreateFCmp(P::FCMP_OLT, b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x[0]), inf);
         break;
@@ -74,8 +76,12 @@ llvm::Value* FunctionLowerer::mathCall(const Expr& e) {
                               b_.CreateNeg(x[0]), x[0]);
         }
         break;
-      case MathFn::Min: r = b_.CreateSelect(compare(BinaryOp::Lt, t, x[1], x[0]), x[1], x[0]); break;  // (b < a) ? b : a
-      case MathFn::Max: r = b_.CreateSelect(compare(BinaryOp::Lt, t, x[0], x[1]), x[1], x[0]); break;  // (a < b) ? b : a
+      case MathFn::Min:
+        r = b_.CreateSelect(compare(BinaryOp::Lt, t, x[1], x[0]), x[1], x[0]);
+        break;  // (b < a) ? b : a
+      case MathFn::Max:
+        r = b_.CreateSelect(compare(BinaryOp::Lt, t, x[0], x[1]), x[1], x[0]);
+        break;             // (a < b) ? b : a
       case MathFn::Clamp:  // (v < lo) ? lo : (hi < v) ? hi : v
         r = b_.CreateSelect(compare(BinaryOp::Lt, t, x[0], x[1]), x[1],
                             b_.CreateSelect(compare(BinaryOp::Lt, t, x[2], x[0]), x[2], x[0]));
@@ -90,16 +96,17 @@ llvm::Value* FunctionLowerer::mathCall(const Expr& e) {
     llvm::Type* bits = b_.getIntNTy(byteSize(t) * 8);
     llvm::Value* xNegative = b_.CreateICmpSLT(b_.CreateBitCast(x[0], bits), llvm::ConstantInt::get(bits, 0));
     llvm::Value* ofZeros = isMin ? b_.CreateSelect(xNegative, x[0], x[1]) : b_.CreateSelect(xNegative, x[1], x[0]);
-    llvm::Value* other = b_.CreateBinaryIntrinsic(isMin ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, x[0], x[1]);
+    llvm::Value* other = b_.CreateBinaryIntrinsic(isMin ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, x[0],
+                                                  x[1]);
     r = b_.CreateSelect(zeros, ofZeros, other);
   } else if (exactIntrinsic(e.math, id)) {
     r = b_.CreateIntrinsic(id, {x[0]->getType()}, x);
   } else if (e.math == MathFn::Lgamma) {
     // The reentrant form (lgamma writes the global signgam): the same value.
     llvm::AllocaInst* sign = entryAlloca(b_.getInt32Ty(), "signgam");
-    auto callee = m_.llvmModule().getOrInsertFunction(
-        isFloat && t == Scalar::F32 ? "lgammaf_r" : "lgamma_r",
-        llvm::FunctionType::get(x[0]->getType(), {x[0]->getType(), b_.getPtrTy()}, false));
+    auto callee = m_.llvmModule().getOrInsertFunction(isFloat && t == Scalar::F32 ? "lgammaf_r" : "lgamma_r",
+                                                      llvm::FunctionType::get(x[0]->getType(),
+                                                                              {x[0]->getType(), b_.getPtrTy()}, false));
     auto* c = b_.CreateCall(callee, {x[0], sign});
     c->addFnAttr(llvm::Attribute::NoBuiltin);
     r = c;

@@ -2,8 +2,8 @@
 // IR module, failure sites, and a function's entry, exit and error checks.
 #include <algorithm>
 
-#include "lower.hpp"
 #include "llvm/IR/MDBuilder.h"
+#include "lower.hpp"
 
 namespace culift::cpujit::detail {
 
@@ -141,9 +141,7 @@ llvm::AllocaInst* FunctionLowerer::entryAlloca(llvm::Type* t, const char* name) 
   return at.CreateAlloca(t, nullptr, name);
 }
 
-llvm::BasicBlock* FunctionLowerer::block(const char* name) {
-  return llvm::BasicBlock::Create(m_.context(), name, f_);
-}
+llvm::BasicBlock* FunctionLowerer::block(const char* name) { return llvm::BasicBlock::Create(m_.context(), name, f_); }
 
 void FunctionLowerer::startBlock(llvm::BasicBlock* bb) {
   if (llvm::BasicBlock* cur = b_.GetInsertBlock(); cur && cur != allocas_ && !cur->getTerminator()) b_.CreateBr(bb);

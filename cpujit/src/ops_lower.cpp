@@ -2,8 +2,8 @@
 // wrap where C++ defines it; what C++ leaves undefined (signed overflow, a division by zero, a
 // shift count out of range, a floating value outside an integer's range) is an error in checked
 // code and a value without a trap in unchecked code, never LLVM's poison or a crash.
-#include "lower.hpp"
 #include "llvm/IR/Intrinsics.h"
+#include "lower.hpp"
 
 namespace culift::cpujit::detail {
 
@@ -70,7 +70,8 @@ llvm::Value* FunctionLowerer::arithmetic(BinaryOp op, Scalar t, llvm::Value* a, 
   llvm::Value* byZero = b_.CreateICmpEQ(b, zero);
   llvm::Value* overflow = b_.getFalse();
   if (sgn)
-    overflow = b_.CreateAnd(b_.CreateICmpEQ(a, signedMin(ty)), b_.CreateICmpEQ(b, llvm::ConstantInt::getSigned(ty, -1)));
+    overflow = b_.CreateAnd(b_.CreateICmpEQ(a, signedMin(ty)),
+                            b_.CreateICmpEQ(b, llvm::ConstantInt::getSigned(ty, -1)));
   if (checked) {
     failIf(byZero, at.range, div ? "integer division by zero" : "integer remainder by zero");
     if (sgn)

@@ -79,7 +79,8 @@ void FunctionLowerer::reassociatedLoop(const Stmt& s) {
   b_.SetInsertPoint(test);
   llvm::Value* tv = b_.CreateLoad(b_.getInt64Ty(), t);
   llvm::Value* atChunk = b_.CreateAnd(b_.CreateICmpSGT(tv, b_.getInt64(0)),
-                                      b_.CreateICmpEQ(b_.CreateSRem(tv, b_.getInt64(kReassociationChunk)), b_.getInt64(0)));
+                                      b_.CreateICmpEQ(b_.CreateSRem(tv, b_.getInt64(kReassociationChunk)),
+                                                      b_.getInt64(0)));
   b_.CreateCondBr(atChunk, chunkEnd, body);
   b_.SetInsertPoint(chunkEnd);
   for (const Sum& sum : sums)
