@@ -96,7 +96,9 @@ llvm::Value* FunctionLowerer::incDec(const Expr& e) {
     now = up ? b_.CreateFAdd(old, one) : b_.CreateFSub(old, one);
   } else {
     llvm::Value* one = llvm::ConstantInt::get(m_.valueType(t), 1);
-    now = up ? b_.CreateAdd(old, one) : b_.CreateSub(old, one);
+    // Narrow integers wrap (computed in int); int and wider overflow only where C++ says undefined.
+    const bool nsw = isSigned(t) && byteSize(t) >= 4;
+    now = up ? b_.CreateAdd(old, one, "", false, nsw) : b_.CreateSub(old, one, "", false, nsw);
     if (m_.options().checked && isSigned(t) && byteSize(t) >= 4) {
       llvm::Value* limit = up ? llvm::ConstantInt::get(m_.valueType(t), llvm::APInt::getSignedMaxValue(byteSize(t) * 8))
                               : llvm::ConstantInt::get(m_.valueType(t),

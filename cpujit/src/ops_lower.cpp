@@ -53,9 +53,14 @@ llvm::Value* FunctionLowerer::arithmetic(BinaryOp op, Scalar t, llvm::Value* a, 
     return b_.CreateExtractValue(r, 0);
   };
   switch (op) {
-    case BinaryOp::Add: return checked && sgn ? overflowing(llvm::Intrinsic::sadd_with_overflow) : b_.CreateAdd(a, b);
-    case BinaryOp::Sub: return checked && sgn ? overflowing(llvm::Intrinsic::ssub_with_overflow) : b_.CreateSub(a, b);
-    case BinaryOp::Mul: return checked && sgn ? overflowing(llvm::Intrinsic::smul_with_overflow) : b_.CreateMul(a, b);
+    // Signed overflow is undefined (an error in the interpreter): `nsw`, as a C++ compiler assumes,
+    // lets LLVM widen int indices into 64-bit induction variables.
+    case BinaryOp::Add:
+      return checked && sgn ? overflowing(llvm::Intrinsic::sadd_with_overflow) : b_.CreateAdd(a, b, "", false, sgn);
+    case BinaryOp::Sub:
+      return checked && sgn ? overflowing(llvm::Intrinsic::ssub_with_overflow) : b_.CreateSub(a, b, "", false, sgn);
+    case BinaryOp::Mul:
+      return checked && sgn ? overflowing(llvm::Intrinsic::smul_with_overflow) : b_.CreateMul(a, b, "", false, sgn);
     case BinaryOp::BitAnd: return b_.CreateAnd(a, b);
     case BinaryOp::BitOr: return b_.CreateOr(a, b);
     case BinaryOp::BitXor: return b_.CreateXor(a, b);
