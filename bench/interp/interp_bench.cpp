@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
-#include <chrono>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,9 +48,10 @@ template <typename Fn> double nsPer(std::size_t elements, Fn&& run) {
 }
 
 void report(const char* name, double interp, double compiled, double native) {
-  std::printf("%-16s interpreter %9.2f   compiled %8.2f   native %8.2f ns/element   interpreter/native %6.2fx   "
-              "compiled/native %5.2fx\n",
-              name, interp, compiled, native, interp / native, compiled / native);
+  std::printf(
+      "%-16s interpreter %9.2f   compiled %8.2f   native %8.2f ns/element   interpreter/native %6.2fx   "
+      "compiled/native %5.2fx\n",
+      name, interp, compiled, native, interp / native, compiled / native);
 }
 
 // A compiled launch's arguments: per signature parameter its data or the address of its value.
@@ -233,8 +234,9 @@ int main(int argc, char** argv) {
       gSink = gram[1];
       if (rep > 0) native = std::min(native, (wallSeconds() - t0) * 1e3);
     }
-    std::printf("GramDot %dx%d    compiled, 1 thread %.1f ms   compiled, %u threads %.1f ms   native, 1 thread %.1f ms\n",
-                rows, rows, one, threads, all, native);
+    std::printf(
+        "GramDot %dx%d    compiled, 1 thread %.1f ms   compiled, %u threads %.1f ms   native, 1 thread %.1f ms\n", rows,
+        rows, one, threads, all, native);
   }
   return 0;
 }

@@ -24,8 +24,8 @@ std::string_view name(Backend b) { return b == Backend::Gpu ? "gpu" : "cpu"; }
 
 std::string_view name(CpuCode c) {
   switch (c) {
-    case CpuCode::Compiled: return "compiled";
     case CpuCode::Checked: return "checked";
+    case CpuCode::Unchecked: return "unchecked";
     case CpuCode::Interpreted: return "interpreter";
   }
   return "?";

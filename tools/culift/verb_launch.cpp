@@ -60,10 +60,11 @@ llvm::cl::opt<std::string> launchBackend(
     llvm::cl::desc("gpu, cpu (the kernel compiled for the host, every core) or interp (the interpreter); default: "
                    "gpu when there is one, else cpu"),
     llvm::cl::value_desc("gpu|cpu|interp"), llvm::cl::sub(launchCommand));
-llvm::cl::opt<bool> launchCpuChecked("cpu-checked",
-                                     llvm::cl::desc("On the CPU, compiled code that reports an index out of range, a "
-                                                    "division by zero or a shift out of range with its location"),
-                                     llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchCpuUnchecked("cpu-unchecked",
+                                       llvm::cl::desc("On the CPU, compiled code without the checks of indices, "
+                                                      "divisions and shifts (faster; undefined behaviour then gives "
+                                                      "some value instead of an error)"),
+                                       llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchPerThread("per-thread",
                                     llvm::cl::desc("Run a per-thread entry even where the loop plan has a faster one"),
                                     llvm::cl::sub(launchCommand));
@@ -248,8 +249,8 @@ int runLaunch() {
   engineOptions.deviceAsserts = launchDeviceAsserts;
   engineOptions.checkConflicts = launchCheckConflicts;
   engineOptions.cpuCode = launchBackend == "interp" ? rt::CpuCode::Interpreted
-                          : launchCpuChecked        ? rt::CpuCode::Checked
-                                                    : rt::CpuCode::Compiled;
+                          : launchCpuUnchecked      ? rt::CpuCode::Unchecked
+                                                    : rt::CpuCode::Checked;
   if (launchCheckConflicts && launchBackend == "gpu")
     return usage("--check-conflicts runs on the CPU backend: leave out --backend gpu");
   try {

@@ -36,11 +36,14 @@ std::string_view name(MathMode m);  // "default", "strict", "fast"
 
 // How the CPU backend runs a launch (docs/runtime.md#the-cpu-backend).
 enum class CpuCode : std::uint8_t {
-  Compiled,  // the kernel compiled for the host (cpujit/), over every core; the interpreter where it does not compile
-  Checked,   // compiled with checks: an index out of range, a division by zero, a shift out of range are errors
+  // The kernel compiled for the host (cpujit/), over every core, with checks: an index out of
+  // range, an integer division by zero or a shift out of range stops the launch, which the
+  // interpreter then reruns for its located error. The interpreter where a kernel does not compile.
+  Checked,
+  Unchecked,    // compiled without those checks: faster; what C++ leaves undefined gives some value
   Interpreted,  // the interpreter runs every launch
 };
-std::string_view name(CpuCode c);  // "compiled", "checked", "interpreter"
+std::string_view name(CpuCode c);  // "checked", "unchecked", "interpreter"
 
 struct EngineOptions {
   int deviceOrdinal = 0;
@@ -59,9 +62,9 @@ struct EngineOptions {
   bool diskCache = true;          // false: compiled images are cached in memory only
   std::string translatorVersion;  // empty: the translator this runtime was built with
   unsigned cpuThreads = 0;        // CPU backend: 0 = every core
-  // CPU backend: compiled host code (the default) or the interpreter. Conflict checks
-  // (checkConflicts) always run in the interpreter.
-  CpuCode cpuCode = CpuCode::Compiled;
+  // CPU backend: compiled host code, checked (the default) or not, or the interpreter. Conflict
+  // checks (checkConflicts) always run in the interpreter.
+  CpuCode cpuCode = CpuCode::Checked;
   // CPU backend: checked launches (interp::Options::checkConflicts). An element of a writable
   // array that two outputs of one launch write, or that one writes and another reads, is an
   // interp::Error naming both outputs (a data race on the GPU). std::atomic_ref updates are exempt.
