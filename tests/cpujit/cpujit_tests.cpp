@@ -7,6 +7,7 @@
 #include <set>
 
 #include "catch.hpp"
+#include "culift/cpujit_crosscheck.hpp"
 #include "culift/translate.hpp"
 #include "launch_harness.hpp"
 
@@ -213,4 +214,27 @@ CULIFT_KERNEL float Fine(const float* x, int i) { return twice(x[i]); }
   CHECK(c.jit->whyNot(fine).empty());
   CHECK(c.jit->whyNot(*c.module->find("twice")) == "'twice' is a device-only function");
   CHECK(c.jit->compileMilliseconds() > 0);
+}
+
+TEST_CASE("crossCheckLaunch compares the compiled code with the interpreter", "[cpujit]") {
+  const Compiled c = compileFile(CULIFT_SOURCE_DIR "/examples/pearson/pearson_metrics.hpp");
+  const Function& fn = *c.module->find("GramDot");
+  std::vector<float> x(64), out(16);
+  for (std::size_t e = 0; e < x.size(); ++e) x[e] = static_cast<float>(e % 7) * 0.37f - 1.0f;
+  std::vector<interp::Arg> args{interp::ArrayRef::of(std::span<const float>(x)), interp::Value::of(16),
+                                interp::ArrayRef::of(std::span<float>(out))};
+  interp::Extent extent;
+  extent.rank = 2;
+  extent.n[0] = extent.n[1] = 4;
+  const CrossCheckResult r = crossCheckLaunch(*c.interpreter, *c.jit, fn, extent, args);
+  INFO(r.summary());
+  CHECK(r.equal);
+  CHECK(r.mismatchCount == 0);
+  CHECK(out == std::vector<float>(16, 0.0f));  // the caller's arrays are left as they are
+  // An index out of range (row 3 of 17 columns ends past x's 64 elements): the interpreter's
+  // error, not a comparison.
+  args[1] = interp::Value::of(17);
+  const CrossCheckResult bad = crossCheckLaunch(*c.interpreter, *c.jit, fn, extent, args);
+  CHECK_FALSE(bad.equal);
+  CHECK(bad.error.find("out of bounds") != std::string::npos);
 }
