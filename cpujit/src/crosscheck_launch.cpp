@@ -75,8 +75,8 @@ CrossCheckResult crossCheckLaunch(const interp::Program& interpreter, const cpuj
   const cpujit::LaunchArgs a = launchArgs(fn, extent, theirs, scalars);
   if (auto failed = k->run(a, 0, a.outputs(), loopAsWritten)) {
     r.equal = false;
-    r.error = "the compiled code failed at output " + std::to_string(failed->output) + ", the interpreter did not: " +
-              failed->diagnostic.format();
+    r.error = "the compiled code failed at output " + std::to_string(failed->output) +
+              ", the interpreter did not: " + failed->diagnostic.format();
     return r;
   }
   for (std::size_t p = 0; p < kernelArgs.size(); ++p) {
