@@ -3,7 +3,7 @@
 # its own, so find_package(culift CONFIG REQUIRED) works from either (docs/getting-started.md).
 #
 # Imported targets: culift::annotate, culift::ast, culift::codegen, culift::translator (the only
-# one that links Clang), culift::interpreter, culift::runtime, and the executable culift::culift;
+# one that links Clang), culift::interpreter, culift::cpujit, culift::runtime, and the executable culift::culift;
 # and the function culift_add_kernels (cmake/culiftKernels.cmake).
 # culift::llvm (LLVM Support's headers and library) and culift::version are what they link.
 include(GNUInstallDirs)
@@ -12,7 +12,7 @@ include(CMakePackageConfigHelpers)
 set(CULIFT_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/culift)
 
 set(culift_package_targets culift_llvm culift_version culift_annotate culift_ast culift_codegen culift_translator)
-foreach(target culift_interp culift_runtime)
+foreach(target culift_interp culift_cpujit culift_runtime)
   if(TARGET ${target})
     list(APPEND culift_package_targets ${target})
   endif()
@@ -31,7 +31,7 @@ install(TARGETS ${culift_package_targets} EXPORT culiftTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 # Public headers: every module's include/ folder, the annotation header and the generated version.
-foreach(dir ast/include translator/include interpreter/include runtime/include include)
+foreach(dir ast/include translator/include interpreter/include cpujit/include runtime/include include)
   if(EXISTS ${PROJECT_SOURCE_DIR}/${dir})
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   endif()

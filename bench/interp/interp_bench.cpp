@@ -1,15 +1,20 @@
-// Interpreter ns per element vs the natively compiled function, single thread, on RowSum,
-// GramDot and CorrelationCell over a rows × cols matrix (256 × 256 by default).
+// Interpreter and compiled CPU code (cpujit/) ns per element vs the natively compiled function,
+// single thread, on RowSum, GramDot, CorrelationCell and PearsonClamp over a rows × cols matrix
+// (256 × 256 by default); then GramDot over rows × rows on every core, compiled, in wall time,
+// against one native thread.
 //   culift_interp_bench [rows] [cols] [path/to/examples/pearson/pearson_metrics.hpp]
 #include <time.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "culift/cpujit.hpp"
 #include "culift/interpreter.hpp"
 #include "pearson_ast.hpp"
 #if CULIFT_BENCH_TRANSLATE
@@ -42,9 +47,40 @@ template <typename Fn> double nsPer(std::size_t elements, Fn&& run) {
   return best;
 }
 
-void report(const char* name, double interp, double native) {
-  std::printf("%-16s interpreter %9.2f ns/element   native %8.2f ns/element   ratio %6.2fx\n", name, interp, native,
-              interp / native);
+void report(const char* name, double interp, double compiled, double native) {
+  std::printf(
+      "%-16s interpreter %9.2f   compiled %8.2f   native %8.2f ns/element   interpreter/native %6.2fx   "
+      "compiled/native %5.2fx\n",
+      name, interp, compiled, native, interp / native, compiled / native);
+}
+
+// A compiled launch's arguments: per signature parameter its data or the address of its value.
+cpujit::LaunchArgs jitArgs(std::vector<const void*> params, std::vector<std::uint64_t> lengths, std::int64_t n0,
+                           std::int64_t n1 = 1) {
+  cpujit::LaunchArgs a;
+  a.params = std::move(params);
+  a.lengths = std::move(lengths);
+  a.extent[0] = n0;
+  a.extent[1] = n1;
+  return a;
+}
+
+double wallSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Best of 5 wall times of a compiled launch split over `threads` contiguous chunks.
+double allCoresMs(const cpujit::Kernel& k, const cpujit::LaunchArgs& a, std::uint64_t total, unsigned threads) {
+  double best = 1e300;
+  for (int rep = 0; rep < 6; ++rep) {
+    const double t0 = wallSeconds();
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] { k.run(a, total * t / threads, total * (t + 1) / threads); });
+    for (std::thread& t : pool) t.join();
+    if (rep > 0) best = std::min(best, (wallSeconds() - t0) * 1e3);
+  }
+  return best;
 }
 
 }  // namespace
@@ -91,6 +127,12 @@ int main(int argc, char** argv) {
   const Function& rowSum = *module->find("RowSum");
   const Function& gramDot = *module->find("GramDot");
   const Function& corr = *module->find("CorrelationCell");
+  const auto jit = cpujit::Program::compile(module);
+  std::printf("compiled for %s in %.1f ms\n", cpujit::hostDescription().c_str(), jit->compileMilliseconds());
+  const cpujit::Kernel& jRowSum = *jit->kernel(rowSum);
+  const cpujit::Kernel& jGramDot = *jit->kernel(gramDot);
+  const cpujit::Kernel& jCorr = *jit->kernel(corr);
+  const std::uint64_t nx = x.size();
 
   std::vector<float> sums(rows), sumsSq(rows), dot(static_cast<std::size_t>(rows) * rows), out(dot.size());
   for (int i = 0; i < rows; ++i) {
@@ -108,23 +150,29 @@ int main(int argc, char** argv) {
     interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::Value::of(cols),
                           interp::ArrayRef::of(std::span<float>(out.data(), rows))};
     double ti = nsPer(rows, [&] { program->launch(rowSum, interp::Extent{{rows, 1, 1}, 1}, args); });
+    std::int64_t n = rows;
+    const auto a = jitArgs({x.data(), &cols, out.data(), &n}, {nx, 0, out.size(), 0}, rows);
+    double tc = nsPer(rows, [&] { jRowSum.run(a, 0, rows); });
     double tn = nsPer(rows, [&] {
       for (int i = 0; i < rows; ++i) out[i] = nRowSum(x.data(), cols, i);
       gSink = out[0];
     });
-    report("RowSum", ti, tn);
+    report("RowSum", ti, tc, tn);
   }
   {
     const int n = std::min(rows, 128);
     interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(x)), interp::Value::of(cols),
                           interp::ArrayRef::of(std::span<float>(out))};
     double ti = nsPer(std::size_t(n) * n, [&] { program->launch(gramDot, interp::Extent{{n, n, 1}, 2}, args); });
+    std::int64_t ni = n;
+    const auto a = jitArgs({x.data(), &cols, out.data(), &ni, &ni}, {nx, 0, out.size(), 0, 0}, n, n);
+    double tc = nsPer(std::size_t(n) * n, [&] { jGramDot.run(a, 0, std::uint64_t(n) * n); });
     double tn = nsPer(std::size_t(n) * n, [&] {
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j) out[i * n + j] = nGramDot(x.data(), cols, i, j);
       gSink = out[0];
     });
-    report("GramDot", ti, tn);
+    report("GramDot", ti, tc, tn);
   }
   {
     interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(dot)),
@@ -136,13 +184,59 @@ int main(int argc, char** argv) {
     double ti = nsPer(std::size_t(rows) * rows, [&] {
       program->launch(corr, interp::Extent{{rows, rows, 1}, 2}, args);
     });
+    std::int64_t n = rows;
+    const auto a = jitArgs({dot.data(), sums.data(), sumsSq.data(), &rows, &cols, out.data(), &n, &n},
+                           {dot.size(), sums.size(), sumsSq.size(), 0, 0, out.size(), 0, 0}, rows, rows);
+    double tc = nsPer(std::size_t(rows) * rows, [&] { jCorr.run(a, 0, std::uint64_t(rows) * rows); });
     double tn = nsPer(std::size_t(rows) * rows, [&] {
       for (int i = 0; i < rows; ++i)
         for (int j = 0; j < rows; ++j)
           out[i * rows + j] = nCorr(dot.data(), sums.data(), sumsSq.data(), rows, cols, i, j);
       gSink = out[0];
     });
-    report("CorrelationCell", ti, tn);
+    report("CorrelationCell", ti, tc, tn);
+  }
+  if (const Function* clamp = module->find("PearsonClamp"); clamp && jit->kernel(*clamp)) {
+    // Element-wise: cov and denom read per element.
+    const std::size_t n = dot.size();
+    std::vector<float> denom(n);
+    for (std::size_t e = 0; e < n; ++e) denom[e] = 0.5f + std::abs(dot[(e * 7) % n]);
+    interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(dot)),
+                          interp::ArrayRef::of(std::span<const float>(denom)),
+                          interp::ArrayRef::of(std::span<float>(out))};
+    const auto total = static_cast<std::int64_t>(n);
+    double ti = nsPer(n, [&] { program->launch(*clamp, interp::Extent{{total, 1, 1}, 1}, args); });
+    const auto a = jitArgs({dot.data(), denom.data(), out.data(), &total}, {n, n, n, 0}, total);
+    double tc = nsPer(n, [&] { jit->kernel(*clamp)->run(a, 0, n); });
+#if CULIFT_BENCH_TRANSLATE
+    double tn = nsPer(n, [&] {
+      for (std::size_t e = 0; e < n; ++e) out[e] = ::PearsonClamp(dot[e], denom[e]);
+      gSink = out[0];
+    });
+    report("PearsonClamp", ti, tc, tn);
+#else
+    report("PearsonClamp", ti, tc, tc);
+#endif
+  }
+  {
+    // GramDot over rows × rows: every core, compiled, against one native thread.
+    std::vector<float> gram(static_cast<std::size_t>(rows) * rows);
+    std::int64_t n = rows;
+    const auto a = jitArgs({x.data(), &cols, gram.data(), &n, &n}, {nx, 0, gram.size(), 0, 0}, rows, rows);
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const double one = allCoresMs(jGramDot, a, gram.size(), 1);
+    const double all = allCoresMs(jGramDot, a, gram.size(), threads);
+    double native = 1e300;
+    for (int rep = 0; rep < 6; ++rep) {
+      const double t0 = wallSeconds();
+      for (int i = 0; i < rows; ++i)
+        for (int j = 0; j < rows; ++j) gram[i * rows + j] = nGramDot(x.data(), cols, i, j);
+      gSink = gram[1];
+      if (rep > 0) native = std::min(native, (wallSeconds() - t0) * 1e3);
+    }
+    std::printf(
+        "GramDot %dx%d    compiled, 1 thread %.1f ms   compiled, %u threads %.1f ms   native, 1 thread %.1f ms\n", rows,
+        rows, one, threads, all, native);
   }
   return 0;
 }

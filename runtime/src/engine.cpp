@@ -22,6 +22,15 @@ const char* builtInTranslatorVersion() { return culift::kVersion; }
 
 std::string_view name(Backend b) { return b == Backend::Gpu ? "gpu" : "cpu"; }
 
+std::string_view name(CpuCode c) {
+  switch (c) {
+    case CpuCode::Checked: return "checked";
+    case CpuCode::Unchecked: return "unchecked";
+    case CpuCode::Interpreted: return "interpreter";
+  }
+  return "?";
+}
+
 std::string_view name(MathMode m) {
   switch (m) {
     case MathMode::Default: return "default";

@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <thread>
 
+#include "culift/cpujit.hpp"
+#include "culift/runtime/engine.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "driver_api.hpp"
@@ -37,6 +40,10 @@ constexpr int kNoDevice = 100;
 constexpr int kInsufficientDriver = 35;
 
 }  // namespace
+
+std::string EnvironmentReport::chosenBackend() const {
+  return gpuUsable() ? "gpu" : cpuCompiledAvailable ? "cpu" : "interp";
+}
 
 bool EnvironmentReport::gpuUsable() const {
   if (!driverFound || initStatus != 0 || devices.empty() || !nvrtcFound) return false;
@@ -96,13 +103,19 @@ EnvironmentReport probeEnvironment() {
   } else {
     r.nvrtcError = why;
   }
+  r.interpreterAvailable = Engine::cpuBackendAvailable();
+  r.cpuCompiledAvailable = r.interpreterAvailable && cpujit::available(&r.cpuCompiledError);
+  if (!r.interpreterAvailable) r.cpuCompiledError = "culift was built without the CPU backend";
+  if (r.cpuCompiledAvailable) r.cpuCompiledHost = cpujit::hostDescription();
+  r.cpuThreads = std::max(1u, std::thread::hardware_concurrency());
   return r;
 }
 
 std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
   using S = FixSuggestion::Severity;
   std::vector<FixSuggestion> out;
-  const std::string cpu = " Until then culift runs every launch on the CPU backend (the interpreter).";
+  const std::string cpu =
+      " Until then culift runs every launch on the CPU backend (kernels compiled for the host, every core).";
 
   if (!r.driverFound) {
     std::string detail =
@@ -215,6 +228,11 @@ std::string formatReport(const EnvironmentReport& r, const std::vector<FixSugges
   }
   if (r.cudaVisibleDevicesSet) os << "CUDA_VISIBLE_DEVICES=" << r.cudaVisibleDevices << "\n";
   os << "GPU usable  : " << (r.gpuUsable() ? "yes" : "no (launches run on the CPU backend)") << "\n";
+  os << "CPU compiled: ";
+  if (r.cpuCompiledAvailable) os << "yes (" << r.cpuCompiledHost << ", " << r.cpuThreads << " threads)\n";
+  else os << "no (" << r.cpuCompiledError << ")\n";
+  os << "interpreter : " << (r.interpreterAvailable ? "yes" : "no (built without it)") << "\n";
+  os << "backend     : " << r.chosenBackend() << " (culift launch --backend gpu|cpu|interp picks one)\n";
   for (const FixSuggestion& f : suggestions) os << "\n" << f.toString() << "\n  fix: " << f.detail << "\n";
   if (suggestions.empty()) os << "\nno problems found\n";
   return os.str();
@@ -256,6 +274,12 @@ std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggesti
                           {"devices", std::move(devices)},
                           {"nvrtc", std::move(nvrtc)},
                           {"gpuUsable", r.gpuUsable()},
+                          {"cpu", llvm::json::Object{{"compiled", r.cpuCompiledAvailable},
+                                                     {"host", r.cpuCompiledHost},
+                                                     {"error", r.cpuCompiledError},
+                                                     {"interpreter", r.interpreterAvailable},
+                                                     {"threads", static_cast<std::int64_t>(r.cpuThreads)}}},
+                          {"backend", r.chosenBackend()},
                           {"suggestions", std::move(fixes)}};
   std::string s;
   llvm::raw_string_ostream os(s);

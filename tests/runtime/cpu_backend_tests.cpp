@@ -1,4 +1,5 @@
-// The CPU backend: the launch API of the GPU, run by the interpreter over host memory.
+// The CPU backend: the launch API of the GPU over host memory, run by the compiled kernels
+// (checked or not) and by the interpreter.
 #include "backend_suite.hpp"
 #include "culift/interpreter.hpp"
 
@@ -6,11 +7,24 @@ using namespace culift;
 using namespace culift::rt;
 
 TEST_CASE("the CPU backend runs the backend suite", "[cpu]") {
-  auto engine = Engine::createCpu();
-  REQUIRE(engine->backend() == Backend::Cpu);
-  CHECK(name(engine->backend()) == "cpu");
-  CHECK(engine->device().name == "CPU (interpreter)");
-  rttest::runBackendSuite(*engine, rttest::makeTestModule());
+  for (CpuCode code : {CpuCode::Checked, CpuCode::Unchecked, CpuCode::Interpreted}) {
+    INFO(name(code));
+    EngineOptions o;
+    o.cpuCode = code;
+    auto engine = Engine::createCpu(o);
+    REQUIRE(engine->backend() == Backend::Cpu);
+    CHECK(name(engine->backend()) == "cpu");
+    const std::string& device = engine->device().name;
+    if (code == CpuCode::Interpreted) CHECK(device == "CPU (interpreter)");
+    else CHECK(device.find("CPU (compiled for ") == 0);
+    CHECK((device.find(", unchecked)") != std::string::npos) == (code == CpuCode::Unchecked));
+    // The compiled backend records its JIT's time beside the interpreter's compile.
+    engine->load(rttest::makeTestModule());
+    bool host = false;
+    for (const CompileRecord& r : engine->compileRecords()) host |= r.target == "host" && r.milliseconds > 0;
+    CHECK(host == (code != CpuCode::Interpreted));
+    rttest::runBackendSuite(*engine, rttest::makeTestModule());
+  }
 }
 
 TEST_CASE("createGpuOrCpu falls back to the CPU and says why", "[cpu]") {
@@ -51,7 +65,7 @@ TEST_CASE("kernels are looked up by the user's name, with the known ones listed"
   }
   engine->kernel(module, "Scale");
   REQUIRE(engine->compileRecords().size() == 1);
-  CHECK(engine->compileRecords()[0].target == "interpreter");
+  CHECK(engine->compileRecords()[0].target == "host");  // the kernels compiled for the host
 }
 
 TEST_CASE("registered modules are compiled when an engine is created", "[cpu]") {

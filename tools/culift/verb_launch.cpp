@@ -1,4 +1,4 @@
-// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu]
+// culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu|interp]
 //               [--strict] [--per-thread] [--reassociate] [--check-conflicts] [-p BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
@@ -55,8 +55,16 @@ llvm::cl::opt<std::string> launchOutNpy("out-npy",
                                         llvm::cl::desc("Write `out` and every written array to DIR/NAME.npy instead "
                                                        "of printing them"),
                                         llvm::cl::value_desc("DIR"), llvm::cl::sub(launchCommand));
-llvm::cl::opt<std::string> launchBackend("backend", llvm::cl::desc("gpu or cpu (default: gpu when there is one)"),
-                                         llvm::cl::value_desc("gpu|cpu"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchBackend(
+    "backend",
+    llvm::cl::desc("gpu, cpu (the kernel compiled for the host, every core) or interp (the interpreter); default: "
+                   "gpu when there is one, else cpu"),
+    llvm::cl::value_desc("gpu|cpu|interp"), llvm::cl::sub(launchCommand));
+llvm::cl::opt<bool> launchCpuUnchecked("cpu-unchecked",
+                                       llvm::cl::desc("On the CPU, compiled code without the checks of indices, "
+                                                      "divisions and shifts (faster; undefined behaviour then gives "
+                                                      "some value instead of an error)"),
+                                       llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchPerThread("per-thread",
                                     llvm::cl::desc("Run a per-thread entry even where the loop plan has a faster one"),
                                     llvm::cl::sub(launchCommand));
@@ -75,7 +83,7 @@ llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory h
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
-    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu] "
+    "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu|interp] "
     "[--strict] [--per-thread] [--reassociate] [--check-conflicts] [-- CLANG_ARGS]\n";
 
 // An element-wise kernel's parameters: " (per element)", " (uniform)" or, for an array read
@@ -183,8 +191,8 @@ int runLaunch() {
     return usage(
         std::string(launchArgs.getNumOccurrences() ? "--args and --args-file both given\n" : "no --args given\n") +
         kUsage);
-  if (!launchBackend.empty() && launchBackend != "gpu" && launchBackend != "cpu")
-    return usage("--backend must be gpu or cpu, not '" + launchBackend + "'");
+  if (!launchBackend.empty() && launchBackend != "gpu" && launchBackend != "cpu" && launchBackend != "interp")
+    return usage("--backend must be gpu, cpu or interp, not '" + launchBackend + "'");
   if (auto readable = llvm::MemoryBuffer::getFile(launchInput, false, false); !readable)
     return usage("cannot read '" + launchInput + "': " + readable.getError().message());
   std::string why;
@@ -240,11 +248,14 @@ int runLaunch() {
   engineOptions.math = launchStrict ? rt::MathMode::Strict : rt::MathMode::Default;
   engineOptions.deviceAsserts = launchDeviceAsserts;
   engineOptions.checkConflicts = launchCheckConflicts;
+  engineOptions.cpuCode = launchBackend == "interp" ? rt::CpuCode::Interpreted
+                          : launchCpuUnchecked      ? rt::CpuCode::Unchecked
+                                                    : rt::CpuCode::Checked;
   if (launchCheckConflicts && launchBackend == "gpu")
     return usage("--check-conflicts runs on the CPU backend: leave out --backend gpu");
   try {
     std::shared_ptr<rt::Engine> engine;
-    if (launchBackend == "cpu" || launchCheckConflicts) {
+    if (launchBackend == "cpu" || launchBackend == "interp" || launchCheckConflicts) {
       engine = rt::Engine::createCpu(engineOptions);
     } else if (launchBackend == "gpu") {
       std::string whyNot;

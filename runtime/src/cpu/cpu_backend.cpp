@@ -1,15 +1,21 @@
-// The CPU backend: buffers in host memory, every launch run by the interpreter exactly as the
-// GPU kernel would run it. Work is synchronous, so streams only order and events only time.
+// The CPU backend: buffers in host memory, every launch run as the GPU kernel would run it: by
+// the kernel compiled for the host (cpujit/), its outputs split over a thread pool of every core
+// in contiguous chunks, or by the interpreter where it does not compile (or on request). Both give
+// the same bits. Work is synchronous, so streams only order and events only time.
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <new>
+#include <optional>
 
 #include "../backend.hpp"
+#include "culift/cpujit.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/kernel.hpp"
+#include "llvm/Support/ThreadPool.h"
 
 namespace culift::rt::detail {
 namespace {
@@ -19,14 +25,50 @@ constexpr std::align_val_t kAlignment{64};
 
 struct LoadedProgram {
   std::shared_ptr<const interp::Program> program;
+  std::shared_ptr<const cpujit::Program> compiled;  // null: the interpreter runs every launch
   CompileRecord record;
 };
+
+// A launch's arguments as the compiled code takes them: per signature parameter, a buffer's
+// address or the address of a scalar's value in the parameter's type.
+cpujit::LaunchArgs compiledArgs(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args,
+                                std::vector<std::uint64_t>& scalars) {
+  cpujit::LaunchArgs out;
+  const std::size_t n = fn.signature.params.size();
+  out.params.assign(n, nullptr);
+  out.lengths.assign(n, 0);
+  scalars.assign(n, 0);
+  for (const ResolvedArg& a : args) {
+    const auto k = static_cast<std::size_t>(a.param - fn.signature.params.data());
+    if (a.isBuffer) {
+      out.params[k] = reinterpret_cast<const void*>(a.buffer.address);
+      out.lengths[k] = a.buffer.count;
+      continue;
+    }
+    // Little-endian: the value's bytes start the slot, whatever its width.
+    switch (a.value.type) {
+      case Scalar::Bool: scalars[k] = a.value.b ? 1 : 0; break;
+      case Scalar::F32: std::memcpy(&scalars[k], &a.value.f, 4); break;
+      case Scalar::F64: std::memcpy(&scalars[k], &a.value.d, 8); break;
+      default: scalars[k] = isSigned(a.value.type) ? static_cast<std::uint64_t>(a.value.i) : a.value.u;
+    }
+    out.params[k] = &scalars[k];
+  }
+  for (unsigned axis = 0; axis < 3; ++axis) out.extent[axis] = axis < plan.rank ? plan.extent[axis] : 1;
+  return out;
+}
 
 class CpuBackend final : public BackendImpl {
  public:
   explicit CpuBackend(const EngineOptions& options)
       : options_(options), cache_(CompileCache::Options{{}, /*disk=*/false, options.warn}) {
-    info_.name = "CPU (interpreter)";
+    std::string why;
+    compiled_ = options.cpuCode != CpuCode::Interpreted && !options.checkConflicts && cpujit::available(&why);
+    threads_ = options.cpuThreads ? options.cpuThreads
+                                  : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+    info_.name = compiled_ ? "CPU (compiled for " + cpujit::hostDescription() + ", " + std::to_string(threads_) +
+                                 " threads" + (options.cpuCode == CpuCode::Unchecked ? ", unchecked" : "") + ")"
+                           : "CPU (interpreter)";
   }
 
   Backend kind() const override { return Backend::Cpu; }
@@ -57,12 +99,46 @@ class CpuBackend final : public BackendImpl {
   }
   void* function(const std::shared_ptr<const Module>& module, const Function&, const std::string&) override {
     std::lock_guard lock(mutex_);
-    return const_cast<interp::Program*>(loadLocked(module).program.get());
+    return &loadLocked(module);
   }
 
   void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
               void*) override {
-    const auto* program = static_cast<const interp::Program*>(function);
+    const auto& loaded = *static_cast<const LoadedProgram*>(function);
+    // A reassociating plan's order where the GPU would take that plan's entry; the loop as
+    // written where it would run a per-thread entry.
+    const bool loopAsWritten = !choosePlanEntry(fn, plan, info_);
+    if (const cpujit::Kernel* k = loaded.compiled ? loaded.compiled->kernel(fn) : nullptr) {
+      if (launchCompiled(*k, fn, plan, args, loopAsWritten)) return;
+    }
+    interpret(*loaded.program, fn, plan, args, loopAsWritten);
+  }
+
+  // Returns false when an output failed: the interpreter then reruns the launch for its error.
+  bool launchCompiled(const cpujit::Kernel& k, const Function& fn, const LaunchPlan& plan,
+                      std::span<const ResolvedArg> args, bool loopAsWritten) {
+    std::vector<std::uint64_t> scalars;
+    const cpujit::LaunchArgs a = compiledArgs(fn, plan, args, scalars);
+    const std::uint64_t total = a.outputs();
+    // Contiguous chunks, a few per thread so that uneven rows even out; small launches run here.
+    const std::uint64_t chunks = total < 4096 ? 1 : std::min<std::uint64_t>(total, std::uint64_t{threads_} * 4);
+    std::vector<std::optional<cpujit::RunError>> errors(chunks);
+    if (chunks == 1) {
+      errors[0] = k.run(a, 0, total, loopAsWritten);
+    } else {
+      std::vector<std::shared_future<void>> done;
+      for (std::uint64_t c = 0; c < chunks; ++c)
+        done.push_back(pool().async(
+            [&, c] { errors[c] = k.run(a, total * c / chunks, total * (c + 1) / chunks, loopAsWritten); }));
+      for (auto& d : done) d.wait();
+    }
+    for (const auto& e : errors)
+      if (e) return false;
+    return true;
+  }
+
+  void interpret(const interp::Program& program, const Function& fn, const LaunchPlan& plan,
+                 std::span<const ResolvedArg> args, bool loopAsWritten) {
     std::vector<interp::Arg> kernelArgs;
     kernelArgs.reserve(args.size());
     for (const ResolvedArg& a : args) {
@@ -91,10 +167,8 @@ class CpuBackend final : public BackendImpl {
     interp::Extent extent;
     extent.rank = plan.rank;
     for (unsigned axis = 0; axis < 3; ++axis) extent.n[axis] = plan.extent[axis];
-    // A reassociating plan's order where the GPU would take that plan's entry; the loop as
-    // written where it would run a per-thread entry.
     try {
-      program->launch(fn, extent, kernelArgs, /*loopAsWritten=*/!choosePlanEntry(fn, plan, info_));
+      program.launch(fn, extent, kernelArgs, loopAsWritten);
     } catch (const interp::Error& e) {
       throw KernelError(e.diagnostic());  // one hierarchy for both backends: an rt::Error
     }
@@ -140,10 +214,33 @@ class CpuBackend final : public BackendImpl {
     loaded.record.module = module->sourcePath;
     loaded.record.target = "interpreter";
     loaded.record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    if (compiled_) {
+      cpujit::Options jo;
+      jo.checked = options_.cpuCode == CpuCode::Checked;
+      loaded.compiled = cpujit::Program::compile(module, jo);
+      // One record per module: the JIT's time (lowering, -O2, machine code), the kernels it left
+      // to the interpreter in the log.
+      loaded.record.target = "host";
+      loaded.record.milliseconds = loaded.compiled->compileMilliseconds();
+      loaded.record.options = {"-O2", jo.checked ? "checked" : "unchecked"};
+      for (const Function& fn : module->functions)
+        if (fn.isKernel() && !loaded.compiled->kernel(fn))
+          loaded.record.log += fn.name + ": interpreted: " + loaded.compiled->whyNot(fn) + "\n";
+    }
     return programs_.emplace(module.get(), std::move(loaded)).first->second;
   }
 
+  llvm::ThreadPool& pool() {
+    std::lock_guard lock(poolMutex_);
+    if (!pool_) pool_ = std::make_unique<llvm::ThreadPool>(llvm::hardware_concurrency(threads_));
+    return *pool_;
+  }
+
   EngineOptions options_;
+  bool compiled_ = false;
+  unsigned threads_ = 1;
+  std::mutex poolMutex_;
+  std::unique_ptr<llvm::ThreadPool> pool_;
   DeviceInfo info_;
   CompileCache cache_;
   std::shared_ptr<const Nvrtc> noNvrtc_;

@@ -34,6 +34,17 @@ enum class MathMode : std::uint8_t {
 };
 std::string_view name(MathMode m);  // "default", "strict", "fast"
 
+// How the CPU backend runs a launch (docs/runtime.md#the-cpu-backend).
+enum class CpuCode : std::uint8_t {
+  // The kernel compiled for the host (cpujit/), over every core, with checks: an index out of
+  // range, an integer division by zero or a shift out of range stops the launch, which the
+  // interpreter then reruns for its located error. The interpreter where a kernel does not compile.
+  Checked,
+  Unchecked,    // compiled without those checks: faster; what C++ leaves undefined gives some value
+  Interpreted,  // the interpreter runs every launch
+};
+std::string_view name(CpuCode c);  // "checked", "unchecked", "interpreter"
+
 struct EngineOptions {
   int deviceOrdinal = 0;
   MathMode math = MathMode::Default;
@@ -51,6 +62,9 @@ struct EngineOptions {
   bool diskCache = true;          // false: compiled images are cached in memory only
   std::string translatorVersion;  // empty: the translator this runtime was built with
   unsigned cpuThreads = 0;        // CPU backend: 0 = every core
+  // CPU backend: compiled host code, checked (the default) or not, or the interpreter. Conflict
+  // checks (checkConflicts) always run in the interpreter.
+  CpuCode cpuCode = CpuCode::Checked;
   // CPU backend: checked launches (interp::Options::checkConflicts). An element of a writable
   // array that two outputs of one launch write, or that one writes and another reads, is an
   // interp::Error naming both outputs (a data race on the GPU). std::atomic_ref updates are exempt.
@@ -80,9 +94,9 @@ struct DeviceInfo {
 // What compiling one module for this engine did.
 struct CompileRecord {
   std::string module;  // the module's source path
-  std::string target;  // "sm_90" (cubin), "compute_90" (PTX), "interpreter"
+  std::string target;  // "sm_90" (cubin), "compute_90" (PTX), "interpreter", "host" (the compiled CPU code)
   bool fromCache = false;
-  double milliseconds = 0;  // NVRTC time (0 when cached)
+  double milliseconds = 0;  // NVRTC time (0 when cached); for "host", the JIT's (lowering, -O2, machine code)
   std::vector<std::string> options;
   std::string log;        // NVRTC warnings, if any
   bool embedded = false;  // the module's own image for the device (Module::images): no NVRTC

@@ -42,7 +42,16 @@ struct EnvironmentReport {
   std::string cudaVisibleDevices;
   std::string ldLibraryPath;
 
+  // The CPU backends: kernels compiled for the host (cpujit/) and the interpreter.
+  bool cpuCompiledAvailable = false;
+  std::string cpuCompiledHost;   // "x86_64-pc-linux-gnu, CPU znver3"
+  std::string cpuCompiledError;  // why not
+  bool interpreterAvailable = false;
+  unsigned cpuThreads = 0;  // the cores a CPU launch runs on
+
   bool gpuUsable() const;  // a driver, a device, NVRTC, and a target NVRTC can compile for
+  // The backend a plain launch takes: "gpu", else "cpu" (compiled), else "interp".
+  std::string chosenBackend() const;
 };
 
 struct FixSuggestion {
