@@ -107,7 +107,7 @@ const std::vector<KernelSpec>& specs() {
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))};
        }},
-      {"RowGap", LoopPlan::RowReduction,
+      {"RowGap", LoopPlan::ExtremumRowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, ni * nk), scalar(asInt(nk))};
        }},
