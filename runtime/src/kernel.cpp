@@ -63,7 +63,8 @@ constexpr std::int64_t kHaloSlabPlanes = 16;
 // how its blocks map to outputs (never from its plan), with the number of blocks it starts; nothing
 // when the device cannot take it.
 std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, const LaunchPlan& plan,
-                                                       const DeviceInfo& device) {
+                                                       const DeviceInfo& device,
+                                                       std::optional<std::int64_t> rowLength) {
   const GridLimits& limits = device.limits;
   auto blocksAlong = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile; };
   auto atLeastOne = [](std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(n, 1)); };
@@ -91,7 +92,15 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       const std::int64_t warps = std::max<unsigned>(entry.threads / 32, 1);
       const std::int64_t deviceWarps = 64 * std::max(1, device.multiprocessors);
       if (rows >= deviceWarps) return std::nullopt;
-      const std::int64_t most = std::max<std::int64_t>(entry.tileCols / warps, 1);
+      std::int64_t most = std::max<std::int64_t>(entry.tileCols / warps, 1);
+      if (rowLength) {
+        // A known row length: a warp per chunk of it at most, and rows of fewer chunks than a
+        // block has warps to the warp per row (the same bits; no scratch round trip).
+        const std::int64_t chunks = (std::max<std::int64_t>(*rowLength, 0) + kReassociationChunk - 1) /
+                                    kReassociationChunk;
+        if (chunks < warps) return std::nullopt;
+        most = std::min(most, std::max<std::int64_t>(chunks / warps, 1));
+      }
       std::int64_t perRow = 1;
       while (perRow < most && rows * perRow * warps < deviceWarps / 2) perRow *= 2;
       while (perRow > 1 && rows * perRow > limits.maxGrid[0]) perRow /= 2;
@@ -123,9 +132,37 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
   return std::nullopt;
 }
 
+// The bound of the kernel's first counted loop (`k < n`, `k <= n`) where it is a scalar parameter
+// of the launch: a split-row kernel's row length, for choosing its entry.
+std::optional<std::int64_t> loopBound(const Function& fn, std::span<const ResolvedArg> args) {
+  const Stmt* loop = nullptr;
+  std::vector<const Stmt*> pending = {fn.body.get()};
+  while (!pending.empty() && !loop) {
+    const Stmt* s = pending.back();
+    pending.pop_back();
+    if (!s) continue;
+    if (s->kind == StmtKind::For) loop = s;
+    for (auto it = s->stmts.rbegin(); it != s->stmts.rend(); ++it) pending.push_back(it->get());
+    for (const StmtPtr* c : {&s->otherwise, &s->then, &s->body}) pending.push_back(c->get());
+  }
+  if (!loop || !loop->cond || loop->cond->kind != ExprKind::Binary ||
+      (loop->cond->binaryOp != BinaryOp::Lt && loop->cond->binaryOp != BinaryOp::Le))
+    return std::nullopt;
+  const Expr* bound = loop->cond->operands[1].get();
+  while (bound && bound->kind == ExprKind::Cast && !bound->operands.empty()) bound = bound->operands[0].get();
+  if (!bound || bound->kind != ExprKind::VarRef) return std::nullopt;
+  for (const ResolvedArg& a : args)
+    if (a.param && !a.isBuffer && a.param->role == ParamRole::Scalar &&
+        a.param->userParam == static_cast<int>(bound->var)) {
+      if (isInteger(a.value.type)) return isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
+    }
+  return std::nullopt;
+}
+
 }  // namespace
 
-std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device) {
+std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
+                                          std::optional<std::int64_t> rowLength) {
   if (plan.perThread || plan.wideIndices || fn.planEntries.empty()) return std::nullopt;
   constexpr std::int64_t kMax = INT32_MAX;
   if (plan.elements() > kMax) return std::nullopt;
@@ -141,7 +178,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
-    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device);
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
@@ -229,7 +266,8 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     return;
   }
   if (!function_->planEntries.empty()) {
-    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device())) {
+    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device(),
+                                                           loopBound(*function_, resolved))) {
       const PlanEntry& e = function_->planEntries.at(choice->entry);
       void* h = entry(1 + choice->entry, e.kernelName);
       if (e.blockMapping() == BlockMapping::SplitRows) {

@@ -335,6 +335,16 @@ TEST_CASE("split rows: few rows take blocks per row to fill the device, many tak
   CHECK(chosen(f, LaunchPlanner::for1D(8447)) == "k_split");
   // As many rows as the device has warps (64 per multiprocessor): a warp per row.
   CHECK(chosen(f, LaunchPlanner::for1D(8448)) == "k_warp");
+  // A known row length: rows of fewer 4096-iteration chunks than a block's 8 warps take a warp
+  // per row; longer ones at most a warp per chunk.
+  auto rowsOf = [&](std::int64_t rows, std::int64_t length) {
+    return choosePlanEntry(f, LaunchPlanner::for1D(rows), device132(), length);
+  };
+  CHECK(f.planEntries[rowsOf(4096, 4096)->entry].kernelName == "k_warp");
+  CHECK(f.planEntries[rowsOf(16, 7 * 4096)->entry].kernelName == "k_warp");
+  CHECK(f.planEntries[rowsOf(2048, 1048576)->entry].kernelName == "k_split");
+  CHECK(rowsOf(16, 4194304)->plan.grid == Dim3{512, 1, 1});  // 1024 chunks: 32 blocks per row
+  CHECK(rowsOf(16, 16 * 4096)->plan.grid == Dim3{32, 1, 1});  // 16 chunks: 2 blocks of 8 warps
   DeviceInfo small = device132();
   small.multiprocessors = 16;  // 1024 warps
   CHECK(chosen(f, LaunchPlanner::for1D(2048), small) == "k_warp");

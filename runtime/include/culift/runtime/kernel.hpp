@@ -38,7 +38,10 @@ struct PlanChoice {
   std::size_t entry = 0;
   LaunchPlan plan;
 };
-std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device);
+// `rowLength`, where the launch's arguments give it (the bound of the kernel's loop), lets the
+// split-row entry decline rows too short to share among blocks.
+std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
+                                          std::optional<std::int64_t> rowLength = std::nullopt);
 
 class Kernel {
  public:
