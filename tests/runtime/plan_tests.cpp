@@ -343,7 +343,7 @@ TEST_CASE("split rows: few rows take blocks per row to fill the device, many tak
   CHECK(f.planEntries[rowsOf(4096, 4096)->entry].kernelName == "k_warp");
   CHECK(f.planEntries[rowsOf(16, 7 * 4096)->entry].kernelName == "k_warp");
   CHECK(f.planEntries[rowsOf(2048, 1048576)->entry].kernelName == "k_split");
-  CHECK(rowsOf(16, 4194304)->plan.grid == Dim3{512, 1, 1});  // 1024 chunks: 32 blocks per row
+  CHECK(rowsOf(16, 4194304)->plan.grid == Dim3{512, 1, 1});   // 1024 chunks: 32 blocks per row
   CHECK(rowsOf(16, 16 * 4096)->plan.grid == Dim3{32, 1, 1});  // 16 chunks: 2 blocks of 8 warps
   DeviceInfo small = device132();
   small.multiprocessors = 16;  // 1024 warps
