@@ -245,6 +245,18 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
   return result;
 }
 
+// The module of a kernel header of tests/runtime/data, translated with culift's include path.
+std::shared_ptr<const Module> translatedData(const std::string& header) {
+  const std::string path = rttest::sourceFile("tests/runtime/data/" + header);
+  REQUIRE_FALSE(path.empty());
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult translated = translate(path, options);
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  return translated.module;
+}
+
 // The floating value of `element` at byte `at` of `bytes`.
 double floatAt(const std::vector<std::byte>& bytes, std::size_t at, Scalar element) {
   if (element == Scalar::F32) {
@@ -351,14 +363,7 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
   auto fast = rttest::gpuOrSkip(MathMode::Default);
   REQUIRE(fast);
   auto cpu = Engine::createCpu();
-  const std::string header = rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp");
-  REQUIRE_FALSE(header.empty());
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(header, options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  const std::shared_ptr<const Module> module = translated.module;
+  const std::shared_ptr<const Module> module = translatedData("loop_plan_kernels.hpp");
 
   std::set<std::string> entriesRun, entriesDeclared;
   std::size_t comparedWithCpu = 0, launches = 0;
@@ -446,12 +451,8 @@ float documentedOrder(const float* row, std::int64_t n) {
 
 TEST_CASE("a reassociating kernel adds in its documented order on the CPU backend, as written per thread", "[cpu]") {
   auto cpu = Engine::createCpu();
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp"), options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  const Function* fn = translated.module->find("RowTotal");
+  const std::shared_ptr<const Module> module = translatedData("loop_plan_kernels.hpp");
+  const Function* fn = module->find("RowTotal");
   REQUIRE(fn);
   REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   std::size_t differFromWritten = 0;
@@ -469,9 +470,9 @@ TEST_CASE("a reassociating kernel adds in its documented order on the CPU backen
     if (!x.empty()) std::memcpy(x.data(), bytes.data(), bytes.size());
     const std::vector<ArgSpec> args = {array(Scalar::F32, rows * n), scalar(asInt(n))};
     LaunchPlan plan = LaunchPlanner::for1D(rows, 256);
-    const auto planned = launch(*cpu, translated.module, *fn, args, plan, 0);
+    const auto planned = launch(*cpu, module, *fn, args, plan, 0);
     plan.perThread = true;
-    const auto written = launch(*cpu, translated.module, *fn, args, plan, 0);
+    const auto written = launch(*cpu, module, *fn, args, plan, 0);
     REQUIRE(planned.size() >= static_cast<std::size_t>(rows) * 4);
     for (std::int64_t r = 0; r < rows; ++r) {
       float got, asWritten;
@@ -498,12 +499,8 @@ TEST_CASE("the split-row and warp-per-row entries give the same bits, those of t
           "[gpu][sanitize]") {
   auto gpu = rttest::gpuOrSkip(MathMode::Strict);
   if (!gpu) return;
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp"), options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  const Function* fn = translated.module->find("RepeatedRows");
+  const std::shared_ptr<const Module> module = translatedData("loop_plan_kernels.hpp");
+  const Function* fn = module->find("RepeatedRows");
   REQUIRE(fn);
   REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   // As many rows as the device has warps take the warp per row; 16 (and 1) the split rows.
@@ -528,7 +525,7 @@ TEST_CASE("the split-row and warp-per-row entries give the same bits, those of t
         CHECK(entry == (rows == many ? "RepeatedRows_warp" : "RepeatedRows_split"));
         // Twice on one stream: the scratch's tickets are left ready for the next launch.
         for (int again = 0; again < 2; ++again) {
-          const auto out = launch(*gpu, translated.module, *fn, args, plan, offset);
+          const auto out = launch(*gpu, module, *fn, args, plan, offset);
           std::vector<float> got(static_cast<std::size_t>(rows));
           std::memcpy(got.data(), out.data() + offset * 4, got.size() * 4);
           for (std::int64_t r = 0; r < rows; ++r) {
@@ -625,12 +622,7 @@ TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU bac
   auto fast = rttest::gpuOrSkip(MathMode::Default);
   REQUIRE(fast);
   auto cpu = Engine::createCpu();
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/stencil_kernels.hpp"), options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  const std::shared_ptr<const Module> module = translated.module;
+  const std::shared_ptr<const Module> module = translatedData("stencil_kernels.hpp");
   std::set<std::string> entriesRun;
   std::size_t comparedWithCpu = 0;
   for (const StencilSpec& spec : stencilSpecs()) {
@@ -737,15 +729,6 @@ const std::vector<ExtremumSpec>& extremumSpecs() {
   return all;
 }
 
-std::shared_ptr<const Module> extremumModule() {
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/extremum_kernels.hpp"), options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  return translated.module;
-}
-
 // The launch shapes: rows of 0, 1, 31, 32, 33 and 1000+ iterations, few rows and many.
 std::vector<std::pair<std::int64_t, std::int64_t>> extremumShapes() {
   std::vector<std::pair<std::int64_t, std::int64_t>> out;
@@ -772,7 +755,7 @@ TEST_CASE("min/max row reductions give the per-thread entry's bits and the CPU b
   auto gpu = rttest::gpuOrSkip(MathMode::Strict);
   if (!gpu) return;
   auto cpu = Engine::createCpu();
-  const std::shared_ptr<const Module> module = extremumModule();
+  const std::shared_ptr<const Module> module = translatedData("extremum_kernels.hpp");
   std::size_t launches = 0, comparedWithCpu = 0;
   for (const ExtremumSpec& spec : extremumSpecs()) {
     const Function* fn = module->find(spec.name);
@@ -808,7 +791,7 @@ TEST_CASE("min/max row reductions give the per-thread entry's bits and the CPU b
 
 TEST_CASE("a min/max row reduction's CPU launch gives the native loop's bits", "[cpu]") {
   auto cpu = Engine::createCpu();
-  const std::shared_ptr<const Module> module = extremumModule();
+  const std::shared_ptr<const Module> module = translatedData("extremum_kernels.hpp");
   std::size_t rowsCompared = 0, signedZeros = 0, nans = 0;
   for (const ExtremumSpec& spec : extremumSpecs()) {
     const Function* fn = module->find(spec.name);
@@ -908,12 +891,7 @@ TEST_CASE("every batched contraction entry gives the per-thread entry's bits and
   auto fast = rttest::gpuOrSkip(MathMode::Default);
   REQUIRE(fast);
   auto cpu = Engine::createCpu();
-  TranslateOptions options;
-  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
-  TranslateResult translated = translate(rttest::sourceFile("tests/runtime/data/loop_plan_kernels.hpp"), options);
-  INFO(translated.formatDiagnostics());
-  REQUIRE(translated.ok());
-  const std::shared_ptr<const Module> module = translated.module;
+  const std::shared_ptr<const Module> module = translatedData("loop_plan_kernels.hpp");
   std::set<std::string> entriesRun, entriesDeclared;
   std::size_t comparedWithCpu = 0;
   for (const BatchedSpec& spec : batchedSpecs()) {
