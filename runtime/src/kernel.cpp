@@ -132,9 +132,10 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
   return std::nullopt;
 }
 
-// The bound of the kernel's first counted loop (`k < n`, `k <= n`) where it is a scalar parameter
-// of the launch: a split-row kernel's row length, for choosing its entry.
-std::optional<std::int64_t> loopBound(const Function& fn, std::span<const ResolvedArg> args) {
+// The parameter bounding the kernel's first counted loop (`k < n`, `k <= n`), where it is a
+// scalar parameter: a split-row kernel's row length, for choosing its entry. Found once per
+// kernel (the function's body does not change).
+std::optional<VarId> loopBoundParam(const Function& fn) {
   const Stmt* loop = nullptr;
   std::vector<const Stmt*> pending = {fn.body.get()};
   while (!pending.empty() && !loop) {
@@ -150,12 +151,17 @@ std::optional<std::int64_t> loopBound(const Function& fn, std::span<const Resolv
     return std::nullopt;
   const Expr* bound = loop->cond->operands[1].get();
   while (bound && bound->kind == ExprKind::Cast && !bound->operands.empty()) bound = bound->operands[0].get();
-  if (!bound || bound->kind != ExprKind::VarRef) return std::nullopt;
+  if (!bound || bound->kind != ExprKind::VarRef || bound->var >= fn.numParams) return std::nullopt;
+  return bound->var;
+}
+
+// The launch's value of that parameter.
+std::optional<std::int64_t> argumentOf(std::optional<VarId> param, std::span<const ResolvedArg> args) {
+  if (!param) return std::nullopt;
   for (const ResolvedArg& a : args)
     if (a.param && !a.isBuffer && a.param->role == ParamRole::Scalar &&
-        a.param->userParam == static_cast<int>(bound->var)) {
-      if (isInteger(a.value.type)) return isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
-    }
+        a.param->userParam == static_cast<int>(*param) && isInteger(a.value.type))
+      return isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
   return std::nullopt;
 }
 
@@ -192,8 +198,12 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
 }
 
 struct Kernel::Entries {
-  Entries(std::size_t n, detail::BackendImpl& b) : count(n), handles(new std::atomic<void*>[n]), backend(b) {
-    for (std::size_t k = 0; k < n; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
+  Entries(const Function& fn, detail::BackendImpl& b)
+      : count(1 + fn.planEntries.size()), handles(new std::atomic<void*>[count]), backend(b) {
+    for (std::size_t k = 0; k < count; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
+    if (std::any_of(fn.planEntries.begin(), fn.planEntries.end(),
+                    [](const PlanEntry& e) { return e.blockMapping() == BlockMapping::SplitRows; }))
+      rowLengthParam = loopBoundParam(fn);
   }
   ~Entries() {
     if (scratch.empty()) return;
@@ -228,6 +238,7 @@ struct Kernel::Entries {
 
   std::size_t count;
   std::unique_ptr<std::atomic<void*>[]> handles;
+  std::optional<VarId> rowLengthParam;  // a split-row kernel's loop bound
   detail::BackendImpl& backend;
   struct Scratch {
     std::uint64_t address = 0;
@@ -241,8 +252,7 @@ Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> mod
                void* handle)
     : engine_(std::move(engine)), module_(std::move(module)), function_(function), handle_(handle) {
   // The CPU backend runs the function itself, whatever the entry: its loop plan changes nothing there.
-  if (engine_->backend() == Backend::Gpu)
-    entries_ = std::make_shared<Entries>(1 + function_->planEntries.size(), detail::backendOf(*engine_));
+  if (engine_->backend() == Backend::Gpu) entries_ = std::make_shared<Entries>(*function_, detail::backendOf(*engine_));
 }
 
 void* Kernel::entry(std::size_t slot, const std::string& name) const {
@@ -267,7 +277,7 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
   }
   if (!function_->planEntries.empty()) {
     if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device(),
-                                                           loopBound(*function_, resolved))) {
+                                                           argumentOf(entries_->rowLengthParam, resolved))) {
       const PlanEntry& e = function_->planEntries.at(choice->entry);
       void* h = entry(1 + choice->entry, e.kernelName);
       if (e.blockMapping() == BlockMapping::SplitRows) {
