@@ -506,8 +506,8 @@ TEST_CASE("the split-row and warp-per-row entries give the same bits, those of t
   REQUIRE(fn->loopPlan == LoopPlan::SplitRowReduction);
   // As many rows as the device has warps take the warp per row; 16 (and 1) long rows the split rows.
   const std::int64_t many = 64 * std::max(1, gpu->device().multiprocessors) + 5;
-  for (std::int64_t n :
-       {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}, std::int64_t{300001}, std::int64_t{2 * 1048576 + 4097}}) {
+  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{4097}, std::int64_t{8 * 4096 + 1},
+                         std::int64_t{300001}, std::int64_t{2 * 1048576 + 4097}}) {
     INFO("rows of " << n);
     const auto held = values(Scalar::F32, static_cast<std::size_t>(16 * n), kFirstArraySeed);
     const std::vector<std::byte>& bytes = *held;
