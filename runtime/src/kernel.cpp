@@ -56,8 +56,10 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
 
 namespace {
 
-// Planes of i a Halo3D block walks when the launch has enough of them.
-constexpr std::int64_t kHaloSlabPlanes = 16;
+// Planes of i a Slabs3D block walks when the launch has enough of them: few, so that the blocks of
+// one plane's neighbourhood run together and share its planes in the cache (measured on an H200:
+// 4 planes per slab 2.99 ms for heat-3d 256^3 x 20 steps, 8 to 64 planes 4.1-4.6 ms).
+constexpr std::int64_t kSlabPlanes = 4;
 
 // The grid of `entry` for a launch over `plan`'s extents (rows x cols outputs: the first two), from
 // how its blocks map to outputs (never from its plan), with the number of blocks it starts; nothing
@@ -107,11 +109,11 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (rows * perRow > limits.maxGrid[0]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(rows * perRow), 1, 1}, rows * perRow};
     }
-    case BlockMapping::Halo3D: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
+    case BlockMapping::Slabs3D: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
       if (plan.rank != 3) return std::nullopt;
       const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
                          by = blocksAlong(plan.extent[1], entry.tileRows);
-      const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], kHaloSlabPlanes), limits.maxGrid[2]);
+      const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], kSlabPlanes), limits.maxGrid[2]);
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
     }

@@ -361,27 +361,32 @@ TEST_CASE("split rows: few rows take blocks per row to fill the device, many tak
   CHECK(chosen(f, forced) == "per-thread");
 }
 
-TEST_CASE("stencils: a block per 8 x 32 tile in 2-D; in 3-D per tile of (j, k) and slab of 16 planes i", "[plan]") {
+TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per tile of (j, k) and slab of 4 planes i",
+          "[plan]") {
   culift::Function flat = kernelOf(culift::IndexMode::Grid2D, 1);
-  culift::PlanEntry halo = planEntry("k_halo", culift::LoopPlan::Stencil, 8, false);
-  halo.tileCols = 32;
-  flat.planEntries = {halo};
+  culift::PlanEntry walk = planEntry("k_walk", culift::LoopPlan::Stencil, 128, false);
+  culift::PlanEntry walk2 = planEntry("k_walk2", culift::LoopPlan::Stencil, 16, false);
+  walk.tileCols = walk2.tileCols = 32;
+  flat.planEntries = {walk, walk2};
   auto two = choosePlanEntry(flat, LaunchPlanner::for2D(2048, 2050), device132());
   REQUIRE(two);
-  CHECK(two->plan.grid == Dim3{65, 256, 1});  // columns on x: 2050 / 32, rounded up; rows on y: 2048 / 8
+  CHECK(two->plan.grid == Dim3{65, 16, 1});  // columns on x: 2050 / 32, rounded up; rows on y: 2048 / 128
   CHECK(two->plan.block == Dim3{256, 1, 1});
-  CHECK(chosen(flat, LaunchPlanner::for2D(1, 1)) == "k_halo");
+  // Too few blocks of 128 rows to fill the device: 16 rows per block.
+  CHECK(chosen(flat, LaunchPlanner::for2D(256, 256)) == "k_walk2");
+  CHECK(chosen(flat, LaunchPlanner::for2D(1, 1)) == "k_walk2");
   // More tiles of rows than a grid's y can take: per thread.
-  CHECK(chosen(flat, LaunchPlanner::for2D(65535 * 8 + 1, 2)) == "per-thread");
+  CHECK(chosen(flat, LaunchPlanner::for2D(65535 * 16 + 1, 2)) == "k_walk");
+  CHECK(chosen(flat, LaunchPlanner::for2D(65535 * 128 + 1, 2)) == "per-thread");
 
   culift::Function cube = kernelOf(culift::IndexMode::Grid3D, 1);
-  culift::PlanEntry halo3 = planEntry("k_halo3d", culift::LoopPlan::Stencil3D, 8, false);
-  halo3.tileCols = 32;
-  cube.planEntries = {halo3};
-  CHECK(halo3.blockMapping() == culift::BlockMapping::Halo3D);
+  culift::PlanEntry walk3 = planEntry("k_walk3d", culift::LoopPlan::Stencil3D, 8, false);
+  walk3.tileCols = 32;
+  cube.planEntries = {walk3};
+  CHECK(walk3.blockMapping() == culift::BlockMapping::Slabs3D);
   auto three = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
   REQUIRE(three);
-  CHECK(three->plan.grid == Dim3{7, 36, 16});  // k: 224 / 32, j: 288 / 8, i: 256 planes in slabs of 16
+  CHECK(three->plan.grid == Dim3{7, 36, 64});  // k: 224 / 32, j: 288 / 8, i: 256 planes in slabs of 4
   CHECK(three->plan.block == Dim3{256, 1, 1});
   auto thin = choosePlanEntry(cube, LaunchPlanner::for3D(3, 9, 33), device132());
   REQUIRE(thin);

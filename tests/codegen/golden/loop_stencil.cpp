@@ -1,6 +1,6 @@
-// Stencils: reads at the output's index plus constant offsets, staged with their halo in shared
-// memory. 2-D: a border that returns the input and a window loop; 3-D: heat-3d's interior test
-// and its border copy (2.5-D blocking, a ring of planes).
+// Stencils: reads at the output's index plus constant offsets, each thread walking consecutive
+// outputs along the first axis. 2-D: a border that returns the input and a window loop; 3-D:
+// heat-3d's interior test and its border copy (2.5-D blocking, a slab of planes per block).
 #include <culift/annotate.hpp>
 
 CULIFT_KERNEL float Jacobi(const float* A, int n, int i, int j) {

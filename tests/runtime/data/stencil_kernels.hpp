@@ -1,6 +1,6 @@
 // Kernels for the stencil plans' GPU test (gpu_plan_tests.cpp): each entry against the per-thread
 // entry of the same kernel, bit for bit. Borders in every form the plans take: a border that
-// returns the input, an interior test, a pure test the copy evaluates, none (a padded array),
+// returns the input, an interior test, a pure test, none (a padded array),
 // window loops, asymmetric halos, integers and doubles.
 #include <culift/annotate.hpp>
 

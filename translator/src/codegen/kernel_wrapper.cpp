@@ -391,6 +391,16 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
 
 }  // namespace
 
+std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
+                               const std::array<std::string, 3>& extent) {
+  if (fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
+    throw std::logic_error("perOutputStatement: " + fn.name + " is not a 2-D or 3-D kernel");
+  const Wrapper w(fn);
+  const std::string callText = w.call(loopVar, extent, Scalar::I32,
+                                      [&](size_t k) { return w.names[k] + "[" + loopVar[0] + "]"; });
+  return w.store(callText, loopVar, extent);
+}
+
 void emitKernelLauncher(const Function& fn, CodeWriter& out) {
   const Wrapper w(fn);
   const KernelSignature& sig = fn.signature;

@@ -38,6 +38,13 @@ struct EntryParams {
 // Throws std::logic_error when an axis has no extent (a classifier bug).
 EntryParams entryParams(const Function& fn);
 
+// The statement the 32-bit per-thread entry runs for one output of a 2-D or 3-D kernel: `out[<flat
+// index>] = f(...);`, or the call alone for void functions and struct results, with the output's
+// indices `loopVar` (ints) in extents `extent`. For an entry that maps threads to outputs its own
+// way and runs each output exactly as the per-thread entry does (so with its bits).
+std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
+                               const std::array<std::string, 3>& extent);
+
 // Writes the wrapper of `fn` (fn.isKernel()). Throws std::logic_error when the signature is
 // inconsistent with the mode (an extent missing): a classifier bug, not a user error.
 void emitKernelWrapper(const Function& fn, CodeWriter& out);

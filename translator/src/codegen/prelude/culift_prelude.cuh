@@ -28,8 +28,6 @@ __device__ __forceinline__ long long culift_atomic_sub(long long* p, long long v
 __device__ __forceinline__ unsigned long long culift_atomic_sub(unsigned long long* p, unsigned long long v) {
   return atomicAdd(p, 0ull - v);
 }
-__device__ __forceinline__ float culift_atomic_sub(float* p, float v) { return atomicAdd(p, -v); }
-__device__ __forceinline__ double culift_atomic_sub(double* p, double v) { return atomicAdd(p, -v); }
 // A value the device compiler cannot see through (an empty mov in inline PTX), which keeps it
 // from rules that do not hold. The device assembler removes the mov.
 __device__ __forceinline__ float culift_opaque(float v) {
@@ -78,6 +76,9 @@ __device__ __forceinline__ double culift_neg(double v) {
   asm("xor.b64 %0, %1, 0x8000000000000000;" : "=d"(r) : "d"(v));
   return r;
 }
+// A float's fetch_sub adds its negation (culift_neg: fetch_sub(+0.0) on -0.0 gives -0.0).
+__device__ __forceinline__ float culift_atomic_sub(float* p, float v) { return atomicAdd(p, culift_neg(v)); }
+__device__ __forceinline__ double culift_atomic_sub(double* p, double v) { return atomicAdd(p, culift_neg(v)); }
 // Floating divisors go through culift_opaque: the compiler takes a quotient of two numbers
 // for a number, which 0/0 is not.
 // An integer converted to a char or short: the arithmetic before stays in 32 bits, where the
@@ -90,6 +91,40 @@ __device__ __forceinline__ int culift_widen(signed char v) { return culift_opaqu
 __device__ __forceinline__ int culift_widen(short v) { return culift_opaque((int)v); }
 __device__ __forceinline__ unsigned int culift_widen(unsigned char v) { return culift_opaque((unsigned int)v); }
 __device__ __forceinline__ unsigned int culift_widen(unsigned short v) { return culift_opaque((unsigned int)v); }
+// std::min, std::max and std::clamp of a char or short compare in 32 bits, through culift_opaque:
+// the device assembler got a 16-bit min wrong (of an unsigned short decremented in a nested switch).
+template <typename T, typename W> __device__ __forceinline__ T culift_min32(T a, T b) {
+  const W x = culift_opaque((W)a), y = culift_opaque((W)b);
+  return (T)((y < x) ? y : x);
+}
+template <typename T, typename W> __device__ __forceinline__ T culift_max32(T a, T b) {
+  const W x = culift_opaque((W)a), y = culift_opaque((W)b);
+  return (T)((x < y) ? y : x);
+}
+template <typename T, typename W> __device__ __forceinline__ T culift_clamp32(T v, T lo, T hi) {
+  const W x = culift_opaque((W)v), l = culift_opaque((W)lo), h = culift_opaque((W)hi);
+  return (T)((x < l) ? l : (h < x) ? h : x);
+}
+template <> __device__ __forceinline__ signed char culift_min(signed char a, signed char b) { return culift_min32<signed char, int>(a, b); }
+template <> __device__ __forceinline__ signed char culift_max(signed char a, signed char b) { return culift_max32<signed char, int>(a, b); }
+template <> __device__ __forceinline__ signed char culift_clamp(signed char v, signed char lo, signed char hi) {
+  return culift_clamp32<signed char, int>(v, lo, hi);
+}
+template <> __device__ __forceinline__ unsigned char culift_min(unsigned char a, unsigned char b) { return culift_min32<unsigned char, unsigned int>(a, b); }
+template <> __device__ __forceinline__ unsigned char culift_max(unsigned char a, unsigned char b) { return culift_max32<unsigned char, unsigned int>(a, b); }
+template <> __device__ __forceinline__ unsigned char culift_clamp(unsigned char v, unsigned char lo, unsigned char hi) {
+  return culift_clamp32<unsigned char, unsigned int>(v, lo, hi);
+}
+template <> __device__ __forceinline__ short culift_min(short a, short b) { return culift_min32<short, int>(a, b); }
+template <> __device__ __forceinline__ short culift_max(short a, short b) { return culift_max32<short, int>(a, b); }
+template <> __device__ __forceinline__ short culift_clamp(short v, short lo, short hi) {
+  return culift_clamp32<short, int>(v, lo, hi);
+}
+template <> __device__ __forceinline__ unsigned short culift_min(unsigned short a, unsigned short b) { return culift_min32<unsigned short, unsigned int>(a, b); }
+template <> __device__ __forceinline__ unsigned short culift_max(unsigned short a, unsigned short b) { return culift_max32<unsigned short, unsigned int>(a, b); }
+template <> __device__ __forceinline__ unsigned short culift_clamp(unsigned short v, unsigned short lo, unsigned short hi) {
+  return culift_clamp32<unsigned short, unsigned int>(v, lo, hi);
+}
 // ++ and -- of a char or short, through culift_narrow.
 template <typename T> __device__ __forceinline__ T& culift_pre_inc(T& x) { return x = culift_narrow<T>(x + 1); }
 template <typename T> __device__ __forceinline__ T& culift_pre_dec(T& x) { return x = culift_narrow<T>(x - 1); }
