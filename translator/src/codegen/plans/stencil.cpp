@@ -32,6 +32,7 @@ constexpr unsigned kWarps = 8;      // warps per block: rows of the tile along y
 constexpr unsigned kTileCols = 32;  // outputs per block along x (j in 2-D, k in 3-D): a warp per row
 constexpr unsigned kThreads = kWarps * kTileCols;
 constexpr unsigned kRowsPerThread[2] = {16, 2};  // 2-D: the entries' rows per thread, largest first
+constexpr unsigned kPlanesPerStep = 4;           // 3-D: planes of one unrolled step of the walk
 constexpr std::int64_t kMaxWindow = 16;          // iterations of one window loop at most
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
@@ -526,7 +527,7 @@ class WalkWriter : EntryWriter {
       out_.say("const int culift_i0 = blockIdx.y * " + str(e_.tileRows) + " + culift_ty * " + str(rows) +
                ";  // this thread's first row");
       CodeWriter::Scope column = out_.open("if (culift_j < culift_nj)");
-      out_.say("#pragma unroll 4");
+      out_.say("#pragma unroll");
       CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(rows) + "; ++culift_t)");
       out_.say("const int culift_i = culift_i0 + culift_t;");
       out_.say("if (culift_i >= culift_ni) break;");
@@ -538,8 +539,13 @@ class WalkWriter : EntryWriter {
     out_.say("const int culift_per = (culift_ni + (int)gridDim.z - 1) / (int)gridDim.z;  // planes per slab");
     out_.say("const int culift_z0 = blockIdx.z * culift_per, culift_z1 = min(culift_ni, culift_z0 + culift_per);");
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk)");
-    out_.say("#pragma unroll 4");
-    CodeWriter::Scope walk = out_.open("for (int culift_i = culift_z0; culift_i < culift_z1; ++culift_i)");
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope slab = out_.open(
+        "for (int culift_s = culift_z0; culift_s < culift_z1; culift_s += " + str(kPlanesPerStep) + ")");
+    out_.say("#pragma unroll  // the planes of one step: one plane's loads are the next one's, without a reload");
+    CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(kPlanesPerStep) + "; ++culift_t)");
+    out_.say("const int culift_i = culift_s + culift_t;");
+    out_.say("if (culift_i >= culift_z1) break;");
     out_.say(statement);
   }
 
