@@ -49,8 +49,8 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   std::vector<PlanEntry> entries;
   for (unsigned warps : {2u, 1u})
     if (scanStages(a, warps) >= 2)
-      entries.push_back(plans::makeEntry(f, "_scan" + str(warps * kRowsPerWarp), LoopPlan::Scan,
-                                         warps * kRowsPerWarp, 1, warps * kRowsPerWarp, false));
+      entries.push_back(plans::makeEntry(f, "_scan" + str(warps * kRowsPerWarp), LoopPlan::Scan, warps * kRowsPerWarp,
+                                         1, warps * kRowsPerWarp, false));
   if (entries.empty())
     return plans::Decision::no(str(a.operands.size() + a.writes.size()) +
                                " arrays would be staged (their tiles do not fit in shared memory)");
@@ -96,10 +96,10 @@ class ScanWriter : EntryWriter {
 };
 
 void ScanWriter::write() {
-  CodeWriter::Scope entry =
-      header(e_, str(kRowsPerWarp) + " rows per warp, one per lane, " + str(warps_) +
-                     (warps_ == 1 ? " warp" : " warps") + " per block; each row staged in " + str(kTileBytes) +
-                     "-byte tiles, " + str(stages_ - 1) + " in flight, its written values stored from a shared tile");
+  CodeWriter::Scope entry = header(e_, str(kRowsPerWarp) + " rows per warp, one per lane, " + str(warps_) +
+                                           (warps_ == 1 ? " warp" : " warps") + " per block; each row staged in " +
+                                           str(kTileBytes) + "-byte tiles, " + str(stages_ - 1) +
+                                           " in flight, its written values stored from a shared tile");
   extents(false);
   aliases();
   sharedTiles();
@@ -107,10 +107,9 @@ void ScanWriter::write() {
   out_.say("const long long culift_tiles = (culift_trip + " + str(cols_ - 1) + ") / " + str(cols_) + ";");
   out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope rows =
-      out_.open("for (long long culift_r0 = ((long long)blockIdx.x * " + str(warps_) + " + culift_warp) * " +
-                str(kRowsPerWarp) + "; culift_r0 < culift_ni; culift_r0 += (long long)gridDim.x * " + str(e_.tileRows) +
-                ")");
+  CodeWriter::Scope rows = out_.open(
+      "for (long long culift_r0 = ((long long)blockIdx.x * " + str(warps_) + " + culift_warp) * " + str(kRowsPerWarp) +
+      "; culift_r0 < culift_ni; culift_r0 += (long long)gridDim.x * " + str(e_.tileRows) + ")");
   out_.say("const " + typeOf(axisVar(0)) + " " + i_ + " = (" + typeOf(axisVar(0)) + ")(culift_r0 + culift_lane);");
   perOutputState();
   out_.say("const unsigned culift_live = __ballot_sync(0xffffffffu, !culift_done);  // the rows that run the loop");
@@ -184,7 +183,8 @@ void ScanWriter::storeChunks() {
     out_.say("if (culift_valid == " + str(chunk_) + " && reinterpret_cast<unsigned long long>(culift_dst) % 16 == 0)");
     out_.say("  *reinterpret_cast<" + v + "*>(culift_dst) = *reinterpret_cast<const " + v + "*>(culift_src);");
     out_.say("else");
-    out_.say("  for (int culift_e = 0; culift_e < culift_valid; ++culift_e) culift_dst[culift_e] = culift_src[culift_e];");
+    out_.say(
+        "  for (int culift_e = 0; culift_e < culift_valid; ++culift_e) culift_dst[culift_e] = culift_src[culift_e];");
   }
 }
 
@@ -228,8 +228,8 @@ void ScanWriter::loop() {
     usesK_ = mentions(*a_.loop->body, a_.counter, step_);
     {
       CodeWriter::Scope live = out_.open("if (!culift_done)");
-      out_.say("const long long culift_kn = min((long long)" + str(cols_) + ", culift_trip - culift_t * " +
-               str(cols_) + ");");
+      out_.say("const long long culift_kn = min((long long)" + str(cols_) + ", culift_trip - culift_t * " + str(cols_) +
+               ");");
       CodeWriter::Scope whole = out_.open("if (culift_kn == " + str(cols_) + ")");
       chunkLoop(true);
       whole.otherwise();
@@ -253,7 +253,8 @@ void ScanWriter::chunkLoop(bool full) {
   out_.say("const int culift_at = culift_c ^ (culift_lane & 7);");
   for (size_t p = 0; p < a_.operands.size(); ++p)
     out_.say("const " + vec(a_.operands[p].element) + " culift_w" + str(p) + " = reinterpret_cast<const " +
-             vec(a_.operands[p].element) + "*>(culift_s" + str(p) + "[culift_warp][culift_st][culift_lane])[culift_at];");
+             vec(a_.operands[p].element) + "*>(culift_s" + str(p) +
+             "[culift_warp][culift_st][culift_lane])[culift_at];");
   for (size_t p = 0; p < a_.writes.size(); ++p) out_.say(vec(a_.writes[p].element) + " culift_v" + str(p) + " = {};");
   {
     out_.say("#pragma unroll");
