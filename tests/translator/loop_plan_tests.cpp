@@ -719,4 +719,20 @@ TEST_CASE("loop plans: why a loop that writes is no scan", "[loop-plan][scan]") 
         "the arrays x and out have elements of different sizes (a scan stages them in tiles of one shape)");
   CHECK(why("for (int k = 0; k < n; ++k) { s += 1.0f; out[i * n + k] = s; }") ==
         "no array read in the loop is indexed by (i, k)");
+  // Each staged array keeps two tiles at least in a warp's share of 48 KiB: five read arrays fit
+  // one warp per block only, six none.
+  const auto reading = [](unsigned arrays) {
+    std::string params, sum;
+    for (unsigned a = 0; a < arrays; ++a) {
+      params += "const float* x" + std::to_string(a) + ", ";
+      sum += " + x" + std::to_string(a) + "[i * n + k]";
+    }
+    return lift("CULIFT_KERNEL void f(" + params + "float* out, int n, int i) {\n  float s = 0.0f;\n" +
+                "  for (int k = 0; k < n; ++k) { s = s" + sum + "; out[i * n + k] = s; }\n}\n");
+  };
+  TranslateResult five = reading(5), six = reading(6);
+  CHECK(function(five, "f").loopPlan == LoopPlan::Scan);
+  CHECK(entryNames(function(five, "f")) == std::vector<std::string>{"f_scan32"});
+  CHECK(function(six, "f").loopPlan == LoopPlan::PerThread);
+  CHECK(function(six, "f").loopPlanReason == "7 arrays would be staged (their tiles do not fit in shared memory)");
 }
