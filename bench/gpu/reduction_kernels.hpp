@@ -65,3 +65,13 @@ CULIFT_KERNEL inline float SoftmaxNormalize(const float* x, const float* max, co
                                             int j) {
   return std::exp(x[i * n + j] - max[i]) / sum[i];
 }
+
+// A running sum along each row (torch.cumsum(x, 1)), written as it goes: the scan plan (a warp per
+// 32 rows, tiles staged and stored coalesced), in the loop's order.
+CULIFT_KERNEL inline void CumSum(const float* x, float* out, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) {
+    s += x[i * n + k];
+    out[i * n + k] = s;
+  }
+}

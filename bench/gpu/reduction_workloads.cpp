@@ -1,9 +1,9 @@
 // The benchmark's reductions over long rows, lifted from reduction_kernels.hpp with their sums
 // reassociated: a row sum and layer norm over 16 rows of 4,194,304 floats and a matrix-vector
 // product of 2048 rows of 1,048,576 (few rows: the split-row entries), softmax over 4096 rows of
-// 393,216. No hand-written kernel: the copy row is the ceiling, PyTorch (eager and torch.compile)
-// the comparison. Each checked against the functions compiled natively; one input set (each is
-// more than the L2 floor by itself).
+// 393,216, and a running sum of each of 32768 rows of 32768 (the scan plan). No hand-written kernel: the copy row is
+// the ceiling, PyTorch (eager and torch.compile) the comparison. Each checked against the functions compiled natively;
+// one input set (each is more than the L2 floor by itself).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -159,6 +159,37 @@ Row softmax(Context& c, std::int64_t rows, std::int64_t cols) {
   return row;
 }
 
+// The running sum of every row of a square matrix (many rows, each written as it goes: the scan
+// plan); in the loop's order, so each checked element must be the native function's, bit for bit.
+Row cumSum(Context& c, std::int64_t rows, std::int64_t cols) {
+  Row row{"CumSum (scan)", shape(rows, cols)};
+  row.bytes = 8.0 * static_cast<double>(rows * cols);  // read once, written once
+  row.torchKey = "cumsum " + row.size;
+  row.tolerance = 0;
+  rt::Engine& e = c.engine;
+  const std::vector<float> x = uniformFloats(c.seed ^ 0xc5, static_cast<std::size_t>(rows * cols), -1, 1);
+  DeviceBuffer<float> dx(e, x), out(e, static_cast<std::size_t>(rows * cols));
+  const rt::Kernel k = e.kernel(c.reductions, "CumSum");
+  const rt::LaunchPlan plan = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  const int n = static_cast<int>(cols);
+  Launch g = [&](int) { k.launch(e, plan, dx, out, n); };
+  // The native function over a few rows: row r of x as row 0 of its own (the same operations).
+  const std::vector<std::int64_t> checked = someRows(rows, 64);
+  std::vector<std::vector<float>> want(static_cast<std::size_t>(rows));
+  for (std::int64_t r : checked) {
+    want[r].resize(static_cast<std::size_t>(cols));
+    CumSum(x.data() + r * cols, want[r].data(), n, 0);
+  }
+  std::vector<std::int64_t> sample = elementsOf(checked, cols, c.seed);
+  for (std::int64_t r : checked) sample.push_back(r * cols + cols - 1);  // each row's whole sum
+  row.generatedErr = maxAbsError(
+      runOnce(e, out, [&] { g(0); }), [&](std::int64_t idx) { return double(want[idx / cols][idx % cols]); }, sample,
+      rows * cols);
+  logCheck(c, row, "generated", row.generatedErr);
+  measure(c, row, g, describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled elements checked");
+  return row;
+}
+
 }  // namespace
 
 std::vector<Row> benchReductions(Context& c, bool quick) {
@@ -190,6 +221,7 @@ std::vector<Row> benchReductions(Context& c, bool quick) {
   }
   attempt(matVec, quick ? 256 : 2048, quick ? 65536 : 1048576, "LongMatVec (reassociating)");
   attempt(softmax, quick ? 256 : 4096, quick ? 16384 : 393216, "Softmax");
+  attempt(cumSum, quick ? 4096 : 32768, quick ? 4096 : 32768, "CumSum (scan)");
   return rows;
 }
 

@@ -80,7 +80,8 @@ def sat_reference(rect_min, rect_max, tri, eps=1e-6):
 
 def reduction_baselines(emit, dev, compile_too):
     """The rows of bench/gpu/reduction_workloads.cpp: few long rows (a row sum, layer norm without
-    affine parameters, matrix-vector) and softmax over long rows, eager and torch.compile'd
+    affine parameters, matrix-vector), softmax over long rows and a running sum of many rows
+    (torch.cumsum(x, 1)), eager and torch.compile'd
     (`<name>_compiled`). One input set where a set exceeds the L2 floor already."""
     import torch.nn.functional as F
     cases = []
@@ -101,17 +102,18 @@ def reduction_baselines(emit, dev, compile_too):
                 print(f"torch.compile of {name} failed: {type(e).__name__}: {e}", file=sys.stderr)
     del cases, x, a, v
     torch.cuda.empty_cache()
-    rows, cols = 4096, 393216
-    s = torch.rand(rows, cols, device=dev) * 2 - 1
-    softmax = lambda b: torch.softmax(b, dim=1)
-    emit("softmax", f"{rows}x{cols}", median_ms(softmax, [(s,)], reps=20))
-    if compile_too:
-        try:
-            emit("softmax_compiled", f"{rows}x{cols}", median_ms(torch.compile(softmax), [(s,)], reps=20))
-        except Exception as e:
-            print(f"torch.compile of softmax failed: {type(e).__name__}: {e}", file=sys.stderr)
-    del s
-    torch.cuda.empty_cache()
+    # One tensor at a time from here on (each is several GB).
+    for name, rows, cols, fn in (("softmax", 4096, 393216, lambda b: torch.softmax(b, dim=1)),
+                                 ("cumsum", 32768, 32768, lambda b: torch.cumsum(b, 1))):
+        s = torch.rand(rows, cols, device=dev) * 2 - 1
+        emit(name, f"{rows}x{cols}", median_ms(fn, [(s,)], reps=20))
+        if compile_too:
+            try:
+                emit(name + "_compiled", f"{rows}x{cols}", median_ms(torch.compile(fn), [(s,)], reps=20))
+            except Exception as e:
+                print(f"torch.compile of {name} failed: {type(e).__name__}: {e}", file=sys.stderr)
+        del s
+        torch.cuda.empty_cache()
 
 
 def column_baselines(both, sizes_sum=(128, 4096, 4095), sizes_rms=(112, 64, 512, 512), eps=1e-6):

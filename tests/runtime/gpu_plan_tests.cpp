@@ -941,3 +941,81 @@ TEST_CASE("every batched contraction entry gives the per-thread entry's bits and
   REQUIRE(entriesRun == entriesDeclared);
   REQUIRE(comparedWithCpu >= 30u);
 }
+
+// ---- scans -----------------------------------------------------------------------------------
+
+namespace {
+
+struct ScanSpec {
+  const char* name;
+  Scalar element;  // of every array it reads and writes
+  unsigned reads, writes;
+};
+
+// The launch's arguments: the read arrays, the written ones, n.
+std::vector<ArgSpec> scanArgs(const ScanSpec& s, std::int64_t rows, std::int64_t n) {
+  std::vector<ArgSpec> args;
+  for (unsigned a = 0; a < s.reads + s.writes; ++a) args.push_back(array(s.element, rows * n));
+  args.push_back(scalar(asInt(n)));
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("every scan entry gives the per-thread entry's bits and the CPU backend's", "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  auto cpu = Engine::createCpu();
+  const std::shared_ptr<const Module> module = translatedData("scan_kernels.hpp");
+  const std::vector<ScanSpec> specs = {{"CumSum", Scalar::F32, 1, 1},
+                                       {"CumProd", Scalar::F64, 1, 1},
+                                       {"CumMax", Scalar::F32, 1, 1},
+                                       {"TwoOut", Scalar::F32, 2, 2}};
+  std::set<std::string> entriesRun, entriesDeclared;
+  std::size_t comparedWithCpu = 0;
+  for (const ScanSpec& spec : specs) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::Scan);
+    for (const PlanEntry& e : fn->planEntries) entriesDeclared.insert(e.kernelName);
+    const std::int64_t tile = 128 / static_cast<std::int64_t>(byteSize(spec.element));  // columns per tile
+    std::vector<std::pair<std::int64_t, std::int64_t>> shapes;                          // (rows, n)
+    for (std::int64_t rows : {1, 31, 33, 1000})
+      for (std::int64_t n :
+           {std::int64_t{0}, std::int64_t{1}, tile - 1, tile, tile + 1, 4 * tile + 3, std::int64_t{4099}})
+        shapes.push_back({rows, n});
+    shapes.push_back({70001, 5});                     // more rows than the grid's warps: each warp's loop over rows
+    shapes.push_back({16384, 300});                   // enough rows for two warps per block
+    if (!smallOnly()) shapes.push_back({8, 100003});  // many tiles in flight
+    for (const auto& [rows, n] : shapes)
+      for (std::size_t offset : {0, 1}) {  // rows 16-byte aligned, or not
+        INFO(rows << " rows of " << n << ", arrays offset by " << offset);
+        const LaunchPlan plan = LaunchPlanner::for1D(rows, 256);
+        LaunchPlan perThread = plan;
+        perThread.perThread = true;
+        const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+        REQUIRE(choice);  // every launch here must run a plan entry
+        entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+        INFO("entry " << fn->planEntries.at(choice->entry).kernelName << " " << choice->plan.toString());
+        const std::vector<ArgSpec> args = scanArgs(spec, rows, n);
+        for (Engine* engine : {strict.get(), fast.get()}) {
+          const bool exact = engine == strict.get();
+          INFO((exact ? "strict" : "default") << " math");
+          const auto planned = launch(*engine, module, *fn, args, plan, offset);
+          const auto reference = launch(*engine, module, *fn, args, perThread, offset);
+          REQUIRE(firstDifference(planned, reference, spec.element, exact ? 0 : 1e-5) == -1);
+          if (exact && rows * std::max<std::int64_t>(n, 1) <= 200000) {
+            REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, offset), spec.element) == -1);
+            ++comparedWithCpu;
+          }
+        }
+      }
+  }
+  WARN("scan entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << comparedWithCpu
+                            << " compared with the CPU backend");
+  REQUIRE(entriesRun == entriesDeclared);
+  REQUIRE(comparedWithCpu >= 100u);
+}

@@ -478,3 +478,35 @@ TEST_CASE("batched contractions: a block per tile of (i, j) and batch, the batch
   forced.perThread = true;
   CHECK(chosen(f, forced) == "per-thread");
 }
+
+TEST_CASE("scans: two warps of 32 rows per block while they fill the device, one below", "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
+  culift::PlanEntry two = planEntry("k_scan64", culift::LoopPlan::Scan, 64, false);
+  culift::PlanEntry one = planEntry("k_scan32", culift::LoopPlan::Scan, 32, false);
+  two.tileCols = one.tileCols = 1;
+  two.threads = 64;
+  one.threads = 32;
+  f.planEntries = {two, one};
+  auto big = choosePlanEntry(f, LaunchPlanner::for1D(32768), device132());
+  REQUIRE(big);
+  CHECK(f.planEntries[big->entry].kernelName == "k_scan64");
+  CHECK(big->plan.grid == Dim3{512, 1, 1});
+  CHECK(big->plan.block == Dim3{64, 1, 1});
+  // 64 blocks of 64 rows leave multiprocessors idle; 128 of 32 fill nine in ten.
+  auto mid = choosePlanEntry(f, LaunchPlanner::for1D(4096), device132());
+  REQUIRE(mid);
+  CHECK(f.planEntries[mid->entry].kernelName == "k_scan32");
+  CHECK(mid->plan.grid == Dim3{128, 1, 1});
+  CHECK(mid->plan.block == Dim3{32, 1, 1});
+  CHECK(chosen(f, LaunchPlanner::for1D(1)) == "k_scan32");
+  CHECK(chosen(f, LaunchPlanner::for1D(33)) == "k_scan32");
+  // Rows beyond the grid's limit: each warp's loop over rows takes the rest.
+  DeviceInfo small = device132();
+  small.limits.maxGrid[0] = 100;
+  auto capped = choosePlanEntry(f, LaunchPlanner::for1D(1 << 20), small);
+  REQUIRE(capped);
+  CHECK(capped->plan.grid == Dim3{100, 1, 1});
+  LaunchPlan forced = LaunchPlanner::for1D(32768);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
+}

@@ -656,3 +656,84 @@ TEST_CASE("loop plans: minima, maxima and argmax rows in exact order", "[loop-pl
   CHECK(moduleFileId(LoopPlan::ExtremumRowReduction) == 11);
   CHECK(std::string(name(LoopPlan::ExtremumRowReduction)) == "min/max row reduction (exact order)");
 }
+
+TEST_CASE("loop plans: scans write their rows as they go", "[loop-plan][scan]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL void CumSum(const float* x, float* out, int n, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[i * n + k] = s; }\n}\n"
+      "CULIFT_KERNEL int Both(const int* x, const int* w, int* a, int* b, int n, int i) {\n"
+      "  const int row = i * n;\n  int p = 1, m = x[row];\n"
+      "  for (int k = 0; k < n; ++k) { p = p * x[row + k]; m = m > w[row + k] ? m : w[row + k];\n"
+      "    a[row + k] = p; b[row + k] = m; a[row + k] = p + 1; }\n  return p;\n}\n"
+      "CULIFT_KERNEL void Scan2D(const float* x, float* out, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[(i * n + j) * n + k] = s; }\n}\n");
+  const Function& cumsum = function(r, "CumSum");
+  CHECK(cumsum.loopPlan == LoopPlan::Scan);
+  CHECK(cumsum.loopPlanReason.empty());
+  CHECK(entryNames(cumsum) == std::vector<std::string>{"CumSum_scan64", "CumSum_scan32"});
+  CHECK(cumsum.planEntries[0].tileRows == 64);
+  CHECK(cumsum.planEntries[0].threads == 64);
+  CHECK(cumsum.planEntries[1].tileRows == 32);
+  CHECK(cumsum.planEntries[0].mapping == BlockMapping::RowBlocks);
+  CHECK(cumsum.reassociatedSums.empty());  // exact: every row runs its loop in order
+  // Two written arrays (one written twice at one index), two read ones, a value returned.
+  CHECK(function(r, "Both").loopPlan == LoopPlan::Scan);
+  const codegen::KernelAnalysis both = codegen::analyzeKernel(function(r, "Both"));
+  REQUIRE(both.loop);
+  CHECK(both.loop->writes.size() == 2);
+  CHECK(both.loop->writes[0].reads.size() == 2);
+  CHECK(both.loop->operands.size() == 2);
+  CHECK(both.loop->writesReason == "a is written in the loop");
+  // 2-D loops that write stay per thread, with the reason they always had.
+  CHECK(function(r, "Scan2D").loopPlan == LoopPlan::PerThread);
+  CHECK(function(r, "Scan2D").loopPlanReason == "out is written in the loop");
+  CHECK(moduleFileId(LoopPlan::Scan) == 14);
+  CHECK(std::string(name(LoopPlan::Scan)) == "scan");
+  // The entries are emitted.
+  CHECK(r.module->cudaSource.find("__global__ void __launch_bounds__(64) CumSum_scan64(") != std::string::npos);
+  CHECK(r.module->cudaSource.find("__global__ void __launch_bounds__(32) Both_scan32(") != std::string::npos);
+}
+
+TEST_CASE("loop plans: why a loop that writes is no scan", "[loop-plan][scan]") {
+  const auto why = [](const std::string& body, const std::string& element = "float") {
+    INFO(body);
+    return reasonFor("CULIFT_KERNEL void f(const " + element + "* x, float* out, int n, int i) {\n  float s = 0.0f;\n" +
+                     body + "\n}\n");
+  };
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[i * n + k]; if (s > 0.0f) out[i * n + k] = s; }") ==
+        "out is written on some steps of the loop only (a scan writes every step)");
+  const std::string other =
+      "out is written in the loop at an index other than one element per step of k along a row "
+      "of i (out[i * n + k])";
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[i] = s; }") == other);
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[k * n + i] = s; }") == other);
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[i * n + 2 * k] = s; }") == other);
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[i * n + k]; out[i * n + k] = s; out[i * n + k + 1] = s; }") ==
+        "out is written at two indices in the loop");
+  CHECK(why("for (int k = 1; k < n; ++k) out[i * n + k] = out[i * n + k - 1] + x[i * n + k];") ==
+        "out is written and read");
+  CHECK(why("for (int k = 0; k < n; ++k) out[i * n + k] += x[i * n + k];") == "out is written and read");
+  CHECK(why("for (int k = 0; k < i; ++k) { s += x[i * n + k]; out[i * n + k] = s; }") == "the bound of k depends on i");
+  CHECK(why("for (int k = 0; k < n; ++k) { s += x[k * n + i]; out[i * n + k] = s; }") ==
+        "x is not read at consecutive k (the index is not k plus terms without it)");
+  CHECK(why("for (int k = 0; k < n; ++k) { s += (float)x[i * n + k]; out[i * n + k] = s; }", "double") ==
+        "the arrays x and out have elements of different sizes (a scan stages them in tiles of one shape)");
+  CHECK(why("for (int k = 0; k < n; ++k) { s += 1.0f; out[i * n + k] = s; }") ==
+        "no array read in the loop is indexed by (i, k)");
+  // Each staged array keeps two tiles at least in a warp's share of 48 KiB: five read arrays fit
+  // one warp per block only, six none.
+  const auto reading = [](unsigned arrays) {
+    std::string params, sum;
+    for (unsigned a = 0; a < arrays; ++a) {
+      params += "const float* x" + std::to_string(a) + ", ";
+      sum += " + x" + std::to_string(a) + "[i * n + k]";
+    }
+    return lift("CULIFT_KERNEL void f(" + params + "float* out, int n, int i) {\n  float s = 0.0f;\n" +
+                "  for (int k = 0; k < n; ++k) { s = s" + sum + "; out[i * n + k] = s; }\n}\n");
+  };
+  TranslateResult five = reading(5), six = reading(6);
+  CHECK(function(five, "f").loopPlan == LoopPlan::Scan);
+  CHECK(entryNames(function(five, "f")) == std::vector<std::string>{"f_scan32"});
+  CHECK(function(six, "f").loopPlan == LoopPlan::PerThread);
+  CHECK(function(six, "f").loopPlanReason == "7 arrays would be staged (their tiles do not fit in shared memory)");
+}

@@ -85,9 +85,12 @@ static void planFunction(const Module& module, Function& f) {
 #define CULIFT_LOOP_PLAN(Name, name, Mapping, fileId) LoopPlan::Name,
 #include "culift/ast/plans.def"
   };
+  // A loop that writes arrays is one only the plans that take such loops lift.
+  const bool loopWrites = analysis.loop && !analysis.loop->writes.empty();
   for (LoopPlan p : kOrder) {
     const codegen::plans::Unit& unit = codegen::plans::unit(p);
     if (!analysis.loop && !unit.anyBody) continue;
+    if (loopWrites && !unit.takesLoopWrites && !unit.anyBody) continue;
     codegen::plans::Decision d = unit.decide(f, analysis);
     if (!d.applies) {
       if (!d.reason.empty()) f.loopPlanReason = std::move(d.reason);
@@ -99,6 +102,7 @@ static void planFunction(const Module& module, Function& f) {
     f.reassociatedSums = std::move(d.reassociatedSums);
     return;
   }
+  if (loopWrites && f.loopPlanReason.empty()) f.loopPlanReason = analysis.loop->writesReason;
   // Without a loop to lift, and no plan for the body as it is: why the loop runs per thread.
   if (!analysis.loop && f.loopPlanReason.empty()) {
     f.loopPlanReason = analysis.loopReason;

@@ -56,6 +56,7 @@ class Analyzer {
   bool checkBody(const Stmt& body, std::string& reason);
   bool collectReads(const Stmt& s, bool conditional, std::string& reason);
   bool collectReads(const Expr& e, bool conditional, std::string& reason);
+  bool collectWrite(const Expr& e, bool conditional, std::string& reason);
   void addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned axis);
   bool sameExpr(const Expr& a, const Expr& b) const;
 
@@ -194,7 +195,8 @@ bool Analyzer::checkBody(const Stmt& body, std::string& reason) {
         reason = varName(a_.counter) + " is assigned in the loop";
         ok = false;
       } else if (t->kind == ExprKind::Subscript && !t->operands.empty() && t->operands[0]->kind == ExprKind::VarRef &&
-                 t->operands[0]->var < fn_.numParams) {
+                 t->operands[0]->var < fn_.numParams && fn_.mode != IndexMode::Grid1D) {
+        // 1-D: collectReads describes the write (LoopAnalysis::writes) or says why it cannot.
         reason = varName(t->operands[0]->var) + " is written in the loop";
         ok = false;
       }
@@ -253,7 +255,40 @@ bool Analyzer::collectReads(const Stmt& s, bool conditional, std::string& reason
   return true;
 }
 
+// A 1-D loop's plain assignment to an element of an array parameter: one of LoopAnalysis::writes
+// where it is written on every step at (i, k), one element per step of k.
+bool Analyzer::collectWrite(const Expr& e, bool conditional, std::string& reason) {
+  const Expr& target = *e.operands[0];
+  const std::string array = varName(target.operands[0]->var);
+  if (conditional) {
+    reason = array + " is written on some steps of the loop only (a scan writes every step)";
+    return false;
+  }
+  culprit_.clear();
+  const unsigned d = deps(*target.operands[1]);
+  const auto ck = coefficient(*target.operands[1], a_.counter);
+  if ((d & (kDepVarying | kDepArray | kDepEffect)) || !(d & kDepI) || !ck || *ck != 1) {
+    reason = array + " is written in the loop at an index other than one element per step of " + varName(a_.counter) +
+             " along a row of " + varName(axisVar_[0]) + " (" + array + "[" + varName(axisVar_[0]) + " * n + " +
+             varName(a_.counter) + "])";
+    return false;
+  }
+  const size_t before = a_.writes.size();
+  addRead(a_.writes, target, 0);
+  for (size_t w = 0; w + 1 < a_.writes.size() && a_.writes.size() > before; ++w)
+    if (a_.writes[w].array == target.operands[0]->var) {
+      reason = array + " is written at two indices in the loop";
+      return false;
+    }
+  return collectReads(*e.operands[1], conditional, reason);
+}
+
 bool Analyzer::collectReads(const Expr& e, bool conditional, std::string& reason) {
+  if (e.kind == ExprKind::Assign && fn_.mode == IndexMode::Grid1D && e.operands.size() == 2 &&
+      e.operands[0]->kind == ExprKind::Subscript && e.operands[0]->operands.size() == 2 &&
+      e.operands[0]->operands[0]->kind == ExprKind::VarRef && e.operands[0]->operands[0]->var < fn_.numParams &&
+      fn_.vars[e.operands[0]->operands[0]->var].type.isPointer())
+    return collectWrite(e, conditional, reason);
   if (e.kind == ExprKind::Subscript && e.operands.size() == 2 && e.operands[0]->kind == ExprKind::VarRef &&
       e.operands[0]->var < fn_.numParams && fn_.vars[e.operands[0]->var].type.isPointer()) {
     const VarId array = e.operands[0]->var;
@@ -429,6 +464,7 @@ void Analyzer::collectLive() {
   std::set<const Expr*> staged;
   for (const StagedOperand& o : a_.operands) staged.insert(o.reads.begin(), o.reads.end());
   for (const StagedOperand& o : a_.outputReads) staged.insert(o.reads.begin(), o.reads.end());
+  for (const StagedOperand& o : a_.writes) staged.insert(o.reads.begin(), o.reads.end());
   std::set<VarId> used;
   auto use = [&](const Expr& e) {
     if (staged.count(&e)) return false;
@@ -445,6 +481,7 @@ std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {
   reason.clear();
   if (!findLoop(reason) || !checkVars(reason) || !checkHeader(reason) || !checkReads(reason)) return std::nullopt;
   collectLive();
+  if (!a_.writes.empty()) a_.writesReason = varName(a_.writes[0].array) + " is written in the loop";
   return std::move(a_);
 }
 

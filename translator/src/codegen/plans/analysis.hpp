@@ -55,6 +55,13 @@ struct LoopAnalysis {
   // reduction's loads; axis 1, kContiguous and unitStride as for operands). The contractions stage
   // tiles shared by a row or a column of outputs and take no such loop (bothAxesReason).
   std::vector<StagedOperand> outputReads;
+  // 1-D: arrays the loop body writes, each at one index that depends on i and steps one element
+  // per k (out[i * n + k] = s), written unconditionally on every step by a plain assignment and
+  // never read (a scan's outputs; `reads` are the assigned Subscript nodes, axis 0, unitStride).
+  // Only a plan whose unit says `takesLoopWrites` is asked for such a loop; for the others the
+  // loop is not liftable, with writesReason ("out is written in the loop") saying why.
+  std::vector<StagedOperand> writes;
+  std::string writesReason;
   // Why a contraction cannot stage the loop's reads: "the index of x depends on both i and j"
   // for the first read whose index depends on both, unconditional or not ("" when none does).
   std::string bothAxesReason;

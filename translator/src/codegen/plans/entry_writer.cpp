@@ -98,6 +98,19 @@ void EntryWriter::copyElement(const StagedOperand& o, const std::string& shared)
   out_.say("culift_copy_async(&" + shared + ", &" + name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]);");
 }
 
+void EntryWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
+  const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
+  out_.say(counterAt("culift_kq"));
+  out_.say("const " + std::string(spelling(o.element)) + "* culift_src = &" + src + ";");
+  CodeWriter::Scope aligned = out_.open("if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0)");
+  out_.say("culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(byteSize(o.element)) + ");");
+  aligned.otherwise();
+  CodeWriter::Scope elements = out_.open("for (int culift_e = 0; culift_e < culift_valid; ++culift_e)");
+  out_.say("const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
+           ")(culift_lo + (culift_kq + culift_e));");
+  out_.say("culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
+}
+
 std::string EntryWriter::store(const std::string& value) const {
   if (batched())
     return params_.outName + "[((long long)" + name(a_.batch) + " * culift_ni + " + name(axisVar(0)) +

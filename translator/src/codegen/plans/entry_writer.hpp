@@ -66,6 +66,10 @@ class EntryWriter {
   std::string counterAt(const std::string& offset) const;
   // The copy of one element of operand `o` into `shared`, with the row index and k declared.
   void copyElement(const StagedOperand& o, const std::string& shared);
+  // Copies the culift_valid elements of `o` from k = culift_lo + culift_kq on (at most 16 bytes) to
+  // `dst` (16-byte aligned in shared memory): in one piece where they start 16-byte aligned in
+  // memory, element by element where not; the row index is declared.
+  void copyChunk(const StagedOperand& o, const std::string& dst);
   // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
   // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its

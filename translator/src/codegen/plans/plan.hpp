@@ -50,6 +50,9 @@ struct Unit {
   // Asked for every kernel, whatever its body (analysis.loop may be empty): a plan that does not
   // lift the one counted loop of the shared analysis (stencils, loop-free or with window loops).
   bool anyBody = false;
+  // Asked for a loop that writes arrays (LoopAnalysis::writes: a scan). The planner asks no other
+  // plan that lifts the loop for such a kernel.
+  bool takesLoopWrites = false;
 };
 
 // One Unit per line of plans.def, each defined in its plan's file.

@@ -82,7 +82,6 @@ class RowsWriter : EntryWriter {
 
  private:
   void stagedSlices();
-  void copyChunk(const StagedOperand& o, const std::string& dst);
   void copySlice(const std::string& sliceIndex, const std::string& stage);
   void perOutputState();
   void loop();
@@ -132,22 +131,6 @@ void RowsWriter::stagedSlices() {
              "];  // " + name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]");
   out_.say("// Row r's 16-byte chunk c of a slice sits at chunk c ^ (r % 8): a thread reading its own row and");
   out_.say("// the copies of one row both meet every bank once.");
-}
-
-// Copies the culift_valid elements of `o` from k = culift_lo + culift_kq on to `dst` (16-byte
-// aligned in shared memory): in one piece where they start 16-byte aligned in memory, element by
-// element where not.
-void RowsWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
-  const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
-  out_.say(counterAt("culift_kq"));
-  out_.say("const " + element_ + "* culift_src = &" + src + ";");
-  CodeWriter::Scope aligned = out_.open("if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0)");
-  out_.say("culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(width_) + ");");
-  aligned.otherwise();
-  CodeWriter::Scope elements = out_.open("for (int culift_e = 0; culift_e < culift_valid; ++culift_e)");
-  out_.say("const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
-           ")(culift_lo + (culift_kq + culift_e));");
-  out_.say("culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
 }
 
 // Copies slice `sliceIndex` of the block's rows into a stage, one 16-byte chunk per thread and
