@@ -642,7 +642,8 @@ TEST_CASE("the compiled CPU leg agrees with the interpreter and catches its plan
   CHECK(t.compiled + t.notLowered == kPrograms);
   CHECK(t.compiled >= kPrograms * 9 / 10);  // the backend lowers the generated subset
   CHECK(t.compiledReassociating >= 1);
-  CHECK(t.interpreted == 0);  // the interpreter leg (calls) did not run, only its launches
+  CHECK(t.interpreted == 0);                   // the interpreter leg (calls) did not run, only its launches
+  CHECK(t.compiledLaunches >= kPrograms * 3);  // every argument set
   CHECK(r.findings.empty());
   REQUIRE(r.compiledPlanted.size() == cpujit::kPlantedBugs);
   for (const PlantedBugReport& b : r.compiledPlanted) {
@@ -699,7 +700,8 @@ TEST_CASE("the compiled leg compares launches, expects checked code to fail wher
     const auto jit = cpujit::Program::compile(shiftModule, cpujit::Options{.checked = checked});
     const CompiledLegResult same = runCompiledLeg(*shiftInterp, *jit, *shiftModule->find(shift.kernel), shift);
     CHECK(same.lowered);
-    CHECK(!same.interpreterFailed);
+    CHECK(same.launches == 3);
+    CHECK(same.interpreterFailed == 0);
     CHECK(same.mismatch.empty());
     // The interpreter reports 100 / 0 (element 1 of the launch): checked code fails too, and
     // unchecked code, whose value C++ does not define there, is not compared.
@@ -707,7 +709,8 @@ TEST_CASE("the compiled leg compares launches, expects checked code to fail wher
     const CompiledLegResult failed = runCompiledLeg(*divideInterp, *jitDivide, *divideModule->find(divide.kernel),
                                                     divide);
     CHECK(failed.lowered);
-    CHECK(failed.interpreterFailed);
+    CHECK(failed.launches == 3);           // one per argument set
+    CHECK(failed.interpreterFailed == 3);  // 0 is element 1, 2 or 0 of each launch
     CHECK(failed.mismatch.empty());
   }
   // A planted bug in the lowering is a mismatch naming the element, the code and the launch.
@@ -715,7 +718,7 @@ TEST_CASE("the compiled leg compares launches, expects checked code to fail wher
       shiftModule, cpujit::Options{.checked = false, .plantedBug = cpujit::PlantedBug::SignedShiftRightLogical});
   const CompiledLegResult wrong = runCompiledLeg(*shiftInterp, *buggy, *shiftModule->find(shift.kernel), shift);
   INFO(wrong.mismatch);
-  CHECK(wrong.mismatch.find("unchecked") == 0);
+  CHECK(wrong.mismatch.find("unchecked, argument set 0") == 0);
   CHECK(wrong.mismatch.find("extent 64x1x1") != std::string::npos);
   // Through the oracle: no finding from the real code, the planted bug caught by the shift.
   OracleOptions o;

@@ -85,6 +85,8 @@ void addCounts(LegCounts& t, const LegCounts& c) {
   t.argDependent += c.argDependent;
   t.compiled += c.compiled;
   t.compiledReassociating += c.compiledReassociating;
+  t.compiledLaunches += c.compiledLaunches;
+  t.compiledInterpreterErrors += c.compiledInterpreterErrors;
   t.notLowered += c.notLowered;
   if (t.firstNotLowered.empty()) t.firstNotLowered = c.firstNotLowered;
   t.compiledSkipped = c.compiledSkipped;

@@ -28,30 +28,35 @@ CompiledLegResult runCompiledLeg(const interp::Program& interpreter, const cpuji
     return r;
   }
   r.lowered = true;
-  const LaunchData d = prepareLaunch(fn, spec, /*quiet=*/false);
-  const interp::Extent extent = d.extent();
   const char* code = compiled.options().checked ? "checked" : "unchecked";
-  for (const bool asWritten : {false, true}) {
-    if (asWritten && !kernel->reassociates()) break;
-    const std::string order = kernel->reassociates() ? (asWritten ? ", loop as written" : ", plan's order") : "";
-    std::vector<std::vector<std::uint8_t>> bytes = d.bytes;
-    const std::vector<interp::Arg> args = interpreterArgs(d, bytes);
-    try {
-      interpreter.launch(fn, extent, args, asWritten);
-    } catch (const interp::Error& e) {
-      r.interpreterFailed = true;
-      if (compiled.options().checked)
-        r.mismatch = checkedFailsToo(*kernel, fn, d, extent, asWritten, e.diagnostic().format());
-      if (!r.mismatch.empty()) r.mismatch = std::string(code) + order + ": " + r.mismatch;
+  for (std::size_t set = 0; set < spec.argSets.size(); ++set) {
+    const LaunchData d = prepareLaunch(fn, spec, /*quiet=*/false, set);
+    const interp::Extent extent = d.extent();
+    for (const bool asWritten : {false, true}) {
+      if (asWritten && !kernel->reassociates()) break;
+      const std::string where = std::string(code) + ", argument set " + std::to_string(set) +
+                                (kernel->reassociates() ? (asWritten ? ", loop as written" : ", plan's order") : "");
+      ++r.launches;
+      std::vector<std::vector<std::uint8_t>> bytes = d.bytes;
+      try {
+        interpreter.launch(fn, extent, interpreterArgs(d, bytes), asWritten);
+      } catch (const interp::Error& e) {
+        ++r.interpreterFailed;
+        if (!compiled.options().checked) continue;
+        if (std::string m = checkedFailsToo(*kernel, fn, d, extent, asWritten, e.diagnostic().format()); !m.empty()) {
+          r.mismatch = where + ": " + m;
+          return r;
+        }
+        continue;
+      }
+      // crossCheckLaunch runs both sides again on private copies of the arguments.
+      bytes = d.bytes;
+      const CrossCheckResult c = crossCheckLaunch(interpreter, compiled, fn, extent, interpreterArgs(d, bytes),
+                                                  asWritten);
+      if (c.equal) continue;
+      r.mismatch = where + ": " + (c.error.empty() ? c.summary() : c.error) + " (arguments: " + describeLaunch(d) + ")";
       return r;
     }
-    // crossCheckLaunch runs both sides again on private copies of the arguments.
-    const CrossCheckResult c = crossCheckLaunch(interpreter, compiled, fn, extent, interpreterArgs(d, bytes = d.bytes),
-                                                asWritten);
-    if (c.equal) continue;
-    r.mismatch = std::string(code) + order + ": " + (c.error.empty() ? c.summary() : c.error) +
-                 " (arguments: " + describeLaunch(d) + ")";
-    return r;
   }
   return r;
 }

@@ -12,17 +12,18 @@ namespace culift::rel {
 
 struct CompiledLegResult {
   bool lowered = false;            // the kernel has compiled code (else: whyNot)
-  bool interpreterFailed = false;  // the interpreter's launch threw (error: its diagnostic)
+  unsigned launches = 0;           // launches compared (argument sets, times two orders if reassociating)
+  unsigned interpreterFailed = 0;  // of those, launches the interpreter failed
   std::string whyNot;
   std::string mismatch;  // empty when the compiled code computed the interpreter's bits
 };
 
-// Launches `fn` (the kernel of `spec`) over kAxisExtent, arguments as the GPU leg builds them
-// (signaling NaNs kept), in the interpreter and in `compiled`; a reassociating kernel both in its
-// plan's order and as written. NaNs compare equal whatever their bits (docs/runtime.md: the
-// compiled backend does not promise a NaN's sign or payload). Where the interpreter reports an
-// error, checked code must fail too, and unchecked code (whose result C++ does not define) is
-// not compared. The generator makes no atomics, so no result depends on the outputs' order.
+// Launches `fn` (the kernel of `spec`) over kAxisExtent once per argument set (prepareLaunch:
+// arrays and scalars of that set, signaling NaNs kept), in the interpreter and in `compiled`; a reassociating kernel
+// both in its plan's order and as written. NaNs compare equal whatever their bits (docs/runtime.md: the compiled
+// backend does not promise a NaN's sign or payload). Where the interpreter reports an error, checked code must fail
+// too, and unchecked code (whose result C++ does not define) is not compared. The generator makes no atomics, so no
+// result depends on the outputs' order.
 CompiledLegResult runCompiledLeg(const interp::Program& interpreter, const cpujit::Program& compiled,
                                  const Function& fn, const ProgramSpec& spec);
 

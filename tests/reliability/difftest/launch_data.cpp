@@ -34,7 +34,7 @@ void quietNaNs(Scalar t, std::vector<std::uint8_t>& bytes) {
     }
 }
 
-LaunchData prepareLaunch(const Function& fn, const ProgramSpec& spec, bool quiet) {
+LaunchData prepareLaunch(const Function& fn, const ProgramSpec& spec, bool quiet, std::size_t set) {
   LaunchData d;
   for (const ParamSpec& q : spec.params) d.rank += q.axis >= 0;
   for (unsigned a = 0; a < 3; ++a) d.n[a] = a < std::max(d.rank, 1u) ? kAxisExtent[d.rank][a] : 1;
@@ -48,14 +48,14 @@ LaunchData prepareLaunch(const Function& fn, const ProgramSpec& spec, bool quiet
     } else if (p.role == ParamRole::PerElementScalar) {
       // One value per element, drawn from the argument sets of the same parameter.
       for (std::int64_t e = 0; e < d.elements; ++e) {
-        const ArgSet& set = spec.argSets[static_cast<std::size_t>(e) % spec.argSets.size()];
-        const auto& v = set.values[static_cast<std::size_t>(p.userParam)];
+        const ArgSet& from = spec.argSets[(static_cast<std::size_t>(e) + set) % spec.argSets.size()];
+        const auto& v = from.values[static_cast<std::size_t>(p.userParam)];
         b.insert(b.end(), v.begin(), v.end());
       }
     } else {
       // (An array of structs, `const S* p`: the records' elements of the struct's one scalar
       // type, as the generator sized them; the kernel's layout must agree.)
-      b = spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
+      b = spec.argSets[set].values[static_cast<std::size_t>(p.userParam)];
       if (p.record && b.size() != kArrayLength * p.record->elements() * byteSize(p.type.scalar))
         throw std::runtime_error("the array of structs '" + p.name + "' has " + std::to_string(b.size()) +
                                  " bytes of arguments, not " + std::to_string(kArrayLength) + " records of " +

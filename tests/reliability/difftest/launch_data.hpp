@@ -27,10 +27,11 @@ struct LaunchData {
 void quietNaNs(Scalar t, std::vector<std::uint8_t>& bytes);
 
 // The launch of `fn` (program `spec`, translated) over kAxisExtent: an element-wise kernel's
-// per-element scalars drawn from the argument sets in turn, arrays and scalars from the first;
+// per-element scalars drawn from the argument sets in turn (starting at `set`), arrays and
+// scalars from argument set `set`;
 // `quiet`: every signaling NaN made quiet (the GPU leg: the host library and the GPU treat them
 // differently where a function defines a number for a NaN argument).
-LaunchData prepareLaunch(const Function& fn, const ProgramSpec& spec, bool quiet);
+LaunchData prepareLaunch(const Function& fn, const ProgramSpec& spec, bool quiet, std::size_t set = 0);
 
 bool isArrayRole(ParamRole r);
 // The interpreter's launch arguments, arrays pointing into `bytes` (a copy of LaunchData::bytes).

@@ -89,8 +89,9 @@ std::string OracleReport::summary() const {
       << counts.reassociating << " reassociating); " << counts.argDependent << " depend on their arguments";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
   if (counts.compiled || counts.notLowered)
-    out << "; compiled CPU " << counts.compiled << " (" << counts.compiledReassociating << " reassociating), "
-        << counts.notLowered << " not lowered"
+    out << "; compiled CPU " << counts.compiled << " (" << counts.compiledReassociating << " reassociating; "
+        << counts.compiledLaunches << " launches, " << counts.compiledInterpreterErrors
+        << " failed by the interpreter), " << counts.notLowered << " not lowered"
         << (counts.firstNotLowered.empty() ? "" : " (" + counts.firstNotLowered + ")");
   if (!counts.compiledSkipped.empty()) out << " [compiled CPU skipped: " << counts.compiledSkipped << "]";
   out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
@@ -264,13 +265,15 @@ std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
       if (code == &checked) {
         ++report.counts.compiled;
         report.counts.compiledReassociating += !fn->reassociatedSums.empty();
+        report.counts.compiledLaunches += r.launches;
+        report.counts.compiledInterpreterErrors += r.interpreterFailed;
       }
       if (!r.mismatch.empty()) {
         report.findings.push_back({FindingKind::Compiled, p.name, -1, r.mismatch});
         same = false;
         break;
       }
-      same &= !r.interpreterFailed;
+      same &= r.interpreterFailed == 0;
     }
     if (same) agreed.insert(p.name);
   }

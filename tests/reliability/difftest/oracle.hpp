@@ -88,6 +88,8 @@ struct LegCounts {
   unsigned argDependent = 0;                             // programs whose outputs differ between argument sets
   unsigned compiled = 0;                                 // programs launched by compiled code (both kinds)
   unsigned compiledReassociating = 0;                    // of those, reassociating (both orders compared)
+  unsigned compiledLaunches = 0;                         // launches compared, per kind of code
+  unsigned compiledInterpreterErrors = 0;                // of those, launches the interpreter failed
   unsigned notLowered = 0;                               // programs whose kernel the backend leaves out
   std::string firstNotLowered;                           // the first of them and why
   std::string compiledSkipped;                           // why the compiled leg did not run

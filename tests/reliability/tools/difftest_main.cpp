@@ -75,14 +75,15 @@ int main(int argc, char** argv) {
       "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n"
       "  programs %u..%u; generated: %s\n"
       "  results depending on the arguments: %u of %u programs (%.0f %%)%s\n"
-      "  compiled CPU leg: %u programs launched by checked and unchecked code (%u reassociating), %u not lowered%s%s\n",
+      "  compiled CPU leg: %u programs launched by checked and unchecked code (%u reassociating; %u launches "
+      "by each, %u failed by the interpreter), %u not lowered%s%s\n",
       static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
       t.nvrtcModules, t.nvrtcKernels, t.planned,
       t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(), r.findings.size(), t.seconds,
       o.first, o.first + o.count - 1, r.generated.summary().c_str(), t.argDependent, t.programs,
       t.programs ? 100.0 * t.argDependent / t.programs : 0.0,
       t.nativeO0 + t.nativeO2 ? "" : " [counted on the native legs, which did not run]", t.compiled,
-      t.compiledReassociating, t.notLowered,
+      t.compiledReassociating, t.compiledLaunches, t.compiledInterpreterErrors, t.notLowered,
       t.firstNotLowered.empty() ? "" : (" (first: " + t.firstNotLowered + ")").c_str(),
       t.compiledSkipped.empty() ? "" : (" [skipped: " + t.compiledSkipped + "]").c_str());
   for (const auto& f : r.findings)
