@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A long differential campaign: generated programs on the native (-O0 with UBSan, whose first
-# report stops the program and is a finding, -O2) and interpreter legs plus NVRTC compiles;
+# report stops the program and is a finding, -O2) and interpreter legs plus NVRTC compiles, and
+# the compiled CPU leg (every kernel launched by checked and unchecked compiled code against the
+# interpreter's launch; --no-compiled skips it, --only-compiled runs it alone);
 # every finding is reduced and saved as a regression file under tests/reliability/regressions/
 # (replayed by reliability_regression_tests). The summary prints what was generated and how many
 # programs' results depend on their arguments. Shards: --first N --count M; --no-nvrtc for the

@@ -22,9 +22,10 @@ struct Copies {
   }
 };
 
-// The compiled code's arguments: per signature parameter, an array's data or a scalar's value.
-cpujit::LaunchArgs launchArgs(const Function& fn, const interp::Extent& extent, const Copies& c,
-                              std::vector<interp::Value>& scalars) {
+}  // namespace
+
+cpujit::LaunchArgs compiledLaunchArgs(const Function& fn, const interp::Extent& extent,
+                                      std::span<const interp::Arg> kernelArgs, std::vector<interp::Value>& scalars) {
   cpujit::LaunchArgs a;
   scalars.resize(fn.signature.params.size());
   std::size_t next = 0;
@@ -35,7 +36,7 @@ cpujit::LaunchArgs launchArgs(const Function& fn, const interp::Extent& extent, 
       a.lengths.push_back(0);
       continue;
     }
-    const interp::Arg& arg = c.args.at(next++);
+    const interp::Arg& arg = kernelArgs[next++];
     if (const auto* v = std::get_if<interp::Value>(&arg)) {
       scalars[k] = *v;
       a.params.push_back(&scalars[k].b);  // the union's first byte: the value in its own type
@@ -49,8 +50,6 @@ cpujit::LaunchArgs launchArgs(const Function& fn, const interp::Extent& extent, 
   for (unsigned axis = 0; axis < 3; ++axis) a.extent[axis] = axis < extent.rank ? extent.n[axis] : 1;
   return a;
 }
-
-}  // namespace
 
 CrossCheckResult crossCheckLaunch(const interp::Program& interpreter, const cpujit::Program& compiled,
                                   const Function& fn, const interp::Extent& extent,
@@ -72,7 +71,7 @@ CrossCheckResult crossCheckLaunch(const interp::Program& interpreter, const cpuj
     return r;
   }
   std::vector<interp::Value> scalars;
-  const cpujit::LaunchArgs a = launchArgs(fn, extent, theirs, scalars);
+  const cpujit::LaunchArgs a = compiledLaunchArgs(fn, extent, theirs.args, scalars);
   if (auto failed = k->run(a, 0, a.outputs(), loopAsWritten)) {
     r.equal = false;
     r.error = "the compiled code failed at output " + std::to_string(failed->output) +

@@ -22,7 +22,9 @@ llvm::Value* FunctionLowerer::convert(llvm::Value* v, Scalar from, Scalar to) {
     const auto id = isSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     return b_.CreateIntrinsic(id, {t, v->getType()}, {v});
   }
-  const bool srcSigned = from != Scalar::Bool && isSigned(from);
+  const bool srcSigned = (from != Scalar::Bool && isSigned(from)) ||
+                         (m_.options().plantedBug == PlantedBug::UnsignedNarrowSignExtends && byteSize(from) < 4 &&
+                          byteSize(to) > byteSize(from) && from != Scalar::Bool);
   if (toFloat) return srcSigned ? b_.CreateSIToFP(v, t) : b_.CreateUIToFP(v, t);
   return srcSigned ? b_.CreateSExtOrTrunc(v, t) : b_.CreateZExtOrTrunc(v, t);
 }
@@ -103,14 +105,16 @@ llvm::Value* FunctionLowerer::shift(BinaryOp op, Scalar t, llvm::Value* a, llvm:
            "a shift count must be at least 0 and less than the width of the shifted type");
   llvm::Value* masked = b_.CreateTrunc(b_.CreateAnd(n, b_.getInt64(width - 1)), ty);
   if (op == BinaryOp::Shl) return b_.CreateShl(a, masked);
-  return isSigned(t) ? b_.CreateAShr(a, masked) : b_.CreateLShr(a, masked);
+  const bool arithmetic = isSigned(t) && m_.options().plantedBug != PlantedBug::SignedShiftRightLogical;
+  return arithmetic ? b_.CreateAShr(a, masked) : b_.CreateLShr(a, masked);
 }
 
 llvm::Value* FunctionLowerer::compare(BinaryOp op, Scalar t, llvm::Value* a, llvm::Value* b) {
   using P = llvm::CmpInst::Predicate;
   if (isFloating(t)) {
     switch (op) {
-      case BinaryOp::Lt: return b_.CreateFCmp(P::FCMP_OLT, a, b);
+      case BinaryOp::Lt:
+        return b_.CreateFCmp(m_.options().plantedBug == PlantedBug::NaNLessThanTrue ? P::FCMP_ULT : P::FCMP_OLT, a, b);
       case BinaryOp::Gt: return b_.CreateFCmp(P::FCMP_OGT, a, b);
       case BinaryOp::Le: return b_.CreateFCmp(P::FCMP_OLE, a, b);
       case BinaryOp::Ge: return b_.CreateFCmp(P::FCMP_OGE, a, b);

@@ -11,6 +11,7 @@
 
 #include "campaign.hpp"
 #include "catch.hpp"
+#include "compiled_leg.hpp"
 #include "culift/translate.hpp"
 #include "gpu_skip.hpp"
 #include "native_leg.hpp"
@@ -605,4 +606,131 @@ TEST_CASE("the oracle reports what it is built to catch", "[difftest][oracle]") 
   CHECK(r.findings[0].kind == FindingKind::InterpreterError);
   CHECK(r.findings[0].argSet == 1);
   CHECK(r.findings[0].detail.find("2147483647") != std::string::npos);
+}
+
+TEST_CASE("the compiled CPU leg agrees with the interpreter and catches its planted bugs", "[difftest][ci][compiled]") {
+  std::string why;
+  if (!cpujit::available(&why)) {
+    WARN("skipped: no JIT for this host (" << why << ")");
+    return;
+  }
+  // The CI seed's first programs on the compiled leg alone: every kernel launched over its
+  // extent by checked and unchecked code, compared with the interpreter's launch bit for bit.
+  constexpr unsigned kPrograms = 150;
+  CampaignOptions o;
+  o.seed = kCiSeed;
+  o.count = kPrograms;
+  o.batchSize = 75;
+  o.oracle.includeDir = CULIFT_INCLUDE_DIR;
+  o.oracle.nativeO0 = o.oracle.nativeO2 = o.oracle.interpreter = o.oracle.nvrtc = false;
+  o.oracle.compiled = true;
+  o.reduce = false;
+  for (unsigned b = 1; b <= cpujit::kPlantedBugs; ++b)
+    o.oracle.compiledPlantedBugs.push_back(static_cast<cpujit::PlantedBug>(b));
+  const CampaignResult r = runCampaign(o);
+  std::string findings;
+  for (const Finding& f : r.findings)
+    findings += std::string(name(f.kind)) + ": " + f.program + ": " + f.detail.substr(0, 1500) + "\n";
+  INFO(findings);
+  const LegCounts& t = r.totals;
+  std::printf(
+      "difftest compiled CPU leg (seed %llu): %u programs, %u launched by compiled code (%u reassociating), "
+      "%u not lowered%s; %zu finding(s); %.1f s\n",
+      static_cast<unsigned long long>(kCiSeed), t.programs, t.compiled, t.compiledReassociating, t.notLowered,
+      t.firstNotLowered.empty() ? "" : (" (first: " + t.firstNotLowered + ")").c_str(), r.findings.size(), t.seconds);
+  CHECK(t.programs == kPrograms);
+  CHECK(t.compiled + t.notLowered == kPrograms);
+  CHECK(t.compiled >= kPrograms * 9 / 10);  // the backend lowers the generated subset
+  CHECK(t.compiledReassociating >= 1);
+  CHECK(t.interpreted == 0);                   // the interpreter leg (calls) did not run, only its launches
+  CHECK(t.compiledLaunches >= kPrograms * 3);  // every argument set
+  CHECK(r.findings.empty());
+  REQUIRE(r.compiledPlanted.size() == cpujit::kPlantedBugs);
+  for (const PlantedBugReport& b : r.compiledPlanted) {
+    std::printf("  planted bug %-36s caught by %3u program(s)%s%s\n", name(b).c_str(), b.caught,
+                b.caught ? ", first " : "", b.firstProgram.c_str());
+    INFO("planted bug " << name(b) << " was not caught: " << b.firstDetail);
+    CHECK(b.caught > 0);
+  }
+}
+
+namespace {
+
+// An element-wise program of one int parameter `a` over `values` (one argument set each).
+ProgramSpec elementWise(const std::string& name, const std::string& body, std::initializer_list<std::int32_t> values) {
+  ProgramSpec p;
+  p.name = name;
+  p.kernel = name + "_kernel";
+  p.returnType = Scalar::I32;
+  p.params = {{"a", Scalar::I32}};
+  p.functions = "CULIFT_KERNEL int " + p.kernel + "(int a) { " + body + " }\n";
+  for (std::int32_t v : values) {
+    ArgSet a;
+    a.values.emplace_back(4);
+    std::memcpy(a.values[0].data(), &v, 4);
+    p.argSets.push_back(a);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("the compiled leg compares launches, expects checked code to fail where the interpreter does",
+          "[difftest][oracle][compiled]") {
+  std::string why;
+  if (!cpujit::available(&why)) {
+    WARN("skipped: no JIT for this host (" << why << ")");
+    return;
+  }
+  const ProgramSpec shift = elementWise("sh", "return a >> 1;", {-8, 5, -1});
+  const ProgramSpec divide = elementWise("dv", "return 100 / a;", {4, 0, -3});  // a division by zero
+  TranslateOptions to;
+  to.compilerArgs = {"-I" CULIFT_INCLUDE_DIR, "-std=c++20"};
+  auto translated = [&](const ProgramSpec& p) {
+    TranslateResult r = translateSource(p.source(), p.name + ".cpp", to);
+    INFO(r.formatDiagnostics());
+    REQUIRE(r.ok());
+    return r.module;
+  };
+  const auto shiftModule = translated(shift), divideModule = translated(divide);
+  const auto shiftInterp = interp::Program::compile(shiftModule);
+  const auto divideInterp = interp::Program::compile(divideModule);
+  for (const bool checked : {true, false}) {
+    INFO((checked ? "checked" : "unchecked"));
+    const auto jit = cpujit::Program::compile(shiftModule, cpujit::Options{.checked = checked});
+    const CompiledLegResult same = runCompiledLeg(*shiftInterp, *jit, *shiftModule->find(shift.kernel), shift);
+    CHECK(same.lowered);
+    CHECK(same.launches == 3);
+    CHECK(same.interpreterFailed == 0);
+    CHECK(same.mismatch.empty());
+    // The interpreter reports 100 / 0 (element 1 of the launch): checked code fails too, and
+    // unchecked code, whose value C++ does not define there, is not compared.
+    const auto jitDivide = cpujit::Program::compile(divideModule, cpujit::Options{.checked = checked});
+    const CompiledLegResult failed = runCompiledLeg(*divideInterp, *jitDivide, *divideModule->find(divide.kernel),
+                                                    divide);
+    CHECK(failed.lowered);
+    CHECK(failed.launches == 3);           // one per argument set
+    CHECK(failed.interpreterFailed == 3);  // 0 is element 1, 2 or 0 of each launch
+    CHECK(failed.mismatch.empty());
+  }
+  // A planted bug in the lowering is a mismatch naming the element, the code and the launch.
+  const auto buggy = cpujit::Program::compile(
+      shiftModule, cpujit::Options{.checked = false, .plantedBug = cpujit::PlantedBug::SignedShiftRightLogical});
+  const CompiledLegResult wrong = runCompiledLeg(*shiftInterp, *buggy, *shiftModule->find(shift.kernel), shift);
+  INFO(wrong.mismatch);
+  CHECK(wrong.mismatch.find("unchecked, argument set 0") == 0);
+  CHECK(wrong.mismatch.find("extent 64x1x1") != std::string::npos);
+  // Through the oracle: no finding from the real code, the planted bug caught by the shift.
+  OracleOptions o;
+  o.includeDir = CULIFT_INCLUDE_DIR;
+  o.nativeO0 = o.nativeO2 = o.interpreter = o.nvrtc = false;
+  o.compiled = true;
+  o.compiledPlantedBugs = {cpujit::PlantedBug::SignedShiftRightLogical};
+  const OracleReport r = runOracle({shift, divide}, o);
+  INFO(r.summary());
+  CHECK(r.findings.empty());
+  CHECK(r.counts.compiled == 2);
+  REQUIRE(r.compiledPlanted.size() == 1);
+  CHECK(r.compiledPlanted[0].caught == 1);
+  CHECK(r.compiledPlanted[0].firstProgram == "sh");
 }

@@ -1,5 +1,6 @@
 // Replays every reduced finding in regressions/: native code (-O0, -O2) and the interpreter
-// must agree on the recorded arguments, and NVRTC must compile the kernel.
+// must agree on the recorded arguments, NVRTC must compile the kernel, and the compiled CPU
+// backend's launches (checked and unchecked) must compute the interpreter's.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -34,9 +35,11 @@ TEST_CASE("every recorded regression agrees on every leg", "[regression]") {
       REQUIRE(spec);
       OracleOptions o;
       o.includeDir = CULIFT_INCLUDE_DIR;
+      o.compiled = true;
       const OracleReport r = runOracle({*spec}, o);
       INFO(r.summary());
       CHECK(r.counts.interpreted == 1);
+      if (r.counts.compiledSkipped.empty()) CHECK(r.counts.compiled + r.counts.notLowered == 1);
       CHECK(r.findings.empty());
     }
   }

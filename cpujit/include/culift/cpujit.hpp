@@ -19,12 +19,23 @@
 
 namespace culift::cpujit {
 
+// Deliberate bugs, for the tests of the differential tester's compiled leg only (a test must show
+// the leg finds each). Every real use leaves Options::plantedBug at None.
+enum class PlantedBug : unsigned {
+  None = 0,
+  SignedShiftRightLogical,    // >> on a signed value shifts in zeros (lshr, not ashr)
+  NaNLessThanTrue,            // floating a < b is true when either is NaN (an unordered compare)
+  UnsignedNarrowSignExtends,  // unsigned char / short widened to a wider type sign-extends
+};
+inline constexpr unsigned kPlantedBugs = 3;
+
 struct Options {
   // Checked code: an array index out of range, an integer division (or remainder) by zero or
   // overflowing, and a shift count out of range stop the launch with a located error, as the
   // interpreter reports them. Unchecked code (the default) gives the GPU's behaviour for those:
   // no crash, a result C++ does not define. assert()s are checked in both.
   bool checked = false;
+  PlantedBug plantedBug = PlantedBug::None;  // tests of the differential tester only
 };
 
 // The arguments of one launch, one entry per parameter of the kernel signature (extents

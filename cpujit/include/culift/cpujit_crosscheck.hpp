@@ -13,6 +13,12 @@
 
 namespace culift {
 
+// The compiled code's arguments of a launch, `kernelArgs` as interp::Program::launch takes them:
+// per signature parameter an array's data (not copied) or the address of a scalar's value, kept
+// in `scalars`.
+cpujit::LaunchArgs compiledLaunchArgs(const Function& fn, const interp::Extent& extent,
+                                      std::span<const interp::Arg> kernelArgs, std::vector<interp::Value>& scalars);
+
 // `kernelArgs` as interp::Program::launch takes them (the signature without its extents). The
 // result's `error` holds the interpreter's error, or says that the kernel has no compiled code.
 CrossCheckResult crossCheckLaunch(const interp::Program& interpreter, const cpujit::Program& compiled,

@@ -33,6 +33,7 @@ std::string slug(FindingKind k) {
     case FindingKind::Nvrtc: return "nvrtc_rejects";
     case FindingKind::Native: return "host_compiler";
     case FindingKind::UndefinedBehaviour: return "undefined_behaviour";
+    case FindingKind::Compiled: return "compiled_mismatch";
   }
   return "finding";
 }
@@ -48,7 +49,49 @@ OracleOptions legsFor(FindingKind kind, const OracleOptions& base) {
   o.interpreter = kind == FindingKind::Interpreter || kind == FindingKind::InterpreterError ||
                   kind == FindingKind::Translate;
   o.nvrtc = kind == FindingKind::Nvrtc;
+  o.compiled = kind == FindingKind::Compiled;
+  o.plantedBugs.clear();
+  o.compiledPlantedBugs.clear();
   return o;
+}
+
+// Adds one batch's planted-bug reports to the campaign's.
+void addPlanted(std::vector<PlantedBugReport>& totals, const std::vector<PlantedBugReport>& batch) {
+  if (totals.empty()) {
+    totals = batch;
+    return;
+  }
+  for (std::size_t b = 0; b < batch.size(); ++b) {
+    PlantedBugReport& total = totals[b];
+    if (total.caught == 0 && batch[b].caught) {
+      total.firstProgram = batch[b].firstProgram;
+      total.firstDetail = batch[b].firstDetail;
+    }
+    total.caught += batch[b].caught;
+  }
+}
+
+// Adds one batch's leg counts to the campaign's.
+void addCounts(LegCounts& t, const LegCounts& c) {
+  t.programs += c.programs;
+  t.nativeO0 += c.nativeO0;
+  t.nativeO2 += c.nativeO2;
+  t.interpreted += c.interpreted;
+  t.calls += c.calls;
+  t.nvrtcModules += c.nvrtcModules;
+  t.nvrtcKernels += c.nvrtcKernels;
+  t.planned += c.planned;
+  t.reassociating += c.reassociating;
+  t.argDependent += c.argDependent;
+  t.compiled += c.compiled;
+  t.compiledReassociating += c.compiledReassociating;
+  t.compiledLaunches += c.compiledLaunches;
+  t.compiledInterpreterErrors += c.compiledInterpreterErrors;
+  t.notLowered += c.notLowered;
+  if (t.firstNotLowered.empty()) t.firstNotLowered = c.firstNotLowered;
+  t.compiledSkipped = c.compiledSkipped;
+  t.nvrtcSkipped = c.nvrtcSkipped;
+  t.seconds += c.seconds;
 }
 
 }  // namespace
@@ -99,30 +142,10 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     std::vector<Generated> trees;
     std::vector<ProgramSpec> batch = generateBatch(options.seed, first, n, options.gen, &trees);
     OracleReport r = runOracle(batch, options.oracle);
-    LegCounts& t = result.totals;
-    t.programs += r.counts.programs;
-    t.nativeO0 += r.counts.nativeO0;
-    t.nativeO2 += r.counts.nativeO2;
-    t.interpreted += r.counts.interpreted;
-    t.calls += r.counts.calls;
-    t.nvrtcModules += r.counts.nvrtcModules;
-    t.nvrtcKernels += r.counts.nvrtcKernels;
-    t.planned += r.counts.planned;
-    t.reassociating += r.counts.reassociating;
-    t.argDependent += r.counts.argDependent;
+    addCounts(result.totals, r.counts);
     for (const Generated& g : trees) result.generated.add(g.tree);
-    if (result.planted.empty()) result.planted = r.planted;
-    else
-      for (std::size_t b = 0; b < r.planted.size(); ++b) {
-        PlantedBugReport& total = result.planted[b];
-        if (total.caught == 0 && r.planted[b].caught) {
-          total.firstProgram = r.planted[b].firstProgram;
-          total.firstDetail = r.planted[b].firstDetail;
-        }
-        total.caught += r.planted[b].caught;
-      }
-    t.nvrtcSkipped = r.counts.nvrtcSkipped;
-    t.seconds += r.counts.seconds;
+    addPlanted(result.planted, r.planted);
+    addPlanted(result.compiledPlanted, r.compiledPlanted);
     if (options.oracle.log)
       options.oracle.log("batch " + std::to_string(first) + ".." + std::to_string(first + n - 1) + ": " + r.summary());
     std::set<std::pair<std::string, int>> seen;  // one finding per program and kind

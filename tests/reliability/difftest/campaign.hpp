@@ -26,7 +26,8 @@ struct CampaignOptions {
 struct CampaignResult {
   LegCounts totals;
   std::vector<Finding> findings;
-  std::vector<PlantedBugReport> planted;  // OracleOptions::plantedBugs over every batch
+  std::vector<PlantedBugReport> planted;          // OracleOptions::plantedBugs over every batch
+  std::vector<PlantedBugReport> compiledPlanted;  // OracleOptions::compiledPlantedBugs over every batch
   std::vector<std::string> savedFiles;
   GenStats generated;  // what the programs held
 };

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
 
+#include "compiled_leg.hpp"
 #include "culift/codegen.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/nvrtc.hpp"
@@ -29,6 +31,7 @@ std::string_view name(FindingKind k) {
     case FindingKind::Nvrtc: return "nvrtc";
     case FindingKind::Native: return "host compiler";
     case FindingKind::UndefinedBehaviour: return "undefined behaviour";
+    case FindingKind::Compiled: return "compiled CPU vs interpreter";
   }
   return "?";
 }
@@ -62,6 +65,22 @@ std::string_view name(interp::PlantedBug bug) {
   return "?";
 }
 
+std::string_view name(cpujit::PlantedBug bug) {
+  using B = cpujit::PlantedBug;
+  switch (bug) {
+    case B::None: return "None";
+    case B::SignedShiftRightLogical: return "SignedShiftRightLogical";
+    case B::NaNLessThanTrue: return "NaNLessThanTrue";
+    case B::UnsignedNarrowSignExtends: return "UnsignedNarrowSignExtends";
+  }
+  return "?";
+}
+
+std::string name(const PlantedBugReport& r) {
+  if (r.compiledBug != cpujit::PlantedBug::None) return "compiled " + std::string(name(r.compiledBug));
+  return std::string(name(r.bug));
+}
+
 std::string OracleReport::summary() const {
   std::ostringstream out;
   out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0
@@ -69,6 +88,12 @@ std::string OracleReport::summary() const {
       << " module(s), " << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries ("
       << counts.reassociating << " reassociating); " << counts.argDependent << " depend on their arguments";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
+  if (counts.compiled || counts.notLowered)
+    out << "; compiled CPU " << counts.compiled << " (" << counts.compiledReassociating << " reassociating; "
+        << counts.compiledLaunches << " launches, " << counts.compiledInterpreterErrors
+        << " failed by the interpreter), " << counts.notLowered << " not lowered"
+        << (counts.firstNotLowered.empty() ? "" : " (" + counts.firstNotLowered + ")");
+  if (!counts.compiledSkipped.empty()) out << " [compiled CPU skipped: " << counts.compiledSkipped << "]";
   out << "; " << findings.size() << " finding(s); " << counts.seconds << " s\n";
   for (const Finding& f : findings)
     out << "  " << name(f.kind) << ": " << f.program << (f.argSet >= 0 ? " args #" + std::to_string(f.argSet) : "")
@@ -189,6 +214,96 @@ struct Translated {
   std::shared_ptr<const interp::Program> program;
 };
 
+// The compiled programs of every translated module, one per Options (compiled once per module).
+class CompiledModules {
+ public:
+  explicit CompiledModules(cpujit::Options options) : options_(options) {}
+  const cpujit::Program& of(const std::shared_ptr<Module>& module) {
+    std::shared_ptr<const cpujit::Program>& p = programs_[module.get()];
+    if (!p) p = cpujit::Program::compile(module, options_);
+    return *p;
+  }
+
+ private:
+  cpujit::Options options_;
+  std::map<const Module*, std::shared_ptr<const cpujit::Program>> programs_;
+};
+
+// The kernel of program `p`, translated, with its interpreter; null when it is not there.
+const Function* translatedKernel(const std::map<std::string, Translated>& byProgram, const ProgramSpec& p,
+                                 const Translated** t) {
+  auto it = byProgram.find(p.name);
+  if (it == byProgram.end() || !it->second.program) return nullptr;
+  *t = &it->second;
+  return it->second.module->find(p.kernel);
+}
+
+// 5b. The compiled CPU leg: every translated kernel on checked and on unchecked compiled code,
+// against the interpreter's launch. Returns the programs both agreed on (for the planted bugs).
+std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
+                                      const std::map<std::string, Translated>& byProgram, OracleReport& report) {
+  std::set<std::string> agreed;
+  std::string why;
+  if (!cpujit::available(&why)) {
+    report.counts.compiledSkipped = why.empty() ? "no JIT for this host" : why;
+    return agreed;
+  }
+  CompiledModules checked(cpujit::Options{.checked = true}), unchecked(cpujit::Options{.checked = false});
+  for (const ProgramSpec& p : programs) {
+    const Translated* t = nullptr;
+    const Function* fn = translatedKernel(byProgram, p, &t);
+    if (!fn) continue;
+    bool same = true;
+    for (CompiledModules* code : {&checked, &unchecked}) {
+      const CompiledLegResult r = runCompiledLeg(*t->program, code->of(t->module), *fn, p);
+      if (!r.lowered) {
+        ++report.counts.notLowered;
+        if (report.counts.firstNotLowered.empty()) report.counts.firstNotLowered = p.name + ": " + r.whyNot;
+        same = false;
+        break;
+      }
+      if (code == &checked) {
+        ++report.counts.compiled;
+        report.counts.compiledReassociating += !fn->reassociatedSums.empty();
+        report.counts.compiledLaunches += r.launches;
+        report.counts.compiledInterpreterErrors += r.interpreterFailed;
+      }
+      if (!r.mismatch.empty()) {
+        report.findings.push_back({FindingKind::Compiled, p.name, -1, r.mismatch});
+        same = false;
+        break;
+      }
+      same &= r.interpreterFailed == 0;
+    }
+    if (same) agreed.insert(p.name);
+  }
+  return agreed;
+}
+
+// 6b. The compiled leg's planted bugs: unchecked code compiled with each, on the programs the real
+// compiled code agreed on.
+void runCompiledPlantedBugs(const std::vector<ProgramSpec>& programs,
+                            const std::map<std::string, Translated>& byProgram, const std::set<std::string>& agreed,
+                            const OracleOptions& options, OracleReport& report) {
+  for (const cpujit::PlantedBug bug : options.compiledPlantedBugs) {
+    PlantedBugReport planted;
+    planted.compiledBug = bug;
+    CompiledModules buggy(cpujit::Options{.checked = false, .plantedBug = bug});
+    for (const ProgramSpec& p : programs) {
+      const Translated* t = nullptr;
+      const Function* fn = agreed.count(p.name) ? translatedKernel(byProgram, p, &t) : nullptr;
+      if (!fn) continue;
+      const CompiledLegResult r = runCompiledLeg(*t->program, buggy.of(t->module), *fn, p);
+      if (r.mismatch.empty()) continue;
+      if (planted.caught++ == 0) {
+        planted.firstProgram = p.name;
+        planted.firstDetail = r.mismatch;
+      }
+    }
+    report.compiledPlanted.push_back(std::move(planted));
+  }
+}
+
 }  // namespace
 
 OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOptions& options) {
@@ -216,12 +331,12 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
 
   // 2. Translation: the whole batch at once; one program at a time when that fails.
   std::map<std::string, Translated> byProgram;
-  if (options.interpreter || options.nvrtc) {
+  if (options.interpreter || options.nvrtc || options.compiled) {
     std::string batch = kProgramIncludes;
     for (const ProgramSpec& p : programs) batch += p.functions;
     TranslateResult r = translateSource(batch, "difftest_batch.cpp", translateOptions(options));
     if (r.ok()) {
-      Translated t{r.module, options.interpreter ? interp::Program::compile(r.module) : nullptr};
+      Translated t{r.module, options.interpreter || options.compiled ? interp::Program::compile(r.module) : nullptr};
       for (const ProgramSpec& p : programs) byProgram[p.name] = t;
     } else {
       log("batch translation failed; translating program by program");
@@ -231,8 +346,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
           report.findings.push_back({FindingKind::Translate, p.name, -1, one.formatDiagnostics().substr(0, 4000)});
           continue;
         }
-        byProgram[p.name] = Translated{one.module,
-                                       options.interpreter ? interp::Program::compile(one.module) : nullptr};
+        byProgram[p.name] = Translated{one.module, options.interpreter || options.compiled
+                                                       ? interp::Program::compile(one.module)
+                                                       : nullptr};
       }
     }
   }
@@ -316,7 +432,7 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
     NativeEntry e2 = lib2 ? lib2->entry(p.name) : nullptr;
     const Translated* t = nullptr;
     const Function* fn = nullptr;
-    if (auto it = byProgram.find(p.name); it != byProgram.end() && it->second.program) {
+    if (auto it = byProgram.find(p.name); options.interpreter && it != byProgram.end() && it->second.program) {
       t = &it->second;
       fn = t->module->find(p.kernel);
       if (!fn)
@@ -370,6 +486,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
       }
   }
 
+  std::set<std::string> compiledAgreed;
+  if (options.compiled) compiledAgreed = runCompiledLegs(programs, byProgram, report);
+
   // 6. The planted bugs: the interpreter leg again, compiled with each, against the native results.
   for (const interp::PlantedBug bug : options.plantedBugs) {
     PlantedBugReport planted;
@@ -402,6 +521,8 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
     }
     report.planted.push_back(std::move(planted));
   }
+
+  if (options.compiled) runCompiledPlantedBugs(programs, byProgram, compiledAgreed, options, report);
 
   if (!options.keepFiles && options.workDir.empty()) llvm::sys::fs::remove_directories(work);
   report.counts.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

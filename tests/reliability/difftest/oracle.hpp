@@ -1,6 +1,7 @@
 // The differential oracle: every program of a batch run natively (-O0 and -O2) and in the
 // interpreter on the same arguments, compared bit for bit; every kernel module compiled by
-// NVRTC. Disagreements become findings the reducer can shrink.
+// NVRTC; every kernel launched by the compiled CPU backend and compared with the interpreter's
+// launch. Disagreements become findings the reducer can shrink.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "culift/cpujit.hpp"
 #include "culift/interpreter.hpp"
 #include "program.hpp"
 #include "value_bytes.hpp"
@@ -27,6 +29,9 @@ struct OracleOptions {
   // fold a NaN at compile time, NaNs are equal whatever their bits (docs/numerical-contract.md).
   NaNBits interpreterNaNs = NaNBits::Payload;
   bool interpreter = true;
+  // The compiled CPU leg (compiled_leg.hpp): every kernel launched over its extent by checked and
+  // by unchecked compiled code, each compared with the interpreter's launch.
+  bool compiled = false;
   bool nvrtc = true;       // compile every module with NVRTC (sm_90 cubin, --fmad=false)
   std::string includeDir;  // culift's include/ (annotate.hpp)
   std::string workDir;     // empty: a fresh temporary directory
@@ -36,17 +41,23 @@ struct OracleOptions {
   // deliberate bugs (interp::Options::plantedBug) against the same native results; each must be
   // caught (OracleReport::planted).
   std::vector<interp::PlantedBug> plantedBugs;
+  // The compiled leg's own test: it runs again, unchecked, with each of these (cpujit::Options::
+  // plantedBug) on the programs it agreed on; each must be caught (OracleReport::compiledPlanted).
+  std::vector<cpujit::PlantedBug> compiledPlantedBugs;
 };
 
 // What one planted bug did to a batch: the programs where the interpreter with the bug disagreed
 // with native code (or failed) although the real interpreter agreed.
 struct PlantedBugReport {
   interp::PlantedBug bug = interp::PlantedBug::None;
-  unsigned caught = 0;       // programs
-  std::string firstProgram;  // the first of them, and what differed
+  cpujit::PlantedBug compiledBug = cpujit::PlantedBug::None;  // the compiled leg's (bug is None)
+  unsigned caught = 0;                                        // programs
+  std::string firstProgram;                                   // the first of them, and what differed
   std::string firstDetail;
 };
 std::string_view name(interp::PlantedBug bug);  // "FloatToIntRounds", ...
+std::string_view name(cpujit::PlantedBug bug);  // "SignedShiftRightLogical", ...
+std::string name(const PlantedBugReport& r);    // either bug's name
 
 enum class FindingKind : std::uint8_t {
   NativeLevels,        // -O0 and -O2 disagree: the generator made undefined behaviour
@@ -56,6 +67,7 @@ enum class FindingKind : std::uint8_t {
   Nvrtc,               // NVRTC rejected the emitted CUDA
   Native,              // the host compiler rejected the program (a generator bug)
   UndefinedBehaviour,  // UBSan reported undefined behaviour in the -O0 leg (a generator bug)
+  Compiled,            // the compiled CPU code disagrees with the interpreter's launch (or fails alone)
 };
 std::string_view name(FindingKind k);
 
@@ -74,6 +86,13 @@ struct LegCounts {
   unsigned planned = 0;                                  // of those kernels, with loop-plan entries
   unsigned reassociating = 0;                            // of those, reassociating row reductions
   unsigned argDependent = 0;                             // programs whose outputs differ between argument sets
+  unsigned compiled = 0;                                 // programs launched by compiled code (both kinds)
+  unsigned compiledReassociating = 0;                    // of those, reassociating (both orders compared)
+  unsigned compiledLaunches = 0;                         // launches compared, per kind of code
+  unsigned compiledInterpreterErrors = 0;                // of those, launches the interpreter failed
+  unsigned notLowered = 0;                               // programs whose kernel the backend leaves out
+  std::string firstNotLowered;                           // the first of them and why
+  std::string compiledSkipped;                           // why the compiled leg did not run
   std::string nvrtcSkipped;                              // why NVRTC did not run
   double seconds = 0;
 };
@@ -81,7 +100,8 @@ struct LegCounts {
 struct OracleReport {
   LegCounts counts;
   std::vector<Finding> findings;
-  std::vector<PlantedBugReport> planted;  // one per OracleOptions::plantedBugs, in that order
+  std::vector<PlantedBugReport> planted;          // one per OracleOptions::plantedBugs, in that order
+  std::vector<PlantedBugReport> compiledPlanted;  // one per OracleOptions::compiledPlantedBugs
   std::string summary() const;
 };
 

@@ -1,5 +1,6 @@
 // culift-difftest: a differential campaign over generated programs (native -O0/-O2 vs the
-// interpreter, NVRTC compiles), reducing each finding to a regression file.
+// interpreter, NVRTC compiles, the compiled CPU backend's launches vs the interpreter's),
+// reducing each finding to a regression file.
 //
 //   culift-difftest --count 2000 --seed 7 --regressions tests/reliability/regressions
 #include <cstdio>
@@ -22,6 +23,13 @@ int main(int argc, char** argv) {
   cl::opt<unsigned> batch("batch", cl::desc("programs per native build"), cl::init(60), cl::cat(category));
   cl::opt<bool> noO2("no-o2", cl::desc("skip the -O2 native leg"), cl::cat(category));
   cl::opt<bool> noNvrtc("no-nvrtc", cl::desc("skip NVRTC compiles"), cl::cat(category));
+  cl::opt<bool> noCompiled("no-compiled",
+                           cl::desc("skip the compiled CPU leg (launches by checked and unchecked compiled code)"),
+                           cl::cat(category));
+  cl::opt<bool> onlyCompiled("only-compiled",
+                             cl::desc("run the compiled CPU leg alone (no native legs, no NVRTC; the interpreter "
+                                      "launches what it compares with)"),
+                             cl::cat(category));
   cl::opt<bool> ubsan("ubsan",
                       cl::desc("build the -O0 leg with UBSan: undefined behaviour is a finding (checks the generator)"),
                       cl::cat(category));
@@ -46,8 +54,11 @@ int main(int argc, char** argv) {
   o.gen.argSets = argSets;
   o.gen.checksum = !noChecksum;
   o.oracle.includeDir = CULIFT_INCLUDE_DIR;
-  o.oracle.nativeO2 = !noO2;
-  o.oracle.nvrtc = !noNvrtc;
+  o.oracle.nativeO2 = !noO2 && !onlyCompiled;
+  o.oracle.nativeO0 = !onlyCompiled;
+  o.oracle.interpreter = !onlyCompiled;
+  o.oracle.nvrtc = !noNvrtc && !onlyCompiled;
+  o.oracle.compiled = !noCompiled;
   o.oracle.ubsan = ubsan;
   o.oracle.log = [](const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); };
   o.reduce = !noReduce;
@@ -63,12 +74,18 @@ int main(int argc, char** argv) {
       "culift-difftest seed %llu: %u programs, %u argument sets; native -O0 %u, -O2 %u, interpreter %u; "
       "NVRTC %u module(s), %u kernel(s), %u with loop-plan entries%s; %zu finding(s); %.1f s\n"
       "  programs %u..%u; generated: %s\n"
-      "  results depending on the arguments: %u of %u programs (%.0f %%)\n",
+      "  results depending on the arguments: %u of %u programs (%.0f %%)%s\n"
+      "  compiled CPU leg: %u programs launched by checked and unchecked code (%u reassociating; %u launches "
+      "by each, %u failed by the interpreter), %u not lowered%s%s\n",
       static_cast<unsigned long long>(o.seed), t.programs, t.calls, t.nativeO0, t.nativeO2, t.interpreted,
       t.nvrtcModules, t.nvrtcKernels, t.planned,
       t.nvrtcSkipped.empty() ? "" : (" [NVRTC skipped: " + t.nvrtcSkipped + "]").c_str(), r.findings.size(), t.seconds,
       o.first, o.first + o.count - 1, r.generated.summary().c_str(), t.argDependent, t.programs,
-      t.programs ? 100.0 * t.argDependent / t.programs : 0.0);
+      t.programs ? 100.0 * t.argDependent / t.programs : 0.0,
+      t.nativeO0 + t.nativeO2 ? "" : " [counted on the native legs, which did not run]", t.compiled,
+      t.compiledReassociating, t.compiledLaunches, t.compiledInterpreterErrors, t.notLowered,
+      t.firstNotLowered.empty() ? "" : (" (first: " + t.firstNotLowered + ")").c_str(),
+      t.compiledSkipped.empty() ? "" : (" [skipped: " + t.compiledSkipped + "]").c_str());
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
                 f.argSet >= 0 ? (" args #" + std::to_string(f.argSet)).c_str() : "", f.detail.substr(0, 600).c_str());

@@ -24,6 +24,7 @@
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
+#include "launch_data.hpp"
 #include "reducer.hpp"
 #include "type_rules.hpp"
 #include "value_bytes.hpp"
@@ -33,80 +34,6 @@ using namespace culift;
 using namespace culift::rel;
 
 namespace {
-
-// Signaling NaNs become quiet: the host library and the GPU treat them differently where a
-// function defines a number for a NaN argument (glibc: hypot(inf, sNaN) is NaN, CUDA: inf),
-// a difference of the libraries, not of culift. The CPU legs keep them.
-void quietNaNs(Scalar t, std::vector<std::uint8_t>& bytes) {
-  if (t == Scalar::F32)
-    for (std::size_t k = 0; k + 4 <= bytes.size(); k += 4) {
-      std::uint32_t b;
-      std::memcpy(&b, &bytes[k], 4);
-      if ((b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu)) b |= 0x00400000u;
-      std::memcpy(&bytes[k], &b, 4);
-    }
-  if (t == Scalar::F64)
-    for (std::size_t k = 0; k + 8 <= bytes.size(); k += 8) {
-      std::uint64_t b;
-      std::memcpy(&b, &bytes[k], 8);
-      if ((b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0x000fffffffffffffull))
-        b |= 0x0008000000000000ull;
-      std::memcpy(&bytes[k], &b, 8);
-    }
-}
-
-// Host bytes for every launch argument of `fn` (the signature without extents).
-struct LaunchData {
-  std::vector<const KernelParam*> params;
-  std::vector<std::vector<std::uint8_t>> bytes;  // arrays: all elements; scalars: one value
-  std::int64_t n[3] = {1, 1, 1};
-  std::int64_t elements = 1;
-};
-
-LaunchData prepare(const Function& fn, const ProgramSpec& spec, unsigned rank) {
-  LaunchData d;
-  for (unsigned a = 0; a < 3; ++a) d.n[a] = a < std::max(rank, 1u) ? kAxisExtent[rank][a] : 1;
-  d.elements = d.n[0] * d.n[1] * d.n[2];
-  Rng r(spec.seed ^ 0x5eed);
-  for (const KernelParam& p : fn.signature.params) {
-    if (p.role == ParamRole::Extent) continue;
-    d.params.push_back(&p);
-    std::vector<std::uint8_t> b;
-    if (p.role == ParamRole::ResultArray) {
-      b.assign(static_cast<std::size_t>(d.elements) * byteSize(p.type.scalar), 0);
-    } else if (p.role == ParamRole::PerElementScalar) {
-      // One value per element, drawn from the argument sets of the same parameter.
-      for (std::int64_t e = 0; e < d.elements; ++e) {
-        const ArgSet& set = spec.argSets[static_cast<std::size_t>(e) % spec.argSets.size()];
-        const auto& v = set.values[static_cast<std::size_t>(p.userParam)];
-        b.insert(b.end(), v.begin(), v.end());
-      }
-    } else {
-      // (An array of structs, `const S* p`: the records' elements of the struct's one scalar
-      // type, as the generator sized them; the kernel's layout must agree.)
-      b = spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
-      if (p.record && b.size() != kArrayLength * p.record->elements() * byteSize(p.type.scalar))
-        throw std::runtime_error("the array of structs '" + p.name + "' has " + std::to_string(b.size()) +
-                                 " bytes of arguments, not " + std::to_string(kArrayLength) + " records of " +
-                                 std::to_string(p.record->size) + " bytes");
-    }
-    quietNaNs(p.type.scalar, b);
-    d.bytes.push_back(std::move(b));
-  }
-  return d;
-}
-
-bool isArrayRole(ParamRole r) { return r != ParamRole::Scalar; }
-
-// The launch's scalar arguments and extent, as a finding names them ("s0=3 a=-0.5; extent 4x4x4"),
-// so that it can be replayed natively.
-std::string describeLaunch(const LaunchData& d) {
-  std::string s;
-  for (std::size_t k = 0; k < d.params.size(); ++k)
-    if (!isArrayRole(d.params[k]->role))
-      s += d.params[k]->name + "=" + formatValue(d.params[k]->type.scalar, d.bytes[k].data()) + " ";
-  return s + "; extent " + std::to_string(d.n[0]) + "x" + std::to_string(d.n[1]) + "x" + std::to_string(d.n[2]);
-}
 
 // The input arrays' first elements (an element-wise kernel's per-element inputs too), for a
 // native replay or `culift launch --args` (--show-args).
@@ -167,26 +94,10 @@ std::vector<std::vector<std::uint8_t>> runInterpreter(const interp::Program& pro
                                                       const std::shared_ptr<const Module>& module, const Function& fn,
                                                       const LaunchData& d, unsigned rank) {
   std::vector<std::vector<std::uint8_t>> out = d.bytes;
-  std::vector<interp::Arg> args;
-  for (std::size_t k = 0; k < d.params.size(); ++k) {
-    const KernelParam& p = *d.params[k];
-    if (isArrayRole(p.role)) {
-      interp::ArrayRef a;
-      a.element = p.type.scalar;
-      a.data = out[k].data();
-      a.size = out[k].size() / byteSize(p.type.scalar);
-      a.writable = p.role == ParamRole::WritableArray || p.role == ParamRole::ResultArray;
-      args.emplace_back(a);
-    } else {
-      args.emplace_back(valueFromBytes(p.type.scalar, out[k].data()));
-    }
-  }
-  interp::Extent e;
-  e.rank = std::max(rank, 1u);
-  for (unsigned a = 0; a < 3; ++a) e.n[a] = d.n[a];
+  const std::vector<interp::Arg> args = interpreterArgs(d, out);
   const rt::LaunchPlan plan =
       engine.kernel(module, fn.name).plan(d.n[0], rank >= 2 ? d.n[1] : 1, rank >= 3 ? d.n[2] : 1);
-  program.launch(fn, e, args, /*loopAsWritten=*/!rt::choosePlanEntry(fn, plan, engine.device()));
+  program.launch(fn, d.extent(), args, /*loopAsWritten=*/!rt::choosePlanEntry(fn, plan, engine.device()));
   return out;
 }
 
@@ -215,9 +126,8 @@ unsigned hostUlps(const std::string& fn, Scalar t) {
 std::string compareLaunch(rt::Engine& engine, const interp::Program& program,
                           const std::shared_ptr<const Module>& module, const Function& fn, const ProgramSpec& p,
                           bool showArgs) {
-  unsigned rank = 0;
-  for (const ParamSpec& q : p.params) rank += q.axis >= 0;
-  const LaunchData d = prepare(fn, p, rank);
+  const LaunchData d = prepareLaunch(fn, p, /*quiet=*/true);
+  const unsigned rank = d.rank;
   if (showArgs) std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
   const auto cpu = runInterpreter(program, engine, module, fn, d, rank);
   const auto gpu = runGpu(engine, module, fn, d, rank);
