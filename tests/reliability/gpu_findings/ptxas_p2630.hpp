@@ -1,6 +1,7 @@
 // Seed 20261205, program 2630 of the GPU leg, as its reducer left it (with the GPU as the oracle):
 // the GPU differs from the interpreter with the device assembler at -O1, -O2 and -O3 and agrees
-// with --ptxas-options=-O0 and with -G. Not yet worked around (docs/reliability.md).
+// with --ptxas-options=-O0 and with -G. Worked around: char and short std::min, std::max and
+// std::clamp compare in 32 bits (golden narrow_min_switch).
 //   culift-difftest-gpu --seed 20261205 --first 2630 --count 1
 #include <algorithm>
 #include <array>
