@@ -577,8 +577,9 @@ void ConvWriter::sharedTiles() {
              "][" + str(o.position ? tp_ : tk_) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) +
              "], by " + (o.position ? "position" : "channel"));
   }
-  out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
-           "];  // the term runs for this position");
+  if (c_.predicate)
+    out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
+             "];  // the term runs for this position");
   for (size_t d = 0; d < c_.counters.size(); ++d)
     out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTermStep) + "];  // " +
              name(c_.counters[d]) + " of each term");
@@ -710,7 +711,7 @@ void ConvWriter::gatherPositions() {
                  printWith(inline_, *c_.operands[p].index) + "];");
     out_.say("culift_any[culift_qq] = 1;");
   }
-  out_.say("culift_f[culift_qq][culift_pp] = culift_use;");
+  if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_use;");
 }
 
 // The channel operands of the chunk, for the terms some position of the block runs.
