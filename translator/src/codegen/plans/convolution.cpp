@@ -776,7 +776,7 @@ void ConvWriter::chunk() {
   out_.say("const int culift_nq = (int)(culift_terms - culift_q0 < " + str(kTermStep) +
            " ? culift_terms - culift_q0 : " + str(kTermStep) + ");");
   CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
-  out_.say("#pragma unroll");
+  out_.say("#pragma unroll 4");
   {
     CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
     termStep();
