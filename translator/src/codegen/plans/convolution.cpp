@@ -490,6 +490,7 @@ class ConvWriter : EntryWriter {
   PerOutput perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard);
   void outputIndices(const std::vector<VarId>& axes, bool guard);
   void counterTable();
+  void positionTable();
   void gatherPositions();
   void gatherChannels();
   void counters(const std::function<bool(VarId)>& used);
@@ -584,6 +585,9 @@ void ConvWriter::sharedTiles() {
     out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTermStep) + "];  // " +
              name(c_.counters[d]) + " of each term");
   out_.say("__shared__ int culift_any[" + str(kTermStep) + "];  // some position of the block runs the term");
+  out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
+           "];  // the tile's positions: image (-1 beyond the launch), position in it");
+  out_.say("__shared__ int culift_poh[" + str(tp_) + "], culift_pow[" + str(tp_) + "];");
 }
 
 void ConvWriter::registers() {
@@ -624,9 +628,9 @@ std::vector<VarId> ConvWriter::axesUsed(const std::vector<const Stmt*>& stmts, c
 }
 
 // Declares the indices (of `which`) of the output or element being handled: from culift_nk and
-// culift_pos.
+// the block's table of positions (culift_pp, the position in the tile).
 void ConvWriter::declareAxes(const std::vector<VarId>& which) {
-  const std::string value[3] = {"culift_nk", "culift_pos / culift_n2", "culift_pos % culift_n2"};
+  const std::string value[3] = {"culift_nk", "culift_poh[culift_pp]", "culift_pow[culift_pp]"};
   for (unsigned a = 0; a < 3; ++a)
     if (std::find(which.begin(), which.end(), axis(a)) != which.end())
       out_.say("const " + axisType(a) + " " + name(axis(a)) + " = (" + axisType(a) + ")(" + value[a] + ");");
@@ -637,10 +641,10 @@ void ConvWriter::declareAxes(const std::vector<VarId>& which) {
 void ConvWriter::outputIndices(const std::vector<VarId>& used, bool guard) {
   if (!guard && used.empty()) return;
   out_.say("const long long culift_k = culift_k0 + culift_ty * " + str(kRowsPerThread) + " + culift_m;");
-  out_.say("const long long culift_p = culift_p0 + culift_tx * " + str(kColsPerThread) + " + culift_n;");
-  out_.say("const long long culift_img = culift_p / culift_plane, culift_pos = culift_p - culift_img * culift_plane;");
+  out_.say("const int culift_pp = culift_tx * " + str(kColsPerThread) + " + culift_n;");
+  out_.say("const long long culift_img = culift_pimg[culift_pp], culift_pos = culift_ppos[culift_pp];");
   out_.say("const long long culift_nk = culift_img * culift_kpi + culift_k;");
-  if (guard) out_.say("if (culift_k >= culift_kpi || culift_p >= culift_allpos || culift_nk >= culift_n0) continue;");
+  if (guard) out_.say("if (culift_img < 0 || culift_k >= culift_kpi || culift_nk >= culift_n0) continue;");
   declareAxes(used);
 }
 
@@ -654,18 +658,43 @@ ConvWriter::PerOutput ConvWriter::perOutput(const std::string& what, const std::
   return {std::move(outer), std::move(inner)};
 }
 
+// The tile's positions, once per tile: no output or gathered element divides by the extents.
+void ConvWriter::positionTable() {
+  out_.say("__syncthreads();  // the last tile is done with the table");
+  {
+    CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(tp_) +
+                                       "; culift_e += " + str(e_.threads) + ")");
+    out_.say("const long long culift_p = culift_p0 + culift_e;");
+    out_.say("const long long culift_img = culift_p < culift_allpos ? culift_p / culift_plane : -1;");
+    out_.say("const long long culift_pos = culift_img < 0 ? 0 : culift_p - culift_img * culift_plane;");
+    out_.say("culift_pimg[culift_e] = culift_img;");
+    out_.say("culift_ppos[culift_e] = culift_pos;");
+    out_.say("culift_poh[culift_e] = (int)(culift_pos / culift_n2);");
+    out_.say("culift_pow[culift_e] = (int)(culift_pos % culift_n2);");
+  }
+  out_.say("__syncthreads();");
+}
+
 // The counters of the chunk's terms, by the first threads (and no position has run a term yet).
 void ConvWriter::counterTable() {
   CodeWriter::Scope first = out_.open("if (threadIdx.x < " + str(kTermStep) + ")");
-  out_.say("long long culift_q = culift_q0 + threadIdx.x;");
+  out_.say("const long long culift_q = culift_q0 + threadIdx.x;");
   {
     CodeWriter::Scope any = out_.open("if (culift_q < culift_terms)");
-    for (size_t d = c_.counters.size(); d-- > 0;) {
-      const std::string t = "culift_t" + str(d);
-      out_.say("culift_c" + str(d) + "[threadIdx.x] = (" + typeOf(c_.counters[d]) + ")(culift_lo" + str(d) +
-               " + culift_q % " + t + ");");
-      if (d > 0) out_.say("culift_q /= " + t + ";");
-    }
+    // In 32 bits where every term's number fits (a 64-bit division costs many instructions).
+    auto decompose = [&](const std::string& type) {
+      out_.say(type + " culift_u = (" + type + ")culift_q;");
+      for (size_t d = c_.counters.size(); d-- > 0;) {
+        const std::string t = "(" + type + ")culift_t" + str(d);
+        out_.say("culift_c" + str(d) + "[threadIdx.x] = (" + typeOf(c_.counters[d]) + ")((long long)culift_lo" +
+                 str(d) + " + (long long)(culift_u % " + t + "));");
+        if (d > 0) out_.say("culift_u /= " + t + ";");
+      }
+    };
+    CodeWriter::Scope narrow = out_.open("if (culift_terms <= 0xffffffffll)");
+    decompose("unsigned");
+    narrow.otherwise();
+    decompose("long long");
   }
   out_.say("culift_any[threadIdx.x] = 0;");
 }
@@ -690,12 +719,10 @@ void ConvWriter::gatherPositions() {
   CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(kTermStep * tp_) +
                                      "; culift_e += " + str(e_.threads) + ")");
   out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
-  out_.say("const long long culift_p = culift_p0 + culift_pp;");
   out_.say("bool culift_use = false;");
   {
-    CodeWriter::Scope inLaunch = out_.open("if (culift_q0 + culift_qq < culift_terms && culift_p < culift_allpos)");
-    out_.say(
-        "const long long culift_img = culift_p / culift_plane, culift_pos = culift_p - culift_img * culift_plane;");
+    CodeWriter::Scope inLaunch = out_.open("if (culift_q0 + culift_qq < culift_terms && culift_pimg[culift_pp] >= 0)");
+    out_.say("const long long culift_img = culift_pimg[culift_pp];");
     CodeWriter::Scope some = out_.open("if (culift_img * culift_kpi + culift_k0 < culift_n0)");
     out_.say("const long long culift_nk = culift_img * culift_kpi;  // the image's first channel");
     std::vector<VarId> axes;
@@ -776,7 +803,7 @@ void ConvWriter::chunk() {
   out_.say("const int culift_nq = (int)(culift_terms - culift_q0 < " + str(kTermStep) +
            " ? culift_terms - culift_q0 : " + str(kTermStep) + ");");
   CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
-  out_.say("#pragma unroll 4");
+  out_.say("#pragma unroll");
   {
     CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
     termStep();
@@ -817,6 +844,7 @@ void ConvWriter::write() {
       "culift_tilesP; culift_t += (long long)gridDim.x * gridDim.y)");
   out_.say("const long long culift_k0 = culift_t % culift_tilesK * " + str(tk_) + ";");
   out_.say("const long long culift_p0 = culift_t / culift_tilesK * " + str(tp_) + ";");
+  positionTable();
   registers();
   {
     PerOutput each = perOutput("The statements before the loops, per output.", axesUsed(c_.prologue, perOut_), true);
