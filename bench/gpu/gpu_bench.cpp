@@ -42,7 +42,7 @@ cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test
 cl::list<std::string> Only(
     "only",
     cl::desc(
-        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, batched, reductions, stencil, columns"));
+        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, batched, reductions, stencil, columns, conv"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
 
   // ---- Translate ----------------------------------------------------------------------------
   title("translate()");
-  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, stencilPath, columnsPath, refPath;
+  std::string satPath, maskedPath, pearsonPath, blasPath, reductionsPath, stencilPath, columnsPath, convPath, refPath;
   try {
     satPath = sourceFile(SourceRoot, "examples/sat/sat_overlap.hpp");
     maskedPath = sourceFile(SourceRoot, "examples/masked_broadcast/masked_broadcast.hpp");
@@ -103,6 +103,7 @@ int main(int argc, char** argv) {
     reductionsPath = sourceFile(SourceRoot, "bench/gpu/reduction_kernels.hpp");
     stencilPath = sourceFile(SourceRoot, "bench/gpu/stencil_kernels.hpp");
     columnsPath = sourceFile(SourceRoot, "bench/gpu/column_cells.hpp");
+    convPath = sourceFile(SourceRoot, "bench/gpu/conv_kernels.hpp");
     refPath = sourceFile(SourceRoot, "bench/gpu/reference_kernels.cu");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpu-bench: %s\n", e.what());
@@ -129,6 +130,7 @@ int main(int argc, char** argv) {
   auto sat = translateOrExit(satPath);
   auto masked = translateOrExit(maskedPath);
   auto stencil = translateOrExit(stencilPath);
+  auto convolutions = translateOrExit(convPath);
   std::printf("  %s and %s translated\n", satPath.c_str(), maskedPath.c_str());
 
   // ---- Engine -------------------------------------------------------------------------------
@@ -170,6 +172,7 @@ int main(int argc, char** argv) {
                        {"reduction_kernels", reductions->cudaSource},
                        {"stencil_kernels", stencil->cudaSource},
                        {"column_cells", columns->cudaSource},
+                       {"conv_kernels", convolutions->cudaSource},
                        {"reference_kernels", refSource}},
                       compileOptions, arch, OutDir, stdout);
       if (!OutDir.empty()) std::printf("  sources, cubins and ptxas logs written to %s\n", OutDir.c_str());
@@ -202,6 +205,7 @@ int main(int argc, char** argv) {
   c.reductions = reductions;
   c.stencil = stencil;
   c.columns = columns;
+  c.convolutions = convolutions;
   if (Quick) {
     c.timing.maxSamples = 7;
     c.timing.budgetMs = 100;
@@ -280,6 +284,10 @@ int main(int argc, char** argv) {
   if (Quick) columnSizes = ColumnSizes{{8, 256, 255}, {4, 64, 32 * 32}};
   if (usable && wanted("columns"))
     usable = attempt("column reductions", "", [&] { return benchColumns(c, columnSizes); });
+  ConvSize convSize;
+  if (Quick) convSize = ConvSize{4, 3, 64, 64, 40, 11, 4, 2};
+  if (usable && wanted("conv"))
+    usable = attempt("convolution", Quick ? "small" : "KernelBench conv2d", [&] { return benchConv(c, convSize); });
 
   // ---- The table ----------------------------------------------------------------------------
   const auto torch = readTorchBaselines(TorchFile);

@@ -151,6 +151,19 @@ def batched_baselines(both, bmm=(128, 512, 1024, 2048), doitgen=(256, 256, 256, 
     torch.cuda.empty_cache()
 
 
+def conv_baselines(both, shape=(256, 3, 224, 224, 96, 11, 4, 2)):
+    """The convolution row (bench/gpu/conv_workloads.cpp, benchConv): KernelBench's conv2d, x
+    (n, c, h, w) with k filters r x r, stride and padding, through cuDNN in fp32 (TF32 off)."""
+    dev = "cuda"
+    n, c, h, w, k, r, stride, pad = shape
+    size = f"{n}x{c}x{h}x{w}_{k}x{r}x{r}_s{stride}p{pad}"
+    torch.backends.cudnn.allow_tf32 = False
+    ins = [(torch.rand(n, c, h, w, device=dev) * 2 - 1, torch.rand(k, c, r, r, device=dev) * 2 - 1)]
+    both("conv2d", size, lambda x, f: torch.nn.functional.conv2d(x, f, stride=stride, padding=pad), ins, reps=20)
+    del ins
+    torch.cuda.empty_cache()
+
+
 def main():
     import argparse
 
@@ -164,6 +177,7 @@ def main():
     parser.add_argument("--no-reductions", action="store_true", help="skip the few-long-rows and softmax rows")
     parser.add_argument("--no-batched", action="store_true", help="skip the batched contraction rows")
     parser.add_argument("--no-columns", action="store_true", help="skip the column rows (tensors of 8 GB)")
+    parser.add_argument("--no-conv", action="store_true", help="skip the convolution row")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
@@ -210,6 +224,8 @@ def main():
     del mats, vecs
     if not args.no_batched:
         batched_baselines(both)
+    if not args.no_conv:
+        conv_baselines(both)
     m = args.masked_size
     mask = torch.rand(m, device=dev) < 0.5
     xs = sets(lambda: (torch.rand(m, m, device=dev),), 4 * m * m)

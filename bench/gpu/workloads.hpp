@@ -33,8 +33,9 @@ struct Context {
   std::shared_ptr<const Module> pearsonReassociated, blasReassociated;
   // reduction_kernels.hpp (its kernels reassociate by their own annotation).
   std::shared_ptr<const Module> reductions;
-  std::shared_ptr<const Module> stencil;  // stencil_kernels.hpp
-  std::shared_ptr<const Module> columns;  // column_cells.hpp
+  std::shared_ptr<const Module> stencil;       // stencil_kernels.hpp
+  std::shared_ptr<const Module> columns;       // column_cells.hpp
+  std::shared_ptr<const Module> convolutions;  // conv_kernels.hpp
   std::uint64_t seed = 1;
   TimingConfig timing;
   std::FILE* log = stdout;  // one detail line per timing and check
@@ -71,6 +72,12 @@ struct ColumnSizes {
   int rms[3] = {112, 64, 512 * 512};
 };
 std::vector<Row> benchColumns(Context& c, ColumnSizes sizes);
+
+// KernelBench's conv2d from conv_kernels.hpp (conv_workloads.cpp): x n x c x h x w, k filters r x r.
+struct ConvSize {
+  int n = 256, c = 3, h = 224, w = 224, k = 96, r = 11, stride = 4, pad = 2;
+};
+std::vector<Row> benchConv(Context& c, ConvSize size);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);

@@ -125,6 +125,13 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * std::max<std::int64_t>(bz, 1)};
     }
+    case BlockMapping::ConvTiles: {  // a block per tile of channels x positions; the entry steps by the grid
+      if (plan.rank != 3) return std::nullopt;
+      const std::int64_t bx = std::min<std::int64_t>(blocksAlong(plan.extent[1] * plan.extent[2], entry.tileCols),
+                                                     limits.maxGrid[0]);
+      const std::int64_t by = std::min<std::int64_t>(blocksAlong(plan.extent[0], entry.tileRows), limits.maxGrid[1]);
+      return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), 1}, bx * by};
+    }
     case BlockMapping::Columns: {  // the outputs in row-major order; the entry's loop takes those beyond the grid
       const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows * cols, entry.tileCols), limits.maxGrid[0]);
       return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};

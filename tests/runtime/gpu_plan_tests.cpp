@@ -1019,3 +1019,93 @@ TEST_CASE("every scan entry gives the per-thread entry's bits and the CPU backen
   REQUIRE(entriesRun == entriesDeclared);
   REQUIRE(comparedWithCpu >= 100u);
 }
+
+namespace {
+
+// A convolution's launch: n images of c channels, k filters r x r, the stride and padding, and the
+// output's oh x ow positions (the input's extent follows).
+struct ConvShape {
+  std::int64_t n, c, k, r, stride, pad, oh, ow;
+  std::int64_t h() const { return (oh - 1) * stride + r - 2 * pad; }
+  std::int64_t w() const { return (ow - 1) * stride + r - 2 * pad; }
+};
+
+// Strides 1, 2, 4; paddings 0, 1, 2 (partial windows at every border); filters 1 x 1, 3 x 3,
+// 11 x 11; channels 1 and 3; outputs smaller than a tile and not multiples of one, for both
+// entries (the smaller tile for one image, the larger for many); KernelBench's shape cut down.
+std::vector<ConvShape> convShapes() {
+  std::vector<ConvShape> out;
+  for (std::int64_t stride : {1, 2, 4})
+    for (std::int64_t pad : {0, 1, 2})
+      for (std::int64_t r : {1, 3, 11})
+        for (std::int64_t c : {1, 3}) {
+          if (pad >= r) continue;  // every window reads some input
+          const ConvShape small{1, c, 5, r, stride, pad, 3, 7};
+          const ConvShape many{3, c, 40, r, stride, pad, 9 + stride, 13};
+          for (const ConvShape& s : {small, many})
+            if (s.h() >= 1 && s.w() >= 1) out.push_back(s);
+        }
+  out.push_back({16, 3, 96, 11, 4, 2, 23, 23});  // the 64 x 128 tiles
+  out.push_back({2, 3, 70, 3, 1, 1, 55, 50});
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every convolution entry gives the per-thread entry's bits and the CPU backend's", "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  auto cpu = Engine::createCpu();
+  const std::shared_ptr<const Module> module = translatedData("convolution_kernels.hpp");
+  std::set<std::string> entriesRun, entriesDeclared;
+  std::size_t compared = 0, comparedWithCpu = 0;
+  for (const char* name : {"Conv2D", "ValidConv"}) {
+    const Function* fn = module->find(name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << culift::name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::Convolution);
+    for (const PlanEntry& e : fn->planEntries) entriesDeclared.insert(e.kernelName);
+    const bool padded = std::string(name) == "Conv2D";
+    const Scalar element = fn->returnType.scalar;
+    for (ConvShape s : convShapes()) {
+      if (!padded) {  // one image; valid windows only
+        s.n = 1;
+        s.pad = 0;
+      }
+      INFO(s.n << " images of " << s.c << " channels, " << s.k << " filters " << s.r << " x " << s.r << ", stride "
+               << s.stride << ", pad " << s.pad << ", out " << s.oh << " x " << s.ow);
+      const LaunchPlan plan = LaunchPlanner::for3D(s.n * s.k, s.oh, s.ow, 32, 4, 2);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+      REQUIRE(choice);  // every launch here must run a plan entry
+      entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+      INFO("entry " << fn->planEntries.at(choice->entry).kernelName << " " << choice->plan.toString());
+      const Scalar in = padded ? Scalar::F32 : Scalar::F64;
+      std::vector<ArgSpec> args = {array(in, s.n * s.c * s.h() * s.w()), array(in, s.k * s.c * s.r * s.r),
+                                   scalar(asInt(s.c)), scalar(asInt(s.h())), scalar(asInt(s.w()))};
+      if (padded) args.push_back(scalar(asInt(s.k)));
+      for (std::int64_t v : {s.r, s.r, s.stride}) args.push_back(scalar(asInt(v)));
+      if (padded) args.push_back(scalar(asInt(s.pad)));
+      for (Engine* engine : {strict.get(), fast.get()}) {
+        const bool exact = engine == strict.get();
+        INFO((exact ? "strict" : "default") << " math");
+        const std::size_t offset = static_cast<std::size_t>(s.oh % 2);
+        const auto planned = launch(*engine, module, *fn, args, plan, offset);
+        const auto reference = launch(*engine, module, *fn, args, perThread, offset);
+        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
+        ++compared;
+        if (exact && s.n * s.k * s.oh * s.ow * s.c * s.r * s.r <= 2000000) {
+          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, offset), element) == -1);
+          ++comparedWithCpu;
+        }
+      }
+    }
+  }
+  WARN("convolution entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << compared
+                                   << " launches compared, " << comparedWithCpu << " with the CPU backend");
+  REQUIRE(entriesRun == entriesDeclared);
+  REQUIRE(comparedWithCpu >= 40u);
+}

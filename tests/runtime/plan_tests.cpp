@@ -510,3 +510,45 @@ TEST_CASE("scans: two warps of 32 rows per block while they fill the device, one
   forced.perThread = true;
   CHECK(chosen(f, forced) == "per-thread");
 }
+
+TEST_CASE("convolutions: a block per tile of channels x positions, the tiles beyond the grid by its steps", "[plan]") {
+  culift::Function f = kernelOf(culift::IndexMode::Grid3D, 1);
+  culift::PlanEntry large = planEntry("k_conv64x128", culift::LoopPlan::Convolution, 64, false);
+  large.tileCols = 128;
+  culift::PlanEntry small = planEntry("k_conv32x64", culift::LoopPlan::Convolution, 32, false);
+  small.tileCols = 64;
+  small.threads = 64;
+  f.planEntries = {large, small};
+  CHECK(large.blockMapping() == culift::BlockMapping::ConvTiles);
+  // KernelBench's conv2d, out (256, 96, 55, 55): positions on x (3025 / 128, rounded up), the
+  // 24,576 rows n * K + k on y in tiles of 64.
+  auto conv = choosePlanEntry(f, LaunchPlanner::for3D(256 * 96, 55, 55), device132());
+  REQUIRE(conv);
+  CHECK(f.planEntries[conv->entry].kernelName == "k_conv64x128");
+  CHECK(conv->plan.grid == Dim3{24, 384, 1});
+  CHECK(conv->plan.block == Dim3{256, 1, 1});
+  CHECK(conv->plan.extent[0] == 256 * 96);
+  // One image of 96 channels: 24 x 2 blocks of the large tile leave the device idle; 48 x 3 of the small do not.
+  auto one = choosePlanEntry(f, LaunchPlanner::for3D(96, 55, 55), device132());
+  REQUIRE(one);
+  CHECK(f.planEntries[one->entry].kernelName == "k_conv32x64");
+  CHECK(one->plan.grid == Dim3{48, 3, 1});
+  CHECK(one->plan.block == Dim3{64, 1, 1});
+  // Smaller than a tile: one block of the smallest.
+  auto tiny = choosePlanEntry(f, LaunchPlanner::for3D(3, 2, 5), device132());
+  REQUIRE(tiny);
+  CHECK(tiny->plan.grid == Dim3{1, 1, 1});
+  CHECK(f.planEntries[tiny->entry].kernelName == "k_conv32x64");
+  // More tiles than the grid takes: the grid's limits, the entry steps over the rest.
+  DeviceInfo capped = device132();
+  capped.limits.maxGrid[1] = 100;
+  capped.limits.maxGrid[0] = 10;
+  auto steps = choosePlanEntry(f, LaunchPlanner::for3D(256 * 96, 55, 55), capped);
+  REQUIRE(steps);
+  CHECK(steps->plan.grid == Dim3{10, 100, 1});
+  // A launch of another rank, or asking for per-thread: per thread.
+  CHECK(chosen(f, LaunchPlanner::for2D(64, 64)) == "per-thread");
+  LaunchPlan forced = LaunchPlanner::for3D(96, 55, 55);
+  forced.perThread = true;
+  CHECK(chosen(f, forced) == "per-thread");
+}

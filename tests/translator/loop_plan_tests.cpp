@@ -737,3 +737,92 @@ TEST_CASE("loop plans: why a loop that writes is no scan", "[loop-plan][scan]") 
   CHECK(function(six, "f").loopPlan == LoopPlan::PerThread);
   CHECK(function(six, "f").loopPlanReason == "7 arrays would be staged (their tiles do not fit in shared memory)");
 }
+
+namespace {
+
+// A 2-D convolution as a culift user writes it (KernelBench's conv2d): one output per (n, k) x
+// (oh, ow), the terms (c, r, s) under the padding test; `body` replaces the innermost statement.
+std::string convolution(const std::string& name, const std::string& body) {
+  return "CULIFT_KERNEL_INDEX(nk, oh, ow)\n"
+         "float " +
+         name +
+         "(const float* x, const float* w, int C, int H, int W, int K, int R, int S, int stride, int pad,\n"
+         "    int nk, int oh, int ow) {\n"
+         "  const int n = nk / K, k = nk % K;\n  float acc = 0.0f;\n"
+         "  for (int c = 0; c < C; ++c)\n    for (int r = 0; r < R; ++r)\n      for (int s = 0; s < S; ++s) {\n"
+         "        const int y = oh * stride - pad + r, xx = ow * stride - pad + s;\n" +
+         body + "\n      }\n  return acc;\n}\n";
+}
+
+const char* kPaddedTerm =
+    "        if (y >= 0 && y < H && xx >= 0 && xx < W)\n"
+    "          acc += x[((n * C + c) * H + y) * W + xx] * w[((k * C + c) * R + r) * S + s];";
+
+}  // namespace
+
+TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convolution]") {
+  TranslateResult r = lift(
+      convolution("Conv2D", kPaddedTerm) +
+      convolution("Valid", "        acc += x[((n * C + c) * H + y) * W + xx] * w[((k * C + c) * R + r) * S + s];") +
+      // One image, the channel the first index itself; the filter read first.
+      "CULIFT_KERNEL_INDEX(k, oh, ow)\n"
+      "double Single(const double* x, const double* w, int C, int H, int W, int R, int S, int k, int oh, int ow) {\n"
+      "  double acc = 0.0;\n  for (int c = 0; c < C; ++c)\n    for (int r = 0; r < R; ++r)\n"
+      "      for (int s = 0; s < S; ++s) acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + oh + r) * W + ow + s];\n"
+      "  return acc * 0.5;\n}\n");
+  for (const char* fn : {"Conv2D", "Valid", "Single"}) {
+    INFO(fn);
+    const Function& f = function(r, fn);
+    CHECK(f.loopPlan == LoopPlan::Convolution);
+    CHECK(entryNames(f) == std::vector<std::string>{std::string(fn) + "_conv64x128", std::string(fn) + "_conv32x64"});
+    REQUIRE(f.planEntries.size() == 2);
+    CHECK(f.planEntries[0].blockMapping() == BlockMapping::ConvTiles);
+    CHECK(f.planEntries[0].tileRows == 64);
+    CHECK(f.planEntries[0].tileCols == 128);
+    CHECK(f.planEntries[0].threads == 256);
+    CHECK(f.planEntries[1].tileRows == 32);
+    CHECK(f.planEntries[1].threads == 64);
+    CHECK(f.loopPlanReason.empty());
+    CHECK(r.module->cudaSource.find(") " + std::string(fn) + "_conv64x128(") != std::string::npos);
+  }
+  CHECK(std::string(name(LoopPlan::Convolution)) == "convolution");
+  CHECK(moduleFileId(LoopPlan::Convolution) == 16);
+  const std::string& cuda = r.module->cudaSource;
+  // The padding test is a flag per position and term; the term runs under it, never added as 0.
+  CHECK(cuda.find("culift_use = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
+  // The image of a position through nk / K alone, the filter's channel through nk % K.
+  CHECK(cuda.find("x[((((((nk / K) * C) + c) * H)") != std::string::npos);
+  CHECK(cuda.find("w[((((((nk % K) * C) + c) * R) + r) * S) + s]") != std::string::npos);
+  CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
+  CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
+}
+
+TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][convolution]") {
+  // Each reason is the plan's own sentence, the remark `culift ast` shows.
+  CHECK(reasonFor(convolution("f", "        acc += x[((n * C + c) * H + y) * W + xx + k] * w[c];")) ==
+        "the index of x depends on both the channel (nk) and the position (oh, ow)");
+  CHECK(reasonFor(convolution("f", "        if (y >= k) acc += x[((n * C + c) * H + y) * W + xx] * w[k * C + c];")) ==
+        "the condition around the terms depends on the channel or on what changes");
+  CHECK(reasonFor(convolution("f", "        acc += x[((n * C + c) * H + y) * W + xx] * w[(int)acc];")) ==
+        "the index of w depends on what changes");
+  CHECK(reasonFor(convolution("f",
+                              "        if (y >= 0) acc += x[((n * C + c) * H + y) * W + xx] * w[c];\n"
+                              "        else acc -= 1.0f;")) ==
+        "the loop body branches or leaves (one condition around its terms is taken)");
+  CHECK(reasonFor(convolution("f", "        acc += w[(k * C + c) * R + r] * w[(k * C + c) * S + s];")) ==
+        "no array read in the loops is indexed by the position (oh, ow) and another by the channel (nk)");
+  CHECK(reasonFor(convolution("f", "        if (y >= 0) acc += (xx < W ? x[y * W + xx] : 0.0f) * w[c];")) ==
+        "x is read under a condition inside the term");
+  CHECK(reasonFor("CULIFT_KERNEL_INDEX(nk, oh, ow)\n"
+                  "float f(const float* x, const float* w, int C, int R, int nk, int oh, int ow) {\n"
+                  "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c)\n"
+                  "    for (int r = 0; r < oh; ++r) acc += x[c * R + r + ow] * w[nk * C + c];\n  return acc;\n}\n") ==
+        "the bounds of the loop over r depend on more than the parameters");
+  CHECK(
+      reasonFor("CULIFT_KERNEL_INDEX(nk, oh, ow)\n"
+                "float f(const float* x, const float* w, int C, int R, int nk, int oh, int ow) {\n"
+                "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c) {\n    acc *= 0.5f;\n"
+                "    for (int r = 0; r < R; ++r) acc += x[c * R + r + ow] * w[nk * C + c];\n  }\n  return acc;\n}\n") ==
+      "the body has 2 loops (one counted loop is lifted)");
+}

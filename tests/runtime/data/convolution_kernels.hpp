@@ -1,0 +1,30 @@
+// Convolutions for the GPU plan tests: KernelBench's conv2d as a culift user writes it (the padding
+// test around each term), and a valid convolution of one image in double, the channel the first
+// index itself.
+#include <culift/annotate.hpp>
+
+CULIFT_KERNEL_INDEX(nk, oh, ow)
+float Conv2D(const float* x, const float* w, int C, int H, int W, int K, int R, int S, int stride, int pad, int nk,
+             int oh, int ow) {
+  const int n = nk / K, k = nk % K;
+  float acc = 0.0f;
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r)
+      for (int s = 0; s < S; ++s) {
+        const int y = oh * stride - pad + r, xx = ow * stride - pad + s;
+        if (y >= 0 && y < H && xx >= 0 && xx < W)
+          acc += x[((n * C + c) * H + y) * W + xx] * w[((k * C + c) * R + r) * S + s];
+      }
+  return acc;
+}
+
+CULIFT_KERNEL_INDEX(k, oh, ow)
+double ValidConv(const double* x, const double* w, int C, int H, int W, int R, int S, int stride, int k, int oh,
+                 int ow) {
+  double acc = 0.0;
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r)
+      for (int s = 0; s < S; ++s)
+        acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + oh * stride + r) * W + ow * stride + s];
+  return acc * 0.5;
+}

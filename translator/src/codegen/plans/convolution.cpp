@@ -1,0 +1,875 @@
+// Convolution, 3-D f(..., nk, oh, ow): a perfect nest of counted loops (c, r, s) whose body adds
+// terms read from two kinds of arrays, run as an implicit GEMM. Its rows are the channels k of
+// one image, its columns the positions (n, oh, ow) of every image, its K dimension the terms
+// (c, r, s) in source order:
+//
+//   - a channel operand (the filter, w[((k * C + c) * R + r) * S + s]) is indexed by the channel
+//     and the counters: nk bare, or nk % K, never the position;
+//   - a position operand (the input, x[((n * C + c) * H + y) * W + xx]) by the position and the
+//     counters, the image through nk / K alone;
+//   - the term may sit under one condition of the position and the counters (the padding test),
+//     which the plan evaluates once per position and term into a flag: a term whose flag is false
+//     is skipped as the per-thread entry skips it (never added as a zero).
+//
+// A block (ConvTiles) computes tileRows channels x tileCols positions, each thread 8 x 4 of them
+// in registers; per chunk of 16 terms it stages the counters' values, the position operands and
+// flags, then the channel operands (only for terms some position of the block reads), in shared
+// memory. Every output then runs the loop body on the staged values, term by term in source
+// order: the per-thread entry's bits. A launch whose channels per image are not positive runs the
+// body per output as written (the per-thread entry's code).
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "ast_match.hpp"
+#include "entry_writer.hpp"
+#include "plan.hpp"
+
+namespace culift::codegen {
+namespace {
+
+constexpr unsigned kTermStep = 16;  // terms per staged chunk
+constexpr unsigned kRowsPerThread = 8, kColsPerThread = 4;
+constexpr unsigned kMaxOperands = 4;
+constexpr unsigned kMaxLive = 2;
+
+struct ConvOperand {
+  VarId array = kNone;
+  const Expr* index = nullptr;
+  std::vector<const Expr*> reads;
+  bool position = false;  // indexed by the position (else by the channel)
+  Scalar element = Scalar::F32;
+};
+
+struct Conv {
+  std::vector<const Stmt*> loops;  // outermost first, perfectly nested
+  std::vector<VarId> counters;
+  std::vector<const Expr*> lower, upper;
+  std::vector<bool> inclusive;
+  std::vector<const Stmt*> prologue, epilogue, inner;  // inner: the innermost body, groups flattened
+  const Stmt* body = nullptr;                          // the innermost loop's body
+  const Expr* predicate = nullptr;                     // the condition every term sits under
+  VarId divisor = kNone;                               // K of nk / K and nk % K
+  std::vector<ConvOperand> operands;
+  std::map<VarId, const Expr*> fixed;  // locals set once from a pure expression, in order below
+  std::vector<VarId> fixedOrder;
+};
+
+// The statements of a block, declaration groups flattened.
+std::vector<const Stmt*> flatten(const Stmt& s) {
+  std::vector<const Stmt*> out;
+  if (s.kind != StmtKind::Block) return {&s};
+  for (const StmtPtr& c : s.stmts) {
+    if (c->kind == StmtKind::Block && !c->scoped)
+      for (const StmtPtr& d : c->stmts) out.push_back(d.get());
+    else out.push_back(c.get());
+  }
+  return out;
+}
+
+// What an index (or the predicate) depends on, locals set once seen through.
+enum Use : unsigned {
+  kBare = 1,      // the first index itself
+  kImage = 2,     // first index / divisor
+  kChannel = 4,   // first index % divisor
+  kPosition = 8,  // the second or third index
+  kBad = 16,      // an array element, an assignment, a local that changes, another divisor
+};
+
+class ConvAnalyzer {
+ public:
+  explicit ConvAnalyzer(const Function& fn) : fn_(fn) {
+    for (unsigned a = 0; a < 3 && a < fn.indexParams.size(); ++a) axes_[a] = static_cast<VarId>(fn.indexParams[a]);
+    forEachExpr(*fn.body, [&](const Expr& e) {
+      if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned_.insert(t->var);
+    });
+  }
+
+  // The convolution, or nothing: `concerns` says whether the body is a nest of loops at all.
+  std::optional<Conv> run(bool& concerns, std::string& reason);
+
+ private:
+  bool findNest(std::string& reason);
+  bool checkVars(std::string& reason);
+  void collectFixed();
+  bool checkHeader(const Stmt& loop, std::string& reason);
+  bool checkInner(std::string& reason);
+  bool termStatements(const Stmt& s, std::string& reason);
+  bool addRead(const Expr& e, std::string& reason);
+  unsigned uses(const Expr& e, unsigned depth = 0);
+  bool pure(const Expr& e);
+  const std::string& varName(VarId v) const { return fn_.vars[v].name; }
+
+  const Function& fn_;
+  VarId axes_[3] = {kNone, kNone, kNone};
+  std::set<VarId> assigned_;
+  std::set<VarId> counters_;
+  Conv c_;
+};
+
+unsigned ConvAnalyzer::uses(const Expr& e, unsigned depth) {
+  if (depth > 128) return kBad;
+  const Expr& s = stripCasts(e);
+  switch (s.kind) {
+    case ExprKind::VarRef: {
+      if (s.var == axes_[0]) return kBare;
+      if (s.var == axes_[1] || s.var == axes_[2]) return kPosition;
+      if (counters_.count(s.var)) return 0;
+      if (auto it = c_.fixed.find(s.var); it != c_.fixed.end()) return uses(*it->second, depth + 1);
+      if (s.var < fn_.numParams && !assigned_.count(s.var) && fn_.vars[s.var].type.isValue()) return 0;
+      return kBad;
+    }
+    case ExprKind::Binary:
+      if ((s.binaryOp == BinaryOp::Div || s.binaryOp == BinaryOp::Rem) &&
+          stripCasts(*s.operands[0]).kind == ExprKind::VarRef && stripCasts(*s.operands[0]).var == axes_[0]) {
+        const Expr& d = stripCasts(*s.operands[1]);
+        if (d.kind != ExprKind::VarRef || d.var >= fn_.numParams || assigned_.count(d.var) ||
+            !fn_.vars[d.var].type.isValue() || !isInteger(fn_.vars[d.var].type.scalar) ||
+            (c_.divisor != kNone && c_.divisor != d.var))
+          return kBad;
+        c_.divisor = d.var;
+        return s.binaryOp == BinaryOp::Div ? kImage : kChannel;
+      }
+      break;
+    case ExprKind::Subscript:
+    case ExprKind::Assign:
+    case ExprKind::CompoundAssign:
+    case ExprKind::IncDec:
+    case ExprKind::Call: return kBad;
+    default: break;
+  }
+  unsigned u = 0;
+  for (const ExprPtr& o : s.operands)
+    if (o) u |= uses(*o, depth + 1);
+  return u;
+}
+
+bool ConvAnalyzer::pure(const Expr& e) { return !(uses(e) & kBad); }
+
+// The one loop nest at the top level of the body, perfectly nested, at least two deep.
+bool ConvAnalyzer::findNest(std::string& reason) {
+  const std::vector<const Stmt*> top = flatten(*fn_.body);
+  unsigned loops = 0;
+  forEachStmt(*fn_.body, [&](const Stmt& s) { loops += isLoop(s) ? 1 : 0; });
+  size_t at = top.size();
+  for (size_t k = 0; k < top.size(); ++k)
+    if (top[k]->kind == StmtKind::For) at = k;
+  if (at == top.size()) return false;
+  const Stmt* s = top[at];
+  while (s && s->kind == StmtKind::For) {
+    c_.loops.push_back(s);
+    const Stmt* body = s->body.get();
+    while (body && body->kind == StmtKind::Block && body->stmts.size() == 1 && body->stmts[0]->kind != StmtKind::Decl)
+      body = body->stmts[0].get();
+    s = body;
+  }
+  if (c_.loops.size() < 2) return false;  // one counted loop: the shared analysis's
+  if (loops != c_.loops.size()) {
+    reason = "the loops are not one perfect nest (" + std::to_string(loops) + " loops, " +
+             std::to_string(c_.loops.size()) + " nested)";
+    return false;
+  }
+  c_.prologue.assign(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(at));
+  c_.epilogue.assign(top.begin() + static_cast<std::ptrdiff_t>(at) + 1, top.end());
+  c_.body = s;
+  c_.inner = flatten(*s);
+  return true;
+}
+
+// No local array, no parameter assigned, no return before the loops; the locals set once.
+bool ConvAnalyzer::checkVars(std::string& reason) {
+  for (VarId v = 0; v < fn_.vars.size(); ++v) {
+    if (fn_.vars[v].type.isArray()) {
+      reason = "the local array " + varName(v) + " would be needed per output";
+      return false;
+    }
+    if (v < fn_.numParams && assigned_.count(v)) {
+      reason = "the parameter " + varName(v) + " is assigned";
+      return false;
+    }
+  }
+  for (const Stmt* s : c_.prologue) {
+    bool returns = false;
+    forEachStmt(*s, [&](const Stmt& x) { returns = returns || x.kind == StmtKind::Return; });
+    if (returns) {
+      reason = "the statements before the loops may return";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The locals set once from an expression of the indices, counters and parameters (after the
+// counters are known): indices see through them.
+void ConvAnalyzer::collectFixed() {
+  std::vector<const Stmt*> decls = c_.prologue;
+  decls.insert(decls.end(), c_.inner.begin(), c_.inner.end());
+  for (const Stmt* s : decls)
+    if (s->kind == StmtKind::Decl && s->expr && !assigned_.count(s->var) && fn_.vars[s->var].type.isValue() &&
+        pure(*s->expr)) {
+      c_.fixed[s->var] = s->expr.get();
+      c_.fixedOrder.push_back(s->var);
+    }
+}
+
+// for (T v = lo; v < hi; ++v), lo and hi of the parameters alone.
+bool ConvAnalyzer::checkHeader(const Stmt& loop, std::string& reason) {
+  const Stmt* init = loop.init.get();
+  if (init && init->kind == StmtKind::Block && !init->scoped && init->stmts.size() == 1) init = init->stmts[0].get();
+  if (!init || init->kind != StmtKind::Decl || !init->expr || !fn_.vars[init->var].type.isValue() ||
+      !isInteger(fn_.vars[init->var].type.scalar) || !isSigned(fn_.vars[init->var].type.scalar)) {
+    reason = "a loop does not declare a signed integer counter (for (int c = lo; c < hi; ++c))";
+    return false;
+  }
+  const VarId v = init->var;
+  const Expr* cond = loop.cond.get();
+  const Expr* step = loop.expr.get();
+  const bool unitStep = step && step->kind == ExprKind::IncDec &&
+                        (step->incDecOp == IncDecOp::PreInc || step->incDecOp == IncDecOp::PostInc) &&
+                        stripCasts(*step->operands[0]).kind == ExprKind::VarRef &&
+                        stripCasts(*step->operands[0]).var == v;
+  if (!cond || cond->kind != ExprKind::Binary || (cond->binaryOp != BinaryOp::Lt && cond->binaryOp != BinaryOp::Le) ||
+      stripCasts(*cond->operands[0]).kind != ExprKind::VarRef || stripCasts(*cond->operands[0]).var != v || !unitStep ||
+      !isSigned(cond->operands[0]->type.scalar)) {
+    reason = "the loop over " + varName(v) + " is not for (int " + varName(v) + " = lo; " + varName(v) + " < hi; ++" +
+             varName(v) + ")";
+    return false;
+  }
+  for (const Expr* bound : {init->expr.get(), cond->operands[1].get()})
+    if (uses(*bound) != 0) {
+      reason = "the bounds of the loop over " + varName(v) + " depend on more than the parameters";
+      return false;
+    }
+  counters_.insert(v);
+  c_.counters.push_back(v);
+  c_.lower.push_back(init->expr.get());
+  c_.upper.push_back(cond->operands[1].get());
+  c_.inclusive.push_back(cond->binaryOp == BinaryOp::Le);
+  return true;
+}
+
+// A read of the innermost body: a channel or a position operand.
+bool ConvAnalyzer::addRead(const Expr& e, std::string& reason) {
+  const VarId array = e.operands[0]->var;
+  const Expr& index = *e.operands[1];
+  if (fn_.vars[array].type.isPointer() && !fn_.vars[array].type.constElements) {
+    reason = varName(array) + " is not a const array";
+    return false;
+  }
+  const unsigned u = uses(index);
+  const bool position = !(u & (kBad | kBare | kChannel));
+  const bool channel = !(u & (kBad | kPosition | kImage));
+  if (!position && !channel) {
+    reason = u & kBad ? "the index of " + varName(array) + " depends on what changes"
+                      : "the index of " + varName(array) + " depends on both the channel (" + varName(axes_[0]) +
+                            ") and the position (" + varName(axes_[1]) + ", " + varName(axes_[2]) + ")";
+    return false;
+  }
+  for (ConvOperand& o : c_.operands)
+    if (o.array == array && SwapCompare{kNone, kNone, {}}.expr(*o.index, index)) {
+      o.reads.push_back(&e);
+      return true;
+    }
+  ConvOperand o;
+  o.array = array;
+  o.index = &index;
+  o.reads.push_back(&e);
+  // An index of the counters alone is the same for every channel: staged with the positions.
+  o.position = position;
+  o.element = fn_.vars[array].type.scalar;
+  c_.operands.push_back(std::move(o));
+  return true;
+}
+
+// Statements that run once per term as written: no branch, no loop, no way out, no array written;
+// reads of array parameters anywhere but in a part of an expression that runs only sometimes.
+bool ConvAnalyzer::termStatements(const Stmt& s, std::string& reason) {
+  switch (s.kind) {
+    case StmtKind::Block:
+      for (const StmtPtr& c : s.stmts)
+        if (!termStatements(*c, reason)) return false;
+      return true;
+    case StmtKind::Decl:
+    case StmtKind::ExprStmt:
+    case StmtKind::Null: break;
+    default: reason = "the loop body branches or leaves (one condition around its terms is taken)"; return false;
+  }
+  bool ok = true;
+  std::function<void(const Expr&, bool)> walk = [&](const Expr& e, bool sometimes) {
+    if (!ok) return;
+    if (const Expr* t = assignmentTarget(e)) {
+      const Expr& target = stripCasts(*t);
+      if (target.kind != ExprKind::VarRef || target.var < fn_.numParams || counters_.count(target.var)) {
+        reason = "the loop body writes an array, a parameter or a counter";
+        ok = false;
+        return;
+      }
+    }
+    if (e.kind == ExprKind::Call)
+      for (const ExprPtr& o : e.operands)
+        if (o && o->type.isPointer()) {
+          reason = "a call in the loop takes an array";
+          ok = false;
+          return;
+        }
+    if (e.kind == ExprKind::Subscript && e.operands.size() == 2 && e.operands[0]->kind == ExprKind::VarRef &&
+        e.operands[0]->var < fn_.numParams) {
+      if (sometimes) {
+        reason = varName(e.operands[0]->var) + " is read under a condition inside the term";
+        ok = false;
+      } else ok = addRead(e, reason);
+      return;
+    }
+    for (size_t k = 0; k < e.operands.size(); ++k)
+      if (e.operands[k])
+        walk(*e.operands[k], sometimes || (e.kind == ExprKind::Conditional && k > 0) ||
+                                 (e.kind == ExprKind::Binary && isLogical(e.binaryOp) && k > 0));
+  };
+  for (const Expr* e : {s.expr.get()})
+    if (e) walk(*e, false);
+  return ok;
+}
+
+// The innermost body: declarations, then its terms, all under one condition or none.
+bool ConvAnalyzer::checkInner(std::string& reason) {
+  size_t decls = 0;
+  while (decls < c_.inner.size() && c_.inner[decls]->kind == StmtKind::Decl) ++decls;
+  const bool guarded = decls + 1 == c_.inner.size() && c_.inner[decls]->kind == StmtKind::If &&
+                       !c_.inner[decls]->otherwise;
+  if (guarded) {
+    for (size_t k = 0; k < decls; ++k)
+      if (!c_.fixed.count(c_.inner[k]->var)) {
+        reason = "the declaration of " + varName(c_.inner[k]->var) + " before the condition is not of the indices";
+        return false;
+      }
+    const Expr& cond = *c_.inner[decls]->cond;
+    const unsigned u = uses(cond);
+    if (u & (kBad | kBare | kChannel)) {
+      reason = "the condition around the terms depends on the channel or on what changes";
+      return false;
+    }
+    c_.predicate = &cond;
+    if (!termStatements(*c_.inner[decls]->then, reason)) return false;
+  } else {
+    for (const Stmt* s : c_.inner)
+      if (!termStatements(*s, reason)) return false;
+  }
+  const bool anyPosition = std::any_of(c_.operands.begin(), c_.operands.end(), [](auto& o) { return o.position; });
+  const bool anyChannel = std::any_of(c_.operands.begin(), c_.operands.end(), [](auto& o) { return !o.position; });
+  if (!anyPosition || !anyChannel) {
+    reason = "no array read in the loops is indexed by the position (" + varName(axes_[1]) + ", " + varName(axes_[2]) +
+             ") and another by the channel (" + varName(axes_[0]) + ")";
+    return false;
+  }
+  if (c_.operands.size() > kMaxOperands) {
+    reason = std::to_string(c_.operands.size()) + " staged arrays do not fit shared memory";
+    return false;
+  }
+  return true;
+}
+
+std::optional<Conv> ConvAnalyzer::run(bool& concerns, std::string& reason) {
+  concerns = false;
+  if (fn_.mode != IndexMode::Grid3D || fn_.indexParams.size() != 3 || fn_.returnType.isVoid()) return std::nullopt;
+  if (!findNest(reason)) {
+    concerns = !reason.empty();
+    return std::nullopt;
+  }
+  concerns = true;
+  if (!checkVars(reason)) return std::nullopt;
+  for (const Stmt* loop : c_.loops)
+    if (!checkHeader(*loop, reason)) return std::nullopt;
+  collectFixed();
+  if (!checkInner(reason)) return std::nullopt;
+  return std::move(c_);
+}
+
+std::optional<Conv> analyzeConvolution(const Function& fn, bool& concerns, std::string& reason) {
+  ConvAnalyzer a(fn);
+  return a.run(concerns, reason);
+}
+
+// The loop body's rewrites: the staged reads and the predicate by their staged values, the inner
+// declarations nothing else uses dropped; and the locals of the statements before the loops that
+// the body (so rewritten) or the statements after the loops still use: registers per output.
+struct TermRewrites {
+  PrintRewrites step;
+  std::vector<VarId> live;
+};
+
+TermRewrites termRewrites(const Conv& c) {
+  TermRewrites t;
+  for (size_t p = 0; p < c.operands.size(); ++p)
+    for (const Expr* read : c.operands[p].reads)
+      t.step.exprs[read] = "culift_v" + str(p) + (c.operands[p].position ? "[culift_n]" : "[culift_m]");
+  if (c.predicate) t.step.exprs[c.predicate] = "culift_fv[culift_n]";
+  // From the last declaration back: one is dropped when no statement after it still names it.
+  for (size_t k = c.inner.size(); k-- > 0;) {
+    const Stmt* d = c.inner[k];
+    if (d->kind != StmtKind::Decl || !c.fixed.count(d->var)) continue;
+    bool used = false;
+    for (size_t l = k + 1; l < c.inner.size(); ++l) {
+      const Stmt* later = c.inner[l];
+      if (later->kind == StmtKind::Decl && t.step.dropped.count(later->var)) continue;
+      used = used || mentions(*later, d->var, t.step);
+    }
+    if (!used) t.step.dropped.insert(d->var);
+  }
+  for (const Stmt* s : c.prologue) {
+    if (s->kind != StmtKind::Decl) continue;
+    bool used = false;
+    for (const Stmt* in : c.inner)
+      if (!(in->kind == StmtKind::Decl && t.step.dropped.count(in->var))) used = used || mentions(*in, s->var, t.step);
+    for (const Stmt* e : c.epilogue) used = used || mentions(*e, s->var, t.step);
+    if (used) t.live.push_back(s->var);
+  }
+  return t;
+}
+
+// Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
+std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
+  std::size_t bytes = kTermStep * cols + kTermStep * 4 * (c.counters.size() + 1);  // flags, counters, any
+  for (const ConvOperand& o : c.operands) bytes += kTermStep * (o.position ? cols : rows) * byteSize(o.element);
+  return bytes;
+}
+
+plans::Decision decide(const Function& f, const KernelAnalysis&) {
+  bool concerns = false;
+  std::string reason;
+  std::optional<Conv> conv = analyzeConvolution(f, concerns, reason);
+  if (!conv) return concerns ? plans::Decision::no(reason) : plans::Decision::skip();
+  const TermRewrites t = termRewrites(*conv);
+  if (t.live.size() > kMaxLive)
+    return plans::Decision::no(std::to_string(t.live.size()) +
+                               " values live across the loops do not fit a register tile");
+  std::vector<PlanEntry> entries;
+  for (unsigned rows : {64u, 32u}) {
+    const unsigned cols = rows * 2;
+    if (sharedBytes(*conv, rows, cols) <= 48 * 1024)
+      entries.push_back(plans::makeEntry(f, "_conv" + str(rows) + "x" + str(cols), LoopPlan::Convolution, rows, cols,
+                                         rows * cols / (kRowsPerThread * kColsPerThread), false));
+  }
+  if (entries.empty()) return plans::Decision::no("the staged arrays do not fit shared memory");
+  return plans::Decision::yes(std::move(entries));
+}
+
+// ---- the entries ---------------------------------------------------------------------------------
+
+class ConvWriter : EntryWriter {
+ public:
+  ConvWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
+      : EntryWriter(module, fn, out, false), e_(e), tk_(e.tileRows), tp_(e.tileCols) {
+    bool concerns = false;
+    std::string reason;
+    std::optional<Conv> c = analyzeConvolution(fn, concerns, reason);
+    if (!c) throw std::logic_error("convolution plan of " + fn.name + " does not hold: " + reason);
+    c_ = std::move(*c);
+    TermRewrites t = termRewrites(c_);
+    step_ = std::move(t.step);
+    live_ = std::move(t.live);
+    for (VarId v : c_.fixedOrder) inline_.vars[v] = "(" + printWith(inline_, *c_.fixed.at(v)) + ")";
+  }
+
+  void write();
+
+ private:
+  bool names(const Expr& e, VarId v) const;
+  std::vector<const Stmt*> termStatements() const;
+  std::vector<VarId> axesUsed(const std::vector<const Stmt*>& stmts, const PrintRewrites& r) const;
+  void declareAxes(const std::vector<VarId>& which);
+  void bounds();
+  void perThread();
+  void sharedTiles();
+  void registers();
+  // The loops over this thread's outputs (culift_m, culift_n); inner closes before outer.
+  struct PerOutput {
+    CodeWriter::Scope outer, inner;
+  };
+  PerOutput perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard);
+  void outputIndices(const std::vector<VarId>& axes, bool guard);
+  void counterTable();
+  void positionTable();
+  void gatherPositions();
+  void gatherChannels();
+  void counters(const std::function<bool(VarId)>& used);
+  void termStep();
+  void chunk();
+  std::string tileName(size_t p) const { return "culift_s" + str(p); }
+  std::string axisType(unsigned a) const { return typeOf(static_cast<VarId>(fn_.indexParams[a])); }
+  VarId axis(unsigned a) const { return static_cast<VarId>(fn_.indexParams[a]); }
+  std::string store(const std::string& index, const std::string& v) const {
+    return params_.outName + "[" + index + "] = " + v + ";";
+  }
+
+  const PlanEntry& e_;
+  const unsigned tk_, tp_;  // channels and positions per block
+  Conv c_;
+  PrintRewrites step_, inline_, perOut_;
+  std::vector<VarId> live_;
+};
+
+// Whether `e` names `v`, through the locals set once.
+bool ConvWriter::names(const Expr& e, VarId v) const {
+  bool found = false;
+  std::function<void(const Expr&, unsigned)> walk = [&](const Expr& x, unsigned depth) {
+    forEachExpr(x, [&](const Expr& y) {
+      if (found || y.kind != ExprKind::VarRef) return;
+      if (y.var == v) found = true;
+      else if (auto it = c_.fixed.find(y.var); it != c_.fixed.end() && depth < 64) walk(*it->second, depth + 1);
+    });
+  };
+  walk(e, 0);
+  return found;
+}
+
+// The launch's extents, the positions per image and the channels per image, each loop's start
+// and trip count, and whether the tiles may run (else the body runs per output as written).
+void ConvWriter::bounds() {
+  out_.say("const long long culift_n0 = (long long)" + params_.extent[0] + ", culift_n1 = (long long)" +
+           params_.extent[1] + ", culift_n2 = (long long)" + params_.extent[2] + ";");
+  out_.say("const long long culift_plane = culift_n1 * culift_n2;  // positions per image");
+  out_.say("const long long culift_kpi = " +
+           (c_.divisor != kNone ? "(long long)" + name(c_.divisor) : std::string("culift_n0")) +
+           ";  // channels per image");
+  std::string terms = "1.0";
+  for (size_t d = 0; d < c_.counters.size(); ++d) {
+    const VarId v = c_.counters[d];
+    const Stmt& loop = *c_.loops[d];
+    const std::string ct(spelling(loop.cond->operands[0]->type.scalar));
+    const std::string lo = "culift_lo" + str(d), hi = "culift_hi" + str(d), t = "culift_t" + str(d);
+    out_.say("const " + typeOf(v) + " " + lo + " = " + printWith(inline_, *c_.lower[d]) + ";");
+    out_.say("const " + ct + " " + hi + " = " + printWith(inline_, *c_.upper[d]) + ";");
+    out_.say("const long long " + t + " = (" + ct + ")" + lo + (c_.inclusive[d] ? " <= " : " < ") + hi +
+             " ? (long long)" + hi + " - (long long)(" + ct + ")" + lo + (c_.inclusive[d] ? " + 1" : "") +
+             " : 0;  // iterations of the loop over " + name(v));
+    terms += " * (double)" + t;
+  }
+  std::string product = "1";
+  for (size_t d = 0; d < c_.counters.size(); ++d) product += " * culift_t" + str(d);
+  out_.say("const bool culift_tiled = culift_kpi > 0 && " + terms + " < 4.0e18;");
+  out_.say("const long long culift_terms = culift_tiled ? " + product + " : 0;  // (c, r, s) in source order");
+}
+
+// The body as written, one output per thread, for a launch the tiles do not take.
+void ConvWriter::perThread() {
+  CodeWriter::Scope fallback = out_.open("if (!culift_tiled)", "channels per image not positive: per output");
+  out_.say("#pragma unroll 1");
+  {
+    CodeWriter::Scope each = out_.open(
+        "for (long long culift_e = ((long long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x; "
+        "culift_e < culift_n0 * culift_plane; culift_e += (long long)gridDim.x * gridDim.y * blockDim.x)");
+    out_.say("const long long culift_pos = culift_e % culift_plane;");
+    out_.say("const " + axisType(0) + " " + name(axis(0)) + " = (" + axisType(0) + ")(culift_e / culift_plane);");
+    out_.say("const " + axisType(1) + " " + name(axis(1)) + " = (" + axisType(1) + ")(culift_pos / culift_n2);");
+    out_.say("const " + axisType(2) + " " + name(axis(2)) + " = (" + axisType(2) + ")(culift_pos % culift_n2);");
+    PrintRewrites r;
+    r.returns = [this](const std::string& v) { return "{ " + store("culift_e", v) + " continue; }"; };
+    printWith(r, *fn_.body);
+  }
+  out_.say("return;");
+}
+
+void ConvWriter::sharedTiles() {
+  for (size_t p = 0; p < c_.operands.size(); ++p) {
+    const ConvOperand& o = c_.operands[p];
+    out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " " + tileName(p) + "[" + str(kTermStep) +
+             "][" + str(o.position ? tp_ : tk_) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) +
+             "], by " + (o.position ? "position" : "channel"));
+  }
+  if (c_.predicate)
+    out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
+             "];  // the term runs for this position");
+  for (size_t d = 0; d < c_.counters.size(); ++d)
+    out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTermStep) + "];  // " +
+             name(c_.counters[d]) + " of each term");
+  out_.say("__shared__ int culift_any[" + str(kTermStep) + "];  // some position of the block runs the term");
+  out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
+           "];  // the tile's positions: image (-1 beyond the launch), position in it");
+  out_.say("__shared__ int culift_poh[" + str(tp_) + "], culift_pow[" + str(tp_) + "];");
+}
+
+void ConvWriter::registers() {
+  perOut_ = PrintRewrites{};
+  for (VarId v : live_) {
+    const std::string reg = "culift_" + name(v) + "_" + str(v);
+    out_.say(typeOf(v) + " " + reg + "[" + str(kRowsPerThread) + "][" + str(kColsPerThread) + "] = {};");
+    perOut_.vars[v] = reg + "[culift_m][culift_n]";
+    perOut_.hoisted.insert(v);
+    step_.vars[v] = perOut_.vars[v];
+  }
+  // Locals of the statements before the loops used by neither the loops nor the statements after.
+  for (const Stmt* s : c_.prologue) {
+    if (s->kind != StmtKind::Decl || !c_.fixed.count(s->var) || perOut_.vars.count(s->var)) continue;
+    bool used = false;
+    for (const Stmt* t : c_.prologue) used = used || (t != s && mentions(*t, s->var, perOut_));
+    if (!used) perOut_.dropped.insert(s->var);
+  }
+}
+
+// The statements of the loop body the printed body still has (the dropped declarations not).
+std::vector<const Stmt*> ConvWriter::termStatements() const {
+  std::vector<const Stmt*> out;
+  for (const Stmt* s : c_.inner)
+    if (!(s->kind == StmtKind::Decl && step_.dropped.count(s->var))) out.push_back(s);
+  return out;
+}
+
+// The indices that `stmts`, printed under `r`, name.
+std::vector<VarId> ConvWriter::axesUsed(const std::vector<const Stmt*>& stmts, const PrintRewrites& r) const {
+  std::vector<VarId> used;
+  for (unsigned a = 0; a < 3; ++a)
+    if (std::any_of(stmts.begin(), stmts.end(), [&](const Stmt* s) {
+          return !(s->kind == StmtKind::Decl && r.dropped.count(s->var)) && mentions(*s, axis(a), r);
+        }))
+      used.push_back(axis(a));
+  return used;
+}
+
+// Declares the indices (of `which`) of the output or element being handled: from culift_nk and
+// the block's table of positions (culift_pp, the position in the tile).
+void ConvWriter::declareAxes(const std::vector<VarId>& which) {
+  const std::string value[3] = {"culift_nk", "culift_poh[culift_pp]", "culift_pow[culift_pp]"};
+  for (unsigned a = 0; a < 3; ++a)
+    if (std::find(which.begin(), which.end(), axis(a)) != which.end())
+      out_.say("const " + axisType(a) + " " + name(axis(a)) + " = (" + axisType(a) + ")(" + value[a] + ");");
+}
+
+// The indices of output (culift_m, culift_n) of this thread; with `guard`, outputs beyond the
+// launch go on to the next.
+void ConvWriter::outputIndices(const std::vector<VarId>& used, bool guard) {
+  if (!guard && used.empty()) return;
+  out_.say("const long long culift_k = culift_k0 + culift_ty * " + str(kRowsPerThread) + " + culift_m;");
+  out_.say("const int culift_pp = culift_tx * " + str(kColsPerThread) + " + culift_n;");
+  out_.say("const long long culift_img = culift_pimg[culift_pp], culift_pos = culift_ppos[culift_pp];");
+  out_.say("const long long culift_nk = culift_img * culift_kpi + culift_k;");
+  if (guard) out_.say("if (culift_img < 0 || culift_k >= culift_kpi || culift_nk >= culift_n0) continue;");
+  declareAxes(used);
+}
+
+ConvWriter::PerOutput ConvWriter::perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard) {
+  out_.say("// " + what);
+  out_.say("#pragma unroll");
+  CodeWriter::Scope outer = out_.open("for (int culift_m = 0; culift_m < " + str(kRowsPerThread) + "; ++culift_m)");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope inner = out_.open("for (int culift_n = 0; culift_n < " + str(kColsPerThread) + "; ++culift_n)");
+  outputIndices(axes, guard);
+  return {std::move(outer), std::move(inner)};
+}
+
+// The tile's positions, once per tile: no output or gathered element divides by the extents.
+void ConvWriter::positionTable() {
+  out_.say("__syncthreads();  // the last tile is done with the table");
+  {
+    CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(tp_) +
+                                       "; culift_e += " + str(e_.threads) + ")");
+    out_.say("const long long culift_p = culift_p0 + culift_e;");
+    out_.say("const long long culift_img = culift_p < culift_allpos ? culift_p / culift_plane : -1;");
+    out_.say("const long long culift_pos = culift_img < 0 ? 0 : culift_p - culift_img * culift_plane;");
+    out_.say("culift_pimg[culift_e] = culift_img;");
+    out_.say("culift_ppos[culift_e] = culift_pos;");
+    out_.say("culift_poh[culift_e] = (int)(culift_pos / culift_n2);");
+    out_.say("culift_pow[culift_e] = (int)(culift_pos % culift_n2);");
+  }
+  out_.say("__syncthreads();");
+}
+
+// The counters of the chunk's terms, by the first threads (and no position has run a term yet).
+void ConvWriter::counterTable() {
+  CodeWriter::Scope first = out_.open("if (threadIdx.x < " + str(kTermStep) + ")");
+  out_.say("const long long culift_q = culift_q0 + threadIdx.x;");
+  {
+    CodeWriter::Scope any = out_.open("if (culift_q < culift_terms)");
+    // In 32 bits where every term's number fits (a 64-bit division costs many instructions).
+    auto decompose = [&](const std::string& type) {
+      out_.say(type + " culift_u = (" + type + ")culift_q;");
+      for (size_t d = c_.counters.size(); d-- > 0;) {
+        const std::string t = "(" + type + ")culift_t" + str(d);
+        out_.say("culift_c" + str(d) + "[threadIdx.x] = (" + typeOf(c_.counters[d]) + ")((long long)culift_lo" +
+                 str(d) + " + (long long)(culift_u % " + t + "));");
+        if (d > 0) out_.say("culift_u /= " + t + ";");
+      }
+    };
+    CodeWriter::Scope narrow = out_.open("if (culift_terms <= 0xffffffffll)");
+    decompose("unsigned");
+    narrow.otherwise();
+    decompose("long long");
+  }
+  out_.say("culift_any[threadIdx.x] = 0;");
+}
+
+// The counters of term culift_qq, those `used` says are needed.
+void ConvWriter::counters(const std::function<bool(VarId)>& used) {
+  for (size_t d = 0; d < c_.counters.size(); ++d)
+    if (used(c_.counters[d]))
+      out_.say("const " + typeOf(c_.counters[d]) + " " + name(c_.counters[d]) + " = culift_c" + str(d) +
+               "[culift_qq];");
+}
+
+// The position operands and the flags of the chunk: an element is read only where its term runs
+// for a position some output of the block has, as the per-thread entry reads it.
+void ConvWriter::gatherPositions() {
+  auto usedByPositions = [&](VarId v) {
+    bool u = c_.predicate && names(*c_.predicate, v);
+    for (const ConvOperand& o : c_.operands) u = u || (o.position && names(*o.index, v));
+    return u;
+  };
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(kTermStep * tp_) +
+                                     "; culift_e += " + str(e_.threads) + ")");
+  out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
+  out_.say("bool culift_use = false;");
+  {
+    CodeWriter::Scope inLaunch = out_.open("if (culift_q0 + culift_qq < culift_terms && culift_pimg[culift_pp] >= 0)");
+    out_.say("const long long culift_img = culift_pimg[culift_pp];");
+    CodeWriter::Scope some = out_.open("if (culift_img * culift_kpi + culift_k0 < culift_n0)");
+    out_.say("const long long culift_nk = culift_img * culift_kpi;  // the image's first channel");
+    std::vector<VarId> axes;
+    for (unsigned a = 0; a < 3; ++a)
+      if (usedByPositions(axis(a))) axes.push_back(axis(a));
+    declareAxes(axes);
+    counters(usedByPositions);
+    out_.say("culift_use = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
+    CodeWriter::Scope runs = out_.open("if (culift_use)");
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      if (c_.operands[p].position)
+        out_.say(tileName(p) + "[culift_qq][culift_pp] = " + name(c_.operands[p].array) + "[" +
+                 printWith(inline_, *c_.operands[p].index) + "];");
+    out_.say("culift_any[culift_qq] = 1;");
+  }
+  if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_use;");
+}
+
+// The channel operands of the chunk, for the terms some position of the block runs.
+void ConvWriter::gatherChannels() {
+  auto usedByChannels = [&](VarId v) {
+    bool u = false;
+    for (const ConvOperand& o : c_.operands) u = u || (!o.position && names(*o.index, v));
+    return u;
+  };
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(kTermStep * tk_) +
+                                     "; culift_e += " + str(e_.threads) + ")");
+  out_.say("const int culift_qq = culift_e % " + str(kTermStep) + ", culift_kk = culift_e / " + str(kTermStep) + ";");
+  out_.say("const long long culift_nk = culift_k0 + culift_kk;  // the channel, in the first image");
+  CodeWriter::Scope runs = out_.open("if (culift_any[culift_qq] && culift_nk < culift_kpi && culift_nk < culift_n0)");
+  std::vector<VarId> axes;
+  if (usedByChannels(axis(0))) axes.push_back(axis(0));
+  declareAxes(axes);
+  counters(usedByChannels);
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (!c_.operands[p].position)
+      out_.say(tileName(p) + "[culift_qq][culift_kk] = " + name(c_.operands[p].array) + "[" +
+               printWith(inline_, *c_.operands[p].index) + "];");
+}
+
+// One term for every output of the thread: the staged values, then the loop body.
+void ConvWriter::termStep() {
+  const Stmt& body = *c_.body;
+  const std::vector<const Stmt*> terms = termStatements();
+  counters([&](VarId v) {
+    return std::any_of(terms.begin(), terms.end(), [&](const Stmt* s) { return mentions(*s, v, step_); });
+  });
+  for (size_t p = 0; p < c_.operands.size(); ++p) {
+    const ConvOperand& o = c_.operands[p];
+    const unsigned n = o.position ? kColsPerThread : kRowsPerThread;
+    const std::string v = "culift_v" + str(p);
+    out_.say(std::string(spelling(o.element)) + " " + v + "[" + str(n) + "];");
+    out_.say("#pragma unroll");
+    out_.say("for (int culift_u = 0; culift_u < " + str(n) + "; ++culift_u) " + v + "[culift_u] = " + tileName(p) +
+             "[culift_qq][" + (o.position ? "culift_tx" : "culift_ty") + " * " + str(n) + " + culift_u];");
+  }
+  if (c_.predicate) {
+    out_.say("bool culift_fv[" + str(kColsPerThread) + "];");
+    out_.say("#pragma unroll");
+    out_.say("for (int culift_u = 0; culift_u < " + str(kColsPerThread) +
+             "; ++culift_u) culift_fv[culift_u] = culift_f[culift_qq][culift_tx * " + str(kColsPerThread) +
+             " + culift_u] != 0;");
+  }
+  PerOutput each = perOutput("The loop body, per output.", axesUsed(terms, step_), false);
+  printBody(step_, body);
+}
+
+// One chunk of terms: the counters, the staged operands, then every output runs each term.
+void ConvWriter::chunk() {
+  out_.say("__syncthreads();  // the last chunk's terms are done with the stages");
+  counterTable();
+  out_.say("__syncthreads();");
+  gatherPositions();
+  out_.say("__syncthreads();");
+  gatherChannels();
+  out_.say("__syncthreads();");
+  out_.say("const int culift_nq = (int)(culift_terms - culift_q0 < " + str(kTermStep) +
+           " ? culift_terms - culift_q0 : " + str(kTermStep) + ");");
+  CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
+  out_.say("#pragma unroll");
+  {
+    CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
+    termStep();
+  }
+  whole.otherwise();
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < culift_nq; ++culift_qq)");
+  termStep();
+}
+
+void ConvWriter::write() {
+  const unsigned threadCols = tp_ / kColsPerThread;
+  CodeWriter::Scope entry = signature(e_, {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", " + str(tk_) +
+                                           " channels x " + str(tp_) + " positions per block of " + str(e_.threads) +
+                                           " threads, " + str(kRowsPerThread) + " x " + str(kColsPerThread) +
+                                           " per thread, the terms (" +
+                                           [&] {
+                                             std::string s;
+                                             for (VarId v : c_.counters) s += (s.empty() ? "" : ", ") + name(v);
+                                             return s;
+                                           }() +
+                                           ") in chunks of " + str(kTermStep) +
+                                           "; each output runs the loops in source order (the "
+                                           "per-thread entry's bits)."});
+  aliases();
+  bounds();
+  perThread();
+  out_.say(
+      "const long long culift_allpos = (culift_n0 + culift_kpi - 1) / culift_kpi * culift_plane;  // positions of every image");
+  out_.say("const long long culift_tilesK = (culift_kpi + " + str(tk_ - 1) + ") / " + str(tk_) +
+           ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
+  sharedTiles();
+  out_.say("const int culift_tx = threadIdx.x % " + str(threadCols) + ", culift_ty = threadIdx.x / " + str(threadCols) +
+           ";");
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope tiles = out_.open(
+      "for (long long culift_t = (long long)blockIdx.y * gridDim.x + blockIdx.x; culift_t < culift_tilesK * "
+      "culift_tilesP; culift_t += (long long)gridDim.x * gridDim.y)");
+  out_.say("const long long culift_k0 = culift_t % culift_tilesK * " + str(tk_) + ";");
+  out_.say("const long long culift_p0 = culift_t / culift_tilesK * " + str(tp_) + ";");
+  positionTable();
+  registers();
+  {
+    PerOutput each = perOutput("The statements before the loops, per output.", axesUsed(c_.prologue, perOut_), true);
+    for (const Stmt* s : c_.prologue) printWith(perOut_, *s);
+  }
+  {
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope chunks = out_.open(
+        "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
+    chunk();
+  }
+  PrintRewrites after = perOut_;
+  after.returns = [this](const std::string& v) {
+    return "{ " + store("culift_nk * culift_plane + culift_pos", v) + " continue; }";
+  };
+  PerOutput each = perOutput("The statements after the loops, per output.", axesUsed(c_.epilogue, after), true);
+  for (const Stmt* s : c_.epilogue) printWith(after, *s);
+}
+
+void emit(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
+  ConvWriter(module, fn, entry, out).write();
+}
+
+}  // namespace
+
+const plans::Unit plans::kConvolution{LoopPlan::Convolution, decide, emit, true};
+
+}  // namespace culift::codegen
