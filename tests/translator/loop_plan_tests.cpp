@@ -812,6 +812,14 @@ TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][conv
         "the loop body branches or leaves (one condition around its terms is taken)");
   CHECK(reasonFor(convolution("f", "        acc += w[(k * C + c) * R + r] * w[(k * C + c) * S + s];")) ==
         "no array read in the loops is indexed by the position (oh, ow) and another by the channel (nk)");
+  // The images found through nk / K: the filter read at nk itself would differ per image.
+  CHECK(reasonFor(convolution("f", "        acc += x[((n * C + c) * H + y) * W + xx] * w[nk * C + c];")) ==
+        "the index of w depends on nk itself, not through nk % K");
+  CHECK(reasonFor("CULIFT_KERNEL_INDEX(nk, oh, ow)\n"
+                  "float f(float* x, const float* w, int C, int R, int nk, int oh, int ow) {\n"
+                  "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c)\n"
+                  "    for (int r = 0; r < R; ++r) acc += x[c * R + r + ow] * w[nk * C + c];\n"
+                  "  x[ow] = acc;\n  return acc;\n}\n") == "the kernel writes the array x");
   CHECK(reasonFor(convolution("f", "        if (y >= 0) acc += (xx < W ? x[y * W + xx] : 0.0f) * w[c];")) ==
         "x is read under a condition inside the term");
   CHECK(reasonFor("CULIFT_KERNEL_INDEX(nk, oh, ow)\n"

@@ -40,6 +40,7 @@ struct ConvOperand {
   const Expr* index = nullptr;
   std::vector<const Expr*> reads;
   bool position = false;  // indexed by the position (else by the channel)
+  bool bare = false;      // its index names the first index itself
   Scalar element = Scalar::F32;
 };
 
@@ -185,6 +186,16 @@ bool ConvAnalyzer::checkVars(std::string& reason) {
       reason = "the local array " + varName(v) + " would be needed per output";
       return false;
     }
+    bool written = false;
+    forEachExpr(*fn_.body, [&](const Expr& e) {
+      const Expr* t = assignmentTarget(e);
+      written = written || (t && t->kind == ExprKind::Subscript && !t->operands.empty() &&
+                            t->operands[0]->kind == ExprKind::VarRef && t->operands[0]->var == v);
+    });
+    if (v < fn_.numParams && written) {
+      reason = "the kernel writes the array " + varName(v);
+      return false;
+    }
     if (v < fn_.numParams && assigned_.count(v)) {
       reason = "the parameter " + varName(v) + " is assigned";
       return false;
@@ -278,6 +289,7 @@ bool ConvAnalyzer::addRead(const Expr& e, std::string& reason) {
   o.reads.push_back(&e);
   // An index of the counters alone is the same for every channel: staged with the positions.
   o.position = position;
+  o.bare = (u & kBare) != 0;
   o.element = fn_.vars[array].type.scalar;
   c_.operands.push_back(std::move(o));
   return true;
@@ -363,6 +375,14 @@ bool ConvAnalyzer::checkInner(std::string& reason) {
              ") and another by the channel (" + varName(axes_[0]) + ")";
     return false;
   }
+  // With the images found through nk / K, a channel operand reads nk only as nk % K: the entries
+  // gather it once for every image.
+  for (const ConvOperand& o : c_.operands)
+    if (o.bare && c_.divisor != kNone) {
+      reason = "the index of " + varName(o.array) + " depends on " + varName(axes_[0]) + " itself, not through " +
+               varName(axes_[0]) + " % " + varName(c_.divisor);
+      return false;
+    }
   if (c_.operands.size() > kMaxOperands) {
     reason = std::to_string(c_.operands.size()) + " staged arrays do not fit shared memory";
     return false;
