@@ -1047,6 +1047,7 @@ std::vector<ConvShape> convShapes() {
         }
   out.push_back({16, 3, 96, 11, 4, 2, 23, 23});  // the 64 x 128 tiles
   out.push_back({2, 3, 70, 3, 1, 1, 55, 50});
+  out.push_back({1, 3, 128, 3, 1, 0, 128, 128});  // one image with blocks enough for the 64 x 128 tiles
   return out;
 }
 

@@ -102,8 +102,12 @@ void EntryWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
   const std::string src = name(o.array) + "[" + printWith(inlineRewrites_, *o.index) + "]";
   out_.say(counterAt("culift_kq"));
   out_.say("const " + std::string(spelling(o.element)) + "* culift_src = &" + src + ";");
-  CodeWriter::Scope aligned = out_.open("if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0)");
-  out_.say("culift_copy_async16(&" + dst + ", culift_src, culift_valid * " + str(byteSize(o.element)) + ");");
+  // 16 bytes at once only where all 16 are the array's: a chunk that ends the row (or the array)
+  // is copied element by element, so no copy reads past what the loop reads.
+  const std::string chunk = str(16 / byteSize(o.element));
+  CodeWriter::Scope aligned = out_.open(
+      "if (reinterpret_cast<unsigned long long>(culift_src) % 16 == 0 && culift_valid == " + chunk + ")");
+  out_.say("culift_copy_async16(&" + dst + ", culift_src, 16);");
   aligned.otherwise();
   CodeWriter::Scope elements = out_.open("for (int culift_e = 0; culift_e < culift_valid; ++culift_e)");
   out_.say("const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +

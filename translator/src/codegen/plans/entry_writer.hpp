@@ -68,7 +68,8 @@ class EntryWriter {
   void copyElement(const StagedOperand& o, const std::string& shared);
   // Copies the culift_valid elements of `o` from k = culift_lo + culift_kq on (at most 16 bytes) to
   // `dst` (16-byte aligned in shared memory): in one piece where they start 16-byte aligned in
-  // memory, element by element where not; the row index is declared.
+  // memory and fill the 16 bytes, element by element where not (no copy reads past the row); the
+  // row index is declared.
   void copyChunk(const StagedOperand& o, const std::string& dst);
   // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
