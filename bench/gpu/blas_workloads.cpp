@@ -104,8 +104,8 @@ std::vector<Row> benchBlas(Context& c, int n) {
       const auto t = timeInterleaved(e, {g, h}, 1, c.timing);
       row.generatedMs = t[0].medianMs;
       row.handMs = t[1].medianMs;
-      row.note = describePlan(k, plan) + " vs one warp per row, float4 loads (ref_gemv)";
-      logTimings(c, row, t, {"generated " + describePlan(k, plan), "ref_gemv"});
+      row.note = describePlan(k, plan, n) + " vs one warp per row, float4 loads (ref_gemv)";
+      logTimings(c, row, t, {"generated " + describePlan(k, plan, n), "ref_gemv"});
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

@@ -58,10 +58,10 @@ std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::f
   return out.read();
 }
 
-std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan) {
+std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan, std::optional<std::int64_t> rowLength) {
   const Function& fn = k.function();
   if (k.engine().backend() == rt::Backend::Gpu)
-    if (auto choice = rt::choosePlanEntry(fn, plan, k.engine().device()))
+    if (auto choice = rt::choosePlanEntry(fn, plan, k.engine().device(), rowLength))
       return fn.planEntries[choice->entry].kernelName + " (" + std::string(name(fn.planEntries[choice->entry].plan)) +
              "), " + choice->plan.toString();
   return "per-thread " + plan.toString();
@@ -296,8 +296,8 @@ std::vector<Row> benchPearson(Context& c, int n) {
       const auto t = timeInterleaved(e, {gen, ref}, xSets, c.timing);
       row.generatedMs = t[0].medianMs;
       row.handMs = t[1].medianMs;
-      row.note = describePlan(k, rows1D) + " vs one warp per row, float4 loads (ref_row_sum)";
-      logTimings(c, row, t, {"generated " + describePlan(k, rows1D), "ref_row_sum"});
+      row.note = describePlan(k, rows1D, n) + " vs one warp per row, float4 loads (ref_row_sum)";
+      logTimings(c, row, t, {"generated " + describePlan(k, rows1D, n), "ref_row_sum"});
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -87,6 +88,9 @@ void logCheck(Context& c, const Row& row, const char* which, double err);
 std::vector<float> runOnce(rt::Engine& e, rt::DeviceBuffer<float>& out, const std::function<void()>& launch);
 // The entry a launch of `k` over `plan` runs and its shape: "GramDot_sym128 (symmetric tiled
 // contraction), grid (528, 1, 1) x block (256, 1, 1)", or the per-thread plan.
-std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan);
+// The entry a launch over `plan` takes and its grid (as the runtime chooses: a split-row kernel's
+// row length is its loop bound's argument, `rowLength`), or "per-thread".
+std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan,
+                         std::optional<std::int64_t> rowLength = std::nullopt);
 
 }  // namespace culift::bench
