@@ -87,3 +87,8 @@ CULIFT_KERNEL float Sum(const float* x, float* total, int i) {
 CULIFT_KERNEL void Compact(const float* x, float* kept, int* count, int i) {
   if (x[i] > 0) kept[std::atomic_ref<int>(count[0]).fetch_add(1)] = x[i];
 }
+
+// An index whose coefficients pass 64 bits (i times 2^64) is one the analysis cannot read: a warning.
+CULIFT_KERNEL void Huge(float* y, long long n, int i) {
+  y[(long long)i * 4611686018427387904LL * 4 + n] = 1.0f;
+}

@@ -29,36 +29,48 @@ constexpr unsigned kMaxCallDepth = 32;
 using Monomial = std::vector<int>;  // sorted atom ids, repeated for powers
 using Poly = std::map<Monomial, std::int64_t>;
 
-void addTo(Poly& p, const Monomial& m, std::int64_t c) {
-  if (c == 0) return;
+// Coefficients are int64_t, checked: an index whose coefficients overflow (a generated
+// `x[i * 4611686018427387904LL]`) is one culift cannot read.
+[[nodiscard]] bool addTo(Poly& p, const Monomial& m, std::int64_t c) {
+  if (c == 0) return true;
   auto [it, inserted] = p.emplace(m, c);
-  if (!inserted && (it->second += c) == 0) p.erase(it);
+  if (inserted) return true;
+  if (__builtin_add_overflow(it->second, c, &it->second)) return false;
+  if (it->second == 0) p.erase(it);
+  return true;
 }
 Poly constant(std::int64_t c) {
   Poly p;
-  addTo(p, {}, c);
+  if (c != 0) p.emplace(Monomial{}, c);
   return p;
 }
 Poly atomPoly(int id) {
   Poly p;
-  addTo(p, {id}, 1);
+  p.emplace(Monomial{id}, 1);
   return p;
 }
-Poly sum(const Poly& a, const Poly& b, std::int64_t sign) {
+std::optional<Poly> sum(const Poly& a, const Poly& b, std::int64_t sign) {
   Poly r = a;
-  for (const auto& [m, c] : b) addTo(r, m, sign * c);
+  for (const auto& [m, c] : b) {
+    std::int64_t term = 0;
+    if (__builtin_mul_overflow(sign, c, &term) || !addTo(r, m, term)) return std::nullopt;
+  }
   return r;
 }
-Poly product(const Poly& a, const Poly& b) {
+std::optional<Poly> product(const Poly& a, const Poly& b) {
   Poly r;
   for (const auto& [ma, ca] : a)
     for (const auto& [mb, cb] : b) {
       Monomial m = ma;
       m.insert(m.end(), mb.begin(), mb.end());
       std::sort(m.begin(), m.end());
-      addTo(r, m, ca * cb);
+      std::int64_t c = 0;
+      if (__builtin_mul_overflow(ca, cb, &c) || !addTo(r, m, c)) return std::nullopt;
     }
   return r;
+}
+std::uint64_t magnitude(std::int64_t v) {
+  return v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
 }
 
 // Atoms: the thread indices, counted loops' counters and uniform values.
@@ -398,7 +410,10 @@ class Collector {
     if (!start || !bound || !uniform(*bound)) return;
     if (start->size() > 1 || (start->size() == 1 && (!start->begin()->first.empty() || start->begin()->second < 0)))
       return;
-    if (cond->binaryOp == BinaryOp::Le) *bound = sum(*bound, constant(1), 1);
+    if (cond->binaryOp == BinaryOp::Le) {
+      bound = sum(*bound, constant(1), 1);
+      if (!bound) return;
+    }
     s.counters[k] = newAtom(Atom::Counter, *bound, "counter");
   }
 
@@ -459,7 +474,7 @@ class Checker {
         }
       }
       if (varying < 0) {
-        addTo(r.offset, m, c);
+        if (!addTo(r.offset, m, c)) return r;
         continue;
       }
       if (!byVar.emplace(varying, Term{varying, rest, c}).second) return r;  // (n + 1) * i
@@ -481,10 +496,7 @@ class Checker {
         return r;
       if (atoms_[lo.var].kind == Atom::Counter) {
         // The counter's range fits under the next coefficient: coefficient * bound == next.
-        Poly c;
-        addTo(c, lo.coefficient, 1);
-        Poly h;
-        addTo(h, hi.coefficient, 1);
+        const Poly c{{lo.coefficient, 1}}, h{{hi.coefficient, 1}};
         if (product(c, atoms_[lo.var].bound) != h) return r;
       }
     }
@@ -503,12 +515,14 @@ class Checker {
       if (p.kind == Atom::Axis && x.var != y.var) return false;
       if (p.kind == Atom::Counter && p.bound != q.bound) return false;
     }
-    const Poly d = sum(a.offset, b.offset, -1);
-    if (d.empty()) return true;
+    const std::optional<Poly> d = sum(a.offset, b.offset, -1);
+    if (!d) return false;
+    if (d->empty()) return true;
     // Fields of a record: p[7*i + 4] and p[7*i + 1] never meet when 3 is no multiple of 7.
-    if (a.terms.size() == 1 && a.terms[0].coefficient.empty() && d.size() == 1 && d.begin()->first.empty()) {
-      const std::int64_t stride = a.terms[0].literal, diff = d.begin()->second;
-      return stride != 0 && diff % stride != 0 && (diff < 0 ? -diff : diff) < (stride < 0 ? -stride : stride);
+    if (a.terms.size() == 1 && a.terms[0].coefficient.empty() && d->size() == 1 && d->begin()->first.empty()) {
+      // diff is not 0: under the stride in magnitude, it is no multiple of it.
+      const std::int64_t stride = a.terms[0].literal, diff = d->begin()->second;
+      return stride != 0 && magnitude(diff) < magnitude(stride);
     }
     return false;
   }
