@@ -1,4 +1,5 @@
-# culift_add_kernels(<target> HEADERS <header>... [ARCHS <sm>...] [OPTIONS <culift emit options>...])
+# culift_add_kernels(<target> HEADERS <header>... [ARCHS <sm>...] [HOST_LAUNCHERS]
+#                    [OPTIONS <culift emit options>...])
 #
 # Kernels translated at build time and built into <target>. For each header:
 #   1. `culift emit <header> --module` translates it with the target's include directories and
@@ -10,6 +11,10 @@
 #      culift_kernels/<stem>.hpp (<stem>: the header's name without extension, characters that
 #      cannot be in an identifier as `_`), which declares
 #          std::shared_ptr<culift::Module> culift_kernels::<stem>();
+#   3. With HOST_LAUNCHERS, `culift emit --host-launchers` also writes <stem>.host.cpp, native CPU
+#      entries of the kernels that call the header's functions, compiled into <target> by its own
+#      compiler with -ffp-contract=off; the module's accessor attaches them, and the CPU backend
+#      runs them instead of compiling the kernels with the JIT (docs/runtime.md#host-launchers).
 # <target> links culift's runtime (and the interpreter, the CPU backend): no Clang at run time.
 # The runtime launches a kernel from the cubin for the device when the module carries one (with
 # EngineOptions::nvrtcOptional, even where NVRTC is missing), else compiles the module's CUDA
@@ -17,7 +22,7 @@
 include_guard(GLOBAL)
 
 function(culift_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 CULIFT "" "" "HEADERS;ARCHS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 1 CULIFT "HOST_LAUNCHERS" "" "HEADERS;ARCHS;OPTIONS")
   if(CULIFT_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "culift_add_kernels: unexpected arguments ${CULIFT_UNPARSED_ARGUMENTS}")
   endif()
@@ -70,11 +75,20 @@ function(culift_add_kernels target)
     set(module ${out_dir}/${stem}.culift)
     set(source ${out_dir}/${stem}.culift.cpp)
     set(declaration ${out_dir}/culift_kernels/${stem}.hpp)
+    set(host_source ${out_dir}/${stem}.host.cpp)
+    set(host_emit "")
+    set(host_outputs "")
+    set(host_embed "")
+    if(CULIFT_HOST_LAUNCHERS)
+      set(host_emit --host-launchers ${host_source} --name ${stem})
+      set(host_outputs ${host_source})
+      set(host_embed --host-launchers)
+    endif()
     # The depfile's paths are absolute, as Clang writes them; DEPFILE takes them for Ninja and
     # Makefiles alike.
     add_custom_command(
-      OUTPUT ${module}
-      COMMAND ${culift_exe} emit ${header_path} --module ${module} --depfile ${module}.d ${arch_options}
+      OUTPUT ${module} ${host_outputs}
+      COMMAND ${culift_exe} emit ${header_path} --module ${module} --depfile ${module}.d ${arch_options} ${host_emit}
               ${emit_options} -- "${include_flags}" "${definition_flags}" ${clang_options}
       DEPENDS ${header_path} ${culift_exe}
       DEPFILE ${module}.d
@@ -83,11 +97,19 @@ function(culift_add_kernels target)
       VERBATIM)
     add_custom_command(
       OUTPUT ${source} ${declaration}
-      COMMAND ${culift_exe} embed ${module} --name ${stem} -o ${source} --header ${declaration}
+      COMMAND ${culift_exe} embed ${module} --name ${stem} -o ${source} --header ${declaration} ${host_embed}
       DEPENDS ${module} ${culift_exe}
       COMMENT "culift: embedding the kernels of ${header}"
       VERBATIM)
     target_sources(${target} PRIVATE ${source} ${declaration})
+    if(CULIFT_HOST_LAUNCHERS)
+      # The functions compiled as the CPU backend computes them: no a*b+c contracted into an FMA.
+      target_sources(${target} PRIVATE ${host_source})
+      if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+        set_source_files_properties(${host_source} TARGET_DIRECTORY ${target} PROPERTIES COMPILE_OPTIONS
+                                                                                    -ffp-contract=off)
+      endif()
+    endif()
   endforeach()
   target_include_directories(${target} PRIVATE ${out_dir})
   target_link_libraries(${target} PRIVATE ${culift_runtime})

@@ -1,7 +1,9 @@
 // Interpreter and compiled CPU code (cpujit/) ns per element vs the natively compiled function,
 // single thread, on RowSum, GramDot, CorrelationCell and PearsonClamp over a rows × cols matrix
-// (256 × 256 by default); then GramDot over rows × rows on every core, compiled, in wall time,
-// against one native thread.
+// (256 × 256 by default) and the separating-axis test (SAT) over rows × cols pairs; then GramDot
+// over rows × rows on every core, compiled, in wall time, against one native thread; then the
+// same through the CPU backend's engine, by the JIT and by the host launchers built with this
+// program (culift_add_kernels HOST_LAUNCHERS).
 //   culift_interp_bench [rows] [cols] [path/to/examples/pearson/pearson_metrics.hpp]
 #include <time.h>
 
@@ -19,7 +21,12 @@
 #include "pearson_ast.hpp"
 #if CULIFT_BENCH_TRANSLATE
 #include "../../examples/pearson/pearson_metrics.hpp"
+#include "../../examples/sat/sat_overlap.hpp"
 #include "culift/translate.hpp"
+#endif
+#if CULIFT_BENCH_HOST_LAUNCHERS
+#include "culift/runtime/runtime.hpp"
+#include "culift_kernels/pearson_metrics.hpp"
 #endif
 
 using namespace culift;
@@ -218,6 +225,43 @@ int main(int argc, char** argv) {
     report("PearsonClamp", ti, tc, tc);
 #endif
   }
+#if CULIFT_BENCH_TRANSLATE
+  {
+    // The separating-axis test over rows × cols rectangle/triangle pairs.
+    TranslateOptions to;
+    to.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+    TranslateResult tr = translate(CULIFT_SOURCE_DIR "/examples/sat/sat_overlap.hpp", to);
+    const Function* sat = tr.ok() ? tr.module->find("RectTriangleOverlap") : nullptr;
+    const auto satJit = sat ? cpujit::Program::compile(tr.module) : nullptr;
+    if (sat && satJit->kernel(*sat)) {
+      const std::size_t n = static_cast<std::size_t>(rows) * cols;
+      std::vector<float> lo(2 * n), hi(2 * n), tri(6 * n), hit(n);
+      for (std::size_t e = 0; e < n; ++e) {
+        for (int c = 0; c < 2; ++c) {
+          lo[2 * e + c] = dist(rng);
+          hi[2 * e + c] = lo[2 * e + c] + 0.5f * (1.0f + dist(rng));
+        }
+        for (int c = 0; c < 6; ++c) tri[6 * e + c] = 1.5f * dist(rng);
+      }
+      auto satProgram = interp::Program::compile(tr.module, opts);
+      interp::Arg args[] = {interp::ArrayRef::of(std::span<const float>(lo)),
+                            interp::ArrayRef::of(std::span<const float>(hi)),
+                            interp::ArrayRef::of(std::span<const float>(tri)),
+                            interp::ArrayRef::of(std::span<float>(hit))};
+      const auto total = static_cast<std::int64_t>(n);
+      double ti = nsPer(n, [&] { satProgram->launch(*sat, interp::Extent{{total, 1, 1}, 1}, args); });
+      const auto a = jitArgs({lo.data(), hi.data(), tri.data(), hit.data(), &total}, {2 * n, 2 * n, 6 * n, n, 0},
+                             total);
+      double tc = nsPer(n, [&] { satJit->kernel(*sat)->run(a, 0, n); });
+      double tn = nsPer(n, [&] {
+        for (std::size_t e = 0; e < n; ++e)
+          hit[e] = ::RectTriangleOverlap(lo.data(), hi.data(), tri.data(), static_cast<int>(e));
+        gSink = hit[0];
+      });
+      report("SAT", ti, tc, tn);
+    }
+  }
+#endif
   {
     // GramDot over rows × rows: every core, compiled, against one native thread.
     std::vector<float> gram(static_cast<std::size_t>(rows) * rows);
@@ -237,6 +281,32 @@ int main(int argc, char** argv) {
     std::printf(
         "GramDot %dx%d    compiled, 1 thread %.1f ms   compiled, %u threads %.1f ms   native, 1 thread %.1f ms\n", rows,
         rows, one, threads, all, native);
+#if CULIFT_BENCH_HOST_LAUNCHERS
+    // The CPU backend's engine over every core: the JIT's code and the host launchers, in wall
+    // time per launch (buffers made once), the same bits.
+    auto engineMs = [&](bool launchers, std::vector<float>& result) {
+      rt::EngineOptions o;
+      o.cpuCode = rt::CpuCode::Unchecked;
+      o.hostLaunchers = launchers;
+      auto engine = rt::Engine::createCpu(o);
+      auto m = culift_kernels::pearson_metrics();
+      rt::DeviceBuffer<float> dx(*engine, x), dg(*engine, gram.size());
+      const rt::Kernel k = engine->kernel(m, "GramDot");
+      double best = 1e300;
+      for (int rep = 0; rep < 6; ++rep) {
+        const double t0 = wallSeconds();
+        k.launch(*engine, rt::LaunchPlanner::for2D(rows, rows), dx, cols, dg);
+        engine->synchronize();
+        if (rep > 0) best = std::min(best, (wallSeconds() - t0) * 1e3);
+      }
+      result = dg.read();
+      return best;
+    };
+    std::vector<float> viaJit, viaLaunchers;
+    const double jitMs = engineMs(false, viaJit), launcherMs = engineMs(true, viaLaunchers);
+    std::printf("GramDot %dx%d    engine, JIT code %.1f ms   engine, host launchers %.1f ms (%u threads)   %s\n", rows,
+                rows, jitMs, launcherMs, threads, viaJit == viaLaunchers ? "same bits" : "DIFFERENT BITS");
+#endif
   }
   return 0;
 }

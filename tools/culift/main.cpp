@@ -1,9 +1,11 @@
 // culift — lift annotated C++ scalar functions to CUDA kernels; run, launch and probe them.
+#include <cctype>
 #include <cstring>
 #include <exception>
 #include <utility>
 
 #include "command_line.hpp"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
@@ -25,6 +27,32 @@ VerbRegistration::VerbRegistration(llvm::cl::SubCommand& sub, VerbHandler handle
 }
 
 const std::vector<std::string>& clangArgs() { return clangArgStorage(); }
+
+bool isIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+std::string identifierFrom(const std::string& text) {
+  std::string id;
+  for (char c : text) id += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0]))) id = "_" + id;
+  return id;
+}
+
+bool writeTextFile(const std::string& path, const std::string& text, const char* who) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    out << text;
+    out.close();
+    ec = out.error();
+  }
+  if (ec) llvm::errs() << who << ": cannot write '" << path << "': " << ec.message() << "\n";
+  return !ec;
+}
 
 }  // namespace culift::cli
 

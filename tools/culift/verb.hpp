@@ -26,6 +26,13 @@ struct VerbRegistration {
 // Arguments after "--" on the command line: passed to Clang.
 const std::vector<std::string>& clangArgs();
 
+// Whether `s` is a C++ identifier; `text` made one (what cannot be in one as '_', a leading digit
+// after a '_'), as culift_add_kernels names a header's kernels.
+bool isIdentifier(const std::string& s);
+std::string identifierFrom(const std::string& text);
+// Writes `text` to `path` as bytes; on failure says so on stderr, after `who`.
+bool writeTextFile(const std::string& path, const std::string& text, const char* who);
+
 }  // namespace culift::cli
 
 #define CULIFT_VERB_CONCAT2(a, b) a##b

@@ -1,9 +1,11 @@
 // culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]]
-//             [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [-- CLANG_ARGS]
+//             [--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers]
+//             [--reassociate] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
 // --module into a module file (docs/module-files.md): with --arch, it carries cubins compiled by
 // NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
-// from, for build systems (culift_add_kernels).
+// from, for build systems (culift_add_kernels); --host-launchers writes the kernels' native CPU
+// entries, a C++ source the app compiles with the header (docs/runtime.md#host-launchers).
 #include "culift/ast/module_file.hpp"
 #include "culift/codegen.hpp"
 #include "culift/runtime/compiler.hpp"
@@ -56,11 +58,21 @@ llvm::cl::opt<bool> emitLaunchers("launchers",
                                   llvm::cl::desc("Add host functions culift_launch_<function>(..., stream) that launch "
                                                  "each kernel with <<<>>> (for nvcc; NVRTC skips them)"),
                                   llvm::cl::sub(emitCommand));
+llvm::cl::opt<std::string> emitHostLaunchers(
+    "host-launchers",
+    llvm::cl::desc("Write the kernels' native CPU entries to this C++ source, which includes FILE: compiled "
+                   "with the app, the CPU backend runs them instead of the JIT (culift embed --host-launchers)"),
+    llvm::cl::value_desc("OUT.cpp"), llvm::cl::sub(emitCommand));
+llvm::cl::opt<std::string> emitName("name",
+                                    llvm::cl::desc("With --host-launchers: the name culift embed --name is given "
+                                                   "(default: FILE's stem, as an identifier)"),
+                                    llvm::cl::value_desc("STEM"), llvm::cl::sub(emitCommand));
 
 const char* kUsage =
     "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--lineinfo] "
     "[--depfile OUT.d]] "
-    "[-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [-- CLANG_ARGS]\n";
+    "[--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] "
+    "[-- CLANG_ARGS]\n";
 
 // "90", "sm_90" -> 90; 0 when it is neither.
 int parseArch(llvm::StringRef text) {
@@ -148,15 +160,20 @@ bool writeDepfile(const std::string& clangList, const std::string& target, const
   for (const std::string& f : files)
     if (!llvm::StringRef(f).startswith("/__culift__/")) out += " \\\n  " + escaped(f);
   out += "\n";
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
-  if (!ec) {
-    os << out;
-    os.close();
-    ec = os.error();
-  }
-  if (ec) llvm::errs() << "culift emit: cannot write '" << path << "': " << ec.message() << "\n";
-  return !ec;
+  return writeTextFile(path, out, "culift emit");
+}
+
+// The native CPU entries of the module's kernels, including the input by its absolute path. A
+// kernel C++ cannot name from the global scope gets none, with a warning.
+bool writeHostLaunchers(const Module& module, const std::string& stem) {
+  llvm::SmallString<256> include(emitInput.getValue());
+  llvm::sys::fs::make_absolute(include);
+  llvm::sys::path::remove_dots(include, true);
+  for (const Function* fn : module.kernels())
+    if (!hasHostLauncher(*fn))
+      llvm::errs() << "culift emit: warning: '" << fn->name
+                   << "' gets no host launcher: C++ cannot name it from the global scope\n";
+  return writeTextFile(emitHostLaunchers, hostLauncherSource(module, include.str().str(), stem), "culift emit");
 }
 
 int runEmit() {
@@ -178,6 +195,16 @@ int runEmit() {
     llvm::errs() << "culift emit: --arch and --depfile go with --module\n" << kUsage;
     return kExitUsage;
   }
+  if (!emitName.empty() && emitHostLaunchers.empty()) {
+    llvm::errs() << "culift emit: --name goes with --host-launchers\n" << kUsage;
+    return kExitUsage;
+  }
+  const std::string stem = emitName.empty() ? identifierFrom(llvm::sys::path::stem(emitInput).str())
+                                            : emitName.getValue();
+  if (!emitHostLaunchers.empty() && !isIdentifier(stem)) {
+    llvm::errs() << "culift emit: --name '" << stem << "' is not a C++ identifier\n";
+    return kExitUsage;
+  }
   std::vector<int> archs;
   for (const std::string& a : emitArchs) {
     const int arch = parseArch(a);
@@ -197,6 +224,7 @@ int runEmit() {
   llvm::errs() << result.formatDiagnostics(llvm::errs().has_colors());
   if (!result.ok()) return kExitError;
 
+  if (!emitHostLaunchers.empty() && !writeHostLaunchers(*result.module, stem)) return kExitError;
   if (!emitModule.empty()) {
     if (!archs.empty() && !addCubins(*result.module, archs, emitLineInfo)) return kExitError;
     if (!clangDepfile.empty()) {
@@ -210,8 +238,8 @@ int runEmit() {
       llvm::errs() << "culift emit: " << e.what() << "\n";
       return kExitError;
     }
-    if (emitOutput.empty()) return kExitOk;
   }
+  if (emitOutput.empty() && (!emitModule.empty() || !emitHostLaunchers.empty())) return kExitOk;
   // The module keeps the CUDA the runtime compiles; the file written here may add launchers.
   const std::string cuda = emitLaunchers ? emitCuda(*result.module, EmitOptions{options.lineDirectives, true})
                                          : result.module->cudaSource;
@@ -219,14 +247,7 @@ int runEmit() {
     llvm::outs() << cuda;
     return kExitOk;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream out(emitOutput, ec, llvm::sys::fs::OF_Text);
-  if (ec) {
-    llvm::errs() << "culift emit: cannot write '" << emitOutput << "': " << ec.message() << "\n";
-    return kExitError;
-  }
-  out << cuda;
-  return kExitOk;
+  return writeTextFile(emitOutput, cuda, "culift emit") ? kExitOk : kExitError;
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // The CPU backend: buffers in host memory, every launch run as the GPU kernel would run it: by
-// the kernel compiled for the host (cpujit/), its outputs split over a thread pool of every core
-// in contiguous chunks, or by the interpreter where it does not compile (or on request). Both give
+// the kernel's host launcher (native code the app compiled, culift/runtime/host_launchers.hpp)
+// or the kernel compiled for the host (cpujit/), its outputs split over a thread pool of every
+// core in contiguous chunks, or by the interpreter where neither runs it (or on request). All give
 // the same bits. Work is synchronous, so streams only order and events only time.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -14,6 +16,7 @@
 #include "culift/cpujit.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/error.hpp"
+#include "culift/runtime/host_launchers.hpp"
 #include "culift/runtime/kernel.hpp"
 #include "llvm/Support/ThreadPool.h"
 
@@ -26,6 +29,7 @@ constexpr std::align_val_t kAlignment{64};
 struct LoadedProgram {
   std::shared_ptr<const interp::Program> program;
   std::shared_ptr<const cpujit::Program> compiled;  // null: the interpreter runs every launch
+  std::map<const Function*, HostEntry> native;      // the kernels with a host launcher
   CompileRecord record;
 };
 
@@ -64,6 +68,7 @@ class CpuBackend final : public BackendImpl {
       : options_(options), cache_(CompileCache::Options{{}, /*disk=*/false, options.warn}) {
     std::string why;
     compiled_ = options.cpuCode != CpuCode::Interpreted && !options.checkConflicts && cpujit::available(&why);
+    useNative_ = options.cpuCode != CpuCode::Interpreted && !options.checkConflicts && options.hostLaunchers;
     threads_ = options.cpuThreads ? options.cpuThreads
                                   : std::max(1u, llvm::hardware_concurrency().compute_thread_count());
     info_.name = compiled_ ? "CPU (compiled for " + cpujit::hostDescription() + ", " + std::to_string(threads_) +
@@ -108,33 +113,40 @@ class CpuBackend final : public BackendImpl {
     // A reassociating plan's order where the GPU would take that plan's entry; the loop as
     // written where it would run a per-thread entry.
     const bool loopAsWritten = !choosePlanEntry(fn, plan, info_);
+    // The native function adds a reassociating kernel's terms as written only.
+    if (auto it = loaded.native.find(&fn);
+        it != loaded.native.end() && (loopAsWritten || fn.reassociatedSums.empty())) {
+      if (launchEntries(fn, plan, args, [&](const cpujit::LaunchArgs& a, std::uint64_t first, std::uint64_t last) {
+            std::uint32_t site = 0;
+            return it->second(a.params.data(), a.lengths.data(), a.extent, first, last, &site) == kHostEntryDone;
+          }))
+        return;
+    }
     if (const cpujit::Kernel* k = loaded.compiled ? loaded.compiled->kernel(fn) : nullptr) {
-      if (launchCompiled(*k, fn, plan, args, loopAsWritten)) return;
+      if (launchEntries(fn, plan, args, [&](const cpujit::LaunchArgs& a, std::uint64_t first, std::uint64_t last) {
+            return !k->run(a, first, last, loopAsWritten);
+          }))
+        return;
     }
     interpret(*loaded.program, fn, plan, args, loopAsWritten);
   }
 
-  // Returns false when an output failed: the interpreter then reruns the launch for its error.
-  bool launchCompiled(const cpujit::Kernel& k, const Function& fn, const LaunchPlan& plan,
-                      std::span<const ResolvedArg> args, bool loopAsWritten) {
+  // Runs `chunk` over the launch's outputs; false when a chunk failed: the interpreter then
+  // reruns the launch for its error.
+  template <class Chunk>
+  bool launchEntries(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args, Chunk chunk) {
     std::vector<std::uint64_t> scalars;
     const cpujit::LaunchArgs a = compiledArgs(fn, plan, args, scalars);
     const std::uint64_t total = a.outputs();
     // Contiguous chunks, a few per thread so that uneven rows even out; small launches run here.
     const std::uint64_t chunks = total < 4096 ? 1 : std::min<std::uint64_t>(total, std::uint64_t{threads_} * 4);
-    std::vector<std::optional<cpujit::RunError>> errors(chunks);
-    if (chunks == 1) {
-      errors[0] = k.run(a, 0, total, loopAsWritten);
-    } else {
-      std::vector<std::shared_future<void>> done;
-      for (std::uint64_t c = 0; c < chunks; ++c)
-        done.push_back(pool().async(
-            [&, c] { errors[c] = k.run(a, total * c / chunks, total * (c + 1) / chunks, loopAsWritten); }));
-      for (auto& d : done) d.wait();
-    }
-    for (const auto& e : errors)
-      if (e) return false;
-    return true;
+    if (chunks == 1) return total == 0 || chunk(a, 0, total);
+    std::vector<char> ok(chunks, 0);
+    std::vector<std::shared_future<void>> done;
+    for (std::uint64_t c = 0; c < chunks; ++c)
+      done.push_back(pool().async([&, c] { ok[c] = chunk(a, total * c / chunks, total * (c + 1) / chunks); }));
+    for (auto& d : done) d.wait();
+    return std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
   }
 
   void interpret(const interp::Program& program, const Function& fn, const LaunchPlan& plan,
@@ -214,17 +226,35 @@ class CpuBackend final : public BackendImpl {
     loaded.record.module = module->sourcePath;
     loaded.record.target = "interpreter";
     loaded.record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    if (compiled_) {
+    if (useNative_) {
+      for (const Function* fn : module->kernels()) {
+        std::string_view mismatch;
+        if (const HostLauncher* l = findHostLauncher(*module, *fn, &mismatch)) loaded.native.emplace(fn, l->entry);
+        else if (!mismatch.empty())
+          warn("culift: the host launcher of '" + fn->name + "' was made for " + std::string(mismatch) +
+               ", not the module's " + fn->signature.toString() + ": its launches run compiled here");
+      }
+    }
+    // The JIT only for what the launchers leave: kernels without one, and reassociated orders.
+    const bool jitNeeded = std::any_of(module->functions.begin(), module->functions.end(), [&](const Function& fn) {
+      return fn.isKernel() && (!loaded.native.count(&fn) || !fn.reassociatedSums.empty());
+    });
+    if (!loaded.native.empty()) {
+      loaded.record.target = "native";
+      loaded.record.options = {"host launchers"};
+      for (const auto& [fn, entry] : loaded.native) loaded.record.log += fn->name + ": host launcher\n";
+    }
+    if (compiled_ && jitNeeded) {
       cpujit::Options jo;
       jo.checked = options_.cpuCode == CpuCode::Checked;
       loaded.compiled = cpujit::Program::compile(module, jo);
       // One record per module: the JIT's time (lowering, -O2, machine code), the kernels it left
       // to the interpreter in the log.
-      loaded.record.target = "host";
+      loaded.record.target = loaded.native.empty() ? "host" : "native+host";
       loaded.record.milliseconds = loaded.compiled->compileMilliseconds();
-      loaded.record.options = {"-O2", jo.checked ? "checked" : "unchecked"};
+      loaded.record.options.insert(loaded.record.options.end(), {"-O2", jo.checked ? "checked" : "unchecked"});
       for (const Function& fn : module->functions)
-        if (fn.isKernel() && !loaded.compiled->kernel(fn))
+        if (fn.isKernel() && !loaded.native.count(&fn) && !loaded.compiled->kernel(fn))
           loaded.record.log += fn.name + ": interpreted: " + loaded.compiled->whyNot(fn) + "\n";
     }
     return programs_.emplace(module.get(), std::move(loaded)).first->second;
@@ -236,8 +266,14 @@ class CpuBackend final : public BackendImpl {
     return *pool_;
   }
 
+  void warn(const std::string& message) const {
+    if (options_.warn) options_.warn(message);
+    else std::fprintf(stderr, "%s\n", message.c_str());
+  }
+
   EngineOptions options_;
   bool compiled_ = false;
+  bool useNative_ = false;
   unsigned threads_ = 1;
   std::mutex poolMutex_;
   std::unique_ptr<llvm::ThreadPool> pool_;

@@ -42,6 +42,13 @@ std::string emitCudaFunction(const Module& module, const Function& function);
 // maps its #line directives to it; pass it to NVRTC as the program name.
 std::string cudaFileName(const Module& module);
 
+// Host launchers (docs/runtime.md#host-launchers): a C++ source that includes the translated
+// file by `include` and defines, for each kernel C++ can name from the global scope
+// (hasHostLauncher), a native CPU entry that calls the user's function, and
+// `culift_kernels::detail::<name>_host_launchers()` listing them for culift embed's accessor.
+bool hasHostLauncher(const Function& function);
+std::string hostLauncherSource(const Module& module, const std::string& include, const std::string& name);
+
 // A readable C-like print of one function's typed AST with every cast explicit.
 std::string writePseudocode(const Module& module, const Function& function);
 

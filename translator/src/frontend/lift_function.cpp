@@ -5,6 +5,7 @@
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "culift/ast/stack.hpp"
 #include "function_state.hpp"
 #include "llvm/ADT/StringExtras.h"
@@ -23,6 +24,25 @@ std::vector<const clang::AnnotateAttr*> culiftAnnotations(const clang::FunctionD
     }
   }
   return found;
+}
+
+// How C++ names a free function from the global scope, and its type, for the native host
+// launchers: "::ns::Clip<float>", "float (float, float)". Nothing for a member function or one
+// in a function's scope, which a launcher cannot name.
+void hostSpelling(const clang::FunctionDecl* fd, const clang::ASTContext& ctx, Function& f) {
+  if (llvm::isa<clang::CXXMethodDecl>(fd) || fd->getDeclContext()->isFunctionOrMethod()) return;
+  clang::PrintingPolicy policy(ctx.getLangOpts());
+  policy.SuppressUnwrittenScope = true;  // no "(anonymous namespace)::"
+  policy.SuppressTagKeyword = true;
+  policy.FullyQualifiedName = true;
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  os << "::";
+  fd->printQualifiedName(os, policy);
+  if (const clang::TemplateArgumentList* args = fd->getTemplateSpecializationArgs())
+    clang::printTemplateArgumentList(os, args->asArray(), policy);
+  f.hostName = os.str();
+  f.hostType = clang::TypeName::getFullyQualifiedName(fd->getType(), ctx, policy, /*WithGlobalNsPrefix=*/true);
 }
 
 // A C identifier for what a function's name says: its name, "ctor" for a constructor, op_add
@@ -505,6 +525,7 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMark
   decls_.push_back(fd);
   Function f;
   f.name = liftedName(fd);
+  hostSpelling(fd, ctx_, f);
   f.annotated = annotated;
   f.indexNames = std::move(marks.indexNames);
   f.reassociate = marks.reassociate;

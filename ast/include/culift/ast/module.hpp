@@ -147,6 +147,12 @@ struct Function {
   // (ret_x, ...), one per field in order; the kernel's `out` is an array of the struct (a module
   // file keeps it as the out parameter's record).
   std::optional<RecordView> resultRecord = std::nullopt;
+  // How C++ names the function from the global scope and its type, as the front end saw them
+  // ("::ns::Clip<float>", "float (const float *, float, float, int)"), for its host launcher
+  // (codegen.hpp: hostLauncherSource); empty where C++ cannot name it so. Front end only, as
+  // recordParams.
+  std::string hostName = {};
+  std::string hostType = {};
   // The user parameter of the first result field (numParams - fields) or numParams when none.
   unsigned firstResultParam() const {
     return resultRecord ? numParams - static_cast<unsigned>(resultRecord->fields.size()) : numParams;

@@ -3,6 +3,7 @@
 // records of a struct type (DeviceBuffer<Particle>) for an array-of-structs parameter.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -80,23 +81,39 @@ template <typename T> class DeviceBuffer : public Buffer {
   DeviceBuffer(Engine& engine, std::span<const T> data) : Buffer(engine, scalar(), record(), data.size()) {
     write(data);
   }
-  DeviceBuffer(Engine& engine, const std::vector<T>& data) : DeviceBuffer(engine, std::span<const T>(data)) {}
+  DeviceBuffer(Engine& engine, const std::vector<T>& data) : Buffer(engine, scalar(), record(), data.size()) {
+    write(data);
+  }
 
   // Copies `data` to elements [offset, offset + data.size()).
   void write(std::span<const T> data, std::size_t offset = 0) {
     checkRange(offset, data.size(), "write");
     writeBytes(data.data(), data.size_bytes(), offset * sizeof(T));
   }
-  void write(const std::vector<T>& data, std::size_t offset = 0) { write(std::span<const T>(data), offset); }
+  void write(const std::vector<T>& data, std::size_t offset = 0) {
+    if constexpr (std::is_same_v<T, bool>) {  // a std::vector<bool> holds bits, not bools
+      const std::unique_ptr<bool[]> bools(new bool[data.size()]);
+      std::copy(data.begin(), data.end(), bools.get());
+      write(std::span<const bool>(bools.get(), data.size()), offset);
+    } else {
+      write(std::span<const T>(data), offset);
+    }
+  }
   // Copies elements [offset, offset + out.size()) to `out`.
   void read(std::span<T> out, std::size_t offset = 0) const {
     checkRange(offset, out.size(), "read");
     readBytes(out.data(), out.size_bytes(), offset * sizeof(T));
   }
   std::vector<T> read() const {
-    std::vector<T> out(size());
-    read(std::span<T>(out));
-    return out;
+    if constexpr (std::is_same_v<T, bool>) {
+      const std::unique_ptr<bool[]> bools(new bool[size()]);
+      read(std::span<bool>(bools.get(), size()));
+      return std::vector<bool>(bools.get(), bools.get() + size());
+    } else {
+      std::vector<T> out(size());
+      read(std::span<T>(out));
+      return out;
+    }
   }
   // Asynchronous forms: `data`/`out` must stay alive until the stream is synchronized.
   void writeAsync(std::span<const T> data, Stream& stream, std::size_t offset = 0) {

@@ -65,6 +65,10 @@ struct EngineOptions {
   // CPU backend: compiled host code, checked (the default) or not, or the interpreter. Conflict
   // checks (checkConflicts) always run in the interpreter.
   CpuCode cpuCode = CpuCode::Checked;
+  // CPU backend: run a kernel's launches through its host launcher where the module has one (native
+  // code the app compiled, culift/runtime/host_launchers.hpp; unchecked), unless cpuCode is
+  // Interpreted or checkConflicts is set. False: the compiled (or interpreted) kernel instead.
+  bool hostLaunchers = true;
   // CPU backend: checked launches (interp::Options::checkConflicts). An element of a writable
   // array that two outputs of one launch write, or that one writes and another reads, is an
   // interp::Error naming both outputs (a data race on the GPU). std::atomic_ref updates are exempt.
