@@ -33,8 +33,7 @@ std::shared_ptr<Engine> cpuEngine(bool launchers, CpuCode code = CpuCode::Checke
   return Engine::createCpu(o);
 }
 
-template <class T>
-std::vector<T> randoms(std::size_t n, unsigned seed, double lo = -2.0, double hi = 2.0) {
+template <class T> std::vector<T> randoms(std::size_t n, unsigned seed, double lo = -2.0, double hi = 2.0) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> d(lo, hi);
   std::vector<T> v(n);
@@ -44,8 +43,7 @@ std::vector<T> randoms(std::size_t n, unsigned seed, double lo = -2.0, double hi
 
 // `run(engine)` launches on one engine and returns what it wrote; the host launcher's result must
 // be the JIT's (checked and unchecked) and the interpreter's, byte for byte.
-template <class Run>
-auto sameOnEvery(Run run) {
+template <class Run> auto sameOnEvery(Run run) {
   auto native = run(*cpuEngine(true));
   for (CpuCode code : {CpuCode::Checked, CpuCode::Unchecked, CpuCode::Interpreted}) {
     INFO(name(code));
@@ -129,7 +127,8 @@ TEST_CASE("host launchers give the compiled backend's and the interpreter's bits
   SECTION("an element-wise kernel with a uniform") {
     sameOnEvery([&](Engine& e) {
       DeviceBuffer<float> dx(e, x), out(e, x.size());
-      e.kernel(module, "HostLeaky").launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, 0.125f, out);
+      e.kernel(module, "HostLeaky")
+          .launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, 0.125f, out);
       return out.read();
     });
   }
@@ -144,20 +143,23 @@ TEST_CASE("host launchers give the compiled backend's and the interpreter's bits
   SECTION("a template's instances and a namespace's function") {
     sameOnEvery([&](Engine& e) {
       DeviceBuffer<float> dx(e, x), out(e, x.size());
-      e.kernel(module, "HostClip_float").launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, -0.5f, 0.75f, out);
+      e.kernel(module, "HostClip_float")
+          .launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, -0.5f, 0.75f, out);
       return out.read();
     });
     std::vector<int> xi(x.size());
     for (std::size_t k = 0; k < x.size(); ++k) xi[k] = static_cast<int>(x[k] * 100);
     sameOnEvery([&](Engine& e) {
       DeviceBuffer<int> dx(e, xi), out(e, xi.size());
-      e.kernel(module, "HostClip_int").launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(xi.size())), dx, -50, 70, out);
+      e.kernel(module, "HostClip_int")
+          .launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(xi.size())), dx, -50, 70, out);
       return out.read();
     });
     const std::vector<float> y = randoms<float>(x.size(), 6);
     sameOnEvery([&](Engine& e) {
       DeviceBuffer<float> dx(e, x), dy(e, y), out(e, x.size());
-      e.kernel(module, "HostBlend").launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, dy, 0.3f, out);
+      e.kernel(module, "HostBlend")
+          .launch(e, LaunchPlanner::for1D(static_cast<std::int64_t>(x.size())), dx, dy, 0.3f, out);
       return out.read();
     });
   }

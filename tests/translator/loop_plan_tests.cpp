@@ -92,6 +92,11 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
 }
 
 TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
+  // Each step overwrites s: only the last counts, and no tile of x serves the rest.
+  CHECK(reasonFor(
+            "CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s = x[i * n + k] * x[j * n + k];\n  return s;\n}\n") ==
+        "s is overwritten on every step of the loop over k (only the last step counts): nothing to tile");
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j) {\n"
                   "  float s = 0.0f;\n  for (int k = 0; k < i; ++k) s += x[j * n + k];\n  return s;\n}\n") ==
         "the bound of k depends on i");

@@ -1,6 +1,11 @@
 // Variants of p1799 (ptxas_p1799.hpp), one change each, for scripts/compare-backends.sh on the
 // GPU: which part of the program the device assembler's optimizer needs to get its tiled entry
-// wrong. Each is a 2-D kernel whose loop reads a0 by (i, c1), so each takes the tiled entries.
+// wrong. Each is a 2-D kernel whose loop reads a0 by (i, c1); before the tiled plan refused loops
+// that overwrite their value (only the last step counts), each took the tiled entries.
+// On the H200 (8 x 8 outputs, VARIANTS=1 scripts/gpu-findings.sh), with those entries: V0, V3,
+// V6 and V7 differed from the CPU in the outputs of register-tile columns 1-3 (column 0 right);
+// V1 (a sum), V2 (no fold before the loop), V4 (no s0) and V5 (no checksum) were the same; with
+// --ptxas-options=-O0 every variant was the same.
 #include <cstdint>
 #include <culift/annotate.hpp>
 

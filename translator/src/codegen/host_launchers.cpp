@@ -75,7 +75,9 @@ void launcher(CodeWriter& out, const Function& fn, unsigned n) {
     const std::string a = "a" + k, from = "p[" + std::to_string(slot) + "]";
     switch (fn.signature.params[slot].role) {
       case ParamRole::ReadOnlyArray:
-      case ParamRole::WritableArray: out.say("const auto " + a + " = h::array<" + F + ", " + k + ">(" + from + ");"); break;
+      case ParamRole::WritableArray:
+        out.say("const auto " + a + " = h::array<" + F + ", " + k + ">(" + from + ");");
+        break;
       case ParamRole::PerElementScalar:
         out.say("const auto " + a + " = h::elements<" + F + ", " + k + ">(" + from + ");");
         args.push_back(a + "[o]");

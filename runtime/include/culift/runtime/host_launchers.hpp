@@ -26,9 +26,8 @@ struct Function;
 
 namespace culift::rt {
 
-using HostEntry = std::uint64_t (*)(const void* const* params, const std::uint64_t* lengths,
-                                    const std::int64_t* extent, std::uint64_t first, std::uint64_t last,
-                                    std::uint32_t* site);
+using HostEntry = std::uint64_t (*)(const void* const* params, const std::uint64_t* lengths, const std::int64_t* extent,
+                                    std::uint64_t first, std::uint64_t last, std::uint32_t* site);
 inline constexpr std::uint64_t kHostEntryDone = ~std::uint64_t{0};  // what an entry returns: no output failed
 
 struct HostLauncher {
@@ -47,27 +46,20 @@ const HostLauncher* findHostLauncher(const Module& module, const Function& fn, s
 // The pieces generated launchers are written with: each parameter of the native function, typed
 // by the function's own pointer type F, taken from its kernel argument.
 namespace host {
-template <class F>
-struct Traits;
-template <class R, class... P>
-struct Traits<R (*)(P...)> {
+template <class F> struct Traits;
+template <class R, class... P> struct Traits<R (*)(P...)> {
   using Result = R;
-  template <unsigned k>
-  using Param = std::remove_cvref_t<std::tuple_element_t<k, std::tuple<P...>>>;
+  template <unsigned k> using Param = std::remove_cvref_t<std::tuple_element_t<k, std::tuple<P...>>>;
 };
-template <class R, class... P>
-struct Traits<R (*)(P...) noexcept> : Traits<R (*)(P...)> {};
+template <class R, class... P> struct Traits<R (*)(P...) noexcept> : Traits<R (*)(P...)> {};
 
-template <class F, unsigned k>
-using Param = typename Traits<F>::template Param<k>;
+template <class F, unsigned k> using Param = typename Traits<F>::template Param<k>;
 
-template <class F, unsigned k>
-Param<F, k> array(const void* p) {  // a pointer parameter: the buffer
+template <class F, unsigned k> Param<F, k> array(const void* p) {  // a pointer parameter: the buffer
   static_assert(std::is_pointer_v<Param<F, k>>, "an array parameter of a kernel is a pointer");
   return static_cast<Param<F, k>>(const_cast<void*>(p));
 }
-template <class F, unsigned k>
-Param<F, k> scalar(const void* p) {  // a uniform scalar: its value
+template <class F, unsigned k> Param<F, k> scalar(const void* p) {  // a uniform scalar: its value
   return *static_cast<const Param<F, k>*>(p);
 }
 template <class F, unsigned k>
@@ -78,8 +70,7 @@ template <class F, unsigned k>
 Param<F, k> index(std::uint64_t i) {  // an index parameter: the output's index on its axis
   return static_cast<Param<F, k>>(i);
 }
-template <class F>
-typename Traits<F>::Result* result(const void* p) {  // the result array
+template <class F> typename Traits<F>::Result* result(const void* p) {  // the result array
   return static_cast<typename Traits<F>::Result*>(const_cast<void*>(p));
 }
 }  // namespace host

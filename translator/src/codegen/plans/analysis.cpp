@@ -473,8 +473,24 @@ void Analyzer::collectLive() {
   };
   visitExprs(*a_.loop->body, use);
   for (const Stmt* s : a_.epilogue) visitExprs(*s, use);
-  for (VarId v : a_.carried)
-    if (used.count(v)) a_.live.push_back(v);
+  // What the body assigns with a plain `=`, and what it reads (every other mention).
+  std::set<VarId> assigned, read;
+  std::set<const Expr*> targets;
+  forEachExpr(*a_.loop->body, [&](const Expr& e) {
+    if (e.kind != ExprKind::Assign) return;
+    const Expr& t = stripCasts(*e.operands[0]);
+    if (t.kind != ExprKind::VarRef) return;
+    assigned.insert(t.var);
+    targets.insert(&t);
+  });
+  forEachExpr(*a_.loop->body, [&](const Expr& e) {
+    if (e.kind == ExprKind::VarRef && !targets.count(&e)) read.insert(e.var);
+  });
+  for (VarId v : a_.carried) {
+    if (!used.count(v)) continue;
+    a_.live.push_back(v);
+    if (assigned.count(v) && !read.count(v)) a_.overwritten.push_back(v);
+  }
 }
 
 std::optional<LoopAnalysis> Analyzer::run(std::string& reason) {

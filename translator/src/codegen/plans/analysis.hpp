@@ -41,9 +41,12 @@ struct LoopAnalysis {
   const Expr* lowerBound = nullptr;   // k starts at it
   const Expr* upperBound = nullptr;   // k < it (k <= it when inclusive)
   bool inclusive = false;
-  std::vector<VarId> carried;         // locals declared at the top level of the prologue
-  std::vector<VarId> live;            // those the loop body or the epilogue still use once the
-                                      // staged reads are replaced: registers per output
+  std::vector<VarId> carried;  // locals declared at the top level of the prologue
+  std::vector<VarId> live;     // those the loop body or the epilogue still use once the
+                               // staged reads are replaced: registers per output
+  // Live locals the body assigns with `=` and never reads: each step overwrites them, so only
+  // the last step's value counts (a contraction tiles what every step adds to; none here).
+  std::vector<VarId> overwritten;
   std::vector<VarId> inlined;         // locals the bounds and staged indices use, by their init
   std::vector<VarId> assignedParams;  // scalar parameters the body assigns: a copy per output
   std::vector<StagedOperand> operands;

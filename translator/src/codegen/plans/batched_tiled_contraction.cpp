@@ -11,7 +11,7 @@ namespace {
 plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   if (f.mode != IndexMode::Grid3D) return plans::Decision::skip();
   std::string why;
-  const std::vector<unsigned> tiles = tilesThatFit(*analysis.loop, why);
+  const std::vector<unsigned> tiles = tilesThatFit(f, *analysis.loop, why);
   if (tiles.empty()) return plans::Decision::no(why);
   return plans::Decision::yes(tiledEntries(f, tiles, LoopPlan::BatchedTiledContraction, "_batched", false));
 }

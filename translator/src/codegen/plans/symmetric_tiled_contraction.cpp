@@ -26,7 +26,7 @@ bool isSymmetric(const Function& fn, const LoopAnalysis& analysis) {
 plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   if (f.mode != IndexMode::Grid2D || !isSymmetric(f, *analysis.loop)) return plans::Decision::skip();
   std::string why;
-  const std::vector<unsigned> tiles = tilesThatFit(*analysis.loop, why);
+  const std::vector<unsigned> tiles = tilesThatFit(f, *analysis.loop, why);
   if (tiles.empty()) return plans::Decision::no(why);
   // The mirrored tiles for square launches, then the plain ones for the others.
   std::vector<PlanEntry> entries = tiledEntries(f, tiles, LoopPlan::SymmetricTiledContraction, "_sym", true);

@@ -12,10 +12,17 @@ namespace culift::codegen {
 unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 
-std::vector<unsigned> tilesThatFit(const LoopAnalysis& a, std::string& reason) {
+std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, std::string& reason) {
   // A tile stages what a row or a column of outputs shares; an element of one output is shared by none.
   if (!a.bothAxesReason.empty()) {
     reason = a.bothAxesReason;
+    return {};
+  }
+  // Only the last step of such a loop counts; tiling it gains nothing (and a tiled entry of one
+  // was miscompiled by the device assembler: tests/reliability/gpu_findings/ptxas_p1799.hpp).
+  if (!a.overwritten.empty()) {
+    reason = fn.vars[a.overwritten[0]].name + " is overwritten on every step of the loop over " +
+             fn.vars[a.counter].name + " (only the last step counts): nothing to tile";
     return {};
   }
   unsigned widest = 0;

@@ -29,7 +29,7 @@ inline constexpr unsigned kTilePad = 4;
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,
 // that the values live across the loop and the staged tiles allow; none with `reason` saying why
 // (also where a read's index depends on both i and j: LoopAnalysis::bothAxesReason).
-std::vector<unsigned> tilesThatFit(const LoopAnalysis& analysis, std::string& reason);
+std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& analysis, std::string& reason);
 
 // The entries `<fn>_<prefix><tile>` of `plan` for each of `tiles` (square tiles, 256 threads).
 std::vector<PlanEntry> tiledEntries(const Function& fn, const std::vector<unsigned>& tiles, LoopPlan plan,
