@@ -13,7 +13,7 @@ out="${OUT:?set OUT to the directory for the logs}"
 mkdir -p "$out"
 export CULIFT_CACHE_DIR="$out/cache"
 
-for finding in ${FINDINGS:-20261205:1799 20261206:2940}; do
+for finding in ${FINDINGS-20261205:1799 20261206:2940}; do
   seed="${finding%%:*}" p="${finding##*:}"
   echo "== p$p (seed $seed)"
   "$bin/culift-difftest-gpu" --seed "$seed" --dump "$p" > "$out/p$p.cpp" 2>&1
@@ -32,3 +32,20 @@ if [ -n "${VARIANTS:-}" ]; then
   done
 fi
 rm -rf "$out/cache"
+
+# Variants of the reduced findings (VARIANT_SETS=1): which change makes the GPU agree.
+if [ -n "${VARIANT_SETS:-}" ]; then
+  inc=(-- -Iinclude -Itests/reliability/gpu_findings)
+  a2940=$(python3 -c 'import json, random; random.seed(2940); print(json.dumps([[random.randint(-100, 100) for _ in range(192)]]))')
+  for opts in "" "--ptxas-options=-O0" "-G"; do
+    echo "-- p136 variants, ${opts:-default}"
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/ptxas_p136.hpp 2x2 '[5]' P136 P136Straight P136NoBreak P136Counted P136Wide \
+      P136NoFinal "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
+    echo "-- p2940 variants, ${opts:-default}"
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/nvvm_p2940.hpp 4x4x4 "$a2940" P2940 P2940NoSwitch P2940Fields P2940NoFallthrough \
+      "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
+  done
+  rm -rf "$out/cache"
+fi

@@ -1,7 +1,9 @@
 // Variants of p1799 (ptxas_p1799.hpp), one change each, for scripts/compare-backends.sh on the
 // GPU: which part of the program the device assembler's optimizer needs to get its tiled entry
 // wrong. Each is a 2-D kernel whose loop reads a0 by (i, c1); before the tiled plan refused loops
-// that overwrite their value (only the last step counts), each took the tiled entries.
+// that overwrite their value (only the last step counts), each took the tiled entries. The
+// program itself (a product, acc0 = acc0 * (a0[..i..] * a0[..j..])) still takes them, and is
+// still wrong on the GPU: the finding is open (docs/reliability.md).
 // On the H200 (8 x 8 outputs, VARIANTS=1 scripts/gpu-findings.sh), with those entries: V0, V3,
 // V6 and V7 differed from the CPU in the outputs of register-tile columns 1-3 (column 0 right);
 // V1 (a sum), V2 (no fold before the loop), V4 (no s0) and V5 (no checksum) were the same; with

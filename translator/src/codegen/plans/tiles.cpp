@@ -18,8 +18,7 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
     reason = a.bothAxesReason;
     return {};
   }
-  // Only the last step of such a loop counts; tiling it gains nothing (and a tiled entry of one
-  // was miscompiled by the device assembler: tests/reliability/gpu_findings/ptxas_p1799.hpp).
+  // Only the last step of such a loop counts: no tile serves the steps before it.
   if (!a.overwritten.empty()) {
     reason = fn.vars[a.overwritten[0]].name + " is overwritten on every step of the loop over " +
              fn.vars[a.counter].name + " (only the last step counts): nothing to tile";
