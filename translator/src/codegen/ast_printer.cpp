@@ -375,8 +375,18 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       // A floating negation flips the sign bit through the prelude's culift_neg: the device
       // assembler negated a value it knew to be zero as an integer (-|x| with x = +0.0 became
       // +0.0 once |x| == 0 had been tested).
-      if (flavor_ == Flavor::Cuda && e.unaryOp == UnaryOp::Neg && isFloating(e.type.scalar))
-        return {"culift_neg(" + argument(*e.operands[0]) + ")", false};
+      // A negated literal is the negative literal: the device assembler, once it had folded
+      // `36.0f < culift_neg(7.5f)` to false, ran a loop holding `if (...) break;` once instead of
+      // twice (GPU leg, seed 20261207, p136).
+      if (flavor_ == Flavor::Cuda && e.unaryOp == UnaryOp::Neg && isFloating(e.type.scalar)) {
+        const Expr& x = *e.operands[0];
+        if (x.kind == ExprKind::FloatLiteral && x.type.scalar == e.type.scalar) {
+          const double v = e.type.scalar == Scalar::F32 ? static_cast<float>(x.floatValue) : x.floatValue;
+          LiteralText t = floatingLiteral(-v, e.type.scalar, true);
+          return {std::move(t.text), t.parenthesized};
+        }
+        return {"culift_neg(" + argument(x) + ")", false};
+      }
       return wrap(std::string(spelling(e.unaryOp)) + expr(*e.operands[0]).text);
     case ExprKind::Binary:
       if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.type.scalar) &&
