@@ -1,6 +1,9 @@
 // Seed 20261207, program 136 of the GPU leg, reduced on the H200 (the GPU as the oracle), and
 // variants of it, one change each, for scripts/compare-backends.sh: the result is a constant the
-// device assembler computes wrongly at -O3 (right with --ptxas-options=-O0 and with -G).
+// device assembler computed wrongly at -O3 (right with --ptxas-options=-O0 and with -G): having
+// folded `36.0f < culift_neg(7.5f)` to false, it ran the loop once. On the H200, P136, P136Counted,
+// P136Wide and P136NoFinal differed, P136Straight and P136NoBreak were right; since a negated
+// literal is emitted as the negative literal, every variant is right.
 //   culift-difftest-gpu --seed 20261207 --first 136 --count 1
 #include <array>
 #include <cstdint>
