@@ -30,7 +30,7 @@ struct p2940_S0 {
 // As reduced.
 CULIFT_KERNEL double P2940(const p2940_S0* ra0, long long i, long long j, long long k) {
   unsigned long long ck = 0xcbf29ce484222325ULL;
-  p2940_S0 sv7 = ra0[(k) & 63];
+  p2940_S0 sv7 = ra0[(k)&63];
   ck = culift_ck_mix(ck, sv7.m0);
   ck = culift_ck_mix(ck, sv7.m1);
   ck = culift_ck_mix(ck, sv7.m2);
@@ -75,7 +75,7 @@ CULIFT_KERNEL double P2940(const p2940_S0* ra0, long long i, long long j, long l
 // The switch's two cases as straight-line code.
 CULIFT_KERNEL double P2940NoSwitch(const p2940_S0* ra0, long long i, long long j, long long k) {
   unsigned long long ck = 0xcbf29ce484222325ULL;
-  p2940_S0 sv7 = ra0[(k) & 63];
+  p2940_S0 sv7 = ra0[(k)&63];
   ck = culift_ck_mix(ck, sv7.m0);
   ck = culift_ck_mix(ck, sv7.m1);
   ck = culift_ck_mix(ck, sv7.m2);
@@ -114,7 +114,7 @@ CULIFT_KERNEL double P2940NoSwitch(const p2940_S0* ra0, long long i, long long j
 // The struct additions and the structured binding as field arithmetic.
 CULIFT_KERNEL double P2940Fields(const p2940_S0* ra0, long long i, long long j, long long k) {
   unsigned long long ck = 0xcbf29ce484222325ULL;
-  p2940_S0 sv7 = ra0[(k) & 63];
+  p2940_S0 sv7 = ra0[(k)&63];
   ck = culift_ck_mix(ck, sv7.m0);
   ck = culift_ck_mix(ck, sv7.m1);
   ck = culift_ck_mix(ck, sv7.m2);
@@ -157,7 +157,7 @@ CULIFT_KERNEL double P2940Fields(const p2940_S0* ra0, long long i, long long j, 
 // The default case does both parts and breaks: no fall-through.
 CULIFT_KERNEL double P2940NoFallthrough(const p2940_S0* ra0, long long i, long long j, long long k) {
   unsigned long long ck = 0xcbf29ce484222325ULL;
-  p2940_S0 sv7 = ra0[(k) & 63];
+  p2940_S0 sv7 = ra0[(k)&63];
   ck = culift_ck_mix(ck, sv7.m0);
   ck = culift_ck_mix(ck, sv7.m1);
   ck = culift_ck_mix(ck, sv7.m2);
