@@ -79,6 +79,36 @@ TEST_CASE("culift emit: success to stdout and to -o", "[cli]") {
   CHECK_THAT(toStdout.out, Catch::Contains("#line"));
 }
 
+TEST_CASE("culift emit --host-launchers: the native entries' source, and its usage errors", "[cli][host]") {
+  TempDir dir;
+  writeFile(dir.file("k.cpp"),
+            std::string(kKernels) +
+                "namespace sig { CULIFT_KERNEL float Twice(const float* x, int i) { return 2.0f * x[i]; } }\n");
+  Run r = runCulift({"emit", dir.file("k.cpp"), "--host-launchers", dir.file("k.host.cpp")}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.empty());  // no CUDA to stdout unless -o - asks for it
+  const std::string host = readFile(dir.file("k.host.cpp"));
+  CHECK_THAT(host, Catch::Contains("#include \"" + dir.file("k.cpp") + "\""));
+  CHECK_THAT(host, Catch::Contains("using F0 = std::add_pointer_t<float (const float *, int, int)>;"));
+  CHECK_THAT(host, Catch::Contains("constexpr F0 kF0 = &::RowSum;"));
+  CHECK_THAT(host, Catch::Contains("constexpr F1 kF1 = &::sig::Twice;"));
+  CHECK_THAT(host,
+             Catch::Contains(
+                 "{\"RowSum\", \"(const float* x, int cols, float* culift_out, long long culift_n)\", &launch0},"));
+  CHECK_THAT(host, Catch::Contains("std::span<const culift::rt::HostLauncher> k_host_launchers()"));  // the file's stem
+  Run named = runCulift({"emit", dir.file("k.cpp"), "--host-launchers", dir.file("n.cpp"), "--name", "signal_kernels"},
+                        dir);
+  CHECK(named.code == 0);
+  CHECK_THAT(readFile(dir.file("n.cpp")), Catch::Contains("signal_kernels_host_launchers()"));
+  Run badName = runCulift({"emit", dir.file("k.cpp"), "--host-launchers", dir.file("b.cpp"), "--name", "9lives"}, dir);
+  CHECK(badName.code == 2);
+  CHECK_THAT(badName.err, Catch::Contains("--name '9lives' is not a C++ identifier"));
+  Run alone = runCulift({"emit", dir.file("k.cpp"), "--name", "x"}, dir);
+  CHECK(alone.code == 2);
+  CHECK_THAT(alone.err, Catch::Contains("--name goes with --host-launchers"));
+}
+
 TEST_CASE("culift emit: diagnostics go to stderr and exit 1", "[cli]") {
   TempDir dir;
   writeFile(dir.file("bad.cpp"),
