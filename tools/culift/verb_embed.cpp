@@ -4,8 +4,6 @@
 // loads them once, without Clang. culift_add_kernels (CMake) runs it at build time. With
 // --host-launchers the accessor attaches the kernels' native CPU entries to the module, from the
 // source `culift emit --host-launchers --name STEM` wrote (linked into the same program).
-#include <cctype>
-
 #include "culift/ast/module_file.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

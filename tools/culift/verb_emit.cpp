@@ -169,6 +169,11 @@ bool writeHostLaunchers(const Module& module, const std::string& stem) {
   llvm::SmallString<256> include(emitInput.getValue());
   llvm::sys::fs::make_absolute(include);
   llvm::sys::path::remove_dots(include, true);
+  if (include.str().find_first_of("\"\n") != llvm::StringRef::npos) {
+    llvm::errs() << "culift emit: --host-launchers: the source includes '" << include
+                 << "', a path an #include cannot name (it holds a '\"' or a newline)\n";
+    return false;
+  }
   for (const Function* fn : module.kernels())
     if (!hasHostLauncher(*fn))
       llvm::errs() << "culift emit: warning: '" << fn->name

@@ -5,7 +5,6 @@
 // the same bits. Work is synchronous, so streams only order and events only time.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -19,6 +18,7 @@
 #include "culift/runtime/host_launchers.hpp"
 #include "culift/runtime/kernel.hpp"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace culift::rt::detail {
 namespace {
@@ -231,8 +231,8 @@ class CpuBackend final : public BackendImpl {
         std::string_view mismatch;
         if (const HostLauncher* l = findHostLauncher(*module, *fn, &mismatch)) loaded.native.emplace(fn, l->entry);
         else if (!mismatch.empty())
-          warn("culift: the host launcher of '" + fn->name + "' was made for " + std::string(mismatch) +
-               ", not the module's " + fn->signature.toString() + ": its launches run compiled here");
+          warn("the host launcher of '" + fn->name + "' was made for " + std::string(mismatch) + ", not the module's " +
+               fn->signature.toString() + ": its launches do not take it");
       }
     }
     // The JIT only for what the launchers leave: kernels without one, and reassociated orders.
@@ -266,9 +266,10 @@ class CpuBackend final : public BackendImpl {
     return *pool_;
   }
 
+  // As the compile cache warns: through EngineOptions::warn, else a line on stderr.
   void warn(const std::string& message) const {
     if (options_.warn) options_.warn(message);
-    else std::fprintf(stderr, "%s\n", message.c_str());
+    else llvm::errs() << "culift: warning: " << message << "\n";
   }
 
   EngineOptions options_;

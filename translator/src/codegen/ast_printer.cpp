@@ -39,27 +39,6 @@ bool opaqueDivisor(const Expr& divisor) {
   return true;
 }
 
-// A C string literal holding `text` exactly.
-std::string stringLiteral(const std::string& text) {
-  std::string s = "\"";
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      s += '\\';
-      s += c;
-    } else if (u < 0x20 || u >= 0x7f) {
-      // Octal escapes end after three digits: no following character can extend them.
-      s += '\\';
-      s += static_cast<char>('0' + (u >> 6));
-      s += static_cast<char>('0' + ((u >> 3) & 7));
-      s += static_cast<char>('0' + (u & 7));
-    } else {
-      s += c;
-    }
-  }
-  return s + "\"";
-}
-
 std::string fileBaseName(const std::string& path) {
   const size_t slash = path.find_last_of("/\\");
   return slash == std::string::npos ? path : path.substr(slash + 1);

@@ -8,11 +8,13 @@
 
 #include "code_writer.hpp"
 #include "culift/codegen.hpp"
+#include "literal_spelling.hpp"
 
 namespace culift {
 namespace {
 
 using codegen::CodeWriter;
+using codegen::stringLiteral;
 
 // The signature parameter of user parameter `u`, or -1 (an index parameter has none).
 int slotOf(const Function& fn, unsigned u) {
@@ -25,15 +27,6 @@ int resultSlot(const Function& fn) {
   for (std::size_t k = 0; k < fn.signature.params.size(); ++k)
     if (fn.signature.params[k].role == ParamRole::ResultArray) return static_cast<int>(k);
   return -1;
-}
-
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 // The output's index on each axis, from o (C order over the launch's extent n).
@@ -113,7 +106,7 @@ std::string hostLauncherSource(const Module& module, const std::string& include,
   out.say("#include <span>");
   out.say("#include <type_traits>");
   out.blank();
-  out.say("#include " + quoted(include));
+  out.say("#include \"" + include + "\"");  // a header name: no escapes
   out.say("#include \"culift/runtime/host_launchers.hpp\"");
   out.blank();
   std::vector<const Function*> kernels;
@@ -131,8 +124,8 @@ std::string hostLauncherSource(const Module& module, const std::string& include,
     out.say("const culift::rt::HostLauncher kLaunchers[] = {");
     CodeWriter::Scope list = out.indented();
     for (std::size_t n = 0; n < kernels.size(); ++n)
-      out.say("{" + quoted(kernels[n]->name) + ", " + quoted(kernels[n]->signature.toString()) + ", &launch" +
-              std::to_string(n) + "},");
+      out.say("{" + stringLiteral(kernels[n]->name) + ", " + stringLiteral(kernels[n]->signature.toString()) +
+              ", &launch" + std::to_string(n) + "},");
     list.close();
     out.say("};");
   }

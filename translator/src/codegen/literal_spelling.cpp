@@ -192,4 +192,25 @@ std::optional<LiteralText> foldExactCast(const ConstantValue& value, Scalar targ
   return integerLiteral(bits, target);
 }
 
+// A C string literal holding `text` exactly.
+std::string stringLiteral(const std::string& text) {
+  std::string s = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      s += '\\';
+      s += c;
+    } else if (u < 0x20 || u >= 0x7f) {
+      // Octal escapes end after three digits: no following character can extend them.
+      s += '\\';
+      s += static_cast<char>('0' + (u >> 6));
+      s += static_cast<char>('0' + ((u >> 3) & 7));
+      s += static_cast<char>('0' + (u & 7));
+    } else {
+      s += c;
+    }
+  }
+  return s + "\"";
+}
+
 }  // namespace culift::codegen

@@ -28,6 +28,10 @@ LiteralText integerLiteral(std::uint64_t bits, Scalar s);
 // compiler cannot see as a constant (the device prelude says why).
 LiteralText floatingLiteral(double value, Scalar s, bool cudaBitPatterns);
 
+// A C string literal holding `text` exactly (quotes and backslashes escaped, other bytes below
+// 0x20 or above 0x7e as octal escapes).
+std::string stringLiteral(const std::string& text);
+
 // The value of a literal (or a negated literal), for folding casts of it.
 struct ConstantValue {
   Scalar type = Scalar::Void;
