@@ -3,6 +3,7 @@
 // interpreter's (interpreter/src/ops.hpp and compile_*.cpp), operation by operation.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,12 @@ struct ReassociationHelpers {
   static const char* total(bool isDouble);     // T(T* partial, T* slots)
 };
 
+// Whether neighbouring outputs of kernel `fn` may be computed side by side in lanes, each in its
+// own order (lanes.cpp): the kernel is pure and its control flow the same for every output of a
+// row. If not, `why` says what stands in the way.
+// `axes`: the lanes differ in the innermost index (1) or in the two innermost (2: a tile).
+bool lanesFit(const Module& module, const Function& fn, unsigned axes, std::string* why = nullptr);
+
 class ModuleLowerer {
  public:
   ModuleLowerer(llvm::LLVMContext& ctx, const Module& module, const Options& options, std::string name);
@@ -41,9 +48,15 @@ class ModuleLowerer {
   // The IR function of lifted function `id` (lowered on first use). `reassociate`: the launched
   // kernel's own body, with its loop in the reassociating plan's order.
   llvm::Function* function(FuncId id, bool reassociate = false);
+  // `lanes` outputs of kernel `id` side by side: the scalar function's parameters once per lane,
+  // then where the lanes' results go (in memory types) and the failing site.
+  llvm::Function* laneFunction(FuncId id, unsigned lanes);
   bool mayFail(const llvm::Function* f) const;  // whether it can report an error site
-  // Defines `name` running outputs [first, last) of kernel `fn` (Kernel::Entry's signature).
-  void defineEntry(const Function& fn, const std::string& name, bool reassociate);
+  // Defines `name` running outputs [first, last) of kernel `fn` (Kernel::Entry's signature),
+  // `lanes` neighbouring outputs at a time where lanesFit() allows (1: one at a time).
+  void defineEntry(const Function& fn, const std::string& name, bool reassociate, unsigned lanes);
+  // Defines `name` computing a rows x columns tile of 2-D kernel `fn` (Kernel::Tile's signature).
+  void defineTile(const Function& fn, const std::string& name, unsigned rows, unsigned columns);
 
   // A new failure site: its id, returned through the entry's `site` argument.
   std::uint32_t site(const SourceRange& range, std::string message, std::string hint = {});
@@ -53,7 +66,7 @@ class ModuleLowerer {
   // Types: a scalar as a value (bool is i1) and in memory (bool is one byte).
   llvm::Type* valueType(Scalar s);
   llvm::Type* memoryType(Scalar s);
-  llvm::FunctionType* signature(const Function& fn);
+  llvm::FunctionType* signature(const Function& fn, unsigned lanes = 1);
 
  private:
   llvm::LLVMContext& ctx_;
@@ -61,6 +74,7 @@ class ModuleLowerer {
   Options options_;
   std::unique_ptr<llvm::Module> module_;
   std::map<std::pair<FuncId, bool>, llvm::Function*> functions_;
+  std::map<std::pair<FuncId, unsigned>, llvm::Function*> laneFunctions_;
   std::vector<FuncId> lowering_;  // the functions being lowered now (recursion is refused)
   std::map<const llvm::Function*, bool> failing_;
   std::vector<Diagnostic> sites_;
@@ -68,7 +82,8 @@ class ModuleLowerer {
 
 class FunctionLowerer {
  public:
-  FunctionLowerer(ModuleLowerer& m, const Function& fn, llvm::Function* f, bool reassociate);
+  // `lanes` > 1: f is the function's lane form (ModuleLowerer::laneFunction).
+  FunctionLowerer(ModuleLowerer& m, const Function& fn, llvm::Function* f, bool reassociate, unsigned lanes = 1);
   void lowerBody();
 
   // Expressions (expr_lower.cpp, math_lower.cpp).
@@ -112,6 +127,11 @@ class FunctionLowerer {
   void forLoop(const Stmt& s);
   void whileLoop(const Stmt& s);
   void switchStmt(const Stmt& s);
+  // Lanes: `each` runs once per lane with that lane's variables; a condition is evaluated in
+  // every lane (for its side effects) and lane 0's value decides, as every lane's is the same.
+  void forEachLane(const std::function<void()>& each);
+  llvm::Value* condition(const Expr& c);
+  void setLane(unsigned lane);
 
   ModuleLowerer& m_;
   const Function& fn_;
@@ -129,6 +149,12 @@ class FunctionLowerer {
     llvm::BasicBlock* continueTo;  // null for a switch
   };
   std::vector<Targets> targets_;
+  unsigned lanes_ = 1;
+  unsigned lane_ = 0;                                   // the lane slot_, length_ and ret_ are of
+  std::vector<std::vector<llvm::Value*>> laneSlots_;    // per lane but the current one: its slot_
+  std::vector<std::vector<llvm::Value*>> laneLengths_;  // likewise for length_
+  std::vector<llvm::AllocaInst*> laneRets_;             // per lane: its return value
+  llvm::Value* results_ = nullptr;                      // lanes: where the results go
 };
 
 }  // namespace culift::cpujit::detail

@@ -29,24 +29,27 @@ llvm::Type* ModuleLowerer::memoryType(Scalar s) {
 }
 
 // Scalars by value, references as pointers, arrays as a pointer and an i64 length; last, the
-// pointer to the failing site (i32).
-llvm::FunctionType* ModuleLowerer::signature(const Function& fn) {
+// pointer to the failing site (i32). Lanes: the parameters once per lane, then the pointer to the
+// lanes' results, and nothing returned.
+llvm::FunctionType* ModuleLowerer::signature(const Function& fn, unsigned lanes) {
   std::vector<llvm::Type*> params;
   auto* ptr = llvm::PointerType::get(ctx_, 0);
-  for (unsigned p = 0; p < fn.numParams; ++p) {
-    const Var& v = fn.param(p);
-    if (v.isReference()) {
-      params.push_back(ptr);
-    } else if (v.type.isValue()) {
-      params.push_back(valueType(v.type.scalar));
-    } else {
-      params.push_back(ptr);
-      params.push_back(llvm::Type::getInt64Ty(ctx_));
+  for (unsigned lane = 0; lane < lanes; ++lane)
+    for (unsigned p = 0; p < fn.numParams; ++p) {
+      const Var& v = fn.param(p);
+      if (v.isReference()) {
+        params.push_back(ptr);
+      } else if (v.type.isValue()) {
+        params.push_back(valueType(v.type.scalar));
+      } else {
+        params.push_back(ptr);
+        params.push_back(llvm::Type::getInt64Ty(ctx_));
+      }
     }
-  }
+  if (lanes > 1) params.push_back(ptr);
   params.push_back(ptr);
-  return llvm::FunctionType::get(valueType(fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar), params,
-                                 false);
+  const Scalar r = lanes > 1 || fn.returnType.isVoid() ? Scalar::Void : fn.returnType.scalar;
+  return llvm::FunctionType::get(valueType(r), params, false);
 }
 
 llvm::Function* ModuleLowerer::function(FuncId id, bool reassociate) {
@@ -62,6 +65,21 @@ llvm::Function* ModuleLowerer::function(FuncId id, bool reassociate) {
   functions_[{id, reassociate}] = f;
   lowering_.push_back(id);
   FunctionLowerer(*this, fn, f, reassociate).lowerBody();
+  lowering_.pop_back();
+  return f;
+}
+
+llvm::Function* ModuleLowerer::laneFunction(FuncId id, unsigned lanes) {
+  if (id >= ast_.functions.size()) unsupported({}, "a call of an unknown function");
+  if (auto it = laneFunctions_.find({id, lanes}); it != laneFunctions_.end()) return it->second;
+  const Function& fn = ast_.functions[id];
+  auto* f = llvm::Function::Create(signature(fn, lanes), llvm::GlobalValue::InternalLinkage,
+                                   fn.name + ".lanes" + std::to_string(lanes), *module_);
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  laneFunctions_[{id, lanes}] = f;
+  lowering_.push_back(id);
+  FunctionLowerer(*this, fn, f, false, lanes).lowerBody();
   lowering_.pop_back();
   return f;
 }
@@ -83,44 +101,57 @@ std::uint32_t ModuleLowerer::site(const SourceRange& range, std::string message,
 
 // ---- a function's frame --------------------------------------------------------------------
 
-FunctionLowerer::FunctionLowerer(ModuleLowerer& m, const Function& fn, llvm::Function* f, bool reassociate)
-    : m_(m), fn_(fn), f_(f), reassociate_(reassociate), b_(m.context()) {
+FunctionLowerer::FunctionLowerer(ModuleLowerer& m, const Function& fn, llvm::Function* f, bool reassociate,
+                                 unsigned lanes)
+    : m_(m), fn_(fn), f_(f), reassociate_(reassociate), b_(m.context()), lanes_(lanes) {
   allocas_ = llvm::BasicBlock::Create(m.context(), "allocas", f);
   exit_ = llvm::BasicBlock::Create(m.context(), "exit", f);
   b_.SetInsertPoint(allocas_);
-  slot_.assign(fn.vars.size(), nullptr);
-  length_.assign(fn.vars.size(), nullptr);
-  if (!fn.returnType.isVoid()) ret_ = b_.CreateAlloca(m.valueType(fn.returnType.scalar), nullptr, "ret");
+  laneSlots_.resize(lanes);
+  laneLengths_.resize(lanes);
+  laneRets_.resize(lanes);
   auto arg = f->arg_begin();
-  for (unsigned p = 0; p < fn.numParams; ++p, ++arg) {
-    const Var& v = fn.param(p);
-    if (v.isReference()) {
-      slot_[p] = b_.CreateAlloca(b_.getPtrTy(), nullptr, v.name + ".ref");
-      b_.CreateStore(&*arg, slot_[p]);
-    } else if (v.type.isValue()) {
-      slot_[p] = b_.CreateAlloca(m.valueType(v.type.scalar), nullptr, v.name);
-      b_.CreateStore(&*arg, slot_[p]);
-    } else {
-      slot_[p] = &*arg;
-      ++arg;
-      length_[p] = &*arg;
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    slot_.assign(fn.vars.size(), nullptr);
+    length_.assign(fn.vars.size(), nullptr);
+    ret_ = fn.returnType.isVoid() ? nullptr : b_.CreateAlloca(m.valueType(fn.returnType.scalar), nullptr, "ret");
+    for (unsigned p = 0; p < fn.numParams; ++p, ++arg) {
+      const Var& v = fn.param(p);
+      if (v.isReference()) {
+        slot_[p] = b_.CreateAlloca(b_.getPtrTy(), nullptr, v.name + ".ref");
+        b_.CreateStore(&*arg, slot_[p]);
+      } else if (v.type.isValue()) {
+        slot_[p] = b_.CreateAlloca(m.valueType(v.type.scalar), nullptr, v.name);
+        b_.CreateStore(&*arg, slot_[p]);
+      } else {
+        slot_[p] = &*arg;
+        ++arg;
+        length_[p] = &*arg;
+      }
     }
+    for (std::size_t v = fn.numParams; v < fn.vars.size(); ++v) {
+      const Var& var = fn.vars[v];
+      if (var.isReference()) {
+        slot_[v] = b_.CreateAlloca(b_.getPtrTy(), nullptr, var.name + ".ref");
+      } else if (var.type.isArray()) {
+        auto* t = llvm::ArrayType::get(m.memoryType(var.type.scalar), var.type.extent);
+        slot_[v] = b_.CreateAlloca(t, nullptr, var.name);
+        length_[v] = b_.getInt64(var.type.extent);
+      } else if (var.type.isValue()) {
+        slot_[v] = b_.CreateAlloca(m.valueType(var.type.scalar), nullptr, var.name);
+      } else {
+        unsupported(var.range, "local pointer '" + var.name + "'");
+      }
+    }
+    laneSlots_[lane] = std::move(slot_);
+    laneLengths_[lane] = std::move(length_);
+    laneRets_[lane] = ret_;
   }
+  if (lanes > 1) results_ = &*arg++;
   err_ = &*arg;
-  for (std::size_t v = fn.numParams; v < fn.vars.size(); ++v) {
-    const Var& var = fn.vars[v];
-    if (var.isReference()) {
-      slot_[v] = b_.CreateAlloca(b_.getPtrTy(), nullptr, var.name + ".ref");
-    } else if (var.type.isArray()) {
-      auto* t = llvm::ArrayType::get(m.memoryType(var.type.scalar), var.type.extent);
-      slot_[v] = b_.CreateAlloca(t, nullptr, var.name);
-      length_[v] = b_.getInt64(var.type.extent);
-    } else if (var.type.isValue()) {
-      slot_[v] = b_.CreateAlloca(m.valueType(var.type.scalar), nullptr, var.name);
-    } else {
-      unsupported(var.range, "local pointer '" + var.name + "'");
-    }
-  }
+  slot_ = std::move(laneSlots_[0]);
+  length_ = std::move(laneLengths_[0]);
+  ret_ = laneRets_[0];
 }
 
 void FunctionLowerer::lowerBody() {
@@ -132,8 +163,45 @@ void FunctionLowerer::lowerBody() {
   b_.SetInsertPoint(allocas_);
   b_.CreateBr(body);
   b_.SetInsertPoint(exit_);
-  if (ret_) b_.CreateRet(b_.CreateLoad(ret_->getAllocatedType(), ret_));
-  else b_.CreateRetVoid();
+  if (lanes_ > 1) {
+    const Scalar s = fn_.returnType.scalar;
+    for (unsigned lane = 0; lane < lanes_; ++lane)
+      store(b_.CreateConstGEP1_64(m_.memoryType(s), results_, lane), s,
+            b_.CreateLoad(laneRets_[lane]->getAllocatedType(), laneRets_[lane]));
+    b_.CreateRetVoid();
+  } else if (ret_) {
+    b_.CreateRet(b_.CreateLoad(ret_->getAllocatedType(), ret_));
+  } else {
+    b_.CreateRetVoid();
+  }
+}
+
+void FunctionLowerer::setLane(unsigned lane) {
+  if (lane == lane_) return;
+  laneSlots_[lane_] = std::move(slot_);
+  laneLengths_[lane_] = std::move(length_);
+  slot_ = std::move(laneSlots_[lane]);
+  length_ = std::move(laneLengths_[lane]);
+  ret_ = laneRets_[lane];
+  lane_ = lane;
+}
+
+void FunctionLowerer::forEachLane(const std::function<void()>& each) {
+  const unsigned was = lane_;
+  for (unsigned lane = 0; lane < lanes_; ++lane) {
+    setLane(lane);
+    each();
+  }
+  setLane(was);
+}
+
+llvm::Value* FunctionLowerer::condition(const Expr& c) {
+  llvm::Value* first = nullptr;
+  forEachLane([&] {
+    llvm::Value* v = expr(c);
+    if (lane_ == 0) first = v;
+  });
+  return first;
 }
 
 llvm::AllocaInst* FunctionLowerer::entryAlloca(llvm::Type* t, const char* name) {

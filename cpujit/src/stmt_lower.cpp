@@ -37,7 +37,7 @@ void FunctionLowerer::forLoop(const Stmt& s) {
   llvm::BasicBlock* inc = block("for.inc");
   llvm::BasicBlock* end = block("for.end");
   startBlock(head);
-  if (s.cond) b_.CreateCondBr(expr(*s.cond), body, end);
+  if (s.cond) b_.CreateCondBr(condition(*s.cond), body, end);
   else b_.CreateBr(body);
   b_.SetInsertPoint(body);
   targets_.push_back({end, inc});
@@ -45,7 +45,7 @@ void FunctionLowerer::forLoop(const Stmt& s) {
   stmt(*s.body);
   targets_.pop_back();
   startBlock(inc);
-  if (s.expr) expr(*s.expr);
+  if (s.expr) forEachLane([&] { expr(*s.expr); });
   b_.CreateBr(head);
   b_.SetInsertPoint(end);
 }
@@ -62,9 +62,9 @@ void FunctionLowerer::whileLoop(const Stmt& s) {
     stmt(*s.body);
     targets_.pop_back();
     startBlock(head);
-    b_.CreateCondBr(expr(*s.cond), body, end);
+    b_.CreateCondBr(condition(*s.cond), body, end);
   } else {
-    b_.CreateCondBr(expr(*s.cond), body, end);
+    b_.CreateCondBr(condition(*s.cond), body, end);
     b_.SetInsertPoint(body);
     targets_.push_back({end, head});
     stmt(*s.body);
@@ -77,7 +77,7 @@ void FunctionLowerer::whileLoop(const Stmt& s) {
 // The labels are the body's direct statements; control falls through from one to the next.
 void FunctionLowerer::switchStmt(const Stmt& s) {
   if (!s.cond || !isInteger(s.cond->type.scalar) || !s.body) unsupported(s.range, "a malformed switch");
-  llvm::Value* c = expr(*s.cond);
+  llvm::Value* c = condition(*s.cond);
   std::vector<const Stmt*> direct;
   if (s.body->kind == StmtKind::Block)
     for (const StmtPtr& x : s.body->stmts) direct.push_back(x.get());
@@ -112,16 +112,16 @@ void FunctionLowerer::stmt(const Stmt& s) {
       for (const StmtPtr& x : s.stmts)
         if (x) stmt(*x);
       return;
-    case StmtKind::Decl: return declare(s);
+    case StmtKind::Decl: return forEachLane([&] { declare(s); });
     case StmtKind::ExprStmt:
-      if (s.expr) expr(*s.expr);
+      if (s.expr) forEachLane([&] { expr(*s.expr); });
       return;
     case StmtKind::If: {
       if (!s.cond || !s.then) unsupported(s.range, "an if without a condition or a body");
       llvm::BasicBlock* then = block("if.then");
       llvm::BasicBlock* otherwise = s.otherwise ? block("if.else") : nullptr;
       llvm::BasicBlock* end = block("if.end");
-      b_.CreateCondBr(expr(*s.cond), then, otherwise ? otherwise : end);
+      b_.CreateCondBr(condition(*s.cond), then, otherwise ? otherwise : end);
       b_.SetInsertPoint(then);
       stmt(*s.then);
       if (otherwise) {
@@ -147,11 +147,11 @@ void FunctionLowerer::stmt(const Stmt& s) {
         }
       unsupported(s.range, "a continue outside a loop");
     case StmtKind::Return:
-      if (s.expr) {
-        llvm::Value* v = expr(*s.expr);
-        if (!ret_) unsupported(s.range, "a value returned from a void function");
-        b_.CreateStore(convert(v, s.expr->type.scalar, fn_.returnType.scalar), ret_);
-      }
+      if (s.expr) forEachLane([&] {
+          llvm::Value* v = expr(*s.expr);
+          if (!ret_) unsupported(s.range, "a value returned from a void function");
+          b_.CreateStore(convert(v, s.expr->type.scalar, fn_.returnType.scalar), ret_);
+        });
       b_.CreateBr(exit_);
       return;
     case StmtKind::Switch: return switchStmt(s);

@@ -35,6 +35,11 @@ struct Options {
   // interpreter reports them. Unchecked code (the default) gives the GPU's behaviour for those:
   // no crash, a result C++ does not define. assert()s are checked in both.
   bool checked = false;
+  // Neighbouring outputs of a row computed side by side, each in its own order (so with the same
+  // bits): their loops run in lock step and their independent chains overlap in the CPU. A
+  // kernel that writes memory other than its locals, or whose control flow differs between
+  // neighbouring outputs, runs one output at a time (Kernel::lanes says which). 1: always one.
+  unsigned lanes = 8;
   PlantedBug plantedBug = PlantedBug::None;  // tests of the differential tester only
 };
 
@@ -65,17 +70,37 @@ class Kernel {
   std::optional<RunError> run(const LaunchArgs& args, std::uint64_t first, std::uint64_t last,
                               bool loopAsWritten = false) const;
   bool reassociates() const { return reassociated_ != nullptr; }
+  // Outputs the as-written code computes side by side (Options::lanes), 1 when one at a time;
+  // then whyOneLane() says why ("line 4: a condition that differs between neighbouring outputs").
+  unsigned lanes() const { return lanes_; }
+  const std::string& whyOneLane() const { return whyOneLane_; }
   const Function& function() const { return *fn_; }
 
   using Entry = std::uint64_t (*)(const void* const* params, const std::uint64_t* lengths, const std::int64_t* extent,
                                   std::uint64_t first, std::uint64_t last, std::uint32_t* site);
-  Kernel(const Function* fn, Entry asWritten, Entry reassociated, std::vector<Diagnostic> sites);
+  Kernel(const Function* fn, Entry asWritten, Entry reassociated, std::vector<Diagnostic> sites, unsigned lanes = 1,
+         std::string whyOneLane = {});
+  // A 2-D kernel's tile entry: Entry's signature with (row, column) for (first, last); computes
+  // outputs (row + r, column + c), r < rows, c < columns; returns 0, or 1 when one failed.
+  void setTile(Entry tile, unsigned rows, unsigned columns) {
+    tile_ = tile;
+    tileRows_ = rows;
+    tileColumns_ = columns;
+  }
+  bool tiled() const { return tile_ != nullptr; }
 
  private:
+  bool runBlocked(const LaunchArgs& args, std::uint64_t first, std::uint64_t last) const;
+
   const Function* fn_;
   Entry asWritten_;
   Entry reassociated_;
   std::vector<Diagnostic> sites_;  // per failure site of the code (site 0 is unused)
+  unsigned lanes_;
+  std::string whyOneLane_;
+  Entry tile_ = nullptr;
+  unsigned tileRows_ = 1;
+  unsigned tileColumns_ = 1;
 };
 
 class Program {
