@@ -88,6 +88,8 @@ class Kernel {
     tileColumns_ = columns;
   }
   bool tiled() const { return tile_ != nullptr; }
+  unsigned tileRows() const { return tileRows_; }
+  unsigned tileColumns() const { return tileColumns_; }
 
  private:
   bool runBlocked(const LaunchArgs& args, std::uint64_t first, std::uint64_t last) const;

@@ -253,9 +253,17 @@ class CpuBackend final : public BackendImpl {
       loaded.record.target = loaded.native.empty() ? "host" : "native+host";
       loaded.record.milliseconds = loaded.compiled->compileMilliseconds();
       loaded.record.options.insert(loaded.record.options.end(), {"-O2", jo.checked ? "checked" : "unchecked"});
-      for (const Function& fn : module->functions)
-        if (fn.isKernel() && !loaded.native.count(&fn) && !loaded.compiled->kernel(fn))
-          loaded.record.log += fn.name + ": interpreted: " + loaded.compiled->whyNot(fn) + "\n";
+      for (const Function& fn : module->functions) {
+        if (!fn.isKernel() || loaded.native.count(&fn)) continue;
+        const cpujit::Kernel* k = loaded.compiled->kernel(fn);
+        if (!k) loaded.record.log += fn.name + ": interpreted: " + loaded.compiled->whyNot(fn) + "\n";
+        else if (k->lanes() > 1)
+          loaded.record.log += fn.name + ": " + std::to_string(k->lanes()) + " outputs side by side" +
+                               (k->tiled() ? ", in tiles of " + std::to_string(k->tileRows()) + " x " +
+                                                  std::to_string(k->tileColumns())
+                                            : std::string()) + "\n";
+        else loaded.record.log += fn.name + ": one output at a time: " + k->whyOneLane() + "\n";
+      }
     }
     return programs_.emplace(module.get(), std::move(loaded)).first->second;
   }

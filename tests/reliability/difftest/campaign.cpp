@@ -87,6 +87,8 @@ void addCounts(LegCounts& t, const LegCounts& c) {
   t.compiledReassociating += c.compiledReassociating;
   t.compiledLaunches += c.compiledLaunches;
   t.compiledInterpreterErrors += c.compiledInterpreterErrors;
+  t.compiledLanes += c.compiledLanes;
+  t.perElement.insert(t.perElement.end(), c.perElement.begin(), c.perElement.end());
   t.notLowered += c.notLowered;
   if (t.firstNotLowered.empty()) t.firstNotLowered = c.firstNotLowered;
   t.compiledSkipped = c.compiledSkipped;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,10 +14,12 @@
 #include <llvm/Support/FileSystem.h>
 
 #include "compiled_leg.hpp"
+#include "culift/cpujit_crosscheck.hpp"
 #include "culift/codegen.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/translate.hpp"
+#include "launch_data.hpp"
 #include "native_leg.hpp"
 #include "value_bytes.hpp"
 
@@ -240,8 +243,47 @@ const Function* translatedKernel(const std::map<std::string, Translated>& byProg
 
 // 5b. The compiled CPU leg: every translated kernel on checked and on unchecked compiled code,
 // against the interpreter's launch. Returns the programs both agreed on (for the planted bugs).
+// Nanoseconds per call of `once` (which computes `per` results), the best of 3 runs of 200 µs or more.
+template <typename F> double nanosecondsPer(F&& once, std::uint64_t per) {
+  using Clock = std::chrono::steady_clock;
+  double best = 1e300;
+  std::uint64_t reps = 1;
+  for (int runs = 0; runs < 3;) {
+    const auto t0 = Clock::now();
+    for (std::uint64_t r = 0; r < reps; ++r) once();
+    const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    if (ns < 2e5) {
+      reps *= 4;
+      continue;
+    }
+    best = std::min(best, ns / static_cast<double>(reps * per));
+    ++runs;
+  }
+  return best;
+}
+
+// Unchecked compiled code per output of the kernel's launch against native -O2 per call, on the
+// first argument set; 0 when the launch fails on it.
+double timeAgainstNative(const cpujit::Kernel& kernel, const Function& fn, const ProgramSpec& p, NativeEntry native) {
+  const LaunchData d = prepareLaunch(fn, p, /*quiet=*/true, 0);
+  std::vector<std::vector<std::uint8_t>> bytes = d.bytes;
+  const std::vector<interp::Arg> args = interpreterArgs(d, bytes);
+  std::vector<interp::Value> scalars;
+  const cpujit::LaunchArgs launch = compiledLaunchArgs(fn, d.extent(), args, scalars);
+  const std::uint64_t outputs = launch.outputs();
+  if (outputs == 0 || kernel.run(launch, 0, outputs)) return 0;
+  const double compiled = nanosecondsPer([&] { (void)kernel.run(launch, 0, outputs); }, outputs);
+  std::vector<std::vector<std::uint8_t>> arrays = p.argSets[0].values;
+  std::vector<void*> ptrs;
+  for (auto& a : arrays) ptrs.push_back(a.data());
+  std::uint8_t result[16] = {};
+  const double nativeNs = nanosecondsPer([&] { native(ptrs.data(), result); }, 1);
+  return nativeNs > 0 ? compiled / nativeNs : 0;
+}
+
 std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
-                                      const std::map<std::string, Translated>& byProgram, OracleReport& report) {
+                                      const std::map<std::string, Translated>& byProgram, OracleReport& report,
+                                      const std::function<NativeEntry(const std::string&)>& timeAgainst) {
   std::set<std::string> agreed;
   std::string why;
   if (!cpujit::available(&why)) {
@@ -262,6 +304,7 @@ std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
         same = false;
         break;
       }
+      if (code == &unchecked) report.counts.compiledLanes += code->of(t->module).kernel(*fn)->lanes() > 1;
       if (code == &checked) {
         ++report.counts.compiled;
         report.counts.compiledReassociating += !fn->reassociatedSums.empty();
@@ -275,7 +318,11 @@ std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
       }
       same &= r.interpreterFailed == 0;
     }
-    if (same) agreed.insert(p.name);
+    if (!same) continue;
+    agreed.insert(p.name);
+    if (NativeEntry native = timeAgainst ? timeAgainst(p.name) : nullptr)
+      if (const double ratio = timeAgainstNative(*unchecked.of(t->module).kernel(*fn), *fn, p, native); ratio > 0)
+        report.counts.perElement.push_back(ratio);
   }
   return agreed;
 }
@@ -487,7 +534,9 @@ OracleReport runOracle(const std::vector<ProgramSpec>& programs, const OracleOpt
   }
 
   std::set<std::string> compiledAgreed;
-  if (options.compiled) compiledAgreed = runCompiledLegs(programs, byProgram, report);
+  std::function<NativeEntry(const std::string&)> timeAgainst;
+  if (options.timing && lib2) timeAgainst = [&](const std::string& name) { return lib2->entry(name); };
+  if (options.compiled) compiledAgreed = runCompiledLegs(programs, byProgram, report, timeAgainst);
 
   // 6. The planted bugs: the interpreter leg again, compiled with each, against the native results.
   for (const interp::PlantedBug bug : options.plantedBugs) {

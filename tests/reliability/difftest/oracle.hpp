@@ -32,6 +32,9 @@ struct OracleOptions {
   // The compiled CPU leg (compiled_leg.hpp): every kernel launched over its extent by checked and
   // by unchecked compiled code, each compared with the interpreter's launch.
   bool compiled = false;
+  // With the compiled leg and native -O2: each program both agreed on is timed, unchecked compiled
+  // code's nanoseconds per output of its launch against native -O2's per call (LegCounts::perElement).
+  bool timing = false;
   bool nvrtc = true;       // compile every module with NVRTC (sm_90 cubin, --fmad=false)
   std::string includeDir;  // culift's include/ (annotate.hpp)
   std::string workDir;     // empty: a fresh temporary directory
@@ -90,6 +93,8 @@ struct LegCounts {
   unsigned compiledReassociating = 0;                    // of those, reassociating (both orders compared)
   unsigned compiledLaunches = 0;                         // launches compared, per kind of code
   unsigned compiledInterpreterErrors = 0;                // of those, launches the interpreter failed
+  unsigned compiledLanes = 0;                            // of those, kernels whose outputs run side by side
+  std::vector<double> perElement;                        // OracleOptions::timing: compiled / native, per program
   unsigned notLowered = 0;                               // programs whose kernel the backend leaves out
   std::string firstNotLowered;                           // the first of them and why
   std::string compiledSkipped;                           // why the compiled leg did not run

@@ -3,6 +3,8 @@
 // reducing each finding to a regression file.
 //
 //   culift-difftest --count 2000 --seed 7 --regressions tests/reliability/regressions
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <llvm/Support/CommandLine.h>
@@ -30,6 +32,10 @@ int main(int argc, char** argv) {
                              cl::desc("run the compiled CPU leg alone (no native legs, no NVRTC; the interpreter "
                                       "launches what it compares with)"),
                              cl::cat(category));
+  cl::opt<bool> timing("time",
+                       cl::desc("time unchecked compiled code per output against native -O2 per call, for every "
+                                "program both agreed on (not with --only-compiled)"),
+                       cl::cat(category));
   cl::opt<bool> ubsan("ubsan",
                       cl::desc("build the -O0 leg with UBSan: undefined behaviour is a finding (checks the generator)"),
                       cl::cat(category));
@@ -60,6 +66,7 @@ int main(int argc, char** argv) {
   o.oracle.nvrtc = !noNvrtc && !onlyCompiled;
   o.oracle.compiled = !noCompiled;
   o.oracle.ubsan = ubsan;
+  o.oracle.timing = timing;
   o.oracle.log = [](const std::string& s) { std::fprintf(stderr, "%s\n", s.c_str()); };
   o.reduce = !noReduce;
   o.regressionDir = regressions;
@@ -86,6 +93,19 @@ int main(int argc, char** argv) {
       t.compiledReassociating, t.compiledLaunches, t.compiledInterpreterErrors, t.notLowered,
       t.firstNotLowered.empty() ? "" : (" (first: " + t.firstNotLowered + ")").c_str(),
       t.compiledSkipped.empty() ? "" : (" [skipped: " + t.compiledSkipped + "]").c_str());
+  std::printf("  compiled CPU leg: %u of %u kernels run neighbouring outputs side by side\n", t.compiledLanes,
+              t.compiled);
+  if (!t.perElement.empty()) {
+    std::vector<double> v = t.perElement;
+    std::sort(v.begin(), v.end());
+    double logSum = 0;
+    for (double x : v) logSum += std::log(x);
+    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))]; };
+    std::printf(
+        "  per element, unchecked compiled code / native -O2, one thread: geomean %.2fx over %zu programs "
+        "(median %.2fx, 90th percentile %.2fx, max %.2fx)\n",
+        std::exp(logSum / v.size()), v.size(), at(0.5), at(0.9), v.back());
+  }
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
                 f.argSet >= 0 ? (" args #" + std::to_string(f.argSet)).c_str() : "", f.detail.substr(0, 600).c_str());
