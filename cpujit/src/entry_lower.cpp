@@ -128,9 +128,9 @@ void ModuleLowerer::defineEntry(const Function& fn, const std::string& name, boo
   llvm::Value* middle = rank == 3 ? extent(1) : nullptr;
   if (middle) middle = b.CreateSelect(b.CreateICmpEQ(middle, b.getInt64(0)), b.getInt64(1), middle);
   llvm::Value* overlap = laned ? outOverlaps(b, fn, u, outK) : nullptr;
-  llvm::AllocaInst* results =
-      laned ? b.CreateAlloca(llvm::ArrayType::get(memoryType(fn.returnType.scalar), lanes), nullptr, "results")
-            : nullptr;
+  llvm::AllocaInst* results = laned ? b.CreateAlloca(llvm::ArrayType::get(memoryType(fn.returnType.scalar), lanes),
+                                                     nullptr, "results")
+                                    : nullptr;
   llvm::BasicBlock* entry = b.GetInsertBlock();
   auto* rowHead = llvm::BasicBlock::Create(ctx, "row", f);
   auto* rowStart = llvm::BasicBlock::Create(ctx, "row.start", f);
@@ -180,7 +180,8 @@ void ModuleLowerer::defineEntry(const Function& fn, const std::string& name, boo
     args.push_back(results);
     args.push_back(err);
     b.CreateCall(laned, args);
-    if (mayFail(laned)) b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(b.getInt32Ty(), err), b.getInt32(0)), groupFailed, groupStore);
+    if (mayFail(laned))
+      b.CreateCondBr(b.CreateICmpNE(b.CreateLoad(b.getInt32Ty(), err), b.getInt32(0)), groupFailed, groupStore);
     else b.CreateBr(groupStore);
     b.SetInsertPoint(groupFailed);
     b.CreateStore(b.getInt32(0), err);

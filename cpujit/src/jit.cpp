@@ -24,6 +24,8 @@ void culift_reassociation_end_chunk_f32(float*, float*, std::int64_t);
 void culift_reassociation_end_chunk_f64(double*, double*, std::int64_t);
 float culift_reassociation_total_f32(float*, float*);
 double culift_reassociation_total_f64(double*, double*);
+float culift_reassociation_single_chunk_f32(float*);
+double culift_reassociation_single_chunk_f64(double*);
 }
 
 namespace culift::cpujit {
@@ -186,7 +188,7 @@ struct Program::Impl {
   std::map<const Function*, Kernel> kernels;
   std::map<const Function*, std::string> whyNot;
   std::map<const Function*, std::pair<unsigned, std::string>> lanes;  // per kernel: lanes, why one
-  std::set<const Function*> tiled;                                     // kernels with a tile entry
+  std::set<const Function*> tiled;                                    // kernels with a tile entry
   double milliseconds = 0;
 
   // Lowers one kernel into its own IR module; null plus the reason when it does not lower.
@@ -251,6 +253,8 @@ std::shared_ptr<const Program> Program::compile(std::shared_ptr<const Module> mo
   define("culift_reassociation_end_chunk_f64", &culift_reassociation_end_chunk_f64);
   define("culift_reassociation_total_f32", &culift_reassociation_total_f32);
   define("culift_reassociation_total_f64", &culift_reassociation_total_f64);
+  define("culift_reassociation_single_chunk_f32", &culift_reassociation_single_chunk_f32);
+  define("culift_reassociation_single_chunk_f64", &culift_reassociation_single_chunk_f64);
   orThrow(lib.define(llvm::orc::absoluteSymbols(std::move(helpers))), "defining the JIT's helpers");
 
   const auto& functions = impl->module->functions;

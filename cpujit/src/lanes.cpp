@@ -35,8 +35,8 @@ bool writes(const Expr& e) {
 
 // Marks the local references of `s` bound to storage `own` already holds, in declaration order.
 void bindReferences(const Stmt& s, const Function& fn, std::vector<bool>& own) {
-  if (s.kind == StmtKind::Decl && s.var < fn.vars.size() && !fn.vars[s.var].isParam &&
-      fn.vars[s.var].isReference() && s.expr) {
+  if (s.kind == StmtKind::Decl && s.var < fn.vars.size() && !fn.vars[s.var].isParam && fn.vars[s.var].isReference() &&
+      s.expr) {
     const VarId root = rootOf(*s.expr);
     own[s.var] = root < own.size() && own[root];
   }
@@ -69,7 +69,8 @@ class Purity {
         if (e.kind == ExprKind::AtomicRmw) r = "'" + fn.name + "' performs an atomic operation";
         else if (writes(e) && !e.operands.empty() && !ownStorage(rootOf(*e.operands[0])))
           r = "'" + fn.name + "' writes memory that is not its own";
-        else if (e.kind == ExprKind::Call && !pure(e.callee, &r)) r = "it calls '" + m_.functions[e.callee].name + "': " + r;
+        else if (e.kind == ExprKind::Call && !pure(e.callee, &r))
+          r = "it calls '" + m_.functions[e.callee].name + "': " + r;
         return r.empty();
       });
     known_[id] = r.empty();
@@ -212,7 +213,8 @@ bool lanesFit(const Module& module, const Function& fn, unsigned axes, std::stri
   }
   varying.propagate();
   if (const Stmt* s = varyingCondition(*fn.body, varying))
-    return no("line " + std::to_string(s->range.begin.line) + ": a condition that differs between neighbouring outputs");
+    return no("line " + std::to_string(s->range.begin.line) +
+              ": a condition that differs between neighbouring outputs");
   return true;
 }
 

@@ -25,8 +25,9 @@ struct Unsupported {
 
 // Names of the C helpers of a reassociated loop (reassociation_helpers.cpp), per floating type.
 struct ReassociationHelpers {
-  static const char* endChunk(bool isDouble);  // void(T* partial, T* slots, int64 chunk)
-  static const char* total(bool isDouble);     // T(T* partial, T* slots)
+  static const char* endChunk(bool isDouble);          // void(T* partial, T* slots, int64 chunk)
+  static const char* total(bool isDouble);             // T(T* partial, T* slots)
+  static const char* singleChunkTotal(bool isDouble);  // T(T* partial): the total of a loop of one chunk
 };
 
 // Whether neighbouring outputs of kernel `fn` may be computed side by side in lanes, each in its

@@ -63,8 +63,7 @@ void FunctionLowerer::reassociatedLoop(const Stmt& s) {
     sum.slots = entryAlloca(llvm::ArrayType::get(sum.type, kReassociationSlots), "slots");
     for (unsigned l = 0; l < kReassociationLanes; ++l)
       b_.CreateStore(negZero(sum), b_.CreateConstGEP1_64(sum.type, sum.partial, l));
-    for (std::int64_t q = 0; q < kReassociationSlots; ++q)
-      b_.CreateStore(negZero(sum), b_.CreateConstGEP1_64(sum.type, sum.slots, q));
+    // The slots start from -0.0 in the first endChunk call.
   }
   llvm::AllocaInst* t = entryAlloca(b_.getInt64Ty(), "t");
   b_.CreateStore(b_.getInt64(0), t);
@@ -99,22 +98,30 @@ void FunctionLowerer::reassociatedLoop(const Stmt& s) {
   b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), t), b_.getInt64(1)), t);
   b_.CreateBr(head);
 
+  // After the loop: a loop of one chunk (or none) totals its partials; a longer one ends its last
+  // chunk and totals the slots.
   b_.SetInsertPoint(end);
   llvm::Value* trips = b_.CreateLoad(b_.getInt64Ty(), t);
-  llvm::BasicBlock* last = block("rloop.last");
+  llvm::BasicBlock* one = block("rloop.one");
+  llvm::BasicBlock* many = block("rloop.many");
   llvm::BasicBlock* finish = block("rloop.finish");
-  b_.CreateCondBr(b_.CreateICmpSGT(trips, b_.getInt64(0)), last, finish);
-  b_.SetInsertPoint(last);
-  for (const Sum& sum : sums)
-    endChunk(sum, b_.CreateSDiv(b_.CreateSub(trips, b_.getInt64(1)), b_.getInt64(kReassociationChunk)));
-  b_.CreateBr(finish);
-  b_.SetInsertPoint(finish);
+  b_.CreateCondBr(b_.CreateICmpSLE(trips, b_.getInt64(kReassociationChunk)), one, many);
+  b_.SetInsertPoint(one);
   for (const Sum& sum : sums) {
+    auto fn = mod.getOrInsertFunction(ReassociationHelpers::singleChunkTotal(sum.isDouble),
+                                      llvm::FunctionType::get(sum.type, {ptr}, false));
+    b_.CreateStore(b_.CreateFAdd(sum.before, b_.CreateCall(fn, {sum.partial})), sum.slot);
+  }
+  b_.CreateBr(finish);
+  b_.SetInsertPoint(many);
+  for (const Sum& sum : sums) {
+    endChunk(sum, b_.CreateSDiv(b_.CreateSub(trips, b_.getInt64(1)), b_.getInt64(kReassociationChunk)));
     auto fn = mod.getOrInsertFunction(ReassociationHelpers::total(sum.isDouble),
                                       llvm::FunctionType::get(sum.type, {ptr, ptr}, false));
-    llvm::Value* total = b_.CreateCall(fn, {sum.partial, sum.slots});
-    b_.CreateStore(b_.CreateFAdd(sum.before, total), sum.slot);
+    b_.CreateStore(b_.CreateFAdd(sum.before, b_.CreateCall(fn, {sum.partial, sum.slots})), sum.slot);
   }
+  b_.CreateBr(finish);
+  b_.SetInsertPoint(finish);
 }
 
 }  // namespace culift::cpujit::detail

@@ -147,7 +147,8 @@ void FunctionLowerer::stmt(const Stmt& s) {
         }
       unsupported(s.range, "a continue outside a loop");
     case StmtKind::Return:
-      if (s.expr) forEachLane([&] {
+      if (s.expr)
+        forEachLane([&] {
           llvm::Value* v = expr(*s.expr);
           if (!ret_) unsupported(s.range, "a value returned from a void function");
           b_.CreateStore(convert(v, s.expr->type.scalar, fn_.returnType.scalar), ret_);

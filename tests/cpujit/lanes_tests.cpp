@@ -145,11 +145,11 @@ TEST_CASE("lanes give the bytes of one output at a time and of the interpreter",
     interp::Extent extent;
   };
   const Case cases[] = {
-      {"Dot", extentOf({9, 13})},   {"Dot", extentOf({4, 4})},    {"Wide", extentOf({3, 70})},
-      {"Dot", extentOf({30, 31})},  {"Wide", extentOf({9, 130})},  {"Blend", extentOf({29})},    {"Local", extentOf({19})},
-      {"Any", extentOf({5, 17})},   {"Box", extentOf({2, 3, 21})}, {"Horner", extentOf({45})},
-      {"Ragged", extentOf({20})},   {"Steps", extentOf({20})},   {"Bumped", extentOf({20})},   {"Touch", extentOf({20})},
-      {"Previous", extentOf({40})},
+      {"Dot", extentOf({9, 13})},  {"Dot", extentOf({4, 4})},    {"Wide", extentOf({3, 70})},
+      {"Dot", extentOf({30, 31})}, {"Wide", extentOf({9, 130})}, {"Blend", extentOf({29})},
+      {"Local", extentOf({19})},   {"Any", extentOf({5, 17})},   {"Box", extentOf({2, 3, 21})},
+      {"Horner", extentOf({45})},  {"Ragged", extentOf({20})},   {"Steps", extentOf({20})},
+      {"Bumped", extentOf({20})},  {"Touch", extentOf({20})},    {"Previous", extentOf({40})},
   };
   for (const Case& c : cases) {
     const Function& fn = *p.module->find(c.name);
@@ -205,8 +205,7 @@ TEST_CASE("a kernel says whether its outputs run in lanes, and why not", "[cpuji
   CHECK(p.one->kernel(*p.module->find("Dot"))->whyOneLane() == "Options::lanes is 1");
   cpujit::Options none;
   none.lanes = 0;
-  CHECK_THROWS_WITH(cpujit::Program::compile(p.module, none),
-                    Catch::Contains("Options::lanes is 0; it takes 1 to 64"));
+  CHECK_THROWS_WITH(cpujit::Program::compile(p.module, none), Catch::Contains("Options::lanes is 0; it takes 1 to 64"));
 }
 
 TEST_CASE("a failing output in lanes is reported as one output at a time reports it", "[cpujit][lanes]") {

@@ -260,8 +260,9 @@ class CpuBackend final : public BackendImpl {
         else if (k->lanes() > 1)
           loaded.record.log += fn.name + ": " + std::to_string(k->lanes()) + " outputs side by side" +
                                (k->tiled() ? ", in tiles of " + std::to_string(k->tileRows()) + " x " +
-                                                  std::to_string(k->tileColumns())
-                                            : std::string()) + "\n";
+                                                 std::to_string(k->tileColumns())
+                                           : std::string()) +
+                               "\n";
         else loaded.record.log += fn.name + ": one output at a time: " + k->whyOneLane() + "\n";
       }
     }

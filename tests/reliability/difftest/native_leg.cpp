@@ -11,10 +11,18 @@
 
 namespace culift::rel {
 
+// Clang first: GCC 12 folds `0.0f - q` and `0.0f + -(float)q` (q an integer) into -(float)q
+// even at -O0, -0.0 where q is 0 against C++'s +0.0
+// (tests/reliability/regressions/signed_zero_int_subtraction.cpp), and -frounding-math, which
+// stops that fold, miscompiles a const array (const_array_inexact_init.cpp).
 std::string hostCompiler() {
-  if (const char* env = std::getenv("CULIFT_HOST_CXX"); env && *env) return env;
-  auto found = llvm::sys::findProgramByName("g++");
-  return found ? *found : std::string();
+  if (const char* env = std::getenv("CULIFT_HOST_CXX"); env && *env) {
+    auto found = llvm::sys::findProgramByName(env);  // a name on PATH or a path
+    return found ? *found : std::string(env);
+  }
+  for (const char* name : {"clang++-16", "g++"})
+    if (auto found = llvm::sys::findProgramByName(name)) return *found;
+  return {};
 }
 
 namespace {
@@ -260,7 +268,7 @@ PendingCompile startNativeCompile(const std::string& sourcePath, const NativeBui
   p.logPath = sourcePath + "." + level + ".log";
   const std::string cxx = hostCompiler();
   if (cxx.empty()) {
-    p.startError = "no host C++ compiler (g++ not on PATH; set CULIFT_HOST_CXX)";
+    p.startError = "no host C++ compiler (neither clang++-16 nor g++ on PATH; set CULIFT_HOST_CXX)";
     return p;
   }
   // -ffp-contract=off: no a*b+c fused into an FMA. -fno-builtin: no math call evaluated at

@@ -20,7 +20,8 @@ struct NativeBuild {
   bool ubsan = false;                // also check the generated code for undefined behaviour
 };
 
-// The host compiler's command: $CULIFT_HOST_CXX, else g++ (found on PATH); empty when none.
+// The host compiler's command: $CULIFT_HOST_CXX, else clang++-16, else g++ (found on PATH); empty
+// when none.
 std::string hostCompiler();
 
 // The C++ file holding every program of the batch and its entry point.

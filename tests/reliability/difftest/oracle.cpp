@@ -1,5 +1,6 @@
 #include "oracle.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -14,8 +15,8 @@
 #include <llvm/Support/FileSystem.h>
 
 #include "compiled_leg.hpp"
-#include "culift/cpujit_crosscheck.hpp"
 #include "culift/codegen.hpp"
+#include "culift/cpujit_crosscheck.hpp"
 #include "culift/interpreter.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "culift/translate.hpp"
@@ -273,11 +274,30 @@ double timeAgainstNative(const cpujit::Kernel& kernel, const Function& fn, const
   const std::uint64_t outputs = launch.outputs();
   if (outputs == 0 || kernel.run(launch, 0, outputs)) return 0;
   const double compiled = nanosecondsPer([&] { (void)kernel.run(launch, 0, outputs); }, outputs);
+  // Native code over the same outputs: the index parameters of each in turn (an element-wise
+  // kernel: the first argument set's values for every output).
   std::vector<std::vector<std::uint8_t>> arrays = p.argSets[0].values;
   std::vector<void*> ptrs;
   for (auto& a : arrays) ptrs.push_back(a.data());
   std::uint8_t result[16] = {};
-  const double nativeNs = nanosecondsPer([&] { native(ptrs.data(), result); }, 1);
+  const interp::Extent x = d.extent();
+  const bool indexed = std::any_of(p.params.begin(), p.params.end(), [](const ParamSpec& q) { return q.axis >= 0; });
+  const std::uint64_t calls = indexed ? outputs : 1;
+  const double nativeNs = nanosecondsPer(
+      [&] {
+        for (std::uint64_t e = 0; e < calls; ++e) {
+          std::int64_t index[3] = {0, 0, 0};
+          for (std::uint64_t rest = e, a = x.rank; a-- > 0;) {
+            index[a] = static_cast<std::int64_t>(rest % static_cast<std::uint64_t>(x.n[a]));
+            rest /= static_cast<std::uint64_t>(x.n[a]);
+          }
+          for (std::size_t k = 0; k < p.params.size(); ++k)
+            if (const int a = p.params[k].axis; a >= 0)
+              std::memcpy(arrays[k].data(), &index[a], byteSize(p.params[k].type));  // little-endian
+          native(ptrs.data(), result);
+        }
+      },
+      calls);
   return nativeNs > 0 ? compiled / nativeNs : 0;
 }
 
@@ -321,8 +341,11 @@ std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
     if (!same) continue;
     agreed.insert(p.name);
     if (NativeEntry native = timeAgainst ? timeAgainst(p.name) : nullptr)
-      if (const double ratio = timeAgainstNative(*unchecked.of(t->module).kernel(*fn), *fn, p, native); ratio > 0)
+      if (const double ratio = timeAgainstNative(*unchecked.of(t->module).kernel(*fn), *fn, p, native); ratio > 0) {
+        const auto& v = report.counts.perElement;
+        if (v.empty() || ratio > *std::max_element(v.begin(), v.end())) report.counts.slowestPerElement = p.name;
         report.counts.perElement.push_back(ratio);
+      }
   }
   return agreed;
 }

@@ -103,8 +103,8 @@ int main(int argc, char** argv) {
     auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))]; };
     std::printf(
         "  per element, unchecked compiled code / native -O2, one thread: geomean %.2fx over %zu programs "
-        "(median %.2fx, 90th percentile %.2fx, max %.2fx)\n",
-        std::exp(logSum / v.size()), v.size(), at(0.5), at(0.9), v.back());
+        "(median %.2fx, 90th percentile %.2fx, max %.2fx: %s)\n",
+        std::exp(logSum / v.size()), v.size(), at(0.5), at(0.9), v.back(), t.slowestPerElement.c_str());
   }
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
