@@ -1,5 +1,4 @@
 #include "campaign.hpp"
-#include <algorithm>
 
 #include <fstream>
 #include <regex>
@@ -89,10 +88,6 @@ void addCounts(LegCounts& t, const LegCounts& c) {
   t.compiledLaunches += c.compiledLaunches;
   t.compiledInterpreterErrors += c.compiledInterpreterErrors;
   t.compiledLanes += c.compiledLanes;
-  const auto largest = [](const std::vector<double>& v) {
-    return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
-  };
-  if (largest(c.perElement) > largest(t.perElement)) t.slowestPerElement = c.slowestPerElement;
   t.perElement.insert(t.perElement.end(), c.perElement.begin(), c.perElement.end());
   t.notLowered += c.notLowered;
   if (t.firstNotLowered.empty()) t.firstNotLowered = c.firstNotLowered;

@@ -341,11 +341,8 @@ std::set<std::string> runCompiledLegs(const std::vector<ProgramSpec>& programs,
     if (!same) continue;
     agreed.insert(p.name);
     if (NativeEntry native = timeAgainst ? timeAgainst(p.name) : nullptr)
-      if (const double ratio = timeAgainstNative(*unchecked.of(t->module).kernel(*fn), *fn, p, native); ratio > 0) {
-        const auto& v = report.counts.perElement;
-        if (v.empty() || ratio > *std::max_element(v.begin(), v.end())) report.counts.slowestPerElement = p.name;
-        report.counts.perElement.push_back(ratio);
-      }
+      if (const double ratio = timeAgainstNative(*unchecked.of(t->module).kernel(*fn), *fn, p, native); ratio > 0)
+        report.counts.perElement.push_back({ratio, p.name});
   }
   return agreed;
 }

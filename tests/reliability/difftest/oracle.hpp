@@ -94,12 +94,15 @@ struct LegCounts {
   unsigned compiledLaunches = 0;                         // launches compared, per kind of code
   unsigned compiledInterpreterErrors = 0;                // of those, launches the interpreter failed
   unsigned compiledLanes = 0;                            // of those, kernels whose outputs run side by side
-  std::vector<double> perElement;                        // OracleOptions::timing: compiled / native, per program
-  std::string slowestPerElement;                         // the program of the largest ratio
-  unsigned notLowered = 0;                               // programs whose kernel the backend leaves out
-  std::string firstNotLowered;                           // the first of them and why
-  std::string compiledSkipped;                           // why the compiled leg did not run
-  std::string nvrtcSkipped;                              // why NVRTC did not run
+  struct Timed {
+    double ratio;         // compiled / native, per element
+    std::string program;  // ProgramSpec::name
+  };
+  std::vector<Timed> perElement;  // OracleOptions::timing: per program timed
+  unsigned notLowered = 0;        // programs whose kernel the backend leaves out
+  std::string firstNotLowered;    // the first of them and why
+  std::string compiledSkipped;    // why the compiled leg did not run
+  std::string nvrtcSkipped;       // why NVRTC did not run
   double seconds = 0;
 };
 

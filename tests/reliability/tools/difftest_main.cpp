@@ -96,15 +96,15 @@ int main(int argc, char** argv) {
   std::printf("  compiled CPU leg: %u of %u kernels run neighbouring outputs side by side\n", t.compiledLanes,
               t.compiled);
   if (!t.perElement.empty()) {
-    std::vector<double> v = t.perElement;
-    std::sort(v.begin(), v.end());
+    auto v = t.perElement;
+    std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.ratio < b.ratio; });
     double logSum = 0;
-    for (double x : v) logSum += std::log(x);
-    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))]; };
+    for (const auto& x : v) logSum += std::log(x.ratio);
+    auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))].ratio; };
     std::printf(
         "  per element, unchecked compiled code / native -O2, one thread: geomean %.2fx over %zu programs "
         "(median %.2fx, 90th percentile %.2fx, max %.2fx: %s)\n",
-        std::exp(logSum / v.size()), v.size(), at(0.5), at(0.9), v.back(), t.slowestPerElement.c_str());
+        std::exp(logSum / v.size()), v.size(), at(0.5), at(0.9), v.back().ratio, v.back().program.c_str());
   }
   for (const auto& f : r.findings)
     std::printf("  %s: %s%s: %s\n", std::string(culift::rel::name(f.kind)).c_str(), f.program.c_str(),
