@@ -49,3 +49,18 @@ if [ -n "${VARIANT_SETS:-}" ]; then
   done
   rm -rf "$out/cache"
 fi
+
+# The hand-written harnesses (HARNESSES=1): variants of the emitted CUDA of a finding, each compared
+# with the per-thread entry or the interpreter's outputs, built with nvcc three ways.
+if [ -n "${HARNESSES:-}" ]; then
+  for cu in tests/reliability/gpu_findings/*.cu; do
+    name="$(basename "$cu" .cu)"
+    for opts in "" "-Xptxas -O0" "-G"; do
+      echo "-- $name, ${opts:-default}"
+      # shellcheck disable=SC2086
+      nvcc -arch=sm_90 -fmad=false $opts -w -o "$out/$name" "$cu" > "$out/$name-build.txt" 2>&1 || { echo "build failed"; tail -5 "$out/$name-build.txt"; continue; }
+      timeout 60 "$out/$name" | cut -c1-200
+      rm -f "$out/$name"
+    done
+  done
+fi

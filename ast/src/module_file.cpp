@@ -205,6 +205,7 @@ class Writer {
       integer<std::uint32_t>(e.tileCols);
       integer<std::uint32_t>(e.threads);
       boolean(e.squareOnly);
+      integer<std::uint32_t>(e.sharedBytes);
     }
     count(f.reassociatedSums.size());
     for (VarId v : f.reassociatedSums) integer<std::uint32_t>(v);
@@ -493,6 +494,7 @@ class ModuleReader {
       e.tileCols = r_.integer<std::uint32_t>("a tile's columns");
       e.threads = r_.integer<std::uint32_t>("threads per block");
       e.squareOnly = r_.boolean("a plan entry's square flag");
+      e.sharedBytes = r_.integer<std::uint32_t>("a plan entry's dynamic shared memory");
     }
     f.reassociatedSums.resize(r_.count(4, "reassociated sums"));
     for (VarId& v : f.reassociatedSums) {

@@ -28,6 +28,17 @@ CULIFT_KERNEL inline float MatVecRow(const float* A, const float* x, int n, int 
   return sum;
 }
 
+// PolyBench's gesummv, one row: y = alpha A x + beta B x, in double (A and B rows x n, row-major).
+CULIFT_KERNEL inline double GesummvRow(const double* A, const double* B, const double* x, double alpha, double beta,
+                                       int n, int i) {
+  double tmp = 0.0, y = 0.0;
+  for (int k = 0; k < n; ++k) {
+    tmp += A[i * n + k] * x[k];
+    y += B[i * n + k] * x[k];
+  }
+  return alpha * tmp + beta * y;
+}
+
 // C[b] = A[b] B[b], one cell of batch b: A is batches x m x nk, B batches x nk x n, row-major
 // (torch.bmm).
 CULIFT_KERNEL_INDEX(b, i, j)

@@ -3,6 +3,8 @@
 // kernel (ref_gemm, ref_gemv; SYRK has none) and the PyTorch call that does the same work
 // (torch.addmm in fp32 with TF32 off, torch.mv); and the batched contractions, batched matrix
 // multiply (torch.bmm) and doitgen (torch.einsum), lifted only.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "blas_cells.hpp"
@@ -110,6 +112,40 @@ std::vector<Row> benchBlas(Context& c, int n) {
       row.error = ex.what();
     }
     rows.push_back(std::move(row));
+  }
+  // gesummv in double: two matrices and a vector per row, in the loop's order and reassociated.
+  {
+    const std::vector<double> ga = uniformDoubles(seed + 4, cells, -1, 1), gb = uniformDoubles(seed + 5, cells, -1, 1),
+                              gx = uniformDoubles(seed + 6, n, -1, 1);
+    DeviceBuffer<double> gA(e, ga), gB(e, gb), gX(e, gx), gy(e, static_cast<std::size_t>(n));
+    const double alpha = 1.5, beta = -0.75;
+    for (const bool reassociated : {false, true}) {
+      Row row{reassociated ? "GesummvRow (reassociating)" : "GesummvRow", size};
+      row.bytes = 8.0 * 2 * static_cast<double>(cells) + 16.0 * n;
+      row.torchKey = "gesummv " + size;
+      row.tolerance = 1e-12 * n;
+      try {
+        const rt::Kernel k = e.kernel(reassociated ? c.blasReassociated : c.blas, "GesummvRow");
+        const rt::LaunchPlan plan = LaunchPlanner::for1D(n, 256, e.device().limits);
+        Launch g = [&](int) { k.launch(e, plan, gA, gB, gX, alpha, beta, n, gy); };
+        g(0);
+        e.synchronize();
+        const std::vector<double> got = gy.read();
+        row.generatedErr = 0;
+        for (int i = 0; i < n; ++i) {
+          const double want = GesummvRow(ga.data(), gb.data(), gx.data(), alpha, beta, n, i);
+          row.generatedErr = std::max(row.generatedErr, std::isnan(got[i]) ? INFINITY : std::fabs(got[i] - want));
+        }
+        logCheck(c, row, "generated", row.generatedErr);
+        const auto t = timeInterleaved(e, {g}, 1, c.timing);
+        row.generatedMs = t[0].medianMs;
+        row.note = describePlan(k, plan, n);
+        logTimings(c, row, t, {"generated " + describePlan(k, plan, n)});
+      } catch (const std::exception& ex) {
+        row.error = ex.what();
+      }
+      rows.push_back(std::move(row));
+    }
   }
   logLine(c, "BLAS rows at " + size + " done");
   return rows;

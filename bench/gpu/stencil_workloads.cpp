@@ -15,14 +15,6 @@ namespace {
 using rt::DeviceBuffer;
 using rt::LaunchPlanner;
 
-std::vector<double> uniformDoubles(std::uint64_t seed, std::size_t n) {
-  std::vector<double> v(n);
-  parallelFor(static_cast<std::int64_t>(n), [&](std::int64_t b, std::int64_t e) {
-    for (std::int64_t k = b; k < e; ++k) v[k] = uniform(seed, k, -1, 1);
-  });
-  return v;
-}
-
 // The planned launch and the per-thread one, timed side by side; the row's note names the entry.
 void timeBoth(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& plan,
               const std::function<void(const rt::LaunchPlan&)>& run, const std::string& what) {
@@ -50,7 +42,7 @@ std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, in
     row.bytes = 2.0 * steps * 2.0 * 8.0 * static_cast<double>(cells);
     row.tolerance = 1e-12;
     try {
-      const std::vector<double> a = uniformDoubles(seed, cells);
+      const std::vector<double> a = uniformDoubles(seed, cells, -1, 1);
       DeviceBuffer<double> dA(e, a), dB(e, cells);
       const rt::Kernel k = e.kernel(c.stencil, "Heat3D");
       const std::int64_t extent[3] = {heatN, heatN, heatN};

@@ -222,6 +222,10 @@ def main():
     vecs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1, torch.rand(n, device=dev) * 2 - 1), 4 * n * n)
     both("matvec", n, lambda a, v: torch.mv(a, v), vecs)
     del mats, vecs
+    gesummv = sets(lambda: tuple(torch.rand(n, n, device=dev, dtype=torch.float64) * 2 - 1 for _ in range(2)) +
+                   (torch.rand(n, device=dev, dtype=torch.float64) * 2 - 1,), 2 * 8 * n * n)
+    both("gesummv", n, lambda a, b, v: 1.5 * torch.mv(a, v) - 0.75 * torch.mv(b, v), gesummv)
+    del gesummv
     if not args.no_batched:
         batched_baselines(both)
     if not args.no_conv:

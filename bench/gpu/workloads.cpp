@@ -28,6 +28,14 @@ std::vector<DeviceBuffer<float>> floatBuffers(rt::Engine& e, int count, std::siz
 
 }  // namespace
 
+std::vector<double> uniformDoubles(std::uint64_t seed, std::size_t n, float lo, float hi) {
+  std::vector<double> v(n);
+  parallelFor(static_cast<std::int64_t>(n), [&](std::int64_t b, std::int64_t e) {
+    for (std::int64_t k = b; k < e; ++k) v[k] = uniform(seed, k, lo, hi);
+  });
+  return v;
+}
+
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi) {
   std::vector<float> v(n);
   parallelFor(static_cast<std::int64_t>(n), [&](std::int64_t b, std::int64_t e) {

@@ -82,6 +82,7 @@ std::vector<Row> benchConv(Context& c, ConvSize size);
 
 // Helpers the workload files share.
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);
+std::vector<double> uniformDoubles(std::uint64_t seed, std::size_t n, float lo, float hi);  // floats' values
 void logTimings(Context& c, const Row& row, const std::vector<Timing>& t, const std::vector<std::string>& names);
 void logCheck(Context& c, const Row& row, const char* which, double err);
 // Runs `launch` once on poisoned output, then reads the output back.

@@ -50,6 +50,7 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   resolveAny(lib, api->cuModuleLoadDataEx, {"cuModuleLoadDataEx"}, missing);
   resolveAny(lib, api->cuModuleUnload, {"cuModuleUnload"}, missing);
   resolveAny(lib, api->cuModuleGetFunction, {"cuModuleGetFunction"}, missing);
+  resolveAny(lib, api->cuFuncSetAttribute, {"cuFuncSetAttribute"}, missing);
   resolveAny(lib, api->cuMemAlloc, {"cuMemAlloc_v2", "cuMemAlloc"}, missing);
   resolveAny(lib, api->cuMemFree, {"cuMemFree_v2", "cuMemFree"}, missing);
   resolveAny(lib, api->cuMemcpyHtoD, {"cuMemcpyHtoD_v2", "cuMemcpyHtoD"}, missing);

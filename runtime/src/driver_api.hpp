@@ -43,6 +43,12 @@ enum DeviceAttribute : int {
   kAttrMultiprocessorCount = 16,
   kAttrComputeCapabilityMajor = 75,
   kAttrComputeCapabilityMinor = 76,
+  kAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+
+// CUfunction_attribute values.
+enum FunctionAttribute : int {
+  kFuncAttrMaxDynamicSharedSizeBytes = 8,
 };
 
 // JIT options for cuModuleLoadDataEx (values of CUjit_option).
@@ -73,6 +79,7 @@ struct DriverApi {
   CUresult (*cuModuleLoadDataEx)(CUmodule*, const void*, unsigned, int*, void**) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr*, std::size_t) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void*, std::size_t) = nullptr;

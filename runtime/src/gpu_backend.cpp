@@ -115,6 +115,11 @@ class GpuBackend final : public BackendImpl {
         plan.block.x > l.maxBlock[0] || plan.block.y > l.maxBlock[1] || plan.block.z > l.maxBlock[2] ||
         plan.block.volume() > l.maxThreadsPerBlock)
       throw ArgumentError(fn.name + ": the launch plan " + plan.toString() + " exceeds the limits of " + info_.name);
+    if (plan.sharedBytes > l.maxSharedPerBlock)
+      throw ArgumentError(fn.name + ": the launch plan takes " + std::to_string(plan.sharedBytes) +
+                          " bytes of shared memory; " + info_.name + " gives a block " +
+                          std::to_string(l.maxSharedPerBlock));
+    if (plan.sharedBytes > kStaticSharedBytes) optIn(function, plan.sharedBytes, fn);
     // One 8-byte slot per parameter: pointers, scalars in their own width, extents.
     llvm::SmallVector<std::uint64_t, 16> slots(args.size(), 0);  // no heap allocation per launch
     llvm::SmallVector<void*, 16> pointers(args.size());
@@ -131,6 +136,19 @@ class GpuBackend final : public BackendImpl {
       std::string context = "launching " + fn.name + " (" + plan.toString() + ")";
       api_->fail(r, "cuLaunchKernel", context.c_str());
     }
+  }
+
+  // Dynamic shared memory above 48 KiB needs the function's limit raised first, once per function.
+  void optIn(void* function, unsigned bytes, const Function& fn) {
+    std::lock_guard lock(mutex_);
+    unsigned& raised = sharedLimits_[function];
+    if (raised >= bytes) return;
+    makeCurrent();
+    std::string context = "raising the shared memory limit of " + fn.name + " to " + std::to_string(bytes) + " bytes";
+    api_->check(api_->cuFuncSetAttribute(static_cast<CUfunction>(function), kFuncAttrMaxDynamicSharedSizeBytes,
+                                         static_cast<int>(bytes)),
+                "cuFuncSetAttribute", context.c_str());
+    raised = bytes;
   }
 
   unsigned suggestedBlockSize(void* function) override {
@@ -281,6 +299,7 @@ class GpuBackend final : public BackendImpl {
   CompileCache cache_;
   mutable std::mutex mutex_;
   std::map<const Module*, LoadedModule> modules_;
+  std::map<void*, unsigned> sharedLimits_;  // dynamic shared memory each function was allowed (optIn)
 };
 
 // Why cuInit failed, in words a person can act on.
@@ -343,6 +362,7 @@ std::unique_ptr<BackendImpl> createGpuBackend(const EngineOptions& options, std:
   info.computeMinor = attribute(kAttrComputeCapabilityMinor);
   info.multiprocessors = attribute(kAttrMultiprocessorCount);
   info.limits.maxThreadsPerBlock = static_cast<unsigned>(attribute(kAttrMaxThreadsPerBlock));
+  info.limits.maxSharedPerBlock = static_cast<unsigned>(attribute(kAttrMaxSharedMemoryPerBlockOptin));
   for (int a = 0; a < 3; ++a) {
     info.limits.maxBlock[a] = static_cast<unsigned>(attribute(kAttrMaxBlockDimX + a));
     info.limits.maxGrid[a] = static_cast<unsigned>(attribute(kAttrMaxGridDimX + a));

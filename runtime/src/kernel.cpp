@@ -193,11 +193,13 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
+    if (entry.sharedBytes > limits.maxSharedPerBlock) continue;  // more shared memory than the device gives
     const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
     p.grid = grid->first;
+    p.sharedBytes = entry.sharedBytes;
     // Move on to a smaller tile of the same mapping while this one leaves more than a tenth of the
     // multiprocessors without a block.
     chosen = PlanChoice{e, p};

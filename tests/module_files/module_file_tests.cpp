@@ -191,6 +191,22 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   CHECK(b.planEntries[0].blockMapping() == BlockMapping::SplitRows);  // the split rows, then the warp per row
   CHECK(b.planEntries[1].blockMapping() == BlockMapping::RowBlocks);
   // The CPU backend adds in the reassociating entry's order for both.
+  // An entry's dynamic shared memory (an exact row reduction of two double matrices) too.
+  const TranslateResult staged = translateSource(
+      "[[clang::annotate(\"culift\")]] double Gesummv(const double* A, const double* B, const double* x, int n, int i) {\n"
+      "  double s = 0.0, t = 0.0;\n"
+      "  for (int k = 0; k < n; ++k) { s += A[i * n + k] * x[k]; t += B[i * n + k] * x[k]; }\n"
+      "  return s - t;\n"
+      "}\n",
+      "gesummv.cpp");
+  REQUIRE(staged.ok());
+  const Function& sa = *staged.module->find("Gesummv");
+  REQUIRE(!sa.planEntries.empty());
+  REQUIRE(sa.planEntries[0].sharedBytes > 48 * 1024);
+  const Function& sb = *loadModule(saveModule(*staged.module))->find("Gesummv");
+  REQUIRE(sb.planEntries.size() == sa.planEntries.size());
+  for (std::size_t e = 0; e < sa.planEntries.size(); ++e)
+    CHECK(sb.planEntries[e].sharedBytes == sa.planEntries[e].sharedBytes);
   auto engine = rt::Engine::createCpu();
   std::vector<float> x(64 * 3);
   for (std::size_t e = 0; e < x.size(); ++e) x[e] = 1.0f / static_cast<float>(e + 1);

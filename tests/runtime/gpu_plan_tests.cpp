@@ -96,6 +96,11 @@ const std::vector<KernelSpec>& specs() {
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::I32, ni * nk), array(S::I32, nj * nk), scalar(asInt(nk))};
        }},
+      {"UniformProduct", LoopPlan::TiledContraction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nj * nk), scalar(0.75), scalar(5ll),
+                            scalar(asInt(nk))};
+       }},
       {"RowSum", LoopPlan::RowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F32, ni * nk), scalar(asInt(nk))};
@@ -107,6 +112,11 @@ const std::vector<KernelSpec>& specs() {
       {"MatVec", LoopPlan::RowReduction,
        [](auto ni, auto, auto nk) {
          return std::vector{array(S::F64, ni * nk), array(S::F64, nk), scalar(asInt(nk))};
+       }},
+      {"Gesummv", LoopPlan::RowReduction,
+       [](auto ni, auto, auto nk) {
+         return std::vector{array(S::F64, ni * nk), array(S::F64, ni * nk), array(S::F64, nk), scalar(1.5),
+                            scalar(-0.75),          scalar(asInt(nk))};
        }},
       {"RowGap", LoopPlan::ExtremumRowReduction,
        [](auto ni, auto, auto nk) {

@@ -275,6 +275,23 @@ TEST_CASE("row reductions: 32 rows per block while they fill the device, 8 below
   CHECK(chosen(rows, LaunchPlanner::for1D(1)) == "k_rows8");
 }
 
+TEST_CASE("an entry's dynamic shared memory goes into its launch, and an entry the device lacks it for is passed over",
+          "[plan]") {
+  culift::Function rows = planned(culift::IndexMode::Grid1D);
+  rows.planEntries[0].sharedBytes = 66560;  // 4 stages of two double rows' and a vector's slices
+  DeviceInfo d = device132();
+  d.limits.maxSharedPerBlock = 227 * 1024;
+  auto big = choosePlanEntry(rows, LaunchPlanner::for1D(4096), d);
+  REQUIRE(big);
+  CHECK(rows.planEntries[big->entry].kernelName == "k_rows32");
+  CHECK(big->plan.sharedBytes == 66560);
+  auto small = choosePlanEntry(rows, LaunchPlanner::for1D(1024), d);
+  REQUIRE(small);
+  CHECK(small->plan.sharedBytes == 0);     // k_rows8: static shared memory only
+  d.limits.maxSharedPerBlock = 48 * 1024;  // a device without the opt-in
+  CHECK(chosen(rows, LaunchPlanner::for1D(4096), d) == "k_rows8");
+}
+
 TEST_CASE("reassociating row reductions: a warp per row, 8 rows per block, any number of rows", "[plan]") {
   culift::Function f = kernelOf(culift::IndexMode::Grid1D, 1);
   f.planEntries = {planEntry("k_warp", culift::LoopPlan::ReassociatingRowReduction, 8, false)};

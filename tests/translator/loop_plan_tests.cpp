@@ -71,6 +71,45 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(matvec.loopPlan == LoopPlan::RowReduction);
   CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
   CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
+  CHECK(matvec.planEntries[0].sharedBytes == 0);  // static shared memory
+
+  // Two staged double matrices and a vector: three stages of the 32-row entry's slices take more
+  // than 48 KiB, so they are dynamic shared memory, carved from one array; the 8-row entry's fit.
+  TranslateResult gesummv = lift(
+      "CULIFT_KERNEL double Gesummv(const double* A, const double* B, const double* x, double alpha, double beta,\n"
+      "                             int n, int i) {\n"
+      "  double tmp = 0.0, y = 0.0;\n"
+      "  for (int k = 0; k < n; ++k) { tmp += A[i * n + k] * x[k]; y += B[i * n + k] * x[k]; }\n"
+      "  return alpha * tmp + beta * y;\n}\n");
+  const Function& gs = function(gesummv, "Gesummv");
+  CHECK(gs.loopPlan == LoopPlan::RowReduction);
+  REQUIRE(entryNames(gs) == std::vector<std::string>{"Gesummv_rows32", "Gesummv_rows8"});
+  CHECK(gs.planEntries[0].sharedBytes == 4 * (2 * 32 + 1) * 256);
+  CHECK(gs.planEntries[1].sharedBytes == 0);
+  CHECK(gesummv.module->cudaSource.find("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];") !=
+        std::string::npos);
+  // Three staged double matrices and a vector: three stages of 32 rows' slices do not fit 96 KiB.
+  TranslateResult three = lift(
+      "CULIFT_KERNEL double Three(const double* A, const double* B, const double* C, const double* x, int n,\n"
+      "                           int i) {\n"
+      "  double s = 0.0;\n"
+      "  for (int k = 0; k < n; ++k) s += (A[i * n + k] + B[i * n + k] + C[i * n + k]) * x[k];\n"
+      "  return s;\n}\n");
+  const Function& t3 = function(three, "Three");
+  INFO(t3.loopPlanReason);
+  CHECK(t3.loopPlan == LoopPlan::RowReduction);
+  CHECK(t3.planEntries[0].sharedBytes == 3 * (3 * 32 + 1) * 256);
+  // Four: only the 8-row entry's slices (512 bytes of 8 rows each) fit, in dynamic shared memory.
+  TranslateResult four = lift(
+      "CULIFT_KERNEL double Four(const double* A, const double* B, const double* C, const double* D,\n"
+      "                          const double* x, int n, int i) {\n"
+      "  double s = 0.0;\n"
+      "  for (int k = 0; k < n; ++k) s += (A[i * n + k] + B[i * n + k] + C[i * n + k] + D[i * n + k]) * x[k];\n"
+      "  return s;\n}\n");
+  const Function& t4 = function(four, "Four");
+  CHECK(t4.loopPlan == LoopPlan::RowReduction);
+  REQUIRE(entryNames(t4) == std::vector<std::string>{"Four_rows8"});
+  CHECK(t4.planEntries[0].sharedBytes == 4 * (4 * 8 + 1) * 512);
 
   // Narrow elements are staged too (copied at once rather than in flight); a scalar parameter
   // the body assigns gets a copy per output.

@@ -42,7 +42,11 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
     if (f.loopPlan == LoopPlan::PerThread)
       os << " (" << (f.loopPlanReason.empty() ? std::string("the body has no loop") : f.loopPlanReason) << ")";
     else if (!f.loopPlanReason.empty()) os << " (" << f.loopPlanReason << ")";
-    for (size_t e = 0; e < f.planEntries.size(); ++e) os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
+    for (size_t e = 0; e < f.planEntries.size(); ++e) {
+      os << (e ? ", " : "; entries ") << f.planEntries[e].kernelName;
+      if (const unsigned bytes = f.planEntries[e].sharedBytes)
+        os << " (" << (bytes + 1023) / 1024 << " KiB of dynamic shared memory)";
+    }
     os << "\n";
     os << "  signature:\n";
     for (const KernelParam& p : f.signature.params)

@@ -67,6 +67,19 @@ CULIFT_KERNEL inline double Shifted(const float* a, const double* w, int ld, int
   return s;
 }
 
+// Statements before the loop that every output runs alike (a parameter assigned, a helper of
+// scalars, a product's start): the tiled entries run them once per thread.
+inline double ScaleOf(double a, long long b) { return a * 0.5 + static_cast<double>(b % 7); }
+
+CULIFT_KERNEL inline double UniformProduct(const float* x, const float* y, double scale, long long shift, int n, int i,
+                                           int j) {
+  shift <<= 3;
+  const double s = ScaleOf(scale, shift);
+  double p = s - 1.0;
+  for (int k = 0; k < n; ++k) p = p * (x[i * n + k] * y[j * n + k] * 0.25) + s;
+  return p * s;
+}
+
 // Integer min and max accumulators and a 64-bit counter.
 CULIFT_KERNEL inline int Spread(const int* a, const int* b, int n, int i, int j) {
   int lo = 1000000;
@@ -100,6 +113,18 @@ CULIFT_KERNEL inline double MatVec(const double* A, const double* v, int n, int 
   double s = 0.0;
   for (int k = 0; k < n; ++k) s += A[i * n + k] * v[k];
   return s;
+}
+
+// PolyBench's gesummv: two matrices and a vector per row, in double. Two staged arrays of 32 rows
+// and the vector: the 32-row entry's slices take dynamic shared memory (above 48 KiB).
+CULIFT_KERNEL inline double Gesummv(const double* A, const double* B, const double* x, double alpha, double beta, int n,
+                                    int i) {
+  double tmp = 0.0, y = 0.0;
+  for (int k = 0; k < n; ++k) {
+    tmp += A[i * n + k] * x[k];
+    y += B[i * n + k] * x[k];
+  }
+  return alpha * tmp + beta * y;
 }
 
 CULIFT_KERNEL inline float RowGap(const float* a, const float* b, int n, int i) {

@@ -108,6 +108,9 @@ std::optional<LoopPlan> loopPlanOfModuleFileId(std::uint8_t id);
 // launches it instead of them when the launch allows (rt::choosePlanEntry says when); every
 // entry gives the per-thread entry's results bit for bit, except a reassociating one: it gives
 // the bits of its own fixed order (docs/numerical-contract.md), which the CPU backend reproduces.
+// Shared memory a block may take without the device's opt-in (static and dynamic together).
+inline constexpr unsigned kStaticSharedBytes = 48 * 1024;
+
 struct PlanEntry {
   std::string kernelName;
   LoopPlan plan = LoopPlan::PerThread;
@@ -115,6 +118,10 @@ struct PlanEntry {
   unsigned tileCols = 1;    // outputs along j one block computes
   unsigned threads = 32;    // threads per block (x only)
   bool squareOnly = false;  // only for launches with as many rows as columns (mirrored tiles)
+  // Dynamic shared memory the entry's blocks take (bytes; 0: its shared memory is all static).
+  // Above 48 KiB a device must opt in: the runtime sets the function's limit, and takes another
+  // entry where the device has less.
+  unsigned sharedBytes = 0;
   // How its blocks map to outputs; unset, its plan's mapping (plans.def). The planner sets it;
   // module files do not store it (every entry has its plan's mapping, which a loaded entry gets).
   std::optional<BlockMapping> mapping = std::nullopt;

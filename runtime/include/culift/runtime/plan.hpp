@@ -20,6 +20,7 @@ struct GridLimits {
   unsigned maxGrid[3] = {2147483647u, 65535u, 65535u};
   unsigned maxBlock[3] = {1024u, 1024u, 64u};
   unsigned maxThreadsPerBlock = 1024;
+  unsigned maxSharedPerBlock = 48 * 1024;  // dynamic shared memory a block may opt into (bytes)
 };
 
 // Axis mapping (as the emitter writes it; the last axis on x, C order): i → x for 1-D; 2-D: i

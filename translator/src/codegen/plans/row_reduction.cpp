@@ -4,6 +4,8 @@
 // where one thread per row would stride a whole row between lanes. Arrays read at k alone (the x
 // of A x) are staged once per slice for the block.
 #include <algorithm>
+#include <optional>
+#include <stdexcept>
 
 #include "entry_writer.hpp"
 #include "plan.hpp"
@@ -24,12 +26,25 @@ std::vector<const StagedOperand*> rowReductionVectors(const LoopAnalysis& a) {
   return out;
 }
 
-// The pipeline's stages for `operands` staged arrays of rows and `vectors` staged arrays read at k
-// alone (static shared memory stays within 48 KiB).
-unsigned rowReductionStages(size_t operands, size_t vectors, unsigned rows) {
+// How a row reduction stages `operands` arrays of rows and `vectors` arrays read at k alone, with
+// `rows` rows per block: its stages (slices of every staged array) and the dynamic shared memory
+// they take (0: static, within 48 KiB). Static shared memory where three stages or more fit;
+// dynamic, at most kDynamicBudget (every device from sm_80 on gives a block that much), where
+// only that fits three; nothing where not even that does.
+struct RowStaging {
+  unsigned stages = 0;
+  unsigned dynamicBytes = 0;
+};
+constexpr size_t kDynamicBudget = 96 * 1024;
+std::optional<RowStaging> rowStaging(size_t operands, size_t vectors, unsigned rows) {
   const size_t perStage = (operands * rows + vectors) * rowSliceBytes(rows);  // one stage of every staged array
-  const size_t fit = perStage ? 48 * 1024 / perStage : 6;                     // static shared memory: 48 KiB
-  return static_cast<unsigned>(std::min<size_t>(6, fit));
+  if (!perStage) return RowStaging{6, 0};
+  if (const size_t fit = kStaticSharedBytes / perStage; fit >= 3)
+    return RowStaging{static_cast<unsigned>(std::min<size_t>(6, fit)), 0};
+  const size_t fit = kDynamicBudget / perStage;
+  if (fit < 3) return std::nullopt;
+  const unsigned stages = static_cast<unsigned>(std::min<size_t>(4, fit));
+  return RowStaging{stages, static_cast<unsigned>(stages * perStage)};
 }
 
 // ---- legality --------------------------------------------------------------------------------
@@ -52,11 +67,19 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
       return plans::Decision::no("the staged arrays " + f.vars[a.operands[0].array].name + " and " + array +
                                  " have elements of different sizes");
   }
-  if (rowReductionStages(a.operands.size(), rowReductionVectors(a).size(), 32) < 3)
-    return plans::Decision::no(std::to_string(a.operands.size()) + " arrays would be staged (at most 2 fit)");
   // 32 rows per block, or 8 where rows are too few to give every multiprocessor a block.
-  return plans::Decision::yes({plans::makeEntry(f, "_rows32", LoopPlan::RowReduction, 32, 1, 256, false),
-                               plans::makeEntry(f, "_rows8", LoopPlan::RowReduction, 8, 1, 256, false)});
+  std::vector<PlanEntry> entries;
+  for (unsigned rows : {32u, 8u}) {
+    const std::optional<RowStaging> staging = rowStaging(a.operands.size(), rowReductionVectors(a).size(), rows);
+    if (!staging) continue;  // the 8-row entry's slices are the smaller
+    entries.push_back(plans::makeEntry(f, "_rows" + str(rows), LoopPlan::RowReduction, rows, 1, 256, false));
+    entries.back().sharedBytes = staging->dynamicBytes;
+  }
+  if (entries.empty())
+    return plans::Decision::no(std::to_string(a.operands.size()) + " arrays would be staged (three stages of " +
+                               "their slices take more than " + std::to_string(kDynamicBudget / 1024) +
+                               " KiB of shared memory)");
+  return plans::Decision::yes(std::move(entries));
 }
 
 // ---- codegen ---------------------------------------------------------------------------------
@@ -68,7 +91,7 @@ class RowsWriter : EntryWriter {
         e_(e),
         vectors_(rowReductionVectors(a_)),
         width_(byteSize(a_.operands.at(0).element)),  // the planner gives all staged arrays one width
-        stages_(rowReductionStages(a_.operands.size(), vectors_.size(), e.tileRows)),
+        stages_(e.tileRows ? rowStaging(a_.operands.size(), vectors_.size(), e.tileRows).value().stages : 0),
         sliceBytes_(rowSliceBytes(e.tileRows)),
         slice_(sliceBytes_ / width_),
         chunk_(16 / width_),
@@ -121,14 +144,35 @@ void RowsWriter::write() {
 }
 
 void RowsWriter::stagedSlices() {
+  // In static shared memory, or carved from the dynamic shared memory the entry declares
+  // (PlanEntry::sharedBytes), the arrays one after another (each a multiple of 16 bytes).
+  const bool dynamic = e_.sharedBytes > 0;
+  if (dynamic)
+    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];  // " + str(e_.sharedBytes) +
+             " bytes");
+  size_t offset = 0;
+  auto declare = [&](const std::string& name, const std::string& dims, size_t bytes, const std::string& what) {
+    if (!dynamic) {
+      out_.say("__shared__ __align__(16) " + element_ + " " + name + dims + ";  // " + what);
+      return;
+    }
+    out_.say("typedef " + element_ + " " + name + "_t" + dims + ";");
+    out_.say(name + "_t& " + name + " = *reinterpret_cast<" + name + "_t*>(culift_dynamic_shared + " + str(offset) +
+             ");  // " + what);
+    offset += bytes;
+  };
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
-    out_.say("__shared__ __align__(16) " + element_ + " culift_s" + str(p) + "[" + str(stages_) + "][" + R_ + "][" +
-             str(slice_) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) + "]");
+    declare("culift_s" + str(p), "[" + str(stages_) + "][" + R_ + "][" + str(slice_) + "]",
+            size_t{stages_} * e_.tileRows * sliceBytes_,
+            name(o.array) + "[" + printer_.printExpression(*o.index) + "]");
   }
   for (size_t p = 0; p < vectors_.size(); ++p)
-    out_.say("__shared__ __align__(16) " + element_ + " culift_b" + str(p) + "[" + str(stages_) + "][" + str(slice_) +
-             "];  // " + name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]");
+    declare("culift_b" + str(p), "[" + str(stages_) + "][" + str(slice_) + "]", size_t{stages_} * sliceBytes_,
+            name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]");
+  if (dynamic && offset != e_.sharedBytes)
+    throw std::logic_error("row reduction " + e_.kernelName + ": its slices take " + std::to_string(offset) +
+                           " bytes of the " + std::to_string(e_.sharedBytes) + " it declares");
   out_.say("// Row r's 16-byte chunk c of a slice sits at chunk c ^ (r % 8): a thread reading its own row and");
   out_.say("// the copies of one row both meet every bank once.");
 }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <stdexcept>
 
+#include "ast_match.hpp"
 #include "entry_writer.hpp"
 #include "plan.hpp"
 
@@ -51,11 +53,144 @@ std::vector<PlanEntry> tiledEntries(const Function& fn, const std::vector<unsign
 
 namespace {
 
+// ---- the statements before the loop that every output runs alike ------------------------------
+// A prefix of the statements before the loop that reads only scalar parameters other than the
+// indices and what such statements set, calls only functions whose parameters are all scalar
+// values (no array, no reference: nothing outside the call changes), and writes no array, gives
+// every output the same values. A tiled entry runs it once per thread, outside the register tile;
+// each output then starts from those values (a local the statements after it change gets a copy
+// per output, one they only read stays one register). The same operations on the same values:
+// the per-thread entry's bits. (The device assembler also got a register tile wrong that ran such
+// statements once per output behind each output's range test: seed 20261205, p1799.)
+struct UniformPrologue {
+  std::size_t count = 0;     // the first `count` statements of the prologue
+  std::vector<VarId> vars;   // the locals they declare and the parameters they assign, in order
+  std::set<VarId> modified;  // those that a later statement may change (a copy per output)
+  // Those of them that only their declaration's literal sets: each output's copy starts from the
+  // literal itself (as the per-output statement would), not from a register.
+  std::map<VarId, const Expr*> literalInits;
+};
+
+class UniformAnalyzer {
+ public:
+  UniformAnalyzer(const Module& module, const Function& fn, const LoopAnalysis& a) : module_(module), fn_(fn), a_(a) {}
+
+  UniformPrologue run() {
+    UniformPrologue u;
+    for (const Stmt* s : a_.prologue) {
+      if (!uniform(*s)) break;
+      ++u.count;
+      if (s->kind == StmtKind::Decl) {
+        add(u, s->var);
+        if (s->expr && literal(*s->expr)) u.literalInits[s->var] = s->expr.get();
+      }
+      forEachExpr(*s, [&](const Expr& e) {
+        if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) {
+          add(u, t->var);
+          u.literalInits.erase(t->var);
+        }
+      });
+    }
+    // Declarations with a literal (or no) initializer alone are not worth running apart: each
+    // output's register starts from the literal as before.
+    bool computes = false;
+    for (std::size_t k = 0; k < u.count; ++k) computes = computes || !literalDecl(*a_.prologue[k]);
+    if (!computes) return {};
+    // What the statements after the prefix may change: an assignment, a call's argument (it may
+    // bind a reference), a local reference bound to it.
+    std::vector<const Stmt*> later(a_.prologue.begin() + static_cast<std::ptrdiff_t>(u.count), a_.prologue.end());
+    later.push_back(a_.loop);
+    later.insert(later.end(), a_.epilogue.begin(), a_.epilogue.end());
+    for (const Stmt* s : later) {
+      forEachExpr(*s, [&](const Expr& e) {
+        if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) u.modified.insert(t->var);
+        if (e.kind == ExprKind::Call)
+          for (const ExprPtr& o : e.operands)
+            if (o && o->kind == ExprKind::VarRef) u.modified.insert(o->var);
+      });
+      forEachStmt(*s, [&](const Stmt& d) {
+        if (d.kind == StmtKind::Decl && fn_.vars[d.var].isReference() && d.expr)
+          forEachExpr(*d.expr, [&](const Expr& e) {
+            if (e.kind == ExprKind::VarRef) u.modified.insert(e.var);
+          });
+      });
+    }
+    return u;
+  }
+
+ private:
+  static bool literal(const Expr& e) {
+    const Expr* p = &e;
+    while (p->kind == ExprKind::Cast && !p->operands.empty()) p = p->operands[0].get();
+    return p->kind == ExprKind::IntLiteral || p->kind == ExprKind::FloatLiteral || p->kind == ExprKind::BoolLiteral;
+  }
+  static bool literalDecl(const Stmt& s) { return s.kind == StmtKind::Decl && (!s.expr || literal(*s.expr)); }
+  static void add(UniformPrologue& u, VarId v) {
+    if (std::find(u.vars.begin(), u.vars.end(), v) == u.vars.end()) u.vars.push_back(v);
+  }
+  bool isIndex(VarId v) const {
+    return std::find(fn_.indexParams.begin(), fn_.indexParams.end(), static_cast<int>(v)) != fn_.indexParams.end();
+  }
+  // A function of scalar values only, itself and what it calls.
+  bool pure(FuncId f, unsigned depth = 0) {
+    if (f >= module_.functions.size() || depth > 32) return false;
+    if (auto it = pure_.find(f); it != pure_.end()) return it->second;
+    const Function& callee = module_.functions[f];
+    bool ok = callee.body != nullptr;
+    for (unsigned p = 0; ok && p < callee.numParams; ++p)
+      ok = callee.vars[p].type.isValue() && !callee.vars[p].isReference();
+    if (ok)
+      visitExprs(*callee.body, [&](const Expr& e) {
+        if (e.kind == ExprKind::Call && !pure(e.callee, depth + 1)) ok = false;
+        if (e.kind == ExprKind::AtomicRmw || e.kind == ExprKind::Assert) ok = false;
+        return ok;
+      });
+    pure_[f] = ok;
+    return ok;
+  }
+  bool uniform(const Expr& e) {
+    bool ok = true;
+    visitExprs(e, [&](const Expr& x) {
+      switch (x.kind) {
+        case ExprKind::VarRef: {
+          const Var& v = fn_.vars[x.var];
+          if (isIndex(x.var) || !v.type.isValue() || v.isReference()) ok = false;
+          else if (!v.isParam && !declared_.count(x.var)) ok = false;
+          break;
+        }
+        case ExprKind::Subscript:
+        case ExprKind::AtomicRmw:
+        case ExprKind::Assert: ok = false; break;
+        case ExprKind::Call: ok = ok && pure(x.callee); break;
+        default: break;
+      }
+      return ok;
+    });
+    return ok;
+  }
+  bool uniform(const Stmt& s) {
+    if (s.kind == StmtKind::Decl) {
+      const Var& v = fn_.vars[s.var];
+      if (!v.type.isValue() || v.isReference() || !s.inits.empty() || (s.expr && !uniform(*s.expr))) return false;
+      declared_.insert(s.var);
+      return true;
+    }
+    return s.kind == StmtKind::ExprStmt && s.expr && uniform(*s.expr);
+  }
+
+  const Module& module_;
+  const Function& fn_;
+  const LoopAnalysis& a_;
+  std::set<VarId> declared_;
+  std::map<FuncId, bool> pure_;
+};
+
 class TileWriter : EntryWriter {
  public:
   TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
       : EntryWriter(module, fn, out),
         e_(e),
+        uniform_(UniformAnalyzer(module, fn, a_).run()),
         tm_(e.tileRows / 16),
         tn_(e.tileCols / 16),
         stages_(tileStages(e.tileRows)),
@@ -114,12 +249,15 @@ class TileWriter : EntryWriter {
   unsigned rowsOf(const StagedOperand& o) const { return o.axis == 0 ? e_.tileRows : e_.tileCols; }
 
   const PlanEntry& e_;
+  const UniformPrologue uniform_;
   const unsigned tm_, tn_;  // outputs per thread along i, j
   const unsigned stages_, kStep_;
   const bool triangle_;
   const std::string rowOf_, colOf_, bit_;
-  PrintRewrites perOut_;  // the statements, per output of the register tile
-  PrintRewrites step_;    // the loop body: operands from the staged tile
+  PrintRewrites perOut_;                                            // the statements, per output of the register tile
+  std::vector<VarId> paramCopies_;                                  // per-output copies of assigned parameters
+  std::vector<std::pair<std::string, std::string>> uniformCopies_;  // per-output register, uniform value
+  PrintRewrites step_;                                              // the loop body: operands from the staged tile
 };
 
 TileWriter::PerOutput TileWriter::perOutput(const std::string& what, bool declareI, bool declareJ) {
@@ -160,26 +298,61 @@ void TileWriter::blockOrigin() {
   out_.say("const int culift_j0 = (int)culift_bj * " + str(e_.tileCols) + ";");
 }
 
-// Locals live across the loop, and scalar parameters the body assigns (a copy per output, from
-// the parameter): one register per output.
+// The statements before the loop that every output runs alike, once (UniformPrologue); locals
+// live across the loop, and scalar parameters the body assigns (a copy per output, from the
+// parameter or from the value those statements left): one register per output.
 void TileWriter::registers() {
   perOut_ = prologueRewrites();
-  auto perOutputRegister = [&](VarId v) {
-    const std::string reg = "culift_" + name(v) + "_" + str(v);
-    out_.say(typeOf(v) + " " + reg + "[" + str(tm_) + "][" + str(tn_) + "] = {};");
-    perOut_.vars[v] = reg + "[culift_m][culift_n]";
-  };
-  for (VarId v : a_.live) {
-    perOutputRegister(v);
-    perOut_.hoisted.insert(v);
-  }
-  for (VarId v : a_.assignedParams) perOutputRegister(v);
   // A zero that starts a sum is a plain literal: the loop only adds to the sum, so the constant
   // meets no comparison that the device compiler could turn into a max / min (culift_zero's
   // reason), and culift_zero's register copies cost the 128-wide tiles registers (130 instead of
   // 127 for GramDot_sym128, which then fits one block per SM instead of two).
   std::string notSums;
   if (auto sums = reassociableSums(fn_, a_, notSums)) perOut_.plainZero.insert(sums->begin(), sums->end());
+  std::set<VarId> perOutput;  // copied from the uniform value into a register per output
+  if (uniform_.count) {
+    out_.say("// The statements before the loop that give every output the same values, once.");
+    PrintRewrites once = perOut_;
+    for (VarId v : uniform_.vars) {
+      if (perOut_.dropped.count(v)) continue;
+      const std::string reg = "culift_u_" + name(v) + "_" + str(v);
+      out_.say(typeOf(v) + " " + reg + " = " + (fn_.vars[v].isParam ? name(v) : "{}") + ";");
+      once.vars[v] = reg;
+      if (!fn_.vars[v].isParam) once.hoisted.insert(v);
+      perOut_.vars[v] = reg;
+      perOut_.hoisted.insert(v);
+      if (uniform_.modified.count(v)) perOutput.insert(v);
+    }
+    for (std::size_t k = 0; k < uniform_.count; ++k) printWith(once, *a_.prologue[k]);
+  }
+  auto perOutputRegister = [&](VarId v) {
+    const std::string reg = "culift_" + name(v) + "_" + str(v);
+    out_.say(typeOf(v) + " " + reg + "[" + str(tm_) + "][" + str(tn_) + "] = {};");
+    if (perOutput.count(v)) {
+      auto literal = uniform_.literalInits.find(v);
+      uniformCopies_.emplace_back(reg + "[culift_m][culift_n]", literal != uniform_.literalInits.end()
+                                                                    ? printWith(perOut_, *literal->second)
+                                                                    : perOut_.vars.at(v));
+    }
+    perOut_.vars[v] = reg + "[culift_m][culift_n]";
+  };
+  auto isUniform = [&](VarId v) {
+    return std::find(uniform_.vars.begin(), uniform_.vars.end(), v) != uniform_.vars.end() && !perOut_.dropped.count(v);
+  };
+  for (VarId v : a_.live) {
+    if (isUniform(v) && !perOutput.count(v)) continue;  // one register, the uniform value
+    perOutputRegister(v);
+    perOut_.hoisted.insert(v);
+  }
+  for (VarId v : a_.assignedParams) {
+    if (isUniform(v) && !perOutput.count(v)) continue;
+    if (!isUniform(v)) paramCopies_.push_back(v);
+    perOutputRegister(v);
+  }
+  // Uniform locals a later statement changes that are not live across the loop (only the rest
+  // of the statements before it use them) are per output too.
+  for (VarId v : perOutput)
+    if (perOut_.vars.at(v).rfind("culift_u_", 0) == 0) perOutputRegister(v);
   if (a_.earlyReturn) {
     out_.say("unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
     if (returnsValue()) out_.say(returnType() + " culift_res[" + str(tm_) + "][" + str(tn_) + "];");
@@ -195,8 +368,9 @@ void TileWriter::prologue() {
   PerOutput each = perOutput("The statements before the loop, per output.");
   out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) " +
            (a_.earlyReturn ? "{ culift_done |= " + bit_ + "; continue; }  // nothing to compute" : "continue;"));
-  for (VarId v : a_.assignedParams) out_.say(perOut_.vars.at(v) + " = " + name(v) + ";");
-  for (const Stmt* s : a_.prologue) printWith(perOut_, *s);
+  for (VarId v : paramCopies_) out_.say(perOut_.vars.at(v) + " = " + name(v) + ";");
+  for (const auto& [reg, value] : uniformCopies_) out_.say(reg + " = " + value + ";");
+  for (std::size_t k = uniform_.count; k < a_.prologue.size(); ++k) printWith(perOut_, *a_.prologue[k]);
 }
 
 // The copies of one tile of every operand into stage culift_sc, k from culift_kc (both declared
