@@ -28,6 +28,16 @@ CULIFT_KERNEL inline float MatVecRow(const float* A, const float* x, int n, int 
   return sum;
 }
 
+// PolyBench's syr2k, one cell of the lower triangle (the upper keeps C): C = alpha (A B^T + B A^T)
+// + beta C, A and B n x nk row-major. Four staged arrays: A and B by row i and by row j.
+CULIFT_KERNEL inline float Syr2kCell(const float* A, const float* B, const float* C, float alpha, float beta, int nk,
+                                     int n, int i, int j) {
+  if (j > i) return C[i * n + j];
+  float s = 0.0f;
+  for (int k = 0; k < nk; ++k) s += A[j * nk + k] * alpha * B[i * nk + k] + B[j * nk + k] * alpha * A[i * nk + k];
+  return beta * C[i * n + j] + s;
+}
+
 // PolyBench's gesummv, one row: y = alpha A x + beta B x, in double (A and B rows x n, row-major).
 CULIFT_KERNEL inline double GesummvRow(const double* A, const double* B, const double* x, double alpha, double beta,
                                        int n, int i) {

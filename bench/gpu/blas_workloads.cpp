@@ -5,6 +5,7 @@
 // multiply (torch.bmm) and doitgen (torch.einsum), lifted only.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "blas_cells.hpp"
@@ -20,6 +21,20 @@ using rt::LaunchPlanner;
 void logLine(Context& c, const std::string& text) {
   std::fprintf(c.log, "  %s\n", text.c_str());
   std::fflush(c.log);
+}
+
+// A contraction row without a hand-written kernel: checked at `sample` cells of `out` (of
+// `total`) against `want`, then timed; the note gives the TFLOP/s and the entry.
+void checkAndTime(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& plan, const Launch& g,
+                  const std::function<double(std::int64_t)>& want, const std::vector<std::int64_t>& sample,
+                  std::int64_t total, DeviceBuffer<float>& out) {
+  row.generatedErr = maxAbsError(runOnce(c.engine, out, [&] { g(0); }), want, sample, total);
+  logCheck(c, row, "generated", row.generatedErr);
+  const auto t = timeInterleaved(c.engine, {g}, 1, c.timing);
+  row.generatedMs = t[0].medianMs;
+  row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + "; " + describePlan(k, plan) +
+             "; " + std::to_string(sample.size()) + " sampled cells checked";
+  logTimings(c, row, t, {"generated " + describePlan(k, plan)});
 }
 
 }  // namespace
@@ -78,6 +93,28 @@ std::vector<Row> benchBlas(Context& c, int n) {
                  (syrk ? std::string() : ", hand-written " + formatFixed(row.flops / (row.handMs * 1e9), 2)) + "; " +
                  names[0].substr(10) + "; " + std::to_string(sample.size()) + " sampled cells checked";
       logTimings(c, row, t, names);
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+
+  // syr2k: the lower triangle of alpha (A B^T + B A^T) + beta C (the upper keeps C), four staged
+  // arrays. TFLOP/s as BLAS counts it: two multiply-adds per term of each cell on and below the diagonal.
+  {
+    Row row{"Syr2kCell", size};
+    row.bytes = 4.0 * 3 * static_cast<double>(cells);
+    row.flops = 4.0 * n * (static_cast<double>(n) * (n + 1) / 2);
+    row.torchKey = "syr2k " + size;
+    row.tolerance = 1e-4 * n;
+    try {
+      const rt::Kernel k = e.kernel(c.blas, "Syr2kCell");
+      const rt::LaunchPlan plan = LaunchPlanner::for2D(n, n, 32, 8, e.device().limits);
+      Launch g = [&](int) { k.launch(e, plan, dA, dB, dC, alpha, beta, n, n, gen); };
+      auto want = [&](std::int64_t idx) {
+        return double(Syr2kCell(a.data(), b.data(), cIn.data(), alpha, beta, n, n, int(idx / n), int(idx % n)));
+      };
+      checkAndTime(c, row, k, plan, g, want, sample, static_cast<std::int64_t>(cells), gen);
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -183,13 +220,7 @@ std::vector<Row> benchBatched(Context& c, BatchedSizes sizes) {
       };
       const auto total = static_cast<std::int64_t>(outputs);
       const auto sample = sampleIndices(total, 1 << 12, seed ^ 5);
-      row.generatedErr = maxAbsError(runOnce(e, gen, [&] { g(0); }), want, sample, total);
-      logCheck(c, row, "generated", row.generatedErr);
-      const auto t = timeInterleaved(e, {g}, 1, c.timing);
-      row.generatedMs = t[0].medianMs;
-      row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + "; " +
-                 describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled cells checked";
-      logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+      checkAndTime(c, row, k, plan, g, want, sample, total, gen);
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

@@ -219,6 +219,9 @@ def main():
                 3 * 4 * n * n)
     both("gemm", n, lambda a, b, c, v: torch.addmm(c, a, b, beta=-0.5, alpha=1.5), mats)
     both("syrk", n, lambda a, b, c, v: torch.addmm(c, a, a.T, beta=-0.5, alpha=1.5), mats)
+    # syr2k as two products over the whole square (PyTorch has no triangular one).
+    both("syr2k", n, lambda a, b, c, v: torch.addmm(torch.addmm(c, a, b.T, beta=-0.5, alpha=1.5), b, a.T, alpha=1.5),
+         mats)
     vecs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1, torch.rand(n, device=dev) * 2 - 1), 4 * n * n)
     both("matvec", n, lambda a, v: torch.mv(a, v), vecs)
     del mats, vecs

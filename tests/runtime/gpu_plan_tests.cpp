@@ -96,6 +96,12 @@ const std::vector<KernelSpec>& specs() {
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::I32, ni * nk), array(S::I32, nj * nk), scalar(asInt(nk))};
        }},
+      {"Syr2k", LoopPlan::TiledContraction,
+       [](auto ni, auto nj, auto nk) {
+         const std::int64_t m = std::max(ni, nj);
+         return std::vector{array(S::F32, m * nk), array(S::F32, m * nk), array(S::F32, ni * nj),
+                            scalar(1.25f),         scalar(asInt(nk)),     scalar(asInt(nj))};
+       }},
       {"UniformProduct", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nj * nk), scalar(0.75), scalar(5ll),

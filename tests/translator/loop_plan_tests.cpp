@@ -71,6 +71,23 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(matvec.loopPlan == LoopPlan::RowReduction);
   CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
   CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
+  CHECK(gemm.planEntries[0].sharedBytes == 0);
+
+  // syr2k: four staged arrays; three stages of their tiles take more than 48 KiB, so they are
+  // dynamic shared memory.
+  TranslateResult syr2k = lift(
+      "CULIFT_KERNEL float Syr2k(const float* A, const float* B, const float* C, float alpha, int nk, int n, int i,\n"
+      "                          int j) {\n"
+      "  if (j > i) return C[i * n + j];\n"
+      "  float s = 0.0f;\n"
+      "  for (int k = 0; k < nk; ++k) s += A[j * nk + k] * alpha * B[i * nk + k] + B[j * nk + k] * alpha * A[i * nk + k];\n"
+      "  return s;\n}\n");
+  const Function& s2 = function(syr2k, "Syr2k");
+  INFO(s2.loopPlanReason);
+  CHECK(s2.loopPlan == LoopPlan::TiledContraction);
+  // (Their fragments do not fit the 128-wide tile's 128 registers: the 64-wide tile only.)
+  REQUIRE(entryNames(s2) == std::vector<std::string>{"Syr2k_tiled64"});
+  CHECK(s2.planEntries[0].sharedBytes == 4 * 3 * 16 * (64 + 4) * 4);
   CHECK(matvec.planEntries[0].sharedBytes == 0);  // static shared memory
 
   // Two staged double matrices and a vector: three stages of the 32-row entry's slices take more
@@ -88,7 +105,7 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(gs.planEntries[1].sharedBytes == 0);
   CHECK(gesummv.module->cudaSource.find("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];") !=
         std::string::npos);
-  // Three staged double matrices and a vector: three stages of 32 rows' slices do not fit 96 KiB.
+  // Three staged double matrices and a vector: three stages of 32 rows' slices in dynamic shared memory.
   TranslateResult three = lift(
       "CULIFT_KERNEL double Three(const double* A, const double* B, const double* C, const double* x, int n,\n"
       "                           int i) {\n"
@@ -126,8 +143,9 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   // Every entry is emitted beside the per-thread ones.
   for (const Function* f : r.module->kernels())
     for (const PlanEntry& e : f->planEntries)
-      CHECK(r.module->cudaSource.find("__global__ void __launch_bounds__(" + std::to_string(e.threads) + ") " +
-                                      e.kernelName + "(") != std::string::npos);
+      CHECK(r.module->cudaSource.find("__global__ void __launch_bounds__(" + std::to_string(e.threads) +
+                                      (e.tileRows >= 128 && e.tileCols >= 128 ? ", 2" : "") + ") " + e.kernelName +
+                                      "(") != std::string::npos);
 }
 
 TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {

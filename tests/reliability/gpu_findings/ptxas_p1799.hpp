@@ -1,6 +1,7 @@
 // Seed 20261205, program 1799 of the GPU leg, as its reducer left it (with the GPU as the oracle):
 // the GPU differs from the interpreter with the device assembler at -O1, -O2 and -O3 and agrees
-// with --ptxas-options=-O0 and with -G. Not yet worked around (docs/reliability.md).
+// with --ptxas-options=-O0 and with -G. Worked around: the tiled entries run the statements before
+// the loop that every output runs alike once per thread (docs/reliability.md).
 //   culift-difftest-gpu --seed 20261205 --first 1799 --count 1
 #include <algorithm>
 #include <array>

@@ -3,7 +3,8 @@
 // wrong. Each is a 2-D kernel whose loop reads a0 by (i, c1); before the tiled plan refused loops
 // that overwrite their value (only the last step counts), each took the tiled entries. The
 // program itself (a product, acc0 = acc0 * (a0[..i..] * a0[..j..])) still takes them, and is
-// still wrong on the GPU: the finding is open (docs/reliability.md).
+// fixed since the tiled entries run the statements before the loop that every output runs alike
+// once per thread (docs/reliability.md; ptxas_p1799_tiles.cu has the variants of the entry itself).
 // On the H200 (8 x 8 outputs, VARIANTS=1 scripts/gpu-findings.sh), with those entries: V0, V3,
 // V6 and V7 differed from the CPU in the outputs of register-tile columns 1-3 (column 0 right);
 // V1 (a sum), V2 (no fold before the loop), V4 (no s0) and V5 (no checksum) were the same; with

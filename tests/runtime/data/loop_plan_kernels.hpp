@@ -80,6 +80,16 @@ CULIFT_KERNEL inline double UniformProduct(const float* x, const float* y, doubl
   return p * s;
 }
 
+// syr2k's lower triangle: four staged arrays (dynamic shared memory), the upper triangle returns
+// before the loop.
+CULIFT_KERNEL inline float Syr2k(const float* A, const float* B, const float* C, float alpha, int nk, int n, int i,
+                                 int j) {
+  if (j > i) return C[i * n + j];
+  float s = 0.0f;
+  for (int k = 0; k < nk; ++k) s += A[j * nk + k] * alpha * B[i * nk + k] + B[j * nk + k] * alpha * A[i * nk + k];
+  return 0.5f * C[i * n + j] + s;
+}
+
 // Integer min and max accumulators and a 64-bit counter.
 CULIFT_KERNEL inline int Spread(const int* a, const int* b, int n, int i, int j) {
   int lo = 1000000;

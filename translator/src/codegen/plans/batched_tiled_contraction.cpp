@@ -13,7 +13,8 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   std::string why;
   const std::vector<unsigned> tiles = tilesThatFit(f, *analysis.loop, why);
   if (tiles.empty()) return plans::Decision::no(why);
-  return plans::Decision::yes(tiledEntries(f, tiles, LoopPlan::BatchedTiledContraction, "_batched", false));
+  return plans::Decision::yes(
+      tiledEntries(f, *analysis.loop, tiles, LoopPlan::BatchedTiledContraction, "_batched", false));
 }
 
 }  // namespace

@@ -46,16 +46,19 @@ void EntryWriter::printWith(const PrintRewrites& r, const Stmt& s, bool inEntryS
   out_.mapToGenerated();
 }
 
-CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& what) {
-  return signature(e, {fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
-                       "; each output runs the loop in source order (the per-thread entry's bits)."});
+CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& what, unsigned minBlocks) {
+  return signature(e,
+                   {fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
+                    "; each output runs the loop in source order (the per-thread entry's bits)."},
+                   "", minBlocks);
 }
 
 CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment,
-                                         const std::string& extra) {
+                                         const std::string& extra, unsigned minBlocks) {
   out_.mapToGenerated();
   for (const std::string& c : comment) out_.say("// " + c);
-  return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + ") " + e.kernelName + "(" +
+  return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) +
+                   (minBlocks ? ", " + str(minBlocks) : std::string()) + ") " + e.kernelName + "(" +
                    params_.declarations + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
@@ -113,6 +116,29 @@ void EntryWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
   out_.say("const " + counterType() + " " + name(a_.counter) + " = (" + counterType() +
            ")(culift_lo + (culift_kq + culift_e));");
   out_.say("culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
+}
+
+void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays) {
+  const bool dynamic = e.sharedBytes > 0;
+  if (dynamic)
+    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];  // " + str(e.sharedBytes) +
+             " bytes");
+  std::size_t offset = 0;
+  for (const SharedArray& a : arrays) {
+    if (!dynamic) {
+      out_.say("__shared__ __align__(16) " + a.element + " " + a.name + a.dims + ";  // " + a.comment);
+      continue;
+    }
+    if (a.bytes % 16)
+      throw std::logic_error(e.kernelName + ": shared array " + a.name + " is not a multiple of 16 bytes");
+    out_.say("typedef " + a.element + " " + a.name + "_t" + a.dims + ";");
+    out_.say(a.name + "_t& " + a.name + " = *reinterpret_cast<" + a.name + "_t*>(culift_dynamic_shared + " +
+             str(offset) + ");  // " + a.comment);
+    offset += a.bytes;
+  }
+  if (dynamic && offset != e.sharedBytes)
+    throw std::logic_error(e.kernelName + ": its shared arrays take " + std::to_string(offset) + " bytes of the " +
+                           std::to_string(e.sharedBytes) + " it declares");
 }
 
 std::string EntryWriter::store(const std::string& value) const {

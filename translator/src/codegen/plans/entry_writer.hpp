@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "../ast_printer.hpp"
 #include "../code_writer.hpp"
@@ -49,11 +50,13 @@ class EntryWriter {
   std::string returnType() const { return std::string(spelling(fn_.returnType.scalar)); }
 
   // The entry's comment and `extern "C" __global__ ... {`; the scope closes the function.
-  CodeWriter::Scope header(const PlanEntry& e, const std::string& what);
+  // `minBlocks`: the blocks an SM must hold at once (__launch_bounds__' second argument: the
+  // device assembler then keeps the registers within their share); 0 says nothing.
+  CodeWriter::Scope header(const PlanEntry& e, const std::string& what, unsigned minBlocks = 0);
   // The same with a comment of the entry's own (lines of `// ...`), and parameters of the entry's
   // own after the kernel's (`extra`, declarations; the runtime passes them by the entry's mapping).
   CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment,
-                              const std::string& extra = "");
+                              const std::string& extra = "", unsigned minBlocks = 0);
   // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`; culift_nb first,
   // the batches, where the loop is planned per batch).
   void extents(bool columns);
@@ -71,6 +74,14 @@ class EntryWriter {
   // memory and fill the 16 bytes, element by element where not (no copy reads past the row); the
   // row index is declared.
   void copyChunk(const StagedOperand& o, const std::string& dst);
+  // Shared memory arrays (`T name[dims];`): static, or where the entry takes dynamic shared memory
+  // (PlanEntry::sharedBytes), carved from it one after another as references to arrays (each
+  // array's bytes a multiple of 16). Throws std::logic_error where their bytes are not the entry's.
+  struct SharedArray {
+    std::string name, element, dims, comment;
+    std::size_t bytes = 0;
+  };
+  void declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays);
   // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
   // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its

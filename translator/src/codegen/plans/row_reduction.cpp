@@ -144,35 +144,18 @@ void RowsWriter::write() {
 }
 
 void RowsWriter::stagedSlices() {
-  // In static shared memory, or carved from the dynamic shared memory the entry declares
-  // (PlanEntry::sharedBytes), the arrays one after another (each a multiple of 16 bytes).
-  const bool dynamic = e_.sharedBytes > 0;
-  if (dynamic)
-    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];  // " + str(e_.sharedBytes) +
-             " bytes");
-  size_t offset = 0;
-  auto declare = [&](const std::string& name, const std::string& dims, size_t bytes, const std::string& what) {
-    if (!dynamic) {
-      out_.say("__shared__ __align__(16) " + element_ + " " + name + dims + ";  // " + what);
-      return;
-    }
-    out_.say("typedef " + element_ + " " + name + "_t" + dims + ";");
-    out_.say(name + "_t& " + name + " = *reinterpret_cast<" + name + "_t*>(culift_dynamic_shared + " + str(offset) +
-             ");  // " + what);
-    offset += bytes;
-  };
+  std::vector<SharedArray> arrays;
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
-    declare("culift_s" + str(p), "[" + str(stages_) + "][" + R_ + "][" + str(slice_) + "]",
-            size_t{stages_} * e_.tileRows * sliceBytes_,
-            name(o.array) + "[" + printer_.printExpression(*o.index) + "]");
+    arrays.push_back({"culift_s" + str(p), element_, "[" + str(stages_) + "][" + R_ + "][" + str(slice_) + "]",
+                      name(o.array) + "[" + printer_.printExpression(*o.index) + "]",
+                      std::size_t{stages_} * e_.tileRows * sliceBytes_});
   }
   for (size_t p = 0; p < vectors_.size(); ++p)
-    declare("culift_b" + str(p), "[" + str(stages_) + "][" + str(slice_) + "]", size_t{stages_} * sliceBytes_,
-            name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]");
-  if (dynamic && offset != e_.sharedBytes)
-    throw std::logic_error("row reduction " + e_.kernelName + ": its slices take " + std::to_string(offset) +
-                           " bytes of the " + std::to_string(e_.sharedBytes) + " it declares");
+    arrays.push_back({"culift_b" + str(p), element_, "[" + str(stages_) + "][" + str(slice_) + "]",
+                      name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]",
+                      std::size_t{stages_} * sliceBytes_});
+  declareShared(e_, arrays);
   out_.say("// Row r's 16-byte chunk c of a slice sits at chunk c ^ (r % 8): a thread reading its own row and");
   out_.say("// the copies of one row both meet every bank once.");
 }

@@ -29,8 +29,9 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   const std::vector<unsigned> tiles = tilesThatFit(f, *analysis.loop, why);
   if (tiles.empty()) return plans::Decision::no(why);
   // The mirrored tiles for square launches, then the plain ones for the others.
-  std::vector<PlanEntry> entries = tiledEntries(f, tiles, LoopPlan::SymmetricTiledContraction, "_sym", true);
-  for (PlanEntry& e : tiledEntries(f, tiles, LoopPlan::TiledContraction, "_tiled", false))
+  std::vector<PlanEntry> entries = tiledEntries(f, *analysis.loop, tiles, LoopPlan::SymmetricTiledContraction, "_sym",
+                                                true);
+  for (PlanEntry& e : tiledEntries(f, *analysis.loop, tiles, LoopPlan::TiledContraction, "_tiled", false))
     entries.push_back(std::move(e));
   return plans::Decision::yes(std::move(entries));
 }

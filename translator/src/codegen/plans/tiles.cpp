@@ -14,6 +14,25 @@ namespace culift::codegen {
 unsigned tileStages(unsigned) { return 3; }
 unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
 
+namespace {
+
+// Bytes of shared memory the staged tiles of `tile` outputs a side take (every stage of every operand).
+std::size_t tileSharedBytes(const LoopAnalysis& a, unsigned tile) {
+  unsigned widest = 0;
+  for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
+  std::size_t bytes = 0;
+  for (const StagedOperand& o : a.operands)
+    bytes += std::size_t{tileStages(tile)} * tileStep(tile, widest) * (tile + kTilePad) * byteSize(o.element);
+  return bytes;
+}
+
+}  // namespace
+
+unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile) {
+  const std::size_t bytes = tileSharedBytes(a, tile);
+  return bytes <= kStaticSharedBytes ? 0u : static_cast<unsigned>(bytes);
+}
+
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, std::string& reason) {
   // A tile stages what a row or a column of outputs shares; an element of one output is shared by none.
   if (!a.bothAxesReason.empty()) {
@@ -26,28 +45,29 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
              fn.vars[a.counter].name + " (only the last step counts): nothing to tile";
     return {};
   }
-  unsigned widest = 0;
-  for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
-  auto sharedBytes = [&](unsigned tile) {
-    size_t bytes = 0;
-    for (const StagedOperand& o : a.operands)
-      bytes += tileStages(tile) * tileStep(tile, widest) * (tile + kTilePad) * byteSize(o.element);
-    return bytes;
-  };
+  // Static shared memory where the stages fit 48 KiB, dynamic up to kTileDynamicBudget (several
+  // operand pairs: syr2k's four staged arrays).
   const size_t live = a.live.size() + a.assignedParams.size();
   std::vector<unsigned> tiles;
-  if (live * 64 + a.operands.size() * 8 <= 160 && sharedBytes(128) <= 48 * 1024) tiles.push_back(128);
-  if (live * 16 <= 128 && sharedBytes(64) <= 48 * 1024) tiles.push_back(64);
+  // The 128-wide tile keeps to 128 registers (two blocks of 256 threads an SM): 64 outputs and
+  // the fragments of two staged arrays; four arrays' fragments took syr2k's to 213 (ptxas, sm_90).
+  if (live * 64 + a.operands.size() * 8 <= 160 && a.operands.size() <= 2 &&
+      tileSharedBytes(a, 128) <= kTileDynamicBudget)
+    tiles.push_back(128);
+  if (live * 16 <= 128 && tileSharedBytes(a, 64) <= kTileDynamicBudget) tiles.push_back(64);
   if (tiles.empty())
     reason = std::to_string(live) + " values live across the loop and " + std::to_string(a.operands.size()) +
              " staged arrays do not fit a register tile";
   return tiles;
 }
 
-std::vector<PlanEntry> tiledEntries(const Function& fn, const std::vector<unsigned>& tiles, LoopPlan plan,
-                                    const std::string& prefix, bool squareOnly) {
+std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& a, const std::vector<unsigned>& tiles,
+                                    LoopPlan plan, const std::string& prefix, bool squareOnly) {
   std::vector<PlanEntry> entries;
-  for (unsigned t : tiles) entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
+  for (unsigned t : tiles) {
+    entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
+    entries.back().sharedBytes = tileDynamicShared(a, t);
+  }
   return entries;
 }
 
@@ -204,11 +224,13 @@ class TileWriter : EntryWriter {
   void write() {
     if (batched() != (e_.blockMapping() == BlockMapping::BatchedTiles2D))
       throw std::logic_error("tiled entry " + e_.kernelName + " does not match the batches of " + fn_.name);
-    CodeWriter::Scope entry = header(
-        e_, str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
-                str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
-                (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
-                (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : ""));
+    CodeWriter::Scope entry =
+        header(e_,
+               str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
+                   str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+                   (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
+                   (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : ""),
+               e_.tileRows >= 128 ? 2 : 0);  // 128-wide: two blocks an SM, 128 registers a thread
     extents(true);
     aliases();
     stagedTiles();
@@ -272,12 +294,15 @@ TileWriter::PerOutput TileWriter::perOutput(const std::string& what, bool declar
 }
 
 void TileWriter::stagedTiles() {
+  std::vector<SharedArray> arrays;
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
-    out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " culift_s" + str(p) + "[" +
-             str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + kTilePad) + "];  // " + name(o.array) + "[" +
-             printer_.printExpression(*o.index) + "]");
+    arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
+                      "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + kTilePad) + "]",
+                      name(o.array) + "[" + printer_.printExpression(*o.index) + "]",
+                      std::size_t{stages_} * kStep_ * (rowsOf(o) + kTilePad) * byteSize(o.element)});
   }
+  declareShared(e_, arrays);
 }
 
 // Where the block's tile starts, as its mapping says.
@@ -382,9 +407,14 @@ void TileWriter::copyTile() {
       const StagedOperand& o = a_.operands[p];
       const unsigned rows = rowsOf(o);
       const VarId rowVar = axisVar(o.axis);
+      // A count the compiler knows (the loop unrolls, each element's address a step from the
+      // last); measured on an H200 the loop from threadIdx.x stayed a loop, 26 instructions an element.
+      const unsigned elements = rows * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
       out_.say("#pragma unroll");
-      CodeWriter::Scope elements = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(rows * kStep_) +
-                                             "; culift_e += " + str(e_.threads) + ")");
+      CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
+      out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+      std::optional<CodeWriter::Scope> partial;
+      if (elements % e_.threads) partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
       const std::string r = o.kContiguous ? "culift_e / " + str(kStep_) : "culift_e % " + str(rows);
       const std::string q = o.kContiguous ? "culift_e % " + str(kStep_) : "culift_e / " + str(rows);
       out_.say("const int culift_r = " + r + ", culift_q = " + q + ";");

@@ -31,9 +31,16 @@ inline constexpr unsigned kTilePad = 4;
 // (also where a read's index depends on both i and j: LoopAnalysis::bothAxesReason).
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& analysis, std::string& reason);
 
+// The most shared memory a tiled entry takes: above 48 KiB its stages are dynamic shared memory
+// (every device from sm_80 on gives a block this much), and the dynamic shared memory of `tile`'s
+// entry (0: static).
+inline constexpr std::size_t kTileDynamicBudget = 96 * 1024;
+unsigned tileDynamicShared(const LoopAnalysis& analysis, unsigned tile);
+
 // The entries `<fn>_<prefix><tile>` of `plan` for each of `tiles` (square tiles, 256 threads).
-std::vector<PlanEntry> tiledEntries(const Function& fn, const std::vector<unsigned>& tiles, LoopPlan plan,
-                                    const std::string& prefix, bool squareOnly);
+std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& analysis,
+                                    const std::vector<unsigned>& tiles, LoopPlan plan, const std::string& prefix,
+                                    bool squareOnly);
 
 // Writes tiled entry `entry` of `fn`.
 void emitTiledEntry(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out);
