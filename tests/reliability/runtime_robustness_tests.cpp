@@ -45,6 +45,15 @@ GeneratedKernel oneDimensional() {
   }
 }
 
+// The elements of a buffer for kernel parameter `p`: its user parameter's array (some are longer
+// than kArrayLength: ParamSpec::length), or the launch's 64 outputs.
+std::size_t arrayElements(const ProgramSpec& spec, const KernelParam& p) {
+  if (p.userParam >= 0 && static_cast<std::size_t>(p.userParam) < spec.params.size() &&
+      spec.params[static_cast<std::size_t>(p.userParam)].array)
+    return spec.params[static_cast<std::size_t>(p.userParam)].elements();
+  return kArrayLength;
+}
+
 std::string launchError(rt::Kernel& k, rt::Engine& e, std::vector<rt::LaunchArg> args, std::int64_t n = 64) {
   try {
     k.launchArgs(e, k.plan(n), args);
@@ -71,7 +80,7 @@ TEST_CASE("generated kernels refuse wrong launch arguments before running", "[ru
       v.type = p.type.scalar;
       good.push_back(rt::LaunchArg::of(v));
     } else {
-      buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, kArrayLength));
+      buffers.push_back(std::make_unique<rt::Buffer>(*engine, p.type.scalar, arrayElements(g.spec, p)));
       good.push_back(p.role == ParamRole::ReadOnlyArray
                          ? rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back()))
                          : rt::LaunchArg::of(*buffers.back()));
@@ -216,7 +225,7 @@ TEST_CASE("a generated batch runs on the GPU and agrees with the CPU backend", "
           args.push_back(rt::LaunchArg::of(v));
           continue;
         }
-        buffers.push_back(std::make_unique<rt::Buffer>(*e, p.type.scalar, kArrayLength));
+        buffers.push_back(std::make_unique<rt::Buffer>(*e, p.type.scalar, arrayElements(g.spec, p)));
         if (p.role == ParamRole::ReadOnlyArray) {
           const auto& bytes = g.spec.argSets[0].values[static_cast<std::size_t>(p.userParam)];
           buffers.back()->writeBytes(bytes.data(), bytes.size(), 0);

@@ -13,3 +13,12 @@ CULIFT_KERNEL double MatVec(const double* A, const double* x, int n, int i) {
   for (int k = 0; k < n; ++k) s += A[i * n + k] * x[k];
   return s;
 }
+
+// Staged arrays of one width and different types (short and unsigned short rows, an unsigned
+// short vector): each is staged in its own type (found by the differential tester's NVRTC leg:
+// the slices were all declared in the first array's type).
+CULIFT_KERNEL int MixedRows(const short* a, const unsigned short* b, const unsigned short* x, int n, int i) {
+  int s = 0;
+  for (int k = 0; k < n; ++k) s += (a[i * n + k] + b[i * n + k]) * x[k];
+  return s;
+}

@@ -81,6 +81,7 @@ void addCounts(LegCounts& t, const LegCounts& c) {
   t.nvrtcModules += c.nvrtcModules;
   t.nvrtcKernels += c.nvrtcKernels;
   t.planned += c.planned;
+  for (const auto& [plan, n] : c.plans) t.plans[plan] += n;
   t.reassociating += c.reassociating;
   t.argDependent += c.argDependent;
   t.compiled += c.compiled;

@@ -78,6 +78,9 @@ struct GExpr {
   bool cForm = false;    // Math: C name with the f suffix (sinf)
   bool guarded = false;  // Binary / and %: divisor checked at run time
   bool frozen = false;   // a thread's own output index: the reducer leaves it alone
+  // Index: printed as written, not masked (a loop planner's shape over a kPlanArrayLength array,
+  // whose index the generator keeps in bounds; frozen, so the reducer does too).
+  bool unmasked = false;
   // Call: what follows the callee's name ("<5>", "<long>", "<3>::eval"); the variable a helper's
   // `T&` out-parameter binds (the last argument, -1: none; only the whole value of a declaration,
   // so nothing else in the statement reads it while the helper writes it); viaApply: the lambda

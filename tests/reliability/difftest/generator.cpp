@@ -121,6 +121,7 @@ class Generator {
     for (unsigned p = 0; p < k.numParams; ++p) {
       const GVar& v = k.vars[p];
       ParamSpec q{v.name, v.type, v.isArray, v.isArray && v.writable, v.axis};
+      if (v.isArray && !v.isStruct()) q.length = v.extent;
       if (v.isStruct()) {  // an array of structs: records of the struct's one scalar type
         q.type = st(v.strct).uniform;
         q.record = static_cast<unsigned>(st(v.strct).leaves.size());
@@ -349,9 +350,14 @@ class Generator {
     }
   }
 
-  // Loop-free statements, then `acc = <conv>;` and a counted loop adding products of array
-  // reads indexed by (i, k) and (j, k) (1-D: (i, k) and k alone) into it, then loop-free
-  // statements; the return the caller appends may read acc.
+  // Loop-free statements, then `acc = <conv>;` and a counted loop folding array reads into it,
+  // then loop-free statements; the return the caller appends may read acc. The loop takes a shape
+  // a loop plan lifts: products of reads indexed by (i, k) and (j, k) (1-D: (i, k) and k alone)
+  // added or multiplied into acc (a contraction, a row reduction), the largest or smallest term
+  // (a min/max row reduction), or in 2-D one array read at ((i * 9 + k) * 8 + j) (a column
+  // reduction). Those reads are unmasked, unit steps of k as the plans need them, into arrays of
+  // kPlanArrayLength elements: i < 64 (8 in 2-D), k < 10 and a row width of at most 16 keep them
+  // in bounds.
   std::vector<GStmtPtr> contraction(GFunction& f, unsigned statements) {
     std::vector<int> inputs;
     int axisParam[2] = {-1, -1};
@@ -361,7 +367,12 @@ class Generator {
     }
     if (inputs.empty()) return block(0, statements, false);
     noLoops_ = true;
+    // 1-D: no array parameter written before the loop, so that a sum may be reassociated (a
+    // warp runs those statements once per lane).
+    const int floor = writeFloor_;
+    if (mode_ == 1) writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
     std::vector<GStmtPtr> body = block(0, statements / 3, false);
+    writeFloor_ = floor;
     const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
     auto acc = stmt(GStmtKind::Decl);
     acc->a = conv(t, 2);
@@ -377,35 +388,61 @@ class Generator {
     ++loopDepth_;
     static const std::int64_t kWidths[] = {1, 4, 9, 16};
     const std::int64_t width = r_.pick(kWidths);
-    // An element of `array` at (axis, k), or at k alone for axis -1.
-    auto read = [&](int array, int axis) {
+    auto wrapped = [&](const char* op, GExprPtr x, GExprPtr y) {
+      auto e = binary(op, indexType_, std::move(x), std::move(y));
+      e->arith = isSignedInt(indexType_) ? Arith::Wrapped : Arith::Direct;
+      return e;
+    };
+    auto literal = [&](std::int64_t n) { return lit(indexType_, bitsOfInt(indexType_, n)); };
+    // `array[index]` unmasked, converted to t.
+    auto element = [&](int array, GExprPtr index) {
+      fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
       auto e = make(GExprKind::Index, v(array).type);
       e->var = array;
-      GExprPtr k = var(loop->var);
-      if (axis < 0 || axisParam[axis] < 0) {
-        e->args.push_back(k);
-      } else {
-        auto mul = binary("*", indexType_, var(axisParam[axis]), lit(indexType_, bitsOfInt(indexType_, width)));
-        mul->arith = isSignedInt(indexType_) ? Arith::Wrapped : Arith::Direct;
-        auto add = binary("+", indexType_, mul, k);
-        add->arith = mul->arith;
-        e->args.push_back(add);
-      }
+      e->unmasked = true;
+      freeze(index);
+      e->args.push_back(std::move(index));
       if (e->type == t) return e;
       auto c = make(GExprKind::Cast, t);
       c->args.push_back(e);
       return c;
     };
+    // An element of `array` at (axis, k), or at k alone for axis -1.
+    auto read = [&](int array, int axis) {
+      GExprPtr k = var(loop->var);
+      if (axis < 0 || axisParam[axis] < 0) return element(array, k);
+      return element(array, wrapped("+", wrapped("*", var(axisParam[axis]), literal(width)), k));
+    };
     const int a = r_.pick(inputs), b = r_.pick(inputs);
-    const int secondAxis = mode_ == 2 ? (r_.chance(70) ? 1 : 0) : (r_.chance(50) ? -1 : 0);
-    auto product = binary("*", t, read(a, 0), read(b, secondAxis));
+    const unsigned shape = static_cast<unsigned>(r_.below(10));
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
-    const bool sum = r_.chance(80);
-    update->a = binary(sum ? "+" : "*", t, var(acc->var), product);
-    // Half the 1-D sums may be reassociated: the GPU entry and the interpreter's launch then add
-    // in the plan's order (the native legs and calls keep the loop's).
-    if (mode_ == 1 && sum && r_.chance(50)) f.reassociate = true;
+    if (mode_ == 2 && shape >= 8 && axisParam[0] >= 0 && axisParam[1] >= 0) {
+      // A column: acc = acc + a[(i * 9 + k) * 8 + j].
+      auto row = wrapped("+", wrapped("*", var(axisParam[0]), literal(9)), var(loop->var));
+      update->a = binary("+", t, var(acc->var),
+                         element(a, wrapped("+", wrapped("*", row, literal(8)), var(axisParam[1]))));
+    } else if (shape >= 7) {
+      // The largest or smallest term: std::max(acc, x) / std::min, or x > acc ? x : acc.
+      const bool largest = r_.chance(50);
+      if (r_.chance(60)) {
+        update->a = math(largest ? "max" : "min", t, {var(acc->var), read(a, 0)});
+      } else {
+        auto cond = make(GExprKind::Cond, t);
+        cond->args.push_back(binary(largest ? ">" : "<", Scalar::Bool, read(a, 0), var(acc->var)));
+        cond->args.push_back(read(a, 0));
+        cond->args.push_back(var(acc->var));
+        update->a = cond;
+      }
+    } else {
+      const int secondAxis = mode_ == 2 ? (r_.chance(70) ? 1 : 0) : (r_.chance(50) ? -1 : 0);
+      auto product = binary("*", t, read(a, 0), read(b, secondAxis));
+      const bool sum = r_.chance(80);
+      update->a = binary(sum ? "+" : "*", t, var(acc->var), product);
+      // Most 1-D sums may be reassociated: the GPU entry and the interpreter's launch then add
+      // in the plan's order (the native legs and calls keep the loop's).
+      if (mode_ == 1 && sum && r_.chance(75)) f.reassociate = true;
+    }
     loop->body.push_back(update);
     --loopDepth_;
     scopes_.pop_back();

@@ -44,6 +44,7 @@ std::string_view name(FindingKind k) {
 void countPlans(LegCounts& counts, const Module& module) {
   for (const Function* k : module.kernels()) {
     counts.planned += !k->planEntries.empty();
+    if (!k->planEntries.empty()) ++counts.plans[std::string(name(k->loopPlan))];
     counts.reassociating += !k->reassociatedSums.empty();
   }
 }
@@ -90,7 +91,9 @@ std::string OracleReport::summary() const {
   out << counts.programs << " programs, " << counts.calls << " argument sets; native -O0 " << counts.nativeO0
       << ", -O2 " << counts.nativeO2 << ", interpreter " << counts.interpreted << "; NVRTC " << counts.nvrtcModules
       << " module(s), " << counts.nvrtcKernels << " kernel(s), " << counts.planned << " with loop-plan entries ("
-      << counts.reassociating << " reassociating); " << counts.argDependent << " depend on their arguments";
+      << counts.reassociating << " reassociating";
+  for (const auto& [plan, n] : counts.plans) out << "; " << plan << " " << n;
+  out << "); " << counts.argDependent << " depend on their arguments";
   if (!counts.nvrtcSkipped.empty()) out << " [NVRTC skipped: " << counts.nvrtcSkipped << "]";
   if (counts.compiled || counts.notLowered)
     out << "; compiled CPU " << counts.compiled << " (" << counts.compiledReassociating << " reassociating; "

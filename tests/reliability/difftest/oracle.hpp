@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,7 @@ struct LegCounts {
   unsigned calls = 0;                                    // argument sets compared
   unsigned nvrtcModules = 0, nvrtcKernels = 0;           // compiled by NVRTC
   unsigned planned = 0;                                  // of those kernels, with loop-plan entries
+  std::map<std::string, unsigned> plans;                 // of those, per plan (`culift ast`'s name)
   unsigned reassociating = 0;                            // of those, reassociating row reductions
   unsigned argDependent = 0;                             // programs whose outputs differ between argument sets
   unsigned compiled = 0;                                 // programs launched by compiled code (both kinds)

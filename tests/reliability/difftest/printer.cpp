@@ -214,7 +214,9 @@ class Printer {
         for (std::size_t k = 0; k < e.args.size(); ++k) s += (k ? ", " : "") + expr(*e.args[k]);
         return s + ")";
       }
-      case GExprKind::Index: return element(e.var, *e.args[0]);
+      case GExprKind::Index:
+        if (e.unmasked) return fn_->vars[static_cast<std::size_t>(e.var)].name + "[" + expr(*e.args[0]) + "]";
+        return element(e.var, *e.args[0]);
       case GExprKind::Comma: return "(" + expr(*e.args[0]) + ", " + expr(*e.args[1]) + ")";
       case GExprKind::GuardedLogical: {
         const std::string divisor = "((" + expr(*e.args[1]) + ") & 3)";

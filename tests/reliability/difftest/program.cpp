@@ -58,7 +58,7 @@ std::string describeArgs(const ProgramSpec& p, const ArgSet& a) {
     out += p.params[k].name + " = ";
     if (p.params[k].array) {
       out += (p.params[k].record ? p.params[k].recordType : cppType(p.params[k].type)) + "[" +
-             std::to_string(kArrayLength) + "]{";
+             std::to_string(p.params[k].length) + "]{";
       const unsigned size = byteSize(p.params[k].type);
       for (std::size_t e = 0; e < 4 && e * size < a.values[k].size(); ++e)
         out += (e ? ", " : "") + formatValue(p.params[k].type, a.values[k].data() + e * size);

@@ -12,13 +12,16 @@
 namespace culift::rel {
 
 // Every array parameter of a generated kernel has this many elements; generated code masks
-// its array indices into range, so any index expression stays in bounds.
+// its array indices into range, so any index expression stays in bounds. The arrays a loop
+// planner's shape reads unmasked (k plus terms without k, as the plans lift them) have
+// kPlanArrayLength, which every such index stays below (generator.cpp, contraction()).
 inline constexpr std::size_t kArrayLength = 64;
+inline constexpr std::size_t kPlanArrayLength = 1024;
 
 struct ParamSpec {
   std::string name;
   Scalar type = Scalar::I32;
-  bool array = false;     // a pointer parameter of kArrayLength elements
+  bool array = false;     // a pointer parameter of `length` elements
   bool writable = false;  // T* rather than const T*
   int axis = -1;          // index parameter i/j/k: 0, 1, 2
   // An array of structs (`const S* p`, every field of `type`): kArrayLength records of `record`
@@ -26,7 +29,8 @@ struct ParamSpec {
   // `type`.
   unsigned record = 0;
   std::string recordType = "";
-  std::size_t elements() const { return array ? kArrayLength * (record ? record : 1) : 1; }
+  std::size_t length = kArrayLength;  // elements (records) of an array
+  std::size_t elements() const { return array ? length * (record ? record : 1) : 1; }
 };
 
 // One value per parameter, as raw little-endian bytes of the parameter's type (arrays:

@@ -1,5 +1,7 @@
 #include "regression_file.hpp"
 
+#include <algorithm>
+
 #include <sstream>
 
 namespace culift::rel {
@@ -62,6 +64,8 @@ std::string writeRegression(const ProgramSpec& p, const std::string& title, cons
     out << "// culift-param: " << q.name << " " << scalarTag(q.type) << " "
         << (q.array ? (q.writable ? "output" : "input") : "value") << " " << q.axis
         << (q.record ? " " + q.recordType + " " + std::to_string(q.record) : "") << "\n";
+  for (const ParamSpec& q : p.params)
+    if (q.array && q.length != kArrayLength) out << "// culift-length: " << q.name << " " << q.length << "\n";
   for (const ArgSet& a : p.argSets) {
     out << "// culift-args:";
     for (const auto& v : a.values) out << " " << hex(v);
@@ -103,6 +107,14 @@ std::optional<ProgramSpec> readRegression(const std::string& text, const std::st
       if (words >> q.recordType >> q.record; words.fail() && !q.recordType.empty())
         return fail("bad culift-param line: " + line);
       p.params.push_back(q);
+    } else if (key == "culift-length:") {
+      std::string name;
+      std::size_t length = 0;
+      words >> name >> length;
+      auto q = std::find_if(p.params.begin(), p.params.end(), [&](const ParamSpec& x) { return x.name == name; });
+      if (words.fail() || q == p.params.end() || !q->array || length == 0)
+        return fail("bad culift-length line: " + line);
+      q->length = length;
     } else if (key == "culift-args:") {
       ArgSet a;
       for (std::string h; words >> h;) {

@@ -95,6 +95,11 @@ int main(int argc, char** argv) {
       t.compiledSkipped.empty() ? "" : (" [skipped: " + t.compiledSkipped + "]").c_str());
   std::printf("  compiled CPU leg: %u of %u kernels run neighbouring outputs side by side\n", t.compiledLanes,
               t.compiled);
+  if (!t.plans.empty()) {
+    std::string plans;
+    for (const auto& [plan, n] : t.plans) plans += (plans.empty() ? "" : ", ") + plan + " " + std::to_string(n);
+    std::printf("  loop plans of the kernels NVRTC compiled: %s\n", plans.c_str());
+  }
   if (!t.perElement.empty()) {
     auto v = t.perElement;
     std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.ratio < b.ratio; });

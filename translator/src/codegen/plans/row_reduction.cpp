@@ -96,8 +96,6 @@ class RowsWriter : EntryWriter {
         slice_(sliceBytes_ / width_),
         chunk_(16 / width_),
         chunks_(slice_ / chunk_),
-        element_(spelling(a_.operands[0].element)),
-        vec_("culift_vec<" + element_ + ", " + str(chunk_) + ">"),
         R_(str(e.tileRows)),
         i_(name(axisVar(0))) {}
 
@@ -117,7 +115,11 @@ class RowsWriter : EntryWriter {
   const unsigned slice_;   // k per slice
   const unsigned chunk_;   // elements per 16-byte chunk
   const unsigned chunks_;  // chunks per slice
-  const std::string element_, vec_, R_, i_;
+  const std::string R_, i_;
+  // Each staged array in its own element type: arrays of one width may differ in type (short
+  // and unsigned short).
+  std::string element(const StagedOperand& o) const { return std::string(spelling(o.element)); }
+  std::string vec(const StagedOperand& o) const { return "culift_vec<" + element(o) + ", " + str(chunk_) + ">"; }
   PrintRewrites perOut_, step_;
   bool usesK_ = false;
 };
@@ -147,12 +149,12 @@ void RowsWriter::stagedSlices() {
   std::vector<SharedArray> arrays;
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
-    arrays.push_back({"culift_s" + str(p), element_, "[" + str(stages_) + "][" + R_ + "][" + str(slice_) + "]",
+    arrays.push_back({"culift_s" + str(p), element(o), "[" + str(stages_) + "][" + R_ + "][" + str(slice_) + "]",
                       name(o.array) + "[" + printer_.printExpression(*o.index) + "]",
                       std::size_t{stages_} * e_.tileRows * sliceBytes_});
   }
   for (size_t p = 0; p < vectors_.size(); ++p)
-    arrays.push_back({"culift_b" + str(p), element_, "[" + str(stages_) + "][" + str(slice_) + "]",
+    arrays.push_back({"culift_b" + str(p), element(*vectors_[p]), "[" + str(stages_) + "][" + str(slice_) + "]",
                       name(vectors_[p]->array) + "[" + printer_.printExpression(*vectors_[p]->index) + "]",
                       std::size_t{stages_} * sliceBytes_});
   declareShared(e_, arrays);
@@ -265,8 +267,8 @@ void RowsWriter::chunkLoop(bool full) {
       std::string("for (int culift_c = 0; culift_c < ") +
       (full ? str(chunks_) : "(int)((culift_kn + " + str(chunk_ - 1) + ") / " + str(chunk_) + ")") + "; ++culift_c)");
   for (size_t p = 0; p < a_.operands.size(); ++p)
-    out_.say("const " + vec_ + " culift_w" + str(p) + " = reinterpret_cast<const " + vec_ + "*>(culift_s" + str(p) +
-             "[culift_st][culift_tid])[culift_c ^ (culift_tid & 7)];");
+    out_.say("const " + vec(a_.operands[p]) + " culift_w" + str(p) + " = reinterpret_cast<const " +
+             vec(a_.operands[p]) + "*>(culift_s" + str(p) + "[culift_st][culift_tid])[culift_c ^ (culift_tid & 7)];");
   out_.say("#pragma unroll");
   CodeWriter::Scope elements = out_.open("for (int culift_e = 0; culift_e < " + str(chunk_) + "; ++culift_e)");
   if (!full) out_.say("if (culift_c * " + str(chunk_) + " + culift_e >= culift_kn) break;");

@@ -69,7 +69,6 @@ class ScanWriter : EntryWriter {
         width_(byteSize(a_.operands.at(0).element)),  // the planner gives all staged arrays one width
         chunk_(16 / width_),
         cols_(kTileBytes / width_),
-        element_(spelling(a_.operands[0].element)),
         i_(name(axisVar(0))) {}
 
   void write();
@@ -90,7 +89,7 @@ class ScanWriter : EntryWriter {
   const unsigned warps_, stages_, width_;
   const unsigned chunk_;  // elements per 16-byte chunk
   const unsigned cols_;   // columns (k) per tile
-  const std::string element_, i_;
+  const std::string i_;   // each staged array in its own element type (one width, types may differ)
   PrintRewrites perOut_, step_;
   bool usesK_ = false;
 };
@@ -120,13 +119,13 @@ void ScanWriter::write() {
 void ScanWriter::sharedTiles() {
   const std::string rows = "[" + str(warps_) + "]";
   for (size_t p = 0; p < a_.operands.size(); ++p)
-    out_.say("__shared__ __align__(16) " + element_ + " culift_s" + str(p) + rows + "[" + str(stages_) + "][" +
-             str(kRowsPerWarp) + "][" + str(cols_) + "];  // " + name(a_.operands[p].array) + "[" +
-             printer_.printExpression(*a_.operands[p].index) + "]");
+    out_.say("__shared__ __align__(16) " + std::string(spelling(a_.operands[p].element)) + " culift_s" + str(p) + rows +
+             "[" + str(stages_) + "][" + str(kRowsPerWarp) + "][" + str(cols_) + "];  // " +
+             name(a_.operands[p].array) + "[" + printer_.printExpression(*a_.operands[p].index) + "]");
   for (size_t p = 0; p < a_.writes.size(); ++p)
-    out_.say("__shared__ __align__(16) " + element_ + " culift_o" + str(p) + rows + "[" + str(kRowsPerWarp) + "][" +
-             str(cols_) + "];  // " + name(a_.writes[p].array) + "[" + printer_.printExpression(*a_.writes[p].index) +
-             "], written");
+    out_.say("__shared__ __align__(16) " + std::string(spelling(a_.writes[p].element)) + " culift_o" + str(p) + rows +
+             "[" + str(kRowsPerWarp) + "][" + str(cols_) + "];  // " + name(a_.writes[p].array) + "[" +
+             printer_.printExpression(*a_.writes[p].index) + "], written");
   out_.say("// Row r's 16-byte chunk c of a tile sits at chunk c ^ (r % 8): a lane reading its own row and the");
   out_.say("// copies of one row both meet every bank once.");
 }
