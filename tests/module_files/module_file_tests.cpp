@@ -203,7 +203,8 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   const Function& sa = *staged.module->find("Gesummv");
   REQUIRE(!sa.planEntries.empty());
   REQUIRE(sa.planEntries[0].sharedBytes > 48 * 1024);
-  const Function& sb = *loadModule(saveModule(*staged.module))->find("Gesummv");
+  const std::shared_ptr<const Module> stagedLoaded = loadModule(saveModule(*staged.module));
+  const Function& sb = *stagedLoaded->find("Gesummv");
   REQUIRE(sb.planEntries.size() == sa.planEntries.size());
   for (std::size_t e = 0; e < sa.planEntries.size(); ++e)
     CHECK(sb.planEntries[e].sharedBytes == sa.planEntries[e].sharedBytes);
