@@ -117,8 +117,8 @@ std::string readText(const std::string& path) {
   return s.str();
 }
 
-double maxAbsError(const std::vector<float>& got, const std::function<double(std::int64_t)>& want,
-                   const std::vector<std::int64_t>& indices, std::int64_t n) {
+template <typename T> double maxAbsError(const std::vector<T>& got, const std::function<double(std::int64_t)>& want,
+                                         const std::vector<std::int64_t>& indices, std::int64_t n) {
   const bool all = indices.empty();
   const std::int64_t count = all ? n : static_cast<std::int64_t>(indices.size());
   std::mutex mutex;
@@ -135,11 +135,15 @@ double maxAbsError(const std::vector<float>& got, const std::function<double(std
   });
   // Every element must have been written (the outputs were poisoned with NaN before the launch).
   if (!all) {
-    for (float v : got)
+    for (T v : got)
       if (std::isnan(v)) return std::numeric_limits<double>::infinity();
   }
   return result;
 }
+template double maxAbsError(const std::vector<float>&, const std::function<double(std::int64_t)>&,
+                            const std::vector<std::int64_t>&, std::int64_t);
+template double maxAbsError(const std::vector<double>&, const std::function<double(std::int64_t)>&,
+                            const std::vector<std::int64_t>&, std::int64_t);
 
 std::vector<std::int64_t> sampleIndices(std::int64_t n, std::int64_t count, std::uint64_t seed) {
   std::vector<std::int64_t> out;

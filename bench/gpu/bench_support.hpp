@@ -87,8 +87,9 @@ std::string sourceFile(const std::string& root, const std::string& relative);
 std::string readText(const std::string& path);  // throws std::runtime_error
 
 // max |got - want| over `indices` (all when empty); NaN or a never-written element gives +inf.
-double maxAbsError(const std::vector<float>& got, const std::function<double(std::int64_t)>& want,
-                   const std::vector<std::int64_t>& indices, std::int64_t n);
+// (float and double outputs.)
+template <typename T> double maxAbsError(const std::vector<T>& got, const std::function<double(std::int64_t)>& want,
+                                         const std::vector<std::int64_t>& indices, std::int64_t n);
 
 // Up to `count` distinct-ish indices spread over [0, n), starting at a random offset.
 std::vector<std::int64_t> sampleIndices(std::int64_t n, std::int64_t count, std::uint64_t seed);

@@ -3,8 +3,6 @@
 // kernel (ref_gemm, ref_gemv; SYRK has none) and the PyTorch call that does the same work
 // (torch.addmm in fp32 with TF32 off, torch.mv); and the batched contractions, batched matrix
 // multiply (torch.bmm) and doitgen (torch.einsum), lifted only.
-#include <algorithm>
-#include <cmath>
 #include <functional>
 #include <string>
 
@@ -165,14 +163,8 @@ std::vector<Row> benchBlas(Context& c, int n) {
         const rt::Kernel k = e.kernel(reassociated ? c.blasReassociated : c.blas, "GesummvRow");
         const rt::LaunchPlan plan = LaunchPlanner::for1D(n, 256, e.device().limits);
         Launch g = [&](int) { k.launch(e, plan, gA, gB, gX, alpha, beta, n, gy); };
-        g(0);
-        e.synchronize();
-        const std::vector<double> got = gy.read();
-        row.generatedErr = 0;
-        for (int i = 0; i < n; ++i) {
-          const double want = GesummvRow(ga.data(), gb.data(), gx.data(), alpha, beta, n, i);
-          row.generatedErr = std::max(row.generatedErr, std::isnan(got[i]) ? INFINITY : std::fabs(got[i] - want));
-        }
+        auto want = [&](std::int64_t i) { return GesummvRow(ga.data(), gb.data(), gx.data(), alpha, beta, n, int(i)); };
+        row.generatedErr = maxAbsError(runOnce(e, gy, [&] { g(0); }), want, {}, n);
         logCheck(c, row, "generated", row.generatedErr);
         const auto t = timeInterleaved(e, {g}, 1, c.timing);
         row.generatedMs = t[0].medianMs;

@@ -59,12 +59,14 @@ void logCheck(Context& c, const Row& row, const char* which, double err) {
 }
 
 // Runs `launch` once on poisoned output, then reads the output back.
-std::vector<float> runOnce(rt::Engine& e, DeviceBuffer<float>& out, const std::function<void()>& launch) {
+template <typename T> std::vector<T> runOnce(rt::Engine& e, DeviceBuffer<T>& out, const std::function<void()>& launch) {
   poison(out);
   launch();
   e.synchronize();
   return out.read();
 }
+template std::vector<float> runOnce(rt::Engine&, DeviceBuffer<float>&, const std::function<void()>&);
+template std::vector<double> runOnce(rt::Engine&, DeviceBuffer<double>&, const std::function<void()>&);
 
 std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan, std::optional<std::int64_t> rowLength) {
   const Function& fn = k.function();

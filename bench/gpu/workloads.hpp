@@ -86,7 +86,9 @@ std::vector<double> uniformDoubles(std::uint64_t seed, std::size_t n, float lo, 
 void logTimings(Context& c, const Row& row, const std::vector<Timing>& t, const std::vector<std::string>& names);
 void logCheck(Context& c, const Row& row, const char* which, double err);
 // Runs `launch` once on poisoned output, then reads the output back.
-std::vector<float> runOnce(rt::Engine& e, rt::DeviceBuffer<float>& out, const std::function<void()>& launch);
+// (float and double outputs.)
+template <typename T>
+std::vector<T> runOnce(rt::Engine& e, rt::DeviceBuffer<T>& out, const std::function<void()>& launch);
 // The entry a launch of `k` over `plan` runs and its shape: "GramDot_sym128 (symmetric tiled
 // contraction), grid (528, 1, 1) x block (256, 1, 1)", or the per-thread plan.
 // The entry a launch over `plan` takes and its grid (as the runtime chooses: a split-row kernel's

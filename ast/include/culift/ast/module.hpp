@@ -108,8 +108,10 @@ std::optional<LoopPlan> loopPlanOfModuleFileId(std::uint8_t id);
 // launches it instead of them when the launch allows (rt::choosePlanEntry says when); every
 // entry gives the per-thread entry's results bit for bit, except a reassociating one: it gives
 // the bits of its own fixed order (docs/numerical-contract.md), which the CPU backend reproduces.
-// Shared memory a block may take without the device's opt-in (static and dynamic together).
+// Shared memory a block may take without the device's opt-in (static and dynamic together), and
+// the most a plan's entry takes with it (every device from sm_80 on gives a block that much).
 inline constexpr unsigned kStaticSharedBytes = 48 * 1024;
+inline constexpr unsigned kPlanSharedBudget = 96 * 1024;
 
 struct PlanEntry {
   std::string kernelName;

@@ -29,19 +29,18 @@ std::vector<const StagedOperand*> rowReductionVectors(const LoopAnalysis& a) {
 // How a row reduction stages `operands` arrays of rows and `vectors` arrays read at k alone, with
 // `rows` rows per block: its stages (slices of every staged array) and the dynamic shared memory
 // they take (0: static, within 48 KiB). Static shared memory where three stages or more fit;
-// dynamic, at most kDynamicBudget (every device from sm_80 on gives a block that much), where
-// only that fits three; nothing where not even that does.
+// dynamic, at most kPlanSharedBudget, where only that fits three; nothing where not even that
+// does.
 struct RowStaging {
   unsigned stages = 0;
   unsigned dynamicBytes = 0;
 };
-constexpr size_t kDynamicBudget = 96 * 1024;
 std::optional<RowStaging> rowStaging(size_t operands, size_t vectors, unsigned rows) {
   const size_t perStage = (operands * rows + vectors) * rowSliceBytes(rows);  // one stage of every staged array
   if (!perStage) return RowStaging{6, 0};
   if (const size_t fit = kStaticSharedBytes / perStage; fit >= 3)
     return RowStaging{static_cast<unsigned>(std::min<size_t>(6, fit)), 0};
-  const size_t fit = kDynamicBudget / perStage;
+  const size_t fit = kPlanSharedBudget / perStage;
   if (fit < 3) return std::nullopt;
   const unsigned stages = static_cast<unsigned>(std::min<size_t>(4, fit));
   return RowStaging{stages, static_cast<unsigned>(stages * perStage)};
@@ -77,7 +76,7 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   }
   if (entries.empty())
     return plans::Decision::no(std::to_string(a.operands.size()) + " arrays would be staged (three stages of " +
-                               "their slices take more than " + std::to_string(kDynamicBudget / 1024) +
+                               "their slices take more than " + std::to_string(kPlanSharedBudget / 1024) +
                                " KiB of shared memory)");
   return plans::Decision::yes(std::move(entries));
 }

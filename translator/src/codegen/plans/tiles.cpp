@@ -45,16 +45,16 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
              fn.vars[a.counter].name + " (only the last step counts): nothing to tile";
     return {};
   }
-  // Static shared memory where the stages fit 48 KiB, dynamic up to kTileDynamicBudget (several
+  // Static shared memory where the stages fit 48 KiB, dynamic up to kPlanSharedBudget (several
   // operand pairs: syr2k's four staged arrays).
   const size_t live = a.live.size() + a.assignedParams.size();
   std::vector<unsigned> tiles;
   // The 128-wide tile keeps to 128 registers (two blocks of 256 threads an SM): 64 outputs and
   // the fragments of two staged arrays; four arrays' fragments took syr2k's to 213 (ptxas, sm_90).
   if (live * 64 + a.operands.size() * 8 <= 160 && a.operands.size() <= 2 &&
-      tileSharedBytes(a, 128) <= kTileDynamicBudget)
+      tileSharedBytes(a, 128) <= kPlanSharedBudget)
     tiles.push_back(128);
-  if (live * 16 <= 128 && tileSharedBytes(a, 64) <= kTileDynamicBudget) tiles.push_back(64);
+  if (live * 16 <= 128 && tileSharedBytes(a, 64) <= kPlanSharedBudget) tiles.push_back(64);
   if (tiles.empty())
     reason = std::to_string(live) + " values live across the loop and " + std::to_string(a.operands.size()) +
              " staged arrays do not fit a register tile";
@@ -350,7 +350,9 @@ void TileWriter::registers() {
     }
     for (std::size_t k = 0; k < uniform_.count; ++k) printWith(once, *a_.prologue[k]);
   }
+  std::set<VarId> registered;  // given a register per output
   auto perOutputRegister = [&](VarId v) {
+    registered.insert(v);
     const std::string reg = "culift_" + name(v) + "_" + str(v);
     out_.say(typeOf(v) + " " + reg + "[" + str(tm_) + "][" + str(tn_) + "] = {};");
     if (perOutput.count(v)) {
@@ -377,7 +379,7 @@ void TileWriter::registers() {
   // Uniform locals a later statement changes that are not live across the loop (only the rest
   // of the statements before it use them) are per output too.
   for (VarId v : perOutput)
-    if (perOut_.vars.at(v).rfind("culift_u_", 0) == 0) perOutputRegister(v);
+    if (!registered.count(v)) perOutputRegister(v);
   if (a_.earlyReturn) {
     out_.say("unsigned long long culift_done = 0;  // outputs whose statements returned before the loop");
     if (returnsValue()) out_.say(returnType() + " culift_res[" + str(tm_) + "][" + str(tn_) + "];");

@@ -31,10 +31,8 @@ inline constexpr unsigned kTilePad = 4;
 // (also where a read's index depends on both i and j: LoopAnalysis::bothAxesReason).
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& analysis, std::string& reason);
 
-// The most shared memory a tiled entry takes: above 48 KiB its stages are dynamic shared memory
-// (every device from sm_80 on gives a block this much), and the dynamic shared memory of `tile`'s
-// entry (0: static).
-inline constexpr std::size_t kTileDynamicBudget = 96 * 1024;
+// The dynamic shared memory of `tile`'s entry (0: static): above 48 KiB its stages are dynamic
+// shared memory, at most kPlanSharedBudget.
 unsigned tileDynamicShared(const LoopAnalysis& analysis, unsigned tile);
 
 // The entries `<fn>_<prefix><tile>` of `plan` for each of `tiles` (square tiles, 256 threads).
