@@ -92,11 +92,15 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
                                   maxAbsError(
                                       r, [&](std::int64_t col) { return double(rmsOf(col)); }, colSample, columns));
       logCheck(c, row, "generated", row.generatedErr);
-      const auto t = timeInterleaved(e, {g}, 1, c.timing);
-      row.generatedMs = t[0].medianMs;
+      const double n = static_cast<double>(elements);
+      row.generatedMs = timeStages(c, row, g,
+                                   {{"RmsOverF " + describePlan(kr, pr),
+                                     [&](int) { kr.launch(e, pr, dx, F, S, eps, rms); }, 4 * n},
+                                    {"RmsNormalize " + describePlan(kn, pn),
+                                     [&](int) { kn.launch(e, pn, dx, rms, F, S, out); }, 8 * n}})
+                            .medianMs;
       row.note = describePlan(kr, pr) + ", then " + describePlan(kn, pn) + "; " + std::to_string(sample.size()) +
                  " sampled elements and " + std::to_string(colSample.size()) + " root mean squares checked";
-      logTimings(c, row, t, {"generated RmsOverF + RmsNormalize"});
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

@@ -43,6 +43,12 @@ void measure(Context& c, Row& row, const Launch& launch, const std::string& plan
   logTimings(c, row, t, {"generated"});
 }
 
+// A pipeline measured: the whole as one launch sequence, each stage beside it (in the log).
+void measure(Context& c, Row& row, const Launch& whole, const std::vector<Stage>& stages, const std::string& plans) {
+  row.generatedMs = timeStages(c, row, whole, stages).medianMs;
+  row.note = plans;
+}
+
 Row rowSum(Context& c, std::int64_t rows, std::int64_t cols, const std::vector<float>& x, DeviceBuffer<float>& dx) {
   Row row{"LongRowSum (reassociating)", shape(rows, cols)};
   row.bytes = 4.0 * static_cast<double>(rows * cols) + 4.0 * static_cast<double>(rows);
@@ -98,9 +104,16 @@ Row layerNorm(Context& c, std::int64_t rows, std::int64_t cols, const std::vecto
   row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, sampleIndices(rows * cols, 1 << 20, c.seed ^ 3),
                                  rows * cols);
   logCheck(c, row, "generated", row.generatedErr);
+  const double elements = static_cast<double>(rows * cols);
   measure(c, row, g,
-          "mean " + describePlan(mean, perRow) + "; variance " + describePlan(variance, perRow) + "; normalize " +
-              describePlan(normalize, perElement));
+          {{"RowMean " + describePlan(mean, perRow, cols), [&](int) { mean.launch(e, perRow, dx, n, dMean); },
+            4 * elements},
+           {"RowVariance " + describePlan(variance, perRow, cols),
+            [&](int) { variance.launch(e, perRow, dx, dMean, n, dVar); }, 4 * elements},
+           {"LayerNormalize " + describePlan(normalize, perElement),
+            [&](int) { normalize.launch(e, perElement, dx, dMean, dVar, n, out); }, 8 * elements}},
+          "mean " + describePlan(mean, perRow, cols) + "; variance " + describePlan(variance, perRow, cols) +
+              "; normalize " + describePlan(normalize, perElement));
   return row;
 }
 
@@ -153,8 +166,15 @@ Row softmax(Context& c, std::int64_t rows, std::int64_t cols) {
   };
   row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, elementsOf(checked, cols, c.seed), rows * cols);
   logCheck(c, row, "generated", row.generatedErr);
+  const double elements = static_cast<double>(rows * cols);
   measure(c, row, g,
-          "max " + describePlan(max, perRow) + "; sum " + describePlan(sum, perRow) + "; normalize " +
+          {{"RowMax " + describePlan(max, perRow, cols), [&](int) { max.launch(e, perRow, dx, n, dMax); },
+            4 * elements},
+           {"RowSumExp " + describePlan(sum, perRow, cols), [&](int) { sum.launch(e, perRow, dx, dMax, n, dSum); },
+            4 * elements},
+           {"SoftmaxNormalize " + describePlan(normalize, perElement),
+            [&](int) { normalize.launch(e, perElement, dx, dMax, dSum, n, out); }, 8 * elements}},
+          "max " + describePlan(max, perRow, cols) + "; sum " + describePlan(sum, perRow, cols) + "; normalize " +
               describePlan(normalize, perElement));
   return row;
 }

@@ -52,6 +52,28 @@ void logTimings(Context& c, const Row& row, const std::vector<Timing>& t, const 
   std::fflush(c.log);
 }
 
+Timing timeStages(Context& c, const Row& row, const Launch& whole, const std::vector<Stage>& stages) {
+  std::vector<Launch> launches{whole};
+  std::vector<std::string> names{"generated (whole)"};
+  for (const Stage& s : stages) {
+    launches.push_back(s.launch);
+    names.push_back("stage " + s.name);
+  }
+  const std::vector<Timing> t = timeInterleaved(c.engine, launches, 1, c.timing);
+  logTimings(c, row, t, names);
+  double sum = 0;
+  for (size_t k = 0; k < stages.size(); ++k) {
+    sum += t[k + 1].medianMs;
+    std::fprintf(c.log, "  stage %-28s %-10s %-44s %s ms  %7.0f GB/s\n", row.kernel.c_str(), row.size.c_str(),
+                 stages[k].name.c_str(), formatMs(t[k + 1].medianMs).c_str(),
+                 stages[k].bytes / (t[k + 1].medianMs * 1e6));
+  }
+  std::fprintf(c.log, "  stage %-28s %-10s %-44s %s ms (whole %s ms)\n", row.kernel.c_str(), row.size.c_str(),
+               "sum of the stages", formatMs(sum).c_str(), formatMs(t[0].medianMs).c_str());
+  std::fflush(c.log);
+  return t[0];
+}
+
 void logCheck(Context& c, const Row& row, const char* which, double err) {
   std::fprintf(c.log, "  check %-28s %-10s %-30s max |err| %.3e (tolerance %.1e)\n", row.kernel.c_str(),
                row.size.c_str(), which, err, row.tolerance);

@@ -84,6 +84,16 @@ std::vector<Row> benchConv(Context& c, ConvSize size);
 std::vector<float> uniformFloats(std::uint64_t seed, std::size_t n, float lo, float hi);
 std::vector<double> uniformDoubles(std::uint64_t seed, std::size_t n, float lo, float hi);  // floats' values
 void logTimings(Context& c, const Row& row, const std::vector<Timing>& t, const std::vector<std::string>& names);
+// One launch of a pipeline of several kernels, timed alone beside the whole: its name (the entry it
+// takes), the launch, and the fewest bytes it must move.
+struct Stage {
+  std::string name;
+  Launch launch;
+  double bytes = 0;
+};
+// Times `whole` and each stage side by side and logs each stage's time and GB/s (where a pipeline
+// loses its time); returns the whole's timing.
+Timing timeStages(Context& c, const Row& row, const Launch& whole, const std::vector<Stage>& stages);
 void logCheck(Context& c, const Row& row, const char* which, double err);
 // Runs `launch` once on poisoned output, then reads the output back.
 // (float and double outputs.)

@@ -6,6 +6,7 @@
 #include "code_writer.hpp"
 #include "plans/analysis.hpp"
 #include "plans/plan.hpp"
+#include "reads_first.hpp"
 #include "translate_support.hpp"
 
 using namespace culift;
@@ -118,4 +119,54 @@ TEST_CASE("the structured writer owns indentation: scopes close where they opene
         "    d();\n"
         "  }\n"
         "}\n");
+}
+
+TEST_CASE("reads issued first: which loop-free kernels qualify, which reads go first, and why not", "[reads-first]") {
+  TranslateResult r = lift(R"(
+#include <cmath>
+CULIFT_KERNEL float Normalize(const float* x, const float* mean, const float* var, long long n, int i, int j) {
+  const float d = x[i * n + j] - mean[i];
+  return d / std::sqrt(var[i] + 1e-5f);
+}
+CULIFT_KERNEL float Pick(const float* a, const float* b, const float* c, int n, int i) {
+  const int at = i * n;
+  return a[i] > 0.0f ? b[at] : c[i] + a[i + 1];
+}
+CULIFT_KERNEL float Guarded(const float* x, int i) {
+  if (i == 0) return 0.0f;
+  return x[i - 1];
+}
+CULIFT_KERNEL float Gather(const float* x, const int* at, int i) { return x[at[i]]; }
+CULIFT_KERNEL float NoRead(float a, int i) { return a * (float)i; }
+CULIFT_KERNEL float Elementwise(float a, float b) { return a * b; }
+CULIFT_KERNEL float Loops(const float* x, int n, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[k];
+  return s;
+}
+)");
+  auto readsOf = [&](const char* name) {
+    std::vector<std::string> texts;
+    const Function& f = function(r, name);
+    if (auto reads = codegen::readsIssuedFirst(f))
+      for (const Expr* e : *reads) texts.push_back(f.vars[e->operands[0]->var].name);
+    return texts;
+  };
+  auto whyNot = [&](const char* name) {
+    std::string why;
+    CHECK_FALSE(codegen::readsIssuedFirst(function(r, name), &why));
+    return why;
+  };
+  CHECK(readsOf("Normalize") == std::vector<std::string>{"x", "mean", "var"});
+  CHECK(function(r, "Normalize").itemsPerThread == codegen::kReadsFirstItems);
+  // a[i] before ?: goes first; b[at] (a local index), c[i] and a[i + 1] (under ?:) stay.
+  CHECK(readsOf("Pick") == std::vector<std::string>{"a"});
+  CHECK(whyNot("Guarded") == "a statement other than declarations and one return");
+  CHECK(function(r, "Guarded").itemsPerThread == 4);
+  CHECK(readsOf("Gather") == std::vector<std::string>{"at"});  // x[at[i]] needs the read of at[i]
+  CHECK(whyNot("NoRead") == "no read every call performs");
+  CHECK(whyNot("Elementwise") == "not a 1-, 2- or 3-D kernel");
+  CHECK(function(r, "Elementwise").itemsPerThread == 4);  // one vector per array instead
+  CHECK(whyNot("Loops") == "a statement other than declarations and one return");
+  CHECK(function(r, "Loops").itemsPerThread == 1);
 }

@@ -13,6 +13,7 @@
 #include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
 #include "race_analysis.hpp"
+#include "reads_first.hpp"
 
 namespace culift {
 namespace {
@@ -305,6 +306,8 @@ void classifyHere(Module& module, DiagnosticSink& diags) {
     // An element-wise kernel's four elements go as one vector per array, a struct result not.
     const bool vectorizable = !(f.resultRecord && f.mode == IndexMode::ElementWise);
     f.itemsPerThread = mayLoop(module, *f.body, 0) || !vectorizable ? 1 : 4;
+    // A body of declarations and one return: eight outputs' reads in flight (reads_first.hpp).
+    if (f.itemsPerThread == 4 && codegen::readsIssuedFirst(f)) f.itemsPerThread = codegen::kReadsFirstItems;
     // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
     if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
       for (const KernelParam& p : f.signature.params)

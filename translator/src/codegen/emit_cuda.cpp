@@ -88,7 +88,7 @@ std::string emitCudaFunction(const Module& module, const Function& function) {
     emitDeviceFunction(module, function, out);
     if (function.isKernel()) {
       out.blank();
-      codegen::emitKernelWrapper(function, out);
+      codegen::emitKernelWrapper(module, function, out);
       codegen::emitPlanEntries(module, function, out);
     }
   });
@@ -135,7 +135,7 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
     if (!fn->isKernel()) continue;
     out.mapToGenerated();
     out.blank();
-    codegen::emitKernelWrapper(*fn, out);
+    codegen::emitKernelWrapper(module, *fn, out);
     codegen::emitPlanEntries(module, *fn, out);
   }
   if (options.launchers) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "ast_printer.hpp"
+#include "reads_first.hpp"
 
 namespace culift::codegen {
 namespace {
@@ -182,13 +183,14 @@ namespace {
 // `out` parameters, and the call of the device function.
 struct Wrapper {
   const Function& fn;
+  const Module* module = nullptr;  // where the wrapper prints the function's statements itself
   unsigned axes = 0;
   std::vector<std::string> names;     // kernel parameter names, by position
   std::array<std::string, 3> extent;  // extent parameter of axis 0, 1, 2
   std::string outName;                // "" for void functions
   std::string params;                 // the declaration list
 
-  explicit Wrapper(const Function& f) : fn(f), axes(rank(f.mode)) {
+  explicit Wrapper(const Function& f, const Module* m = nullptr) : fn(f), module(m), axes(rank(f.mode)) {
     EntryParams e = entryParams(f);
     names = std::move(e.names);
     extent = std::move(e.extent);
@@ -305,9 +307,11 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     n[a] = kCount[a];
   }
   const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
-  std::string what = vectorized  ? ", " + itemsText + " consecutive elements per thread as one vector per array"
-                     : items > 1 ? ", " + itemsText + " indices per thread, blockDim.x apart"
-                                 : "";
+  const bool readsFirst = !vectorized && items == kReadsFirstItems && w.module && readsIssuedFirst(fn);
+  std::string what = vectorized   ? ", " + itemsText + " consecutive elements per thread as one vector per array"
+                     : readsFirst ? ", " + itemsText + " indices per thread, blockDim.x apart, their reads first"
+                     : items > 1  ? ", " + itemsText + " indices per thread, blockDim.x apart"
+                                  : "";
   out.line(0, "// " + fn.name + ": " + std::string(name(fn.mode)) + ", 32-bit indices" + what +
                   "; the runtime launches " + fn.wideKernelName + " when an index could pass 2^31 - 1" +
                   (vectorized ? " or an array is not aligned to its vector." : "."));
@@ -379,6 +383,24 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     out.line(indent, "for (int " + b + " = blockIdx." + d + " * blockDim." + d + " * " + itemsText + " + threadIdx." +
                          d + "; " + b + " < " + n[inner] + "; " + b + " += " + gridStride(d[0]) + " * " + itemsText +
                          ") {");
+    if (const auto reads = readsFirst ? readsIssuedFirst(fn) : std::nullopt) {
+      // Each user parameter as the device function's call passes it.
+      std::vector<std::string> args(fn.numParams);
+      for (size_t k = 0; k < fn.signature.params.size(); ++k) {
+        const int u = fn.signature.params[k].userParam;
+        if (u >= 0 && static_cast<unsigned>(u) < fn.numParams)
+          args[u] = flatPointer(fn.signature.params[k], w.names[k]);
+      }
+      std::vector<CodeWriter::Scope> depth;  // the structured writer at the loop body's depth
+      while (out.depth() < indent + 1) depth.push_back(out.indented());
+      emitReadsFirstStep(
+          *w.module, fn, *reads, v, n, inner, b, args,
+          [&](const std::array<std::string, 3>& at, const std::string& value) { return w.store(value, at, n); }, out);
+      depth.clear();
+      for (unsigned i = indent + 1; i-- > 1;) out.line(i, "}");
+      out.line(0, "}");
+      return;
+    }
     out.line(indent + 1, "#pragma unroll");
     out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
     out.line(indent + 2, "const int " + v[inner] + " = " + b + " + culift_u * (int)blockDim.x;");
@@ -471,8 +493,8 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
   out.line(0, "}");
 }
 
-void emitKernelWrapper(const Function& fn, CodeWriter& out) {
-  const Wrapper w(fn);
+void emitKernelWrapper(const Module& module, const Function& fn, CodeWriter& out) {
+  const Wrapper w(fn, &module);
   emitFast(w, out);
   out.blank();
   emitWide(w, out);

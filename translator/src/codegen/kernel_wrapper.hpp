@@ -45,9 +45,10 @@ EntryParams entryParams(const Function& fn);
 std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
                                const std::array<std::string, 3>& extent);
 
-// Writes the wrapper of `fn` (fn.isKernel()). Throws std::logic_error when the signature is
-// inconsistent with the mode (an extent missing): a classifier bug, not a user error.
-void emitKernelWrapper(const Function& fn, CodeWriter& out);
+// Writes the wrapper of `fn` (fn.isKernel(), a function of `module`). Throws std::logic_error when
+// the signature is inconsistent with the mode (an extent missing): a classifier bug, not a user
+// error.
+void emitKernelWrapper(const Module& module, const Function& fn, CodeWriter& out);
 
 // Writes culift_launch_<name>(kernel parameters..., cudaStream_t): the launch the runtime would
 // make of the per-thread entries (the 32-bit entry where every index fits in an int and the

@@ -1,0 +1,157 @@
+#include "reads_first.hpp"
+
+#include "ast_printer.hpp"
+
+namespace culift::codegen {
+namespace {
+
+// Walks a qualifying body's expressions: counts nodes, refuses what writes or calls a lifted
+// function, and collects the reads every call performs, in evaluation order.
+class ReadFinder {
+ public:
+  explicit ReadFinder(const Function& fn) : fn_(fn) {}
+
+  bool expr(const Expr& e, bool always) {
+    if (++nodes_ > kReadsFirstNodes) return fail("more than " + std::to_string(kReadsFirstNodes) + " expression nodes");
+    switch (e.kind) {
+      case ExprKind::Assign:
+      case ExprKind::CompoundAssign:
+      case ExprKind::IncDec:
+      case ExprKind::AtomicRmw: return fail("an expression writes");
+      case ExprKind::Assert: return fail("an assert");
+      case ExprKind::Call: return fail("a call of a lifted function");
+      case ExprKind::Conditional:
+        return expr(*e.operands[0], always) && expr(*e.operands[1], false) && expr(*e.operands[2], false);
+      case ExprKind::Binary:
+        if (e.binaryOp == BinaryOp::LogAnd || e.binaryOp == BinaryOp::LogOr)
+          return expr(*e.operands[0], always) && expr(*e.operands[1], false);
+        break;
+      case ExprKind::Subscript:
+        if (!expr(*e.operands[1], always)) return false;
+        if (always && isParam(*e.operands[0]) && fromParameters(*e.operands[1])) reads_.push_back(&e);
+        return true;
+      default: break;
+    }
+    for (const ExprPtr& o : e.operands)
+      if (o && !expr(*o, always)) return false;
+    return true;
+  }
+
+  bool fail(std::string why) {
+    why_ = std::move(why);
+    return false;
+  }
+
+  std::vector<const Expr*> reads_;
+  std::string why_;
+
+ private:
+  bool isParam(const Expr& e) const { return e.kind == ExprKind::VarRef && e.var < fn_.numParams; }
+  // An index the wrapper can compute before the body's statements: parameters, literals and
+  // arithmetic on them (no local, no read).
+  bool fromParameters(const Expr& e) const {
+    switch (e.kind) {
+      case ExprKind::IntLiteral:
+      case ExprKind::BoolLiteral: return true;
+      case ExprKind::VarRef: return e.var < fn_.numParams && fn_.vars[e.var].type.isValue();
+      case ExprKind::Unary:
+      case ExprKind::Binary:
+      case ExprKind::Cast:
+        for (const ExprPtr& o : e.operands)
+          if (!o || !fromParameters(*o)) return false;
+        return true;
+      default: return false;
+    }
+  }
+
+  const Function& fn_;
+  unsigned nodes_ = 0;
+};
+
+}  // namespace
+
+std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std::string* why) {
+  auto no = [&](const std::string& reason) -> std::optional<std::vector<const Expr*>> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (fn.mode != IndexMode::Grid1D && fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
+    return no("not a 1-, 2- or 3-D kernel");
+  if (!fn.isKernel() || !fn.body || fn.body->kind != StmtKind::Block) return no("no kernel body");
+  if (fn.returnType.isVoid() || !fn.returnType.isValue() || fn.resultRecord) return no("no scalar result");
+  for (const KernelParam& p : fn.signature.params)
+    if (p.record) return no("an array of structs");
+  ReadFinder finder(fn);
+  const std::vector<StmtPtr>& stmts = fn.body->stmts;
+  for (size_t k = 0; k < stmts.size(); ++k) {
+    const Stmt& s = *stmts[k];
+    const bool last = k + 1 == stmts.size();
+    if (s.kind == StmtKind::Null) continue;
+    if (s.kind == StmtKind::Decl) {
+      if (last || !s.expr || !s.inits.empty() || !fn.vars[s.var].type.isValue())
+        return no("a declaration that is not a scalar with its initializer");
+      if (!finder.expr(*s.expr, true)) return no(finder.why_);
+      continue;
+    }
+    if (s.kind != StmtKind::Return || !last || !s.expr) return no("a statement other than declarations and one return");
+    if (!finder.expr(*s.expr, true)) return no(finder.why_);
+  }
+  if (finder.reads_.empty()) return no("no read every call performs");
+  return std::move(finder.reads_);
+}
+
+void emitReadsFirstStep(const Module& module, const Function& fn, const std::vector<const Expr*>& reads,
+                        const std::array<std::string, 3>& loopVar, const std::array<std::string, 3>& extent,
+                        unsigned inner, const std::string& first, const std::vector<std::string>& args,
+                        const StoreAt& store, CodeWriter& out) {
+  AstPrinter printer(module, fn, Flavor::Cuda, out);
+  const unsigned axes = rank(fn.mode);
+  // The indices of output u, and the rewrites that print the body for it.
+  auto indicesOf = [&](unsigned u) {
+    std::array<std::string, 3> v = loopVar;
+    v[inner] = loopVar[inner] + "_" + std::to_string(u);
+    return v;
+  };
+  auto rewritesOf = [&](unsigned u) {
+    PrintRewrites r;
+    const std::array<std::string, 3> v = indicesOf(u);
+    for (unsigned a = 0; a < axes && a < fn.indexParams.size(); ++a) {
+      const int p = fn.indexParams[a];
+      const Scalar t = fn.vars[p].type.scalar;
+      r.vars[static_cast<VarId>(p)] = t == Scalar::I32 ? v[a] : "((" + std::string(spelling(t)) + ")" + v[a] + ")";
+    }
+    for (unsigned p = 0; p < fn.numParams && p < args.size(); ++p)
+      if (!args[p].empty() && args[p] != printer.varName(p)) r.vars[p] = args[p];
+    return r;
+  };
+  auto temp = [](unsigned u, size_t n) { return "culift_r" + std::to_string(u) + "_" + std::to_string(n); };
+  out.say("// The reads of " + std::to_string(kReadsFirstItems) +
+          " outputs first (their loads in flight together), then each output's statements on the values read.");
+  for (unsigned u = 0; u < kReadsFirstItems; ++u) {
+    const std::string k = indicesOf(u)[inner];
+    out.say("const int " + k + " = " + first + " + " + std::to_string(u) + " * (int)blockDim.x;");
+    out.say("const bool culift_in" + std::to_string(u) + " = " + k + " < " + extent[inner] + ";");
+    const PrintRewrites r = rewritesOf(u);
+    printer.setRewrites(&r);
+    for (size_t n = 0; n < reads.size(); ++n) {
+      const std::string type(spelling(reads[n]->type.scalar));
+      out.say("const " + type + " " + temp(u, n) + " = culift_in" + std::to_string(u) + " ? " +
+              printer.printExpression(*reads[n]) + " : (" + type + ")0;");
+    }
+    printer.setRewrites(nullptr);
+    out.mapToGenerated();
+  }
+  for (unsigned u = 0; u < kReadsFirstItems; ++u) {
+    PrintRewrites r = rewritesOf(u);
+    for (size_t n = 0; n < reads.size(); ++n) r.exprs[reads[n]] = temp(u, n);
+    const std::array<std::string, 3> v = indicesOf(u);
+    r.returns = [&](const std::string& value) { return store(v, value); };
+    CodeWriter::Scope item = out.open("if (culift_in" + std::to_string(u) + ")");
+    printer.setRewrites(&r);
+    for (const StmtPtr& s : fn.body->stmts) printer.printStatement(*s, out.depth());
+    printer.setRewrites(nullptr);
+    out.mapToGenerated();
+  }
+}
+
+}  // namespace culift::codegen
