@@ -4,8 +4,9 @@
 // each behind its own bounds test) and from variants of it. Standalone, on the GPU machine:
 //
 //   culift emit bench/gpu/reduction_kernels.hpp -o .gpu/red.cu        (on the development machine)
-//   culift emit bench/gpu/column_cells.hpp --function RmsNormalize -o - | sed -n '/^__device__ float RmsNormalize/,/^}/p' > .gpu/rms.cu
-//   nvcc -O3 -arch=sm_90 -I.gpu -o normalize_variants bench/gpu/normalize_variants.cu && ./normalize_variants
+//   culift emit bench/gpu/column_cells.hpp --function RmsNormalize -o - | sed -n '/^__device__ float
+//   RmsNormalize/,/^}/p' > .gpu/rms.cu nvcc -O3 -arch=sm_90 -I.gpu -o normalize_variants
+//   bench/gpu/normalize_variants.cu && ./normalize_variants
 //
 //   emitted/N   N indices per thread, each behind its own bounds test (today's wrapper at N = 4)
 //   whole/N     a thread whose N indices are all in range computes the N values first, then stores
@@ -31,27 +32,27 @@
   } while (0)
 
 // The innermost loop of a per-thread wrapper: indices k0, k0 + blockDim.x, ... of the last axis.
-#define CULIFT_ITEMS(STORE_AT, CALL_AT)                                                      \
-  if (WHOLE && k0 + (ITEMS - 1) * (int)blockDim.x < nk) {                                  \
-    float r[ITEMS];                                                                          \
-    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {                                      \
-      const int k = k0 + u * (int)blockDim.x;                                                \
-      r[u] = CALL_AT;                                                                        \
-    }                                                                                        \
-    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {                                      \
-      const int k = k0 + u * (int)blockDim.x;                                                \
-      STORE_AT = r[u];                                                                       \
-    }                                                                                        \
-  } else {                                                                                   \
-    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {                                      \
-      const int k = k0 + u * (int)blockDim.x;                                                \
-      if (k < nk) STORE_AT = CALL_AT;                                                        \
-    }                                                                                        \
+#define CULIFT_ITEMS(STORE_AT, CALL_AT)                   \
+  if (WHOLE && k0 + (ITEMS - 1) * (int)blockDim.x < nk) { \
+    float r[ITEMS];                                       \
+    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {   \
+      const int k = k0 + u * (int)blockDim.x;             \
+      r[u] = CALL_AT;                                     \
+    }                                                     \
+    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {   \
+      const int k = k0 + u * (int)blockDim.x;             \
+      STORE_AT = r[u];                                    \
+    }                                                     \
+  } else {                                                \
+    _Pragma("unroll") for (int u = 0; u < ITEMS; ++u) {   \
+      const int k = k0 + u * (int)blockDim.x;             \
+      if (k < nk) STORE_AT = CALL_AT;                     \
+    }                                                     \
   }
 
-template <int ITEMS, bool WHOLE>
-__global__ void layerNorm(const float* __restrict__ x, const float* __restrict__ mean,
-                          const float* __restrict__ var, long long n, float* __restrict__ out, int ni, int nk) {
+template <int ITEMS, bool WHOLE> __global__ void layerNorm(const float* __restrict__ x, const float* __restrict__ mean,
+                                                           const float* __restrict__ var, long long n,
+                                                           float* __restrict__ out, int ni, int nk) {
   for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < ni; i += gridDim.y * blockDim.y)
 #pragma unroll 1
     for (int k0 = blockIdx.x * blockDim.x * ITEMS + threadIdx.x; k0 < nk; k0 += gridDim.x * blockDim.x * ITEMS) {
@@ -59,9 +60,9 @@ __global__ void layerNorm(const float* __restrict__ x, const float* __restrict__
     }
 }
 
-template <int ITEMS, bool WHOLE>
-__global__ void softmax(const float* __restrict__ x, const float* __restrict__ max, const float* __restrict__ sum,
-                        long long n, float* __restrict__ out, int ni, int nk) {
+template <int ITEMS, bool WHOLE> __global__ void softmax(const float* __restrict__ x, const float* __restrict__ max,
+                                                         const float* __restrict__ sum, long long n,
+                                                         float* __restrict__ out, int ni, int nk) {
   for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < ni; i += gridDim.y * blockDim.y)
 #pragma unroll 1
     for (int k0 = blockIdx.x * blockDim.x * ITEMS + threadIdx.x; k0 < nk; k0 += gridDim.x * blockDim.x * ITEMS) {
@@ -69,9 +70,9 @@ __global__ void softmax(const float* __restrict__ x, const float* __restrict__ m
     }
 }
 
-template <int ITEMS, bool WHOLE>
-__global__ void rmsNorm(const float* __restrict__ x, const float* __restrict__ r, int F, int S,
-                        float* __restrict__ out, int ni, int nj, int nk) {
+template <int ITEMS, bool WHOLE> __global__ void rmsNorm(const float* __restrict__ x, const float* __restrict__ r,
+                                                         int F, int S, float* __restrict__ out, int ni, int nj,
+                                                         int nk) {
   for (int i = blockIdx.z * blockDim.z + threadIdx.z; i < ni; i += gridDim.z * blockDim.z)
 #pragma unroll 1
     for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < nj; j += gridDim.y * blockDim.y)
@@ -83,10 +84,9 @@ __global__ void rmsNorm(const float* __restrict__ x, const float* __restrict__ r
 
 // The function's reads of every index first, then its arithmetic (the device function's body by
 // hand, with its reads replaced).
-template <int ITEMS>
-__global__ void layerNormReads(const float* __restrict__ x, const float* __restrict__ mean,
-                               const float* __restrict__ variance, long long n, float* __restrict__ out, int ni,
-                               int nk) {
+template <int ITEMS> __global__ void layerNormReads(const float* __restrict__ x, const float* __restrict__ mean,
+                                                    const float* __restrict__ variance, long long n,
+                                                    float* __restrict__ out, int ni, int nk) {
   for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < ni; i += gridDim.y * blockDim.y)
 #pragma unroll 1
     for (int k0 = blockIdx.x * blockDim.x * ITEMS + threadIdx.x; k0 < nk; k0 += gridDim.x * blockDim.x * ITEMS) {
@@ -108,9 +108,9 @@ __global__ void layerNormReads(const float* __restrict__ x, const float* __restr
     }
 }
 
-template <int ITEMS>
-__global__ void softmaxReads(const float* __restrict__ x, const float* __restrict__ max, const float* __restrict__ sum,
-                             long long n, float* __restrict__ out, int ni, int nk) {
+template <int ITEMS> __global__ void softmaxReads(const float* __restrict__ x, const float* __restrict__ max,
+                                                  const float* __restrict__ sum, long long n, float* __restrict__ out,
+                                                  int ni, int nk) {
   for (int i = blockIdx.y * blockDim.y + threadIdx.y; i < ni; i += gridDim.y * blockDim.y)
 #pragma unroll 1
     for (int k0 = blockIdx.x * blockDim.x * ITEMS + threadIdx.x; k0 < nk; k0 += gridDim.x * blockDim.x * ITEMS) {
@@ -132,9 +132,8 @@ __global__ void softmaxReads(const float* __restrict__ x, const float* __restric
     }
 }
 
-template <int ITEMS>
-__global__ void rmsNormReads(const float* __restrict__ x, const float* __restrict__ rms, int F, int S,
-                             float* __restrict__ out, int ni, int nj, int nk) {
+template <int ITEMS> __global__ void rmsNormReads(const float* __restrict__ x, const float* __restrict__ rms, int F,
+                                                  int S, float* __restrict__ out, int ni, int nj, int nk) {
   for (int b = blockIdx.z * blockDim.z + threadIdx.z; b < ni; b += gridDim.z * blockDim.z)
 #pragma unroll 1
     for (int f = blockIdx.y * blockDim.y + threadIdx.y; f < nj; f += gridDim.y * blockDim.y)
@@ -238,15 +237,27 @@ int main() {
     std::printf("layer norm's normalize, %d x %d (block 32 x 8)\n", rows, cols);
     const dim3 block(32, 8);
     auto grid = [&](int items) { return dim3((cols + 32 * items - 1) / (32 * items), (rows + 7) / 8); };
-    report("emitted/4", [&] { layerNorm<4, false><<<grid(4), block>>>(x, mean, var, cols, ref, rows, cols); }, 8.0 * n, nullptr, nullptr, 0);
-    report("emitted/1", [&] { layerNorm<1, false><<<grid(1), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
-    report("whole/4", [&] { layerNorm<4, true><<<grid(4), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
-    report("whole/8", [&] { layerNorm<8, true><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
-    report("reads/4", [&] { layerNormReads<4><<<grid(4), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n,
-           ref, out, n);
-    report("reads/8", [&] { layerNormReads<8><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n,
-           ref, out, n);
-    report("emitted/8", [&] { layerNorm<8, false><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
+    report(
+        "emitted/4", [&] { layerNorm<4, false><<<grid(4), block>>>(x, mean, var, cols, ref, rows, cols); }, 8.0 * n,
+        nullptr, nullptr, 0);
+    report(
+        "emitted/1", [&] { layerNorm<1, false><<<grid(1), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n,
+        ref, out, n);
+    report(
+        "whole/4", [&] { layerNorm<4, true><<<grid(4), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref,
+        out, n);
+    report(
+        "whole/8", [&] { layerNorm<8, true><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref,
+        out, n);
+    report(
+        "reads/4", [&] { layerNormReads<4><<<grid(4), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref,
+        out, n);
+    report(
+        "reads/8", [&] { layerNormReads<8><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n, ref,
+        out, n);
+    report(
+        "emitted/8", [&] { layerNorm<8, false><<<grid(8), block>>>(x, mean, var, cols, out, rows, cols); }, 8.0 * n,
+        ref, out, n);
     for (float* p : {x, mean, var, ref, out}) CHECK(cudaFree(p));
   }
   {
@@ -257,13 +268,21 @@ int main() {
     std::printf("softmax's normalize, %d x %d (block 32 x 8)\n", rows, cols);
     const dim3 block(32, 8);
     auto grid = [&](int items) { return dim3((cols + 32 * items - 1) / (32 * items), (rows + 7) / 8); };
-    report("emitted/4", [&] { softmax<4, false><<<grid(4), block>>>(x, max, sum, cols, ref, rows, cols); }, 8.0 * n, nullptr, nullptr, 0);
-    report("whole/4", [&] { softmax<4, true><<<grid(4), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
-    report("reads/4", [&] { softmaxReads<4><<<grid(4), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n,
-           ref, out, n);
-    report("reads/8", [&] { softmaxReads<8><<<grid(8), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n,
-           ref, out, n);
-    report("whole/8", [&] { softmax<8, true><<<grid(8), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out, n);
+    report(
+        "emitted/4", [&] { softmax<4, false><<<grid(4), block>>>(x, max, sum, cols, ref, rows, cols); }, 8.0 * n,
+        nullptr, nullptr, 0);
+    report(
+        "whole/4", [&] { softmax<4, true><<<grid(4), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out,
+        n);
+    report(
+        "reads/4", [&] { softmaxReads<4><<<grid(4), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out,
+        n);
+    report(
+        "reads/8", [&] { softmaxReads<8><<<grid(8), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out,
+        n);
+    report(
+        "whole/8", [&] { softmax<8, true><<<grid(8), block>>>(x, max, sum, cols, out, rows, cols); }, 8.0 * n, ref, out,
+        n);
     for (float* p : {x, max, sum, ref, out}) CHECK(cudaFree(p));
   }
   {
@@ -273,11 +292,17 @@ int main() {
     float *ref = buffer(n, 0, 0, 15), *out = buffer(n, 0, 0, 16);
     std::printf("RMS norm's normalize, %d x %d x %d (block 256)\n", B, F, S);
     auto grid = [&](int items) { return dim3((S + 256 * items - 1) / (256 * items), F, B); };
-    report("emitted/4", [&] { rmsNorm<4, false><<<grid(4), 256>>>(x, r, F, S, ref, B, F, S); }, 8.0 * n, nullptr, nullptr, 0);
-    report("whole/4", [&] { rmsNorm<4, true><<<grid(4), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
-    report("reads/4", [&] { rmsNormReads<4><<<grid(4), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
-    report("reads/8", [&] { rmsNormReads<8><<<grid(8), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
-    report("whole/8", [&] { rmsNorm<8, true><<<grid(8), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
+    report(
+        "emitted/4", [&] { rmsNorm<4, false><<<grid(4), 256>>>(x, r, F, S, ref, B, F, S); }, 8.0 * n, nullptr, nullptr,
+        0);
+    report(
+        "whole/4", [&] { rmsNorm<4, true><<<grid(4), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
+    report(
+        "reads/4", [&] { rmsNormReads<4><<<grid(4), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
+    report(
+        "reads/8", [&] { rmsNormReads<8><<<grid(8), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
+    report(
+        "whole/8", [&] { rmsNorm<8, true><<<grid(8), 256>>>(x, r, F, S, out, B, F, S); }, 8.0 * n, ref, out, n);
     for (float* p : {x, r, ref, out}) CHECK(cudaFree(p));
   }
   return 0;
