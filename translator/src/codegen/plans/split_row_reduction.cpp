@@ -65,7 +65,7 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
 class SplitWriter : WarpSumsWriter {
  public:
   SplitWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
-      : WarpSumsWriter(module, fn, out), e_(e), warps_(e.threads / 32) {}
+      : WarpSumsWriter(module, fn, out, true), e_(e), warps_(e.threads / 32) {}
 
   void write() {
     CodeWriter::Scope entry =

@@ -4,8 +4,9 @@
 
 namespace culift::codegen {
 
-WarpSumsWriter::WarpSumsWriter(const Module& module, const Function& fn, CodeWriter& out)
-    : EntryWriter(module, fn, out), unroll_(widestElement() > 4 ? 8 : 16), sums_(fn.reassociatedSums) {}
+WarpSumsWriter::WarpSumsWriter(const Module& module, const Function& fn, CodeWriter& out, bool deeper)
+    : EntryWriter(module, fn, out), unroll_((widestElement() > 4 ? 8 : 16) * (deeper ? 2 : 1)),
+      sums_(fn.reassociatedSums) {}
 
 void WarpSumsWriter::startIterations(const PrintRewrites& perOutput) {
   step_ = perOutput;

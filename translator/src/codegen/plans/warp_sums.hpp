@@ -14,7 +14,9 @@ namespace culift::codegen {
 
 class WarpSumsWriter : protected EntryWriter {
  protected:
-  WarpSumsWriter(const Module& module, const Function& fn, CodeWriter& out);
+  // `deeper`: twice the loads in flight per lane (an entry whose blocks are too few to fill the
+  // device with warps: the split rows); the order of the additions is the same.
+  WarpSumsWriter(const Module& module, const Function& fn, CodeWriter& out, bool deeper = false);
 
   // `for (long long culift_q = first; <q is a slot with a chunk>; culift_q += step)`: the caller
   // writes, inside, slotSum() and what it does with each culift_a<s>.
