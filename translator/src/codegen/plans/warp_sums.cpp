@@ -5,7 +5,8 @@
 namespace culift::codegen {
 
 WarpSumsWriter::WarpSumsWriter(const Module& module, const Function& fn, CodeWriter& out, bool deeper)
-    : EntryWriter(module, fn, out), unroll_((widestElement() > 4 ? 8 : 16) * (deeper ? 2 : 1)),
+    : EntryWriter(module, fn, out),
+      unroll_((widestElement() > 4 ? 8 : 16) * (deeper ? 2 : 1)),
       sums_(fn.reassociatedSums) {}
 
 void WarpSumsWriter::startIterations(const PrintRewrites& perOutput) {
