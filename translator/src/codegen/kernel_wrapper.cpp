@@ -198,40 +198,50 @@ struct Wrapper {
     params = std::move(e.declarations);
   }
 
-  // The device function called with the user's parameters in the user's order: index
-  // parameters from `loopVar` (of C type `indexType`), element inputs through `element`.
-  // A struct result's fields are written where they belong: the call passes the fields of
-  // out[<flat index of `loopVar` in `extent`>] to its reference parameters.
+  // The device function called with the user's parameters in the user's order (arguments()).
   template <typename ElementArg> std::string call(const std::array<std::string, 3>& loopVar,
                                                   const std::array<std::string, 3>& extent, Scalar indexType,
                                                   ElementArg element) const {
-    const KernelSignature& sig = fn.signature;
     std::string c = (fn.deviceName.empty() ? fn.name : fn.deviceName) + "(";
+    const std::vector<std::string> args = arguments(loopVar, extent, indexType, element);
+    for (size_t u = 0; u < args.size(); ++u) c += (u ? ", " : "") + args[u];
+    return c + ")";
+  }
+
+  // What the wrapper passes for each user parameter, by position: index parameters from `loopVar`
+  // (of C type `indexType`), element inputs through `element`, arrays under the wrapper's names.
+  // A struct result's fields are written where they belong: the fields of out[<flat index of
+  // `loopVar` in `extent`>] go to its reference parameters.
+  template <typename ElementArg> std::vector<std::string> arguments(const std::array<std::string, 3>& loopVar,
+                                                                    const std::array<std::string, 3>& extent,
+                                                                    Scalar indexType, ElementArg element) const {
+    const KernelSignature& sig = fn.signature;
+    std::vector<std::string> args;
     for (unsigned u = 0; u < fn.numParams; ++u) {
-      if (u) c += ", ";
       if (u >= fn.firstResultParam()) {
-        c += outName + "[" + flatIndex(loopVar, extent) + "]." +
-             fn.resultRecord->fields[u - fn.firstResultParam()].path;
+        args.push_back(outName + "[" + flatIndex(loopVar, extent) + "]." +
+                       fn.resultRecord->fields[u - fn.firstResultParam()].path);
         continue;
       }
       bool found = false;
       for (unsigned a = 0; a < fn.indexParams.size() && a < axes; ++a) {
         if (fn.indexParams[a] != static_cast<int>(u)) continue;
         const Scalar t = fn.vars[u].type.scalar;
-        c += t == indexType ? loopVar[a] : "(" + std::string(spelling(t)) + ")" + loopVar[a];
+        args.push_back(t == indexType ? loopVar[a] : "(" + std::string(spelling(t)) + ")" + loopVar[a]);
         found = true;
         break;
       }
       for (size_t k = 0; !found && k < sig.params.size(); ++k) {
         if (sig.params[k].userParam != static_cast<int>(u)) continue;
-        c += sig.params[k].role == ParamRole::PerElementScalar ? element(k) : flatPointer(sig.params[k], names[k]);
+        args.push_back(sig.params[k].role == ParamRole::PerElementScalar ? element(k)
+                                                                         : flatPointer(sig.params[k], names[k]));
         found = true;
       }
       if (!found)
         throw std::logic_error("kernel " + fn.kernelName + " does not pass parameter '" + fn.vars[u].name + "' of " +
                                fn.name);
     }
-    return c + ")";
+    return args;
   }
 
   // The element of `out` of the indices `v` in extents `n`, in C order.
@@ -307,7 +317,11 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     n[a] = kCount[a];
   }
   const bool vectorized = fn.mode == IndexMode::ElementWise && items > 1;
-  const bool readsFirst = !vectorized && items == kReadsFirstItems && w.module && readsIssuedFirst(fn);
+  // A body of declarations and one return: its reads of every index first (reads_first.hpp).
+  const std::optional<std::vector<const Expr*>> reads = !vectorized && items == kReadsFirstItems && w.module
+                                                            ? readsIssuedFirst(fn)
+                                                            : std::nullopt;
+  const bool readsFirst = reads.has_value();
   std::string what = vectorized   ? ", " + itemsText + " consecutive elements per thread as one vector per array"
                      : readsFirst ? ", " + itemsText + " indices per thread, blockDim.x apart, their reads first"
                      : items > 1  ? ", " + itemsText + " indices per thread, blockDim.x apart"
@@ -383,29 +397,22 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     out.line(indent, "for (int " + b + " = blockIdx." + d + " * blockDim." + d + " * " + itemsText + " + threadIdx." +
                          d + "; " + b + " < " + n[inner] + "; " + b + " += " + gridStride(d[0]) + " * " + itemsText +
                          ") {");
-    if (const auto reads = readsFirst ? readsIssuedFirst(fn) : std::nullopt) {
-      // Each user parameter as the device function's call passes it.
-      std::vector<std::string> args(fn.numParams);
-      for (size_t k = 0; k < fn.signature.params.size(); ++k) {
-        const int u = fn.signature.params[k].userParam;
-        if (u >= 0 && static_cast<unsigned>(u) < fn.numParams)
-          args[u] = flatPointer(fn.signature.params[k], w.names[k]);
-      }
+    if (reads) {
       std::vector<CodeWriter::Scope> depth;  // the structured writer at the loop body's depth
       while (out.depth() < indent + 1) depth.push_back(out.indented());
       emitReadsFirstStep(
-          *w.module, fn, *reads, v, n, inner, b, args,
+          *w.module, fn, *reads, v, inner, b, n[inner],
+          [&](const std::array<std::string, 3>& at) {
+            return w.arguments(at, n, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + at[0] + "]"; });
+          },
           [&](const std::array<std::string, 3>& at, const std::string& value) { return w.store(value, at, n); }, out);
-      depth.clear();
-      for (unsigned i = indent + 1; i-- > 1;) out.line(i, "}");
-      out.line(0, "}");
-      return;
+    } else {
+      out.line(indent + 1, "#pragma unroll");
+      out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
+      out.line(indent + 2, "const int " + v[inner] + " = " + b + " + culift_u * (int)blockDim.x;");
+      out.line(indent + 2, "if (" + v[inner] + " < " + n[inner] + ") " + store);
+      out.line(indent + 1, "}");
     }
-    out.line(indent + 1, "#pragma unroll");
-    out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");
-    out.line(indent + 2, "const int " + v[inner] + " = " + b + " + culift_u * (int)blockDim.x;");
-    out.line(indent + 2, "if (" + v[inner] + " < " + n[inner] + ") " + store);
-    out.line(indent + 1, "}");
   }
   for (unsigned i = indent + 1; i-- > 1;) out.line(i, "}");
   out.line(0, "}");

@@ -101,27 +101,23 @@ std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std
 }
 
 void emitReadsFirstStep(const Module& module, const Function& fn, const std::vector<const Expr*>& reads,
-                        const std::array<std::string, 3>& loopVar, const std::array<std::string, 3>& extent,
-                        unsigned inner, const std::string& first, const std::vector<std::string>& args,
-                        const StoreAt& store, CodeWriter& out) {
+                        const IndexNames& loopVar, unsigned inner, const std::string& first,
+                        const std::string& innerExtent, const ArgumentsAt& argumentsAt, const StoreAt& store,
+                        CodeWriter& out) {
   AstPrinter printer(module, fn, Flavor::Cuda, out);
-  const unsigned axes = rank(fn.mode);
-  // The indices of output u, and the rewrites that print the body for it.
+  // The indices of output u, and the rewrites that print the body for it: each parameter as the
+  // wrapper's call passes it, where that is not the name the statements print (a cast in
+  // parentheses, so that it stays one operand).
   auto indicesOf = [&](unsigned u) {
-    std::array<std::string, 3> v = loopVar;
+    IndexNames v = loopVar;
     v[inner] = loopVar[inner] + "_" + std::to_string(u);
     return v;
   };
   auto rewritesOf = [&](unsigned u) {
     PrintRewrites r;
-    const std::array<std::string, 3> v = indicesOf(u);
-    for (unsigned a = 0; a < axes && a < fn.indexParams.size(); ++a) {
-      const int p = fn.indexParams[a];
-      const Scalar t = fn.vars[p].type.scalar;
-      r.vars[static_cast<VarId>(p)] = t == Scalar::I32 ? v[a] : "((" + std::string(spelling(t)) + ")" + v[a] + ")";
-    }
+    const std::vector<std::string> args = argumentsAt(indicesOf(u));
     for (unsigned p = 0; p < fn.numParams && p < args.size(); ++p)
-      if (!args[p].empty() && args[p] != printer.varName(p)) r.vars[p] = args[p];
+      if (args[p] != printer.varName(p)) r.vars[p] = args[p].front() == '(' ? "(" + args[p] + ")" : args[p];
     return r;
   };
   auto temp = [](unsigned u, size_t n) { return "culift_r" + std::to_string(u) + "_" + std::to_string(n); };
@@ -130,7 +126,7 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
   for (unsigned u = 0; u < kReadsFirstItems; ++u) {
     const std::string k = indicesOf(u)[inner];
     out.say("const int " + k + " = " + first + " + " + std::to_string(u) + " * (int)blockDim.x;");
-    out.say("const bool culift_in" + std::to_string(u) + " = " + k + " < " + extent[inner] + ";");
+    out.say("const bool culift_in" + std::to_string(u) + " = " + k + " < " + innerExtent + ";");
     const PrintRewrites r = rewritesOf(u);
     printer.setRewrites(&r);
     for (size_t n = 0; n < reads.size(); ++n) {
@@ -144,7 +140,7 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
   for (unsigned u = 0; u < kReadsFirstItems; ++u) {
     PrintRewrites r = rewritesOf(u);
     for (size_t n = 0; n < reads.size(); ++n) r.exprs[reads[n]] = temp(u, n);
-    const std::array<std::string, 3> v = indicesOf(u);
+    const IndexNames v = indicesOf(u);
     r.returns = [&](const std::string& value) { return store(v, value); };
     CodeWriter::Scope item = out.open("if (culift_in" + std::to_string(u) + ")");
     printer.setRewrites(&r);

@@ -30,14 +30,16 @@ std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std
 inline constexpr unsigned kReadsFirstNodes = 160;
 
 // The innermost step of the 32-bit wrapper for such a function: its kReadsFirstItems indices
-// `<loopVar[inner]>_<u> = <first> + u * blockDim.x`, every read of each index behind its bounds
-// test, then each index's statements on the values read, its return stored as `store(indices,
-// value)` says. `loopVar` and `extent` name the wrapper's int indices and extents; `args` the text
-// each user parameter other than the indices is passed as (by user parameter).
-using StoreAt = std::function<std::string(const std::array<std::string, 3>& indices, const std::string& value)>;
+// `<loopVar[inner]>_<u> = <first> + u * blockDim.x` below `innerExtent`, every read of each index
+// behind its bounds test, then each index's statements on the values read, its return stored as
+// `store(indices, value)` says. `argumentsAt(indices)` gives what the wrapper's call of the device
+// function passes for each user parameter at those indices (the statements read them so).
+using IndexNames = std::array<std::string, 3>;
+using ArgumentsAt = std::function<std::vector<std::string>(const IndexNames& indices)>;
+using StoreAt = std::function<std::string(const IndexNames& indices, const std::string& value)>;
 void emitReadsFirstStep(const Module& module, const Function& fn, const std::vector<const Expr*>& reads,
-                        const std::array<std::string, 3>& loopVar, const std::array<std::string, 3>& extent,
-                        unsigned inner, const std::string& first, const std::vector<std::string>& args,
-                        const StoreAt& store, CodeWriter& out);
+                        const IndexNames& loopVar, unsigned inner, const std::string& first,
+                        const std::string& innerExtent, const ArgumentsAt& argumentsAt, const StoreAt& store,
+                        CodeWriter& out);
 
 }  // namespace culift::codegen
