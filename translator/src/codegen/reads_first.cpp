@@ -68,6 +68,16 @@ class ReadFinder {
   unsigned nodes_ = 0;
 };
 
+// Whether `e` refers to `v` anywhere.
+bool mentionsVar(const Expr& e, VarId v) {
+  bool found = false;
+  visitExprs(e, [&](const Expr& x) {
+    if (x.kind == ExprKind::VarRef && x.var == v) found = true;
+    return !found;
+  });
+  return found;
+}
+
 }  // namespace
 
 std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std::string* why) {
@@ -121,28 +131,39 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
     return r;
   };
   auto temp = [](unsigned u, size_t n) { return "culift_r" + std::to_string(u) + "_" + std::to_string(n); };
+  // A read whose index does not involve the stepped index is the same element for every output of
+  // the step (mean[i] beside x[i * n + j] stepping j): read once, by output 0, which the loop's
+  // bound already keeps in range; the others use its value, and what they compute from it alone
+  // the device compiler computes once (output 0's statements are not behind a test).
+  const VarId stepped = inner < fn.indexParams.size() ? static_cast<VarId>(fn.indexParams[inner]) : kNone;
+  std::vector<bool> shared(reads.size(), false);
+  for (size_t n = 0; n < reads.size(); ++n) shared[n] = stepped != kNone && !mentionsVar(*reads[n], stepped);
+  auto inRange = [](unsigned u) { return "culift_in" + std::to_string(u); };
   out.say("// The reads of " + std::to_string(kReadsFirstItems) +
           " outputs first (their loads in flight together), then each output's statements on the values read.");
   for (unsigned u = 0; u < kReadsFirstItems; ++u) {
     const std::string k = indicesOf(u)[inner];
     out.say("const int " + k + " = " + first + " + " + std::to_string(u) + " * (int)blockDim.x;");
-    out.say("const bool culift_in" + std::to_string(u) + " = " + k + " < " + innerExtent + ";");
+    if (u > 0) out.say("const bool " + inRange(u) + " = " + k + " < " + innerExtent + ";");
     const PrintRewrites r = rewritesOf(u);
     printer.setRewrites(&r);
     for (size_t n = 0; n < reads.size(); ++n) {
+      if (u > 0 && shared[n]) continue;
       const std::string type(spelling(reads[n]->type.scalar));
-      out.say("const " + type + " " + temp(u, n) + " = culift_in" + std::to_string(u) + " ? " +
-              printer.printExpression(*reads[n]) + " : (" + type + ")0;");
+      const std::string read = printer.printExpression(*reads[n]);
+      out.say("const " + type + " " + temp(u, n) + " = " +
+              (u == 0 ? read : inRange(u) + " ? " + read + " : (" + type + ")0") + ";");
     }
     printer.setRewrites(nullptr);
     out.mapToGenerated();
   }
   for (unsigned u = 0; u < kReadsFirstItems; ++u) {
     PrintRewrites r = rewritesOf(u);
-    for (size_t n = 0; n < reads.size(); ++n) r.exprs[reads[n]] = temp(u, n);
+    for (size_t n = 0; n < reads.size(); ++n) r.exprs[reads[n]] = temp(shared[n] ? 0 : u, n);
     const IndexNames v = indicesOf(u);
     r.returns = [&](const std::string& value) { return store(v, value); };
-    CodeWriter::Scope item = out.open("if (culift_in" + std::to_string(u) + ")");
+    // Output 0 is in range wherever the step runs (its index is the loop's).
+    CodeWriter::Scope item = u == 0 ? out.open("") : out.open("if (" + inRange(u) + ")");
     printer.setRewrites(&r);
     for (const StmtPtr& s : fn.body->stmts) printer.printStatement(*s, out.depth());
     printer.setRewrites(nullptr);
