@@ -30,3 +30,16 @@ CULIFT_KERNEL_INDEX(b, f, s)
 inline float RmsNormalize(const float* x, const float* rms, int F, int S, int b, int f, int s) {
   return x[(b * F + f) * S + s] / rms[b * S + s];
 }
+
+// RMS norm in one function, as one output's formula: its column's root mean square over f, then
+// its element divided by it (the loop planner runs the loop once per column, the division for
+// every f of it).
+CULIFT_KERNEL_INDEX(b, f, s)
+inline float RmsNorm(const float* x, int F, int S, float eps, int b, int f, int s) {
+  float sum = 0.0f;
+  for (int g = 0; g < F; ++g) {
+    const float v = x[(b * F + g) * S + s];
+    sum += v * v;
+  }
+  return x[(b * F + f) * S + s] / std::sqrt(sum / (float)F + eps);
+}

@@ -106,6 +106,39 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
     }
     rows.push_back(std::move(row));
   }
+
+  // The same RMS norm as one function (RmsNorm): the loop planner runs its loop once per column
+  // (b, s) and the division for every f, so x is read from memory once.
+  {
+    const int B = sizes.rms[0], F = sizes.rms[1], S = sizes.rms[2];
+    Row row{"RmsNorm (one function)", shape({B, F, S})};
+    const std::int64_t elements = std::int64_t(B) * S * F;
+    row.bytes = 4.0 * 2 * static_cast<double>(elements);
+    row.torchKey = "rmsnorm " + row.size;
+    row.tolerance = 1e-5;
+    const float eps = 1e-6f;
+    try {
+      const std::vector<float> x = uniformFloats(c.seed ^ 0xc03, static_cast<std::size_t>(elements), -1, 1);
+      DeviceBuffer<float> dx(e, x), out(e, static_cast<std::size_t>(elements));
+      const rt::Kernel k = e.kernel(c.columns, "RmsNorm");
+      const rt::LaunchPlan plan = LaunchPlanner::for3D(B, F, S, 256, 1, 1, e.device().limits);
+      Launch g = [&](int) { k.launch(e, plan, dx, F, S, eps, out); };
+      auto want = [&](std::int64_t idx) {
+        const std::int64_t b = idx / (std::int64_t(F) * S), f = idx / S % F, s = idx % S;
+        return double(RmsNorm(x.data(), F, S, eps, int(b), int(f), int(s)));
+      };
+      const auto sample = sampleIndices(elements, 1 << 12, c.seed ^ 0xc06);
+      row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, sample, elements);
+      logCheck(c, row, "generated", row.generatedErr);
+      const auto t = timeInterleaved(e, {g}, 1, c.timing);
+      row.generatedMs = t[0].medianMs;
+      row.note = describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled elements checked";
+      logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,37 @@ class BackendImpl {
   virtual void synchronizeEvent(void* event) = 0;
   virtual float elapsedMs(void* start, void* end) = 0;
   virtual void destroyEvent(void* event) noexcept = 0;
+  // `stream` (null: the default stream) waits for the event's last record. The CPU backend's work
+  // is synchronous: nothing to wait for.
+  virtual void waitEvent(void* /*stream*/, void* /*event*/) {}
+
+  // CUDA graphs, for Pipeline: a stream's launches captured once and replayed. A backend without
+  // them (the CPU backend, a driver that lacks the entry points) refuses the capture and the
+  // pipeline runs its launches one by one.
+  struct CapturedGraph {
+    void* graph = nullptr;  // CUgraph
+    void* exec = nullptr;   // CUgraphExec: what a replay launches
+  };
+  // A stream for capturing, one that does not synchronize with the default stream implicitly
+  // (the default stream cannot be used while a stream that does is capturing).
+  virtual void* createCaptureStream() { return createStream(); }
+  // Starts capturing `stream` on the calling thread; false with the reason when it cannot.
+  virtual bool beginCapture(void* /*stream*/, std::string* whyNot) {
+    if (whyNot) *whyNot = "this backend has no graphs";
+    return false;
+  }
+  // Ends the capture and instantiates what it recorded. On failure nothing is left behind: the
+  // graph is empty (exec null), with the reason.
+  virtual CapturedGraph endCapture(void* /*stream*/, std::string* whyNot) {
+    if (whyNot) *whyNot = "this backend has no graphs";
+    return {};
+  }
+  // Ends a capture that a failed launch interrupted and discards its graph.
+  virtual void abortCapture(void* /*stream*/) noexcept {}
+  virtual void launchGraph(const CapturedGraph& /*graph*/, void* /*stream*/) {
+    throw std::logic_error("launchGraph on a backend without graphs");  // beginCapture refused every capture
+  }
+  virtual void destroyGraph(const CapturedGraph& /*graph*/) noexcept {}
 
   virtual CompileCache* cache() = 0;
   virtual const std::shared_ptr<const Nvrtc>& nvrtc() const = 0;

@@ -63,6 +63,7 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   resolveAny(lib, api->cuStreamCreate, {"cuStreamCreate"}, missing);
   resolveAny(lib, api->cuStreamDestroy, {"cuStreamDestroy_v2", "cuStreamDestroy"}, missing);
   resolveAny(lib, api->cuStreamSynchronize, {"cuStreamSynchronize"}, missing);
+  resolveAny(lib, api->cuStreamWaitEvent, {"cuStreamWaitEvent"}, missing);
   resolveAny(lib, api->cuEventCreate, {"cuEventCreate"}, missing);
   resolveAny(lib, api->cuEventRecord, {"cuEventRecord"}, missing);
   resolveAny(lib, api->cuEventSynchronize, {"cuEventSynchronize"}, missing);
@@ -71,12 +72,34 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   resolveAny(lib, api->cuOccupancyMaxPotentialBlockSize, {"cuOccupancyMaxPotentialBlockSize"}, missing);
   lib.resolve(api->cuGetErrorName, "cuGetErrorName");
   lib.resolve(api->cuGetErrorString, "cuGetErrorString");
+  // Optional: graphs. Only these names: the older cuStreamBeginCapture takes no mode, and the older
+  // cuGraphInstantiate (_v2) takes an error node and a log buffer in place of the flags.
+  lib.resolve(api->cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+  lib.resolve(api->cuStreamEndCapture, "cuStreamEndCapture");
+  lib.resolve(api->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  lib.resolve(api->cuGraphLaunch, "cuGraphLaunch");
+  lib.resolve(api->cuGraphExecDestroy, "cuGraphExecDestroy");
+  lib.resolve(api->cuGraphDestroy, "cuGraphDestroy");
   if (!missing.empty()) {
     if (whyNot)
       *whyNot = lib.path() + " lacks driver entry points culift needs (" + missing + "): the driver is too old";
     return nullptr;
   }
   return api;
+}
+
+std::string DriverApi::missingGraphEntries() const {
+  std::string missing;
+  auto note = [&](bool present, const char* name) {
+    if (!present) missing += (missing.empty() ? "" : ", ") + std::string(name);
+  };
+  note(cuStreamBeginCapture != nullptr, "cuStreamBeginCapture_v2");
+  note(cuStreamEndCapture != nullptr, "cuStreamEndCapture");
+  note(cuGraphInstantiateWithFlags != nullptr, "cuGraphInstantiateWithFlags");
+  note(cuGraphLaunch != nullptr, "cuGraphLaunch");
+  note(cuGraphExecDestroy != nullptr, "cuGraphExecDestroy");
+  note(cuGraphDestroy != nullptr, "cuGraphDestroy");
+  return missing;
 }
 
 std::string DriverApi::errorName(CUresult status) const {

@@ -20,15 +20,24 @@ struct CUmod_st;
 struct CUfunc_st;
 struct CUstream_st;
 struct CUevent_st;
+struct CUgraph_st;
+struct CUgraphExec_st;
 using CUcontext = CUctx_st*;
 using CUmodule = CUmod_st*;
 using CUfunction = CUfunc_st*;
 using CUstream = CUstream_st*;
 using CUevent = CUevent_st*;
+using CUgraph = CUgraph_st*;
+using CUgraphExec = CUgraphExec_st*;
 using CUoccupancyB2DSize = std::size_t (*)(int blockSize);
 
 constexpr CUresult kCudaSuccess = 0;
 constexpr CUresult kCudaErrorNotReady = 600;
+
+// cuStreamCreate flags: CU_STREAM_NON_BLOCKING, no implicit synchronization with the default stream.
+constexpr unsigned kStreamNonBlocking = 0x1;
+// CUstreamCaptureMode: CU_STREAM_CAPTURE_MODE_THREAD_LOCAL, unsafe calls refused on the capturing thread only.
+constexpr int kCaptureModeThreadLocal = 1;
 
 // Device attributes culift reads (values of CUdevice_attribute).
 enum DeviceAttribute : int {
@@ -93,16 +102,28 @@ struct DriverApi {
   CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned) = nullptr;
   CUresult (*cuEventCreate)(CUevent*, unsigned) = nullptr;
   CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent) = nullptr;
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent) = nullptr;
   CUresult (*cuEventDestroy)(CUevent) = nullptr;
   CUresult (*cuOccupancyMaxPotentialBlockSize)(int*, int*, CUfunction, CUoccupancyB2DSize, std::size_t, int) = nullptr;
+  // CUDA graphs (Pipeline), optional: a driver without them runs pipelines launch by launch. Capture
+  // with a mode is cuStreamBeginCapture_v2 (CUDA 10.1); instantiation with flags, CUDA 11.4.
+  CUresult (*cuStreamBeginCapture)(CUstream, int) = nullptr;
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph*) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec*, CUgraph, unsigned long long) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
 
   // Loads libcuda.so.1 ($CULIFT_CUDA_DRIVER_PATH first). Null plus a reason when it is absent or
   // lacks an entry point. Does not call cuInit.
   static std::shared_ptr<const DriverApi> load(std::string* whyNot);
+
+  // The graph entry points the driver lacks ("cuStreamBeginCapture_v2, ..."); empty when it has all.
+  std::string missingGraphEntries() const;
 
   // Throws CudaError for a failed call; `context` says what culift was doing.
   void check(CUresult status, const char* call, const char* context = nullptr) const {

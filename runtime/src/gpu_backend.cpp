@@ -201,6 +201,66 @@ class GpuBackend final : public BackendImpl {
     api_->cuCtxSetCurrent(context_);
     api_->cuEventDestroy(static_cast<CUevent>(event));
   }
+  void waitEvent(void* stream, void* event) override {
+    makeCurrent();
+    api_->check(api_->cuStreamWaitEvent(static_cast<CUstream>(stream), static_cast<CUevent>(event), 0),
+                "cuStreamWaitEvent");
+  }
+
+  void* createCaptureStream() override {
+    makeCurrent();
+    CUstream s = nullptr;
+    api_->check(api_->cuStreamCreate(&s, kStreamNonBlocking), "cuStreamCreate", "creating a stream to capture");
+    return s;
+  }
+  // Thread-local capture: a call that cannot be captured (an allocation, a synchronization) made
+  // on this thread while it captures fails and invalidates the capture instead of going unseen;
+  // other threads' calls are neither refused nor seen (global mode would refuse them too).
+  bool beginCapture(void* stream, std::string* whyNot) override {
+    if (std::string missing = api_->missingGraphEntries(); !missing.empty()) {
+      if (whyNot) *whyNot = "the CUDA driver lacks " + missing;
+      return false;
+    }
+    makeCurrent();
+    if (CUresult r = api_->cuStreamBeginCapture(static_cast<CUstream>(stream), kCaptureModeThreadLocal);
+        r != kCudaSuccess) {
+      if (whyNot) *whyNot = "cuStreamBeginCapture_v2 failed: " + api_->errorName(r);
+      return false;
+    }
+    return true;
+  }
+  CapturedGraph endCapture(void* stream, std::string* whyNot) override {
+    api_->cuCtxSetCurrent(context_);
+    CUgraph graph = nullptr;
+    if (CUresult r = api_->cuStreamEndCapture(static_cast<CUstream>(stream), &graph); r != kCudaSuccess) {
+      if (graph) api_->cuGraphDestroy(graph);
+      if (whyNot) *whyNot = "cuStreamEndCapture failed: " + api_->errorName(r);
+      return {};
+    }
+    CUgraphExec exec = nullptr;
+    if (CUresult r = api_->cuGraphInstantiateWithFlags(&exec, graph, 0); r != kCudaSuccess) {
+      api_->cuGraphDestroy(graph);
+      if (whyNot) *whyNot = "cuGraphInstantiateWithFlags failed: " + api_->errorName(r);
+      return {};
+    }
+    return {graph, exec};
+  }
+  void abortCapture(void* stream) noexcept override {
+    api_->cuCtxSetCurrent(context_);
+    CUgraph graph = nullptr;
+    api_->cuStreamEndCapture(static_cast<CUstream>(stream), &graph);  // fails for an invalidated capture
+    if (graph) api_->cuGraphDestroy(graph);
+  }
+  void launchGraph(const CapturedGraph& graph, void* stream) override {
+    makeCurrent();
+    api_->check(api_->cuGraphLaunch(static_cast<CUgraphExec>(graph.exec), static_cast<CUstream>(stream)),
+                "cuGraphLaunch", "replaying a pipeline's graph");
+  }
+  void destroyGraph(const CapturedGraph& graph) noexcept override {
+    api_->cuCtxSetCurrent(context_);
+    if (graph.exec) api_->cuGraphExecDestroy(static_cast<CUgraphExec>(graph.exec));
+    if (graph.graph) api_->cuGraphDestroy(static_cast<CUgraph>(graph.graph));
+  }
 
   CompileCache* cache() override { return &cache_; }
   const std::shared_ptr<const Nvrtc>& nvrtc() const override { return nvrtc_; }

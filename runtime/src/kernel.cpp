@@ -61,6 +61,9 @@ namespace {
 // 4 planes per slab 2.99 ms for heat-3d 256^3 x 20 steps, 8 to 64 planes 4.1-4.6 ms).
 constexpr std::int64_t kSlabPlanes = 4;
 
+// Columns per multiprocessor a ColumnsAcross entry needs at least (two warps).
+constexpr std::int64_t kColumnsAcrossPerSm = 64;
+
 // The grid of `entry` for a launch over `plan`'s extents (rows x cols outputs: the first two), from
 // how its blocks map to outputs (never from its plan), with the number of blocks it starts; nothing
 // when the device cannot take it.
@@ -134,6 +137,16 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
     }
     case BlockMapping::Columns: {  // the outputs in row-major order; the entry's loop takes those beyond the grid
       const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(rows * cols, entry.tileCols), limits.maxGrid[0]);
+      return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
+    }
+    case BlockMapping::ColumnsAcross: {
+      // A thread per column (i, k), each running the loop once and what follows it for every j:
+      // only where the columns give every multiprocessor two warps at least (fewer columns leave
+      // the device idle where the per-thread entry would fill it).
+      if (plan.rank != 3) return std::nullopt;
+      const std::int64_t columns = plan.extent[0] * plan.extent[2];
+      if (columns < kColumnsAcrossPerSm * std::max(1, device.multiprocessors)) return std::nullopt;
+      const std::int64_t blocks = std::min<std::int64_t>(blocksAlong(columns, entry.tileCols), limits.maxGrid[0]);
       return std::pair{Dim3{atLeastOne(blocks), 1, 1}, blocks};
     }
     case BlockMapping::Threads: return std::nullopt;  // the per-thread kernels are no plan entry

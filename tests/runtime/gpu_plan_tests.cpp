@@ -687,6 +687,93 @@ TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU bac
   REQUIRE(comparedWithCpu >= 30u);
 }
 
+// ---- column reductions shared by a middle axis: the loop once per column, the rest per m ----------
+
+namespace {
+
+struct HoistedSpec {
+  const char* name;
+  std::function<std::vector<ArgSpec>(std::int64_t nb, std::int64_t nm, std::int64_t nc)> args;
+};
+
+const std::vector<HoistedSpec>& hoistedSpecs() {
+  using S = Scalar;
+  static const std::vector<HoistedSpec> all = {
+      {"RmsNormOne",
+       [](auto nb, auto nm, auto nc) {
+         return std::vector{array(S::F32, nb * nm * nc), scalar(asInt(nm)), scalar(asInt(nc)), scalar(1e-6f)};
+       }},
+      {"CenteredSq",
+       [](auto nb, auto nm, auto nc) {
+         return std::vector{array(S::F64, nb * nm * nc), array(S::F64, nm), scalar(asInt(nm)), scalar(asInt(nc))};
+       }},
+      {"ColumnShift",
+       [](auto nb, auto nm, auto nc) {
+         return std::vector{array(S::F32, nb * nm * nc), scalar(asInt(nm)), scalar(asInt(nc))};
+       }},
+  };
+  return all;
+}
+
+// (b, m, c) launches with at least 64 columns (b, c) per multiprocessor of a 132-SM device: a
+// middle axis of 1 to 64 (a loop of as many iterations), columns of 64 and 256 per block,
+// ragged last blocks, arrays not 16-byte aligned.
+std::vector<Extent> hoistedExtents() {
+  std::vector<Extent> out = {{2, 5, 4500, 1}, {3, 1, 2900, 0}, {1, 17, 9001, 1}, {2, 3, 16000, 0}};
+  if (!smallOnly()) {
+    out.push_back({7, 64, 1300, 0});
+    out.push_back({16, 33, 4099, 1});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every entry of a column reduction shared by a middle axis gives the per-thread entry's bits",
+          "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  auto cpu = Engine::createCpu();
+  const std::shared_ptr<const Module> module = translatedData("hoisted_column_kernels.hpp");
+  std::set<std::string> entriesRun;
+  std::size_t comparedWithCpu = 0;
+  for (const HoistedSpec& spec : hoistedSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::HoistedColumnReduction);
+    const Scalar element = fn->returnType.scalar;
+    for (const Extent& x : hoistedExtents()) {
+      INFO("extents " << x.ni << " x " << x.nj << " x " << x.nk << ", arrays offset by " << x.offset);
+      const LaunchPlan plan = LaunchPlanner::for3D(x.ni, x.nj, x.nk, 32, 4, 2);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+      REQUIRE(choice);
+      entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+      const std::vector<ArgSpec> args = spec.args(x.ni, x.nj, x.nk);
+      for (Engine* engine : {strict.get(), fast.get()}) {
+        const bool exact = engine == strict.get();
+        INFO((exact ? "strict" : "default") << " math");
+        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
+        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
+        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
+        if (exact && x.ni * x.nj * x.nk <= 200000) {
+          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
+          ++comparedWithCpu;
+        }
+      }
+    }
+  }
+  WARN("column entries shared by a middle axis run: " << entriesRun.size() << "; " << comparedWithCpu
+                                                      << " compared with the CPU backend");
+  // Every kernel took both entries (256 columns per block and 64).
+  REQUIRE(entriesRun.size() == 2 * hoistedSpecs().size());
+  REQUIRE(comparedWithCpu >= 6u);
+}
+
 // ---- min/max row reductions: the loop's own bits on inputs full of NaNs, zeros and ties ----------
 
 #include "data/extremum_kernels.hpp"

@@ -458,6 +458,41 @@ TEST_CASE("column reductions: a thread per output, 256 per block while they fill
   }
 }
 
+TEST_CASE("column reductions shared by a middle axis: a thread per column (i, k), only where columns fill the device",
+          "[plan]") {
+  using culift::LoopPlan;
+  culift::Function f = kernelOf(culift::IndexMode::Grid3D, 1);
+  for (unsigned columns : {256u, 64u}) {
+    culift::PlanEntry e = planEntry("k_across" + std::to_string(columns), LoopPlan::HoistedColumnReduction, 1, false);
+    e.tileCols = columns;
+    e.threads = columns;
+    f.planEntries.push_back(e);
+  }
+  CHECK(f.planEntries[0].blockMapping() == culift::BlockMapping::ColumnsAcross);
+  // RMS norm over dim 1 of (112, 64, 512 x 512): 112 x 262,144 columns, 114,688 blocks of 256.
+  auto rms = choosePlanEntry(f, LaunchPlanner::for3D(112, 64, 262144), device132());
+  REQUIRE(rms);
+  CHECK(f.planEntries[rms->entry].kernelName == "k_across256");
+  CHECK(rms->plan.grid == Dim3{114688, 1, 1});
+  CHECK(rms->plan.block == Dim3{256, 1, 1});
+  CHECK(rms->plan.extent[1] == 64);  // the middle extent stays the launch's: each thread walks it
+  // 9,000 columns (two warps per multiprocessor at least): 36 blocks of 256 leave the device
+  // idle, 141 of 64 do not.
+  auto few = choosePlanEntry(f, LaunchPlanner::for3D(2, 1000, 4500), device132());
+  REQUIRE(few);
+  CHECK(f.planEntries[few->entry].kernelName == "k_across64");
+  CHECK(few->plan.grid == Dim3{141, 1, 1});
+  // Fewer columns than 64 per multiprocessor (8,448): per thread, each output its own loop.
+  CHECK(chosen(f, LaunchPlanner::for3D(2, 1000, 4000)) == "per-thread");
+  CHECK(chosen(f, LaunchPlanner::for3D(1, 100000, 1)) == "per-thread");
+  // Columns beyond the grid's limit: the entry's loop over columns takes the rest.
+  DeviceInfo capped = device132();
+  capped.limits.maxGrid[0] = 100;
+  CHECK(choosePlanEntry(f, LaunchPlanner::for3D(64, 8, 4096), capped)->plan.grid == Dim3{100, 1, 1});
+  // Not for a launch of another rank.
+  CHECK(chosen(f, LaunchPlanner::for2D(4096, 4096)) == "per-thread");
+}
+
 TEST_CASE("batched contractions: a block per tile of (i, j) and batch, the batches beyond grid z by its steps",
           "[plan]") {
   culift::Function f = kernelOf(culift::IndexMode::Grid3D, 1);

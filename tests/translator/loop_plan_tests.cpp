@@ -632,6 +632,65 @@ TEST_CASE("loop plans: column reductions", "[loop-plan][columns]") {
   }
 }
 
+TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan][columns]") {
+  TranslateResult r = lift(
+      "#include <cmath>\n"
+      "CULIFT_KERNEL_INDEX(b, f, s) float RmsNorm(const float* x, int F, int S, float eps, int b, int f, int s) {\n"
+      "  float sum = 0.0f;\n"
+      "  for (int g = 0; g < F; ++g) { const float v = x[(b * F + g) * S + s]; sum += v * v; }\n"
+      "  return x[(b * F + f) * S + s] / std::sqrt(sum / (float)F + eps);\n}\n"
+      "CULIFT_KERNEL_INDEX(b, m, c) double Centered(const double* x, const double* w, int M, int C, int b, int m, "
+      "int c) {\n"
+      "  const int base = b * M * C + c;\n  double s = 0.0;\n"
+      "  for (int k = 0; k < M; ++k) s += w[k] * x[base + k * C];\n"
+      "  const double d = x[base + m * C] - s;\n  if (d < 0.0) return -d;\n  return d * d;\n}\n");
+  for (const char* name : {"RmsNorm", "Centered"}) {
+    INFO(name);
+    const Function& f = function(r, name);
+    CHECK(f.loopPlan == LoopPlan::HoistedColumnReduction);
+    CHECK(entryNames(f) == std::vector<std::string>{std::string(name) + "_across256", std::string(name) + "_across64"});
+    REQUIRE(f.planEntries.size() == 2);
+    CHECK(f.planEntries[0].blockMapping() == BlockMapping::ColumnsAcross);
+    CHECK(f.planEntries[1].tileCols == 64);
+    CHECK(f.loopPlanReason.empty());
+  }
+  CHECK(std::string(name(LoopPlan::HoistedColumnReduction)) == "column reduction shared by a middle axis");
+  // The loop once per column, then the statements after it for every middle index; a return there
+  // stores and goes on to the next one.
+  const std::string& cuda = r.module->cudaSource;
+  CHECK(cuda.find("for (int culift_m = 0; culift_m < culift_ni; ++culift_m) {  // the statements after the loop, "
+                  "for every f") != std::string::npos);
+  CHECK(cuda.find("const int f = (int)culift_m;") != std::string::npos);
+  CHECK(cuda.find("{ culift_out[((long long)b * culift_ni + m) * culift_nj + c] = culift_neg(d); continue; }") !=
+        std::string::npos);
+
+  // Where it does not apply, the reason names what it needs.
+  auto decideFor = [](const std::string& body) {
+    TranslateResult t = lift(
+        "CULIFT_KERNEL_INDEX(b, m, c) float f(const float* x, float* y, int M, int C, int b, "
+        "int m, int c) {\n" +
+        body + "}\n");
+    const Function& f = function(t, "f");
+    const codegen::KernelAnalysis analysis = codegen::analyzeKernel(f);
+    REQUIRE(analysis.loop);
+    return codegen::plans::unit(LoopPlan::HoistedColumnReduction).decide(f, analysis);
+  };
+  const std::string loop = "  float s = 0.0f;\n  for (int k = 0; k < M; ++k) s += x[(b * M + k) * C + c];\n";
+  CHECK(decideFor(loop + "  return s + x[(b * M + m) * C + c];\n").applies);
+  CHECK(decideFor("  const float w = (float)m;\n" + loop + "  return s * w;\n").reason ==
+        "the statements before the loop use m");
+  CHECK(decideFor("  float s = 0.0f;\n  for (int k = 0; k < M; ++k) s += x[(b * M + k) * C + c] * (float)m;\n"
+                  "  return s;\n")
+            .reason == "the loop uses m");
+  CHECK(decideFor(loop + "  s = s * 0.5f;\n  return s;\n").reason == "the statements after the loop assign s");
+  CHECK(decideFor(loop + "  y[b] = s;\n  return s;\n").reason == "the statements after the loop write an array");
+  CHECK(decideFor("  if (c == 0) return 0.0f;\n" + loop + "  return s;\n").reason ==
+        "the statements before the loop may return");
+  CHECK(decideFor("  float s = 0.0f;\n  for (int k = 0; k < M; ++k) s += x[(b * M + k) * C + 2 * c];\n"
+                  "  return s;\n")
+            .reason == "consecutive c read elements of x 2 apart (a column reduction reads neighbouring ones)");
+}
+
 TEST_CASE("loop plans: minima, maxima and argmax rows in exact order", "[loop-plan]") {
   // `f` keeps `m` (type T, before the loop `init`) by `update`, once per k.
   auto plan = [](const std::string& update, const std::string& type = "float", const std::string& extra = "") {

@@ -172,7 +172,7 @@ CULIFT_KERNEL float Loops(const float* x, int n, int i) {
   CHECK(function(r, "Loops").itemsPerThread == 1);
   // mean[i] and var[i] are the same element for every j of a step: read once, by output 0 (whose
   // index the loop keeps in range, so neither its reads nor its statements are behind a test).
-  const std::string step = codegen::emitCudaFunction(*r.module, function(r, "Normalize"));
+  const std::string step = emitCudaFunction(*r.module, function(r, "Normalize"));
   CHECK(step.find("const float culift_r0_0 = x[") != std::string::npos);
   CHECK(step.find("const float culift_r0_1 = mean[culift_i];") != std::string::npos);
   CHECK(step.find("culift_in1 ? x[") != std::string::npos);

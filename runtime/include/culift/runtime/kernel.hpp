@@ -71,6 +71,7 @@ class Kernel {
 
  private:
   friend class Engine;
+  friend class Pipeline;  // its add() takes the arguments launch() takes
   // The other entries (the 64-bit-index one, the plan entries) are looked up on their first
   // launch: under the driver's lazy loading a lookup loads the entry's code, tens of
   // microseconds each, which a start-up should pay only for the entries it launches.

@@ -1,4 +1,4 @@
-// Everything a host app needs to run lifted kernels: engine, buffers, plans, kernels, probe.
+// Everything a host app needs to run lifted kernels: engine, buffers, plans, kernels, pipelines, probe.
 #pragma once
 
 #include "culift/runtime/arguments.hpp"
@@ -9,6 +9,7 @@
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/kernel.hpp"
 #include "culift/runtime/nvrtc.hpp"
+#include "culift/runtime/pipeline.hpp"
 #include "culift/runtime/plan.hpp"
 #include "culift/runtime/probe.hpp"
 #include "culift/runtime/raw_module.hpp"

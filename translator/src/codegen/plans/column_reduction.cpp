@@ -8,7 +8,16 @@
 // loop reads unconditionally, at the same element the loop would read it), so 8 to 16 loads per
 // thread are in flight. No array the loop reads is written by the kernel (the shared analysis
 // checks), so a load moved ahead reads what the loop would have read: the per-thread entry's bits.
+//
+// Its 3-D form (HoistedColumnReduction, the same emitter): f(b, m, s) whose statements before the
+// loop and loop do not use the middle index m (RMS norm in one function: the column's root mean
+// square over f, then x[(b * F + f) * S + s] divided by it). Per thread, the loop runs once for
+// column (b, s), and the statements after it once for every m in order, on the values the loop
+// left: they write nothing the next m reads (checked), so each output gets the operations, on the
+// values, that its own call computes. The column is read from memory once; its second read, by
+// the statements after the loop, finds it in the cache.
 #include <algorithm>
+#include <set>
 
 #include "ast_match.hpp"
 #include "entry_writer.hpp"
@@ -94,6 +103,82 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
                                plans::makeEntry(f, "_cols64", LoopPlan::ColumnReduction, 1, 64, 64, false)});
 }
 
+// Why the statements after the loop may not run once per middle index on what the loop left
+// ("" when they may): they assign a variable declared before them (a parameter, a local of the
+// statements before the loop), bind a reference, write an array or pass a writable one to a call.
+std::string rerunReason(const Function& f, const LoopAnalysis& a) {
+  std::set<VarId> own;
+  for (const Stmt* s : a.epilogue)
+    forEachStmt(*s, [&](const Stmt& d) {
+      if (d.kind == StmtKind::Decl && d.var != kNone && !f.vars[d.var].isReference()) own.insert(d.var);
+    });
+  std::string reason;
+  for (const Stmt* s : a.epilogue)
+    forEachExpr(*s, [&](const Expr& e) {
+      if (!reason.empty()) return;
+      if (const Expr* t = assignmentTarget(e)) {
+        const Expr& target = stripCasts(*t);
+        if (target.kind != ExprKind::VarRef) reason = "the statements after the loop write an array";
+        else if (!own.count(target.var)) reason = "the statements after the loop assign " + f.vars[target.var].name;
+      } else if (e.kind == ExprKind::AtomicRmw) {
+        reason = "the statements after the loop update an array";
+      } else if (e.kind == ExprKind::Call) {
+        for (const ExprPtr& o : e.operands)
+          if (o && o->type.isPointer() && !o->type.constElements)
+            reason = "the statements after the loop pass a writable array to a call";
+      }
+    });
+  for (const Stmt* s : a.epilogue)
+    forEachStmt(*s, [&](const Stmt& d) {
+      if (reason.empty() && d.kind == StmtKind::Decl && d.var != kNone && f.vars[d.var].isReference())
+        reason = "the statements after the loop bind a reference";
+    });
+  return reason;
+}
+
+bool exprMentions(const Expr& e, VarId v) {
+  bool found = false;
+  visitExprs(e, [&](const Expr& x) {
+    found = found || (x.kind == ExprKind::VarRef && x.var == v);
+    return !found;
+  });
+  return found;
+}
+
+// The 3-D form: f(b, m, s) whose loop result is the same for every m of a column (b, s).
+plans::Decision decideAcross(const Function& f, const KernelAnalysis& analysis) {
+  if (f.mode != IndexMode::Grid3D || f.indexParams.size() != 3 || f.returnType.isVoid()) return plans::Decision::skip();
+  const LoopAnalysis& a = *analysis.loop;
+  const VarId mid = static_cast<VarId>(f.indexParams[1]), fastVar = static_cast<VarId>(f.indexParams[2]);
+  const std::string m = f.vars[mid].name, fast = f.vars[fastVar].name;
+  if (!a.outputReads.empty())
+    return plans::Decision::no(f.vars[a.outputReads[0].array].name + " is read in the loop at an index with " + m +
+                               " (a column shared by every " + m + " reads none)");
+  for (const StagedOperand& o : a.operands)
+    if (o.axis == 0)
+      return plans::Decision::no(f.vars[o.array].name + " is read in the loop at an index with " + m +
+                                 " (a column shared by every " + m + " reads none)");
+  if (a.operands.empty()) return plans::Decision::skip();
+  const PrintRewrites none;
+  for (const Stmt* s : a.prologue)
+    if (mentions(*s, mid, none)) return plans::Decision::no("the statements before the loop use " + m);
+  if (mentions(*a.loop, mid, none) || exprMentions(*a.lowerBound, mid) || exprMentions(*a.upperBound, mid))
+    return plans::Decision::no("the loop uses " + m);
+  if (a.earlyReturn) return plans::Decision::no("the statements before the loop may return");
+  if (std::string why = rerunReason(f, a); !why.empty()) return plans::Decision::no(why);
+  for (const StagedOperand& o : a.operands) {
+    if (o.axisStride && *o.axisStride != 0 && *o.axisStride != 1)
+      return plans::Decision::no("consecutive " + fast + " read elements of " + f.vars[o.array].name + " " +
+                                 std::to_string(*o.axisStride) + " apart (a column reduction reads neighbouring ones)");
+    if (!o.axisStride && !endsInFastIndex(*o.index, fastVar, a))
+      return plans::Decision::no("the index of " + f.vars[o.array].name + " does not end in + " + fast + " or + " +
+                                 fast + " % n (a column reduction reads neighbouring elements for neighbouring " +
+                                 fast + ")");
+  }
+  return plans::Decision::yes({plans::makeEntry(f, "_across256", LoopPlan::HoistedColumnReduction, 1, 256, 256, false),
+                               plans::makeEntry(f, "_across64", LoopPlan::HoistedColumnReduction, 1, 64, 64, false)});
+}
+
 // ---- codegen ---------------------------------------------------------------------------------
 
 class ColumnsWriter : EntryWriter {
@@ -103,31 +188,62 @@ class ColumnsWriter : EntryWriter {
         e_(e),
         reads_(hoistedReads(a_)),
         unroll_(unrollFor(a_)),
-        twoD_(fn.mode == IndexMode::Grid2D) {}
+        twoD_(fn.mode == IndexMode::Grid2D),
+        across_(e.plan == LoopPlan::HoistedColumnReduction) {}
 
   void write() {
-    CodeWriter::Scope entry = header(e_, str(e_.tileCols) +
-                                             " outputs per block, one per thread, consecutive threads on consecutive " +
-                                             name(axisVar(twoD_ ? 1 : 0)) + "; the loads of " + str(unroll_) +
-                                             " iterations issued ahead of the statements that use them");
-    extents(twoD_);
+    const std::string loads = "; the loads of " + str(unroll_) +
+                              " iterations issued ahead of the statements that use them";
+    CodeWriter::Scope entry =
+        across_
+            ? header(e_, str(e_.tileCols) + " columns (" + name(a_.batch) + ", " + name(axisVar(1)) +
+                             ") per block, one per thread, consecutive threads on consecutive " + name(axisVar(1)) +
+                             "; the loop once per column" + loads + ", the statements after it for every " +
+                             name(axisVar(0)) + " in order")
+            : header(e_, str(e_.tileCols) + " outputs per block, one per thread, consecutive threads on consecutive " +
+                             name(axisVar(twoD_ ? 1 : 0)) + loads);
+    extents(twoD_ || across_);
     aliases();
-    bounds();
-    out_.say("const long long culift_outputs = (long long)culift_ni" + std::string(twoD_ ? " * culift_nj" : "") + ";");
+    if (!across_) bounds();
+    out_.say("const long long culift_outputs = (long long)" + std::string(across_ ? "culift_nb * culift_nj;  // columns"
+                                                                          : twoD_ ? "culift_ni * culift_nj;"
+                                                                                  : "culift_ni;"));
     out_.say("#pragma unroll 1");
     CodeWriter::Scope outputs = out_.open(
         "for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
         " + threadIdx.x; culift_o < culift_outputs; culift_o += (long long)gridDim.x * " + str(e_.tileCols) + ")");
     indices();
+    if (across_) bounds();
     perOutput();
     loop();
-    out_.say("// The statements after the loop; a return stores the value.");
+    if (!across_) {
+      out_.say("// The statements after the loop; a return stores the value.");
+      epilogueStoring(perOut_);
+      return;
+    }
+    // Every middle index of the column, in order, on what the loop left (the statements write
+    // nothing a later one reads); a return stores its value and goes on to the next.
+    const VarId mid = axisVar(0);
+    out_.say("#pragma unroll 4");
+    CodeWriter::Scope every = out_.open("for (int culift_m = 0; culift_m < culift_ni; ++culift_m)",
+                                        "the statements after the loop, for every " + name(mid));
+    bool used = false;
+    for (const Stmt* s : a_.epilogue) used = used || mentions(*s, mid, perOut_);
+    if (used) out_.say("const " + typeOf(mid) + " " + name(mid) + " = (" + typeOf(mid) + ")culift_m;");
     epilogueStoring(perOut_);
   }
 
  private:
-  // i (and j) of output culift_o: fewer than 2^31 outputs, so 32-bit unsigned division.
+  // i (and j) of output culift_o: fewer than 2^31 outputs, so 32-bit unsigned division; for the
+  // 3-D form the column's batch and last index.
   void indices() {
+    if (across_) {
+      const VarId bv = a_.batch, sv = axisVar(1);
+      out_.say("const unsigned culift_o32 = (unsigned)culift_o;");
+      out_.say("const " + typeOf(bv) + " " + name(bv) + " = (" + typeOf(bv) + ")(culift_o32 / (unsigned)culift_nj);");
+      out_.say("const " + typeOf(sv) + " " + name(sv) + " = (" + typeOf(sv) + ")(culift_o32 % (unsigned)culift_nj);");
+      return;
+    }
     const VarId iv = axisVar(0);
     if (!twoD_) {
       out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_o;");
@@ -194,6 +310,7 @@ class ColumnsWriter : EntryWriter {
   const std::vector<const StagedOperand*> reads_;
   const unsigned unroll_;
   const bool twoD_;
+  const bool across_;  // HoistedColumnReduction
   PrintRewrites perOut_, step_, rest_;
 };
 
@@ -204,5 +321,6 @@ void emit(const Module& module, const Function& fn, const PlanEntry& entry, Code
 }  // namespace
 
 const plans::Unit plans::kColumnReduction{LoopPlan::ColumnReduction, decide, emit};
+const plans::Unit plans::kHoistedColumnReduction{LoopPlan::HoistedColumnReduction, decideAcross, emit};
 
 }  // namespace culift::codegen
