@@ -71,10 +71,9 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
       const rt::Kernel kr = e.kernel(c.columns, "RmsOverF"), kn = e.kernel(c.columns, "RmsNormalize");
       const rt::LaunchPlan pr = LaunchPlanner::for2D(B, S, 32, 8, e.device().limits);
       const rt::LaunchPlan pn = LaunchPlanner::for3D(B, F, S, 256, 1, 1, e.device().limits);
-      Launch g = [&](int) {
-        kr.launch(e, pr, dx, F, S, eps, rms);
-        kn.launch(e, pn, dx, rms, F, S, out);
-      };
+      rt::Pipeline pipeline(e);  // a CUDA graph from its second run on
+      pipeline.add(kr, pr, dx, F, S, eps, rms).add(kn, pn, dx, rms, F, S, out);
+      Launch g = [&](int) { pipeline.run(e); };
       auto rmsOf = [&](std::int64_t col) { return RmsOverF(x.data(), F, S, eps, int(col / S), int(col % S)); };
       auto want = [&](std::int64_t idx) {
         const std::int64_t b = idx / (std::int64_t(F) * S), s = idx % S;

@@ -22,14 +22,7 @@
 #include "red.cu"
 #include "rms.cu"  // RmsNormalize's device function alone (the prelude is red.cu's)
 
-#define CHECK(x)                                                                              \
-  do {                                                                                        \
-    cudaError_t e_ = (x);                                                                     \
-    if (e_ != cudaSuccess) {                                                                  \
-      std::printf("%s failed: %s (%s:%d)\n", #x, cudaGetErrorString(e_), __FILE__, __LINE__); \
-      std::exit(1);                                                                           \
-    }                                                                                         \
-  } while (0)
+#include "cuda_check.cuh"
 
 // The innermost loop of a per-thread wrapper: indices k0, k0 + blockDim.x, ... of the last axis.
 #define CULIFT_ITEMS(STORE_AT, CALL_AT)                   \

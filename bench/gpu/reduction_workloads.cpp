@@ -80,11 +80,12 @@ Row layerNorm(Context& c, std::int64_t rows, std::int64_t cols, const std::vecto
   DeviceBuffer<float> dMean(e, static_cast<std::size_t>(rows)), dVar(e, static_cast<std::size_t>(rows)),
       out(e, static_cast<std::size_t>(rows * cols));
   const long long n = cols;
-  Launch g = [&](int) {
-    mean.launch(e, perRow, dx, n, dMean);
-    variance.launch(e, perRow, dx, dMean, n, dVar);
-    normalize.launch(e, perElement, dx, dMean, dVar, n, out);
-  };
+  // The three launches as one rt::Pipeline: a CUDA graph from its second run on.
+  rt::Pipeline pipeline(e);
+  pipeline.add(mean, perRow, dx, n, dMean)
+      .add(variance, perRow, dx, dMean, n, dVar)
+      .add(normalize, perElement, dx, dMean, dVar, n, out);
+  Launch g = [&](int) { pipeline.run(e); };
   // The statistics summed in double, then rounded: a float sum of 4 million terms in the loop's
   // order drifts further from them than the reassociated order does, so it is no reference.
   std::vector<float> m(static_cast<std::size_t>(rows)), v(static_cast<std::size_t>(rows));
@@ -151,11 +152,11 @@ Row softmax(Context& c, std::int64_t rows, std::int64_t cols) {
   const rt::LaunchPlan perRow = LaunchPlanner::for1D(rows, 256, e.device().limits);
   const rt::LaunchPlan perElement = LaunchPlanner::for2D(rows, cols, 32, 8, e.device().limits);
   const long long n = cols;
-  Launch g = [&](int) {
-    max.launch(e, perRow, dx, n, dMax);
-    sum.launch(e, perRow, dx, dMax, n, dSum);
-    normalize.launch(e, perElement, dx, dMax, dSum, n, out);
-  };
+  rt::Pipeline pipeline(e);  // a CUDA graph from its second run on
+  pipeline.add(max, perRow, dx, n, dMax)
+      .add(sum, perRow, dx, dMax, n, dSum)
+      .add(normalize, perElement, dx, dMax, dSum, n, out);
+  Launch g = [&](int) { pipeline.run(e); };
   // The native functions over a few rows (the others are never read).
   const std::vector<std::int64_t> checked = someRows(rows, 16);
   std::vector<float> m(static_cast<std::size_t>(rows)), s(static_cast<std::size_t>(rows));

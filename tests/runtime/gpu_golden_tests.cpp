@@ -282,6 +282,11 @@ const std::map<std::string, std::map<std::string, OrderDependent>>& orderDepende
   static const std::map<std::string, std::map<std::string, OrderDependent>> arrays = {
       {"atomics.cpp Ticket", {{"ticket", OrderDependent::Permutation}}},
       {"atomics.cpp Counters", {{"culift_out", OrderDependent::Uncompared}}},
+      // B[(i * n + j) * n + k] with the fixed n = 3 over extents up to 7: outputs past n write
+      // elements other outputs write, so which value stays depends on the order the device runs
+      // them in (compute-sanitizer's scheduling changes it). The stencil entries are compared bit
+      // for bit, with arguments that suit them, in gpu_plan_tests.cpp.
+      {"loop_stencil.cpp Heat", {{"B", OrderDependent::Uncompared}}},
       {"atomics.cpp Accumulate",
        {{"total", OrderDependent::FloatSum},
         {"wide", OrderDependent::FloatSum},

@@ -30,9 +30,10 @@ inline double CenteredSq(const double* x, const double* w, int M, int C, int b, 
   return d * d;
 }
 
-// The column's maximum from its first element on, then exp(x - max) for every element.
+// The column's maximum from its first element on, then x - max for every element (softmax's
+// shift; without the exponential, whose last bit the GPU and the CPU need not agree on).
 CULIFT_KERNEL_INDEX(b, m, c) inline float ColumnShift(const float* x, int M, int C, int b, int m, int c) {
   float best = x[b * M * C + c];
   for (int k = 1; k < M; ++k) best = std::fmax(best, x[(b * M + k) * C + c]);
-  return std::exp(x[(b * M + m) * C + c] - best);
+  return x[(b * M + m) * C + c] - best;
 }

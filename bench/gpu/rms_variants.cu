@@ -1,0 +1,84 @@
+// How many blocks of RMS norm's "column reduction shared by a middle axis" entry should be in
+// flight: each thread reads its column (64 floats, 256 bytes) twice, the second time from the L2
+// if the column is still there. Standalone, on the GPU machine, over the entries as culift emits
+// them:
+//
+//   culift emit bench/gpu/column_cells.hpp -o .gpu/cols.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -arch=sm_90 -I.gpu -o rms_variants bench/gpu/rms_variants.cu && ./rms_variants
+//
+// Each line: the entry, its grid (every column's block at once, or a cap of blocks per
+// multiprocessor with the entry's loop over columns taking the rest), the median of 20 launches
+// and the bandwidth counting x read once and the result written once.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "cols.cu"
+
+#include "cuda_check.cuh"
+
+using Entry = void (*)(const float*, int, int, float, float*, long long, long long, long long);
+
+int main() {
+  const int B = 112, F = 64, S = 512 * 512;
+  const long long elements = (long long)B * F * S, columns = (long long)B * S;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  std::vector<float> host(elements);
+  unsigned s = 12345;
+  for (long long k = 0; k < elements; ++k) {
+    s = s * 1664525u + 1013904223u;
+    host[k] = (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+  float *x, *out, *ref;
+  CHECK(cudaMalloc(&x, elements * 4));
+  CHECK(cudaMalloc(&out, elements * 4));
+  CHECK(cudaMalloc(&ref, elements * 4));
+  CHECK(cudaMemcpy(x, host.data(), elements * 4, cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  struct Variant {
+    const char* name;
+    Entry entry;
+    int threads;
+  };
+  const Variant entries[] = {{"RmsNorm_across256", RmsNorm_across256, 256}, {"RmsNorm_across64", RmsNorm_across64, 64}};
+  bool haveRef = false;
+  for (const Variant& v : entries)
+    for (int perSm : {0, 2, 4, 6, 8, 16}) {
+      const long long all = (columns + v.threads - 1) / v.threads;
+      const long long blocks = perSm == 0 ? all : std::min<long long>(all, (long long)perSm * sms * (256 / v.threads));
+      auto launch = [&](float* o) { v.entry<<<(unsigned)blocks, v.threads>>>(x, F, S, 1e-6f, o, B, F, S); };
+      launch(out);
+      CHECK(cudaDeviceSynchronize());
+      if (!haveRef) {
+        CHECK(cudaMemcpy(ref, out, elements * 4, cudaMemcpyDeviceToDevice));
+        haveRef = true;
+      }
+      std::vector<float> times;
+      for (int r = 0; r < 20; ++r) {
+        CHECK(cudaEventRecord(a));
+        launch(out);
+        CHECK(cudaEventRecord(b));
+        CHECK(cudaEventSynchronize(b));
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, a, b));
+        times.push_back(ms);
+      }
+      std::sort(times.begin(), times.end());
+      // The same bits whatever the grid.
+      std::vector<float> got(1 << 20), want(1 << 20);
+      CHECK(cudaMemcpy(got.data(), out + elements - (1 << 20), 4 << 20, cudaMemcpyDeviceToHost));
+      CHECK(cudaMemcpy(want.data(), ref + elements - (1 << 20), 4 << 20, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), want.data(), 4 << 20) == 0;
+      const double ms = times[times.size() / 2];
+      std::printf("%-18s blocks %7lld (%s%d per SM-equivalent)  %.4f ms  %6.0f GB/s  %s\n", v.name, blocks,
+                  perSm == 0 ? "all; cap " : "cap ", perSm, ms, 8.0 * elements / (ms * 1e6), same ? "same bits" : "DIFFERENT BITS");
+    }
+  return 0;
+}
