@@ -78,7 +78,8 @@ int main() {
       const bool same = std::memcmp(got.data(), want.data(), 4 << 20) == 0;
       const double ms = times[times.size() / 2];
       std::printf("%-18s blocks %7lld (%s%d per SM-equivalent)  %.4f ms  %6.0f GB/s  %s\n", v.name, blocks,
-                  perSm == 0 ? "all; cap " : "cap ", perSm, ms, 8.0 * elements / (ms * 1e6), same ? "same bits" : "DIFFERENT BITS");
+                  perSm == 0 ? "all; cap " : "cap ", perSm, ms, 8.0 * elements / (ms * 1e6),
+                  same ? "same bits" : "DIFFERENT BITS");
     }
   return 0;
 }

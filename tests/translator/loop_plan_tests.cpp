@@ -658,9 +658,17 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
   // The loop once per column, then the statements after it for every middle index; a return there
   // stores and goes on to the next one.
   const std::string& cuda = r.module->cudaSource;
+  // RmsNorm's are declarations and one return: the reads of eight f first, then their statements.
+  CHECK(cuda.find("for (int culift_m0 = 0; culift_m0 < culift_ni; culift_m0 += 8) {  // the statements after the "
+                  "loop, for every f") != std::string::npos);
+  CHECK(cuda.find("const float culift_r7_0 = culift_in7 ? x[(((b * F) + f_7) * S) + s] : (float)0;") !=
+        std::string::npos);
+  CHECK(cuda.find("culift_out[((long long)b * culift_ni + f_7) * culift_nj + s] = culift_r7_0 / ") !=
+        std::string::npos);
+  // Centered's return under `if`: one m after the other.
   CHECK(cuda.find("for (int culift_m = 0; culift_m < culift_ni; ++culift_m) {  // the statements after the loop, "
-                  "for every f") != std::string::npos);
-  CHECK(cuda.find("const int f = (int)culift_m;") != std::string::npos);
+                  "for every m") != std::string::npos);
+  CHECK(cuda.find("const int m = (int)culift_m;") != std::string::npos);
   CHECK(cuda.find("{ culift_out[((long long)b * culift_ni + m) * culift_nj + c] = culift_neg(d); continue; }") !=
         std::string::npos);
 

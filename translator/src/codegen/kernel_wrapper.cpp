@@ -400,12 +400,21 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
     if (reads) {
       std::vector<CodeWriter::Scope> depth;  // the structured writer at the loop body's depth
       while (out.depth() < indent + 1) depth.push_back(out.indented());
-      emitReadsFirstStep(
-          *w.module, fn, *reads, v, inner, b, n[inner],
-          [&](const std::array<std::string, 3>& at) {
-            return w.arguments(at, n, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + at[0] + "]"; });
-          },
-          [&](const std::array<std::string, 3>& at, const std::string& value) { return w.store(value, at, n); }, out);
+      ReadsFirstStep step;
+      step.reads = &*reads;
+      for (const StmtPtr& s : fn.body->stmts) step.stmts.push_back(s.get());
+      step.stepped = inner < fn.indexParams.size() ? static_cast<VarId>(fn.indexParams[inner]) : kNone;
+      step.loopVar = v;
+      step.inner = inner;
+      step.first = b;
+      step.innerExtent = n[inner];
+      step.argumentsAt = [&](const std::array<std::string, 3>& at) {
+        return w.arguments(at, n, Scalar::I32, [&](size_t k) { return w.names[k] + "[" + at[0] + "]"; });
+      };
+      step.store = [&](const std::array<std::string, 3>& at, const std::string& value) {
+        return w.store(value, at, n);
+      };
+      emitReadsFirstStep(*w.module, fn, step, out);
     } else {
       out.line(indent + 1, "#pragma unroll");
       out.line(indent + 1, "for (int culift_u = 0; culift_u < " + itemsText + "; ++culift_u) {");

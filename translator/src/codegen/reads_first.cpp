@@ -80,19 +80,13 @@ bool mentionsVar(const Expr& e, VarId v) {
 
 }  // namespace
 
-std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std::string* why) {
+std::optional<std::vector<const Expr*>> readsIssuedFirstIn(const Function& fn, const std::vector<const Stmt*>& stmts,
+                                                           std::string* why) {
   auto no = [&](const std::string& reason) -> std::optional<std::vector<const Expr*>> {
     if (why) *why = reason;
     return std::nullopt;
   };
-  if (fn.mode != IndexMode::Grid1D && fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
-    return no("not a 1-, 2- or 3-D kernel");
-  if (!fn.isKernel() || !fn.body || fn.body->kind != StmtKind::Block) return no("no kernel body");
-  if (fn.returnType.isVoid() || !fn.returnType.isValue() || fn.resultRecord) return no("no scalar result");
-  for (const KernelParam& p : fn.signature.params)
-    if (p.record) return no("an array of structs");
   ReadFinder finder(fn);
-  const std::vector<StmtPtr>& stmts = fn.body->stmts;
   for (size_t k = 0; k < stmts.size(); ++k) {
     const Stmt& s = *stmts[k];
     const bool last = k + 1 == stmts.size();
@@ -110,10 +104,26 @@ std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std
   return std::move(finder.reads_);
 }
 
-void emitReadsFirstStep(const Module& module, const Function& fn, const std::vector<const Expr*>& reads,
-                        const IndexNames& loopVar, unsigned inner, const std::string& first,
-                        const std::string& innerExtent, const ArgumentsAt& argumentsAt, const StoreAt& store,
-                        CodeWriter& out) {
+std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std::string* why) {
+  auto no = [&](const std::string& reason) -> std::optional<std::vector<const Expr*>> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (fn.mode != IndexMode::Grid1D && fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
+    return no("not a 1-, 2- or 3-D kernel");
+  if (!fn.isKernel() || !fn.body || fn.body->kind != StmtKind::Block) return no("no kernel body");
+  if (fn.returnType.isVoid() || !fn.returnType.isValue() || fn.resultRecord) return no("no scalar result");
+  for (const KernelParam& p : fn.signature.params)
+    if (p.record) return no("an array of structs");
+  std::vector<const Stmt*> stmts;
+  for (const StmtPtr& s : fn.body->stmts) stmts.push_back(s.get());
+  return readsIssuedFirstIn(fn, stmts, why);
+}
+
+void emitReadsFirstStep(const Module& module, const Function& fn, const ReadsFirstStep& step, CodeWriter& out) {
+  const std::vector<const Expr*>& reads = *step.reads;
+  const IndexNames& loopVar = step.loopVar;
+  const unsigned inner = step.inner;
   AstPrinter printer(module, fn, Flavor::Cuda, out);
   // The indices of output u, and the rewrites that print the body for it: each parameter as the
   // wrapper's call passes it, where that is not the name the statements print (a cast in
@@ -125,7 +135,7 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
   };
   auto rewritesOf = [&](unsigned u) {
     PrintRewrites r;
-    const std::vector<std::string> args = argumentsAt(indicesOf(u));
+    const std::vector<std::string> args = step.argumentsAt(indicesOf(u));
     for (unsigned p = 0; p < fn.numParams && p < args.size(); ++p)
       if (args[p] != printer.varName(p)) r.vars[p] = args[p].front() == '(' ? "(" + args[p] + ")" : args[p];
     return r;
@@ -135,7 +145,7 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
   // the step (mean[i] beside x[i * n + j] stepping j): read once, by output 0, which the loop's
   // bound already keeps in range; the others use its value, and what they compute from it alone
   // the device compiler computes once (output 0's statements are not behind a test).
-  const VarId stepped = inner < fn.indexParams.size() ? static_cast<VarId>(fn.indexParams[inner]) : kNone;
+  const VarId stepped = step.stepped;
   std::vector<bool> shared(reads.size(), false);
   for (size_t n = 0; n < reads.size(); ++n) shared[n] = stepped != kNone && !mentionsVar(*reads[n], stepped);
   auto inRange = [](unsigned u) { return "culift_in" + std::to_string(u); };
@@ -143,8 +153,8 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
           " outputs first (their loads in flight together), then each output's statements on the values read.");
   for (unsigned u = 0; u < kReadsFirstItems; ++u) {
     const std::string k = indicesOf(u)[inner];
-    out.say("const int " + k + " = " + first + " + " + std::to_string(u) + " * (int)blockDim.x;");
-    if (u > 0) out.say("const bool " + inRange(u) + " = " + k + " < " + innerExtent + ";");
+    out.say("const int " + k + " = " + step.first + " + " + std::to_string(u) + " * " + step.stride + ";");
+    if (u > 0) out.say("const bool " + inRange(u) + " = " + k + " < " + step.innerExtent + ";");
     const PrintRewrites r = rewritesOf(u);
     printer.setRewrites(&r);
     for (size_t n = 0; n < reads.size(); ++n) {
@@ -161,11 +171,11 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const std::vec
     PrintRewrites r = rewritesOf(u);
     for (size_t n = 0; n < reads.size(); ++n) r.exprs[reads[n]] = temp(shared[n] ? 0 : u, n);
     const IndexNames v = indicesOf(u);
-    r.returns = [&](const std::string& value) { return store(v, value); };
+    r.returns = [&](const std::string& value) { return step.store(v, value); };
     // Output 0 is in range wherever the step runs (its index is the loop's).
     CodeWriter::Scope item = u == 0 ? out.open("") : out.open("if (" + inRange(u) + ")");
     printer.setRewrites(&r);
-    for (const StmtPtr& s : fn.body->stmts) printer.printStatement(*s, out.depth());
+    for (const Stmt* s : step.stmts) printer.printStatement(*s, out.depth());
     printer.setRewrites(nullptr);
     out.mapToGenerated();
   }

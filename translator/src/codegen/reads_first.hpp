@@ -29,17 +29,33 @@ inline constexpr unsigned kReadsFirstItems = 8;
 std::optional<std::vector<const Expr*>> readsIssuedFirst(const Function& fn, std::string* why = nullptr);
 inline constexpr unsigned kReadsFirstNodes = 160;
 
-// The innermost step of the 32-bit wrapper for such a function: its kReadsFirstItems indices
-// `<loopVar[inner]>_<u> = <first> + u * blockDim.x` below `innerExtent`, every read of each index
-// behind its bounds test, then each index's statements on the values read, its return stored as
-// `store(indices, value)` says. `argumentsAt(indices)` gives what the wrapper's call of the device
-// function passes for each user parameter at those indices (the statements read them so).
+// The same for statements `stmts` of fn (declarations with initializers and a final return: the
+// statements after a loop), the kernel's own checks aside.
+std::optional<std::vector<const Expr*>> readsIssuedFirstIn(const Function& fn, const std::vector<const Stmt*>& stmts,
+                                                           std::string* why = nullptr);
+
+// One step of kReadsFirstItems indices `<loopVar[inner]>_<u> = <first> + u * <stride>` below
+// `innerExtent`: every read of each index behind its bounds test (a read whose index does not
+// involve the parameter `stepped` once, by index 0, which the caller's loop keeps in range), then
+// each index's statements on the values read, its return stored as `store(indices, value)` says.
+// `argumentsAt(indices)` gives what each user parameter stands for at those indices (the per-thread
+// wrapper's call of the device function passes it so).
 using IndexNames = std::array<std::string, 3>;
 using ArgumentsAt = std::function<std::vector<std::string>(const IndexNames& indices)>;
 using StoreAt = std::function<std::string(const IndexNames& indices, const std::string& value)>;
-void emitReadsFirstStep(const Module& module, const Function& fn, const std::vector<const Expr*>& reads,
-                        const IndexNames& loopVar, unsigned inner, const std::string& first,
-                        const std::string& innerExtent, const ArgumentsAt& argumentsAt, const StoreAt& store,
-                        CodeWriter& out);
+struct ReadsFirstStep {
+  const std::vector<const Expr*>* reads = nullptr;  // readsIssuedFirst's, or readsIssuedFirstIn's for stmts
+  std::vector<const Stmt*> stmts;                   // what each index runs
+  VarId stepped = kNone;                            // the parameter the step's indices stand for
+  IndexNames loopVar;
+  unsigned inner = 0;
+  std::string first, innerExtent;
+  std::string stride = "(int)blockDim.x";
+  ArgumentsAt argumentsAt;
+  StoreAt store;
+};
+// The per-thread wrapper's innermost step for such a function (its 32-bit entry), or a plan entry's
+// step over the indices of one axis.
+void emitReadsFirstStep(const Module& module, const Function& fn, const ReadsFirstStep& step, CodeWriter& out);
 
 }  // namespace culift::codegen

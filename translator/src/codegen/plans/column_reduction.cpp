@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <set>
 
+#include "../reads_first.hpp"
 #include "ast_match.hpp"
 #include "entry_writer.hpp"
 #include "plan.hpp"
@@ -185,6 +186,7 @@ class ColumnsWriter : EntryWriter {
  public:
   ColumnsWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
       : EntryWriter(module, fn, out),
+        module_(module),
         e_(e),
         reads_(hoistedReads(a_)),
         unroll_(unrollFor(a_)),
@@ -224,6 +226,34 @@ class ColumnsWriter : EntryWriter {
     // Every middle index of the column, in order, on what the loop left (the statements write
     // nothing a later one reads); a return stores its value and goes on to the next.
     const VarId mid = axisVar(0);
+    if (const auto reads = a_.assignedParams.empty() ? readsIssuedFirstIn(fn_, a_.epilogue) : std::nullopt) {
+      // Declarations and one return (RMS norm's division): the reads of kReadsFirstItems middle
+      // indices first, then their statements, as the per-thread wrapper's reads-first step.
+      out_.say("#pragma unroll 1");
+      CodeWriter::Scope every = out_.open("for (int culift_m0 = 0; culift_m0 < culift_ni; culift_m0 += " +
+                                              str(kReadsFirstItems) + ")",
+                                          "the statements after the loop, for every " + name(mid));
+      ReadsFirstStep step;
+      step.reads = &*reads;
+      step.stmts = a_.epilogue;
+      step.stepped = mid;
+      step.loopVar = {name(a_.batch), name(mid), name(axisVar(1))};
+      step.inner = 1;
+      step.first = "culift_m0";
+      step.innerExtent = "culift_ni";
+      step.stride = "1";
+      step.argumentsAt = [&](const IndexNames& at) {
+        std::vector<std::string> args;
+        for (unsigned p = 0; p < fn_.numParams; ++p) args.push_back(p == mid ? at[1] : name(static_cast<VarId>(p)));
+        return args;
+      };
+      step.store = [&](const IndexNames& at, const std::string& value) {
+        return params_.outName + "[((long long)" + at[0] + " * culift_ni + " + at[1] + ") * culift_nj + " + at[2] +
+               "] = " + value + ";";
+      };
+      emitReadsFirstStep(module_, fn_, step, out_);
+      return;
+    }
     out_.say("#pragma unroll 4");
     CodeWriter::Scope every = out_.open("for (int culift_m = 0; culift_m < culift_ni; ++culift_m)",
                                         "the statements after the loop, for every " + name(mid));
@@ -306,6 +336,7 @@ class ColumnsWriter : EntryWriter {
     printBody(rest_, *a_.loop->body);
   }
 
+  const Module& module_;
   const PlanEntry& e_;
   const std::vector<const StagedOperand*> reads_;
   const unsigned unroll_;
