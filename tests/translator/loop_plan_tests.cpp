@@ -648,7 +648,7 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
     INFO(name);
     const Function& f = function(r, name);
     CHECK(f.loopPlan == LoopPlan::HoistedColumnReduction);
-    CHECK(entryNames(f) == std::vector<std::string>{std::string(name) + "_across256", std::string(name) + "_across64"});
+    CHECK(entryNames(f) == std::vector<std::string>{std::string(name) + "_across128", std::string(name) + "_across64"});
     REQUIRE(f.planEntries.size() == 2);
     CHECK(f.planEntries[0].blockMapping() == BlockMapping::ColumnsAcross);
     CHECK(f.planEntries[1].tileCols == 64);
@@ -661,9 +661,21 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
   // RmsNorm's are declarations and one return: the reads of eight f first, then their statements.
   CHECK(cuda.find("for (int culift_m0 = 0; culift_m0 < culift_ni; culift_m0 += 8) {  // the statements after the "
                   "loop, for every f") != std::string::npos);
-  CHECK(cuda.find("const float culift_r7_0 = culift_in7 ? x[(((b * F) + f_7) * S) + s] : (float)0;") !=
-        std::string::npos);
+  CHECK(cuda.find("const float culift_r7_0 = culift_in7 ? (unsigned long long)") != std::string::npos);
   CHECK(cuda.find("culift_out[((long long)b * culift_ni + f_7) * culift_nj + s] = culift_r7_0 / ") !=
+        std::string::npos);
+
+  // The loop keeps x of its first iterations in shared memory (32 KiB: 64 per column of the 128
+  // entry), and the reads after it take them from there where the stash holds them.
+  CHECK(cuda.find("__shared__ float culift_stash0[8192];") != std::string::npos);
+  CHECK(cuda.find("if (culift_t + culift_u < 64) culift_stash0[(culift_t + culift_u) * 128 + threadIdx.x] = "
+                  "culift_v0[culift_u];") != std::string::npos);
+  CHECK(cuda.find("const long long culift_stashed = culift_trip < 64 ? culift_trip : 64;") != std::string::npos);
+  CHECK(cuda.find("(unsigned long long)((long long)f_7 - (long long)culift_lo) < (unsigned long long)culift_stashed ? "
+                  "culift_stash0[((long long)f_7 - (long long)culift_lo) * 128 + threadIdx.x] : x[") !=
+        std::string::npos);
+  // The 64 entry: 128 iterations per column.
+  CHECK(cuda.find("if (culift_t + culift_u < 128) culift_stash0[(culift_t + culift_u) * 64 + threadIdx.x]") !=
         std::string::npos);
   // Centered's return under `if`: one m after the other.
   CHECK(cuda.find("for (int culift_m = 0; culift_m < culift_ni; ++culift_m) {  // the statements after the loop, "

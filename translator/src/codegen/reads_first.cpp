@@ -160,7 +160,8 @@ void emitReadsFirstStep(const Module& module, const Function& fn, const ReadsFir
     for (size_t n = 0; n < reads.size(); ++n) {
       if (u > 0 && shared[n]) continue;
       const std::string type(spelling(reads[n]->type.scalar));
-      const std::string read = printer.printExpression(*reads[n]);
+      std::string read = printer.printExpression(*reads[n]);
+      if (step.readAt) read = step.readAt(reads[n], indicesOf(u), read);
       out.say("const " + type + " " + temp(u, n) + " = " +
               (u == 0 ? read : inRange(u) + " ? " + read + " : (" + type + ")0") + ";");
     }

@@ -53,6 +53,8 @@ struct ReadsFirstStep {
   std::string stride = "(int)blockDim.x";
   ArgumentsAt argumentsAt;
   StoreAt store;
+  // Where set, the text of read `read` at `indices` given its text from memory (a stash instead).
+  std::function<std::string(const Expr* read, const IndexNames& indices, const std::string& memory)> readAt;
 };
 // The per-thread wrapper's innermost step for such a function (its 32-bit entry), or a plan entry's
 // step over the indices of one axis.

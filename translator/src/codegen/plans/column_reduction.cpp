@@ -176,7 +176,7 @@ plans::Decision decideAcross(const Function& f, const KernelAnalysis& analysis) 
                                  fast + " % n (a column reduction reads neighbouring elements for neighbouring " +
                                  fast + ")");
   }
-  return plans::Decision::yes({plans::makeEntry(f, "_across256", LoopPlan::HoistedColumnReduction, 1, 256, 256, false),
+  return plans::Decision::yes({plans::makeEntry(f, "_across128", LoopPlan::HoistedColumnReduction, 1, 128, 128, false),
                                plans::makeEntry(f, "_across64", LoopPlan::HoistedColumnReduction, 1, 64, 64, false)});
 }
 
@@ -191,7 +191,10 @@ class ColumnsWriter : EntryWriter {
         reads_(hoistedReads(a_)),
         unroll_(unrollFor(a_)),
         twoD_(fn.mode == IndexMode::Grid2D),
-        across_(e.plan == LoopPlan::HoistedColumnReduction) {}
+        across_(e.plan == LoopPlan::HoistedColumnReduction) {
+    if (across_ && a_.assignedParams.empty()) epilogueReads_ = readsIssuedFirstIn(fn, a_.epilogue);
+    if (epilogueReads_) planStash();
+  }
 
   void write() {
     const std::string loads = "; the loads of " + str(unroll_) +
@@ -210,6 +213,11 @@ class ColumnsWriter : EntryWriter {
     out_.say("const long long culift_outputs = (long long)" + std::string(across_ ? "culift_nb * culift_nj;  // columns"
                                                                           : twoD_ ? "culift_ni * culift_nj;"
                                                                                   : "culift_ni;"));
+    for (const Stash& st : stash_)
+      out_.say("__shared__ " + std::string(spelling(reads_[st.operand]->element)) + " " + st.name + "[" +
+               str(stashCapacity_ * e_.threads) + "];  // " + name(reads_[st.operand]->array) +
+               " of the loop's first " + str(stashCapacity_) +
+               " iterations, a column per thread, for the statements after it");
     out_.say("#pragma unroll 1");
     CodeWriter::Scope outputs = out_.open(
         "for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
@@ -226,7 +234,11 @@ class ColumnsWriter : EntryWriter {
     // Every middle index of the column, in order, on what the loop left (the statements write
     // nothing a later one reads); a return stores its value and goes on to the next.
     const VarId mid = axisVar(0);
-    if (const auto reads = a_.assignedParams.empty() ? readsIssuedFirstIn(fn_, a_.epilogue) : std::nullopt) {
+    if (epilogueReads_) {
+      const std::vector<const Expr*>* reads = &*epilogueReads_;
+      if (!stash_.empty())
+        out_.say("const long long culift_stashed = culift_trip < " + str(stashCapacity_) +
+                 " ? culift_trip : " + str(stashCapacity_) + ";  // iterations the stash holds");
       // Declarations and one return (RMS norm's division): the reads of kReadsFirstItems middle
       // indices first, then their statements, as the per-thread wrapper's reads-first step.
       out_.say("#pragma unroll 1");
@@ -234,9 +246,19 @@ class ColumnsWriter : EntryWriter {
                                               str(kReadsFirstItems) + ")",
                                           "the statements after the loop, for every " + name(mid));
       ReadsFirstStep step;
-      step.reads = &*reads;
+      step.reads = reads;
       step.stmts = a_.epilogue;
       step.stepped = mid;
+      // A read the loop made at iteration m - lo comes from the stash where it holds that one.
+      step.readAt = [&](const Expr* read, const IndexNames& at, const std::string& memory) {
+        for (const Stash& st : stash_)
+          if (st.read == read) {
+            const std::string t = "((long long)" + at[1] + " - (long long)culift_lo)";
+            return "(unsigned long long)" + t + " < (unsigned long long)culift_stashed ? " + st.name + "[" + t + " * " +
+                   str(e_.threads) + " + threadIdx.x] : " + memory;
+          }
+        return memory;
+      };
       step.loopVar = {name(a_.batch), name(mid), name(axisVar(1))};
       step.inner = 1;
       step.first = "culift_m0";
@@ -321,6 +343,9 @@ class ColumnsWriter : EntryWriter {
         for (size_t p = 0; p < reads_.size(); ++p)
           out_.say("culift_v" + str(p) + "[culift_u] = " + name(reads_[p]->array) + "[" +
                    printer_.printExpression(*reads_[p]->index) + "];");
+        for (const Stash& st : stash_)
+          out_.say("if (culift_t + culift_u < " + str(stashCapacity_) + ") " + st.name + "[(culift_t + culift_u) * " +
+                   str(e_.threads) + " + threadIdx.x] = culift_v" + str(st.operand) + "[culift_u];");
       }
       out_.say("#pragma unroll");
       CodeWriter::Scope body = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)",
@@ -332,16 +357,57 @@ class ColumnsWriter : EntryWriter {
     rest_.returns = nullptr;
     out_.say("#pragma unroll 1");
     CodeWriter::Scope rest = out_.open("for (; culift_t < culift_trip; ++culift_t)");
-    if (mentions(*a_.loop->body, a_.counter, rest_)) out_.say(counterAt("culift_t"));
+    if (!stash_.empty() || mentions(*a_.loop->body, a_.counter, rest_)) out_.say(counterAt("culift_t"));
+    for (const Stash& st : stash_)
+      out_.say("if (culift_t < " + str(stashCapacity_) + ") " + st.name + "[culift_t * " + str(e_.threads) +
+               " + threadIdx.x] = " + name(reads_[st.operand]->array) + "[" +
+               printer_.printExpression(*reads_[st.operand]->index) + "];");
     printBody(rest_, *a_.loop->body);
   }
+
+  // The reads of the statements after the loop that the loop made too, at the middle index in
+  // place of the counter (RMS norm's x[(b * F + f) * S + s] beside the loop's x[(b * F + g) * S + s]):
+  // each thread keeps its column's elements of the first iterations in shared memory, so that the
+  // statements after the loop read them there rather than from memory a second time. 32 KiB per
+  // block, a column of stashCapacity_ elements per thread (no array the loop reads is written by
+  // the kernel, so the stash holds what memory does).
+  void planStash() {
+    unsigned bytes = 0;
+    for (const Expr* read : *epilogueReads_) {
+      if (stash_.size() == 2) break;
+      for (size_t p = 0; p < reads_.size(); ++p) {
+        const StagedOperand& o = *reads_[p];
+        if (o.array != read->operands[0]->var ||
+            !SwapCompare{a_.counter, axisVar(0), {}}.expr(*o.index, *read->operands[1]))
+          continue;
+        bool taken = false;
+        for (const Stash& st : stash_) taken = taken || st.operand == p;
+        if (!taken) bytes += byteSize(o.element);
+        stash_.push_back({p, read, "culift_stash" + str(stash_.size())});
+        break;
+      }
+    }
+    if (stash_.empty()) return;
+    stashCapacity_ = kStashBytes / (e_.threads * bytes);
+    if (stashCapacity_ < 8) stash_.clear();
+  }
+
+  struct Stash {
+    size_t operand;    // the loop's read (reads_) whose elements it keeps
+    const Expr* read;  // the read after the loop it serves
+    std::string name;
+  };
+  static constexpr unsigned kStashBytes = 32 * 1024;
 
   const Module& module_;
   const PlanEntry& e_;
   const std::vector<const StagedOperand*> reads_;
   const unsigned unroll_;
   const bool twoD_;
-  const bool across_;  // HoistedColumnReduction
+  const bool across_;                                      // HoistedColumnReduction
+  std::optional<std::vector<const Expr*>> epilogueReads_;  // the reads-first step's, where it applies
+  std::vector<Stash> stash_;
+  unsigned stashCapacity_ = 0;  // iterations each column keeps
   PrintRewrites perOut_, step_, rest_;
 };
 
