@@ -711,6 +711,10 @@ const std::vector<HoistedSpec>& hoistedSpecs() {
        [](auto nb, auto nm, auto nc) {
          return std::vector{array(S::F32, nb * nm * nc), scalar(asInt(nm)), scalar(asInt(nc))};
        }},
+      {"SquareOverSum",
+       [](auto nb, auto nm, auto nc) {
+         return std::vector{array(S::F32, nb * nm * nc), scalar(asInt(nm)), scalar(asInt(nc))};
+       }},
   };
   return all;
 }

@@ -33,3 +33,10 @@ double CenteredSq(const double* x, const double* w, int M, int C, int b, int m, 
   if (d < 0.0) return -d;
   return d * d;
 }
+
+// The element read twice after the loop: one stash serves both reads.
+CULIFT_KERNEL_INDEX(b, f, s) float SquareOverSum(const float* x, int F, int S, int b, int f, int s) {
+  float sum = 0.0f;
+  for (int g = 0; g < F; ++g) sum += x[(b * F + g) * S + s];
+  return x[(b * F + f) * S + s] * x[(b * F + f) * S + s] / sum;
+}

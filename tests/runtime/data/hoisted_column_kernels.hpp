@@ -37,3 +37,10 @@ CULIFT_KERNEL_INDEX(b, m, c) inline float ColumnShift(const float* x, int M, int
   for (int k = 1; k < M; ++k) best = std::fmax(best, x[(b * M + k) * C + c]);
   return x[(b * M + m) * C + c] - best;
 }
+
+// The element read twice after the loop (one stash serves both reads), and a sum that may be 0.
+CULIFT_KERNEL_INDEX(b, f, s) inline float SquareOverSum(const float* x, int F, int S, int b, int f, int s) {
+  float sum = 0.0f;
+  for (int g = 0; g < F; ++g) sum += x[(b * F + g) * S + s];
+  return x[(b * F + f) * S + s] * x[(b * F + f) * S + s] / sum;
+}

@@ -17,6 +17,7 @@
 // values, that its own call computes. The column is read from memory once; its second read, by
 // the statements after the loop, finds it in the cache.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "../reads_first.hpp"
@@ -251,13 +252,11 @@ class ColumnsWriter : EntryWriter {
       step.stepped = mid;
       // A read the loop made at iteration m - lo comes from the stash where it holds that one.
       step.readAt = [&](const Expr* read, const IndexNames& at, const std::string& memory) {
-        for (const Stash& st : stash_)
-          if (st.read == read) {
-            const std::string t = "((long long)" + at[1] + " - (long long)culift_lo)";
-            return "(unsigned long long)" + t + " < (unsigned long long)culift_stashed ? " + st.name + "[" + t + " * " +
-                   str(e_.threads) + " + threadIdx.x] : " + memory;
-          }
-        return memory;
+        const auto st = stashOf_.find(read);
+        if (st == stashOf_.end()) return memory;
+        const std::string t = "((long long)" + at[1] + " - (long long)culift_lo)";
+        return "(unsigned long long)" + t + " < (unsigned long long)culift_stashed ? " + stash_[st->second].name + "[" +
+               t + " * " + str(e_.threads) + " + threadIdx.x] : " + memory;
       };
       step.loopVar = {name(a_.batch), name(mid), name(axisVar(1))};
       step.inner = 1;
@@ -373,28 +372,33 @@ class ColumnsWriter : EntryWriter {
   // the kernel, so the stash holds what memory does).
   void planStash() {
     unsigned bytes = 0;
-    for (const Expr* read : *epilogueReads_) {
-      if (stash_.size() == 2) break;
+    for (const Expr* read : *epilogueReads_)
       for (size_t p = 0; p < reads_.size(); ++p) {
         const StagedOperand& o = *reads_[p];
         if (o.array != read->operands[0]->var ||
             !SwapCompare{a_.counter, axisVar(0), {}}.expr(*o.index, *read->operands[1]))
           continue;
-        bool taken = false;
-        for (const Stash& st : stash_) taken = taken || st.operand == p;
-        if (!taken) bytes += byteSize(o.element);
-        stash_.push_back({p, read, "culift_stash" + str(stash_.size())});
+        // One stash per loop read, however many reads after the loop it serves; two at most.
+        size_t k = 0;
+        while (k < stash_.size() && stash_[k].operand != p) ++k;
+        if (k == stash_.size()) {
+          if (stash_.size() == 2) break;
+          stash_.push_back({p, "culift_stash" + str(k)});
+          bytes += byteSize(o.element);
+        }
+        stashOf_[read] = k;
         break;
       }
-    }
     if (stash_.empty()) return;
     stashCapacity_ = kStashBytes / (e_.threads * bytes);
-    if (stashCapacity_ < 8) stash_.clear();
+    if (stashCapacity_ < 8) {
+      stash_.clear();
+      stashOf_.clear();
+    }
   }
 
   struct Stash {
-    size_t operand;    // the loop's read (reads_) whose elements it keeps
-    const Expr* read;  // the read after the loop it serves
+    size_t operand;  // the loop's read (reads_) whose elements it keeps
     std::string name;
   };
   static constexpr unsigned kStashBytes = 32 * 1024;
@@ -407,7 +411,8 @@ class ColumnsWriter : EntryWriter {
   const bool across_;                                      // HoistedColumnReduction
   std::optional<std::vector<const Expr*>> epilogueReads_;  // the reads-first step's, where it applies
   std::vector<Stash> stash_;
-  unsigned stashCapacity_ = 0;  // iterations each column keeps
+  std::map<const Expr*, size_t> stashOf_;  // the reads after the loop a stash serves
+  unsigned stashCapacity_ = 0;             // iterations each column keeps
   PrintRewrites perOut_, step_, rest_;
 };
 
