@@ -727,7 +727,7 @@ std::vector<Extent> hoistedExtents() {
   if (!smallOnly()) {
     out.push_back({7, 64, 1300, 0});
     out.push_back({16, 33, 4099, 1});
-    // More middle indices than the stash holds (64 per column of 128, 128 of 64): the rest from memory.
+    // More middle indices than the stash holds (64 floats or 32 doubles per column): the rest from memory.
     out.push_back({2, 130, 4300, 1});
     out.push_back({2, 100, 16000, 0});
   }

@@ -665,7 +665,7 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
   CHECK(cuda.find("culift_out[((long long)b * culift_ni + f_7) * culift_nj + s] = culift_r7_0 / ") !=
         std::string::npos);
 
-  // The loop keeps x of its first iterations in shared memory (32 KiB: 64 per column of the 128
+  // The loop keeps x of its first iterations in shared memory (64 per column: 32 KiB for the 128
   // entry), and the reads after it take them from there where the stash holds them.
   CHECK(cuda.find("__shared__ float culift_stash0[8192];") != std::string::npos);
   CHECK(cuda.find("if (culift_t + culift_u < 64) culift_stash0[(culift_t + culift_u) * 128 + threadIdx.x] = "
@@ -674,8 +674,9 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
   CHECK(cuda.find("(unsigned long long)((long long)f_7 - (long long)culift_lo) < (unsigned long long)culift_stashed ? "
                   "culift_stash0[((long long)f_7 - (long long)culift_lo) * 128 + threadIdx.x] : x[") !=
         std::string::npos);
-  // The 64 entry: 128 iterations per column.
-  CHECK(cuda.find("if (culift_t + culift_u < 128) culift_stash0[(culift_t + culift_u) * 64 + threadIdx.x]") !=
+  // The 64 entry: 64 iterations per column too, 16 KiB.
+  CHECK(cuda.find("__shared__ float culift_stash0[4096];") != std::string::npos);
+  CHECK(cuda.find("if (culift_t + culift_u < 64) culift_stash0[(culift_t + culift_u) * 64 + threadIdx.x]") !=
         std::string::npos);
   // Centered's return under `if`: one m after the other.
   CHECK(cuda.find("for (int culift_m = 0; culift_m < culift_ni; ++culift_m) {  // the statements after the loop, "

@@ -367,9 +367,9 @@ class ColumnsWriter : EntryWriter {
   // The reads of the statements after the loop that the loop made too, at the middle index in
   // place of the counter (RMS norm's x[(b * F + f) * S + s] beside the loop's x[(b * F + g) * S + s]):
   // each thread keeps its column's elements of the first iterations in shared memory, so that the
-  // statements after the loop read them there rather than from memory a second time. 32 KiB per
-  // block, a column of stashCapacity_ elements per thread (no array the loop reads is written by
-  // the kernel, so the stash holds what memory does).
+  // statements after the loop read them there rather than from memory a second time: a column of
+  // stashCapacity_ elements per thread (no array the loop reads is written by the kernel, so the
+  // stash holds what memory does).
   void planStash() {
     unsigned bytes = 0;
     for (const Expr* read : *epilogueReads_)
@@ -390,7 +390,7 @@ class ColumnsWriter : EntryWriter {
         break;
       }
     if (stash_.empty()) return;
-    stashCapacity_ = kStashBytes / (e_.threads * bytes);
+    stashCapacity_ = kStashBytesPerThread / bytes;
     if (stashCapacity_ < 8) {
       stash_.clear();
       stashOf_.clear();
@@ -401,7 +401,9 @@ class ColumnsWriter : EntryWriter {
     size_t operand;  // the loop's read (reads_) whose elements it keeps
     std::string name;
   };
-  static constexpr unsigned kStashBytes = 32 * 1024;
+  // 64 floats per thread: 32 KiB per block of 128, 16 KiB of 64 (7 and 14 blocks per
+  // multiprocessor of 228 KiB: 896 threads either way).
+  static constexpr unsigned kStashBytesPerThread = 256;
 
   const Module& module_;
   const PlanEntry& e_;
