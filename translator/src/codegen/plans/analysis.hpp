@@ -112,6 +112,9 @@ bool sameBase(const ArrayRead& a, const ArrayRead& b);
 // `s = s + e`, `s = s - e` with e of their type and free of every sum, and reads nowhere else),
 // or nothing with `reason` saying why the loop must keep its order. The statements before the
 // loop must not write arrays (a warp runs them once per lane).
+// Why statements `stmts` write memory ("" when they do not): they write an array ("<where> write
+// an array"), or pass a writable one to a call.
+std::string arrayWriteReason(const std::vector<const Stmt*>& stmts, const std::string& where);
 // Why the statements before the loop may not run once per lane of a warp ("" when they may): they
 // write an array, or pass a writable one to a call.
 std::string prologueWriteReason(const LoopAnalysis& analysis);

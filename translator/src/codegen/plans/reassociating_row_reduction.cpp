@@ -15,20 +15,23 @@ namespace culift::codegen {
 
 // ---- legality --------------------------------------------------------------------------------
 
-std::string prologueWriteReason(const LoopAnalysis& a) {
+std::string arrayWriteReason(const std::vector<const Stmt*>& stmts, const std::string& where) {
   std::string reason;
-  for (const Stmt* s : a.prologue) {
+  for (const Stmt* s : stmts) {
     forEachExpr(*s, [&](const Expr& e) {
       if (!reason.empty()) return;
       const Expr* t = assignmentTarget(e);
-      if (t && t->kind == ExprKind::Subscript) reason = "the statements before the loop write an array";
+      if (t && t->kind == ExprKind::Subscript) reason = where + " write an array";
       else if (e.kind == ExprKind::Call)
         for (const ExprPtr& o : e.operands)
-          if (o && o->type.isPointer() && !o->type.constElements)
-            reason = "the statements before the loop pass a writable array to a call";
+          if (o && o->type.isPointer() && !o->type.constElements) reason = where + " pass a writable array to a call";
     });
   }
   return reason;
+}
+
+std::string prologueWriteReason(const LoopAnalysis& a) {
+  return arrayWriteReason(a.prologue, "the statements before the loop");
 }
 
 std::optional<std::vector<VarId>> reassociableSums(const Function& fn, const LoopAnalysis& a, std::string& reason) {
