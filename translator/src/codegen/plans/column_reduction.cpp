@@ -14,8 +14,9 @@
 // square over f, then x[(b * F + f) * S + s] divided by it). Per thread, the loop runs once for
 // column (b, s), and the statements after it once for every m in order, on the values the loop
 // left: they write nothing the next m reads (checked), so each output gets the operations, on the
-// values, that its own call computes. The column is read from memory once; its second read, by
-// the statements after the loop, finds it in the cache.
+// values, that its own call computes. The column is read from memory once: the elements the
+// statements after the loop read again come from a per-thread stash the loop fills in shared
+// memory (planStash).
 #include <algorithm>
 #include <map>
 #include <set>
@@ -106,9 +107,12 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
 }
 
 // Why the statements after the loop may not run once per middle index on what the loop left
-// ("" when they may): they assign a variable declared before them (a parameter, a local of the
-// statements before the loop), bind a reference, write an array or pass a writable one to a call.
+// ("" when they may): they write an array or pass a writable one to a call, update an array
+// atomically, assign a variable declared before them (a parameter, a local of the statements
+// before the loop) or bind a reference.
 std::string rerunReason(const Function& f, const LoopAnalysis& a) {
+  const std::string where = "the statements after the loop";
+  if (std::string writes = arrayWriteReason(a.epilogue, where); !writes.empty()) return writes;
   std::set<VarId> own;
   for (const Stmt* s : a.epilogue)
     forEachStmt(*s, [&](const Stmt& d) {
@@ -118,33 +122,21 @@ std::string rerunReason(const Function& f, const LoopAnalysis& a) {
   for (const Stmt* s : a.epilogue)
     forEachExpr(*s, [&](const Expr& e) {
       if (!reason.empty()) return;
-      if (const Expr* t = assignmentTarget(e)) {
-        const Expr& target = stripCasts(*t);
-        if (target.kind != ExprKind::VarRef) reason = "the statements after the loop write an array";
-        else if (!own.count(target.var)) reason = "the statements after the loop assign " + f.vars[target.var].name;
-      } else if (e.kind == ExprKind::AtomicRmw) {
-        reason = "the statements after the loop update an array";
-      } else if (e.kind == ExprKind::Call) {
-        for (const ExprPtr& o : e.operands)
-          if (o && o->type.isPointer() && !o->type.constElements)
-            reason = "the statements after the loop pass a writable array to a call";
-      }
+      if (e.kind == ExprKind::AtomicRmw) reason = where + " update an array";
+      const Expr* t = assignmentTarget(e);
+      if (!t) return;
+      // The variable assigned (a struct's through its members).
+      const Expr* root = &stripCasts(*t);
+      while (root->kind != ExprKind::VarRef && !root->operands.empty()) root = root->operands[0].get();
+      if (root->kind != ExprKind::VarRef) reason = where + " write a variable declared before them";
+      else if (!own.count(root->var)) reason = where + " assign " + f.vars[root->var].name;
     });
   for (const Stmt* s : a.epilogue)
     forEachStmt(*s, [&](const Stmt& d) {
       if (reason.empty() && d.kind == StmtKind::Decl && d.var != kNone && f.vars[d.var].isReference())
-        reason = "the statements after the loop bind a reference";
+        reason = where + " bind a reference";
     });
   return reason;
-}
-
-bool exprMentions(const Expr& e, VarId v) {
-  bool found = false;
-  visitExprs(e, [&](const Expr& x) {
-    found = found || (x.kind == ExprKind::VarRef && x.var == v);
-    return !found;
-  });
-  return found;
 }
 
 // The 3-D form: f(b, m, s) whose loop result is the same for every m of a column (b, s).
@@ -164,8 +156,7 @@ plans::Decision decideAcross(const Function& f, const KernelAnalysis& analysis) 
   const PrintRewrites none;
   for (const Stmt* s : a.prologue)
     if (mentions(*s, mid, none)) return plans::Decision::no("the statements before the loop use " + m);
-  if (mentions(*a.loop, mid, none) || exprMentions(*a.lowerBound, mid) || exprMentions(*a.upperBound, mid))
-    return plans::Decision::no("the loop uses " + m);
+  if (mentions(*a.loop, mid, none)) return plans::Decision::no("the loop uses " + m);  // its bounds included
   if (a.earlyReturn) return plans::Decision::no("the statements before the loop may return");
   if (std::string why = rerunReason(f, a); !why.empty()) return plans::Decision::no(why);
   for (const StagedOperand& o : a.operands) {
@@ -357,10 +348,16 @@ class ColumnsWriter : EntryWriter {
     out_.say("#pragma unroll 1");
     CodeWriter::Scope rest = out_.open("for (; culift_t < culift_trip; ++culift_t)");
     if (!stash_.empty() || mentions(*a_.loop->body, a_.counter, rest_)) out_.say(counterAt("culift_t"));
-    for (const Stash& st : stash_)
+    // A stashed read loaded once, for the stash and for the body.
+    for (const Stash& st : stash_) {
+      const StagedOperand& o = *reads_[st.operand];
+      const std::string value = "culift_w" + str(st.operand);
+      out_.say("const " + std::string(spelling(o.element)) + " " + value + " = " + name(o.array) + "[" +
+               printer_.printExpression(*o.index) + "];");
       out_.say("if (culift_t < " + str(stashCapacity_) + ") " + st.name + "[culift_t * " + str(e_.threads) +
-               " + threadIdx.x] = " + name(reads_[st.operand]->array) + "[" +
-               printer_.printExpression(*reads_[st.operand]->index) + "];");
+               " + threadIdx.x] = " + value + ";");
+      for (const Expr* read : o.reads) rest_.exprs[read] = value;
+    }
     printBody(rest_, *a_.loop->body);
   }
 
