@@ -328,6 +328,28 @@ struct Extent {
   std::size_t offset;
 };
 
+// The entry a launch over `plan` takes, against the per-thread entry on each engine (bit for bit
+// under strict math; under default math NVRTC may contract a*b+c into an FMA in one entry and not
+// the other, so within that rounding) and, where `withCpu`, against the CPU backend under strict
+// math, which then counts in `comparedWithCpu`.
+void requireEntryAgrees(Engine& strict, Engine& fast, Engine& cpu, const std::shared_ptr<const Module>& module,
+                        const Function& fn, const std::vector<ArgSpec>& args, const LaunchPlan& plan,
+                        std::size_t offset, Scalar element, bool withCpu, std::size_t& comparedWithCpu) {
+  LaunchPlan perThread = plan;
+  perThread.perThread = true;
+  for (Engine* engine : {&strict, &fast}) {
+    const bool exact = engine == &strict;
+    INFO((exact ? "strict" : "default") << " math");
+    const auto planned = launch(*engine, module, fn, args, plan, offset);
+    const auto reference = launch(*engine, module, fn, args, perThread, offset);
+    REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
+    if (exact && withCpu) {
+      REQUIRE(firstDifference(planned, launch(cpu, module, fn, args, plan, offset), element) == -1);
+      ++comparedWithCpu;
+    }
+  }
+}
+
 std::vector<Extent> allExtentsFor(unsigned rank) {
   std::vector<Extent> out;
   const std::int64_t ks[] = {0, 1, 3, 4097};
@@ -656,23 +678,11 @@ TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU bac
       INFO("extents " << x.ni << " x " << x.nj << " x " << x.nk << ", arrays offset by " << x.offset);
       const LaunchPlan plan = rank(fn->mode) == 2 ? LaunchPlanner::for2D(x.ni, x.nj, 32, 8)
                                                   : LaunchPlanner::for3D(x.ni, x.nj, x.nk, 32, 4, 2);
-      LaunchPlan perThread = plan;
-      perThread.perThread = true;
       const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
       REQUIRE(choice);
       entriesRun[fn->name].insert(fn->planEntries.at(choice->entry).kernelName);
-      const std::vector<ArgSpec> args = spec.args(x.ni, x.nj, x.nk);
-      for (Engine* engine : {strict.get(), fast.get()}) {
-        const bool exact = engine == strict.get();
-        INFO((exact ? "strict" : "default") << " math");
-        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
-        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
-        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
-        if (exact && x.ni * x.nj * x.nk <= 100000) {
-          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
-          ++comparedWithCpu;
-        }
-      }
+      requireEntryAgrees(*strict, *fast, *cpu, module, *fn, spec.args(x.ni, x.nj, x.nk), plan, x.offset, element,
+                         x.ni * x.nj * x.nk <= 100000, comparedWithCpu);
     }
   }
   std::size_t entries = 0;
@@ -755,23 +765,11 @@ TEST_CASE("every entry of a column reduction shared by a middle axis gives the p
     for (const Extent& x : hoistedExtents()) {
       INFO("extents " << x.ni << " x " << x.nj << " x " << x.nk << ", arrays offset by " << x.offset);
       const LaunchPlan plan = LaunchPlanner::for3D(x.ni, x.nj, x.nk, 32, 4, 2);
-      LaunchPlan perThread = plan;
-      perThread.perThread = true;
       const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
       REQUIRE(choice);
       entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
-      const std::vector<ArgSpec> args = spec.args(x.ni, x.nj, x.nk);
-      for (Engine* engine : {strict.get(), fast.get()}) {
-        const bool exact = engine == strict.get();
-        INFO((exact ? "strict" : "default") << " math");
-        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
-        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
-        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
-        if (exact && x.ni * x.nj * x.nk <= 200000) {
-          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
-          ++comparedWithCpu;
-        }
-      }
+      requireEntryAgrees(*strict, *fast, *cpu, module, *fn, spec.args(x.ni, x.nj, x.nk), plan, x.offset, element,
+                         x.ni * x.nj * x.nk <= 200000, comparedWithCpu);
     }
   }
   WARN("column entries shared by a middle axis run: " << entriesRun.size() << "; " << comparedWithCpu
@@ -1026,24 +1024,12 @@ TEST_CASE("every batched contraction entry gives the per-thread entry's bits and
     for (const BatchedExtent& x : batchedExtents()) {
       INFO(x.nb << " batches of " << x.ni << " x " << x.nj << ", k " << x.nk << ", arrays offset by " << x.offset);
       const LaunchPlan plan = LaunchPlanner::for3D(x.nb, x.ni, x.nj, 32, 4, 2);
-      LaunchPlan perThread = plan;
-      perThread.perThread = true;
       const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
       REQUIRE(choice);  // every launch here must run a plan entry
       entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
       INFO("entry " << fn->planEntries.at(choice->entry).kernelName << " " << choice->plan.toString());
-      const std::vector<ArgSpec> args = spec.args(x.nb, x.ni, x.nj, x.nk);
-      for (Engine* engine : {strict.get(), fast.get()}) {
-        const bool exact = engine == strict.get();
-        INFO((exact ? "strict" : "default") << " math");
-        const auto planned = launch(*engine, module, *fn, args, plan, x.offset);
-        const auto reference = launch(*engine, module, *fn, args, perThread, x.offset);
-        REQUIRE(firstDifference(planned, reference, element, exact ? 0 : 1e-5) == -1);
-        if (exact && x.nb * x.ni * x.nj * std::max<std::int64_t>(x.nk, 1) <= 200000) {
-          REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
-          ++comparedWithCpu;
-        }
-      }
+      requireEntryAgrees(*strict, *fast, *cpu, module, *fn, spec.args(x.nb, x.ni, x.nj, x.nk), plan, x.offset, element,
+                         x.nb * x.ni * x.nj * std::max<std::int64_t>(x.nk, 1) <= 200000, comparedWithCpu);
     }
   }
   WARN("batched entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << comparedWithCpu
