@@ -21,20 +21,6 @@ void logLine(Context& c, const std::string& text) {
   std::fflush(c.log);
 }
 
-// A contraction row without a hand-written kernel: checked at `sample` cells of `out` (of
-// `total`) against `want`, then timed; the note gives the TFLOP/s and the entry.
-void checkAndTime(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& plan, const Launch& g,
-                  const std::function<double(std::int64_t)>& want, const std::vector<std::int64_t>& sample,
-                  std::int64_t total, DeviceBuffer<float>& out) {
-  row.generatedErr = maxAbsError(runOnce(c.engine, out, [&] { g(0); }), want, sample, total);
-  logCheck(c, row, "generated", row.generatedErr);
-  const auto t = timeInterleaved(c.engine, {g}, 1, c.timing);
-  row.generatedMs = t[0].medianMs;
-  row.note = "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + "; " + describePlan(k, plan) +
-             "; " + std::to_string(sample.size()) + " sampled cells checked";
-  logTimings(c, row, t, {"generated " + describePlan(k, plan)});
-}
-
 }  // namespace
 
 std::vector<Row> benchBlas(Context& c, int n) {
@@ -112,7 +98,7 @@ std::vector<Row> benchBlas(Context& c, int n) {
       auto want = [&](std::int64_t idx) {
         return double(Syr2kCell(a.data(), b.data(), cIn.data(), alpha, beta, n, n, int(idx / n), int(idx % n)));
       };
-      checkAndTime(c, row, k, plan, g, want, sample, static_cast<std::int64_t>(cells), gen);
+      checkAndTime(c, row, k, plan, g, want, sample, static_cast<std::int64_t>(cells), gen, "cells");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -212,7 +198,7 @@ std::vector<Row> benchBatched(Context& c, BatchedSizes sizes) {
       };
       const auto total = static_cast<std::int64_t>(outputs);
       const auto sample = sampleIndices(total, 1 << 12, seed ^ 5);
-      checkAndTime(c, row, k, plan, g, want, sample, total, gen);
+      checkAndTime(c, row, k, plan, g, want, sample, total, gen, "cells");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

@@ -41,13 +41,7 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
       const rt::LaunchPlan plan = LaunchPlanner::for2D(d0, d2, 32, 8, e.device().limits);
       Launch g = [&](int) { k.launch(e, plan, dx, d1, d2, out); };
       auto want = [&](std::int64_t o) { return double(ColumnSum(x.data(), d1, d2, int(o / d2), int(o % d2))); };
-      const auto sample = sampleIndices(outputs, 1 << 12, c.seed ^ 0xc02);
-      row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, sample, outputs);
-      logCheck(c, row, "generated", row.generatedErr);
-      const auto t = timeInterleaved(e, {g}, 1, c.timing);
-      row.generatedMs = t[0].medianMs;
-      row.note = describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled outputs checked";
-      logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+      checkAndTime(c, row, k, plan, g, want, sampleIndices(outputs, 1 << 12, c.seed ^ 0xc02), outputs, out, "outputs");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }
@@ -126,13 +120,8 @@ std::vector<Row> benchColumns(Context& c, ColumnSizes sizes) {
         const std::int64_t b = idx / (std::int64_t(F) * S), f = idx / S % F, s = idx % S;
         return double(RmsNorm(x.data(), F, S, eps, int(b), int(f), int(s)));
       };
-      const auto sample = sampleIndices(elements, 1 << 12, c.seed ^ 0xc06);
-      row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, sample, elements);
-      logCheck(c, row, "generated", row.generatedErr);
-      const auto t = timeInterleaved(e, {g}, 1, c.timing);
-      row.generatedMs = t[0].medianMs;
-      row.note = describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled elements checked";
-      logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+      checkAndTime(c, row, k, plan, g, want, sampleIndices(elements, 1 << 12, c.seed ^ 0xc06), elements, out,
+                   "elements");
     } catch (const std::exception& ex) {
       row.error = ex.what();
     }

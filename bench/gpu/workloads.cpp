@@ -99,6 +99,18 @@ std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan, std::o
   return "per-thread " + plan.toString();
 }
 
+void checkAndTime(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& plan, const Launch& g,
+                  const std::function<double(std::int64_t)>& want, const std::vector<std::int64_t>& sample,
+                  std::int64_t total, DeviceBuffer<float>& out, const std::string& what) {
+  row.generatedErr = maxAbsError(runOnce(c.engine, out, [&] { g(0); }), want, sample, total);
+  logCheck(c, row, "generated", row.generatedErr);
+  const auto t = timeInterleaved(c.engine, {g}, 1, c.timing);
+  row.generatedMs = t[0].medianMs;
+  row.note = (row.flops > 0 ? "TFLOP/s generated " + formatFixed(row.flops / (row.generatedMs * 1e9), 2) + "; " : "") +
+             describePlan(k, plan) + "; " + std::to_string(sample.size()) + " sampled " + what + " checked";
+  logTimings(c, row, t, {"generated " + describePlan(k, plan)});
+}
+
 Row benchCopy(Context& c, std::int64_t bytes) {
   Row row{"copy (ref_copy, ceiling)", std::to_string(bytes >> 20) + " MiB"};
   const std::int64_t n4 = bytes / 16;

@@ -105,5 +105,11 @@ std::vector<T> runOnce(rt::Engine& e, rt::DeviceBuffer<T>& out, const std::funct
 // row length is its loop bound's argument, `rowLength`), or "per-thread".
 std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan,
                          std::optional<std::int64_t> rowLength = std::nullopt);
+// A row of one generated kernel without a hand-written one: `out` checked at `sample` of its
+// `total` elements against `want`, then `g` timed; the note gives the TFLOP/s (where row.flops
+// counts them), the entry and how many `what` ("cells", "outputs") were checked.
+void checkAndTime(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& plan, const Launch& g,
+                  const std::function<double(std::int64_t)>& want, const std::vector<std::int64_t>& sample,
+                  std::int64_t total, rt::DeviceBuffer<float>& out, const std::string& what);
 
 }  // namespace culift::bench
