@@ -209,6 +209,7 @@ class Writer {
     }
     count(f.reassociatedSums.size());
     for (VarId v : f.reassociatedSums) integer<std::uint32_t>(v);
+    strings(f.fusedOf);
   }
 
   // Source file names are written once, in a table after the functions; locations name them by
@@ -501,6 +502,9 @@ class ModuleReader {
       v = r_.integer<std::uint32_t>("a reassociated sum");
       if (v >= f.vars.size()) r_.fail("a reassociated sum of " + f.name + " is variable " + std::to_string(v));
     }
+    f.fusedOf = r_.strings("the kernels a fused kernel runs");
+    if (!f.fusedOf.empty() && f.fusedOf.size() != 2)
+      r_.fail(f.name + " fuses " + std::to_string(f.fusedOf.size()) + " kernels (a fused kernel runs two)");
   }
 
   // An array of structs' layout, checked as the runtime relies on it: every field one element of

@@ -16,6 +16,17 @@ CULIFT_KERNEL_REASSOCIATE inline float LongRowSum(const float* x, long long n, i
   return s;
 }
 
+// The row's sum of squares: with LongRowSum, the statistics of a one-pass variance. The two take
+// the same parameters and loop, so a pipeline launching them side by side runs their fused kernel.
+CULIFT_KERNEL_REASSOCIATE inline float LongRowSumSq(const float* x, long long n, int i) {
+  float s = 0.0f;
+  for (long long k = 0; k < n; ++k) {
+    const float v = x[i * n + k];
+    s += v * v;
+  }
+  return s;
+}
+
 // Layer norm without affine parameters, as three plain functions: the row's mean, its variance
 // (about that mean), then each element normalized.
 CULIFT_KERNEL_REASSOCIATE inline float RowMean(const float* x, long long n, int i) {

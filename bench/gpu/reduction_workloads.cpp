@@ -1,12 +1,14 @@
 // The benchmark's reductions over long rows, lifted from reduction_kernels.hpp with their sums
-// reassociated: a row sum and layer norm over 16 rows of 4,194,304 floats and a matrix-vector
-// product of 2048 rows of 1,048,576 (few rows: the split-row entries), softmax over 4096 rows of
+// reassociated: a row sum, its fused pair with the row sum of squares, and layer norm over 16 rows of 4,194,304 floats
+// and a matrix-vector product of 2048 rows of 1,048,576 (few rows: the split-row entries), softmax over 4096 rows of
 // 393,216, and a running sum of each of 32768 rows of 32768 (the scan plan). No hand-written kernel: the copy row is
 // the ceiling, PyTorch (eager and torch.compile) the comparison. Each checked against the functions compiled natively;
 // one input set (each is more than the L2 floor by itself).
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "reduction_kernels.hpp"
 #include "workloads.hpp"
@@ -64,6 +66,39 @@ Row rowSum(Context& c, std::int64_t rows, std::int64_t cols, const std::vector<f
   row.generatedErr = maxAbsError(runOnce(e, out, [&] { g(0); }), want, {}, rows);
   logCheck(c, row, "generated", row.generatedErr);
   measure(c, row, g, describePlan(k, plan));
+  return row;
+}
+
+// The row sum and the row sum of squares as two launches of one pipeline, which runs them as one
+// launch of their fused kernel (each row read once); each alone beside it, in the log.
+Row rowStatistics(Context& c, std::int64_t rows, std::int64_t cols, const std::vector<float>& x,
+                  DeviceBuffer<float>& dx) {
+  Row row{"Row sum and sum of squares (fused; reassociating)", shape(rows, cols)};
+  row.bytes = 4.0 * static_cast<double>(rows * cols) + 8.0 * static_cast<double>(rows);
+  row.torchKey = "rowstats " + row.size;
+  row.tolerance = 1e-6 * static_cast<double>(cols);
+  rt::Engine& e = c.engine;
+  const rt::Kernel sum = e.kernel(c.reductions, "LongRowSum"), squares = e.kernel(c.reductions, "LongRowSumSq");
+  const rt::LaunchPlan plan = LaunchPlanner::for1D(rows, 256, e.device().limits);
+  DeviceBuffer<float> dSum(e, static_cast<std::size_t>(rows)), dSquares(e, static_cast<std::size_t>(rows));
+  const long long n = cols;
+  rt::Pipeline pipeline(e);
+  pipeline.add(sum, plan, dx, n, dSum).add(squares, plan, dx, n, dSquares);
+  if (pipeline.launchesPerRun() != 1) throw std::runtime_error("the pipeline did not fuse the two launches");
+  Launch g = [&](int) { pipeline.run(e); };
+  auto want = [&](std::int64_t i) { return double(LongRowSumSq(x.data(), n, int(i))); };
+  row.generatedErr = maxAbsError(runOnce(e, dSquares, [&] { g(0); }), want, {}, rows);
+  auto wantSum = [&](std::int64_t i) { return double(LongRowSum(x.data(), n, int(i))); };
+  row.generatedErr = std::max(row.generatedErr, maxAbsError(dSum.read(), wantSum, {}, rows));
+  logCheck(c, row, "generated", row.generatedErr);
+  const double elements = static_cast<double>(rows * cols);
+  const rt::Kernel fused = e.kernel(c.reductions, pipeline.fusedKernels().at(0));
+  measure(c, row, g,
+          {{"LongRowSum " + describePlan(sum, plan, cols), [&](int) { sum.launch(e, plan, dx, n, dSum); },
+            4 * elements},
+           {"LongRowSumSq " + describePlan(squares, plan, cols), [&](int) { squares.launch(e, plan, dx, n, dSquares); },
+            4 * elements}},
+          "one launch of " + fused.name() + ", " + describePlan(fused, plan, cols));
   return row;
 }
 
@@ -230,11 +265,15 @@ std::vector<Row> benchReductions(Context& c, bool quick) {
     const std::int64_t r = 16, n = quick ? 65536 : 4194304;
     const std::vector<float> x = uniformFloats(c.seed ^ 0x16, static_cast<std::size_t>(r * n), -1, 1);
     DeviceBuffer<float> dx(c.engine, x);
-    for (int which = 0; which < 2; ++which) {
+    using Workload = Row (*)(Context&, std::int64_t, std::int64_t, const std::vector<float>&, DeviceBuffer<float>&);
+    const std::pair<Workload, const char*> sharing[] = {{rowSum, "LongRowSum (reassociating)"},
+                                                        {rowStatistics, "Row sum and sum of squares"},
+                                                        {layerNorm, "LayerNorm"}};
+    for (const auto& [workload, name] : sharing) {
       try {
-        rows.push_back(which == 0 ? rowSum(c, r, n, x, dx) : layerNorm(c, r, n, x, dx));
+        rows.push_back(workload(c, r, n, x, dx));
       } catch (const std::exception& ex) {
-        Row failed{which == 0 ? "LongRowSum (reassociating)" : "LayerNorm", shape(r, n)};
+        Row failed{name, shape(r, n)};
         failed.error = ex.what();
         rows.push_back(std::move(failed));
       }

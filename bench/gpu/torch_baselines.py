@@ -79,7 +79,8 @@ def sat_reference(rect_min, rect_max, tri, eps=1e-6):
 
 
 def reduction_baselines(emit, dev, compile_too):
-    """The rows of bench/gpu/reduction_workloads.cpp: few long rows (a row sum, layer norm without
+    """The rows of bench/gpu/reduction_workloads.cpp: few long rows (a row sum, a row sum with the
+    row sum of squares, layer norm without
     affine parameters, matrix-vector), softmax over long rows and a running sum of many rows
     (torch.cumsum(x, 1)), eager and torch.compile'd
     (`<name>_compiled`). One input set where a set exceeds the L2 floor already."""
@@ -88,6 +89,7 @@ def reduction_baselines(emit, dev, compile_too):
     rows, cols = 16, 4194304
     x = torch.rand(rows, cols, device=dev) * 2 - 1
     cases.append(("rowsum_long", f"{rows}x{cols}", lambda a: a.sum(dim=1), [(x,)]))
+    cases.append(("rowstats", f"{rows}x{cols}", lambda a: (a.sum(dim=1), (a * a).sum(dim=1)), [(x,)]))
     cases.append(("layernorm", f"{rows}x{cols}", lambda a: F.layer_norm(a, (a.shape[1],), eps=1e-5), [(x,)]))
     rows, cols = 2048, 1048576
     a = torch.rand(rows, cols, device=dev) * 2 - 1

@@ -1,5 +1,7 @@
 #include "culift/runtime/pipeline.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -13,6 +15,20 @@ BackendImpl& backendOf(Engine& engine);
 }  // namespace detail
 
 namespace {
+
+bool sameArgument(const LaunchArg& a, const LaunchArg& b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == LaunchArg::Kind::Scalar) return a.scalar.type == b.scalar.type && a.scalar.u == b.scalar.u;
+  const BufferRef& x = a.buffer;
+  const BufferRef& y = b.buffer;
+  return x.engine == y.engine && x.address == y.address && x.element == y.element && x.count == y.count &&
+         x.readOnly == y.readOnly && x.recordSize == y.recordSize && x.recordAlign == y.recordAlign;
+}
+
+bool samePlan(const LaunchPlan& a, const LaunchPlan& b) {
+  return a.rank == b.rank && std::equal(a.extent, a.extent + 3, b.extent) && a.grid == b.grid && a.block == b.block &&
+         a.sharedBytes == b.sharedBytes && a.wideIndices == b.wideIndices && a.perThread == b.perThread;
+}
 
 // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (900) to CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD (908): the
 // capture was refused or invalidated, not the launch. The pipeline then runs without a graph.
@@ -28,7 +44,13 @@ struct Pipeline::Impl {
     std::vector<LaunchArg> args;  // buffers by address, scalars by value
   };
 
-  explicit Impl(Engine& e) : engine(e.shared_from_this()), backend(detail::backendOf(e)) {}
+  // What a run launches: one added launch, or two adjacent ones as their fused kernel.
+  struct Step {
+    Launch launch;
+    bool fused = false;
+  };
+
+  Impl(Engine& e, const PipelineOptions& o) : engine(e.shared_from_this()), backend(detail::backendOf(e)), options(o) {}
   ~Impl() {
     if (!stream) return;
     // Its work may still run: wait for it (a graph refers to the scratch of the pipeline's stream,
@@ -52,7 +74,38 @@ struct Pipeline::Impl {
   }
 
   void launchEach(const LaunchTarget& target) const {
-    for (const Launch& l : launches) l.kernel.launchArgs(target, l.plan, l.args);
+    for (const Step& s : steps) s.launch.kernel.launchArgs(target, s.launch.plan, s.launch.args);
+  }
+
+  // The fused launch of `a` then `b`, where their module has the pair's fused kernel and it takes
+  // their shared arguments and both results; nothing otherwise.
+  std::optional<Launch> fused(const Launch& a, const Launch& b) const {
+    if (a.kernel.module() != b.kernel.module() || !samePlan(a.plan, b.plan) || a.args.size() != b.args.size() ||
+        a.args.empty())
+      return std::nullopt;
+    const Function& f = a.kernel.function();
+    const Function& g = b.kernel.function();
+    const Function* pair = nullptr;
+    bool swapped = false;
+    for (const Function& k : a.kernel.module()->functions) {
+      if (k.fusedOf.size() != 2 || !k.isKernel()) continue;
+      if (k.fusedOf[0] == f.name && k.fusedOf[1] == g.name) pair = &k;
+      else if (k.fusedOf[0] == g.name && k.fusedOf[1] == f.name) pair = &k, swapped = true;
+      if (pair) break;
+    }
+    if (!pair || f.returnType.isVoid() || g.returnType.isVoid()) return std::nullopt;
+    const std::size_t shared = a.args.size() - 1;  // then each kernel's `out`
+    for (std::size_t k = 0; k < shared; ++k)
+      if (!sameArgument(a.args[k], b.args[k])) return std::nullopt;
+    std::vector<LaunchArg> args(a.args.begin(), a.args.begin() + static_cast<std::ptrdiff_t>(shared));
+    args.push_back(swapped ? b.args.back() : a.args.back());
+    args.push_back(swapped ? a.args.back() : b.args.back());
+    try {
+      resolveLaunchArguments(*pair, a.plan, args, engine.get());
+    } catch (const ArgumentError&) {  // a result aliasing an input or the other result
+      return std::nullopt;
+    }
+    return Launch{engine->kernel(a.kernel.module(), pair->name), a.plan, std::move(args)};
   }
 
   // Records the launches on the pipeline's stream into a graph. Where the driver refuses (no graph
@@ -91,7 +144,9 @@ struct Pipeline::Impl {
 
   std::shared_ptr<Engine> engine;
   detail::BackendImpl& backend;
+  PipelineOptions options;
   std::vector<Launch> launches;
+  std::vector<Step> steps;
   // The GPU's: the pipeline's stream, the events that order it after and before the run's target,
   // and the graph of its launches.
   void* stream = nullptr;
@@ -103,7 +158,7 @@ struct Pipeline::Impl {
   std::string whyNotCaptured;
 };
 
-Pipeline::Pipeline(Engine& engine) : impl_(std::make_unique<Impl>(engine)) {
+Pipeline::Pipeline(Engine& engine, const PipelineOptions& options) : impl_(std::make_unique<Impl>(engine, options)) {
   if (engine.backend() != Backend::Gpu) return;  // the CPU backend runs launches on the target itself
   // A stream that does not synchronize with the default stream: while a stream that does captures,
   // every use of the default stream, by any thread, fails. The events order runs instead.
@@ -127,6 +182,11 @@ Pipeline& Pipeline::addArgs(const Kernel& kernel, const LaunchPlan& plan, std::s
     throw ArgumentError(position + e.what());
   }
   p.launches.push_back(Impl::Launch{kernel, plan, std::vector<LaunchArg>(args.begin(), args.end())});
+  std::optional<Impl::Launch> both;
+  if (p.options.fuse && !p.steps.empty() && !p.steps.back().fused)
+    both = p.fused(p.steps.back().launch, p.launches.back());
+  if (both) p.steps.back() = Impl::Step{std::move(*both), true};
+  else p.steps.push_back(Impl::Step{p.launches.back(), false});
   p.dropGraph();
   return *this;
 }
@@ -154,6 +214,13 @@ void Pipeline::run(const LaunchTarget& target) {
 }
 
 std::size_t Pipeline::size() const { return impl_->launches.size(); }
+std::size_t Pipeline::launchesPerRun() const { return impl_->steps.size(); }
+std::vector<std::string> Pipeline::fusedKernels() const {
+  std::vector<std::string> names;
+  for (const Impl::Step& s : impl_->steps)
+    if (s.fused) names.push_back(s.launch.kernel.name());
+  return names;
+}
 Engine& Pipeline::engine() const { return *impl_->engine; }
 bool Pipeline::captured() const { return impl_->graph.exec != nullptr; }
 const std::string& Pipeline::whyNotCaptured() const { return impl_->whyNotCaptured; }

@@ -5,6 +5,9 @@
 // naming the launch and the kernel. The CPU backend runs them everywhere; the [gpu] case runs the
 // eager first run, the captured second and the replayed third on a device, with rows few and long
 // enough for the split-row entry and its scratch, and prints "skipped: no GPU" without one.
+// Adjacent launches of a row total and a row sum of squares over one array run as one launch of
+// their fused kernel, with each kernel's bits; launches that differ, are apart, or share a result
+// buffer run one by one.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +16,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "catch.hpp"
@@ -54,6 +58,15 @@ CULIFT_KERNEL float Normalize(const float* x, const float* mean, const float* va
 CULIFT_KERNEL_REASSOCIATE float RowTotal(const float* x, int cols, int i) {
   float s = 0.0f;
   for (int k = 0; k < cols; ++k) s += x[i * cols + k];
+  return s;
+}
+
+CULIFT_KERNEL_REASSOCIATE float RowSumSq(const float* x, int cols, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < cols; ++k) {
+    const float v = x[i * cols + k];
+    s += v * v;
+  }
   return s;
 }
 )";
@@ -219,6 +232,128 @@ TEST_CASE("a wrong argument to Pipeline::add is an ArgumentError naming the laun
   CHECK_THROWS_AS(p.run(*other), rt::ArgumentError);
   p.run(*cpu);
   CHECK(chain.mean.read() == chain.oneByOne().mean);
+}
+
+// A row total and a row sum of squares of one array: fused into one launch where the pipeline may.
+struct Statistics {
+  Statistics(rt::Engine& e, int rows, int cols)
+      : engine(e),
+        cols(cols),
+        total(e.kernel(pipelineKernels(), "RowTotal")),
+        sumSq(e.kernel(pipelineKernels(), "RowSumSq")),
+        plan(LaunchPlanner::for1D(rows)),
+        x(e, randomFloats(static_cast<std::size_t>(rows) * cols, 3)),
+        other(e, randomFloats(x.size(), 4)),
+        t(e, rows),
+        q(e, rows) {
+    DeviceBuffer<float> t1(e, t.size()), q1(e, q.size());
+    total.launch(e, plan, x, cols, t1);
+    sumSq.launch(e, plan, x, cols, q1);
+    e.synchronize();
+    expectedTotal = t1.read();
+    expectedSumSq = q1.read();
+  }
+
+  // Runs `p` `runs` times, each into zeroed results, and requires each kernel's own bits.
+  void requireOwnBits(Pipeline& p, int runs) {
+    for (int run = 1; run <= runs; ++run) {
+      INFO("run " << run);
+      t.zero();
+      q.zero();
+      p.run(engine);
+      engine.synchronize();
+      REQUIRE(sameBits(t.read(), expectedTotal));
+      REQUIRE(sameBits(q.read(), expectedSumSq));
+    }
+  }
+
+  rt::Engine& engine;
+  int cols;
+  Kernel total, sumSq;
+  LaunchPlan plan;
+  DeviceBuffer<float> x, other, t, q;
+  std::vector<float> expectedTotal, expectedSumSq;
+};
+
+const std::vector<std::string> kFused{"RowTotal_RowSumSq_fused"};
+
+TEST_CASE("a pipeline runs adjacent launches reducing the same rows as one, with each kernel's bits",
+          "[pipeline][fused]") {
+  auto cpu = rt::Engine::createCpu();
+  Statistics st(*cpu, 5, 9000);
+  REQUIRE(pipelineKernels()->find("RowTotal_RowSumSq_fused"));
+
+  Pipeline p(*cpu);
+  p.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.x, st.cols, st.q);
+  CHECK(p.size() == 2);
+  CHECK(p.launchesPerRun() == 1);
+  CHECK(p.fusedKernels() == kFused);
+  st.requireOwnBits(p, 2);
+
+  SECTION("in either order") {
+    Pipeline r(*cpu);
+    r.add(st.sumSq, st.plan, st.x, st.cols, st.q).add(st.total, st.plan, st.x, st.cols, st.t);
+    CHECK(r.fusedKernels() == kFused);
+    st.requireOwnBits(r, 1);
+  }
+  SECTION("not where the launches differ, are apart, or the user said no") {
+    Pipeline off(*cpu, rt::PipelineOptions{.fuse = false});
+    off.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.x, st.cols, st.q);
+    CHECK(off.launchesPerRun() == 2);
+    CHECK(off.fusedKernels().empty());
+    st.requireOwnBits(off, 1);
+
+    Pipeline arrays(*cpu);  // another array
+    arrays.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.other, st.cols, st.q);
+    CHECK(arrays.launchesPerRun() == 2);
+    Pipeline scalars(*cpu);  // shorter rows
+    scalars.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.x, st.cols - 1, st.q);
+    CHECK(scalars.launchesPerRun() == 2);
+    Pipeline plans(*cpu);  // fewer rows
+    plans.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, LaunchPlanner::for1D(2), st.x, st.cols, st.q);
+    CHECK(plans.launchesPerRun() == 2);
+    Pipeline same(*cpu);  // one result buffer: the second launch's values stay, as launched one by one
+    same.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.x, st.cols, st.t);
+    CHECK(same.launchesPerRun() == 2);
+    same.run(*cpu);
+    cpu->synchronize();
+    CHECK(sameBits(st.t.read(), st.expectedSumSq));
+    Pipeline apart(*cpu);  // another launch between them
+    apart.add(st.total, st.plan, st.x, st.cols, st.t)
+        .add(st.total, st.plan, st.other, st.cols, st.q)
+        .add(st.sumSq, st.plan, st.x, st.cols, st.q);
+    CHECK(apart.launchesPerRun() == 3);
+    // Three launches of the pair: the first two fuse, the third runs alone.
+    Pipeline three(*cpu);
+    three.add(st.total, st.plan, st.x, st.cols, st.t)
+        .add(st.sumSq, st.plan, st.x, st.cols, st.q)
+        .add(st.sumSq, st.plan, st.x, st.cols, st.q);
+    CHECK(three.launchesPerRun() == 2);
+    st.requireOwnBits(three, 1);
+  }
+}
+
+TEST_CASE("fused launches on the GPU: split rows and a warp per row, eager and captured, with each kernel's bits",
+          "[gpu][pipeline][fused]") {
+  auto gpu = gpuOrSkip(rt::MathMode::Strict);
+  if (!gpu) return;
+  for (const auto& [rows, cols, mapping] :
+       {std::tuple{4, 1000000, BlockMapping::SplitRows}, std::tuple{3000, 4099, BlockMapping::RowBlocks}}) {
+    INFO(rows << " rows of " << cols);
+    Statistics st(*gpu, rows, cols);
+    const Function* fused = pipelineKernels()->find("RowTotal_RowSumSq_fused");
+    REQUIRE(fused);
+    const std::optional<rt::PlanChoice> choice = rt::choosePlanEntry(*fused, st.plan, gpu->device(),
+                                                                     std::int64_t{cols});
+    REQUIRE(choice);
+    CHECK(fused->planEntries.at(choice->entry).blockMapping() == mapping);
+    Pipeline p(*gpu);
+    p.add(st.total, st.plan, st.x, st.cols, st.t).add(st.sumSq, st.plan, st.x, st.cols, st.q);
+    REQUIRE(p.fusedKernels() == kFused);
+    st.requireOwnBits(p, 3);  // eager, captured, replayed
+    INFO(p.whyNotCaptured());
+    CHECK(p.captured());
+  }
 }
 
 TEST_CASE("a pipeline on the GPU: the eager, captured and replayed runs give the launches' bits", "[gpu][pipeline]") {

@@ -2,6 +2,7 @@
 // for every loop left per thread the reason `culift ast` reports.
 #include <algorithm>
 
+#include "culift/ast/module_file.hpp"
 #include "culift/codegen.hpp"
 #include "plans/analysis.hpp"
 #include "plans/plan.hpp"
@@ -362,6 +363,59 @@ TEST_CASE("loop plans: split rows, and where a warp per row suffices", "[loop-pl
   CHECK(entryNames(chunk) == std::vector<std::string>{"Chunk_warp"});
   CHECK(function(r, "Over").loopPlan == LoopPlan::SplitRowReduction);
   CHECK(moduleFileId(LoopPlan::SplitRowReduction) == 5);
+}
+
+TEST_CASE("loop plans: row statistics of the same rows get a fused kernel", "[loop-plan][fused]") {
+  TranslateResult r = lift(
+      "#include <algorithm>\n"
+      "CULIFT_KERNEL_REASSOCIATE float Sum(const float* x, int cols, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_REASSOCIATE double SumSq(const float* x, int cols, int i) {\n"
+      "  double s = 0.0;\n  for (int k = 0; k < cols; ++k) { const float v = x[i * cols + k]; s += v * v; }\n"
+      "  return s / cols;\n}\n"
+      // The same loop with another bound: no pair with the two above.
+      "CULIFT_KERNEL_REASSOCIATE float Half(const float* x, int cols, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < cols / 2; ++k) s += x[i * cols + k];\n  return s;\n}\n"
+      // Exact order: a mean and a maximum pair up, but not with the reassociated ones.
+      "CULIFT_KERNEL float Mean(const float* x, int cols, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n  return s / cols;\n}\n"
+      "CULIFT_KERNEL int Count(const float* x, int cols, int i) {\n"
+      "  int c = 0;\n  for (int k = 0; k < cols; ++k) c += x[i * cols + k] > 0.0f;\n  return c;\n}\n"
+      // Writes an array: never fused.
+      "CULIFT_KERNEL float Keep(const float* x, float* seen, int cols, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n  seen[i] = s;\n  return s;\n}\n");
+  std::vector<std::string> fused;
+  for (const Function& f : r.module->functions)
+    if (!f.fusedOf.empty()) fused.push_back(f.name);
+  CHECK(fused == std::vector<std::string>{"Sum_SumSq_fused", "Mean_Count_fused"});
+
+  const Function& both = function(r, "Sum_SumSq_fused");
+  CHECK(both.fusedOf == std::vector<std::string>{"Sum", "SumSq"});
+  CHECK(both.mode == IndexMode::Grid1D);
+  CHECK(both.loopPlan == LoopPlan::SplitRowReduction);
+  CHECK(entryNames(both) == std::vector<std::string>{"Sum_SumSq_fused_split", "Sum_SumSq_fused_warp"});
+  CHECK(both.signature.toString() ==
+        "(const float* x, int cols, float* Sum_out, double* SumSq_out, long long culift_n)");
+  // Each sum reassociated, as in its own kernel.
+  REQUIRE(both.reassociatedSums.size() == 2);
+  CHECK(both.vars[both.reassociatedSums[0]].name == "s");
+  CHECK(both.vars[both.reassociatedSums[1]].name == "s_SumSq");
+  const std::string pseudo = writePseudocode(*r.module, both);
+  INFO(pseudo);
+  CHECK(pseudo.find("Sum_out[i] = s;") != std::string::npos);
+  CHECK(pseudo.find("SumSq_out[i] = s_SumSq / (double)cols;") != std::string::npos);
+
+  const Function& exact = function(r, "Mean_Count_fused");
+  CHECK(exact.loopPlan != LoopPlan::PerThread);
+  CHECK(exact.reassociatedSums.empty());
+  CHECK(function(r, "Keep").fusedOf.empty());
+
+  // The fused kernels survive a module file.
+  const std::shared_ptr<Module> loaded = loadModule(saveModule(*r.module));
+  const Function* again = loaded->find("Sum_SumSq_fused");
+  REQUIRE(again);
+  CHECK(again->fusedOf == both.fusedOf);
+  CHECK(loaded->find("Sum")->fusedOf.empty());
 }
 
 TEST_CASE("loop plans: the exact order's dependent chain is named, with what lifts it", "[loop-plan]") {

@@ -29,8 +29,14 @@ TEST_CASE("the six Pearson functions translate with their index modes", "[pearso
   INFO(r.formatDiagnostics());
   REQUIRE(r.ok());
   CHECK(r.diagnostics.empty());
-  REQUIRE(r.module->functions.size() == 6);
-  CHECK(r.module->kernels().size() == 6);
+  // The six, then the fused kernel of the row sum and the row sum of squares (the same rows).
+  REQUIRE(r.module->functions.size() == 7);
+  CHECK(r.module->kernels().size() == 7);
+  const Function& fused = r.module->functions.back();
+  CHECK(fused.name == "RowSum_RowSumSq_fused");
+  CHECK(fused.fusedOf == std::vector<std::string>{"RowSum", "RowSumSq"});
+  CHECK(fused.mode == IndexMode::Grid1D);
+  CHECK(fused.loopPlan == function(r, "RowSum").loopPlan);
   CHECK(function(r, "RowSum").mode == IndexMode::Grid1D);
   CHECK(function(r, "RowSumSq").mode == IndexMode::Grid1D);
   CHECK(function(r, "GramDot").mode == IndexMode::Grid2D);
@@ -42,7 +48,7 @@ TEST_CASE("the six Pearson functions translate with their index modes", "[pearso
     CHECK(f.deviceName == f.name);
     CHECK(f.kernelName == f.name + "_kernel");
     CHECK(f.wideKernelName == f.name + "_kernel64");
-    CHECK(f.returnType == Type::value(Scalar::F32));
+    CHECK(f.returnType == Type::value(f.fusedOf.empty() ? Scalar::F32 : Scalar::Void));
     CHECK(f.range.begin.file == kPearson);
   }
   // Loop-free bodies take four indices per thread in the 32-bit entry; looping ones one.

@@ -30,7 +30,11 @@ llvm::cl::opt<std::string> astBuildDir("p", llvm::cl::desc("Build directory hold
                                        llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(astCommand));
 
 void printFunction(llvm::raw_ostream& os, const Module& module, const Function& f) {
-  os << "function " << f.name << (f.annotated ? "" : " (called by a kernel)") << "\n";
+  os << "function " << f.name << (f.annotated ? "" : " (called by a kernel)");
+  if (f.fusedOf.size() == 2)
+    os << " (" << f.fusedOf[0] << " and " << f.fusedOf[1]
+       << " in one pass: a pipeline runs it for adjacent launches of the two with the same arguments)";
+  os << "\n";
   os << "  index mode: " << name(f.mode) << "\n";
   os << "  device:     " << f.deviceName << "\n";
   if (f.isKernel()) {

@@ -12,14 +12,18 @@ namespace culift {
 // Fills every function's mode, indexParams, signature, deviceName and kernelName.
 // Reports misuse of index conventions (an index parameter that is not an integer scalar,
 // `j` without `i`, ...) through `diags`.
-// Ends by planning every kernel's loop (planLoops) and warning where two outputs of a launch
-// may access one array element, one of them writing (a data race on the GPU).
+// Ends by planning every kernel's loop (planLoops), warning where two outputs of a launch
+// may access one array element, one of them writing (a data race on the GPU), and appending the
+// fused kernels of pairs of kernels that reduce the same rows (Function::fusedOf; row statistics
+// in one pass, docs/loop-plans.md).
 void classify(Module& module, DiagnosticSink& diags);
 
 // The loop planner: for each kernel, how its loop runs (Function::loopPlan), why it runs per
 // thread where the planner did not lift it (loopPlanReason), and the entries the emitter adds
 // for the plan (planEntries). Needs classify()'s results; classify() calls it.
 void planLoops(Module& module);
+// planLoops for one function of `module` (or one about to join it).
+void planLoop(const Module& module, Function& function);
 
 struct EmitOptions {
   bool lineDirectives = true;  // #line directives pointing at the user's C++ lines

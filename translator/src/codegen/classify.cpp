@@ -12,6 +12,7 @@
 
 #include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
+#include "fused_statistics.hpp"
 #include "race_analysis.hpp"
 #include "reads_first.hpp"
 
@@ -286,6 +287,7 @@ bool mayLoop(const Module& module, const Stmt& s, unsigned depth) {
 }  // namespace
 
 static void classifyHere(Module& module, DiagnosticSink& diags);
+static void threadShape(const Module& module, Function& f);
 
 void classify(Module& module, DiagnosticSink& diags) {
   // mayLoop and the planner recurse as deep as the user nested the code: on culift's stack.
@@ -301,21 +303,33 @@ void classifyHere(Module& module, DiagnosticSink& diags) {
                   "CUDA C has no overloading here: give each function its own name");
   }
   for (Function& f : module.functions) classifyFunction(f, diags);
-  for (Function& f : module.functions) {
-    if (!f.isKernel() || !f.body) continue;
-    // An element-wise kernel's four elements go as one vector per array, a struct result not.
-    const bool vectorizable = !(f.resultRecord && f.mode == IndexMode::ElementWise);
-    f.itemsPerThread = mayLoop(module, *f.body, 0) || !vectorizable ? 1 : 4;
-    // A body of declarations and one return: eight outputs' reads in flight (reads_first.hpp).
-    if (f.itemsPerThread == 4 && codegen::readsIssuedFirst(f)) f.itemsPerThread = codegen::kReadsFirstItems;
-    // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
-    if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
-      for (const KernelParam& p : f.signature.params)
-        if (p.role == ParamRole::ReadOnlyArray || p.role == ParamRole::WritableArray) f.arrayAlignment = 16;
-    }
-  }
+  for (Function& f : module.functions) threadShape(module, f);
   planLoops(module);
   codegen::diagnoseRaces(module, diags);
+  // Row statistics in one pass: a fused kernel for pairs of kernels reducing the same rows, kept
+  // where its plan gives each output its own kernel's bits.
+  for (codegen::FusedCandidate& c : codegen::fusedRowStatistics(module)) {
+    classifyFunction(c.fused, diags);
+    threadShape(module, c.fused);
+    planLoop(module, c.fused);
+    if (c.fused.mode == IndexMode::Grid1D && codegen::keepsBits(c)) module.functions.push_back(std::move(c.fused));
+  }
+}
+
+// What one thread of a kernel's 32-bit entry takes per step (Function::itemsPerThread,
+// arrayAlignment).
+void threadShape(const Module& module, Function& f) {
+  if (!f.isKernel() || !f.body) return;
+  // An element-wise kernel's four elements go as one vector per array, a struct result not.
+  const bool vectorizable = !(f.resultRecord && f.mode == IndexMode::ElementWise);
+  f.itemsPerThread = mayLoop(module, *f.body, 0) || !vectorizable ? 1 : 4;
+  // A body of declarations and one return: eight outputs' reads in flight (reads_first.hpp).
+  if (f.itemsPerThread == 4 && codegen::readsIssuedFirst(f)) f.itemsPerThread = codegen::kReadsFirstItems;
+  // One index per thread and step: a thread's own neighbouring loads may merge if aligned.
+  if (f.itemsPerThread == 1 && f.mode != IndexMode::ElementWise) {
+    for (const KernelParam& p : f.signature.params)
+      if (p.role == ParamRole::ReadOnlyArray || p.role == ParamRole::WritableArray) f.arrayAlignment = 16;
+  }
 }
 
 }  // namespace culift

@@ -70,7 +70,7 @@ static std::string sharedReason(const Module& module, const Function& f) {
   return {};
 }
 
-static void planFunction(const Module& module, Function& f) {
+void planLoop(const Module& module, Function& f) {
   f.loopPlan = LoopPlan::PerThread;
   f.loopPlanReason.clear();
   f.planEntries.clear();
@@ -115,7 +115,7 @@ static void planFunction(const Module& module, Function& f) {
 }
 
 void planLoopsHere(Module& module) {
-  for (Function& f : module.functions) planFunction(module, f);
+  for (Function& f : module.functions) planLoop(module, f);
 }
 
 }  // namespace culift

@@ -162,6 +162,9 @@ struct Function {
   // recordParams.
   std::string hostName = {};
   std::string hostType = {};
+  // A kernel the translator made of two of the module's kernels (row statistics in one pass,
+  // docs/loop-plans.md): their names, in the order it takes their results; empty for the user's.
+  std::vector<std::string> fusedOf = {};
   // The user parameter of the first result field (numParams - fields) or numParams when none.
   unsigned firstResultParam() const {
     return resultRecord ? numParams - static_cast<unsigned>(resultRecord->fields.size()) : numParams;

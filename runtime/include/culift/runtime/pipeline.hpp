@@ -5,6 +5,9 @@
 // Each add() takes what Kernel::launch takes and checks it then. On a GPU engine the pipeline has
 // its own stream: the first run launches one by one there (the entries' lookups and the split-row
 // scratch happen then), the second captures the launches into a CUDA graph, later runs replay it.
+// Two adjacent launches of kernels that reduce the same rows — a row sum and a row sum of squares
+// of one array — run as one launch of their fused kernel (docs/runtime.md#pipelines), which reads
+// each row once and gives each output its own kernel's bits.
 #pragma once
 
 #include <array>
@@ -13,6 +16,7 @@
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "culift/runtime/arguments.hpp"
 #include "culift/runtime/engine.hpp"
@@ -24,9 +28,16 @@ namespace culift::rt {
 // Buffers are referenced, not copied: a buffer passed to add() must outlive the pipeline and keep
 // its memory (not be destroyed or assigned over), and each run reads and writes what it holds then.
 // Scalars are copied at add(). A pipeline is not for run() from two threads at once.
+struct PipelineOptions {
+  // Run two adjacent launches as one where their module has a fused kernel for the pair, both
+  // launches have the same plan and the same arguments but their results, and the fused kernel
+  // takes those arguments (its results in distinct buffers that alias no input).
+  bool fuse = true;
+};
+
 class Pipeline {
  public:
-  explicit Pipeline(Engine& engine);
+  explicit Pipeline(Engine& engine, const PipelineOptions& options = {});
   Pipeline(Pipeline&& other) noexcept;
   Pipeline& operator=(Pipeline&& other) noexcept;
   Pipeline(const Pipeline&) = delete;
@@ -47,7 +58,10 @@ class Pipeline {
   // backend runs them as Kernel::launch does.
   void run(const LaunchTarget& target);
 
-  std::size_t size() const;  // launches
+  std::size_t size() const;            // launches added
+  std::size_t launchesPerRun() const;  // launches a run makes: size() less one per fused pair
+  // The fused kernels a run launches, one per pair of added launches it runs as one, in order.
+  std::vector<std::string> fusedKernels() const;
   Engine& engine() const;
   // Whether runs replay a CUDA graph: false before the second run, on the CPU backend, and where
   // the capture failed or the driver has no graphs (the runs then launch one by one).
