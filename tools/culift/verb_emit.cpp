@@ -175,7 +175,7 @@ bool writeHostLaunchers(const Module& module, const std::string& stem) {
     return false;
   }
   for (const Function* fn : module.kernels())
-    if (!hasHostLauncher(*fn))
+    if (!hasHostLauncher(*fn) && fn->fusedOf.empty())  // a fused kernel has no C++ function
       llvm::errs() << "culift emit: warning: '" << fn->name
                    << "' gets no host launcher: C++ cannot name it from the global scope\n";
   return writeTextFile(emitHostLaunchers, hostLauncherSource(module, include.str().str(), stem), "culift emit");
