@@ -195,11 +195,8 @@ class ColumnsWriter : EntryWriter {
         across_
             ? header(e_, str(e_.tileCols) + " columns (" + name(a_.batch) + ", " + name(axisVar(1)) +
                              ") per block, one per thread, consecutive threads on consecutive " + name(axisVar(1)) +
-                             "; the loop once per column" +
-                             (stash_.empty()
-                                  ? loads
-                                  : ", its stashed elements copied to shared memory all at once, the rest" + loads) +
-                             ", the statements after it for every " + name(axisVar(0)) + " in order")
+                             "; the loop once per column" + loads + ", the statements after it for every " +
+                             name(axisVar(0)) + " in order")
             : header(e_, str(e_.tileCols) + " outputs per block, one per thread, consecutive threads on consecutive " +
                              name(axisVar(twoD_ ? 1 : 0)) + loads);
     extents(twoD_ || across_);
@@ -231,6 +228,9 @@ class ColumnsWriter : EntryWriter {
     const VarId mid = axisVar(0);
     if (epilogueReads_) {
       const std::vector<const Expr*>* reads = &*epilogueReads_;
+      if (!stash_.empty())
+        out_.say("const long long culift_stashed = culift_trip < " + str(stashCapacity_) +
+                 " ? culift_trip : " + str(stashCapacity_) + ";  // iterations the stash holds");
       // Declarations and one return (RMS norm's division): the reads of kReadsFirstItems middle
       // indices first, then their statements, as the per-thread wrapper's reads-first step.
       out_.say("#pragma unroll 1");
@@ -259,9 +259,11 @@ class ColumnsWriter : EntryWriter {
         for (unsigned p = 0; p < fn_.numParams; ++p) args.push_back(p == mid ? at[1] : name(static_cast<VarId>(p)));
         return args;
       };
+      // Outputs the entry never reads back: stored evict-first (2 % faster for RMS norm on the H200).
       step.store = [&](const IndexNames& at, const std::string& value) {
-        return params_.outName + "[((long long)" + at[0] + " * culift_ni + " + at[1] + ") * culift_nj + " + at[2] +
-               "] = " + value + ";";
+        const std::string type(spelling(fn_.returnType.scalar));
+        return "culift_store_streaming<" + type + ">(&" + params_.outName + "[((long long)" + at[0] +
+               " * culift_ni + " + at[1] + ") * culift_nj + " + at[2] + "], " + value + ");";
       };
       emitReadsFirstStep(module_, fn_, step, out_);
       return;
@@ -318,7 +320,6 @@ class ColumnsWriter : EntryWriter {
       for (const Expr* read : reads_[p]->reads) step_.exprs[read] = "culift_v" + str(p) + "[culift_u]";
     const bool usesK = mentions(*a_.loop->body, a_.counter, step_);
     out_.say("long long culift_t = 0;  // iterations done");
-    if (!stash_.empty()) stashedSteps(usesK);
     out_.say("#pragma unroll 1");
     {
       CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(unroll_) +
@@ -360,56 +361,6 @@ class ColumnsWriter : EntryWriter {
       for (const Expr* read : o.reads) rest_.exprs[read] = value;
     }
     printBody(rest_, *a_.loop->body);
-  }
-
-  // The stashed reads of the iterations the stash holds, copied into it all at once before the
-  // loop runs (asynchronous copies, which hold no register: a column's elements all in flight
-  // together), then the loop's steps over those iterations on the stashed values. The same
-  // iterations read the same elements as the steps below would: the loop's operations on the same
-  // values.
-  void stashedSteps(bool usesK) {
-    out_.say("const long long culift_stashed = culift_trip < " + str(stashCapacity_) +
-             " ? culift_trip : " + str(stashCapacity_) + ";  // iterations the stash holds");
-    {
-      out_.say("#pragma unroll 4");
-      CodeWriter::Scope copies = out_.open("for (long long culift_c = 0; culift_c < culift_stashed; ++culift_c)",
-                                           "the stashed elements, every one in flight");
-      out_.say(counterAt("culift_c"));
-      for (const Stash& st : stash_) {
-        const StagedOperand& o = *reads_[st.operand];
-        out_.say("culift_copy_async(&" + st.name + "[culift_c * " + str(e_.threads) + " + threadIdx.x], &" +
-                 name(o.array) + "[" + printer_.printExpression(*o.index) + "]);");
-      }
-    }
-    out_.say("culift_copy_commit();");
-    out_.say("culift_copy_wait<0>();");
-    PrintRewrites stashed = step_;
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope steps = out_.open("for (; culift_t + " + str(unroll_) +
-                                        " <= culift_stashed; culift_t += " + str(unroll_) + ")");
-    std::vector<bool> fromStash(reads_.size());
-    for (const Stash& st : stash_) fromStash[st.operand] = true;
-    for (size_t p = 0; p < reads_.size(); ++p)
-      if (!fromStash[p])
-        out_.say(std::string(spelling(reads_[p]->element)) + " culift_v" + str(p) + "[" + str(unroll_) + "];");
-    if (std::find(fromStash.begin(), fromStash.end(), false) != fromStash.end()) {
-      out_.say("#pragma unroll");
-      CodeWriter::Scope loads = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)",
-                                          "the other loads of the step in flight at once");
-      out_.say(counterAt("culift_t + culift_u"));
-      for (size_t p = 0; p < reads_.size(); ++p)
-        if (!fromStash[p])
-          out_.say("culift_v" + str(p) + "[culift_u] = " + name(reads_[p]->array) + "[" +
-                   printer_.printExpression(*reads_[p]->index) + "];");
-    }
-    for (const Stash& st : stash_)
-      for (const Expr* read : reads_[st.operand]->reads)
-        stashed.exprs[read] = st.name + "[(culift_t + culift_u) * " + str(e_.threads) + " + threadIdx.x]";
-    out_.say("#pragma unroll");
-    CodeWriter::Scope body = out_.open("for (int culift_u = 0; culift_u < " + str(unroll_) + "; ++culift_u)",
-                                       "the body, iteration by iteration");
-    if (usesK) out_.say(counterAt("culift_t + culift_u"));
-    printBody(stashed, *a_.loop->body);
   }
 
   // The reads of the statements after the loop that the loop made too, at the middle index in

@@ -30,4 +30,25 @@ template <int N> __device__ __forceinline__ void culift_copy_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N));
 #endif
 }
+// A store of an output the entry never reads back, marked evict-first (st.global.cs) so that it
+// does not push what the entry still reads out of the caches; other sizes stored plainly.
+template <typename T> __device__ __forceinline__ void culift_store_streaming(T* global, T value) {
+  if constexpr (sizeof(T) == 4) {
+    union {
+      T value;
+      unsigned bits;
+    } v;
+    v.value = value;
+    asm volatile("st.global.cs.b32 [%0], %1;\n" ::"l"(global), "r"(v.bits) : "memory");
+  } else if constexpr (sizeof(T) == 8) {
+    union {
+      T value;
+      unsigned long long bits;
+    } v;
+    v.value = value;
+    asm volatile("st.global.cs.b64 [%0], %1;\n" ::"l"(global), "l"(v.bits) : "memory");
+  } else {
+    *global = value;
+  }
+}
 // ---- end of culift plan prelude ----
