@@ -716,8 +716,9 @@ TEST_CASE("loop plans: a column reduction shared by a middle axis", "[loop-plan]
   CHECK(cuda.find("for (int culift_m0 = 0; culift_m0 < culift_ni; culift_m0 += 8) {  // the statements after the "
                   "loop, for every f") != std::string::npos);
   CHECK(cuda.find("const float culift_r7_0 = culift_in7 ? (unsigned long long)") != std::string::npos);
-  CHECK(cuda.find("culift_out[((long long)b * culift_ni + f_7) * culift_nj + s] = culift_r7_0 / ") !=
-        std::string::npos);
+  // Stored evict-first: the entry never reads its outputs back.
+  CHECK(cuda.find("culift_store_streaming<float>(&culift_out[((long long)b * culift_ni + f_7) * culift_nj + s], "
+                  "culift_r7_0 / ") != std::string::npos);
 
   // The loop keeps x of its first iterations in shared memory (64 per column: 32 KiB for the 128
   // entry), and the reads after it take them from there where the stash holds them.
