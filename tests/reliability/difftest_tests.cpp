@@ -332,6 +332,17 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   // compiled with the rest (and run on the GPU leg).
   if (t.nvrtcSkipped.empty()) CHECK(t.planned >= kCiPrograms / 20);
   if (t.nvrtcSkipped.empty()) CHECK(t.reassociating >= 3);
+  // Each reduction shape the generator makes gets its plan in this batch: rows reassociated, column
+  // loops and min/max loops.
+  std::string plans;
+  for (const auto& [plan, n] : t.plans) plans += (plans.empty() ? "" : "; ") + plan + " " + std::to_string(n);
+  std::printf("  plans: %s\n", plans.c_str());
+  if (t.nvrtcSkipped.empty())
+    for (const char* plan :
+         {"row reduction (reassociating)", "column reduction", "min/max row reduction (exact order)"}) {
+      INFO(plan << " among: " << plans);
+      CHECK(t.plans.count(plan) == 1);
+    }
   CHECK(r.findings.empty());
   CHECK(r.generated.programs == kCiPrograms);
   // Most programs compute something of their arguments (the rest fold constants only).
