@@ -76,6 +76,10 @@ class BackendImpl {
   }
   virtual void destroyGraph(const CapturedGraph& /*graph*/) noexcept {}
 
+  // Whether launches of `fn` run a native host launcher (the CPU backend's, where the engine uses
+  // them and the module has one for it).
+  virtual bool runsHostLauncher(const Module& /*module*/, const Function& /*fn*/) const { return false; }
+
   virtual CompileCache* cache() = 0;
   virtual const std::shared_ptr<const Nvrtc>& nvrtc() const = 0;
   virtual std::vector<CompileRecord> compileRecords() const = 0;

@@ -7,7 +7,6 @@
 
 #include "backend.hpp"
 #include "culift/runtime/error.hpp"
-#include "culift/runtime/host_launchers.hpp"
 
 namespace culift::rt {
 
@@ -97,8 +96,7 @@ struct Pipeline::Impl {
     if (!pair || f.returnType.isVoid() || g.returnType.isVoid()) return std::nullopt;
     // On the CPU, a kernel with a native launcher runs faster alone than the fused kernel (which
     // has none) runs both.
-    if (engine->backend() == Backend::Cpu &&
-        (findHostLauncher(*a.kernel.module(), f) || findHostLauncher(*a.kernel.module(), g)))
+    if (backend.runsHostLauncher(*a.kernel.module(), f) || backend.runsHostLauncher(*a.kernel.module(), g))
       return std::nullopt;
     const std::size_t shared = a.args.size() - 1;  // then each kernel's `out`
     for (std::size_t k = 0; k < shared; ++k)

@@ -78,7 +78,7 @@ TEST_CASE("a module whose kernels all have launchers compiles nothing", "[cpu]")
   auto module = culift_kernels::host_kernels();
   for (const Function* fn : module->kernels()) {
     INFO(fn->name);
-    CHECK(findHostLauncher(*module, *fn));
+    CHECK(bool(findHostLauncher(*module, *fn)) == fn->fusedOf.empty());  // a fused kernel has no C++ function
   }
   auto engine = cpuEngine(true);
   engine->load(module);
@@ -92,6 +92,33 @@ TEST_CASE("a module whose kernels all have launchers compiles nothing", "[cpu]")
   jit->load(module);
   REQUIRE(jit->compileRecords().size() == 1);
   CHECK(jit->compileRecords()[0].target == "host");
+}
+
+TEST_CASE("a pipeline runs kernels with launchers one by one, and fuses them without", "[cpu][pipeline]") {
+  auto module = culift_kernels::host_kernels();
+  REQUIRE(module->find("HostRowSum_HostRowSumSq_fused"));
+  const int rows = 37, cols = 301;
+  auto run = [&](Engine& e, std::size_t launches) {
+    DeviceBuffer<float> x(e, randoms<float>(rows * cols, 5)), sums(e, rows), squares(e, rows);
+    Pipeline p(e);
+    const LaunchPlan plan = LaunchPlanner::for1D(rows);
+    p.add(e.kernel(module, "HostRowSum"), plan, x, cols, sums)
+        .add(e.kernel(module, "HostRowSumSq"), plan, x, cols, squares);
+    CHECK(p.launchesPerRun() == launches);
+    p.run(e);
+    e.synchronize();
+    std::vector<float> both = sums.read();
+    const std::vector<float> sq = squares.read();
+    both.insert(both.end(), sq.begin(), sq.end());
+    return both;
+  };
+  // The launchers run faster than the fused kernel would: no fusion where they exist.
+  const std::vector<float> native = run(*cpuEngine(true), 2);
+  for (CpuCode code : {CpuCode::Checked, CpuCode::Interpreted}) {
+    INFO(name(code));
+    const std::vector<float> fused = run(*cpuEngine(false, code), 1);
+    CHECK(std::memcmp(fused.data(), native.data(), native.size() * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("host launchers give the compiled backend's and the interpreter's bits", "[cpu]") {

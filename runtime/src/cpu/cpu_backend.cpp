@@ -77,6 +77,9 @@ class CpuBackend final : public BackendImpl {
   }
 
   Backend kind() const override { return Backend::Cpu; }
+  bool runsHostLauncher(const Module& module, const Function& fn) const override {
+    return useNative_ && findHostLauncher(module, fn);
+  }
   const DeviceInfo& device() const override { return info_; }
 
   std::uint64_t allocate(std::size_t bytes) override {
@@ -235,9 +238,12 @@ class CpuBackend final : public BackendImpl {
                fn->signature.toString() + ": its launches do not take it");
       }
     }
-    // The JIT only for what the launchers leave: kernels without one, and reassociated orders.
+    // The JIT only for what the launchers leave: kernels without one, and reassociated orders. A
+    // fused kernel has none (no C++ function is its source), and a pipeline does not launch it
+    // where its pair has launchers: launched directly, it is interpreted.
     const bool jitNeeded = std::any_of(module->functions.begin(), module->functions.end(), [&](const Function& fn) {
-      return fn.isKernel() && (!loaded.native.count(&fn) || !fn.reassociatedSums.empty());
+      return fn.isKernel() && (!loaded.native.count(&fn) || !fn.reassociatedSums.empty()) &&
+             !(fn.fusedOf.size() == 2 && !loaded.native.empty());
     });
     if (!loaded.native.empty()) {
       loaded.record.target = "native";

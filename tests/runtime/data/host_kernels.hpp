@@ -22,6 +22,13 @@ CULIFT_KERNEL inline float HostRowSum(const float* x, int cols, int i) {
   return s;
 }
 
+// HostRowSum's rows again: the module gets their fused kernel, which has no launcher.
+CULIFT_KERNEL inline float HostRowSumSq(const float* x, int cols, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < cols; ++k) s += x[i * cols + k] * x[i * cols + k];
+  return s;
+}
+
 CULIFT_KERNEL inline double HostDot(const double* a, const double* b, int n, int i, int j) {
   double s = 0.0;
   for (int k = 0; k < n; ++k) s += a[i * n + k] * b[j * n + k];
