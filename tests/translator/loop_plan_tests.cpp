@@ -410,6 +410,18 @@ TEST_CASE("loop plans: row statistics of the same rows get a fused kernel", "[lo
   CHECK(exact.reassociatedSums.empty());
   CHECK(function(r, "Keep").fusedOf.empty());
 
+  // Left out on request.
+  TranslateOptions none;
+  none.fuseRowStatistics = false;
+  TranslateResult without = lift(
+      "CULIFT_KERNEL float Mean(const float* x, int cols, int i) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < cols; ++k) s += x[i * cols + k];\n  return s / cols;\n}\n"
+      "CULIFT_KERNEL int Count(const float* x, int cols, int i) {\n"
+      "  int c = 0;\n  for (int k = 0; k < cols; ++k) c += x[i * cols + k] > 0.0f;\n  return c;\n}\n",
+      none);
+  REQUIRE(without.ok());
+  CHECK(without.module->functions.size() == 2);
+
   // The fused kernels survive a module file.
   const std::shared_ptr<Module> loaded = loadModule(saveModule(*r.module));
   const Function* again = loaded->find("Sum_SumSq_fused");

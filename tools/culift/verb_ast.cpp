@@ -1,4 +1,4 @@
-// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]
+// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--no-fused-statistics] [--dump] [-- CLANG_ARGS]
 // Shows what culift made of each function: index mode, device and kernel names, the kernel's
 // parameters with their roles, and the typed AST as pseudocode with every cast explicit; with
 // --dump, the typed AST itself as a tree (culift/ast/dump.hpp), checked by the verifier first.
@@ -17,6 +17,9 @@ llvm::cl::SubCommand astCommand("ast", "Show the typed AST, index mode and kerne
 llvm::cl::opt<bool> astReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(astCommand));
+llvm::cl::opt<bool> astNoFused("no-fused-statistics",
+                               llvm::cl::desc("Add no fused kernels for pairs that reduce the same rows"),
+                               llvm::cl::sub(astCommand));
 llvm::cl::opt<bool> astDump("dump",
                             llvm::cl::desc("Print the typed AST as a tree: each node's kind, type, source range "
                                            "(line:col-line:col) and names or values; the verifier checks it first"),
@@ -79,6 +82,7 @@ int runAst() {
   TranslateOptions options;
   options.functions.assign(astFunctions.begin(), astFunctions.end());
   options.reassociate = astReassociate;
+  options.fuseRowStatistics = !astNoFused;
   options.compilerArgs = clangArgs();
   options.buildDir = astBuildDir;
   options.verify = options.verify || astDump;

@@ -1,6 +1,6 @@
 // culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]]
 //             [--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers]
-//             [--reassociate] [-- CLANG_ARGS]
+//             [--reassociate] [--no-fused-statistics] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
 // --module into a module file (docs/module-files.md): with --arch, it carries cubins compiled by
 // NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
@@ -27,6 +27,9 @@ llvm::cl::SubCommand emitCommand("emit", "Translate annotated C++ functions into
 llvm::cl::opt<bool> emitReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(emitCommand));
+llvm::cl::opt<bool> emitNoFused("no-fused-statistics",
+                                llvm::cl::desc("Add no fused kernels for pairs that reduce the same rows"),
+                                llvm::cl::sub(emitCommand));
 llvm::cl::opt<std::string> emitInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(emitCommand));
 llvm::cl::list<std::string> emitFunctions("function",
                                           llvm::cl::desc("Translate this function (repeatable; default: every "
@@ -71,7 +74,7 @@ llvm::cl::opt<std::string> emitName("name",
 const char* kUsage =
     "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--lineinfo] "
     "[--depfile OUT.d]] "
-    "[--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] "
+    "[--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [--no-fused-statistics] "
     "[-- CLANG_ARGS]\n";
 
 // "90", "sm_90" -> 90; 0 when it is neither.
@@ -193,6 +196,7 @@ int runEmit() {
   TranslateOptions options;
   options.functions.assign(emitFunctions.begin(), emitFunctions.end());
   options.reassociate = emitReassociate;
+  options.fuseRowStatistics = !emitNoFused;
   options.compilerArgs = clangArgs();
   options.buildDir = emitBuildDir;
   options.lineDirectives = !emitNoLines;

@@ -19,6 +19,10 @@ struct TranslateOptions {
   // Every kernel may reassociate its loop's sums, as if marked CULIFT_KERNEL_REASSOCIATE
   // (docs/numerical-contract.md says what that changes).
   bool reassociate = false;
+  // Adds the fused kernel of each pair of kernels that reduce the same rows (row statistics in one
+  // pass, docs/loop-plans.md), which a pipeline launches for their adjacent launches. Off: no
+  // fused kernels, and a module that compiles a little faster.
+  bool fuseRowStatistics = true;
   // Checks the lifted module with the verifier (culift/ast/verify.hpp) before emitting it: a
   // violation, a bug in culift, is an error naming the node and the rule. On by default in debug
   // builds (of the code that includes this header); $CULIFT_VERIFY_AST=1 turns it on everywhere.

@@ -178,6 +178,9 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   }
   if (!sink.hasErrors()) {
     classify(*module, sink);
+    // The fused kernels come last: the others keep their positions (a call's callee).
+    if (!options.fuseRowStatistics)
+      std::erase_if(module->functions, [](const Function& f) { return !f.fusedOf.empty(); });
   } else {
     // Lifting failed somewhere: the module is not translated, but the functions that lifted
     // cleanly still get the classifier's checks (index parameters and their types, uniform
