@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "plans/analysis.hpp"
 #include "plans/ast_match.hpp"
@@ -247,8 +248,14 @@ std::vector<FusedCandidate> fusedRowStatistics(const Module& module) {
   std::vector<FusedCandidate> out;
   for (size_t x = 0; x < parts.size() && out.size() < kMaxFusedStatistics; ++x)
     for (size_t y = x + 1; y < parts.size() && out.size() < kMaxFusedStatistics; ++y)
-      if (sameParameters(*parts[x].fn, *parts[y].fn))
-        if (std::optional<FusedCandidate> c = fuse(module, parts[x], parts[y])) out.push_back(std::move(*c));
+      if (sameParameters(*parts[x].fn, *parts[y].fn)) {
+        std::optional<FusedCandidate> c;
+        try {
+          c = fuse(module, parts[x], parts[y]);
+        } catch (const std::logic_error&) {  // a tree the copy cannot renumber: no fused kernel
+        }
+        if (c) out.push_back(std::move(*c));
+      }
   return out;
 }
 
