@@ -17,6 +17,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "catch.hpp"
@@ -290,6 +291,17 @@ TEST_CASE("a pipeline runs adjacent launches reducing the same rows as one, with
   CHECK(p.fusedKernels() == kFused);
   st.requireOwnBits(p, 2);
 
+  SECTION("one element, empty rows") {
+    for (const auto& [rows, cols] : {std::pair{1, 1}, std::pair{3, 0}}) {
+      INFO(rows << " rows of " << cols);
+      Statistics small(*cpu, rows, cols);
+      Pipeline q(*cpu);
+      q.add(small.total, small.plan, small.x, small.cols, small.t)
+          .add(small.sumSq, small.plan, small.x, small.cols, small.q);
+      CHECK(q.fusedKernels() == kFused);
+      small.requireOwnBits(q, 1);
+    }
+  }
   SECTION("in either order") {
     Pipeline r(*cpu);
     r.add(st.sumSq, st.plan, st.x, st.cols, st.q).add(st.total, st.plan, st.x, st.cols, st.t);
