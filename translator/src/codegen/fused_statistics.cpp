@@ -108,6 +108,10 @@ std::optional<Part> partOf(const Module& module, const Function& f) {
     return std::nullopt;
   for (unsigned p = 0; p < f.numParams; ++p)
     if (f.vars[p].isReference()) return std::nullopt;
+  // Arrays of structs: their layouts are the front end's notes, which the copy would not carry.
+  if (!f.recordParams.empty()) return std::nullopt;
+  for (const KernelParam& p : f.signature.params)
+    if (p.record) return std::nullopt;
   std::string why;
   std::optional<LoopAnalysis> a = analyzeLoop(f, why);
   if (!a || a->epilogue.empty() || !a->loop->init || a->loop->init->kind != StmtKind::Decl) return std::nullopt;
