@@ -71,43 +71,29 @@ struct Renumber {
 // ---- which kernels take part -----------------------------------------------------------------
 
 // A kernel's parts when it may take part: 1-D, planned, returning one scalar from a last top-level
-// `return`, with no other return, no write to an array or a parameter, no atomics, and calls only
-// to functions that cannot write through their parameters (so running another kernel's body
-// beside it changes neither).
+// `return`, with no other return, writing no array (nor through a call) and no parameter, so that
+// running another kernel's body beside it changes neither. Being planned, it takes no reference,
+// updates nothing atomically and returns no struct: the planner runs those per thread.
 struct Part {
   const Function* fn = nullptr;
   LoopAnalysis loop;
   const Stmt* result = nullptr;  // the final `return e;`
 };
 
-bool writesNothing(const Module& module, const Function& f) {
+bool writesNothing(const Function& f) {
+  if (!arrayWriteReason({f.body.get()}, "its statements").empty()) return false;
   bool ok = true;
   forEachExpr(*f.body, [&](const Expr& e) {
-    if (e.kind == ExprKind::AtomicRmw) ok = false;
-    if (const Expr* t = assignmentTarget(e)) {
-      if (t->kind != ExprKind::VarRef || t->var < f.numParams) ok = false;
-    }
-    if (e.kind == ExprKind::Call) {
-      if (e.callee >= module.functions.size()) {
-        ok = false;
-        return;
-      }
-      const Function& callee = module.functions[e.callee];
-      for (unsigned p = 0; p < callee.numParams; ++p) {
-        const Var& v = callee.vars[p];
-        if (v.isReference() || (v.type.isPointer() && !v.type.constElements)) ok = false;
-      }
-    }
+    const Expr* t = assignmentTarget(e);
+    if (t && t->kind == ExprKind::VarRef && t->var < f.numParams) ok = false;
   });
   return ok;
 }
 
-std::optional<Part> partOf(const Module& module, const Function& f) {
-  if (f.mode != IndexMode::Grid1D || !f.fusedOf.empty() || f.resultRecord || !f.body ||
-      f.loopPlan == LoopPlan::PerThread || !f.returnType.isValue() || f.returnType.isVoid())
+std::optional<Part> partOf(const Function& f) {
+  if (f.mode != IndexMode::Grid1D || !f.fusedOf.empty() || !f.body || f.loopPlan == LoopPlan::PerThread ||
+      !f.returnType.isValue() || f.returnType.isVoid())
     return std::nullopt;
-  for (unsigned p = 0; p < f.numParams; ++p)
-    if (f.vars[p].isReference()) return std::nullopt;
   // Arrays of structs: their layouts are the front end's notes, which the copy would not carry.
   if (!f.recordParams.empty()) return std::nullopt;
   for (const KernelParam& p : f.signature.params)
@@ -119,7 +105,7 @@ std::optional<Part> partOf(const Module& module, const Function& f) {
   if (last->kind != StmtKind::Return || !last->expr) return std::nullopt;
   unsigned returns = 0;
   forEachStmt(*f.body, [&](const Stmt& s) { returns += s.kind == StmtKind::Return; });
-  if (returns != 1 || !writesNothing(module, f)) return std::nullopt;
+  if (returns != 1 || !writesNothing(f)) return std::nullopt;
   return Part{&f, std::move(*a), last};
 }
 
@@ -248,7 +234,7 @@ std::optional<FusedCandidate> fuse(const Module& module, const Part& a, const Pa
 std::vector<FusedCandidate> fusedRowStatistics(const Module& module) {
   std::vector<Part> parts;
   for (const Function& f : module.functions)
-    if (std::optional<Part> p = partOf(module, f)) parts.push_back(std::move(*p));
+    if (std::optional<Part> p = partOf(f)) parts.push_back(std::move(*p));
   std::vector<FusedCandidate> out;
   for (size_t x = 0; x < parts.size() && out.size() < kMaxFusedStatistics; ++x)
     for (size_t y = x + 1; y < parts.size() && out.size() < kMaxFusedStatistics; ++y)
