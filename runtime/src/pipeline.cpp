@@ -1,6 +1,5 @@
 #include "culift/runtime/pipeline.hpp"
 
-#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -19,15 +18,7 @@ namespace {
 bool sameArgument(const LaunchArg& a, const LaunchArg& b) {
   if (a.kind != b.kind) return false;
   if (a.kind == LaunchArg::Kind::Scalar) return a.scalar.type == b.scalar.type && a.scalar.u == b.scalar.u;
-  const BufferRef& x = a.buffer;
-  const BufferRef& y = b.buffer;
-  return x.engine == y.engine && x.address == y.address && x.element == y.element && x.count == y.count &&
-         x.readOnly == y.readOnly && x.recordSize == y.recordSize && x.recordAlign == y.recordAlign;
-}
-
-bool samePlan(const LaunchPlan& a, const LaunchPlan& b) {
-  return a.rank == b.rank && std::equal(a.extent, a.extent + 3, b.extent) && a.grid == b.grid && a.block == b.block &&
-         a.sharedBytes == b.sharedBytes && a.wideIndices == b.wideIndices && a.perThread == b.perThread;
+  return a.buffer == b.buffer;
 }
 
 // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (900) to CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD (908): the
@@ -80,8 +71,7 @@ struct Pipeline::Impl {
   // The fused launch of `a` then `b`, where their module has the pair's fused kernel and it takes
   // their shared arguments and both results; nothing otherwise.
   std::optional<Launch> fused(const Launch& a, const Launch& b) const {
-    if (a.kernel.module() != b.kernel.module() || !samePlan(a.plan, b.plan) || a.args.size() != b.args.size() ||
-        a.args.empty())
+    if (a.kernel.module() != b.kernel.module() || a.plan != b.plan || a.args.size() != b.args.size() || a.args.empty())
       return std::nullopt;
     const Function& f = a.kernel.function();
     const Function& g = b.kernel.function();

@@ -47,6 +47,7 @@ struct BufferRef {
   bool readOnly = false;          // passed as const: may only feed input arrays
   std::uint32_t recordSize = 0;   // bytes per record; 0 for scalars
   std::uint32_t recordAlign = 0;  // the records' alignment; 0 for scalars
+  friend bool operator==(const BufferRef&, const BufferRef&) = default;
 };
 
 struct LaunchArg {

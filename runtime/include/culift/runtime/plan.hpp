@@ -37,6 +37,7 @@ struct LaunchPlan {
                              // loop plan has a faster one (comparisons, tests)
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
+  friend bool operator==(const LaunchPlan&, const LaunchPlan&) = default;
   bool empty() const { return elements() == 0; }
   std::string toString() const;  // "2-D 1024x1024: grid (64, 64, 1) x block (16, 16, 1)"
 };
