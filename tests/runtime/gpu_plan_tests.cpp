@@ -87,6 +87,10 @@ const std::vector<KernelSpec>& specs() {
          return std::vector{array(S::F32, ni * nj), array(S::F32, nk * m), scalar(0.75f),    scalar(2.0f),
                             scalar(asInt(nj)),      scalar(asInt(m)),      scalar(asInt(nk))};
        }},
+      {"Reversed", LoopPlan::TiledContraction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), scalar(asInt(nk)), scalar(asInt(nj))};
+       }},
       {"Shifted", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          const std::int64_t ld = std::max({nk, nj, std::int64_t{1}});

@@ -61,6 +61,31 @@ CULIFT_KERNEL float RowSum(const float* x, int n, int i) {
   CHECK(rows.loop->operands.size() == 1);
 }
 
+TEST_CASE("a staged operand is affine where k and its axis move its index by fixed steps", "[loop-plan][analysis]") {
+  TranslateResult r = lift(R"(
+CULIFT_KERNEL float Steps(const float* a, const float* b, int n, int m, int i, int j) {
+  const int row = i * n;
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += a[row + (n - 1 - k)] * b[(k + 2) * m + j];
+  return s;
+}
+CULIFT_KERNEL float NoSteps(const float* a, const float* b, int n, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += a[i * k + 1] * b[(k * k) % n + j * n];
+  return s;
+}
+)");
+  const codegen::KernelAnalysis steps = codegen::analyzeKernel(function(r, "Steps"));
+  REQUIRE(steps.loop);
+  REQUIRE(steps.loop->operands.size() == 2);
+  for (const codegen::StagedOperand& o : steps.loop->operands) CHECK(o.affine);
+  const codegen::KernelAnalysis none = codegen::analyzeKernel(function(r, "NoSteps"));
+  REQUIRE(none.loop);
+  REQUIRE(none.loop->operands.size() == 2);
+  CHECK_FALSE(none.loop->operands[0].affine);  // i * k: the step along k depends on the row
+  CHECK_FALSE(none.loop->operands[1].affine);  // (k * k) % n
+}
+
 TEST_CASE("the planner takes the first plan of plans.def that applies", "[loop-plan]") {
   TranslateOptions reassociate;
   reassociate.reassociate = true;

@@ -60,6 +60,14 @@ CULIFT_KERNEL inline void Syrk(float* C, const float* A, float alpha, float beta
   C[i * ldc + j] = beta * C[i * ldc + j] + alpha * sum;
 }
 
+// A read backwards along k, and one whose row along k is not affine in k: whole tiles step the
+// first's addresses from one element to the next and copy the second's element by element.
+CULIFT_KERNEL inline float Reversed(const float* A, const float* B, int nk, int nj, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < nk; ++k) s += A[i * nk + (nk - 1 - k)] * B[((k * 7) % nk) * nj + j];
+  return s;
+}
+
 // k from 1 to n inclusive, double accumulation of float products, a (k, j) operand of doubles.
 CULIFT_KERNEL inline double Shifted(const float* a, const double* w, int ld, int n, int i, int j) {
   double s = 0.0;

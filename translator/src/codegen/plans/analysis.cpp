@@ -53,6 +53,7 @@ class Analyzer {
   std::string varName(VarId v) const { return v < fn_.vars.size() ? fn_.vars[v].name : "?"; }
   unsigned deps(const Expr& e, unsigned depth = 0);
   std::optional<std::int64_t> coefficient(const Expr& e, VarId var, unsigned depth = 0);
+  bool affine(const Expr& e, VarId var, VarId other, unsigned depth = 0);
   bool checkBody(const Stmt& body, std::string& reason);
   bool collectReads(const Stmt& s, bool conditional, std::string& reason);
   bool collectReads(const Expr& e, bool conditional, std::string& reason);
@@ -158,6 +159,39 @@ std::optional<std::int64_t> Analyzer::coefficient(const Expr& e, VarId var, unsi
   }
 }
 
+// e = c + a * var where a uses neither var nor `other` (nor a local that may stand for either)
+// and c does not use var: a step of var moves e by the same amount at every var and other.
+bool Analyzer::affine(const Expr& e, VarId var, VarId other, unsigned depth) {
+  if (depth > 64) return false;
+  const Expr& s = stripCasts(e);
+  auto uses = [&](const Expr& x, VarId v) {
+    bool found = false;
+    forEachExpr(x, [&](const Expr& y) {
+      found = found || (y.kind == ExprKind::VarRef && (y.var == v || inlined_.count(y.var)));
+    });
+    return found;
+  };
+  if (!uses(s, var)) return true;
+  switch (s.kind) {
+    case ExprKind::VarRef: {
+      if (s.var == var) return true;
+      auto it = prologueDecls_.find(s.var);
+      return it != prologueDecls_.end() && inlined_.count(s.var) && affine(*it->second->expr, var, other, depth + 1);
+    }
+    case ExprKind::Binary: {
+      const Expr& l = *s.operands[0];
+      const Expr& r = *s.operands[1];
+      if (s.binaryOp == BinaryOp::Add || s.binaryOp == BinaryOp::Sub)
+        return affine(l, var, other, depth + 1) && affine(r, var, other, depth + 1);
+      if (s.binaryOp == BinaryOp::Mul)
+        return (!uses(l, var) && !uses(l, other) && affine(r, var, other, depth + 1)) ||
+               (!uses(r, var) && !uses(r, other) && affine(l, var, other, depth + 1));
+      return false;
+    }
+    default: return false;
+  }
+}
+
 // The same value: the same tree up to the order of commutative operands.
 bool Analyzer::sameExpr(const Expr& a, const Expr& b) const { return SwapCompare{kNone, kNone, {}}.expr(a, b); }
 
@@ -233,6 +267,7 @@ void Analyzer::addRead(std::vector<StagedOperand>& into, const Expr& e, unsigned
   o.kContiguous = (ck && *ck == 1) || !(cr && *cr == 1);
   o.unitStride = ck && *ck == 1;
   o.axisStride = cr;
+  o.affine = affine(index, a_.counter, axisVar_[axis]) && affine(index, axisVar_[axis], a_.counter);
   into.push_back(std::move(o));
 }
 

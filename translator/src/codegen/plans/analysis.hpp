@@ -27,6 +27,9 @@ struct StagedOperand {
                                            // memory, or neither are consecutive rows
   bool unitStride = false;                 // the index is k plus terms without k (steps of one element)
   std::optional<std::int64_t> axisStride;  // d(index)/d(the thread index of axis) where a literal
+  // The index is c + a * k + b * (the index of axis), a and b free of both: a step along k or the
+  // axis moves it by the same amount everywhere (a tiled entry's whole tiles step addresses).
+  bool affine = false;
   Scalar element = Scalar::F32;
 };
 
