@@ -54,6 +54,7 @@ class Analyzer {
   unsigned deps(const Expr& e, unsigned depth = 0);
   std::optional<std::int64_t> coefficient(const Expr& e, VarId var, unsigned depth = 0);
   bool affine(const Expr& e, VarId var, VarId other, unsigned depth = 0);
+  bool mayUse(const Expr& e, VarId var);
   bool checkBody(const Stmt& body, std::string& reason);
   bool collectReads(const Stmt& s, bool conditional, std::string& reason);
   bool collectReads(const Expr& e, bool conditional, std::string& reason);
@@ -121,19 +122,20 @@ unsigned Analyzer::deps(const Expr& e, unsigned depth) {
   }
 }
 
+// Whether e uses var or a local that may stand for it (conservatively, any inlined local).
+bool Analyzer::mayUse(const Expr& e, VarId var) {
+  bool uses = false;
+  forEachExpr(e, [&](const Expr& y) {
+    uses = uses || (y.kind == ExprKind::VarRef && (y.var == var || inlined_.count(y.var)));
+  });
+  return uses;
+}
+
 // d(e)/d(var) when it is a constant (e affine in var with a literal coefficient).
 std::optional<std::int64_t> Analyzer::coefficient(const Expr& e, VarId var, unsigned depth) {
   if (depth > 64) return std::nullopt;
   const Expr& s = stripCasts(e);
-  // Neither var nor a local that may stand for it (conservatively, any inlined local).
-  auto independent = [&](const Expr& x) {
-    bool uses = false;
-    forEachExpr(x, [&](const Expr& y) {
-      uses = uses || (y.kind == ExprKind::VarRef && (y.var == var || inlined_.count(y.var)));
-    });
-    return !uses;
-  };
-  if (independent(s)) return 0;
+  if (!mayUse(s, var)) return 0;
   switch (s.kind) {
     case ExprKind::VarRef: {
       if (s.var == var) return 1;
@@ -164,14 +166,7 @@ std::optional<std::int64_t> Analyzer::coefficient(const Expr& e, VarId var, unsi
 bool Analyzer::affine(const Expr& e, VarId var, VarId other, unsigned depth) {
   if (depth > 64) return false;
   const Expr& s = stripCasts(e);
-  auto uses = [&](const Expr& x, VarId v) {
-    bool found = false;
-    forEachExpr(x, [&](const Expr& y) {
-      found = found || (y.kind == ExprKind::VarRef && (y.var == v || inlined_.count(y.var)));
-    });
-    return found;
-  };
-  if (!uses(s, var)) return true;
+  if (!mayUse(s, var)) return true;
   switch (s.kind) {
     case ExprKind::VarRef: {
       if (s.var == var) return true;
@@ -184,8 +179,8 @@ bool Analyzer::affine(const Expr& e, VarId var, VarId other, unsigned depth) {
       if (s.binaryOp == BinaryOp::Add || s.binaryOp == BinaryOp::Sub)
         return affine(l, var, other, depth + 1) && affine(r, var, other, depth + 1);
       if (s.binaryOp == BinaryOp::Mul)
-        return (!uses(l, var) && !uses(l, other) && affine(r, var, other, depth + 1)) ||
-               (!uses(r, var) && !uses(r, other) && affine(l, var, other, depth + 1));
+        return (!mayUse(l, var) && !mayUse(l, other) && affine(r, var, other, depth + 1)) ||
+               (!mayUse(r, var) && !mayUse(r, other) && affine(l, var, other, depth + 1));
       return false;
     }
     default: return false;

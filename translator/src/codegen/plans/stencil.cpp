@@ -516,9 +516,7 @@ class WalkWriter : EntryWriter {
     // assembler chose alone (five blocks), 3.44 ms at seven or eight blocks (32 registers,
     // spills). A window loop's body takes more (the 27-point convolution 63: 40 spilled).
     bool loops = false;
-    forEachStmt(*fn_.body, [&](const Stmt& s) {
-      loops = loops || s.kind == StmtKind::For || s.kind == StmtKind::While || s.kind == StmtKind::DoWhile;
-    });
+    forEachStmt(*fn_.body, [&](const Stmt& s) { loops = loops || isLoop(s); });
     CodeWriter::Scope entry = signature(e_, comment(rows), "", rank_ == 3 && !loops ? 6 : 0);
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
     static constexpr std::array<const char*, 3> kIndex = {"culift_i", "culift_j", "culift_k"};

@@ -266,8 +266,10 @@ class TileWriter : EntryWriter {
   void copyTile();
   void copyElements(bool checked);
   bool stepped(const StagedOperand& o) const;
-  std::string firstRow(const StagedOperand& o) const;
-  std::string firstK(const StagedOperand& o) const;
+  std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
+  std::string kOfElement(const StagedOperand& o, const std::string& e) const;
+  std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
+  std::string firstK(const StagedOperand& o) const { return kOfElement(o, "(int)threadIdx.x"); }
   void steps();
   void stepRewrites();
   void kStepBody();
@@ -459,9 +461,7 @@ void TileWriter::copyElements(bool checked) {
     out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
     std::optional<CodeWriter::Scope> partial;
     if (elements % e_.threads) partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
-    const std::string r = o.kContiguous ? "culift_e / " + str(kStep_) : "culift_e % " + str(rows);
-    const std::string q = o.kContiguous ? "culift_e % " + str(kStep_) : "culift_e / " + str(rows);
-    out_.say("const int culift_r = " + r + ", culift_q = " + q + ";");
+    out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
@@ -483,11 +483,13 @@ bool TileWriter::stepped(const StagedOperand& o) const {
   const unsigned rows = rowsOf(o);
   return o.affine && e_.threads % kStep_ == 0 && e_.threads % rows == 0 && (rows * kStep_) % e_.threads == 0;
 }
-std::string TileWriter::firstRow(const StagedOperand& o) const {
-  return o.kContiguous ? "(int)threadIdx.x / " + str(kStep_) : "(int)threadIdx.x % " + str(rowsOf(o));
+// The row and the k within the tile of element `e` of a copy (along k: kStep elements a row;
+// along rows: a row's elements of one k, then the next k).
+std::string TileWriter::rowOfElement(const StagedOperand& o, const std::string& e) const {
+  return o.kContiguous ? e + " / " + str(kStep_) : e + " % " + str(rowsOf(o));
 }
-std::string TileWriter::firstK(const StagedOperand& o) const {
-  return o.kContiguous ? "(int)threadIdx.x % " + str(kStep_) : "(int)threadIdx.x / " + str(rowsOf(o));
+std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e) const {
+  return o.kContiguous ? e + " % " + str(kStep_) : e + " / " + str(rowsOf(o));
 }
 
 // For each stepped operand: culift_x<p>, the index of the thread's first element of the tile at
