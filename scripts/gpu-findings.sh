@@ -4,7 +4,7 @@
 # p1799's variants compared on both backends with and without the device assembler's optimizer.
 # Logs go to $OUT (the compile caches are removed at the end, so that few files come back).
 #
-#   OUT=/path/to/logs [REDUCE=300] [FINDINGS="20261207:136 20261206:2940"] scripts/gpu-findings.sh [BIN_DIR]
+#   OUT=/path/to/logs [REDUCE=300] [FINDINGS="20261220:4210 20261206:2940"] scripts/gpu-findings.sh [BIN_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -42,6 +42,15 @@ if [ -n "${VARIANT_SETS:-}" ]; then
     CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
       tests/reliability/gpu_findings/ptxas_p136.hpp 2x2 '[5]' P136 P136Straight P136NoBreak P136Counted P136Wide \
       P136NoFinal "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
+    echo "-- p4210 variants, ${opts:-default}"
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/ptxas_p4210.hpp 2x2 '[-11, [0, 0, 0, 0]]' P4210 P4210Rem P4210Value \
+      P4210RemFolded P4210RemLiteral P4210RemShifted P4210RemUnsigned P4210NoComma P4210NoPrefix P4210NoRem \
+      P4210NoFinal P4210LoopFolds "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
+    echo "-- p2281 variants, ${opts:-default}"
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/ptxas_p2281.hpp 2 '[[0, 0]]' P2281 P2281Straight P2281NoBreak P2281Fields \
+      P2281Counted P2281NoFinal "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
     echo "-- p2940 variants, ${opts:-default}"
     CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
       tests/reliability/gpu_findings/nvvm_p2940.hpp 4x4x4 "$a2940" P2940 P2940NoSwitch P2940Fields P2940NoFallthrough \

@@ -39,6 +39,14 @@ bool opaqueDivisor(const Expr& divisor) {
   return true;
 }
 
+// A left shift of a 64-bit integer by a constant count: the count goes through culift_hide. The
+// device assembler, given five steps of `s = (s - 23) << 16` (the start shifted out after four),
+// took the value after the third step for the fourth's and the fifth's (GPU leg, seed 20261220,
+// p4210); with a count it cannot see, it computes each step.
+bool hiddenShiftCount(BinaryOp op, Scalar shifted, const Expr& count) {
+  return op == BinaryOp::Shl && isInteger(shifted) && byteSize(shifted) == 8 && constantOf(count).has_value();
+}
+
 std::string fileBaseName(const std::string& path) {
   const size_t slash = path.find_last_of("/\\");
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -371,6 +379,8 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
       if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.type.scalar) &&
           opaqueDivisor(*e.operands[1]))
         return wrap(expr(*e.operands[0]).text + " / culift_opaque(" + argument(*e.operands[1]) + ")");
+      if (flavor_ == Flavor::Cuda && hiddenShiftCount(e.binaryOp, e.type.scalar, *e.operands[1]))
+        return wrap(expr(*e.operands[0]).text + " << culift_hide(" + argument(*e.operands[1]) + ")");
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + " " +
                   expr(*e.operands[1]).text);
     case ExprKind::Assign: return wrap(expr(*e.operands[0]).text + " = " + assignedValue(*e.operands[1]));
@@ -385,6 +395,8 @@ AstPrinter::Printed AstPrinter::expr(const Expr& e) {
         return narrowCompoundAssign(e, r);
       if (flavor_ == Flavor::Cuda && e.binaryOp == BinaryOp::Div && isFloating(e.computeType) && opaqueDivisor(rhs))
         r = "culift_opaque(" + r + ")";
+      if (flavor_ == Flavor::Cuda && hiddenShiftCount(e.binaryOp, e.operands[0]->type.scalar, rhs))
+        r = "culift_hide(" + r + ")";
       return wrap(expr(*e.operands[0]).text + " " + std::string(spelling(e.binaryOp)) + "= " + r);
     }
     case ExprKind::IncDec: {

@@ -81,16 +81,31 @@ __device__ __forceinline__ float culift_atomic_sub(float* p, float v) { return a
 __device__ __forceinline__ double culift_atomic_sub(double* p, double v) { return atomicAdd(p, culift_neg(v)); }
 // Floating divisors go through culift_opaque: the compiler takes a quotient of two numbers
 // for a number, which 0/0 is not.
+// An integer hidden from both compilers: an and with all ones read from constant memory, which
+// the host may change, so that the device assembler cannot take the value for a constant either.
+// culift_opaque's mov hides a value from the optimizer before PTX only: the device assembler then
+// folds, as constants, values the optimizer shaped code for as unknown, and got such code wrong
+// (a loop of two steps whose break never happens ran once; H200, CUDA 12).
+__constant__ unsigned int culift_ones32 = 0xffffffffu;
+__constant__ unsigned long long culift_ones64 = 0xffffffffffffffffull;
+__device__ __forceinline__ unsigned int culift_hide(unsigned int v) { return v & *(volatile const unsigned int*)&culift_ones32; }
+__device__ __forceinline__ int culift_hide(int v) { return (int)culift_hide((unsigned int)v); }
+__device__ __forceinline__ unsigned long long culift_hide(unsigned long long v) {
+  return v & *(volatile const unsigned long long*)&culift_ones64;
+}
+__device__ __forceinline__ long long culift_hide(long long v) { return (long long)culift_hide((unsigned long long)v); }
+__device__ __forceinline__ float culift_hide(float v) { return culift_opaque(v); }
+__device__ __forceinline__ double culift_hide(double v) { return culift_opaque(v); }
 // An integer converted to a char or short: the arithmetic before stays in 32 bits, where the
 // compiler would narrow it to 16-bit operations it does not always get right.
-template <typename T, typename S> __device__ __forceinline__ T culift_narrow(S v) { return (T)culift_opaque(v); }
-// A char or short widened to 64 bits: in 32 bits, through culift_opaque. The device compiler's
+template <typename T, typename S> __device__ __forceinline__ T culift_narrow(S v) { return (T)culift_hide(v); }
+// A char or short widened to 64 bits: in 32 bits, through culift_hide. The device compiler's
 // optimizer took one short's 64-bit extension for another's after a loop, where a branch before
 // the loop returned on a condition it could decide only after inlining (`if (h(3) > 7) return;`).
-__device__ __forceinline__ int culift_widen(signed char v) { return culift_opaque((int)v); }
-__device__ __forceinline__ int culift_widen(short v) { return culift_opaque((int)v); }
-__device__ __forceinline__ unsigned int culift_widen(unsigned char v) { return culift_opaque((unsigned int)v); }
-__device__ __forceinline__ unsigned int culift_widen(unsigned short v) { return culift_opaque((unsigned int)v); }
+__device__ __forceinline__ int culift_widen(signed char v) { return culift_hide((int)v); }
+__device__ __forceinline__ int culift_widen(short v) { return culift_hide((int)v); }
+__device__ __forceinline__ unsigned int culift_widen(unsigned char v) { return culift_hide((unsigned int)v); }
+__device__ __forceinline__ unsigned int culift_widen(unsigned short v) { return culift_hide((unsigned int)v); }
 // std::min, std::max and std::clamp of a char or short compare in 32 bits, through culift_opaque:
 // the device assembler got a 16-bit min wrong (of an unsigned short decremented in a nested switch).
 template <typename T, typename W> __device__ __forceinline__ T culift_min32(T a, T b) {
