@@ -1,0 +1,223 @@
+// Where the 27-point 3-D convolution's time goes, and what a stencil entry should do about it. The
+// entry as culift emits it (`Conv3D_walk3d`: each thread walks the planes of its slab and reads
+// its 27 neighbours through the cache, 27 loads per output) against hand-written forms of the same
+// per-output expression (the same 27 products added in the source's order: the same bits):
+//
+// - regs<P>:  each thread keeps the 3 x 3 windows of three planes in registers and loads only the
+//             next plane's window per output (9 loads), slabs of P planes;
+// - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
+//             planes in shared memory, one barrier per plane; 27 shared loads per output;
+// - both<P>:  the newest plane's tile in shared memory (double-buffered), each thread's 9 values
+//             of it into registers, three planes of windows in registers; 9 shared loads per output.
+//
+// Loads of a halo outside the extents are not made (the border outputs return their own element,
+// as the kernel does). Standalone, on the GPU machine, over the entries as culift emits them:
+//
+//   culift emit bench/gpu/stencil_kernels.hpp -o .gpu/stencil.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o conv3d_variants bench/gpu/conv3d_variants.cu && ./conv3d_variants
+//
+// Each line: the variant, its grid, the median of 20 launches, the bandwidth counting A read once
+// and the output written once, its share of a float4 copy of the same bytes, and whether every
+// output has the emitted entry's bits.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "stencil.cu"
+
+#include "cuda_check.cuh"
+
+namespace {
+
+constexpr int kTx = 32, kTy = 8;  // outputs per block along k and j (a warp per row), as the entry
+
+// The kernel's expression over the window values v[(di + 1) * 9 + (dj + 1) * 3 + (dk + 1)].
+__device__ __forceinline__ float window27(const float* __restrict__ w, const float (&v)[27]) {
+  float s = culift_zero(0.0f);
+#pragma unroll
+  for (int t = 0; t < 27; ++t) s += w[t] * v[t];
+  return s;
+}
+
+__device__ __forceinline__ bool border(int i, int j, int k, int ni, int nj, int nk) {
+  return i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1;
+}
+
+// Three planes of 3 x 3 windows in registers: p[0..8] plane i - 1, p[9..17] plane i, p[18..26] i + 1.
+__device__ __forceinline__ void loadWindow(const float* __restrict__ A, int z, int j, int k, int ni, int nj, int nk,
+                                           float* dst) {
+#pragma unroll
+  for (int dj = -1; dj <= 1; ++dj)
+#pragma unroll
+    for (int dk = -1; dk <= 1; ++dk) {
+      const int jj = j + dj, kk = k + dk;
+      const bool in = z >= 0 && z < ni && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
+      dst[(dj + 1) * 3 + dk + 1] = in ? A[((long long)z * nj + jj) * nk + kk] : 0.0f;
+    }
+}
+
+__global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
+                                                int nk, float* __restrict__ out, int per) {
+  const int k = blockIdx.x * kTx + threadIdx.x % kTx, j = blockIdx.y * kTy + threadIdx.x / kTx;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (j >= nj || k >= nk || z0 >= z1) return;
+  float v[27];
+  loadWindow(A, z0 - 1, j, k, ni, nj, nk, v);
+  loadWindow(A, z0, j, k, ni, nj, nk, v + 9);
+#pragma unroll 1
+  for (int i = z0; i < z1; ++i) {
+    loadWindow(A, i + 1, j, k, ni, nj, nk, v + 18);
+    const float r = border(i, j, k, ni, nj, nk) ? v[13] : window27(w, v);
+    out[((long long)i * nj + j) * nk + k] = r;
+#pragma unroll
+    for (int t = 0; t < 18; ++t) v[t] = v[t + 9];
+  }
+}
+
+// The tile of plane z with its halo: (kTy + 2) x (kTx + 2), element (y, x) at j0 - 1 + y, k0 - 1 + x.
+constexpr int kHy = kTy + 2, kHx = kTx + 2, kPlane = kHy * kHx;
+__device__ __forceinline__ void copyPlane(const float* __restrict__ A, int z, int j0, int k0, int ni, int nj, int nk,
+                                          float* tile) {
+  for (int e = threadIdx.x; e < kPlane; e += blockDim.x) {
+    const int y = e / kHx, x = e % kHx, jj = j0 - 1 + y, kk = k0 - 1 + x;
+    if (z >= 0 && z < ni && jj >= 0 && jj < nj && kk >= 0 && kk < nk) tile[e] = A[((long long)z * nj + jj) * nk + kk];
+  }
+}
+
+__global__ void __launch_bounds__(256) convSmem(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
+                                                int nk, float* __restrict__ out, int per) {
+  __shared__ float ring[4][kPlane];
+  const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
+  const int k0 = blockIdx.x * kTx, j0 = blockIdx.y * kTy, k = k0 + tx, j = j0 + ty;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (z0 >= z1) return;
+  copyPlane(A, z0 - 1, j0, k0, ni, nj, nk, ring[(z0 + 3) & 3]);
+  copyPlane(A, z0, j0, k0, ni, nj, nk, ring[z0 & 3]);
+#pragma unroll 1
+  for (int i = z0; i < z1; ++i) {
+    copyPlane(A, i + 1, j0, k0, ni, nj, nk, ring[(i + 1) & 3]);
+    __syncthreads();
+    if (j < nj && k < nk) {
+      const float* p[3] = {ring[(i + 3) & 3], ring[i & 3], ring[(i + 1) & 3]};
+      float r;
+      if (border(i, j, k, ni, nj, nk)) {
+        r = p[1][(ty + 1) * kHx + tx + 1];
+      } else {
+        float v[27];
+#pragma unroll
+        for (int d = 0; d < 3; ++d)
+#pragma unroll
+          for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+            for (int dk = 0; dk < 3; ++dk) v[d * 9 + dj * 3 + dk] = p[d][(ty + dj) * kHx + tx + dk];
+        r = window27(w, v);
+      }
+      out[((long long)i * nj + j) * nk + k] = r;
+    }
+  }
+}
+
+__global__ void __launch_bounds__(256) convBoth(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
+                                                int nk, float* __restrict__ out, int per) {
+  __shared__ float buf[2][kPlane];
+  const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
+  const int k0 = blockIdx.x * kTx, j0 = blockIdx.y * kTy, k = k0 + tx, j = j0 + ty;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (z0 >= z1) return;
+  float v[27];
+  auto take = [&](const float* tile, float* dst) {
+#pragma unroll
+    for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+      for (int dk = 0; dk < 3; ++dk) dst[dj * 3 + dk] = tile[(ty + dj) * kHx + tx + dk];
+  };
+  copyPlane(A, z0 - 1, j0, k0, ni, nj, nk, buf[0]);
+  copyPlane(A, z0, j0, k0, ni, nj, nk, buf[1]);
+  __syncthreads();
+  take(buf[0], v);
+  take(buf[1], v + 9);
+#pragma unroll 1
+  for (int i = z0; i < z1; ++i) {
+    __syncthreads();  // every thread has taken its window of the buffer the next copy overwrites
+    copyPlane(A, i + 1, j0, k0, ni, nj, nk, buf[(i - z0) & 1]);
+    __syncthreads();
+    take(buf[(i - z0) & 1], v + 18);
+    if (j < nj && k < nk) out[((long long)i * nj + j) * nk + k] = border(i, j, k, ni, nj, nk) ? v[13] : window27(w, v);
+#pragma unroll
+    for (int t = 0; t < 18; ++t) v[t] = v[t + 9];
+  }
+}
+
+__global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long long n4) {
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n4; e += (long long)gridDim.x * blockDim.x)
+    b[e] = a[e];
+}
+
+}  // namespace
+
+int main() {
+  const int ni = 256, nj = 288, nk = 224;
+  const long long cells = (long long)ni * nj * nk;
+  std::vector<float> host(cells), hw(27);
+  unsigned s = 2718281u;
+  for (long long e = 0; e < cells; ++e) {
+    s = s * 1664525u + 1013904223u;
+    host[e] = (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+  for (int t = 0; t < 27; ++t) hw[t] = 0.01f * (t + 1) - 0.1f;
+  float *A, *w, *out, *ref;
+  CHECK(cudaMalloc(&A, cells * 4));
+  CHECK(cudaMalloc(&w, 27 * 4));
+  CHECK(cudaMalloc(&out, cells * 4));
+  CHECK(cudaMalloc(&ref, cells * 4));
+  CHECK(cudaMemcpy(A, host.data(), cells * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(w, hw.data(), 27 * 4, cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  auto median = [&](const std::function<void()>& launch) {
+    launch();
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> times;
+    for (int r = 0; r < 20; ++r) {
+      CHECK(cudaEventRecord(a));
+      launch();
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, a, b));
+      times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    return (double)times[times.size() / 2];
+  };
+  const double copyMs = median([&] { copy4<<<132 * 8, 512>>>((const float4*)A, (float4*)out, cells / 4); });
+  std::printf("copy (float4)            %.4f ms  %6.0f GB/s\n", copyMs, 8.0 * cells / (copyMs * 1e6));
+  std::vector<float> got(cells), want(cells);
+  const dim3 block(256), plane((nk + kTx - 1) / kTx, (nj + kTy - 1) / kTy);
+  // The emitted entry, as the runtime launches it (slabs of 4 planes).
+  const double entryMs = median([&] {
+    Conv3D_walk3d<<<dim3(plane.x, plane.y, (ni + 3) / 4), block>>>(A, w, ni, nj, nk, ref, ni, nj, nk);
+  });
+  CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
+  std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs, 8.0 * cells / (entryMs * 1e6),
+              100.0 * copyMs / entryMs);
+  using Variant = void (*)(const float*, const float*, int, int, int, float*, int);
+  const std::pair<const char*, Variant> variants[] = {{"regs", convRegs}, {"smem", convSmem}, {"both", convBoth}};
+  for (const auto& [name, fn] : variants)
+    for (int per : {4, 8, 16, 32, 64}) {
+      CHECK(cudaMemset(out, 0xff, cells * 4));
+      const dim3 grid(plane.x, plane.y, (ni + per - 1) / per);
+      const double ms = median([&] { fn<<<grid, block>>>(A, w, ni, nj, nk, out, per); });
+      CHECK(cudaGetLastError());
+      CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
+      std::printf("%-4s<%2d> grid z %4u      %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+                  8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
+    }
+  return 0;
+}
