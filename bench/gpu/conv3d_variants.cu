@@ -60,8 +60,8 @@ __device__ __forceinline__ void loadWindow(const float* __restrict__ A, int z, i
     }
 }
 
-__global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
-                                                int nk, float* __restrict__ out, int per) {
+__global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, const float* __restrict__ w, int ni,
+                                                int nj, int nk, float* __restrict__ out, int per) {
   const int k = blockIdx.x * kTx + threadIdx.x % kTx, j = blockIdx.y * kTy + threadIdx.x / kTx;
   const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
   if (j >= nj || k >= nk || z0 >= z1) return;
@@ -88,8 +88,8 @@ __device__ __forceinline__ void copyPlane(const float* __restrict__ A, int z, in
   }
 }
 
-__global__ void __launch_bounds__(256) convSmem(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
-                                                int nk, float* __restrict__ out, int per) {
+__global__ void __launch_bounds__(256) convSmem(const float* __restrict__ A, const float* __restrict__ w, int ni,
+                                                int nj, int nk, float* __restrict__ out, int per) {
   __shared__ float ring[4][kPlane];
   const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
   const int k0 = blockIdx.x * kTx, j0 = blockIdx.y * kTy, k = k0 + tx, j = j0 + ty;
@@ -121,8 +121,8 @@ __global__ void __launch_bounds__(256) convSmem(const float* __restrict__ A, con
   }
 }
 
-__global__ void __launch_bounds__(256) convBoth(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
-                                                int nk, float* __restrict__ out, int per) {
+__global__ void __launch_bounds__(256) convBoth(const float* __restrict__ A, const float* __restrict__ w, int ni,
+                                                int nj, int nk, float* __restrict__ out, int per) {
   __shared__ float buf[2][kPlane];
   const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
   const int k0 = blockIdx.x * kTx, j0 = blockIdx.y * kTy, k = k0 + tx, j = j0 + ty;
@@ -200,12 +200,11 @@ int main() {
   std::vector<float> got(cells), want(cells);
   const dim3 block(256), plane((nk + kTx - 1) / kTx, (nj + kTy - 1) / kTy);
   // The emitted entry, as the runtime launches it (slabs of 4 planes).
-  const double entryMs = median([&] {
-    Conv3D_walk3d<<<dim3(plane.x, plane.y, (ni + 3) / 4), block>>>(A, w, ni, nj, nk, ref, ni, nj, nk);
-  });
+  const double entryMs = median(
+      [&] { Conv3D_walk3d<<<dim3(plane.x, plane.y, (ni + 3) / 4), block>>>(A, w, ni, nj, nk, ref, ni, nj, nk); });
   CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
-  std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs, 8.0 * cells / (entryMs * 1e6),
-              100.0 * copyMs / entryMs);
+  std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
+              8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);
   const std::pair<const char*, Variant> variants[] = {{"regs", convRegs}, {"smem", convSmem}, {"both", convBoth}};
   for (const auto& [name, fn] : variants)

@@ -553,6 +553,32 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);
 }
 
+TEST_CASE("loop plans: stencils over rows and planes of literal size", "[loop-plan][stencil]") {
+  // The offsets of a constant coefficient are its nearest whole multiples, largest first:
+  // (i + 2) * 10 + j - 1 is i one row down and j one to the left, not j 19 to the right.
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Padded(const float* x, int i, int j) {\n"
+      "  return x[(i + 2) * 10 + j - 1] + x[(i + 1) * 10 + j + 1] - x[i * 10 + j];\n}\n"
+      "CULIFT_KERNEL double Window(const unsigned char* a, unsigned i, unsigned j, unsigned k) {\n"
+      "  double acc = 0.0;\n"
+      "  for (int d = -1; d < 2; ++d)\n"
+      "    for (int e = -1; e < 2; ++e)\n"
+      "      acc = acc + 0.5 * a[((((int)i + 1 + d) * 6) + ((int)j + 1)) * 6 + ((int)k + 1 + e)];\n"
+      "  return acc;\n}\n"
+      "CULIFT_KERNEL void Store(const float* x, float* y, int i, int j) {\n"
+      "  y[i * 10 + j + 5] = x[(i + 1) * 10 + j] + x[i * 10 + j];\n}\n");
+  const Function& padded = function(r, "Padded");
+  CHECK(padded.loopPlan == LoopPlan::Stencil);
+  CHECK(padded.loopPlanReason == "halo x -1..+1, y 0..+2");
+  const Function& window = function(r, "Window");
+  CHECK(window.loopPlan == LoopPlan::Stencil3D);
+  CHECK(window.loopPlanReason == "halo x 0..+2, y 0..+1, z 0..+2");
+  // A write five elements along a row of ten is no output's own element.
+  const Function& store = function(r, "Store");
+  CHECK(store.loopPlan == LoopPlan::PerThread);
+  CHECK(store.loopPlanReason == "y is written at another index than the output's own");
+}
+
 TEST_CASE("loop plans: why a kernel is no stencil", "[loop-plan][stencil]") {
   // In place: each output must read the values before any is written.
   CHECK(stencilPlan("CULIFT_KERNEL void f(float* x, int n, int i, int j) {\n"

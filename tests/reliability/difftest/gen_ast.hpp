@@ -199,6 +199,7 @@ struct GFunction {
   std::vector<GStmtPtr> body;
   bool kernel = false;
   bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
+  bool stencil = false;        // its body has the stencil plans' shape (Generator: stencil())
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
   // The program's apply templates (template <class R, class F, class A> R apply(F f, A a)),

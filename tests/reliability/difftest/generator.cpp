@@ -324,6 +324,7 @@ class Generator {
     // A share of 1-D and 2-D kernels take the shape the loop planner lifts (a row reduction or
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
     if (f.kernel && (mode_ == 1 || mode_ == 2) && r_.chance(30)) f.body = contraction(f, statements);
+    else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
     else f.body = block(0, statements, false);
     if (f.returnStruct >= 0) {
       auto ret = std::make_shared<GStmt>();
@@ -453,6 +454,121 @@ class Generator {
     return body;
   }
 
+  // Loop-free statements, then `acc = <conv>;` and the neighbours of the output's own element in
+  // an input array folded into acc, then loop-free statements (a stencil, the shape the stencil
+  // plans lift): reads at the output's index plus constant offsets, as written or walked by window
+  // loops with literal bounds (`for (int d = -1; d < 2; ++d)`). The array is padded by one on each
+  // side of each axis (rows of 10 in 2-D, 6 x 6 planes in 3-D), so that every offset in -1..+1 is
+  // in bounds; nothing else reads it, and no array parameter is written but at the output's index,
+  // so that the plan holds.
+  std::vector<GStmtPtr> stencil(GFunction& f, unsigned statements) {
+    std::vector<int> inputs;
+    int axisParam[3] = {-1, -1, -1};
+    for (unsigned p = 0; p < f.numParams; ++p) {
+      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
+      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
+    }
+    const unsigned rank = mode_ == 3 ? 3 : 2;
+    for (unsigned a = 0; a < rank; ++a)
+      if (axisParam[a] < 0) inputs.clear();
+    if (inputs.empty()) return block(0, statements, false);
+    const int array = r_.pick(inputs);
+    fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
+    excluded_ = array;
+    f.stencil = true;
+    noLoops_ = true;
+    const int floor = writeFloor_;
+    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
+    std::vector<GStmtPtr> body = block(0, statements / 3, false);
+    const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
+    auto acc = stmt(GStmtKind::Decl);
+    acc->a = conv(t, 2);
+    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    body.push_back(acc);
+    const std::int64_t width = rank == 3 ? 6 : 10;  // the padded row (and plane side)
+    auto i32 = [&](GExprPtr x) {
+      if (x->type == Scalar::I32) return x;
+      auto c = make(GExprKind::Cast, Scalar::I32);
+      c->args.push_back(std::move(x));
+      return c;
+    };
+    auto literal = [&](std::int64_t n) { return lit(Scalar::I32, bitsOfInt(Scalar::I32, n)); };
+    // Axis a's padded coordinate: (int)index + 1 + offset, the offset a literal or a window counter.
+    auto coordinate = [&](unsigned a, int counter, std::int64_t offset) {
+      GExprPtr x = binary("+", Scalar::I32, i32(var(axisParam[a])), literal(1 + offset));
+      if (counter >= 0) x = binary("+", Scalar::I32, std::move(x), var(counter));
+      return x;
+    };
+    // acc = acc + w * array[index] (or without the weight), at offsets `offset` and counters `counter`.
+    auto update = [&](const int counter[3], const std::int64_t offset[3]) {
+      GExprPtr index = coordinate(0, counter[0], offset[0]);
+      for (unsigned a = 1; a < rank; ++a)
+        index = binary("+", Scalar::I32, binary("*", Scalar::I32, std::move(index), literal(width)),
+                       coordinate(a, counter[a], offset[a]));
+      auto e = make(GExprKind::Index, v(array).type);
+      e->var = array;
+      e->unmasked = true;
+      freeze(index);
+      e->args.push_back(std::move(index));
+      GExprPtr term = e;
+      if (e->type != t) {
+        auto c = make(GExprKind::Cast, t);
+        c->args.push_back(e);
+        term = c;
+      }
+      if (r_.chance(60)) term = binary("*", t, randomLit(t), std::move(term));
+      auto u = stmt(GStmtKind::Assign);
+      u->var = acc->var;
+      u->a = binary(r_.chance(85) ? "+" : "-", t, var(acc->var), std::move(term));
+      return u;
+    };
+    if (r_.chance(50)) {
+      // Window loops over some axes (counters -1..+1), the other axes at a constant offset.
+      int counter[3] = {-1, -1, -1};
+      std::int64_t offset[3] = {0, 0, 0};
+      std::vector<GStmtPtr>* into = &body;
+      std::vector<GStmtPtr> loops;
+      for (unsigned a = 0; a < rank; ++a) {
+        if (a + 1 < rank && r_.chance(40)) {
+          offset[a] = r_.range(-1, 1);
+          continue;
+        }
+        auto loop = stmt(GStmtKind::For);
+        loop->plain = true;
+        loop->from = -1;
+        loop->to = 2;
+        loop->step = 1;
+        scopes_.emplace_back();
+        loop->var = newVar(GVar{fresh("d"), Scalar::I32, 0, false, false, false, false, -1});
+        counter[a] = loop->var;
+        ++loopDepth_;
+        into->push_back(loop);
+        into = &loop->body;
+        loops.push_back(loop);
+      }
+      into->push_back(update(counter, offset));
+      for (std::size_t n = 0; n < loops.size(); ++n) {
+        --loopDepth_;
+        scopes_.pop_back();
+      }
+    } else {
+      // Two to five reads at offsets as written.
+      const int none[3] = {-1, -1, -1};
+      const unsigned reads = static_cast<unsigned>(r_.range(2, 5));
+      for (unsigned n = 0; n < reads; ++n) {
+        std::int64_t offset[3] = {0, 0, 0};
+        for (unsigned a = 0; a < rank; ++a) offset[a] = r_.range(-1, 1);
+        body.push_back(update(none, offset));
+      }
+    }
+    auto after = block(0, statements / 3, false);
+    body.insert(body.end(), after.begin(), after.end());
+    writeFloor_ = floor;
+    noLoops_ = false;
+    excluded_ = -1;
+    return body;
+  }
+
   static void freeze(const GExprPtr& e) {
     e->frozen = true;
     for (auto& a : e->args) freeze(a);
@@ -480,7 +596,7 @@ class Generator {
             (x.isRef || x.isLambda || x.templateParam || x.isBinding ||
              (x.isArray && (x.isParam || x.isStruct() || lambdaCapture_ == "="))))
           continue;
-        if (pred(x)) out.push_back(id);
+        if (id != excluded_ && pred(x)) out.push_back(id);
       }
     return out;
   }
@@ -1826,6 +1942,7 @@ class Generator {
   std::vector<Callable> callables_;
   std::map<std::pair<int, int>, GFunction> clamps_;
   Scalar ret_ = Scalar::Void;  // what a return statement here returns (a lambda's type inside one)
+  int excluded_ = -1;          // an array no statement may read but the shape's own reads (a stencil's input)
   int writeFloor_ = 0;         // variables below this id are read-only here (a lambda's outer ones)
   int lambdaScope_ = -1;       // inside a lambda: the first scope of its own
   std::string lambdaCapture_;  // and its capture ("&", "=", "list")
@@ -1993,7 +2110,8 @@ void GenStats::add(const GProgram& program) {
   switches += f.switches;
   math += f.math;
   helpers += hasHelper;
-  contractions += f.contraction;
+  contractions += f.contraction && !kernel.stencil;  // (a stencil's window loops are plain loops too)
+  stencils += kernel.stencil;
   guardedLogical += f.guardedLogical;
   templates += hasTemplate;
   ifConstexpr += f.ifConstexpr;
@@ -2010,13 +2128,13 @@ std::string GenStats::summary() const {
   return "modes element-wise/1-D/2-D/3-D " + share(modes[0], programs) + "/" + share(modes[1], programs) + "/" +
          share(modes[2], programs) + "/" + share(modes[3], programs) + ", void kernels " +
          share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
-         share(contractions, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
-         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
-         ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
-         " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
-         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
-         " (passed to templates " + share(lambdaTemplates, programs) + "), structs " + share(structs, programs) +
-         " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
+         share(contractions, programs) + ", stencils " + share(stencils, programs) + "), local arrays " +
+         share(arrays, programs) + ", switch " + share(switches, programs) + ", math calls " + share(math, programs) +
+         ", helpers " + share(helpers, programs) + ", guarded && / || " + share(guardedLogical, programs) +
+         ", templates " + share(templates, programs) + " (if constexpr " + share(ifConstexpr, programs) +
+         "), references " + share(references, programs) + ", range for " + share(rangeFor, programs) + ", lambdas " +
+         share(lambdas, programs) + " (passed to templates " + share(lambdaTemplates, programs) + "), structs " +
+         share(structs, programs) + " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
          share(kernelStructArrays, programs) + ")";
 }
 

@@ -21,7 +21,8 @@ CULIFT_KERNEL std::int8_t P4210(long long s1, const float* a1, int i, int j) {
   ck = culift_ck_mix(ck, (short)0);
   ck = culift_ck_mix(ck, (short)0);
   for (int c11 = 0; c11 < 5; ++c11) {
-    s1 = (a1[3], ((long long)((unsigned long long)((long long)((unsigned long long)s1 - (unsigned long long)23LL)) << 16)));
+    s1 = (a1[3],
+          ((long long)((unsigned long long)((long long)((unsigned long long)s1 - (unsigned long long)23LL)) << 16)));
     ck = culift_ck_mix(ck, s1);
   }
   const signed char ckr = ((signed char)(s1 % 13LL));

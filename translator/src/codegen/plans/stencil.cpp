@@ -15,6 +15,7 @@
 //   thread walking the planes i of the block's slab (the runtime cuts i into slabs of 4 planes).
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <optional>
@@ -264,8 +265,14 @@ bool StencilAnalyzer::reduce(Layout& l, Offset d[3]) const {
   std::vector<unsigned> order;
   for (unsigned a = 0; a < rank_; ++a)
     if (!l.coefficient[a].empty()) order.push_back(a);
+  // Constant coefficients (rows and planes of literal size) largest first.
+  auto magnitude = [&](unsigned a) {
+    const Monomial* m = leading(l.coefficient[a]);
+    return m->empty() ? std::abs(l.coefficient[a].at(*m)) : std::int64_t{0};
+  };
   std::stable_sort(order.begin(), order.end(), [&](unsigned x, unsigned y) {
-    return leading(l.coefficient[x])->size() > leading(l.coefficient[y])->size();
+    const std::size_t sx = leading(l.coefficient[x])->size(), sy = leading(l.coefficient[y])->size();
+    return sx != sy ? sx > sy : magnitude(x) > magnitude(y);
   });
   for (unsigned a : order) {
     const Monomial lm = *leading(l.coefficient[a]);
@@ -275,8 +282,17 @@ bool StencilAnalyzer::reduce(Layout& l, Offset d[3]) const {
       Monomial t;
       if (!l.rest.count(m) || !divides(lm, m, t)) continue;
       if (!(t.empty() || (t.size() == 1 && window_.count(t[0])))) continue;
-      if (c % lc != 0) return false;
-      const std::int64_t q = c / lc;
+      // A constant coefficient (a row of 10 elements: x[(i + 1) * 10 + j - 1]) takes the nearest
+      // whole multiple and leaves the rest to the axes after it; a coefficient of parameters
+      // (x[(i + 1) * n + j - 1]) only whole multiples.
+      std::int64_t q = c / lc;
+      if (lm.empty()) {
+        const std::int64_t r = c - q * lc;
+        if (2 * std::abs(r) > std::abs(lc)) q += (r > 0) == (lc > 0) ? 1 : -1;
+        if (q == 0) continue;
+      } else if (c % lc != 0) {
+        return false;
+      }
       if (t.empty()) d[a].constant += q;
       else d[a].counters[t[0]] += q;
       auto shifted = product(l.coefficient[a], Poly{{t, q}});
