@@ -155,8 +155,9 @@ struct GStmt {
   bool hasElse = false;
   std::vector<GCase> cases;
   std::int64_t from = 0, to = 0, step = 1;
-  bool plain = false;  // a loop the planner lifts (a contraction): no checksum folds inside it
-  int target = -1;     // RefDecl: the referent (or its array); RangeFor: the array
+  bool plain = false;     // a loop the planner lifts (a contraction): no checksum folds inside it
+  bool unmasked = false;  // Store: the index printed as written (a scan's row, in bounds by construction)
+  int target = -1;        // RefDecl: the referent (or its array); RangeFor: the array
   // Lambda: its parameters (variables of the function), its return type, whether it writes
   // outer variables (then called only as the whole value of a declaration), whether its
   // parameters are `auto` (its calls convert each argument to the parameter's type), and the
@@ -200,6 +201,7 @@ struct GFunction {
   bool kernel = false;
   bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
   bool stencil = false;        // its body has the stencil plans' shape (Generator: stencil())
+  bool scan = false;           // its body has the scan plan's shape (Generator: scan())
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
   // The program's apply templates (template <class R, class F, class A> R apply(F f, A a)),

@@ -159,6 +159,8 @@ class Generator {
         const unsigned outs = static_cast<unsigned>(r_.range(1, 2));
         for (unsigned a = 0; a < outs; ++a)
           params.push_back(GVar{"o" + std::to_string(a), anyNonBool(), kArrayLength, true, true, true, false, -1});
+        // Often an output of a 1-D kernel has the last input's type (a scan's pair: scan()).
+        if (mode_ == 1 && inputs > 0 && r_.chance(60)) params.back().type = params[params.size() - 1 - outs].type;
       }
     }
     // Arrays of structs whose fields share one scalar type: records read (const S* ra0) and, by
@@ -298,6 +300,8 @@ class Generator {
     retStruct_ = f.returnStruct;
     writeFloor_ = 0;
     lambdaScope_ = -1;
+    scanOut_ = -1;
+    excluded_.clear();
     inLambda_ = false;
     lambdaStmts_.clear();
     templateParam_ = -1;
@@ -325,6 +329,7 @@ class Generator {
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
     if (f.kernel && (mode_ == 1 || mode_ == 2) && r_.chance(30)) f.body = contraction(f, statements);
     else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
+    else if (f.kernel && mode_ == 1 && r_.chance(50)) f.body = scan(f, statements);
     else f.body = block(0, statements, false);
     if (f.returnStruct >= 0) {
       auto ret = std::make_shared<GStmt>();
@@ -333,7 +338,9 @@ class Generator {
       f.body.push_back(ret);
     } else if (f.returnType == Scalar::Void) {
       for (unsigned p = 0; p < f.numParams; ++p) {
-        if (!f.vars[p].isArray || !f.vars[p].writable || static_cast<int>(p) == f.checksumOut) continue;
+        if (!f.vars[p].isArray || !f.vars[p].writable || static_cast<int>(p) == f.checksumOut ||
+            static_cast<int>(p) == scanOut_)
+          continue;
         if (f.vars[p].isStruct()) {
           for (GStmtPtr& s : recordStores(static_cast<int>(p))) f.body.push_back(std::move(s));
           continue;
@@ -474,7 +481,7 @@ class Generator {
     if (inputs.empty()) return block(0, statements, false);
     const int array = r_.pick(inputs);
     fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
-    excluded_ = array;
+    excluded_ = {array};
     f.stencil = true;
     noLoops_ = true;
     const int floor = writeFloor_;
@@ -565,7 +572,101 @@ class Generator {
     body.insert(body.end(), after.begin(), after.end());
     writeFloor_ = floor;
     noLoops_ = false;
-    excluded_ = -1;
+    excluded_.clear();
+    return body;
+  }
+
+  // Loop-free statements, then `acc = <conv>;` and a counted loop that writes as it goes (a scan,
+  // the shape the scan plan lifts): `acc = acc op a[i * W + c]; o[i * W + c] = acc;` (converted),
+  // then loop-free statements. The loop's trip count is at most the row width W, so that rows do
+  // not overlap (each output writes its own row of o); the arrays have elements of one size and
+  // 1,024 of them; nothing else reads either array or writes o.
+  std::vector<GStmtPtr> scan(GFunction& f, unsigned statements) {
+    int axis = -1;
+    std::vector<std::pair<int, int>> pairs;  // (read, written)
+    for (unsigned p = 0; p < f.numParams; ++p)
+      if (f.vars[p].axis == 0) axis = static_cast<int>(p);
+    for (unsigned p = 0; p < f.numParams; ++p)
+      for (unsigned q = 0; q < f.numParams; ++q) {
+        const GVar &a = f.vars[p], &o = f.vars[q];
+        if (a.isArray && !a.writable && !a.isStruct() && o.isArray && o.writable && !o.isStruct() &&
+            static_cast<int>(q) != f.checksumOut && byteSize(a.type) == byteSize(o.type))
+          pairs.emplace_back(static_cast<int>(p), static_cast<int>(q));
+      }
+    if (axis < 0 || pairs.empty()) return block(0, statements, false);
+    const auto [array, out] = r_.pick(pairs);
+    fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
+    fn_->vars[static_cast<std::size_t>(out)].extent = kPlanArrayLength;
+    excluded_ = {array, out};
+    scanOut_ = out;
+    noLoops_ = true;
+    const int floor = writeFloor_;
+    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
+    std::vector<GStmtPtr> body = block(0, statements / 3, false);
+    const Scalar t = r_.chance(50) ? v(array).type : (r_.chance(50) ? Scalar::F64 : Scalar::I64);
+    auto acc = stmt(GStmtKind::Decl);
+    acc->a = conv(t, 2);
+    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    body.push_back(acc);
+    static const std::int64_t kWidths[] = {4, 9, 16};
+    const std::int64_t width = r_.pick(kWidths);
+    auto loop = stmt(GStmtKind::For);
+    loop->plain = true;
+    loop->from = 0;
+    loop->to = r_.range(0, std::min<std::int64_t>(width, 9));
+    loop->step = 1;
+    scopes_.emplace_back();
+    loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
+    ++loopDepth_;
+    // i * W + c, in int (the index's own type may be unsigned: int keeps the plan's unit steps).
+    auto index = [&] {
+      GExprPtr i = var(axis);
+      if (i->type != Scalar::I32) {
+        auto c = make(GExprKind::Cast, Scalar::I32);
+        c->args.push_back(std::move(i));
+        i = std::move(c);
+      }
+      auto e = binary("+", Scalar::I32,
+                      binary("*", Scalar::I32, std::move(i), lit(Scalar::I32, bitsOfInt(Scalar::I32, width))),
+                      var(loop->var));
+      freeze(e);
+      return e;
+    };
+    auto read = make(GExprKind::Index, v(array).type);
+    read->var = array;
+    read->unmasked = true;
+    read->args.push_back(index());
+    // Integer accumulators wrap (unsigned arithmetic), floating ones add, multiply or keep the largest.
+    auto update = stmt(GStmtKind::Assign);
+    update->var = acc->var;
+    const GExprPtr term = castTo(t, std::move(read));
+    if (isFloat(t)) {
+      if (r_.chance(20)) update->a = math(r_.chance(50) ? "max" : "min", t, {var(acc->var), term});
+      else update->a = binary(r_.chance(80) ? "+" : "*", t, var(acc->var), term);
+    } else {
+      auto wrap = [&](GExprPtr x) {
+        auto c = make(GExprKind::Cast, Scalar::U64);
+        c->args.push_back(std::move(x));
+        return c;
+      };
+      auto sum = binary("+", Scalar::U64, wrap(var(acc->var)), wrap(term));
+      update->a = castTo(t, std::move(sum));
+    }
+    loop->body.push_back(update);
+    auto write = stmt(GStmtKind::Store);
+    write->var = out;
+    write->unmasked = true;
+    write->args = {index(), castTo(v(out).type, var(acc->var))};
+    loop->body.push_back(write);
+    --loopDepth_;
+    scopes_.pop_back();
+    body.push_back(loop);
+    auto after = block(0, statements / 3, false);
+    body.insert(body.end(), after.begin(), after.end());
+    writeFloor_ = floor;
+    noLoops_ = false;
+    excluded_.clear();
+    f.scan = true;
     return body;
   }
 
@@ -596,7 +697,7 @@ class Generator {
             (x.isRef || x.isLambda || x.templateParam || x.isBinding ||
              (x.isArray && (x.isParam || x.isStruct() || lambdaCapture_ == "="))))
           continue;
-        if (id != excluded_ && pred(x)) out.push_back(id);
+        if (std::find(excluded_.begin(), excluded_.end(), id) == excluded_.end() && pred(x)) out.push_back(id);
       }
     return out;
   }
@@ -1942,7 +2043,8 @@ class Generator {
   std::vector<Callable> callables_;
   std::map<std::pair<int, int>, GFunction> clamps_;
   Scalar ret_ = Scalar::Void;  // what a return statement here returns (a lambda's type inside one)
-  int excluded_ = -1;          // an array no statement may read but the shape's own reads (a stencil's input)
+  std::vector<int> excluded_;  // arrays no statement may read but the shape's own (a stencil's, a scan's)
+  int scanOut_ = -1;           // the array a scan's loop writes (no store of it after the body)
   int writeFloor_ = 0;         // variables below this id are read-only here (a lambda's outer ones)
   int lambdaScope_ = -1;       // inside a lambda: the first scope of its own
   std::string lambdaCapture_;  // and its capture ("&", "=", "list")
@@ -2110,8 +2212,9 @@ void GenStats::add(const GProgram& program) {
   switches += f.switches;
   math += f.math;
   helpers += hasHelper;
-  contractions += f.contraction && !kernel.stencil;  // (a stencil's window loops are plain loops too)
+  contractions += f.contraction && !kernel.stencil && !kernel.scan;  // (their loops are plain loops too)
   stencils += kernel.stencil;
+  scans += kernel.scan;
   guardedLogical += f.guardedLogical;
   templates += hasTemplate;
   ifConstexpr += f.ifConstexpr;
@@ -2128,13 +2231,14 @@ std::string GenStats::summary() const {
   return "modes element-wise/1-D/2-D/3-D " + share(modes[0], programs) + "/" + share(modes[1], programs) + "/" +
          share(modes[2], programs) + "/" + share(modes[3], programs) + ", void kernels " +
          share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
-         share(contractions, programs) + ", stencils " + share(stencils, programs) + "), local arrays " +
-         share(arrays, programs) + ", switch " + share(switches, programs) + ", math calls " + share(math, programs) +
-         ", helpers " + share(helpers, programs) + ", guarded && / || " + share(guardedLogical, programs) +
-         ", templates " + share(templates, programs) + " (if constexpr " + share(ifConstexpr, programs) +
-         "), references " + share(references, programs) + ", range for " + share(rangeFor, programs) + ", lambdas " +
-         share(lambdas, programs) + " (passed to templates " + share(lambdaTemplates, programs) + "), structs " +
-         share(structs, programs) + " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
+         share(contractions, programs) + ", stencils " + share(stencils, programs) + ", scans " +
+         share(scans, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
+         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
+         ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
+         " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
+         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
+         " (passed to templates " + share(lambdaTemplates, programs) + "), structs " + share(structs, programs) +
+         " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
          share(kernelStructArrays, programs) + ")";
 }
 

@@ -651,7 +651,8 @@ class Printer {
         break;
       case GStmtKind::Store: {
         const GVar& a = var(s.var);
-        const std::string target = element(s.var, *s.args[0]) + " = ";
+        const std::string target = (s.unmasked ? a.name + "[" + expr(*s.args[0]) + "]" : element(s.var, *s.args[0])) +
+                                   " = ";
         if (!folding()) {
           line(d, target + expr(*s.args[1]) + ";");
           break;
