@@ -327,7 +327,8 @@ class Generator {
     }
     // A share of 1-D and 2-D kernels take the shape the loop planner lifts (a row reduction or
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
-    if (f.kernel && (mode_ == 1 || mode_ == 2) && r_.chance(30)) f.body = contraction(f, statements);
+    if (f.kernel && (mode_ == 1 || mode_ == 2 || mode_ == 3) && r_.chance(mode_ == 3 ? 20 : 30))
+      f.body = contraction(f, statements);
     else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
     else if (f.kernel && mode_ == 1 && r_.chance(50)) f.body = scan(f, statements);
     else f.body = block(0, statements, false);
@@ -368,12 +369,13 @@ class Generator {
   // in bounds.
   std::vector<GStmtPtr> contraction(GFunction& f, unsigned statements) {
     std::vector<int> inputs;
-    int axisParam[2] = {-1, -1};
+    int axisParam[3] = {-1, -1, -1};
     for (unsigned p = 0; p < f.numParams; ++p) {
       if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
-      if (f.vars[p].axis >= 0 && f.vars[p].axis < 2) axisParam[f.vars[p].axis] = static_cast<int>(p);
+      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
     }
-    if (inputs.empty()) return block(0, statements, false);
+    if (inputs.empty() || (mode_ == 3 && (axisParam[0] < 0 || axisParam[1] < 0 || axisParam[2] < 0)))
+      return block(0, statements, false);
     noLoops_ = true;
     // 1-D: no array parameter written before the loop, so that a sum may be reassociated (a
     // warp runs those statements once per lane).
@@ -425,7 +427,17 @@ class Generator {
     const unsigned shape = static_cast<unsigned>(r_.below(10));
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
-    if (mode_ == 2 && shape >= 8 && axisParam[0] >= 0 && axisParam[1] >= 0) {
+    if (mode_ == 3) {
+      // A batched contraction over (batch i, row j, column k): a[(i * 4 + j) * 16 + c] times
+      // b[(i * 16 + c) * 4 + k], or times b[c * 4 + k] shared by every batch.
+      auto row = wrapped("+", wrapped("*", var(axisParam[0]), literal(4)), var(axisParam[1]));
+      auto left = element(a, wrapped("+", wrapped("*", row, literal(16)), var(loop->var)));
+      GExprPtr inner = var(loop->var);
+      if (r_.chance(70)) inner = wrapped("+", wrapped("*", var(axisParam[0]), literal(16)), std::move(inner));
+      auto right = element(b, wrapped("+", wrapped("*", inner, literal(4)), var(axisParam[2])));
+      update->a = binary(r_.chance(80) ? "+" : "*", t, var(acc->var),
+                         binary("*", t, std::move(left), std::move(right)));
+    } else if (mode_ == 2 && shape >= 8 && axisParam[0] >= 0 && axisParam[1] >= 0) {
       // A column: acc = acc + a[(i * 9 + k) * 8 + j].
       auto row = wrapped("+", wrapped("*", var(axisParam[0]), literal(9)), var(loop->var));
       update->a = binary("+", t, var(acc->var),
