@@ -202,6 +202,7 @@ struct GFunction {
   bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
   bool stencil = false;        // its body has the stencil plans' shape (Generator: stencil())
   bool scan = false;           // its body has the scan plan's shape (Generator: scan())
+  bool convolution = false;    // its body has the convolution plan's shape (Generator: convolution())
   bool isClampHelper = false;  // printed from its description, never reduced
   Scalar clampFrom = Scalar::F32;
   // The program's apply templates (template <class R, class F, class A> R apply(F f, A a)),

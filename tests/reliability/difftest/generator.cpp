@@ -329,6 +329,8 @@ class Generator {
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
     if (f.kernel && (mode_ == 1 || mode_ == 2 || mode_ == 3) && r_.chance(mode_ == 3 ? 20 : 30))
       f.body = contraction(f, statements);
+    else if (f.kernel && mode_ == 3 && f.returnType != Scalar::Void && r_.chance(20))
+      f.body = convolution(f, statements);
     else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
     else if (f.kernel && mode_ == 1 && r_.chance(50)) f.body = scan(f, statements);
     else f.body = block(0, statements, false);
@@ -585,6 +587,88 @@ class Generator {
     writeFloor_ = floor;
     noLoops_ = false;
     excluded_.clear();
+    return body;
+  }
+
+  // Loop-free statements, then `acc = <conv>;` and a perfect nest of three counted loops (c, r, s)
+  // adding products of an input read by the position and a filter read by the channel (a
+  // convolution over (channel i, position j, k), the shape the convolution plan lifts), then
+  // loop-free statements: acc = acc + x[((c * 6) + j + r) * 6 + k + s] * w[((i * 3 + c) * 3 + r) * 3 + s]
+  // with c, r, s below 1 to 3 each (6 x 6 planes of x per c: in bounds for j, k < 4); nothing
+  // else reads either array.
+  std::vector<GStmtPtr> convolution(GFunction& f, unsigned statements) {
+    std::vector<int> inputs;
+    int axisParam[3] = {-1, -1, -1};
+    for (unsigned p = 0; p < f.numParams; ++p) {
+      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
+      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
+    }
+    if (inputs.empty() || axisParam[0] < 0 || axisParam[1] < 0 || axisParam[2] < 0) return block(0, statements, false);
+    const int x = r_.pick(inputs), w = r_.pick(inputs);
+    fn_->vars[static_cast<std::size_t>(x)].extent = kPlanArrayLength;
+    fn_->vars[static_cast<std::size_t>(w)].extent = kPlanArrayLength;
+    excluded_ = {x, w};
+    noLoops_ = true;
+    const int floor = writeFloor_;
+    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
+    std::vector<GStmtPtr> body;  // (no statements before: an early return would rule the plan out)
+    const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
+    auto acc = stmt(GStmtKind::Decl);
+    acc->a = conv(t, 2);
+    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    body.push_back(acc);
+    auto literal = [&](std::int64_t n) { return lit(Scalar::I32, bitsOfInt(Scalar::I32, n)); };
+    auto i32 = [&](GExprPtr e) {
+      if (e->type == Scalar::I32) return e;
+      auto c = make(GExprKind::Cast, Scalar::I32);
+      c->args.push_back(std::move(e));
+      return c;
+    };
+    auto add = [&](GExprPtr a, GExprPtr b) { return binary("+", Scalar::I32, std::move(a), std::move(b)); };
+    auto mul = [&](GExprPtr a, std::int64_t n) { return binary("*", Scalar::I32, std::move(a), literal(n)); };
+    int counter[3];
+    std::vector<GStmtPtr>* into = &body;
+    for (int& c : counter) {
+      auto loop = stmt(GStmtKind::For);
+      loop->plain = true;
+      loop->from = 0;
+      loop->to = r_.range(1, 3);
+      loop->step = 1;
+      scopes_.emplace_back();
+      loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
+      c = loop->var;
+      ++loopDepth_;
+      into->push_back(loop);
+      into = &loop->body;
+    }
+    auto read = [&](int array, GExprPtr index) {
+      auto e = make(GExprKind::Index, v(array).type);
+      e->var = array;
+      e->unmasked = true;
+      freeze(index);
+      e->args.push_back(std::move(index));
+      return castTo(t, std::move(e));
+    };
+    // x[((c * 6) + j + r) * 6 + k + s] and w[((i * 3 + c) * 3 + r) * 3 + s].
+    auto position = add(mul(add(add(mul(var(counter[0]), 6), i32(var(axisParam[1]))), var(counter[1])), 6),
+                        add(i32(var(axisParam[2])), var(counter[2])));
+    auto channel = add(mul(add(mul(add(mul(i32(var(axisParam[0])), 3), var(counter[0])), 3), var(counter[1])), 3),
+                       var(counter[2]));
+    auto update = stmt(GStmtKind::Assign);
+    update->var = acc->var;
+    update->a = binary("+", t, var(acc->var),
+                       binary("*", t, read(x, std::move(position)), read(w, std::move(channel))));
+    into->push_back(update);
+    for (int n = 0; n < 3; ++n) {
+      --loopDepth_;
+      scopes_.pop_back();
+    }
+    auto after = block(0, statements / 3, false);
+    body.insert(body.end(), after.begin(), after.end());
+    writeFloor_ = floor;
+    noLoops_ = false;
+    excluded_.clear();
+    f.convolution = true;
     return body;
   }
 
@@ -2224,8 +2308,9 @@ void GenStats::add(const GProgram& program) {
   switches += f.switches;
   math += f.math;
   helpers += hasHelper;
-  contractions += f.contraction && !kernel.stencil && !kernel.scan;  // (their loops are plain loops too)
+  contractions += f.contraction && !kernel.stencil && !kernel.scan && !kernel.convolution;  // (plain loops too)
   stencils += kernel.stencil;
+  convolutions += kernel.convolution;
   scans += kernel.scan;
   guardedLogical += f.guardedLogical;
   templates += hasTemplate;
@@ -2244,13 +2329,13 @@ std::string GenStats::summary() const {
          share(modes[2], programs) + "/" + share(modes[3], programs) + ", void kernels " +
          share(voidKernels, programs) + ", loops " + share(loops, programs) + " (contractions " +
          share(contractions, programs) + ", stencils " + share(stencils, programs) + ", scans " +
-         share(scans, programs) + "), local arrays " + share(arrays, programs) + ", switch " +
-         share(switches, programs) + ", math calls " + share(math, programs) + ", helpers " + share(helpers, programs) +
-         ", guarded && / || " + share(guardedLogical, programs) + ", templates " + share(templates, programs) +
-         " (if constexpr " + share(ifConstexpr, programs) + "), references " + share(references, programs) +
-         ", range for " + share(rangeFor, programs) + ", lambdas " + share(lambdas, programs) +
-         " (passed to templates " + share(lambdaTemplates, programs) + "), structs " + share(structs, programs) +
-         " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
+         share(scans, programs) + ", convolutions " + share(convolutions, programs) + "), local arrays " +
+         share(arrays, programs) + ", switch " + share(switches, programs) + ", math calls " + share(math, programs) +
+         ", helpers " + share(helpers, programs) + ", guarded && / || " + share(guardedLogical, programs) +
+         ", templates " + share(templates, programs) + " (if constexpr " + share(ifConstexpr, programs) +
+         "), references " + share(references, programs) + ", range for " + share(rangeFor, programs) + ", lambdas " +
+         share(lambdas, programs) + " (passed to templates " + share(lambdaTemplates, programs) + "), structs " +
+         share(structs, programs) + " (arrays of structs " + share(structArrays, programs) + ", as kernel parameters " +
          share(kernelStructArrays, programs) + ")";
 }
 

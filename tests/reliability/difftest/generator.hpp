@@ -38,8 +38,8 @@ struct GenStats {
   unsigned programs = 0;
   unsigned modes[4] = {};  // element-wise, 1-D, 2-D, 3-D kernels
   unsigned voidKernels = 0, loops = 0, arrays = 0, switches = 0, math = 0, helpers = 0, contractions = 0, stencils = 0,
-           scans = 0, guardedLogical = 0, templates = 0, ifConstexpr = 0, references = 0, rangeFor = 0, lambdas = 0,
-           lambdaTemplates = 0;
+           scans = 0, convolutions = 0, guardedLogical = 0, templates = 0, ifConstexpr = 0, references = 0,
+           rangeFor = 0, lambdas = 0, lambdaTemplates = 0;
   // Value structs: programs with a struct variable; with an array of structs (a local one or a
   // kernel's `const S*` / `S*` parameter); with a kernel's array-of-structs parameter.
   unsigned structs = 0, structArrays = 0, kernelStructArrays = 0;

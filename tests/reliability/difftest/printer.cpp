@@ -693,7 +693,7 @@ class Printer {
         block(d + 1, s.body);
         plainDepth_ -= s.plain;
         line(d, "}");
-        if (s.plain) {
+        if (s.plain && plainDepth_ == 0) {  // (a nest of plain loops folds once, after the outermost)
           std::vector<int> targets;
           assigned(s.body, targets);
           for (int t : targets) fold(d, var(t).type, var(t).name);
