@@ -219,6 +219,10 @@ struct GFunction {
   // thread's own index there.
   int checksumOut = -1;
   GExprPtr checksumIndex;
+  // The output's own index in int arithmetic, printed unmasked (in bounds: below 64), for the
+  // checksum's store and the stores after the body: a planned shape's kernel writes its outputs
+  // at an index the planner proves its own (`(i * 4 + j) * 4 + k`, not `(...) & 63` in unsigned).
+  bool plainOwnIndex = false;
   // A helper returning a struct (returnType Void): its GProgram::structs index. When the
   // program folds it takes the caller's hash as a last parameter `unsigned long long& ck`.
   int returnStruct = -1;

@@ -329,7 +329,7 @@ class Generator {
     // a contraction), so that its entries are compiled, and on the GPU run, on varied bodies.
     if (f.kernel && (mode_ == 1 || mode_ == 2 || mode_ == 3) && r_.chance(mode_ == 3 ? 20 : 30))
       f.body = contraction(f, statements);
-    else if (f.kernel && mode_ == 3 && f.returnType != Scalar::Void && r_.chance(20))
+    else if (f.kernel && mode_ == 3 && f.returnType != Scalar::Void && r_.chance(20))  // (the plan's kernels return)
       f.body = convolution(f, statements);
     else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
     else if (f.kernel && mode_ == 1 && r_.chance(50)) f.body = scan(f, statements);
@@ -340,6 +340,31 @@ class Generator {
       ret->a = structValue(f.returnStruct);
       f.body.push_back(ret);
     } else if (f.returnType == Scalar::Void) {
+      // A planned shape's outputs at the plain own index (GFunction::plainOwnIndex).
+      if (f.stencil || f.scan) {
+        int axisParam[3] = {-1, -1, -1};
+        for (unsigned p = 0; p < f.numParams; ++p)
+          if (f.vars[p].axis >= 0) axisParam[f.vars[p].axis] = static_cast<int>(p);
+        auto axis = [&](int a) {
+          GExprPtr x = var(axisParam[a]);
+          if (x->type == Scalar::I32) return x;
+          auto c = make(GExprKind::Cast, Scalar::I32);
+          c->args.push_back(std::move(x));
+          return c;
+        };
+        auto step = [&](GExprPtr a, std::int64_t n, GExprPtr b) {
+          return binary("+", Scalar::I32,
+                        binary("*", Scalar::I32, std::move(a), lit(Scalar::I32, bitsOfInt(Scalar::I32, n))),
+                        std::move(b));
+        };
+        GExprPtr own = axis(0);
+        if (mode_ == 2) own = step(std::move(own), 8, axis(1));
+        if (mode_ == 3) own = step(step(std::move(own), 4, axis(1)), 4, axis(2));
+        freeze(own);
+        f.plainOwnIndex = true;
+        own_ = own;
+        if (f.checksumOut >= 0) f.checksumIndex = own;
+      }
       for (unsigned p = 0; p < f.numParams; ++p) {
         if (!f.vars[p].isArray || !f.vars[p].writable || static_cast<int>(p) == f.checksumOut ||
             static_cast<int>(p) == scanOut_)
@@ -1488,6 +1513,7 @@ class Generator {
       value = conv(a.type, depth);
     }
     s->args = {a.isParam ? own_ : genExpr(r_.pick(kInts), depth), value};
+    s->unmasked = a.isParam && fn_->plainOwnIndex;
     return s;
   }
 

@@ -475,7 +475,9 @@ class Printer {
     const Scalar r = ret_;
     if (!s.a) {
       if (fn_->checksumOut >= 0)
-        line(d, var(fn_->checksumOut).name + "[" + maskedIndex(var(fn_->checksumOut), *fn_->checksumIndex) +
+        line(d, var(fn_->checksumOut).name + "[" +
+                    (fn_->plainOwnIndex ? expr(*fn_->checksumIndex)
+                                        : maskedIndex(var(fn_->checksumOut), *fn_->checksumIndex)) +
                     "] = " + helper("_final") + "(ck);");
       line(d, "return;");
       return;
