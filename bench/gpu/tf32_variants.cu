@@ -1,0 +1,182 @@
+// How fast a tensor-core contraction can be when written the way culift's entries are (warp-level
+// `mma.sync`, tiles copied with `cp.async`), before the opt-in TF32 entries are built: a GEMM
+// C = A·B of fp32 matrices with TF32 products and fp32 sums, block tiles of 128 x 128 x 32 in
+// shared memory (two stages), eight warps of 64 x 32 outputs each, `mma.sync.m16n8k8` (TF32).
+// Each product rounds its operands to TF32 (`cvt.rna.tf32.f32`, as cuBLAS does) or takes their
+// bits as they are (the tensor cores then ignore the low 13 bits of the mantissa).
+//
+//   nvcc -O3 -arch=sm_90 -Ibench/gpu -o tf32_variants bench/gpu/tf32_variants.cu && ./tf32_variants
+//
+// Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
+// against a double-precision reference at 256 sampled outputs, relative to the sum of the
+// products' magnitudes (TF32's unit roundoff is 2^-11 ≈ 4.9e-4).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "cuda_check.cuh"
+
+namespace {
+
+constexpr int kBm = 128, kBn = 128, kBk = 32, kThreads = 256;
+constexpr int kApitch = kBk + 4;   // A tile row (k) pitch in floats: conflict-free fragment loads
+constexpr int kBpitch = kBn + 8;   // B tile row (n) pitch
+constexpr int kAfloats = kBm * kApitch, kBfloats = kBk * kBpitch;
+constexpr int kSharedBytes = 2 * (kAfloats + kBfloats) * 4;
+
+__device__ __forceinline__ void copy16(void* shared, const void* global) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global));
+}
+
+template <bool kRound> __device__ __forceinline__ unsigned tf32(float x) {
+  unsigned r;
+  if (kRound) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  else r = __float_as_uint(x);
+  return r;
+}
+
+__device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// A: M x K row-major, B: K x N row-major, C: M x N row-major; M, N multiples of 128, K of 32.
+template <bool kRound>
+__global__ void __launch_bounds__(kThreads) gemmTf32(const float* __restrict__ A, const float* __restrict__ B,
+                                                     float* __restrict__ C, int M, int N, int K) {
+  extern __shared__ __align__(16) float smem[];
+  float* const As = smem;                 // stage s at As + s * kAfloats
+  float* const Bs = smem + 2 * kAfloats;  // stage s at Bs + s * kBfloats
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+  const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;  // the warp's 64 x 32 outputs in the tile
+  const int m0 = blockIdx.y * kBm, n0 = blockIdx.x * kBn;
+  auto load = [&](int stage, int k0) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {  // A: 128 rows x 8 chunks of 16 bytes
+      const int c = tid + r * kThreads, row = c / 8, col = (c % 8) * 4;
+      copy16(As + stage * kAfloats + row * kApitch + col, A + (long long)(m0 + row) * K + k0 + col);
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {  // B: 32 rows x 32 chunks
+      const int c = tid + r * kThreads, row = c / 32, col = (c % 32) * 4;
+      copy16(Bs + stage * kBfloats + row * kBpitch + col, B + (long long)(k0 + row) * N + n0 + col);
+    }
+    asm volatile("cp.async.commit_group;");
+  };
+  float acc[4][4][4] = {};
+  load(0, 0);
+  const int tiles = K / kBk;
+  for (int kt = 0; kt < tiles; ++kt) {
+    const int stage = kt & 1;
+    if (kt + 1 < tiles) {
+      load(stage ^ 1, (kt + 1) * kBk);
+      asm volatile("cp.async.wait_group 1;");
+    } else {
+      asm volatile("cp.async.wait_group 0;");
+    }
+    __syncthreads();
+    const float* a = As + stage * kAfloats;
+    const float* b = Bs + stage * kBfloats;
+#pragma unroll
+    for (int kk = 0; kk < kBk; kk += 8) {
+      unsigned af[4][4], bf[4][2];
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi) {
+        const float* p = a + (wm + mi * 16 + g) * kApitch + kk + t;
+        af[mi][0] = tf32<kRound>(p[0]);
+        af[mi][1] = tf32<kRound>(p[8 * kApitch]);
+        af[mi][2] = tf32<kRound>(p[4]);
+        af[mi][3] = tf32<kRound>(p[8 * kApitch + 4]);
+      }
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni) {
+        const float* p = b + (kk + t) * kBpitch + wn + ni * 8 + g;
+        bf[ni][0] = tf32<kRound>(p[0]);
+        bf[ni][1] = tf32<kRound>(p[4 * kBpitch]);
+      }
+#pragma unroll
+      for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) mma(acc[mi][ni], af[mi], bf[ni]);
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int mi = 0; mi < 4; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) {
+      const int row = m0 + wm + mi * 16 + g, col = n0 + wn + ni * 8 + 2 * t;
+      *reinterpret_cast<float2*>(C + (long long)row * N + col) = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+      *reinterpret_cast<float2*>(C + (long long)(row + 8) * N + col) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+    }
+}
+
+}  // namespace
+
+int main() {
+  const int M = 4096, N = 4096, K = 4096;
+  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
+  unsigned s = 161803u;
+  auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return (float)(s >> 8) / 8388608.0f - 1.0f;
+  };
+  for (float& x : ha) x = next();
+  for (float& x : hb) x = next();
+  float *a, *b, *c;
+  CHECK(cudaMalloc(&a, ha.size() * 4));
+  CHECK(cudaMalloc(&b, hb.size() * 4));
+  CHECK(cudaMalloc(&c, hc.size() * 4));
+  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
+  const std::pair<const char*, Kernel> variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>},
+                                                     {"tf32 bits as they are", gemmTf32<false>}};
+  for (const auto& variant : variants) {
+    const char* name = variant.first;
+    const Kernel kernel = variant.second;
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    const dim3 grid(N / kBn, M / kBm);
+    auto launch = [&] { kernel<<<grid, kThreads, kSharedBytes>>>(a, b, c, M, N, K); };
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> times;
+    for (int r = 0; r < 10; ++r) {
+      CHECK(cudaEventRecord(e0));
+      launch();
+      CHECK(cudaEventRecord(e1));
+      CHECK(cudaEventSynchronize(e1));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    const double ms = times[times.size() / 2];
+    CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (int q = 0; q < 256; ++q) {
+      const int i = (q * 977) % M, j = (q * 131 + 7) % N;
+      double want = 0, scale = 0;
+      for (int k = 0; k < K; ++k) {
+        const double p = (double)ha[(size_t)i * K + k] * hb[(size_t)k * N + j];
+        want += p;
+        scale += std::fabs(p);
+      }
+      worst = std::max(worst, std::fabs(hc[(size_t)i * N + j] - want) / scale);
+    }
+    std::printf("%-24s %.3f ms  %6.1f TFLOP/s  max error %.2e of the products' magnitudes\n", name, ms,
+                2.0 * M * N * K / (ms * 1e9), worst);
+  }
+  return 0;
+}
