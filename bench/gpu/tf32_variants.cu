@@ -22,8 +22,8 @@
 namespace {
 
 constexpr int kBm = 128, kBn = 128, kBk = 32, kThreads = 256;
-constexpr int kApitch = kBk + 4;   // A tile row (k) pitch in floats: conflict-free fragment loads
-constexpr int kBpitch = kBn + 8;   // B tile row (n) pitch
+constexpr int kApitch = kBk + 4;  // A tile row (k) pitch in floats: conflict-free fragment loads
+constexpr int kBpitch = kBn + 8;  // B tile row (n) pitch
 constexpr int kAfloats = kBm * kApitch, kBfloats = kBk * kBpitch;
 constexpr int kSharedBytes = 2 * (kAfloats + kBfloats) * 4;
 
@@ -48,9 +48,8 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
 }
 
 // A: M x K row-major, B: K x N row-major, C: M x N row-major; M, N multiples of 128, K of 32.
-template <bool kRound>
-__global__ void __launch_bounds__(kThreads) gemmTf32(const float* __restrict__ A, const float* __restrict__ B,
-                                                     float* __restrict__ C, int M, int N, int K) {
+template <bool kRound> __global__ void __launch_bounds__(kThreads)
+    gemmTf32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
   extern __shared__ __align__(16) float smem[];
   float* const As = smem;                 // stage s at As + s * kAfloats
   float* const Bs = smem + 2 * kAfloats;  // stage s at Bs + s * kBfloats
