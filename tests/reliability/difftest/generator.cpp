@@ -342,20 +342,10 @@ class Generator {
     } else if (f.returnType == Scalar::Void) {
       // A planned shape's outputs at the plain own index (GFunction::plainOwnIndex).
       if (f.stencil || f.scan) {
-        int axisParam[3] = {-1, -1, -1};
-        for (unsigned p = 0; p < f.numParams; ++p)
-          if (f.vars[p].axis >= 0) axisParam[f.vars[p].axis] = static_cast<int>(p);
-        auto axis = [&](int a) {
-          GExprPtr x = var(axisParam[a]);
-          if (x->type == Scalar::I32) return x;
-          auto c = make(GExprKind::Cast, Scalar::I32);
-          c->args.push_back(std::move(x));
-          return c;
-        };
+        const ShapeParams q = shapeParams(f);
+        auto axis = [&](int a) { return asInt(var(q.axis[a])); };
         auto step = [&](GExprPtr a, std::int64_t n, GExprPtr b) {
-          return binary("+", Scalar::I32,
-                        binary("*", Scalar::I32, std::move(a), lit(Scalar::I32, bitsOfInt(Scalar::I32, n))),
-                        std::move(b));
+          return binary("+", Scalar::I32, binary("*", Scalar::I32, std::move(a), intLit(n)), std::move(b));
         };
         GExprPtr own = axis(0);
         if (mode_ == 2) own = step(std::move(own), 8, axis(1));
@@ -395,12 +385,9 @@ class Generator {
   // kPlanArrayLength elements: i < 64 (8 in 2-D), k < 10 and a row width of at most 16 keep them
   // in bounds.
   std::vector<GStmtPtr> contraction(GFunction& f, unsigned statements) {
-    std::vector<int> inputs;
-    int axisParam[3] = {-1, -1, -1};
-    for (unsigned p = 0; p < f.numParams; ++p) {
-      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
-      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
-    }
+    const ShapeParams q = shapeParams(f);
+    const std::vector<int>& inputs = q.inputs;
+    const int(&axisParam)[3] = q.axis;
     if (inputs.empty() || (mode_ == 3 && (axisParam[0] < 0 || axisParam[1] < 0 || axisParam[2] < 0)))
       return block(0, statements, false);
     noLoops_ = true;
@@ -411,18 +398,9 @@ class Generator {
     std::vector<GStmtPtr> body = block(0, statements / 3, false);
     writeFloor_ = floor;
     const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
-    auto acc = stmt(GStmtKind::Decl);
-    acc->a = conv(t, 2);
-    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    auto acc = accumulator(t);
     body.push_back(acc);
-    auto loop = stmt(GStmtKind::For);
-    loop->plain = true;  // the planner's shape: the body stays `acc = acc + a * b`
-    loop->from = 0;
-    loop->to = r_.range(0, 9);
-    loop->step = 1;
-    scopes_.emplace_back();
-    loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
-    ++loopDepth_;
+    auto loop = openPlainLoop(0, r_.range(0, 9), "c");  // the body stays `acc = acc + a * b`
     static const std::int64_t kWidths[] = {1, 4, 9, 16};
     const std::int64_t width = r_.pick(kWidths);
     auto wrapped = [&](const char* op, GExprPtr x, GExprPtr y) {
@@ -434,15 +412,7 @@ class Generator {
     // `array[index]` unmasked, converted to t.
     auto element = [&](int array, GExprPtr index) {
       fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
-      auto e = make(GExprKind::Index, v(array).type);
-      e->var = array;
-      e->unmasked = true;
-      freeze(index);
-      e->args.push_back(std::move(index));
-      if (e->type == t) return e;
-      auto c = make(GExprKind::Cast, t);
-      c->args.push_back(e);
-      return c;
+      return castTo(t, unmaskedRead(array, std::move(index)));
     };
     // An element of `array` at (axis, k), or at k alone for axis -1.
     auto read = [&](int array, int axis) {
@@ -491,8 +461,7 @@ class Generator {
       if (mode_ == 1 && sum && r_.chance(75)) f.reassociate = true;
     }
     loop->body.push_back(update);
-    --loopDepth_;
-    scopes_.pop_back();
+    closeLoops(1);
     body.push_back(loop);
     auto after = block(0, statements / 3, false);
     body.insert(body.end(), after.begin(), after.end());
@@ -508,40 +477,23 @@ class Generator {
   // in bounds; nothing else reads it, and no array parameter is written but at the output's index,
   // so that the plan holds.
   std::vector<GStmtPtr> stencil(GFunction& f, unsigned statements) {
-    std::vector<int> inputs;
-    int axisParam[3] = {-1, -1, -1};
-    for (unsigned p = 0; p < f.numParams; ++p) {
-      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
-      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
-    }
+    ShapeParams q = shapeParams(f);
     const unsigned rank = mode_ == 3 ? 3 : 2;
     for (unsigned a = 0; a < rank; ++a)
-      if (axisParam[a] < 0) inputs.clear();
-    if (inputs.empty()) return block(0, statements, false);
-    const int array = r_.pick(inputs);
+      if (q.axis[a] < 0) q.inputs.clear();
+    if (q.inputs.empty()) return block(0, statements, false);
+    const int array = r_.pick(q.inputs);
     fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
-    excluded_ = {array};
+    const int floor = beginShape(f, {array});
     f.stencil = true;
-    noLoops_ = true;
-    const int floor = writeFloor_;
-    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
     std::vector<GStmtPtr> body = block(0, statements / 3, false);
     const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
-    auto acc = stmt(GStmtKind::Decl);
-    acc->a = conv(t, 2);
-    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    auto acc = accumulator(t);
     body.push_back(acc);
     const std::int64_t width = rank == 3 ? 6 : 10;  // the padded row (and plane side)
-    auto i32 = [&](GExprPtr x) {
-      if (x->type == Scalar::I32) return x;
-      auto c = make(GExprKind::Cast, Scalar::I32);
-      c->args.push_back(std::move(x));
-      return c;
-    };
-    auto literal = [&](std::int64_t n) { return lit(Scalar::I32, bitsOfInt(Scalar::I32, n)); };
     // Axis a's padded coordinate: (int)index + 1 + offset, the offset a literal or a window counter.
     auto coordinate = [&](unsigned a, int counter, std::int64_t offset) {
-      GExprPtr x = binary("+", Scalar::I32, i32(var(axisParam[a])), literal(1 + offset));
+      GExprPtr x = binary("+", Scalar::I32, asInt(var(q.axis[a])), intLit(1 + offset));
       if (counter >= 0) x = binary("+", Scalar::I32, std::move(x), var(counter));
       return x;
     };
@@ -549,19 +501,9 @@ class Generator {
     auto update = [&](const int counter[3], const std::int64_t offset[3]) {
       GExprPtr index = coordinate(0, counter[0], offset[0]);
       for (unsigned a = 1; a < rank; ++a)
-        index = binary("+", Scalar::I32, binary("*", Scalar::I32, std::move(index), literal(width)),
+        index = binary("+", Scalar::I32, binary("*", Scalar::I32, std::move(index), intLit(width)),
                        coordinate(a, counter[a], offset[a]));
-      auto e = make(GExprKind::Index, v(array).type);
-      e->var = array;
-      e->unmasked = true;
-      freeze(index);
-      e->args.push_back(std::move(index));
-      GExprPtr term = e;
-      if (e->type != t) {
-        auto c = make(GExprKind::Cast, t);
-        c->args.push_back(e);
-        term = c;
-      }
+      GExprPtr term = castTo(t, unmaskedRead(array, std::move(index)));
       if (r_.chance(60)) term = binary("*", t, randomLit(t), std::move(term));
       auto u = stmt(GStmtKind::Assign);
       u->var = acc->var;
@@ -573,30 +515,20 @@ class Generator {
       int counter[3] = {-1, -1, -1};
       std::int64_t offset[3] = {0, 0, 0};
       std::vector<GStmtPtr>* into = &body;
-      std::vector<GStmtPtr> loops;
+      std::size_t loops = 0;
       for (unsigned a = 0; a < rank; ++a) {
         if (a + 1 < rank && r_.chance(40)) {
           offset[a] = r_.range(-1, 1);
           continue;
         }
-        auto loop = stmt(GStmtKind::For);
-        loop->plain = true;
-        loop->from = -1;
-        loop->to = 2;
-        loop->step = 1;
-        scopes_.emplace_back();
-        loop->var = newVar(GVar{fresh("d"), Scalar::I32, 0, false, false, false, false, -1});
+        auto loop = openPlainLoop(-1, 2, "d");
         counter[a] = loop->var;
-        ++loopDepth_;
         into->push_back(loop);
         into = &loop->body;
-        loops.push_back(loop);
+        ++loops;
       }
       into->push_back(update(counter, offset));
-      for (std::size_t n = 0; n < loops.size(); ++n) {
-        --loopDepth_;
-        scopes_.pop_back();
-      }
+      closeLoops(loops);
     } else {
       // Two to five reads at offsets as written.
       const int none[3] = {-1, -1, -1};
@@ -609,9 +541,7 @@ class Generator {
     }
     auto after = block(0, statements / 3, false);
     body.insert(body.end(), after.begin(), after.end());
-    writeFloor_ = floor;
-    noLoops_ = false;
-    excluded_.clear();
+    endShape(floor);
     return body;
   }
 
@@ -622,77 +552,41 @@ class Generator {
   // with c, r, s below 1 to 3 each (6 x 6 planes of x per c: in bounds for j, k < 4); nothing
   // else reads either array.
   std::vector<GStmtPtr> convolution(GFunction& f, unsigned statements) {
-    std::vector<int> inputs;
-    int axisParam[3] = {-1, -1, -1};
-    for (unsigned p = 0; p < f.numParams; ++p) {
-      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) inputs.push_back(static_cast<int>(p));
-      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) axisParam[f.vars[p].axis] = static_cast<int>(p);
-    }
-    if (inputs.empty() || axisParam[0] < 0 || axisParam[1] < 0 || axisParam[2] < 0) return block(0, statements, false);
-    const int x = r_.pick(inputs), w = r_.pick(inputs);
+    const ShapeParams q = shapeParams(f);
+    if (q.inputs.empty() || q.axis[0] < 0 || q.axis[1] < 0 || q.axis[2] < 0) return block(0, statements, false);
+    const int x = r_.pick(q.inputs), w = r_.pick(q.inputs);
     fn_->vars[static_cast<std::size_t>(x)].extent = kPlanArrayLength;
     fn_->vars[static_cast<std::size_t>(w)].extent = kPlanArrayLength;
-    excluded_ = {x, w};
-    noLoops_ = true;
-    const int floor = writeFloor_;
-    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
+    const int floor = beginShape(f, {x, w});
     std::vector<GStmtPtr> body;  // (no statements before: an early return would rule the plan out)
     const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
-    auto acc = stmt(GStmtKind::Decl);
-    acc->a = conv(t, 2);
-    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    auto acc = accumulator(t);
     body.push_back(acc);
-    auto literal = [&](std::int64_t n) { return lit(Scalar::I32, bitsOfInt(Scalar::I32, n)); };
-    auto i32 = [&](GExprPtr e) {
-      if (e->type == Scalar::I32) return e;
-      auto c = make(GExprKind::Cast, Scalar::I32);
-      c->args.push_back(std::move(e));
-      return c;
-    };
     auto add = [&](GExprPtr a, GExprPtr b) { return binary("+", Scalar::I32, std::move(a), std::move(b)); };
-    auto mul = [&](GExprPtr a, std::int64_t n) { return binary("*", Scalar::I32, std::move(a), literal(n)); };
+    auto mul = [&](GExprPtr a, std::int64_t n) { return binary("*", Scalar::I32, std::move(a), intLit(n)); };
     int counter[3];
     std::vector<GStmtPtr>* into = &body;
     for (int& c : counter) {
-      auto loop = stmt(GStmtKind::For);
-      loop->plain = true;
-      loop->from = 0;
-      loop->to = r_.range(1, 3);
-      loop->step = 1;
-      scopes_.emplace_back();
-      loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
+      auto loop = openPlainLoop(0, r_.range(1, 3), "c");
       c = loop->var;
-      ++loopDepth_;
       into->push_back(loop);
       into = &loop->body;
     }
-    auto read = [&](int array, GExprPtr index) {
-      auto e = make(GExprKind::Index, v(array).type);
-      e->var = array;
-      e->unmasked = true;
-      freeze(index);
-      e->args.push_back(std::move(index));
-      return castTo(t, std::move(e));
-    };
     // x[((c * 6) + j + r) * 6 + k + s] and w[((i * 3 + c) * 3 + r) * 3 + s].
-    auto position = add(mul(add(add(mul(var(counter[0]), 6), i32(var(axisParam[1]))), var(counter[1])), 6),
-                        add(i32(var(axisParam[2])), var(counter[2])));
-    auto channel = add(mul(add(mul(add(mul(i32(var(axisParam[0])), 3), var(counter[0])), 3), var(counter[1])), 3),
+    auto position = add(mul(add(add(mul(var(counter[0]), 6), asInt(var(q.axis[1]))), var(counter[1])), 6),
+                        add(asInt(var(q.axis[2])), var(counter[2])));
+    auto channel = add(mul(add(mul(add(mul(asInt(var(q.axis[0])), 3), var(counter[0])), 3), var(counter[1])), 3),
                        var(counter[2]));
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
     update->a = binary("+", t, var(acc->var),
-                       binary("*", t, read(x, std::move(position)), read(w, std::move(channel))));
+                       binary("*", t, castTo(t, unmaskedRead(x, std::move(position))),
+                              castTo(t, unmaskedRead(w, std::move(channel)))));
     into->push_back(update);
-    for (int n = 0; n < 3; ++n) {
-      --loopDepth_;
-      scopes_.pop_back();
-    }
+    closeLoops(3);
     auto after = block(0, statements / 3, false);
     body.insert(body.end(), after.begin(), after.end());
-    writeFloor_ = floor;
-    noLoops_ = false;
-    excluded_.clear();
+    endShape(floor);
     f.convolution = true;
     return body;
   }
@@ -703,10 +597,8 @@ class Generator {
   // not overlap (each output writes its own row of o); the arrays have elements of one size and
   // 1,024 of them; nothing else reads either array or writes o.
   std::vector<GStmtPtr> scan(GFunction& f, unsigned statements) {
-    int axis = -1;
+    const int axis = shapeParams(f).axis[0];
     std::vector<std::pair<int, int>> pairs;  // (read, written)
-    for (unsigned p = 0; p < f.numParams; ++p)
-      if (f.vars[p].axis == 0) axis = static_cast<int>(p);
     for (unsigned p = 0; p < f.numParams; ++p)
       for (unsigned q = 0; q < f.numParams; ++q) {
         const GVar &a = f.vars[p], &o = f.vars[q];
@@ -718,49 +610,23 @@ class Generator {
     const auto [array, out] = r_.pick(pairs);
     fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
     fn_->vars[static_cast<std::size_t>(out)].extent = kPlanArrayLength;
-    excluded_ = {array, out};
+    const int floor = beginShape(f, {array, out});
     scanOut_ = out;
-    noLoops_ = true;
-    const int floor = writeFloor_;
-    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
     std::vector<GStmtPtr> body = block(0, statements / 3, false);
     const Scalar t = r_.chance(50) ? v(array).type : (r_.chance(50) ? Scalar::F64 : Scalar::I64);
-    auto acc = stmt(GStmtKind::Decl);
-    acc->a = conv(t, 2);
-    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    auto acc = accumulator(t);
     body.push_back(acc);
     static const std::int64_t kWidths[] = {4, 9, 16};
     const std::int64_t width = r_.pick(kWidths);
-    auto loop = stmt(GStmtKind::For);
-    loop->plain = true;
-    loop->from = 0;
-    loop->to = r_.range(0, std::min<std::int64_t>(width, 9));
-    loop->step = 1;
-    scopes_.emplace_back();
-    loop->var = newVar(GVar{fresh("c"), Scalar::I32, 0, false, false, false, false, -1});
-    ++loopDepth_;
+    auto loop = openPlainLoop(0, r_.range(0, std::min<std::int64_t>(width, 9)), "c");
     // i * W + c, in int (the index's own type may be unsigned: int keeps the plan's unit steps).
     auto index = [&] {
-      GExprPtr i = var(axis);
-      if (i->type != Scalar::I32) {
-        auto c = make(GExprKind::Cast, Scalar::I32);
-        c->args.push_back(std::move(i));
-        i = std::move(c);
-      }
-      auto e = binary("+", Scalar::I32,
-                      binary("*", Scalar::I32, std::move(i), lit(Scalar::I32, bitsOfInt(Scalar::I32, width))),
-                      var(loop->var));
-      freeze(e);
-      return e;
+      return binary("+", Scalar::I32, binary("*", Scalar::I32, asInt(var(axis)), intLit(width)), var(loop->var));
     };
-    auto read = make(GExprKind::Index, v(array).type);
-    read->var = array;
-    read->unmasked = true;
-    read->args.push_back(index());
     // Integer accumulators wrap (unsigned arithmetic), floating ones add, multiply or keep the largest.
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
-    const GExprPtr term = castTo(t, std::move(read));
+    const GExprPtr term = castTo(t, unmaskedRead(array, index()));
     if (isFloat(t)) {
       if (r_.chance(20)) update->a = math(r_.chance(50) ? "max" : "min", t, {var(acc->var), term});
       else update->a = binary(r_.chance(80) ? "+" : "*", t, var(acc->var), term);
@@ -777,18 +643,91 @@ class Generator {
     auto write = stmt(GStmtKind::Store);
     write->var = out;
     write->unmasked = true;
-    write->args = {index(), castTo(v(out).type, var(acc->var))};
+    GExprPtr at = index();
+    freeze(at);
+    write->args = {std::move(at), castTo(v(out).type, var(acc->var))};
     loop->body.push_back(write);
-    --loopDepth_;
-    scopes_.pop_back();
+    closeLoops(1);
     body.push_back(loop);
     auto after = block(0, statements / 3, false);
     body.insert(body.end(), after.begin(), after.end());
+    endShape(floor);
+    f.scan = true;
+    return body;
+  }
+
+  // ---- what the planners' shapes share ------------------------------------------------------
+  // A kernel's readable array parameters (arrays of structs aside) and its index parameter of
+  // each axis (-1 where it has none).
+  struct ShapeParams {
+    std::vector<int> inputs;
+    int axis[3] = {-1, -1, -1};
+  };
+  static ShapeParams shapeParams(const GFunction& f) {
+    ShapeParams q;
+    for (unsigned p = 0; p < f.numParams; ++p) {
+      if (f.vars[p].isArray && !f.vars[p].writable && !f.vars[p].isStruct()) q.inputs.push_back(static_cast<int>(p));
+      if (f.vars[p].axis >= 0 && f.vars[p].axis < 3) q.axis[f.vars[p].axis] = static_cast<int>(p);
+    }
+    return q;
+  }
+  static GExprPtr intLit(std::int64_t n) { return lit(Scalar::I32, bitsOfInt(Scalar::I32, n)); }
+  // x in int (an index parameter may be unsigned or 64-bit: int keeps a plan's index arithmetic).
+  static GExprPtr asInt(GExprPtr x) {
+    if (x->type == Scalar::I32) return x;
+    auto c = make(GExprKind::Cast, Scalar::I32);
+    c->args.push_back(std::move(x));
+    return c;
+  }
+  // `array[index]`, unmasked (in bounds by the shape's construction), the index frozen.
+  GExprPtr unmaskedRead(int array, GExprPtr index) const {
+    auto e = make(GExprKind::Index, v(array).type);
+    e->var = array;
+    e->unmasked = true;
+    freeze(index);
+    e->args.push_back(std::move(index));
+    return e;
+  }
+  // `T acc<n> = <conv>;`, declared in the current scope.
+  GStmtPtr accumulator(Scalar t) {
+    auto acc = stmt(GStmtKind::Decl);
+    acc->a = conv(t, 2);
+    acc->var = newVar(GVar{fresh("acc"), t, 0, false, false, true, false, -1});
+    return acc;
+  }
+  // A counted loop the planner lifts (`plain`: no checksum folds inside it), `for (int <stem><n> =
+  // from; <stem><n> < to; ++<stem><n>)`, its counter in a scope of its own; closeLoops(n) leaves
+  // the n innermost.
+  GStmtPtr openPlainLoop(std::int64_t from, std::int64_t to, const char* stem) {
+    auto loop = stmt(GStmtKind::For);
+    loop->plain = true;
+    loop->from = from;
+    loop->to = to;
+    loop->step = 1;
+    scopes_.emplace_back();
+    loop->var = newVar(GVar{fresh(stem), Scalar::I32, 0, false, false, false, false, -1});
+    ++loopDepth_;
+    return loop;
+  }
+  void closeLoops(std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      --loopDepth_;
+      scopes_.pop_back();
+    }
+  }
+  // The statements of a shape and around it: no loops of their own, no array parameter written,
+  // `excluded` read by nothing else. Returns what endShape restores.
+  int beginShape(const GFunction& f, std::vector<int> excluded) {
+    excluded_ = std::move(excluded);
+    noLoops_ = true;
+    const int floor = writeFloor_;
+    writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
+    return floor;
+  }
+  void endShape(int floor) {
     writeFloor_ = floor;
     noLoops_ = false;
     excluded_.clear();
-    f.scan = true;
-    return body;
   }
 
   static void freeze(const GExprPtr& e) {
