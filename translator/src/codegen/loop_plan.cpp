@@ -4,6 +4,7 @@
 // (Function::loopPlanReason, shown by `culift ast`).
 #include "culift/ast/stack.hpp"
 #include "culift/codegen.hpp"
+#include "plans/ast_match.hpp"
 #include "plans/plan.hpp"
 #include "race_analysis.hpp"
 
@@ -31,15 +32,6 @@ static std::string referenceReason(const Module& module, const Function& f) {
   return reason;
 }
 
-static bool hasLoop(const Stmt& s) {
-  if (s.kind == StmtKind::For || s.kind == StmtKind::While || s.kind == StmtKind::DoWhile) return true;
-  for (const Stmt* child : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
-    if (child && hasLoop(*child)) return true;
-  for (const StmtPtr& child : s.stmts)
-    if (hasLoop(*child)) return true;
-  return false;
-}
-
 // The function holding the loop that a call of `f`'s body reaches (directly or through further
 // calls), or null: the analysis looks at the kernel's own statements only.
 static const Function* loopInCallee(const Module& module, const Function& f, std::vector<bool>& seen) {
@@ -48,7 +40,7 @@ static const Function* loopInCallee(const Module& module, const Function& f, std
     if (e.kind == ExprKind::Call && e.callee < module.functions.size() && !seen[e.callee]) {
       seen[e.callee] = true;
       const Function& callee = module.functions[e.callee];
-      if (callee.body && hasLoop(*callee.body)) found = &callee;
+      if (callee.body && codegen::hasLoop(*callee.body)) found = &callee;
       else if (callee.body) found = loopInCallee(module, callee, seen);
     }
     return found == nullptr;
@@ -107,7 +99,7 @@ void planLoop(const Module& module, Function& f) {
   if (!analysis.loop && f.loopPlanReason.empty()) {
     f.loopPlanReason = analysis.loopReason;
     std::vector<bool> seen(module.functions.size());
-    if (f.loopPlanReason.empty() && !hasLoop(*f.body))
+    if (f.loopPlanReason.empty() && !codegen::hasLoop(*f.body))
       if (const Function* callee = loopInCallee(module, f, seen))
         f.loopPlanReason = "the loop is in '" + callee->name +
                            "', which the planner does not see through: write it in the kernel's body to plan it";

@@ -30,6 +30,16 @@ inline bool isLoop(const Stmt& s) {
   return s.kind == StmtKind::For || s.kind == StmtKind::While || s.kind == StmtKind::DoWhile;
 }
 
+// Whether `s` is a loop or holds one.
+inline bool hasLoop(const Stmt& s) {
+  if (isLoop(s)) return true;
+  for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+    if (c && hasLoop(*c)) return true;
+  for (const StmtPtr& c : s.stmts)
+    if (c && hasLoop(*c)) return true;
+  return false;
+}
+
 inline const Expr& stripCasts(const Expr& e) {
   const Expr* p = &e;
   while (p->kind == ExprKind::Cast && !p->operands.empty() && isInteger(p->type.scalar)) p = p->operands[0].get();

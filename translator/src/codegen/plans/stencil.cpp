@@ -531,9 +531,7 @@ class WalkWriter : EntryWriter {
     // heat-3d 256³ in doubles took 3.25 ms instead of 3.50 with the 48 registers the device
     // assembler chose alone (five blocks), 3.44 ms at seven or eight blocks (32 registers,
     // spills). A window loop's body takes more (the 27-point convolution 63: 40 spilled).
-    bool loops = false;
-    forEachStmt(*fn_.body, [&](const Stmt& s) { loops = loops || isLoop(s); });
-    CodeWriter::Scope entry = signature(e_, comment(rows), "", rank_ == 3 && !loops ? 6 : 0);
+    CodeWriter::Scope entry = signature(e_, comment(rows), "", rank_ == 3 && !hasLoop(*fn_.body) ? 6 : 0);
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
     static constexpr std::array<const char*, 3> kIndex = {"culift_i", "culift_j", "culift_k"};
     std::array<std::string, 3> v, n;

@@ -79,8 +79,6 @@ __device__ __forceinline__ double culift_neg(double v) {
 // A float's fetch_sub adds its negation (culift_neg: fetch_sub(+0.0) on -0.0 gives -0.0).
 __device__ __forceinline__ float culift_atomic_sub(float* p, float v) { return atomicAdd(p, culift_neg(v)); }
 __device__ __forceinline__ double culift_atomic_sub(double* p, double v) { return atomicAdd(p, culift_neg(v)); }
-// Floating divisors go through culift_opaque: the compiler takes a quotient of two numbers
-// for a number, which 0/0 is not.
 // An integer hidden from both compilers: an and with all ones read from constant memory, which
 // the host may change, so that the device assembler cannot take the value for a constant either.
 // culift_opaque's mov hides a value from the optimizer before PTX only: the device assembler then
@@ -96,6 +94,8 @@ __device__ __forceinline__ unsigned long long culift_hide(unsigned long long v) 
 __device__ __forceinline__ long long culift_hide(long long v) { return (long long)culift_hide((unsigned long long)v); }
 __device__ __forceinline__ float culift_hide(float v) { return culift_opaque(v); }
 __device__ __forceinline__ double culift_hide(double v) { return culift_opaque(v); }
+// Floating divisors go through culift_opaque: the compiler takes a quotient of two numbers
+// for a number, which 0/0 is not.
 // An integer converted to a char or short: the arithmetic before stays in 32 bits, where the
 // compiler would narrow it to 16-bit operations it does not always get right.
 template <typename T, typename S> __device__ __forceinline__ T culift_narrow(S v) { return (T)culift_hide(v); }
