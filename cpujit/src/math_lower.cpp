@@ -89,16 +89,20 @@ llvm::Value* FunctionLowerer::mathCall(const Expr& e) {
       default: unsupported(e.range, "math function '" + std::string(m.name) + "'");
     }
   } else if (e.math == MathFn::Fmin || e.math == MathFn::Fmax) {
-    // IEEE minimumNumber / maximumNumber: -0.0 below +0.0, else std::fmin / std::fmax.
+    // IEEE minimumNumber / maximumNumber: a NaN argument, quiet or signalling, is ignored
+    // (llvm.minnum leaves a signalling one to the target, as libm's fmin does), -0.0 is below
+    // +0.0, and otherwise the lesser or greater.
     const bool isMin = e.math == MathFn::Fmin;
     llvm::Value* zero = llvm::ConstantFP::get(x[0]->getType(), 0.0);
     llvm::Value* zeros = b_.CreateAnd(b_.CreateFCmpOEQ(x[0], zero), b_.CreateFCmpOEQ(x[1], zero));
     llvm::Type* bits = b_.getIntNTy(byteSize(t) * 8);
     llvm::Value* xNegative = b_.CreateICmpSLT(b_.CreateBitCast(x[0], bits), llvm::ConstantInt::get(bits, 0));
     llvm::Value* ofZeros = isMin ? b_.CreateSelect(xNegative, x[0], x[1]) : b_.CreateSelect(xNegative, x[1], x[0]);
-    llvm::Value* other = b_.CreateBinaryIntrinsic(isMin ? llvm::Intrinsic::minnum : llvm::Intrinsic::maxnum, x[0],
-                                                  x[1]);
-    r = b_.CreateSelect(zeros, ofZeros, other);
+    llvm::Value* firstWins = isMin ? b_.CreateFCmpOLT(x[0], x[1]) : b_.CreateFCmpOGT(x[0], x[1]);
+    llvm::Value* ordered = b_.CreateSelect(firstWins, x[0], x[1]);
+    r = b_.CreateSelect(zeros, ofZeros, ordered);
+    r = b_.CreateSelect(b_.CreateFCmpUNO(x[1], x[1]), x[0], r);
+    r = b_.CreateSelect(b_.CreateFCmpUNO(x[0], x[0]), x[1], r);
   } else if (exactIntrinsic(e.math, id)) {
     r = b_.CreateIntrinsic(id, {x[0]->getType()}, x);
   } else if (e.math == MathFn::Lgamma) {

@@ -72,14 +72,20 @@ template <typename T> typename Fns<T>::F1 unaryFn(MathFn fn) {
   }
 }
 
-// std::fmin / std::fmax with -0.0 ordered below +0.0 (IEEE 754-2019 minimumNumber and
-// maximumNumber), as the GPU's fminf / fmaxf compute them. C++ leaves the sign of
-// std::fmin(-0.0, +0.0) open, and x86-64 builds give different ones at -O0 and -O2.
+// std::fmin / std::fmax as IEEE 754-2019 minimumNumber and maximumNumber, as the GPU's fminf /
+// fmaxf compute them: -0.0 is ordered below +0.0, and a NaN argument, quiet or signalling, is
+// ignored. C++ leaves the sign of std::fmin(-0.0, +0.0) open (x86-64 builds give different ones
+// at -O0 and -O2), and glibc's fmin / fmax return a NaN for a signalling one (IEEE 754-2008's
+// minNum / maxNum).
 template <typename T> T fminOrdered(T x, T y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
   if (x == 0 && y == 0) return std::signbit(x) ? x : y;
   return std::fmin(x, y);
 }
 template <typename T> T fmaxOrdered(T x, T y) {
+  if (std::isnan(x)) return y;
+  if (std::isnan(y)) return x;
   if (x == 0 && y == 0) return std::signbit(x) ? y : x;
   return std::fmax(x, y);
 }

@@ -1,4 +1,4 @@
-// A 64-bit left shift by a constant count takes the count through the prelude's culift_hide: the
+// A 64-bit left shift by a constant count (literals only) takes the count through the prelude's culift_hide: the
 // device assembler, given five steps of `s = (s - 23) << 16` (the start is shifted out after the
 // fourth), took the third step's value for the fourth's and the fifth's (seed 20261220, program
 // 4210 of the GPU leg, reduced). The GPU golden test compares the backends.
@@ -38,4 +38,11 @@ CULIFT_KERNEL long long ShiftChainAssign(long long s1, int i, int j) {
     v <<= 16;
   }
   return (long long)(v % 13ULL) + i;
+}
+
+// The count as the differential tester writes it, `(16ULL) & 63`: literals only, so a constant to
+// the device compiler, and hidden too (the whole program of p4210 shifted by such a count).
+CULIFT_KERNEL long long ShiftChainMasked(long long s1, int i, int j) {
+  for (int c = 0; c < 5; ++c) s1 = (long long)((unsigned long long)(s1 - 23) << ((16ULL) & 63));
+  return s1 % 13LL + i + j;
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Support/Program.h>
@@ -52,7 +53,26 @@ std::string runtimeMathPrologue() {
       "    else return ::name(static_cast<double>(a)...); \\\n"
       "  } \\\n"
       "  namespace std { using ::culift_runtime_##name; }\n";
-  for (const char* f : kMathFunctions) s += std::string("CULIFT_RUNTIME_MATH(") + f + ")\n";
+  // fmin / fmax ignore a NaN argument, signalling too, as the numerical contract says; glibc's
+  // return a NaN for a signalling one.
+  s += "#define CULIFT_RUNTIME_MINMAX(name) \\\n"
+       "  template <typename X, typename Y> inline auto culift_runtime_##name(X x, Y y) { \\\n"
+       "    if constexpr (culift_all_float<X, Y>) { \\\n"
+       "      if (x != x) return y; \\\n"
+       "      if (y != y) return x; \\\n"
+       "      return ::name##f(x, y); \\\n"
+       "    } else { \\\n"
+       "      const double a = static_cast<double>(x), b = static_cast<double>(y); \\\n"
+       "      if (a != a) return b; \\\n"
+       "      if (b != b) return a; \\\n"
+       "      return ::name(a, b); \\\n"
+       "    } \\\n"
+       "  } \\\n"
+       "  namespace std { using ::culift_runtime_##name; }\n";
+  for (const char* f : kMathFunctions) {
+    const std::string_view name = f;
+    s += std::string(name == "fmin" || name == "fmax" ? "CULIFT_RUNTIME_MINMAX(" : "CULIFT_RUNTIME_MATH(") + f + ")\n";
+  }
   for (const char* f : kMathFunctions) s += std::string("#define ") + f + " culift_runtime_" + f + "\n";
   return s + "\n";
 }

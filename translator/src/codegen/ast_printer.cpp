@@ -39,12 +39,12 @@ bool opaqueDivisor(const Expr& divisor) {
   return true;
 }
 
-// A left shift of a 64-bit integer by a constant count: the count goes through culift_hide. The
-// device assembler, given five steps of `s = (s - 23) << 16` (the start shifted out after four),
-// took the value after the third step for the fourth's and the fifth's (GPU leg, seed 20261220,
-// p4210); with a count it cannot see, it computes each step.
+// A left shift of a 64-bit integer by a constant count (`16`, `16ull & 63`): the count goes
+// through culift_hide. The device assembler, given five steps of `s = (s - 23) << 16` (the start
+// shifted out after four), took the value after the third step for the fourth's and the fifth's
+// (GPU leg, seed 20261220, p4210); with a count it cannot see, it computes each step.
 bool hiddenShiftCount(BinaryOp op, Scalar shifted, const Expr& count) {
-  return op == BinaryOp::Shl && isInteger(shifted) && byteSize(shifted) == 8 && constantOf(count).has_value();
+  return op == BinaryOp::Shl && isInteger(shifted) && byteSize(shifted) == 8 && literalsOnly(count);
 }
 
 std::string fileBaseName(const std::string& path) {
