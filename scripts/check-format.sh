@@ -12,6 +12,7 @@
 #   tests/translator/diagnostics/  `// expected-error` lines name their columns
 #   tests/reliability/corpus/      the bad-input corpus, malformed on purpose
 #   tests/reliability/regressions/ reduced findings, replayed as saved
+#   tests/reliability/gpu_findings/*_program.hpp  whole generated programs, kept as the leg ran them
 #   tests/*/data/                  headers the tests translate and locate errors in
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,7 +20,7 @@ cd "$root"
 clang_format="${CLANG_FORMAT:-clang-format-16}"
 command -v "$clang_format" > /dev/null || { echo "check-format: $clang_format not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
 
-excluded='^tests/(codegen/golden|translator/diagnostics|reliability/corpus|reliability/regressions|[^/]+/data)/'
+excluded='^tests/(codegen/golden|translator/diagnostics|reliability/corpus|reliability/regressions|[^/]+/data)/|^tests/reliability/gpu_findings/[^/]+_program\.hpp$'
 mapfile -t files < <(git ls-files -- '*.cpp' '*.hpp' '*.h' '*.cu' | grep -Ev "$excluded")
 
 case "${1:-}" in

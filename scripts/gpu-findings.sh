@@ -55,6 +55,15 @@ if [ -n "${VARIANT_SETS:-}" ]; then
     CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
       tests/reliability/gpu_findings/nvvm_p2940.hpp 4x4x4 "$a2940" P2940 P2940NoSwitch P2940Fields P2940NoFallthrough \
       "${inc[@]}" 2>&1 | grep -E "^(same|DIFFERENT|FAILED|  )" | cut -c1-160
+    echo "-- p2940, the whole program and the second reduction's variants with the leg's arguments, ${opts:-default}"
+    leg2940="$(cat tests/reliability/gpu_findings/nvvm_p2940_program.args.json)"
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 60 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/nvvm_p2940_program.hpp 4x4x4 "$leg2940" p2940_kernel "${inc[@]}" 2>&1 |
+      grep -E "^(same|DIFFERENT|FAILED)" | cut -c1-160
+    CULIFT_NVRTC_OPTIONS="$opts" timeout 120 scripts/compare-backends.sh "$bin/culift" \
+      tests/reliability/gpu_findings/nvvm_p2940_again.hpp 4x4x4 "$leg2940" Q2940 Q2940Params Q2940NoNaNTest \
+      Q2940IntCounter Q2940NoSwitch Q2940NoSv8 Q2940NoInnerLoop Q2940NoAdd "${inc[@]}" 2>&1 |
+      grep -E "^(same|DIFFERENT|FAILED)" | cut -c1-160
   done
   rm -rf "$out/cache"
 fi

@@ -53,6 +53,47 @@ std::string describeInputs(const LaunchData& d) {
   return s;
 }
 
+// The arguments as `culift launch --args` takes them (the user's scalars and arrays in order,
+// every element; an array of structs as its fields in a flat list): a finding replayed by
+// scripts/compare-backends.sh with the leg's own arguments. A NaN is written "nan" (its payload
+// and sign are lost), an infinity "inf" or "-inf".
+std::string launchArgsJson(const LaunchData& d) {
+  auto value = [](Scalar t, const std::uint8_t* bytes) -> std::string {
+    const interp::Value v = valueFromBytes(t, bytes);
+    char buf[64];
+    switch (t) {
+      case Scalar::Bool: return v.b ? "true" : "false";
+      case Scalar::F32:
+      case Scalar::F64: {
+        const double x = t == Scalar::F32 ? static_cast<double>(v.f) : v.d;
+        if (std::isnan(x)) return "\"nan\"";
+        if (std::isinf(x)) return x < 0 ? "\"-inf\"" : "\"inf\"";
+        std::snprintf(buf, sizeof buf, t == Scalar::F32 ? "%.9g" : "%.17g", x);
+        return buf;
+      }
+      default: return isSignedInt(t) ? std::to_string(v.i) : std::to_string(v.u);
+    }
+  };
+  std::string s = "[";
+  bool first = true;
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    const KernelParam& p = *d.params[k];
+    if (p.role == ParamRole::Extent || p.role == ParamRole::ResultArray) continue;
+    s += first ? "" : ", ";
+    first = false;
+    const unsigned size = byteSize(p.type.scalar);
+    if (!isArrayRole(p.role)) {
+      s += value(p.type.scalar, d.bytes[k].data());
+      continue;
+    }
+    s += "[";
+    for (std::size_t e = 0; (e + 1) * size <= d.bytes[k].size(); ++e)
+      s += (e ? ", " : "") + value(p.type.scalar, d.bytes[k].data() + e * size);
+    s += "]";
+  }
+  return s + "]";
+}
+
 // Runs on the GPU; returns the written arrays' bytes (by launch-argument position).
 std::vector<std::vector<std::uint8_t>> runGpu(rt::Engine& engine, const std::shared_ptr<const Module>& module,
                                               const Function& fn, const LaunchData& d, unsigned rank) {
@@ -128,7 +169,13 @@ std::string compareLaunch(rt::Engine& engine, const interp::Program& program,
                           bool showArgs) {
   const LaunchData d = prepareLaunch(fn, p, /*quiet=*/true);
   const unsigned rank = d.rank;
-  if (showArgs) std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
+  if (showArgs) {
+    std::printf("ARGS %s: %s; %s\n", p.name.c_str(), describeLaunch(d).c_str(), describeInputs(d).c_str());
+    std::string extent = std::to_string(rank == 0 ? d.elements : d.n[0]);
+    for (unsigned axis = 1; axis < rank; ++axis) extent += "x" + std::to_string(d.n[axis]);
+    std::printf("LAUNCH-EXTENT %s: %s\n", p.name.c_str(), extent.c_str());
+    std::printf("LAUNCH-ARGS %s: %s\n", p.name.c_str(), launchArgsJson(d).c_str());
+  }
   const auto cpu = runInterpreter(program, engine, module, fn, d, rank);
   const auto gpu = runGpu(engine, module, fn, d, rank);
   for (std::size_t k = 0; k < d.params.size(); ++k) {
@@ -170,7 +217,10 @@ int main(int argc, char** argv) {
   cl::opt<unsigned> batchSize("batch", cl::desc("programs per translation"), cl::init(50), cl::cat(category));
   cl::opt<unsigned> mathSamples("math-samples", cl::desc("arguments per math function"), cl::init(4096),
                                 cl::cat(category));
-  cl::opt<bool> showArgs("show-args", cl::desc("print each program's scalar arguments and extent"), cl::cat(category));
+  cl::opt<bool> showArgs(
+      "show-args",
+      cl::desc("print each program's arguments and extent, and its arguments as `culift launch --args` takes them"),
+      cl::cat(category));
   cl::opt<unsigned> reduceAttempts("reduce",
                                    cl::desc("shrink each mismatching program with at most this many candidates, each "
                                             "translated and launched on both sides, and print the reduced program"),
