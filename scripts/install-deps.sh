@@ -7,6 +7,7 @@ packages=(
   clang-16 libclang-16-dev llvm-16-dev   # translator front end, LLVM Support
   catch2                                 # unit tests
   clang-format-16                        # scripts/check-format.sh
+  libopenmpi-dev openmpi-bin             # culift_mpi: launches split over the ranks of an MPI job
 )
 missing=()
 for p in "${packages[@]}"; do

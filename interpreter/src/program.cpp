@@ -349,15 +349,18 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     return std::nullopt;
   };
 
+  // The part launched: [lo, hi).
+  const std::uint64_t lo = std::min(extent.first, total), hi = std::max(lo, std::min(extent.last, total));
+  const std::uint64_t count = hi - lo;
   unsigned threads = d.options.threads ? d.options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const std::uint64_t chunk = std::max<std::uint64_t>(64, total / (std::uint64_t{threads} * 16) + 1);
-  if (total <= chunk) threads = 1;
-  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, (total + chunk - 1) / chunk));
+  const std::uint64_t chunk = std::max<std::uint64_t>(64, count / (std::uint64_t{threads} * 16) + 1);
+  if (count <= chunk) threads = 1;
+  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, (count + chunk - 1) / chunk));
   const bool deep = needsCuliftStack(d, index);
   if (threads <= 1) {
     std::vector<exec::Raw> s = scalars;
     std::optional<std::pair<std::uint64_t, Error>> failure;
-    const auto run = [&] { failure = runRange(0, total, s); };
+    const auto run = [&] { failure = runRange(lo, hi, s); };
     if (deep) runOnCuliftStack(run);
     else run();
     if (failure) throw std::move(failure->second);
@@ -366,7 +369,7 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
 
   // Chunks are handed out in increasing order; once an element fails, chunks after it are
   // skipped, and chunks before it still run, so the error reported is the first failing one.
-  std::atomic<std::uint64_t> nextChunk{0};
+  std::atomic<std::uint64_t> nextChunk{lo};
   std::atomic<std::uint64_t> firstFailure{std::numeric_limits<std::uint64_t>::max()};
   std::mutex m;
   std::optional<Error> error;
@@ -374,8 +377,8 @@ void Program::launch(const Function& fnRef, const Extent& extent, std::span<cons
     std::vector<exec::Raw> s = scalars;
     for (;;) {
       const std::uint64_t begin = nextChunk.fetch_add(chunk);
-      if (begin >= total || begin > firstFailure.load()) return;
-      const std::uint64_t end = std::min(total, begin + chunk);
+      if (begin >= hi || begin > firstFailure.load()) return;
+      const std::uint64_t end = std::min(hi, begin + chunk);
       if (auto failure = runRange(begin, end, s)) {
         std::lock_guard<std::mutex> lock(m);
         if (failure->first < firstFailure.load()) {

@@ -293,8 +293,17 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     throw ArgumentError(name() + ": launched on another engine than the one it was loaded on");
   // Every check before the backend sees anything.
   std::vector<ResolvedArg> resolved = resolveLaunchArguments(*function_, plan, args, engine_.get());
+  if (plan.partFirst < 0 ||
+      (plan.partLast >= 0 && (plan.partLast < plan.partFirst || plan.partLast > plan.elements())) ||
+      (plan.partLast < 0 && plan.partFirst > plan.elements()))
+    throw ArgumentError(name() + ": the part [" + std::to_string(plan.partFirst) + ", " +
+                        std::to_string(plan.partLast) + ") is not a range of the launch's " +
+                        std::to_string(plan.elements()) + " outputs");
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
   detail::BackendImpl& backend = detail::backendOf(*engine_);
+  if (!plan.whole() && backend.kind() != Backend::Cpu)
+    throw ArgumentError(name() + ": a launch over part of its outputs runs on the CPU backend only (this engine is " +
+                        std::string(rt::name(backend.kind())) + ")");
   if (!entries_) {  // the CPU backend: one program for every launch
     backend.launch(*function_, handle_, plan, resolved, target.stream);
     return;

@@ -42,6 +42,18 @@ TEST_CASE("the GPU runs the backend suite", "[gpu]") {
   CHECK(std::find(records[0].options.begin(), records[0].options.end(), "--fmad=false") != records[0].options.end());
 }
 
+TEST_CASE("the GPU refuses a launch over part of its outputs, naming the backend that runs parts", "[gpu]") {
+  auto gpu = rttest::gpuOrSkip();
+  if (!gpu) return;
+  auto module = rttest::makeTestModule();
+  DeviceBuffer<float> dx(*gpu, std::vector<float>(64, 1.0f)), out(*gpu, 64);
+  Kernel scale = gpu->kernel(module, "Scale");
+  LaunchPlan plan = scale.plan(64);
+  plan.partFirst = 8;
+  CHECK_THROWS_WITH(scale.launch(*gpu, plan, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out),
+                    Catch::Contains("runs on the CPU backend only"));
+}
+
 TEST_CASE("big buffers round-trip through the device, sync and async", "[gpu]") {
   auto gpu = rttest::gpuOrSkip();
   if (!gpu) return;

@@ -25,6 +25,9 @@
 #include "cli_scalars.hpp"
 #include "culift/runtime/runtime.hpp"
 #include "culift/translate.hpp"
+#ifdef CULIFT_HAVE_MPI
+#include "culift/mpi.hpp"
+#endif
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -58,7 +61,7 @@ llvm::cl::opt<std::string> launchOutNpy("out-npy",
 llvm::cl::opt<std::string> launchBackend(
     "backend",
     llvm::cl::desc("gpu, cpu (the kernel compiled for the host, every core) or interp (the interpreter); default: "
-                   "gpu when there is one, else cpu"),
+                   "gpu when there is one, else cpu; split over the ranks of mpirun -np N (N > 1): cpu"),
     llvm::cl::value_desc("gpu|cpu|interp"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchCpuUnchecked("cpu-unchecked",
                                        llvm::cl::desc("On the CPU, compiled code without the checks of indices, "
@@ -253,9 +256,26 @@ int runLaunch() {
                                                     : rt::CpuCode::Checked;
   if (launchCheckConflicts && launchBackend == "gpu")
     return usage("--check-conflicts runs on the CPU backend: leave out --backend gpu");
+#ifdef CULIFT_HAVE_MPI
+  // Under an MPI launcher (mpirun -np N) the launch is split over the ranks; rank 0 prints.
+  std::optional<mpi::Session> session;
+  bool speaks = true;
+#else
+  constexpr bool speaks = true;
+#endif
   try {
+#ifdef CULIFT_HAVE_MPI
+    if (mpi::launchedByMpi()) {
+      session.emplace();
+      speaks = session->rank() == 0;
+    }
+    const bool split = session && session->size() > 1;
+#else
+    constexpr bool split = false;
+#endif
     std::shared_ptr<rt::Engine> engine;
-    if (launchBackend == "cpu" || launchBackend == "interp" || launchCheckConflicts) {
+    if (launchBackend == "cpu" || launchBackend == "interp" || launchCheckConflicts ||
+        (split && launchBackend.empty())) {
       engine = rt::Engine::createCpu(engineOptions);
     } else if (launchBackend == "gpu") {
       std::string whyNot;
@@ -344,11 +364,21 @@ int runLaunch() {
     }
 
     rt::Event start = engine->createEvent(), stop = engine->createEvent();
+#ifdef CULIFT_HAVE_MPI
+    if (split) session->barrier();  // the time of the launch and its gather, not of the ranks' start
+#endif
     start.record(*engine);
+    int ranks = 1;
+#ifdef CULIFT_HAVE_MPI
+    if (split) ranks = mpi::launchSplit(*session, kernel, plan, args).ranks;
+    else kernel.launchArgs(*engine, plan, args);
+#else
     kernel.launchArgs(*engine, plan, args);
+#endif
     stop.record(*engine);
     engine->synchronize();
     const float ms = rt::Event::elapsedMs(start, stop);
+    if (!speaks) return kExitOk;  // every rank holds the result; rank 0 reports it
 
     // --out-npy: every result array to a file of its own; the JSON names the files.
     std::map<const rt::Buffer*, std::string> files;
@@ -375,6 +405,7 @@ int runLaunch() {
     llvm::json::OStream json(llvm::outs());
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
+      if (ranks > 1) json.attribute("ranks", ranks);  // a launch split over MPI ranks
       // The entry that ran: a loop-plan entry where the launch took one (GPU only).
       if (engine->backend() == rt::Backend::Gpu) {
         auto choice = rt::choosePlanEntry(*fn, plan, engine->device());
@@ -407,13 +438,13 @@ int runLaunch() {
     llvm::outs() << "\n";
     return kExitOk;
   } catch (const rt::ArgumentError& e) {
-    llvm::errs() << "culift launch: " << e.what() << "\n";
+    if (speaks) llvm::errs() << "culift launch: " << e.what() << "\n";
     return kExitUsage;
   } catch (const rt::KernelError& e) {
-    llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
+    if (speaks) llvm::errs() << e.diagnostic().format(llvm::errs().has_colors());
     return kExitError;
   } catch (const rt::Error& e) {
-    llvm::errs() << "culift launch: " << e.what() << "\n";
+    if (speaks) llvm::errs() << "culift launch: " << e.what() << "\n";
     return kExitError;
   }
 }

@@ -90,6 +90,10 @@ struct Options {
 struct Extent {
   std::int64_t n[3] = {1, 1, 1};
   unsigned rank = 1;
+  // The outputs launched, [first, last) in row-major order (i slowest), clamped to the extent's;
+  // the others are left as they are (a launch split over processes runs a part per process).
+  std::uint64_t first = 0;
+  std::uint64_t last = UINT64_MAX;
 };
 
 // Whether a `+` or `*` of two NaNs with different bits ran in calls (Program::call) made on this

@@ -140,14 +140,18 @@ class CpuBackend final : public BackendImpl {
   bool launchEntries(const Function& fn, const LaunchPlan& plan, std::span<const ResolvedArg> args, Chunk chunk) {
     std::vector<std::uint64_t> scalars;
     const cpujit::LaunchArgs a = compiledArgs(fn, plan, args, scalars);
-    const std::uint64_t total = a.outputs();
+    // The launch's part (LaunchPlan::partFirst, partLast): the outputs [base, base + total).
+    const std::uint64_t base = static_cast<std::uint64_t>(plan.partFirst);
+    const std::uint64_t end = plan.partLast < 0 ? a.outputs() : static_cast<std::uint64_t>(plan.partLast);
+    const std::uint64_t total = end - base;
     // Contiguous chunks, a few per thread so that uneven rows even out; small launches run here.
     const std::uint64_t chunks = total < 4096 ? 1 : std::min<std::uint64_t>(total, std::uint64_t{threads_} * 4);
-    if (chunks == 1) return total == 0 || chunk(a, 0, total);
+    if (chunks == 1) return total == 0 || chunk(a, base, end);
     std::vector<char> ok(chunks, 0);
     std::vector<std::shared_future<void>> done;
     for (std::uint64_t c = 0; c < chunks; ++c)
-      done.push_back(pool().async([&, c] { ok[c] = chunk(a, total * c / chunks, total * (c + 1) / chunks); }));
+      done.push_back(
+          pool().async([&, c] { ok[c] = chunk(a, base + total * c / chunks, base + total * (c + 1) / chunks); }));
     for (auto& d : done) d.wait();
     return std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
   }
@@ -182,6 +186,8 @@ class CpuBackend final : public BackendImpl {
     interp::Extent extent;
     extent.rank = plan.rank;
     for (unsigned axis = 0; axis < 3; ++axis) extent.n[axis] = plan.extent[axis];
+    extent.first = static_cast<std::uint64_t>(plan.partFirst);
+    if (plan.partLast >= 0) extent.last = static_cast<std::uint64_t>(plan.partLast);
     try {
       program.launch(fn, extent, kernelArgs, loopAsWritten);
     } catch (const interp::Error& e) {

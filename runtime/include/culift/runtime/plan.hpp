@@ -35,10 +35,17 @@ struct LaunchPlan {
                              // 32-bit one would do (comparisons, tests)
   bool perThread = false;    // launch a per-thread entry even where the kernel's
                              // loop plan has a faster one (comparisons, tests)
+  // A part of the launch: the outputs [partFirst, partLast) in row-major order (i slowest), the
+  // others left as they are; partLast -1: to the last output. A launch split over processes
+  // (culift/mpi.hpp) runs one part per rank. The CPU backend runs parts; the GPU backend refuses
+  // a launch that is not whole.
+  std::int64_t partFirst = 0;
+  std::int64_t partLast = -1;
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   friend bool operator==(const LaunchPlan&, const LaunchPlan&) = default;
   bool empty() const { return elements() == 0; }
+  bool whole() const { return partFirst == 0 && (partLast < 0 || partLast == elements()); }
   std::string toString() const;  // "2-D 1024x1024: grid (64, 64, 1) x block (16, 16, 1)"
 };
 

@@ -1,0 +1,303 @@
+// A launch split over the ranks of an MPI job (culift/mpi.hpp): each rank runs its part of the
+// outputs, then the written arrays are gathered by broadcasts, one rank's part after another, in
+// slices that fit MPI's int counts.
+#include "culift/mpi.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "culift/runtime/error.hpp"
+
+namespace culift::mpi {
+
+namespace {
+
+constexpr std::size_t kSlice = std::size_t{1} << 30;  // bytes per broadcast: within an int count
+
+void check(int status, const char* call) {
+  if (status == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(status, text, &length);
+  throw rt::Error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+void broadcast(void* data, std::size_t bytes, int root) {
+  auto* p = static_cast<char*>(data);
+  for (std::size_t done = 0; done < bytes; done += kSlice)
+    check(MPI_Bcast(p + done, static_cast<int>(std::min(kSlice, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD),
+          "MPI_Bcast");
+}
+
+std::uint64_t broadcastCount(std::uint64_t n, int root) {
+  check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD), "MPI_Bcast");
+  return n;
+}
+
+// Every rank learns whether any failed; the lowest failing rank's message reaches them all.
+void agreeOnFailure(const Session& s, const std::string& kernel, const std::string* message) {
+  int failing = message ? s.rank() : s.size();
+  int lowest = s.size();
+  check(MPI_Allreduce(&failing, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  if (lowest == s.size()) return;
+  std::string text = lowest == s.rank() ? *message : std::string();
+  text.resize(broadcastCount(text.size(), lowest));
+  broadcast(text.data(), text.size(), lowest);
+  throw rt::Error(kernel + ": the launch failed on rank " + std::to_string(lowest) + " of " + std::to_string(s.size()) +
+                  ": " + text);
+}
+
+// A run of elements a rank changed: [first, first + count).
+struct Run {
+  std::uint64_t first;
+  std::uint64_t count;
+};
+
+// The runs of elements of `now` whose bytes differ from `before`, for elements of type T.
+template <typename T> void appendRuns(const std::uint8_t* nowBytes, const std::uint8_t* beforeBytes, std::size_t count,
+                                      std::vector<Run>& runs) {
+  auto load = [](const std::uint8_t* p, std::size_t e) {
+    T v;
+    std::memcpy(&v, p + e * sizeof(T), sizeof(T));
+    return v;
+  };
+  for (std::size_t e = 0; e < count;) {
+    while (e < count && load(nowBytes, e) == load(beforeBytes, e)) ++e;
+    const std::size_t first = e;
+    while (e < count && load(nowBytes, e) != load(beforeBytes, e)) ++e;
+    if (e > first) runs.push_back({first, e - first});
+  }
+}
+
+std::vector<Run> changedRuns(const std::uint8_t* now, const std::uint8_t* before, std::size_t count,
+                             std::size_t elementBytes) {
+  std::vector<Run> runs;
+  switch (elementBytes) {
+    case 1: appendRuns<std::uint8_t>(now, before, count, runs); break;
+    case 2: appendRuns<std::uint16_t>(now, before, count, runs); break;
+    case 4: appendRuns<std::uint32_t>(now, before, count, runs); break;
+    case 8: appendRuns<std::uint64_t>(now, before, count, runs); break;
+    default:
+      for (std::size_t e = 0; e < count;) {
+        auto same = [&](std::size_t x) {
+          return std::memcmp(now + x * elementBytes, before + x * elementBytes, elementBytes) == 0;
+        };
+        while (e < count && same(e)) ++e;
+        const std::size_t first = e;
+        while (e < count && !same(e)) ++e;
+        if (e > first) runs.push_back({first, e - first});
+      }
+  }
+  return runs;
+}
+
+// Every rank's bytes, one after another in rank order, and where each rank's start: one
+// MPI_Allgatherv where the total fits an int, else one broadcast per rank in slices.
+struct Gathered {
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint64_t> start;  // per rank, and the total at the end
+};
+
+Gathered allGather(const Session& s, const std::vector<std::uint8_t>& mine) {
+  const auto ranks = static_cast<std::size_t>(s.size());
+  std::vector<std::uint64_t> sizes(ranks);
+  const std::uint64_t own = mine.size();
+  check(MPI_Allgather(&own, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  Gathered g;
+  g.start.assign(ranks + 1, 0);
+  for (std::size_t k = 0; k < ranks; ++k) g.start[k + 1] = g.start[k] + sizes[k];
+  g.bytes.resize(g.start[ranks]);
+  if (g.start[ranks] <= static_cast<std::uint64_t>(INT_MAX)) {
+    std::vector<int> counts(ranks), offsets(ranks);
+    for (std::size_t k = 0; k < ranks; ++k) {
+      counts[k] = static_cast<int>(sizes[k]);
+      offsets[k] = static_cast<int>(g.start[k]);
+    }
+    check(MPI_Allgatherv(mine.data(), static_cast<int>(own), MPI_BYTE, g.bytes.data(), counts.data(), offsets.data(),
+                         MPI_BYTE, MPI_COMM_WORLD),
+          "MPI_Allgatherv");
+    return g;
+  }
+  for (int root = 0; root < s.size(); ++root) {
+    std::uint8_t* at = g.bytes.data() + g.start[static_cast<std::size_t>(root)];
+    if (root == s.rank() && own) std::memcpy(at, mine.data(), own);
+    broadcast(at, sizes[static_cast<std::size_t>(root)], root);
+  }
+  return g;
+}
+
+std::string_view env(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string_view(v) : std::string_view();
+}
+
+}  // namespace
+
+bool launchedByMpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS"}) {
+    const std::string_view v = env(name);
+    if (!v.empty() && std::atoi(std::string(v).c_str()) > 1) return true;
+  }
+  return false;
+}
+
+Session::Session() {
+  int already = 0;
+  MPI_Initialized(&already);
+  if (!already) {
+    int provided = 0;
+    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    initialized_ = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+Session::~Session() {
+  if (!initialized_) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void Session::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+
+SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const rt::LaunchPlan& plan,
+                        std::span<const rt::LaunchArg> args) {
+  SplitLaunch r;
+  r.ranks = session.size();
+  r.rank = session.rank();
+  const std::int64_t total = plan.elements();
+  if (session.size() == 1) {
+    r.last = total;
+    kernel.launchArgs(kernel.engine(), plan, args);
+    kernel.engine().synchronize();
+    return r;
+  }
+  rt::Engine& engine = kernel.engine();
+  const std::string& name = kernel.name();
+  // Every rank checks what every other does, so that all refuse together.
+  const std::vector<rt::ResolvedArg> resolved = rt::resolveLaunchArguments(kernel.function(), plan, args, &engine);
+  if (engine.backend() != rt::Backend::Cpu)
+    throw rt::ArgumentError(name + ": a launch split over " + std::to_string(session.size()) +
+                            " ranks runs on the CPU backend (this engine is " +
+                            std::string(rt::name(engine.backend())) + ")");
+  if (!plan.whole()) throw rt::ArgumentError(name + ": a launch split over ranks takes a whole plan, not a part");
+
+  const auto n = static_cast<std::int64_t>(session.size());
+  auto partOf = [&](std::int64_t rank, std::int64_t& first, std::int64_t& last) {
+    // total·rank/n without overflow: total < 2^63, n < 2^31.
+    first = static_cast<std::int64_t>(static_cast<__int128>(total) * rank / n);
+    last = static_cast<std::int64_t>(static_cast<__int128>(total) * (rank + 1) / n);
+  };
+  partOf(r.rank, r.first, r.last);
+
+  // The arrays the launch writes: their bytes on the CPU backend are host memory.
+  struct Written {
+    const KernelParam* param;
+    std::uint8_t* data;
+    std::size_t elementBytes;
+    std::size_t count;
+    std::vector<std::uint8_t> before;  // a void kernel's array before the launch
+  };
+  std::vector<Written> written;
+  for (const rt::ResolvedArg& a : resolved) {
+    if (!a.isBuffer || !a.param) continue;
+    if (a.param->role != ParamRole::WritableArray && a.param->role != ParamRole::ResultArray) continue;
+    Written w{
+        a.param, reinterpret_cast<std::uint8_t*>(a.buffer.address), byteSize(a.buffer.element), a.buffer.count, {}};
+    if (a.param->role == ParamRole::WritableArray) w.before.assign(w.data, w.data + w.count * w.elementBytes);
+    written.push_back(std::move(w));
+  }
+
+  rt::LaunchPlan part = plan;
+  part.partFirst = r.first;
+  part.partLast = r.last;
+  std::string failure;
+  bool failed = false;
+  try {
+    kernel.launchArgs(engine, part, args);
+    engine.synchronize();
+  } catch (const std::exception& e) {
+    failure = e.what();
+    failed = true;
+  }
+  agreeOnFailure(session, name, failed ? &failure : nullptr);
+
+  for (Written& w : written) {
+    if (w.param->role == ParamRole::ResultArray) {
+      // `out`: each rank's outputs, a contiguous range of whole records, gathered in place.
+      const std::size_t perOutput = (w.param->record ? w.param->record->elements() : 1) * w.elementBytes;
+      std::vector<int> counts(static_cast<std::size_t>(session.size())), offsets(counts.size());
+      const bool fits = static_cast<std::uint64_t>(total) * perOutput <= static_cast<std::uint64_t>(INT_MAX);
+      for (int root = 0; root < session.size(); ++root) {
+        std::int64_t first = 0, last = 0;
+        partOf(root, first, last);
+        const std::size_t bytes = static_cast<std::size_t>(last - first) * perOutput;
+        if (root != r.rank) r.receivedBytes += bytes;
+        if (fits) {
+          counts[static_cast<std::size_t>(root)] = static_cast<int>(bytes);
+          offsets[static_cast<std::size_t>(root)] = static_cast<int>(static_cast<std::size_t>(first) * perOutput);
+        } else {
+          broadcast(w.data + static_cast<std::size_t>(first) * perOutput, bytes, root);
+        }
+      }
+      if (fits)
+        check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w.data, counts.data(), offsets.data(), MPI_BYTE,
+                             MPI_COMM_WORLD),
+              "MPI_Allgatherv");
+      continue;
+    }
+    // A void kernel's array: the runs of elements each rank changed, applied in rank order. An
+    // element that two ranks changed is a conflict, even to the same value: two ranks that each
+    // counted half of an accumulation into it can hold equal halves.
+    const std::vector<Run> mine = changedRuns(w.data, w.before.data(), w.count, w.elementBytes);
+    std::vector<std::uint8_t> mineValues;
+    for (const Run& run : mine)
+      mineValues.insert(mineValues.end(), w.data + run.first * w.elementBytes,
+                        w.data + (run.first + run.count) * w.elementBytes);
+    std::memcpy(w.data, w.before.data(), w.before.size());
+    std::vector<std::uint8_t> mineRuns(mine.size() * sizeof(Run));
+    if (!mine.empty()) std::memcpy(mineRuns.data(), mine.data(), mineRuns.size());
+    const auto runsOf = allGather(session, mineRuns);
+    const auto valuesOf = allGather(session, mineValues);
+    std::vector<std::pair<Run, int>> all;  // every rank's runs, with the rank
+    for (int root = 0; root < session.size(); ++root) {
+      const auto k = static_cast<std::size_t>(root);
+      const std::uint8_t* runBytes = runsOf.bytes.data() + runsOf.start[k];
+      const std::size_t runCount = (runsOf.start[k + 1] - runsOf.start[k]) / sizeof(Run);
+      const std::uint8_t* values = valuesOf.bytes.data() + valuesOf.start[k];
+      const std::size_t valueBytes = valuesOf.start[k + 1] - valuesOf.start[k];
+      if (root != r.rank) r.receivedBytes += runCount * sizeof(Run) + valueBytes;
+      std::size_t at = 0;
+      for (std::size_t n = 0; n < runCount; ++n) {
+        Run run;
+        std::memcpy(&run, runBytes + n * sizeof(Run), sizeof(Run));
+        if (run.first > w.count || run.count > w.count - run.first || run.count * w.elementBytes > valueBytes - at)
+          throw rt::Error(name + ": rank " + std::to_string(root) + " sent a run out of the array's range");
+        std::memcpy(w.data + run.first * w.elementBytes, values + at, run.count * w.elementBytes);
+        at += run.count * w.elementBytes;
+        all.emplace_back(run, root);
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first.first < b.first.first; });
+    for (std::size_t k = 1; k < all.size(); ++k) {
+      const Run& before = all[k - 1].first;
+      if (all[k].first.first < before.first + before.count)
+        throw rt::Error(name + ": ranks " + std::to_string(std::min(all[k - 1].second, all[k].second)) + " and " +
+                        std::to_string(std::max(all[k - 1].second, all[k].second)) + " both wrote element " +
+                        std::to_string(all[k].first.first) + " of '" + w.param->name +
+                        "': the kernel's writes cannot be split by outputs over ranks (an accumulation into "
+                        "shared elements); launch it in one process");
+    }
+  }
+  return r;
+}
+
+}  // namespace culift::mpi
