@@ -10,6 +10,7 @@
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/nvrtc.hpp"
 #include "driver_api.hpp"
+#include "dynamic_library.hpp"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -103,12 +104,39 @@ EnvironmentReport probeEnvironment() {
   } else {
     r.nvrtcError = why;
   }
+  {
+    std::vector<std::string> candidates;
+    if (const char* path = std::getenv("CULIFT_NCCL_PATH"); path && *path) candidates.push_back(path);
+    for (const char* name :
+         {"libnccl.so.2", "libnccl.so", "/usr/local/cuda/lib64/libnccl.so.2", "/usr/local/cuda/lib/libnccl.so.2"})
+      candidates.push_back(name);
+    std::string ncclWhy;
+    detail::DynamicLibrary nccl = detail::DynamicLibrary::openFirst(candidates, &ncclWhy);
+    if (nccl) {
+      r.ncclPath = nccl.path();
+      using GetVersion = int (*)(int*);
+      auto getVersion = reinterpret_cast<GetVersion>(nccl.symbol("ncclGetVersion"));
+      if (!getVersion) r.ncclError = r.ncclPath + " has no ncclGetVersion";
+      else if (int status = getVersion(&r.ncclVersion); status != 0)
+        r.ncclError = "ncclGetVersion failed (ncclResult_t " + std::to_string(status) + ")";
+      else r.ncclFound = true;
+    } else {
+      r.ncclError = "NCCL (libnccl.so.2) was not found:\n" + ncclWhy;
+    }
+  }
   r.interpreterAvailable = Engine::cpuBackendAvailable();
   r.cpuCompiledAvailable = r.interpreterAvailable && cpujit::available(&r.cpuCompiledError);
   if (!r.interpreterAvailable) r.cpuCompiledError = "culift was built without the CPU backend";
   if (r.cpuCompiledAvailable) r.cpuCompiledHost = cpujit::hostDescription();
   r.cpuThreads = std::max(1u, std::thread::hardware_concurrency());
   return r;
+}
+
+std::string EnvironmentReport::ncclVersionText() const {
+  // NCCL_VERSION(X, Y, Z): X * 10000 + Y * 100 + Z since 2.9, X * 1000 + Y * 100 + Z before.
+  const int major = ncclVersion >= 20900 ? ncclVersion / 10000 : ncclVersion / 1000;
+  const int minor = ncclVersion >= 20900 ? ncclVersion / 100 % 100 : ncclVersion / 100 % 10;
+  return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(ncclVersion % 100);
 }
 
 std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& r) {
@@ -226,6 +254,9 @@ std::string formatReport(const EnvironmentReport& r, const std::vector<FixSugges
     os << r.nvrtcPath << " (" << r.nvrtcMajor << "." << r.nvrtcMinor << ")\n";
     if (!r.nvrtcArchs.empty()) os << "  targets   : " << archList(r.nvrtcArchs) << "\n";
   }
+  os << "NCCL        : ";
+  if (r.ncclFound) os << r.ncclPath << " (" << r.ncclVersionText() << ")\n";
+  else os << "not found (needed only to split a launch over several GPUs)\n";
   if (r.cudaVisibleDevicesSet) os << "CUDA_VISIBLE_DEVICES=" << r.cudaVisibleDevices << "\n";
   os << "GPU usable  : " << (r.gpuUsable() ? "yes" : "no (launches run on the CPU backend)") << "\n";
   os << "CPU compiled: ";
@@ -270,9 +301,17 @@ std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggesti
   } else {
     nvrtc["error"] = r.nvrtcError;
   }
+  llvm::json::Object nccl{{"found", r.ncclFound}};
+  if (r.ncclFound) {
+    nccl["path"] = r.ncclPath;
+    nccl["version"] = r.ncclVersionText();
+  } else {
+    nccl["error"] = r.ncclError;
+  }
   llvm::json::Object root{{"driver", std::move(driver)},
                           {"devices", std::move(devices)},
                           {"nvrtc", std::move(nvrtc)},
+                          {"nccl", std::move(nccl)},
                           {"gpuUsable", r.gpuUsable()},
                           {"cpu", llvm::json::Object{{"compiled", r.cpuCompiledAvailable},
                                                      {"host", r.cpuCompiledHost},

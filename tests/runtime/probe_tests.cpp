@@ -150,3 +150,30 @@ TEST_CASE("the probe and the engine recognize the driver stub", "[probe]") {
   CHECK(why.find("CUDA_ERROR_STUB_LIBRARY") != std::string::npos);
   CHECK(why.find("LD_LIBRARY_PATH") != std::string::npos);
 }
+
+TEST_CASE("the probe finds NCCL where the CUDA toolkit has it, or says where it looked", "[probe]") {
+  {
+    ScopedEnv env("CULIFT_NCCL_PATH", "/nonexistent/libnccl.so.2");
+    EnvironmentReport r = probeEnvironment();
+    if (!r.ncclFound) {
+      CHECK(r.ncclError.find("/nonexistent/libnccl.so.2") != std::string::npos);
+      CHECK(formatReport(r, suggestFixes(r)).find("NCCL        : not found") != std::string::npos);
+    }
+  }
+  const char* toolkit = "/usr/local/cuda/lib64/libnccl.so.2";
+  if (!llvm::sys::fs::exists(toolkit)) {
+    WARN("skipped: no NCCL at " << toolkit);
+    return;
+  }
+  ScopedEnv env("CULIFT_NCCL_PATH", toolkit);
+  EnvironmentReport r = probeEnvironment();
+  REQUIRE(r.ncclFound);
+  CHECK(r.ncclVersion >= 20000);
+  CHECK(r.ncclVersionText().rfind("2.", 0) == 0);
+  auto parsed = llvm::json::parse(reportJson(r, suggestFixes(r)));
+  REQUIRE(bool(parsed));
+  const auto* nccl = parsed->getAsObject()->getObject("nccl");
+  REQUIRE(nccl);
+  CHECK(nccl->getBoolean("found") == true);
+  CHECK(nccl->getString("version").value_or("") == r.ncclVersionText());
+}

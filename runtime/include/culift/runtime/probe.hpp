@@ -38,6 +38,14 @@ struct EnvironmentReport {
   std::vector<int> nvrtcArchs;  // architectures NVRTC compiles for
 
   // Environment variables that change the outcome.
+  // NCCL (libnccl.so.2, loaded with dlopen as NVRTC is: $CULIFT_NCCL_PATH, the loader's search
+  // path, the CUDA toolkit's lib64): the collectives a launch over several GPUs would use.
+  bool ncclFound = false;
+  std::string ncclPath;
+  std::string ncclError;
+  int ncclVersion = 0;  // ncclGetVersion: 22805 = 2.28.5
+  std::string ncclVersionText() const;
+
   bool cudaVisibleDevicesSet = false;
   std::string cudaVisibleDevices;
   std::string ldLibraryPath;
