@@ -74,5 +74,19 @@ else
   passed=$((passed + 1))
 fi
 
+# A failure in one rank's part only: every rank stops, and rank 0 names the failing rank.
+args stride '[[float(k) for k in range(1000)]]'
+if "${mpi[@]}" -np 2 "$culift" launch "$header" --function Stride2 --extent 1000 --args "@$work/stride.json" \
+     -- -I"$include" > "$work/out" 2> "$work/err"; then
+  echo "FAIL Stride2: a launch that reads out of range in rank 1's part succeeded"
+  failures=$((failures + 1))
+elif ! grep -q "the launch failed on rank 1 of 2" "$work/err"; then
+  echo "FAIL Stride2: the failing rank is not named: $(grep -v warning "$work/err" | head -3)"
+  failures=$((failures + 1))
+else
+  echo "ok Stride2 -np 2: the failure in rank 1's part stops both ranks and is named"
+  passed=$((passed + 1))
+fi
+
 echo "mpi split: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]
