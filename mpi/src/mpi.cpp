@@ -6,19 +6,91 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "culift/runtime/error.hpp"
 
 namespace culift::mpi {
 
+namespace detail {
+
+// The watchdog of collective calls: a rank that waits longer than the session's timeout for the
+// others (one stuck in a kernel, or gone) says so and ends its process, and the MPI launcher then
+// ends the job, instead of every rank waiting for ever.
+class Watchdog {
+ public:
+  explicit Watchdog(double seconds, int rank) : seconds_(seconds), rank_(rank) {
+    if (seconds_ > 0) thread_ = std::thread([this] { run(); });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  void arm(const char* call) {
+    if (seconds_ <= 0) return;
+    std::lock_guard lock(mutex_);
+    call_ = call;
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                       std::chrono::duration<double>(seconds_));
+    armed_ = true;
+    wake_.notify_all();
+  }
+  void disarm() {
+    if (seconds_ <= 0) return;
+    std::lock_guard lock(mutex_);
+    armed_ = false;
+  }
+
+ private:
+  void run() {
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+      if (!armed_) {
+        wake_.wait(lock);
+        continue;
+      }
+      if (wake_.wait_until(lock, deadline_) == std::cv_status::timeout && armed_ && !stop_ &&
+          std::chrono::steady_clock::now() >= deadline_) {
+        std::fprintf(stderr,
+                     "culift: rank %d waited more than %g s in %s for the other ranks (one is stuck or gone; "
+                     "$CULIFT_MPI_TIMEOUT sets the limit); ending this process\n",
+                     rank_, seconds_, call_);
+        std::fflush(stderr);
+        std::_Exit(70);
+      }
+    }
+  }
+
+  const double seconds_;
+  const int rank_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  bool armed_ = false;
+  const char* call_ = "";
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace detail
+
 namespace {
 
 constexpr std::size_t kSlice = std::size_t{1} << 30;  // bytes per broadcast: within an int count
+constexpr double kDefaultTimeoutSeconds = 3600;       // a collective call's wait, $CULIFT_MPI_TIMEOUT
 
 void check(int status, const char* call) {
   if (status == MPI_SUCCESS) return;
@@ -28,15 +100,25 @@ void check(int status, const char* call) {
   throw rt::Error(std::string(call) + " failed: " + std::string(text, static_cast<std::size_t>(length)));
 }
 
+detail::Watchdog* watchdog = nullptr;  // the session's, while there is one
+
+template <typename Call> void collective(const char* name, Call call) {
+  if (watchdog) watchdog->arm(name);
+  const int status = call();
+  if (watchdog) watchdog->disarm();
+  check(status, name);
+}
+
 void broadcast(void* data, std::size_t bytes, int root) {
   auto* p = static_cast<char*>(data);
   for (std::size_t done = 0; done < bytes; done += kSlice)
-    check(MPI_Bcast(p + done, static_cast<int>(std::min(kSlice, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD),
-          "MPI_Bcast");
+    collective("MPI_Bcast", [&] {
+      return MPI_Bcast(p + done, static_cast<int>(std::min(kSlice, bytes - done)), MPI_BYTE, root, MPI_COMM_WORLD);
+    });
 }
 
 std::uint64_t broadcastCount(std::uint64_t n, int root) {
-  check(MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD), "MPI_Bcast");
+  collective("MPI_Bcast", [&] { return MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD); });
   return n;
 }
 
@@ -44,7 +126,7 @@ std::uint64_t broadcastCount(std::uint64_t n, int root) {
 void agreeOnFailure(const Session& s, const std::string& kernel, const std::string* message) {
   int failing = message ? s.rank() : s.size();
   int lowest = s.size();
-  check(MPI_Allreduce(&failing, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+  collective("MPI_Allreduce", [&] { return MPI_Allreduce(&failing, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD); });
   if (lowest == s.size()) return;
   std::string text = lowest == s.rank() ? *message : std::string();
   text.resize(broadcastCount(text.size(), lowest));
@@ -108,7 +190,8 @@ Gathered allGather(const Session& s, const std::vector<std::uint8_t>& mine) {
   const auto ranks = static_cast<std::size_t>(s.size());
   std::vector<std::uint64_t> sizes(ranks);
   const std::uint64_t own = mine.size();
-  check(MPI_Allgather(&own, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD), "MPI_Allgather");
+  collective("MPI_Allgather",
+             [&] { return MPI_Allgather(&own, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD); });
   Gathered g;
   g.start.assign(ranks + 1, 0);
   for (std::size_t k = 0; k < ranks; ++k) g.start[k + 1] = g.start[k] + sizes[k];
@@ -119,9 +202,10 @@ Gathered allGather(const Session& s, const std::vector<std::uint8_t>& mine) {
       counts[k] = static_cast<int>(sizes[k]);
       offsets[k] = static_cast<int>(g.start[k]);
     }
-    check(MPI_Allgatherv(mine.data(), static_cast<int>(own), MPI_BYTE, g.bytes.data(), counts.data(), offsets.data(),
-                         MPI_BYTE, MPI_COMM_WORLD),
-          "MPI_Allgatherv");
+    collective("MPI_Allgatherv", [&] {
+      return MPI_Allgatherv(mine.data(), static_cast<int>(own), MPI_BYTE, g.bytes.data(), counts.data(), offsets.data(),
+                            MPI_BYTE, MPI_COMM_WORLD);
+    });
     return g;
   }
   for (int root = 0; root < s.size(); ++root) {
@@ -157,16 +241,24 @@ Session::Session() {
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  double seconds = kDefaultTimeoutSeconds;
+  if (const char* v = std::getenv("CULIFT_MPI_TIMEOUT"); v && *v) seconds = std::atof(v);
+  watchdog_ = std::make_unique<detail::Watchdog>(seconds, rank_);
+  watchdog = watchdog_.get();
 }
 
 Session::~Session() {
+  watchdog = nullptr;
+  watchdog_.reset();
   if (!initialized_) return;
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
 }
 
-void Session::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void Session::barrier() const {
+  collective("MPI_Barrier", [&] { return MPI_Barrier(MPI_COMM_WORLD); });
+}
 
 SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const rt::LaunchPlan& plan,
                         std::span<const rt::LaunchArg> args) {
@@ -249,9 +341,10 @@ SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const 
         }
       }
       if (fits)
-        check(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w.data, counts.data(), offsets.data(), MPI_BYTE,
-                             MPI_COMM_WORLD),
-              "MPI_Allgatherv");
+        collective("MPI_Allgatherv", [&] {
+          return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w.data, counts.data(), offsets.data(), MPI_BYTE,
+                                MPI_COMM_WORLD);
+        });
       continue;
     }
     // A void kernel's array: the runs of elements each rank changed, applied in rank order. An

@@ -88,5 +88,20 @@ else
   passed=$((passed + 1))
 fi
 
+# A rank stuck in its part: the others give up after $CULIFT_MPI_TIMEOUT seconds and the job ends.
+args spin '[[0.0] * 500 + [1e18] * 500]'
+start=$(date +%s)
+if CULIFT_MPI_TIMEOUT=3 timeout 120 "${mpi[@]}" -x CULIFT_MPI_TIMEOUT -np 2 "$culift" launch "$header" --function Spin \
+     --extent 1000 --args "@$work/spin.json" -- -I"$include" > "$work/out" 2> "$work/err"; then
+  echo "FAIL Spin: a launch with a rank stuck in its part succeeded"
+  failures=$((failures + 1))
+elif ! grep -q "culift: rank 0 waited more than 3 s in MPI_Allreduce for the other ranks" "$work/err"; then
+  echo "FAIL Spin: no watchdog report after $(($(date +%s) - start)) s: $(grep -v warning "$work/err" | head -3)"
+  failures=$((failures + 1))
+else
+  echo "ok Spin -np 2: rank 0 gave up on the stuck rank after the timeout, the job ended in $(($(date +%s) - start)) s"
+  passed=$((passed + 1))
+fi
+
 echo "mpi split: $passed passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -47,3 +47,11 @@ CULIFT_KERNEL void Histogram(const int* bin, int* counts, int i) { counts[bin[i]
 
 // Reads past the end of x for the second half of its outputs: only the last rank's part fails.
 CULIFT_KERNEL float Stride2(const float* x, int i) { return x[2 * i]; }
+
+// Runs x[i] steps per output: with a huge x in the last rank's part, that rank does not come back
+// for a long time, and the others' watchdog ($CULIFT_MPI_TIMEOUT) ends the job.
+CULIFT_KERNEL float Spin(const float* x, int i) {
+  float s = 0.0f;
+  for (long long k = 0; k < (long long)x[i]; ++k) s = s * 0.5f + 1.0f;
+  return s;
+}

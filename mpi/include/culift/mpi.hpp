@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 
 #include "culift/runtime/kernel.hpp"
@@ -14,8 +15,14 @@ namespace culift::mpi {
 // Whether this process was started by an MPI launcher (mpirun, mpiexec, srun) as one of several.
 bool launchedByMpi();
 
+namespace detail {
+class Watchdog;
+}
+
 // MPI for this process: initialized on construction unless it already is, finalized on
-// destruction if this session initialized it. One per process.
+// destruction if this session initialized it. One per process. A rank that waits in a collective
+// call longer than $CULIFT_MPI_TIMEOUT seconds (default 3600; 0: no limit) for the others says so
+// on stderr and ends its process (exit status 70), and the MPI launcher ends the job.
 class Session {
  public:
   Session();
@@ -29,6 +36,7 @@ class Session {
 
  private:
   bool initialized_ = false;
+  std::unique_ptr<detail::Watchdog> watchdog_;
   int rank_ = 0;
   int size_ = 1;
 };
