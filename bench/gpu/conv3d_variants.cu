@@ -5,6 +5,7 @@
 //
 // - regs<P>:  each thread keeps the 3 x 3 windows of three planes in registers and loads only the
 //             next plane's window per output (9 loads), slabs of P planes;
+// - flat<P>:  lean<P> in every block (tests per thread and plane, not per block; see convFlat);
 // - lean<P>:  regs<P> with fewer instructions per output (no tests inside the extents, weights in
 //             registers, the plane loop unrolled by three);
 // - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
@@ -26,7 +27,10 @@
 // instruction issue limit, not at memory: regs<16> (fmad on) issued 102.5 M instructions (199 per
 // warp of outputs; issue slots 79 % busy, DRAM 14 %), lean<16> 72.9 M (141 per warp of outputs,
 // 45 % occupancy), against 54 floating-point operations and 9 loads per output. A stencil entry
-// at 80 % of copy has to come close to that floor.
+// at 80 % of copy has to come close to that floor. lean<P>'s main loop is 73 PTX instructions per
+// output, but 41 % of its blocks hold a border output and take regs<P>'s path (about 199 per
+// output): flat<P> (not measured yet) takes the lean path in every block, with tests per thread
+// and plane (about 98 PTX instructions per output).
 //
 // Each line: the variant, its grid, the median of 20 launches, the bandwidth counting A read once
 // and the output written once, its share of a float4 copy of the same bytes, and whether every
@@ -244,6 +248,68 @@ __global__ void __launch_bounds__(256) convLean(const float* __restrict__ A, con
   }
 }
 
+// flat<P>: lean<P> in every block. A thread loads a plane's window without tests when the window
+// lies inside the array (every plane but those before the first and after the last, and every
+// row but the array's first and last), else element by element with the array's bounds; the
+// border outputs (i, j or k at an end) take their own element, as the kernel does, by a select.
+// 41 % of lean<P>'s blocks (those with a border output) took regs<P>'s path: this one has none.
+__device__ __forceinline__ void boundedWindow(const float* __restrict__ A, long long c, long long row, long long count,
+                                              float (&dst)[9]) {
+#pragma unroll
+  for (int dj = -1; dj <= 1; ++dj)
+#pragma unroll
+    for (int dk = -1; dk <= 1; ++dk) {
+      const long long e = c + dj * row + dk;
+      dst[(dj + 1) * 3 + dk + 1] = e >= 0 && e < count ? A[e] : 0.0f;
+    }
+}
+
+__device__ __forceinline__ void flatWindow(const float* __restrict__ A, long long c, long long row, long long count,
+                                           float (&dst)[9]) {
+  if (c - row - 1 >= 0 && c + row + 1 < count) leanWindow(A + c, row, dst);
+  else boundedWindow(A, c, row, count, dst);
+}
+
+__global__ void __launch_bounds__(256) convFlat(const float* __restrict__ A, const float* __restrict__ wg, int ni,
+                                                int nj, int nk, float* __restrict__ out, int per) {
+  const int k = blockIdx.x * kTx + threadIdx.x % kTx, j = blockIdx.y * kTy + threadIdx.x / kTx;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (j >= nj || k >= nk || z0 >= z1) return;
+  float w[27];
+#pragma unroll
+  for (int t = 0; t < 27; ++t) w[t] = wg[t];
+  const long long row = nk, plane = (long long)nj * nk, count = (long long)ni * plane;
+  const bool edge = j == 0 || j == nj - 1 || k == 0 || k == nk - 1;
+  long long c = (long long)(z0 - 1) * plane + (long long)j * nk + k;  // the window's centre, plane z0 - 1
+  float a[9], b[9], c9[9];
+  flatWindow(A, c, row, count, a);
+  c += plane;
+  flatWindow(A, c, row, count, b);
+  // Output z takes the centre of its own plane (b after the rotation) at a border.
+  auto result = [&](int z, const float(&p)[9], const float(&q)[9], const float(&r)[9]) {
+    const float s = leanSum(w, p, q, r);
+    return edge || z == 0 || z == ni - 1 ? q[4] : s;
+  };
+  int i = z0;
+#pragma unroll 1
+  for (; i + 3 <= z1; i += 3) {
+    flatWindow(A, c + plane, row, count, c9);
+    out[c] = result(i, a, b, c9);
+    flatWindow(A, c + 2 * plane, row, count, a);
+    out[c + plane] = result(i + 1, b, c9, a);
+    flatWindow(A, c + 3 * plane, row, count, b);
+    out[c + 2 * plane] = result(i + 2, c9, a, b);
+    c += 3 * plane;
+  }
+  for (; i < z1; ++i) {
+    flatWindow(A, c + plane, row, count, c9);
+    out[c] = result(i, a, b, c9);
+    c += plane;
+#pragma unroll
+    for (int t = 0; t < 9; ++t) a[t] = b[t], b[t] = c9[t];
+  }
+}
+
 __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long long n4) {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n4; e += (long long)gridDim.x * blockDim.x)
     b[e] = a[e];
@@ -298,10 +364,8 @@ int main() {
   std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
               8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);
-  const std::pair<const char*, Variant> variants[] = {{"lean", convLean},
-                                                      {"regs", convRegs},
-                                                      {"smem", convSmem},
-                                                      {"both", convBoth}};
+  const std::pair<const char*, Variant> variants[] = {
+      {"flat", convFlat}, {"lean", convLean}, {"regs", convRegs}, {"smem", convSmem}, {"both", convBoth}};
   for (const auto& [name, fn] : variants)
     for (int per : {4, 8, 16, 32, 64}) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
