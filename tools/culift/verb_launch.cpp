@@ -281,7 +281,7 @@ int runLaunch() {
       std::string whyNot;
       engine = rt::Engine::tryCreate(engineOptions, &whyNot);
       if (!engine) {
-        llvm::errs() << "culift launch: no GPU: " << whyNot << "\n";
+        if (speaks) llvm::errs() << "culift launch: no GPU: " << whyNot << "\n";
         return kExitError;
       }
     } else {
