@@ -76,10 +76,9 @@ __device__ __forceinline__ void loadWindow(const float* __restrict__ A, int z, i
     }
 }
 
-__global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, const float* __restrict__ w, int ni,
-                                                int nj, int nk, float* __restrict__ out, int per) {
-  const int k = blockIdx.x * kTx + threadIdx.x % kTx, j = blockIdx.y * kTy + threadIdx.x / kTx;
-  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+// One thread's outputs (i, j, k) for i in [z0, z1), the windows of three planes in registers.
+__device__ __forceinline__ void regsSlab(const float* __restrict__ A, const float* __restrict__ w, int ni, int nj,
+                                         int nk, float* __restrict__ out, int j, int k, int z0, int z1) {
   if (j >= nj || k >= nk || z0 >= z1) return;
   float v[27];
   loadWindow(A, z0 - 1, j, k, ni, nj, nk, v);
@@ -92,6 +91,13 @@ __global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, con
 #pragma unroll
     for (int t = 0; t < 18; ++t) v[t] = v[t + 9];
   }
+}
+
+__global__ void __launch_bounds__(256) convRegs(const float* __restrict__ A, const float* __restrict__ w, int ni,
+                                                int nj, int nk, float* __restrict__ out, int per) {
+  const int k = blockIdx.x * kTx + threadIdx.x % kTx, j = blockIdx.y * kTy + threadIdx.x / kTx;
+  const int z0 = blockIdx.z * per;
+  regsSlab(A, w, ni, nj, nk, out, j, k, z0, min(ni, z0 + per));
 }
 
 // The tile of plane z with its halo: (kTy + 2) x (kTx + 2), element (y, x) at j0 - 1 + y, k0 - 1 + x.
@@ -200,18 +206,7 @@ __global__ void __launch_bounds__(256) convLean(const float* __restrict__ A, con
   const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
   const bool inside = z0 >= 1 && z1 <= ni - 1 && j0 >= 1 && j0 + kTy <= nj - 1 && k0 >= 1 && k0 + kTx <= nk - 1;
   if (!inside) {
-    if (j >= nj || k >= nk || z0 >= z1) return;
-    float v[27];
-    loadWindow(A, z0 - 1, j, k, ni, nj, nk, v);
-    loadWindow(A, z0, j, k, ni, nj, nk, v + 9);
-#pragma unroll 1
-    for (int i = z0; i < z1; ++i) {
-      loadWindow(A, i + 1, j, k, ni, nj, nk, v + 18);
-      const float r = border(i, j, k, ni, nj, nk) ? v[13] : window27(wg, v);
-      out[((long long)i * nj + j) * nk + k] = r;
-#pragma unroll
-      for (int t = 0; t < 18; ++t) v[t] = v[t + 9];
-    }
+    regsSlab(A, wg, ni, nj, nk, out, j, k, z0, z1);
     return;
   }
   float w[27];

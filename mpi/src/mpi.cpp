@@ -141,42 +141,62 @@ struct Run {
   std::uint64_t count;
 };
 
-// The runs of elements of `now` whose bytes differ from `before`, for elements of type T.
-template <typename T> void appendRuns(const std::uint8_t* nowBytes, const std::uint8_t* beforeBytes, std::size_t count,
-                                      std::vector<Run>& runs) {
-  auto load = [](const std::uint8_t* p, std::size_t e) {
-    T v;
-    std::memcpy(&v, p + e * sizeof(T), sizeof(T));
-    return v;
-  };
+// The runs of elements e < count for which changed(e) holds.
+template <typename Changed> std::vector<Run> runsWhere(std::size_t count, Changed changed) {
+  std::vector<Run> runs;
   for (std::size_t e = 0; e < count;) {
-    while (e < count && load(nowBytes, e) == load(beforeBytes, e)) ++e;
+    while (e < count && !changed(e)) ++e;
     const std::size_t first = e;
-    while (e < count && load(nowBytes, e) != load(beforeBytes, e)) ++e;
+    while (e < count && changed(e)) ++e;
     if (e > first) runs.push_back({first, e - first});
+  }
+  return runs;
+}
+
+// The runs of elements of `now` whose bytes differ from `before`: elements of 1, 2, 4 or 8 bytes
+// compared as integers, others byte by byte.
+std::vector<Run> changedRuns(const std::uint8_t* now, const std::uint8_t* before, std::size_t count,
+                             std::size_t elementBytes) {
+  auto typed = [&]<typename T>(T) {
+    return runsWhere(count, [&](std::size_t e) {
+      T x, y;
+      std::memcpy(&x, now + e * sizeof(T), sizeof(T));
+      std::memcpy(&y, before + e * sizeof(T), sizeof(T));
+      return x != y;
+    });
+  };
+  switch (elementBytes) {
+    case 1: return typed(std::uint8_t{});
+    case 2: return typed(std::uint16_t{});
+    case 4: return typed(std::uint32_t{});
+    case 8: return typed(std::uint64_t{});
+    default:
+      return runsWhere(count, [&](std::size_t e) {
+        return std::memcmp(now + e * elementBytes, before + e * elementBytes, elementBytes) != 0;
+      });
   }
 }
 
-std::vector<Run> changedRuns(const std::uint8_t* now, const std::uint8_t* before, std::size_t count,
-                             std::size_t elementBytes) {
-  std::vector<Run> runs;
-  switch (elementBytes) {
-    case 1: appendRuns<std::uint8_t>(now, before, count, runs); break;
-    case 2: appendRuns<std::uint16_t>(now, before, count, runs); break;
-    case 4: appendRuns<std::uint32_t>(now, before, count, runs); break;
-    case 8: appendRuns<std::uint64_t>(now, before, count, runs); break;
-    default:
-      for (std::size_t e = 0; e < count;) {
-        auto same = [&](std::size_t x) {
-          return std::memcmp(now + x * elementBytes, before + x * elementBytes, elementBytes) == 0;
-        };
-        while (e < count && same(e)) ++e;
-        const std::size_t first = e;
-        while (e < count && !same(e)) ++e;
-        if (e > first) runs.push_back({first, e - first});
-      }
+// The ranks' parts of `data`, rank r's bytes [start[r], start[r + 1]), each already in place on
+// its own rank, reach every rank: one MPI_Allgatherv where the whole fits an int, else one
+// broadcast per rank in slices.
+void gatherInPlace(const Session& s, std::uint8_t* data, const std::vector<std::uint64_t>& start) {
+  const auto ranks = static_cast<std::size_t>(s.size());
+  if (start[ranks] <= static_cast<std::uint64_t>(INT_MAX)) {
+    std::vector<int> counts(ranks), offsets(ranks);
+    for (std::size_t k = 0; k < ranks; ++k) {
+      counts[k] = static_cast<int>(start[k + 1] - start[k]);
+      offsets[k] = static_cast<int>(start[k]);
+    }
+    collective("MPI_Allgatherv", [&] {
+      return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts.data(), offsets.data(), MPI_BYTE,
+                            MPI_COMM_WORLD);
+    });
+    return;
   }
-  return runs;
+  for (int root = 0; root < s.size(); ++root)
+    broadcast(data + start[static_cast<std::size_t>(root)],
+              start[static_cast<std::size_t>(root) + 1] - start[static_cast<std::size_t>(root)], root);
 }
 
 // Every rank's bytes, one after another in rank order, and where each rank's start: one
@@ -196,23 +216,8 @@ Gathered allGather(const Session& s, const std::vector<std::uint8_t>& mine) {
   g.start.assign(ranks + 1, 0);
   for (std::size_t k = 0; k < ranks; ++k) g.start[k + 1] = g.start[k] + sizes[k];
   g.bytes.resize(g.start[ranks]);
-  if (g.start[ranks] <= static_cast<std::uint64_t>(INT_MAX)) {
-    std::vector<int> counts(ranks), offsets(ranks);
-    for (std::size_t k = 0; k < ranks; ++k) {
-      counts[k] = static_cast<int>(sizes[k]);
-      offsets[k] = static_cast<int>(g.start[k]);
-    }
-    collective("MPI_Allgatherv", [&] {
-      return MPI_Allgatherv(mine.data(), static_cast<int>(own), MPI_BYTE, g.bytes.data(), counts.data(), offsets.data(),
-                            MPI_BYTE, MPI_COMM_WORLD);
-    });
-    return g;
-  }
-  for (int root = 0; root < s.size(); ++root) {
-    std::uint8_t* at = g.bytes.data() + g.start[static_cast<std::size_t>(root)];
-    if (root == s.rank() && own) std::memcpy(at, mine.data(), own);
-    broadcast(at, sizes[static_cast<std::size_t>(root)], root);
-  }
+  if (own) std::memcpy(g.bytes.data() + g.start[static_cast<std::size_t>(s.rank())], mine.data(), own);
+  gatherInPlace(s, g.bytes.data(), g.start);
   return g;
 }
 
@@ -326,25 +331,14 @@ SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const 
     if (w.param->role == ParamRole::ResultArray) {
       // `out`: each rank's outputs, a contiguous range of whole records, gathered in place.
       const std::size_t perOutput = (w.param->record ? w.param->record->elements() : 1) * w.elementBytes;
-      std::vector<int> counts(static_cast<std::size_t>(session.size())), offsets(counts.size());
-      const bool fits = static_cast<std::uint64_t>(total) * perOutput <= static_cast<std::uint64_t>(INT_MAX);
-      for (int root = 0; root < session.size(); ++root) {
+      std::vector<std::uint64_t> start(static_cast<std::size_t>(session.size()) + 1);
+      for (int root = 0; root <= session.size(); ++root) {
         std::int64_t first = 0, last = 0;
         partOf(root, first, last);
-        const std::size_t bytes = static_cast<std::size_t>(last - first) * perOutput;
-        if (root != r.rank) r.receivedBytes += bytes;
-        if (fits) {
-          counts[static_cast<std::size_t>(root)] = static_cast<int>(bytes);
-          offsets[static_cast<std::size_t>(root)] = static_cast<int>(static_cast<std::size_t>(first) * perOutput);
-        } else {
-          broadcast(w.data + static_cast<std::size_t>(first) * perOutput, bytes, root);
-        }
+        start[static_cast<std::size_t>(root)] = static_cast<std::uint64_t>(first) * perOutput;
       }
-      if (fits)
-        collective("MPI_Allgatherv", [&] {
-          return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w.data, counts.data(), offsets.data(), MPI_BYTE,
-                                MPI_COMM_WORLD);
-        });
+      r.receivedBytes += start.back() - static_cast<std::uint64_t>(r.last - r.first) * perOutput;
+      gatherInPlace(session, w.data, start);
       continue;
     }
     // A void kernel's array: the runs of elements each rank changed, applied in rank order. An

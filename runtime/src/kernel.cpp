@@ -293,9 +293,7 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     throw ArgumentError(name() + ": launched on another engine than the one it was loaded on");
   // Every check before the backend sees anything.
   std::vector<ResolvedArg> resolved = resolveLaunchArguments(*function_, plan, args, engine_.get());
-  if (plan.partFirst < 0 ||
-      (plan.partLast >= 0 && (plan.partLast < plan.partFirst || plan.partLast > plan.elements())) ||
-      (plan.partLast < 0 && plan.partFirst > plan.elements()))
+  if (plan.partFirst < 0 || plan.partFirst > plan.partEnd() || plan.partEnd() > plan.elements())
     throw ArgumentError(name() + ": the part [" + std::to_string(plan.partFirst) + ", " +
                         std::to_string(plan.partLast) + ") is not a range of the launch's " +
                         std::to_string(plan.elements()) + " outputs");

@@ -371,10 +371,9 @@ int runLaunch() {
     int ranks = 1;
 #ifdef CULIFT_HAVE_MPI
     if (split) ranks = mpi::launchSplit(*session, kernel, plan, args).ranks;
-    else kernel.launchArgs(*engine, plan, args);
-#else
-    kernel.launchArgs(*engine, plan, args);
+    else
 #endif
+      kernel.launchArgs(*engine, plan, args);
     stop.record(*engine);
     engine->synchronize();
     const float ms = rt::Event::elapsedMs(start, stop);

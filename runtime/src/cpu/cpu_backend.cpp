@@ -142,7 +142,7 @@ class CpuBackend final : public BackendImpl {
     const cpujit::LaunchArgs a = compiledArgs(fn, plan, args, scalars);
     // The launch's part (LaunchPlan::partFirst, partLast): the outputs [base, base + total).
     const std::uint64_t base = static_cast<std::uint64_t>(plan.partFirst);
-    const std::uint64_t end = plan.partLast < 0 ? a.outputs() : static_cast<std::uint64_t>(plan.partLast);
+    const auto end = static_cast<std::uint64_t>(plan.partEnd());
     const std::uint64_t total = end - base;
     // Contiguous chunks, a few per thread so that uneven rows even out; small launches run here.
     const std::uint64_t chunks = total < 4096 ? 1 : std::min<std::uint64_t>(total, std::uint64_t{threads_} * 4);
@@ -187,7 +187,7 @@ class CpuBackend final : public BackendImpl {
     extent.rank = plan.rank;
     for (unsigned axis = 0; axis < 3; ++axis) extent.n[axis] = plan.extent[axis];
     extent.first = static_cast<std::uint64_t>(plan.partFirst);
-    if (plan.partLast >= 0) extent.last = static_cast<std::uint64_t>(plan.partLast);
+    extent.last = static_cast<std::uint64_t>(plan.partEnd());
     try {
       program.launch(fn, extent, kernelArgs, loopAsWritten);
     } catch (const interp::Error& e) {

@@ -45,7 +45,8 @@ struct LaunchPlan {
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   friend bool operator==(const LaunchPlan&, const LaunchPlan&) = default;
   bool empty() const { return elements() == 0; }
-  bool whole() const { return partFirst == 0 && (partLast < 0 || partLast == elements()); }
+  std::int64_t partEnd() const { return partLast < 0 ? elements() : partLast; }  // the part's end, resolved
+  bool whole() const { return partFirst == 0 && partEnd() == elements(); }
   std::string toString() const;  // "2-D 1024x1024: grid (64, 64, 1) x block (16, 16, 1)"
 };
 
