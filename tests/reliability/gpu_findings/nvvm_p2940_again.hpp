@@ -1,11 +1,12 @@
 // Seed 20261206, program 2940 of the GPU leg as the generator of that day wrote it (the plan shapes
 // added to the generator since change a seed's programs), reduced again on the H200 with the build
 // of 2026-12-04 (the GPU as the oracle), and variants of it, one change each, for
-// scripts/compare-backends.sh (extent 4x4x4, arguments [a0, a1, ra0]). In the GPU leg, with its
-// arguments, the reduced program differs by default and with --ptxas-options=-O0 and agrees with
-// -G; launched by `culift launch` with the arguments of scripts/gpu-findings.sh, every variant
-// here, the reduced program too, compares equal by default and with -G (2026-12-04): what the
-// device compiler gets wrong depends on the leg's arguments or on the leg's module.
+// scripts/compare-backends.sh (extent 4x4x4, arguments [a0, a1, ra0]). With the leg's arguments
+// (nvvm_p2940_program.args.json: record members near INT_MIN) the reduced program and every
+// variant but Q2940NoSv8 and Q2940NoAdd differed by default and with --ptxas-options=-O0 and
+// agreed with -G: NVVM extended (int)((unsigned)-3 + (unsigned)sv7.m2) to 64 bits as the
+// extension of sv7.m2 minus 3. With the conversion to int through culift_narrow<int>, all agree
+// (2026-12-04); golden int_wrap_extension is the kernel reduced by hand.
 #include <cstdint>
 #include <culift/annotate.hpp>
 

@@ -18,6 +18,19 @@ std::string castSpelling(const Type& t) { return "(" + toString(t) + ")"; }
 // signed char, short and their unsigned forms: the device computes with them in 32 bits.
 bool isNarrowInteger(Scalar s) { return isInteger(s) && byteSize(s) < 4; }
 
+// Integer conversions that go through the prelude's culift_narrow on the device: to a char or
+// short from a wider integer (see AstPrinter::narrowResult), and to int from an unsigned int or a
+// 64-bit integer, which wraps modulo 2^32 where the value does not fit. Left to it, the device
+// compiler's optimizer took the 64-bit extension of such an int for the extension of its operand
+// plus the constant (`(long long)(int)((unsigned)m + 0xfffffffdu)` as `(long long)m - 3`, wrong
+// for m below INT_MIN + 3; seed 20261206, program 2940 of the GPU leg, reduced).
+bool hiddenConversion(Scalar target, Scalar source) {
+  if (!isInteger(source)) return false;
+  if (isNarrowInteger(target)) return byteSize(source) >= 4;
+  return target == Scalar::I32 && (source == Scalar::U32 || byteSize(source) == 8);
+}
+
+
 // An expression of literals only ((-2147483647) - 1), which the device compiler folds whole.
 bool literalsOnly(const Expr& e) {
   bool only = true;
@@ -444,8 +457,8 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
       if (auto folded = foldExactCast(*c, e.type.scalar)) return {folded->text, folded->parenthesized};
     }
   }
-  if (flavor_ == Flavor::Cuda && e.type.isValue() && isNarrowInteger(e.type.scalar) && operand.type.isValue() &&
-      isInteger(operand.type.scalar) && byteSize(operand.type.scalar) >= 4 && !literalsOnly(operand))
+  if (flavor_ == Flavor::Cuda && e.type.isValue() && operand.type.isValue() &&
+      hiddenConversion(e.type.scalar, operand.type.scalar) && !literalsOnly(operand))
     return {narrowResult(e.type.scalar, argument(operand)), false};
   if (flavor_ == Flavor::Cuda && e.type.isValue() && isInteger(e.type.scalar) && byteSize(e.type.scalar) == 8 &&
       operand.type.isValue() && isNarrowInteger(operand.type.scalar) && !literalsOnly(operand))
