@@ -1,0 +1,223 @@
+// Where the 2-D convolution entry's time goes: KernelBench's conv2d (x 256 x 3 x 224 x 224, 96
+// filters 11 x 11, stride 4, pad 2) through the entry as culift emits it (`Conv2D_conv64x128`, an
+// implicit GEMM: per chunk of 16 terms the block gathers the input for its 128 positions and the
+// filter for its 64 channels into shared memory, then each output adds the chunk's terms in source
+// order under its padding flag) against hand-written forms of the same entry, each with the same
+// bits:
+//
+// - sep<Q>: the gathers' addresses separated into a part of the position (or channel), computed
+//           once per tile, and a part of the term, computed once per chunk: the input's index
+//           ((n * C + c) * H + y) * W + xx is ((n * C) * H + oh * stride - pad) * W + ow * stride
+//           - pad plus (c * H + r) * W + s, the filter's ((k * C + c) * R + r) * S + s is
+//           k * C * R * S plus (c * R + r) * S + s; the padding test adds a term's r and s to the
+//           position's oh * stride - pad and ow * stride - pad. No division per gathered element
+//           (the entry divides nk by K for every input element and takes nk % K for every filter
+//           element); Q terms per chunk.
+//
+// Standalone, on the GPU machine, over the entries as culift emits them:
+//
+//   culift emit bench/gpu/conv_kernels.hpp -o .gpu/conv.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o conv2d_variants bench/gpu/conv2d_variants.cu &&
+//   ./conv2d_variants
+//
+// (default math, as the benchmark runs it: the products and sums contract to fused multiply-adds
+// alike in every form.) Each line: the form, the median of 10 launches, TFLOP/s counting every
+// product and sum of the terms, and whether every output has the emitted entry's bits.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "conv.cu"
+
+#include "cuda_check.cuh"
+
+namespace {
+
+template <int kQ>
+__global__ void __launch_bounds__(256)
+    convSep(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
+            int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
+  const long long plane = n1 * n2, kpi = K;
+  const long long terms = (long long)C * R * S;
+  const long long allpos = (n0 + kpi - 1) / kpi * plane;
+  const long long tilesK = (kpi + 63) / 64, tilesP = (allpos + 127) / 128;
+  __shared__ __align__(16) float sx[kQ][128];
+  __shared__ __align__(16) float sw[kQ][64];
+  __shared__ __align__(16) unsigned char sf[kQ][128];
+  __shared__ int cr[kQ], cs[kQ], dw[kQ], sany[kQ];
+  __shared__ long long dx[kQ];
+  __shared__ long long pimg[128], ppos[128], pbase[128];
+  __shared__ int poy[128], pox[128];
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+#pragma unroll 1
+  for (long long t = (long long)blockIdx.y * gridDim.x + blockIdx.x; t < tilesK * tilesP;
+       t += (long long)gridDim.x * gridDim.y) {
+    const long long k0 = t % tilesK * 64, p0 = t / tilesK * 128;
+    __syncthreads();
+    for (int e = threadIdx.x; e < 128; e += 256) {
+      const long long p = p0 + e;
+      const long long img = p < allpos ? p / plane : -1;
+      const long long pos = img < 0 ? 0 : p - img * plane;
+      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
+      pimg[e] = img;
+      ppos[e] = pos;
+      poy[e] = oy;
+      pox[e] = ox;
+      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
+    }
+    __syncthreads();
+    float acc[8][4] = {};
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < 4; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[tx * 4 + n];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        acc[m][n] = culift_zero(0.0f);
+      }
+#pragma unroll 1
+    for (long long q0 = 0; q0 < terms; q0 += kQ) {
+      __syncthreads();
+      if (threadIdx.x < kQ) {
+        const long long q = q0 + threadIdx.x;
+        if (q < terms) {
+          unsigned u = (unsigned)q;
+          const int s = (int)(u % (unsigned)S);
+          u /= (unsigned)S;
+          const int r = (int)(u % (unsigned)R);
+          const int c = (int)(u / (unsigned)R);
+          cr[threadIdx.x] = r;
+          cs[threadIdx.x] = s;
+          dx[threadIdx.x] = ((long long)c * H + r) * W + s;
+          dw[threadIdx.x] = (c * R + r) * S + s;
+        }
+        sany[threadIdx.x] = 0;
+      }
+      __syncthreads();
+#pragma unroll 1
+      for (int e = threadIdx.x; e < kQ * 128; e += 256) {
+        const int qq = e / 128, pp = e % 128;
+        bool use = false;
+        if (q0 + qq < terms && pimg[pp] >= 0 && pimg[pp] * kpi + k0 < n0) {
+          const int y = poy[pp] + cr[qq], xx = pox[pp] + cs[qq];
+          use = y >= 0 && y < H && xx >= 0 && xx < W;
+          if (use) {
+            sx[qq][pp] = x[pbase[pp] + dx[qq]];
+            sany[qq] = 1;
+          }
+        }
+        sf[qq][pp] = use;
+      }
+      __syncthreads();
+#pragma unroll 1
+      for (int e = threadIdx.x; e < kQ * 64; e += 256) {
+        const int qq = e % kQ, kk = e / kQ;
+        const long long nk = k0 + kk;
+        if (sany[qq] && nk < kpi && nk < n0) sw[qq][kk] = w[nk * (C * R * S) + dw[qq]];
+      }
+      __syncthreads();
+      auto step = [&](int qq) {
+        float v0[4], v1[8];
+        bool f[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) v0[u] = sx[qq][tx * 4 + u];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) v1[u] = sw[qq][ty * 8 + u];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) f[u] = sf[qq][tx * 4 + u] != 0;
+#pragma unroll
+        for (int m = 0; m < 8; ++m)
+#pragma unroll
+          for (int n = 0; n < 4; ++n)
+            if (f[n]) acc[m][n] += v0[n] * v1[m];
+      };
+      const int nq = (int)(terms - q0 < kQ ? terms - q0 : kQ);
+      if (nq == kQ) {
+#pragma unroll
+        for (int qq = 0; qq < kQ; ++qq) step(qq);
+      } else {
+#pragma unroll 1
+        for (int qq = 0; qq < nq; ++qq) step(qq);
+      }
+    }
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < 4; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[tx * 4 + n];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        out[(img * kpi + k) * plane + ppos[tx * 4 + n]] = acc[m][n];
+      }
+  }
+}
+
+}  // namespace
+
+int main() {
+  const int N = 256, C = 3, H = 224, W = 224, K = 96, R = 11, S = 11, stride = 4, pad = 2;
+  const int OH = (H + 2 * pad - R) / stride + 1, OW = (W + 2 * pad - S) / stride + 1;
+  const long long nx = (long long)N * C * H * W, nw = (long long)K * C * R * S, no = (long long)N * K * OH * OW;
+  std::vector<float> hx(nx), hw(nw);
+  unsigned s = 2718281u;
+  for (auto& v : hx) {
+    s = s * 1664525u + 1013904223u;
+    v = (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+  for (auto& v : hw) {
+    s = s * 1664525u + 1013904223u;
+    v = ((float)(s >> 8) / 8388608.0f - 1.0f) * 0.1f;
+  }
+  float *x, *w, *out, *ref;
+  CHECK(cudaMalloc(&x, nx * 4));
+  CHECK(cudaMalloc(&w, nw * 4));
+  CHECK(cudaMalloc(&out, no * 4));
+  CHECK(cudaMalloc(&ref, no * 4));
+  CHECK(cudaMemcpy(x, hx.data(), nx * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(w, hw.data(), nw * 4, cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  auto median = [&](const std::function<void()>& launch) {
+    launch();
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> times;
+    for (int r = 0; r < 10; ++r) {
+      CHECK(cudaEventRecord(a));
+      launch();
+      CHECK(cudaEventRecord(b));
+      CHECK(cudaEventSynchronize(b));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, a, b));
+      times.push_back(ms);
+    }
+    std::sort(times.begin(), times.end());
+    return (double)times[times.size() / 2];
+  };
+  const double flops = 2.0 * no * C * R * S;
+  const dim3 grid(24, 384), block(256);  // as the runtime launches the entry on the H200
+  const long long n0 = (long long)N * K;
+  const double entryMs = median([&] {
+    Conv2D_conv64x128<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, ref, n0, OH, OW);
+  });
+  CHECK(cudaGetLastError());
+  std::printf("Conv2D_conv64x128   %.4f ms  %5.2f TFLOP/s\n", entryMs, flops / (entryMs * 1e9));
+  std::vector<float> got(no), want(no);
+  CHECK(cudaMemcpy(want.data(), ref, no * 4, cudaMemcpyDeviceToHost));
+  using Variant = void (*)(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long,
+                           long long, long long);
+  const std::pair<const char*, Variant> variants[] = {{"sep<16>", convSep<16>}, {"sep<32>", convSep<32>}};
+  for (const auto& [name, fn] : variants) {
+    CHECK(cudaMemset(out, 0xff, no * 4));
+    const Variant f = fn;
+    const double ms = median([&] { f<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, out, n0, OH, OW); });
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(got.data(), out, no * 4, cudaMemcpyDeviceToHost));
+    const bool same = std::memcmp(got.data(), want.data(), no * 4) == 0;
+    std::printf("%-18s  %.4f ms  %5.2f TFLOP/s  %s\n", name, ms, flops / (ms * 1e9), same ? "same bits" : "DIFFERENT BITS");
+  }
+  return 0;
+}
