@@ -217,6 +217,13 @@ fi
 wait
 
 # --- summary (last) ----------------------------------------------------------------------------
+# The first failed assertions of every failing test log, before the summary: a device call may
+# bring back only the command's output, not the logs.
+for log in "$out"/*.log; do
+  [ -f "$log" ] && grep -q "FAILED:" "$log" || continue
+  echo "== $(basename "$log"): the first failures"
+  grep -A12 "FAILED:" "$log" | head -n 40 | cut -c1-200
+done
 {
   echo "culift gpu-check: $(grep -m1 -E '^\s*\[0\]' "$out/probe.txt" 2>/dev/null | sed 's/^ *//')"
   sort -k2 "$records"
