@@ -37,8 +37,7 @@
 
 namespace {
 
-template <int kQ>
-__global__ void __launch_bounds__(256)
+template <int kQ> __global__ void __launch_bounds__(256)
     convSep(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
             int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
   const long long plane = n1 * n2, kpi = K;
@@ -200,9 +199,8 @@ int main() {
   const double flops = 2.0 * no * C * R * S;
   const dim3 grid(24, 384), block(256);  // as the runtime launches the entry on the H200
   const long long n0 = (long long)N * K;
-  const double entryMs = median([&] {
-    Conv2D_conv64x128<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, ref, n0, OH, OW);
-  });
+  const double entryMs = median(
+      [&] { Conv2D_conv64x128<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, ref, n0, OH, OW); });
   CHECK(cudaGetLastError());
   std::printf("Conv2D_conv64x128   %.4f ms  %5.2f TFLOP/s\n", entryMs, flops / (entryMs * 1e9));
   std::vector<float> got(no), want(no);
@@ -217,7 +215,8 @@ int main() {
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpy(got.data(), out, no * 4, cudaMemcpyDeviceToHost));
     const bool same = std::memcmp(got.data(), want.data(), no * 4) == 0;
-    std::printf("%-18s  %.4f ms  %5.2f TFLOP/s  %s\n", name, ms, flops / (ms * 1e9), same ? "same bits" : "DIFFERENT BITS");
+    std::printf("%-18s  %.4f ms  %5.2f TFLOP/s  %s\n", name, ms, flops / (ms * 1e9),
+                same ? "same bits" : "DIFFERENT BITS");
   }
   return 0;
 }
