@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Copies the binaries a GPU session needs from a build tree into .gpu/ (ignored by git),
 # stripped so that they travel small: culift, the runtime test executables, the Pearson
-# tutorial, the differential tester's GPU leg and the benchmarks.
+# tutorial, the differential tester (its GPU leg, and its CPU legs for campaigns over the GPU
+# machine's cores: scripts/difftest-cpu-shards.sh) and the benchmarks.
 #
 #   scripts/gpu-stage.sh [BUILD_DIR]      (default: build)
 set -euo pipefail
@@ -11,7 +12,7 @@ dest="$root/.gpu"
 rm -rf "$dest"
 mkdir -p "$dest"
 copied=0
-for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu \
+for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu tests/reliability/culift-difftest \
            tests/reliability/reliability_runtime_tests tests/module_files/embedded_kernels_tests tests/codegen/codegen_nvcc_tests \
            bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench bench/gpu/culift_embedded_startup_bench tests/runtime/runtime_*_tests; do
   for f in "$build"/$rel; do

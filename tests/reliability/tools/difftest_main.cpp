@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include <llvm/Support/CommandLine.h>
 
@@ -59,7 +60,10 @@ int main(int argc, char** argv) {
   o.gen.exactMathOnly = exactMath;
   o.gen.argSets = argSets;
   o.gen.checksum = !noChecksum;
-  o.oracle.includeDir = CULIFT_INCLUDE_DIR;
+  // culift's headers for the native legs: under $CULIFT_SOURCE_ROOT where the binary runs away
+  // from the tree it was built in (the GPU machine), else that tree's.
+  const char* sourceRoot = std::getenv("CULIFT_SOURCE_ROOT");
+  o.oracle.includeDir = sourceRoot && *sourceRoot ? std::string(sourceRoot) + "/include" : CULIFT_INCLUDE_DIR;
   o.oracle.nativeO2 = !noO2 && !onlyCompiled;
   o.oracle.nativeO0 = !onlyCompiled;
   o.oracle.interpreter = !onlyCompiled;
