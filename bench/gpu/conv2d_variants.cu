@@ -13,8 +13,10 @@
 //           position's oh * stride - pad and ow * stride - pad. No division per gathered element
 //           (the entry divides nk by K for every input element and takes nk % K for every filter
 //           element); Q terms per chunk.
+// - pf:     sep<16> with the next chunk's gathers in registers while the block computes one.
 //
-// Standalone, on the GPU machine, over the entries as culift emits them:
+// On the GPU machine, `OUT=... scripts/gpu-harnesses.sh` builds and runs it;
+// standalone, over the entries as culift emits them:
 //
 //   culift emit bench/gpu/conv_kernels.hpp -o .gpu/conv.cu -- -Iinclude   (development machine)
 //   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o conv2d_variants bench/gpu/conv2d_variants.cu &&
@@ -154,6 +156,154 @@ template <int kQ> __global__ void __launch_bounds__(256)
   }
 }
 
+// pf: sep<16> with the next chunk's gathers in flight while the block computes the current one:
+// each thread loads its 8 input elements (one position, terms h, h + 2, ...) and 4 filter
+// elements of the next chunk into registers before the chunk's products, and stores them into
+// shared memory after them (the counters' table double-buffered). The filter is read for every
+// term of the chunk, not only those some position runs (every element is in the array here).
+__global__ void __launch_bounds__(256, 2)
+    convPf(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
+           int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
+  constexpr int kQ = 16;
+  const long long plane = n1 * n2, kpi = K;
+  const long long terms = (long long)C * R * S;
+  const long long allpos = (n0 + kpi - 1) / kpi * plane;
+  const long long tilesK = (kpi + 63) / 64, tilesP = (allpos + 127) / 128;
+  __shared__ __align__(16) float sx[kQ][128];
+  __shared__ __align__(16) float sw[kQ][64];
+  __shared__ __align__(16) unsigned char sf[kQ][128];
+  __shared__ int cr[2][kQ], cs[2][kQ], dw[2][kQ];
+  __shared__ long long dx[2][kQ];
+  __shared__ long long pimg[128], ppos[128], pbase[128];
+  __shared__ int poy[128], pox[128];
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  const int gp = threadIdx.x % 128, gh = threadIdx.x / 128;  // this thread's gathered position, first term
+  const int wq = threadIdx.x % kQ, wk = threadIdx.x / kQ;    // its filter elements: term wq, channels wk + 16u
+  auto table = [&](int buf, long long q0) {
+    if (threadIdx.x < kQ) {
+      const long long q = q0 + threadIdx.x;
+      if (q < terms) {
+        unsigned u = (unsigned)q;
+        const int s = (int)(u % (unsigned)S);
+        u /= (unsigned)S;
+        const int r = (int)(u % (unsigned)R);
+        const int c = (int)(u / (unsigned)R);
+        cr[buf][threadIdx.x] = r;
+        cs[buf][threadIdx.x] = s;
+        dx[buf][threadIdx.x] = ((long long)c * H + r) * W + s;
+        dw[buf][threadIdx.x] = (c * R + r) * S + s;
+      }
+    }
+  };
+#pragma unroll 1
+  for (long long t = (long long)blockIdx.y * gridDim.x + blockIdx.x; t < tilesK * tilesP;
+       t += (long long)gridDim.x * gridDim.y) {
+    const long long k0 = t % tilesK * 64, p0 = t / tilesK * 128;
+    __syncthreads();
+    for (int e = threadIdx.x; e < 128; e += 256) {
+      const long long p = p0 + e;
+      const long long img = p < allpos ? p / plane : -1;
+      const long long pos = img < 0 ? 0 : p - img * plane;
+      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
+      pimg[e] = img;
+      ppos[e] = pos;
+      poy[e] = oy;
+      pox[e] = ox;
+      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
+    }
+    table(0, 0);
+    __syncthreads();
+    const bool posIn = pimg[gp] >= 0 && pimg[gp] * kpi + k0 < n0;
+    float rx[8], rw[4];
+    bool rf[8];
+    // The chunk at q0 (its counters in table buf) into registers.
+    auto gather = [&](int buf, long long q0) {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        const int qq = gh + 2 * u;
+        bool use = false;
+        if (q0 + qq < terms && posIn) {
+          const int y = poy[gp] + cr[buf][qq], xx = pox[gp] + cs[buf][qq];
+          use = y >= 0 && y < H && xx >= 0 && xx < W;
+          if (use) rx[u] = x[pbase[gp] + dx[buf][qq]];
+        }
+        rf[u] = use;
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        const long long nk = k0 + wk + 16 * u;
+        if (q0 + wq < terms && nk < kpi && nk < n0) rw[u] = w[nk * (C * R * S) + dw[buf][wq]];
+      }
+    };
+    auto stage = [&]() {
+#pragma unroll
+      for (int u = 0; u < 8; ++u) {
+        if (rf[u]) sx[gh + 2 * u][gp] = rx[u];
+        sf[gh + 2 * u][gp] = rf[u];
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) sw[wq][wk + 16 * u] = rw[u];
+    };
+    float acc[8][4] = {};
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < 4; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[tx * 4 + n];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        acc[m][n] = culift_zero(0.0f);
+      }
+    gather(0, 0);
+    stage();
+    table(1, kQ);
+    __syncthreads();
+    int cur = 0;
+#pragma unroll 1
+    for (long long q0 = 0; q0 < terms; q0 += kQ) {
+      const bool more = q0 + kQ < terms;
+      if (more) gather(cur ^ 1, q0 + kQ);
+      auto step = [&](int qq) {
+        float v0[4], v1[8];
+        bool f[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) v0[u] = sx[qq][tx * 4 + u];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) v1[u] = sw[qq][ty * 8 + u];
+#pragma unroll
+        for (int u = 0; u < 4; ++u) f[u] = sf[qq][tx * 4 + u] != 0;
+#pragma unroll
+        for (int m = 0; m < 8; ++m)
+#pragma unroll
+          for (int n = 0; n < 4; ++n)
+            if (f[n]) acc[m][n] += v0[n] * v1[m];
+      };
+      const int nq = (int)(terms - q0 < kQ ? terms - q0 : kQ);
+      if (nq == kQ) {
+#pragma unroll
+        for (int qq = 0; qq < kQ; ++qq) step(qq);
+      } else {
+#pragma unroll 1
+        for (int qq = 0; qq < nq; ++qq) step(qq);
+      }
+      __syncthreads();  // every thread is done with the stages and with table cur
+      if (more) {
+        stage();
+        table(cur, q0 + 2 * kQ);
+      }
+      cur ^= 1;
+      __syncthreads();
+    }
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < 4; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[tx * 4 + n];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        out[(img * kpi + k) * plane + ppos[tx * 4 + n]] = acc[m][n];
+      }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -207,7 +357,9 @@ int main() {
   CHECK(cudaMemcpy(want.data(), ref, no * 4, cudaMemcpyDeviceToHost));
   using Variant = void (*)(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long,
                            long long, long long);
-  const std::pair<const char*, Variant> variants[] = {{"sep<16>", convSep<16>}, {"sep<32>", convSep<32>}};
+  const std::pair<const char*, Variant> variants[] = {{"sep<16>", convSep<16>},
+                                                      {"sep<32>", convSep<32>},
+                                                      {"pf", convPf}};
   for (const auto& [name, fn] : variants) {
     CHECK(cudaMemset(out, 0xff, no * 4));
     const Variant f = fn;

@@ -15,7 +15,8 @@
 //             of it into registers, three planes of windows in registers; 9 shared loads per output.
 //
 // Loads of a halo outside the extents are not made (the border outputs return their own element,
-// as the kernel does). Standalone, on the GPU machine, over the entries as culift emits them:
+// as the kernel does). On the GPU machine,
+// `OUT=... scripts/gpu-harnesses.sh` builds and runs it; standalone, over the entries as culift emits them:
 //
 //   culift emit bench/gpu/stencil_kernels.hpp -o .gpu/stencil.cu -- -Iinclude   (development machine)
 //   nvcc -O3 -fmad=false -arch=sm_90 -I.gpu -Ibench/gpu -o conv3d_variants bench/gpu/conv3d_variants.cu &&

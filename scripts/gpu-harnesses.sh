@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The standalone harnesses of bench/gpu that compare an emitted entry with hand-written forms of
+# it (the 2-D and 3-D convolutions), on the GPU machine: the entries emitted there by the staged
+# culift, each harness built with nvcc as its header says and run, and with NCU set, Nsight
+# Compute's instruction and throughput figures for the kernels NCU matches.
+#
+#   OUT=/path/to/logs [HARNESSES="conv2d conv3d"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] scripts/gpu-harnesses.sh [BIN_DIR]
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bin="${1:-.gpu}"
+out="${OUT:?set OUT to the directory for the logs}"
+work="$(mktemp -d)"
+mkdir -p "$out"
+cp bench/gpu/cuda_check.cuh "$work/"
+for h in ${HARNESSES:-conv2d conv3d}; do
+  case "$h" in
+    conv2d) header=bench/gpu/conv_kernels.hpp emitted=conv.cu flags="" ;;
+    conv3d) header=bench/gpu/stencil_kernels.hpp emitted=stencil.cu flags="-fmad=false" ;;
+    *) echo "gpu-harnesses: no harness $h"; continue ;;
+  esac
+  echo "== ${h}_variants"
+  "$bin/culift" emit "$header" -o "$work/$emitted" -- -Iinclude > "$out/$h-emit.txt" 2>&1 || { tail -3 "$out/$h-emit.txt"; continue; }
+  # shellcheck disable=SC2086
+  nvcc -O3 $flags -arch=sm_90 -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
+    { grep -m5 error "$out/$h-build.txt"; continue; }
+  timeout 200 "$work/$h" | tee "$out/$h.txt"
+  if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
+    timeout 200 ncu -k "regex:$NCU" --launch-skip "${NCU_SKIP:-0}" --launch-count "${NCU_COUNT:-4}" \
+      --section SpeedOfLight --section InstructionStats --section Occupancy --section LaunchStats \
+      "$work/$h" > "$out/$h-ncu.txt" 2>&1
+    grep -E "^  [A-Za-z_].*\(|Duration|Executed Instructions  |Issue Slots Busy|Registers Per|Achieved Occupancy|DRAM Throughput|Compute \(SM\)" \
+      "$out/$h-ncu.txt" | head -60
+  fi
+done
+rm -rf "$work"
