@@ -1028,11 +1028,51 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   // The padding test is a flag per position and term; the term runs under it, never added as 0.
   CHECK(cuda.find("culift_use = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
-  // The image of a position through nk / K alone, the filter's channel through nk % K.
-  CHECK(cuda.find("x[((((((nk / K) * C) + c) * H)") != std::string::npos);
-  CHECK(cuda.find("w[((((((nk % K) * C) + c) * R) + r) * S) + s]") != std::string::npos);
+  // The image of a position through nk / K alone, the filter's channel through nk % K: both
+  // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
+  CHECK(cuda.find("culift_b0[culift_e] = culift_img < 0 ? 0 : (long long)(((((((((long long)(culift_img * "
+                  "culift_kpi)) / K) * C)") != std::string::npos);
+  CHECK(cuda.find("(long long)(((((((((long long)(culift_nk)) % K) * C) + ((long long)(culift_lo0))) * R)") !=
+        std::string::npos);
+  CHECK(cuda.find("x[culift_b0[culift_pp] + culift_d0[culift_qq]]") != std::string::npos);
+  CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_qq]]") != std::string::npos);
+  CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
   CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
+}
+
+TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where the index separates",
+          "[loop-plan][convolution]") {
+  auto single = [](const std::string& fn, const std::string& xIndex) {
+    return "CULIFT_KERNEL_INDEX(k, oh, ow)\nfloat " + fn +
+           "(const float* x, const float* w, int C, int H, int W, int R, int S, int k, int oh, int ow) {\n"
+           "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c)\n    for (int r = 0; r < R; ++r)\n"
+           "      for (int s = 0; s < S; ++s) acc += w[((k * C + c) * R + r) * S + s] * x[" +
+           xIndex + "];\n  return acc;\n}\n";
+  };
+  TranslateResult r = lift(single("Separates", "(c * H + oh + r) * W + ow + s") +
+                           // r times a value of the position; unsigned (wrapping) sums; a division by a counter.
+                           single("Warped", "(c * H + oh + r * (1 + oh % 2)) * W + ow + s") +
+                           single("Unsigned", "(unsigned)((c * H + oh + r) * W) + (unsigned)(ow + s)") +
+                           single("Divided", "(c * H + oh + H / (r + 1)) * W + ow + s"));
+  const std::string& cuda = r.module->cudaSource;
+  for (const char* fn : {"Separates", "Warped", "Unsigned", "Divided"}) {
+    INFO(fn);
+    CHECK(function(r, fn).loopPlan == LoopPlan::Convolution);
+  }
+  // Each kernel's 64 x 128 entry: the filter always at a base plus an offset; the input so only
+  // where its index separates, else at its index as written.
+  auto entry = [&](const std::string& fn) {
+    const std::size_t at = cuda.find(") " + fn + "_conv64x128(");
+    REQUIRE(at != std::string::npos);
+    return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
+  };
+  CHECK(entry("Separates").find("= x[culift_b1[culift_pp] + culift_d1[culift_qq]];") != std::string::npos);
+  CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
+  CHECK(entry("Unsigned").find("culift_b1[") == std::string::npos);
+  CHECK(entry("Divided").find("culift_b1[") == std::string::npos);
+  for (const char* fn : {"Separates", "Warped", "Unsigned", "Divided"})
+    CHECK(entry(fn).find("= w[culift_b0[culift_kk] + culift_d0[culift_qq]];") != std::string::npos);
 }
 
 TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][convolution]") {

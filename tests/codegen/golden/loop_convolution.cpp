@@ -26,3 +26,15 @@ double Valid(const double* x, const double* w, int C, int H, int W, int R, int S
       for (int s = 0; s < S; ++s) acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + oh + r) * W + ow + s];
   return acc * 0.5;
 }
+
+// The input's row depends on the counter r times the position's parity: no base per position plus
+// offset per term, so the entry gathers the input at its index as written (the filter still at a
+// base plus an offset).
+CULIFT_KERNEL_INDEX(k, oh, ow)
+float WarpedConv(const float* x, const float* w, int C, int H, int W, int R, int S, int k, int oh, int ow) {
+  float acc = 0.0f;
+  for (int c = 0; c < C; ++c)
+    for (int r = 0; r < R; ++r)
+      for (int s = 0; s < S; ++s) acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + oh + r * (1 + oh % 2)) * W + ow + s];
+  return acc;
+}

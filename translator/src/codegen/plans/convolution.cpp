@@ -14,8 +14,13 @@
 // A block (ConvTiles) computes tileRows channels x tileCols positions, each thread 8 x 4 of them
 // in registers; per chunk of 16 terms it stages the counters' values, the position operands and
 // flags, then the channel operands (only for terms some position of the block reads), in shared
-// memory. Every output then runs the loop body on the staged values, term by term in source
-// order: the per-thread entry's bits. A launch whose channels per image are not positive runs the
+// memory. An operand whose index is a sum of a part of the position (or channel) and a part of
+// the counters, the parts joined by +, - and products with values of the parameters in signed
+// arithmetic (the input's ((n * C + c) * H + y) * W + xx, the filter's ((k * C + c) * R + r) * S +
+// s), is gathered at a base per position (or channel), computed once per tile, plus an offset per
+// term, computed once per chunk, both in 64 bits: no division per gathered element. Every output
+// then runs the loop body on the staged values, term by term in source order: the per-thread
+// entry's bits. A launch whose channels per image are not positive runs the
 // body per output as written (the per-thread entry's code).
 #include <algorithm>
 #include <functional>
@@ -451,7 +456,10 @@ TermRewrites termRewrites(const Conv& c) {
 // Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
 std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
   std::size_t bytes = kTermStep * cols + kTermStep * 4 * (c.counters.size() + 1);  // flags, counters, any
-  for (const ConvOperand& o : c.operands) bytes += kTermStep * (o.position ? cols : rows) * byteSize(o.element);
+  for (const ConvOperand& o : c.operands) {
+    bytes += kTermStep * (o.position ? cols : rows) * byteSize(o.element);
+    bytes += 8 * ((o.position ? cols : rows) + kTermStep);  // a separable gather's bases and offsets
+  }
   return bytes;
 }
 
@@ -490,6 +498,7 @@ class ConvWriter : EntryWriter {
     step_ = std::move(t.step);
     live_ = std::move(t.live);
     for (VarId v : c_.fixedOrder) inline_.vars[v] = "(" + printWith(inline_, *c_.fixed.at(v)) + ")";
+    for (const ConvOperand& o : c_.operands) separable_.push_back(separable(*o.index));
   }
 
   void write();
@@ -514,6 +523,12 @@ class ConvWriter : EntryWriter {
   void gatherPositions();
   void gatherChannels();
   void counters(const std::function<bool(VarId)>& used);
+  bool separable(const Expr& index) const;
+  std::string index64(const Expr& index, const std::map<VarId, std::string>& values);
+  std::map<VarId, std::string> termValues(const std::string& nk, const std::string& oh, const std::string& ow,
+                                          const std::string& counter) const;
+  std::string bases(size_t p) const { return "culift_b" + str(p); }
+  std::string offsets(size_t p) const { return "culift_d" + str(p); }
   void termStep();
   void chunk();
   std::string tileName(size_t p) const { return "culift_s" + str(p); }
@@ -528,6 +543,7 @@ class ConvWriter : EntryWriter {
   Conv c_;
   PrintRewrites step_, inline_, perOut_;
   std::vector<VarId> live_;
+  std::vector<bool> separable_;  // per operand: gathered at a base plus an offset
 };
 
 // Whether `e` names `v`, through the locals set once.
@@ -542,6 +558,68 @@ bool ConvWriter::names(const Expr& e, VarId v) const {
   };
   walk(e, 0);
   return found;
+}
+
+// Whether `index` is a part of the indices plus a part of the counters (see the header): every
+// node that depends on both is a signed +, - or unary -, a product with a value of the
+// parameters alone, or a widening between signed integers; a division divides by the parameters
+// alone; the locals set once seen through.
+bool ConvWriter::separable(const Expr& index) const {
+  enum : unsigned { kIndices = 1, kCounters = 2, kOther = 4 };
+  struct Part {
+    unsigned deps = 0;
+    bool ok = true;
+  };
+  std::function<Part(const Expr&, unsigned)> part = [&](const Expr& e, unsigned depth) -> Part {
+    if (depth > 128) return {kOther, false};
+    if (e.kind == ExprKind::VarRef) {
+      for (unsigned a = 0; a < 3; ++a)
+        if (e.var == axis(a)) return {kIndices, true};
+      if (std::find(c_.counters.begin(), c_.counters.end(), e.var) != c_.counters.end()) return {kCounters, true};
+      if (auto it = c_.fixed.find(e.var); it != c_.fixed.end()) return part(*it->second, depth + 1);
+      return {e.var < fn_.numParams && fn_.vars[e.var].type.isValue() ? 0u : kOther, true};
+    }
+    if (e.kind == ExprKind::IntLiteral) return {0, true};
+    // A division by anything but the parameters could divide by zero where the source does not
+    // (the parts are evaluated at the first term and at index 0).
+    if (e.kind == ExprKind::Binary && (e.binaryOp == BinaryOp::Div || e.binaryOp == BinaryOp::Rem) &&
+        part(*e.operands[1], depth + 1).deps != 0)
+      return {kOther, false};
+    Part all;
+    std::vector<Part> ops;
+    for (const ExprPtr& o : e.operands) {
+      if (!o) continue;
+      ops.push_back(part(*o, depth + 1));
+      all.deps |= ops.back().deps;
+      all.ok = all.ok && ops.back().ok;
+    }
+    if (all.deps & kOther) return {all.deps, false};
+    if ((all.deps & (kIndices | kCounters)) != (kIndices | kCounters)) return {all.deps, true};  // one part alone
+    const bool signedInt = e.type.isValue() && isInteger(e.type.scalar) && isSigned(e.type.scalar);
+    if (!signedInt || !all.ok) return {all.deps, false};
+    if (e.kind == ExprKind::Unary && (e.unaryOp == UnaryOp::Neg || e.unaryOp == UnaryOp::Plus)) return all;
+    if (e.kind == ExprKind::Cast) {
+      const Expr& from = *e.operands[0];
+      const bool widening = from.type.isValue() && isInteger(from.type.scalar) && isSigned(from.type.scalar) &&
+                            byteSize(from.type.scalar) <= byteSize(e.type.scalar);
+      return {all.deps, widening};
+    }
+    if (e.kind != ExprKind::Binary || ops.size() != 2) return {all.deps, false};
+    if (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub) return all;
+    if (e.binaryOp == BinaryOp::Mul) return {all.deps, ops[0].deps == 0 || ops[1].deps == 0};
+    return {all.deps, false};
+  };
+  const Part p = part(index, 0);
+  return p.ok && !(p.deps & kOther);
+}
+
+// `index` in 64-bit arithmetic, the indices and counters of `values` given as 64-bit values (the
+// parameters' own subexpressions stay as the source computes them).
+std::string ConvWriter::index64(const Expr& index, const std::map<VarId, std::string>& values) {
+  PrintRewrites r;
+  for (const auto& [v, text] : values) r.vars[v] = "((long long)(" + text + "))";
+  for (VarId v : c_.fixedOrder) r.vars[v] = "(" + printWith(r, *c_.fixed.at(v)) + ")";
+  return "(long long)(" + printWith(r, index) + ")";
 }
 
 // The launch's extents, the positions per image and the channels per image, each loop's start
@@ -604,6 +682,11 @@ void ConvWriter::sharedTiles() {
   for (size_t d = 0; d < c_.counters.size(); ++d)
     out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTermStep) + "];  // " +
              name(c_.counters[d]) + " of each term");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (separable_[p])
+      out_.say("__shared__ long long " + bases(p) + "[" + str(c_.operands[p].position ? tp_ : tk_) + "], " +
+               offsets(p) + "[" + str(kTermStep) + "];  // " + name(c_.operands[p].array) + "'s index: a base per " +
+               (c_.operands[p].position ? "position" : "channel") + " (the first term's), plus an offset per term");
   out_.say("__shared__ int culift_any[" + str(kTermStep) + "];  // some position of the block runs the term");
   out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
            "];  // the tile's positions: image (-1 beyond the launch), position in it");
@@ -691,8 +774,32 @@ void ConvWriter::positionTable() {
     out_.say("culift_ppos[culift_e] = culift_pos;");
     out_.say("culift_poh[culift_e] = (int)(culift_pos / culift_n2);");
     out_.say("culift_pow[culift_e] = (int)(culift_pos % culift_n2);");
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      if (separable_[p] && c_.operands[p].position)
+        out_.say(bases(p) + "[culift_e] = culift_img < 0 ? 0 : " +
+                 index64(*c_.operands[p].index, termValues("culift_img * culift_kpi", "culift_pos / culift_n2",
+                                                           "culift_pos % culift_n2", "culift_lo")) +
+                 ";");
+  }
+  for (size_t p = 0; p < c_.operands.size(); ++p) {
+    if (!separable_[p] || c_.operands[p].position) continue;
+    CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(tk_) +
+                                       "; culift_e += " + str(e_.threads) + ")");
+    out_.say("const long long culift_nk = culift_k0 + culift_e;  // the channel, in the first image");
+    out_.say(bases(p) + "[culift_e] = culift_nk < culift_kpi && culift_nk < culift_n0 ? " +
+             index64(*c_.operands[p].index, termValues("culift_nk", "0", "0", "culift_lo")) + " : 0;");
   }
   out_.say("__syncthreads();");
+}
+
+// The values of the indices (nk, oh, ow) and of the counters (from `counter` + d: culift_lo0 ...,
+// or a table's entries) for index64.
+std::map<VarId, std::string> ConvWriter::termValues(const std::string& nk, const std::string& oh, const std::string& ow,
+                                                    const std::string& counter) const {
+  std::map<VarId, std::string> v = {{axis(0), nk}, {axis(1), oh}, {axis(2), ow}};
+  for (size_t d = 0; d < c_.counters.size(); ++d)
+    v[c_.counters[d]] = counter == "culift_lo" ? "culift_lo" + str(d) : "culift_c" + str(d) + "[threadIdx.x]";
+  return v;
 }
 
 // The counters of the chunk's terms, by the first threads (and no position has run a term yet).
@@ -711,10 +818,17 @@ void ConvWriter::counterTable() {
         if (d > 0) out_.say("culift_u /= " + t + ";");
       }
     };
-    CodeWriter::Scope narrow = out_.open("if (culift_terms <= 0xffffffffll)");
-    decompose("unsigned");
-    narrow.otherwise();
-    decompose("long long");
+    {
+      CodeWriter::Scope narrow = out_.open("if (culift_terms <= 0xffffffffll)");
+      decompose("unsigned");
+      narrow.otherwise();
+      decompose("long long");
+    }
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      if (separable_[p])
+        out_.say(offsets(p) +
+                 "[threadIdx.x] = " + index64(*c_.operands[p].index, termValues("0", "0", "0", "culift_c")) + " - " +
+                 index64(*c_.operands[p].index, termValues("0", "0", "0", "culift_lo")) + ";");
   }
   out_.say("culift_any[threadIdx.x] = 0;");
 }
@@ -755,7 +869,9 @@ void ConvWriter::gatherPositions() {
     for (size_t p = 0; p < c_.operands.size(); ++p)
       if (c_.operands[p].position)
         out_.say(tileName(p) + "[culift_qq][culift_pp] = " + name(c_.operands[p].array) + "[" +
-                 printWith(inline_, *c_.operands[p].index) + "];");
+                 (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[culift_qq]"
+                                : printWith(inline_, *c_.operands[p].index)) +
+                 "];");
     out_.say("culift_any[culift_qq] = 1;");
   }
   if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_use;");
@@ -781,7 +897,9 @@ void ConvWriter::gatherChannels() {
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
       out_.say(tileName(p) + "[culift_qq][culift_kk] = " + name(c_.operands[p].array) + "[" +
-               printWith(inline_, *c_.operands[p].index) + "];");
+               (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[culift_qq]"
+                              : printWith(inline_, *c_.operands[p].index)) +
+               "];");
 }
 
 // One term for every output of the thread: the staged values, then the loop body.
