@@ -220,6 +220,10 @@ def main():
     mats = sets(lambda: tuple(torch.rand(n, n, device=dev) * 2 - 1 for _ in range(3)) + (torch.rand(n, device=dev) * 2 - 1,),
                 3 * 4 * n * n)
     both("gemm", n, lambda a, b, c, v: torch.addmm(c, a, b, beta=-0.5, alpha=1.5), mats)
+    # The figure an opt-in tensor-core (TF32) contraction is measured against: eager, TF32 allowed.
+    torch.backends.cuda.matmul.allow_tf32 = True
+    emit("gemm_tf32", n, median_ms(lambda a, b, c, v: torch.addmm(c, a, b, beta=-0.5, alpha=1.5), mats))
+    torch.backends.cuda.matmul.allow_tf32 = False
     both("syrk", n, lambda a, b, c, v: torch.addmm(c, a, a.T, beta=-0.5, alpha=1.5), mats)
     # syr2k as two products over the whole square (PyTorch has no triangular one).
     both("syr2k", n, lambda a, b, c, v: torch.addmm(torch.addmm(c, a, b.T, beta=-0.5, alpha=1.5), b, a.T, alpha=1.5),
