@@ -13,7 +13,10 @@ count="${DIFFTEST_COUNT:-300}"  # DIFFTEST_SEED (default 1) and SHARDS (parallel
 export CULIFT_REQUIRE_GPU=1
 first_failure=0
 failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
-# PARTS picks sections (a device call has a time limit): check pearson difftest bench startup.
+# PARTS picks sections (a device call has a time limit): check pearson difftest bench startup, and
+# the ones not run by default: harnesses (bench/gpu's convolution variants) and campaign (the CPU
+# legs over the machine's cores: CAMPAIGN_SEED, CAMPAIGN_COUNT, CAMPAIGN_DEADLINE seconds).
+# DIFFTEST_DEADLINE stops the GPU leg's shards after that long, counting what they compared.
 want() { [[ " ${PARTS:-check pearson difftest bench startup} " == *" $1 "* ]]; }
 
 if want check; then
@@ -38,7 +41,8 @@ fi
 
 if want difftest; then
   echo "== difftest gpu leg ($count programs)"
-  OUT="$logs/difftest" timeout "${DIFFTEST_TIMEOUT:-240}" scripts/difftest-gpu.sh .gpu --count="$count" --seed="${DIFFTEST_SEED:-1}" > "$logs/difftest.txt" 2>&1
+  OUT="$logs/difftest" DEADLINE="${DIFFTEST_DEADLINE:-}" timeout "${DIFFTEST_TIMEOUT:-240}" scripts/difftest-gpu.sh .gpu \
+    --count="$count" --seed="${DIFFTEST_SEED:-1}" > "$logs/difftest.txt" 2>&1
   status=$?; failed $status
   echo "difftest exit $status"; tail -n 15 "$logs/difftest.txt"
   # The first findings, shortened: the whole log may be too large to bring back.
@@ -64,6 +68,17 @@ if want startup && [ -x .gpu/culift_embedded_startup_bench ]; then
   echo "== start-up with kernels built with the app (embedded module and sm_90 cubin; fresh processes)"
   for run in 1 2 3 4 5; do .gpu/culift_embedded_startup_bench || exit 1; done 2>&1 | tee "$logs/startup-embedded.txt"
   failed "${PIPESTATUS[0]}"
+fi
+if [[ " ${PARTS:-} " == *" harnesses "* ]]; then
+  echo "== harnesses"
+  OUT="$logs/harnesses" timeout 300 scripts/gpu-harnesses.sh .gpu 2>&1 | tail -n 60
+fi
+if [[ " ${PARTS:-} " == *" campaign "* ]]; then
+  echo "== CPU campaign over the machine's cores (seed ${CAMPAIGN_SEED:?set CAMPAIGN_SEED})"
+  OUT="$logs/campaign" SHARDS="${CAMPAIGN_SHARDS:-15}" DEADLINE="${CAMPAIGN_DEADLINE:-480}" \
+    scripts/difftest-cpu-shards.sh .gpu --count="${CAMPAIGN_COUNT:-60000}" --seed="$CAMPAIGN_SEED" 2>&1 | tail -n 20
+  failed "${PIPESTATUS[0]}"
+  [ -n "${OUT:-}" ] && cp -r "$logs/campaign/regressions" "$OUT/campaign-regressions" 2>/dev/null
 fi
 [ -n "${OUT:-}" ] && tar czf "$OUT/gpu-logs.tar.gz" -C "$logs" . 2>/dev/null
 echo "gpu-session: exit $first_failure (the first failing part's status, 0 when all passed)"
