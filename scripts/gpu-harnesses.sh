@@ -25,6 +25,19 @@ for h in ${HARNESSES:-conv2d conv3d}; do
   nvcc -O3 $flags -arch=sm_90 -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
     { grep -m5 error "$out/$h-build.txt"; continue; }
   timeout 200 "$work/$h" | tee "$out/$h.txt"
+  # The instruction mix of each kernel's SASS (static counts): fused multiply-adds against selects,
+  # shared and global loads, barriers.
+  if command -v cuobjdump > /dev/null; then
+    cuobjdump -sass "$work/$h" > "$out/$h.sass" 2>&1
+    awk '/Function : / { if (name) print name, c["FFMA"]+0, c["FMUL"]+0, c["FADD"]+0, c["FSEL"]+0, c["LDS"]+0, c["LDG"]+0, c["BAR"]+0, total
+                         name = $3; delete c; total = 0; next }
+         /^ +\/\*[0-9a-f]+\*\// { total++; for (k in ops) if ($0 ~ ops[k]) c[k]++ }
+         BEGIN { ops["FFMA"] = " FFMA"; ops["FMUL"] = " FMUL"; ops["FADD"] = " FADD"; ops["FSEL"] = " FSEL";
+                 ops["LDS"] = " LDS"; ops["LDG"] = " LDG"; ops["BAR"] = " BAR"
+                 print "kernel FFMA FMUL FADD FSEL LDS LDG BAR instructions" }
+         END { if (name) print name, c["FFMA"]+0, c["FMUL"]+0, c["FADD"]+0, c["FSEL"]+0, c["LDS"]+0, c["LDG"]+0, c["BAR"]+0, total }' \
+      "$out/$h.sass" | cut -c1-200
+  fi
   if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
     timeout 200 ncu -k "regex:$NCU" --launch-skip "${NCU_SKIP:-0}" --launch-count "${NCU_COUNT:-4}" \
       --section SpeedOfLight --section InstructionStats --section Occupancy --section LaunchStats \
