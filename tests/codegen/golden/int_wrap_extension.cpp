@@ -96,3 +96,6 @@ CULIFT_KERNEL double IntWrapExtension(const int* v, long long i) {
     return ckr != ckr ? ckr : (double)(ck >> 11);
   }
 }
+
+// That int converted on to a char: one culift_narrow around both conversions.
+CULIFT_KERNEL unsigned char IntWrapNarrowed(const unsigned* u, int i) { return (unsigned char)(int)(u[i] + 1u); }

@@ -458,8 +458,14 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
     }
   }
   if (flavor_ == Flavor::Cuda && e.type.isValue() && operand.type.isValue() &&
-      hiddenConversion(e.type.scalar, operand.type.scalar) && !literalsOnly(operand))
+      hiddenConversion(e.type.scalar, operand.type.scalar) && !literalsOnly(operand)) {
+    // A conversion of a conversion this one hides too prints as a plain cast inside it:
+    // culift_narrow<unsigned char>((int)(u + 1u)), not culift_narrow<int> within it.
+    if (operand.kind == ExprKind::Cast && operand.operands[0]->type.isValue() &&
+        hiddenConversion(operand.type.scalar, operand.operands[0]->type.scalar))
+      return {narrowResult(e.type.scalar, castSpelling(operand.type) + expr(*operand.operands[0]).text), false};
     return {narrowResult(e.type.scalar, argument(operand)), false};
+  }
   if (flavor_ == Flavor::Cuda && e.type.isValue() && isInteger(e.type.scalar) && byteSize(e.type.scalar) == 8 &&
       operand.type.isValue() && isNarrowInteger(operand.type.scalar) && !literalsOnly(operand))
     return {castSpelling(e.type) + "culift_widen(" + argument(operand) + ")", false};
