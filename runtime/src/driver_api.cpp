@@ -80,6 +80,8 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   lib.resolve(api->cuGraphLaunch, "cuGraphLaunch");
   lib.resolve(api->cuGraphExecDestroy, "cuGraphExecDestroy");
   lib.resolve(api->cuGraphDestroy, "cuGraphDestroy");
+  lib.resolve(api->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");
+  lib.resolve(api->cuDeviceGetPCIBusId, "cuDeviceGetPCIBusId");
   if (!missing.empty()) {
     if (whyNot)
       *whyNot = lib.path() + " lacks driver entry points culift needs (" + missing + "): the driver is too old";

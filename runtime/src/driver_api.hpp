@@ -117,6 +117,9 @@ struct DriverApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  // Between devices, optional (culift probe lists the links).
+  CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;
+  CUresult (*cuDeviceGetPCIBusId)(char*, int, CUdevice) = nullptr;
 
   // Loads libcuda.so.1 ($CULIFT_CUDA_DRIVER_PATH first). Null plus a reason when it is absent or
   // lacks an entry point. Does not call cuInit.

@@ -36,6 +36,51 @@ std::string archList(const std::vector<int>& archs) {
   return s;
 }
 
+// NVML (libnvidia-ml.so.1, with the driver), for what links two devices: only these entry points.
+using NvmlDevice = void*;
+constexpr int kNvmlSuccess = 0;
+constexpr int kNvmlP2PCapsNvlink = 2;  // NVML_P2P_CAPS_INDEX_NVLINK
+constexpr int kNvmlP2PStatusOk = 0;    // NVML_P2P_STATUS_OK
+
+// Each pair of `devices` (CUdevice handles, in ordinal order): peer access from the driver, NVLink
+// or PCIe from NVML where it loads.
+void probeLinks(const detail::DriverApi& api, const std::vector<detail::CUdevice>& handles, EnvironmentReport& r) {
+  if (r.devices.size() < 2) return;
+  std::string why;
+  detail::DynamicLibrary nvml = detail::DynamicLibrary::openFirst({"libnvidia-ml.so.1", "libnvidia-ml.so"}, &why);
+  int (*init)() = nullptr;
+  int (*shutdown)() = nullptr;
+  int (*byBusId)(const char*, NvmlDevice*) = nullptr;
+  int (*p2pStatus)(NvmlDevice, NvmlDevice, int, int*) = nullptr;
+  bool nvmlUp = nvml && nvml.resolve(init, "nvmlInit_v2") && nvml.resolve(shutdown, "nvmlShutdown") &&
+                nvml.resolve(byBusId, "nvmlDeviceGetHandleByPciBusId_v2") &&
+                nvml.resolve(p2pStatus, "nvmlDeviceGetP2PStatus") && init() == kNvmlSuccess;
+  if (!nvmlUp) r.linkNote = "NVML (libnvidia-ml.so.1) is not usable: whether a link is NVLink or PCIe is unknown";
+  std::vector<NvmlDevice> nvmlDevices(r.devices.size(), nullptr);
+  if (nvmlUp)
+    for (size_t k = 0; k < r.devices.size(); ++k)
+      if (byBusId(r.devices[k].pciBusId.c_str(), &nvmlDevices[k]) != kNvmlSuccess) nvmlDevices[k] = nullptr;
+  for (size_t a = 0; a < r.devices.size(); ++a)
+    for (size_t b = a + 1; b < r.devices.size(); ++b) {
+      LinkReport link;
+      link.first = r.devices[a].ordinal;
+      link.second = r.devices[b].ordinal;
+      int ab = 0, ba = 0;
+      if (api.cuDeviceCanAccessPeer) {
+        api.cuDeviceCanAccessPeer(&ab, handles[a], handles[b]);
+        api.cuDeviceCanAccessPeer(&ba, handles[b], handles[a]);
+      }
+      link.peerAccess = ab && ba;
+      if (nvmlDevices[a] && nvmlDevices[b]) {
+        int status = -1;
+        if (p2pStatus(nvmlDevices[a], nvmlDevices[b], kNvmlP2PCapsNvlink, &status) == kNvmlSuccess)
+          link.kind = status == kNvmlP2PStatusOk ? "NVLink" : "PCIe";
+      }
+      r.links.push_back(link);
+    }
+  if (nvmlUp) shutdown();
+}
+
 constexpr int kStubLibrary = 34;
 constexpr int kNoDevice = 100;
 constexpr int kInsufficientDriver = 35;
@@ -72,6 +117,7 @@ EnvironmentReport probeEnvironment() {
         r.deviceError = "cuDeviceGetCount failed: " + api->errorName(s);
         count = 0;
       }
+      std::vector<detail::CUdevice> handles;
       for (int ordinal = 0; ordinal < count; ++ordinal) {
         DeviceReport d;
         d.ordinal = ordinal;
@@ -88,8 +134,13 @@ EnvironmentReport probeEnvironment() {
         std::size_t memory = 0;
         api->cuDeviceTotalMem(&memory, device);
         d.totalMemory = memory;
+        char bus[32] = {0};
+        if (api->cuDeviceGetPCIBusId && api->cuDeviceGetPCIBusId(bus, sizeof bus - 1, device) == detail::kCudaSuccess)
+          d.pciBusId = bus;
         r.devices.push_back(d);
+        handles.push_back(device);
       }
+      probeLinks(*api, handles, r);
     }
   } else {
     r.driverError = why;
@@ -247,6 +298,12 @@ std::string formatReport(const EnvironmentReport& r, const std::vector<FixSugges
   for (const DeviceReport& d : r.devices)
     os << "  [" << d.ordinal << "] " << d.name << ", sm_" << d.arch() << ", "
        << llvm::format("%.1f GiB", static_cast<double>(d.totalMemory) / (1024.0 * 1024.0 * 1024.0)) << "\n";
+  if (r.devices.size() >= 2) {
+    os << "links       :" << (r.linkNote.empty() ? "" : " (" + r.linkNote + ")") << "\n";
+    for (const LinkReport& l : r.links)
+      os << "  " << l.first << " <-> " << l.second << ": " << (l.kind.empty() ? "link unknown" : l.kind)
+         << ", peer access " << (l.peerAccess ? "yes" : "no") << "\n";
+  }
   os << "NVRTC       : ";
   if (!r.nvrtcFound) {
     os << "not found\n";
@@ -275,7 +332,14 @@ std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggesti
     devices.push_back(llvm::json::Object{{"ordinal", d.ordinal},
                                          {"name", d.name},
                                          {"arch", "sm_" + std::to_string(d.arch())},
-                                         {"totalMemory", static_cast<int64_t>(d.totalMemory)}});
+                                         {"totalMemory", static_cast<int64_t>(d.totalMemory)},
+                                         {"pciBusId", d.pciBusId}});
+  llvm::json::Array links;
+  for (const LinkReport& l : r.links)
+    links.push_back(
+        llvm::json::Object{{"devices", llvm::json::Array{l.first, l.second}},
+                           {"kind", l.kind.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(l.kind)},
+                           {"peerAccess", l.peerAccess}});
   llvm::json::Array archs;
   for (int a : r.nvrtcArchs) archs.push_back(a);
   llvm::json::Array fixes;
@@ -310,6 +374,7 @@ std::string reportJson(const EnvironmentReport& r, const std::vector<FixSuggesti
   }
   llvm::json::Object root{{"driver", std::move(driver)},
                           {"devices", std::move(devices)},
+                          {"links", std::move(links)},
                           {"nvrtc", std::move(nvrtc)},
                           {"nccl", std::move(nccl)},
                           {"gpuUsable", r.gpuUsable()},

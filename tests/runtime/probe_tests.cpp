@@ -27,7 +27,7 @@ EnvironmentReport healthy() {
   r.initStatus = 0;
   r.initStatusName = "CUDA_SUCCESS";
   r.driverVersion = 13000;
-  r.devices.push_back(DeviceReport{0, "NVIDIA H200", 9, 0, 150ull << 30});
+  r.devices.push_back(DeviceReport{0, "NVIDIA H200", 9, 0, 150ull << 30, "0000:18:00.0"});
   r.nvrtcFound = true;
   r.nvrtcPath = "/usr/local/cuda/lib64/libnvrtc.so.13";
   r.nvrtcMajor = 13;
@@ -53,6 +53,26 @@ struct ScopedEnv {
 };
 
 }  // namespace
+
+TEST_CASE("the report lists each pair of devices: its link and peer access", "[probe]") {
+  EnvironmentReport one = healthy();
+  CHECK(formatReport(one, {}).find("links") == std::string::npos);  // one device: no pairs
+  EnvironmentReport r = healthy();
+  r.devices.push_back(DeviceReport{1, "NVIDIA H200", 9, 0, 150ull << 30, "0000:2a:00.0"});
+  r.devices.push_back(DeviceReport{2, "NVIDIA H200", 9, 0, 150ull << 30, "0000:3a:00.0"});
+  r.links = {LinkReport{0, 1, true, "NVLink"}, LinkReport{0, 2, false, "PCIe"}, LinkReport{1, 2, true, ""}};
+  const std::string text = formatReport(r, {});
+  CHECK(text.find("  0 <-> 1: NVLink, peer access yes\n") != std::string::npos);
+  CHECK(text.find("  0 <-> 2: PCIe, peer access no\n") != std::string::npos);
+  CHECK(text.find("  1 <-> 2: link unknown, peer access yes\n") != std::string::npos);
+  r.linkNote = "NVML (libnvidia-ml.so.1) is not usable: whether a link is NVLink or PCIe is unknown";
+  CHECK(formatReport(r, {}).find("links       : (NVML (libnvidia-ml.so.1) is not usable") != std::string::npos);
+  const std::string json = reportJson(r, {});
+  CHECK(json.find("\"links\": [") != std::string::npos);
+  CHECK(json.find("\"kind\": \"NVLink\"") != std::string::npos);
+  CHECK(json.find("\"kind\": null") != std::string::npos);
+  CHECK(json.find("\"pciBusId\": \"0000:2a:00.0\"") != std::string::npos);
+}
 
 TEST_CASE("a healthy machine gets no suggestions", "[probe]") {
   EnvironmentReport r = healthy();
@@ -102,12 +122,12 @@ TEST_CASE("NVRTC missing, or without the device's architecture", "[probe]") {
   CHECK(hasFix(suggestFixes(missing), "NVRTC", "CULIFT_NVRTC_PATH"));
 
   EnvironmentReport tooOld = healthy();
-  tooOld.devices[0] = DeviceReport{0, "Tesla K80", 3, 7, 12ull << 30};
+  tooOld.devices[0] = DeviceReport{0, "Tesla K80", 3, 7, 12ull << 30, ""};
   CHECK_FALSE(tooOld.gpuUsable());
   CHECK(hasFix(suggestFixes(tooOld), "cannot compile for device 0 (Tesla K80, sm_37)", "older CUDA toolkit"));
 
   EnvironmentReport between = healthy();
-  between.devices[0] = DeviceReport{0, "future GPU", 9, 5, 1ull << 30};
+  between.devices[0] = DeviceReport{0, "future GPU", 9, 5, 1ull << 30, ""};
   auto fixes = suggestFixes(between);
   CHECK(hasFix(fixes, "no sm_95 target", "PTX"));
   CHECK(fixes.front().severity == FixSuggestion::Severity::Note);

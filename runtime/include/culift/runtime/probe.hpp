@@ -15,7 +15,15 @@ struct DeviceReport {
   int computeMajor = 0;
   int computeMinor = 0;
   std::uint64_t totalMemory = 0;
+  std::string pciBusId;  // "0000:18:00.0"
   int arch() const { return computeMajor * 10 + computeMinor; }
+};
+
+// A pair of devices: whether one can read the other's memory (peer access) and over what.
+struct LinkReport {
+  int first = 0, second = 0;  // device ordinals, first < second
+  bool peerAccess = false;    // cuDeviceCanAccessPeer, both ways
+  std::string kind;           // "NVLink" (NVML's P2P status), "PCIe", or "" when NVML cannot tell
 };
 
 struct EnvironmentReport {
@@ -27,7 +35,9 @@ struct EnvironmentReport {
   std::string initStatusName;  // "CUDA_SUCCESS", "CUDA_ERROR_NO_DEVICE", ...
   int driverVersion = 0;       // CUDA version the driver supports: 13000 = 13.0
   std::vector<DeviceReport> devices;
-  std::string deviceError;  // a failure while listing devices
+  std::string deviceError;        // a failure while listing devices
+  std::vector<LinkReport> links;  // every pair of devices
+  std::string linkNote;           // why the links' kinds are unknown (no NVML), if they are
 
   // NVRTC.
   bool nvrtcFound = false;
