@@ -15,7 +15,9 @@ first_failure=0
 failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
 # PARTS picks sections (a device call has a time limit): check pearson difftest bench startup, and
 # the ones not run by default: harnesses (bench/gpu's convolution variants) and campaign (the CPU
-# legs over the machine's cores: CAMPAIGN_SEED, CAMPAIGN_COUNT, CAMPAIGN_DEADLINE seconds).
+# legs over the machine's cores: CAMPAIGN_SEED, CAMPAIGN_COUNT, CAMPAIGN_DEADLINE seconds, and
+# CAMPAIGN_OPTIONS for culift-difftest, e.g. --no-compiled: the compiled CPU leg's JIT takes
+# about 70 % of a batch's time).
 # DIFFTEST_DEADLINE stops the GPU leg's shards after that long, counting what they compared.
 want() { [[ " ${PARTS:-check pearson difftest bench startup} " == *" $1 "* ]]; }
 
@@ -76,7 +78,8 @@ fi
 if [[ " ${PARTS:-} " == *" campaign "* ]]; then
   echo "== CPU campaign over the machine's cores (seed ${CAMPAIGN_SEED:?set CAMPAIGN_SEED})"
   OUT="$logs/campaign" SHARDS="${CAMPAIGN_SHARDS:-15}" DEADLINE="${CAMPAIGN_DEADLINE:-480}" \
-    scripts/difftest-cpu-shards.sh .gpu --count="${CAMPAIGN_COUNT:-60000}" --seed="$CAMPAIGN_SEED" 2>&1 | tail -n 20
+    scripts/difftest-cpu-shards.sh .gpu --count="${CAMPAIGN_COUNT:-60000}" --seed="$CAMPAIGN_SEED" ${CAMPAIGN_OPTIONS:-} 2>&1 |
+    tail -n 20
   failed "${PIPESTATUS[0]}"
   [ -n "${OUT:-}" ] && cp -r "$logs/campaign/regressions" "$OUT/campaign-regressions" 2>/dev/null
 fi
