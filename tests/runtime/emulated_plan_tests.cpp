@@ -1,0 +1,121 @@
+// Loop-plan entries as culift emits them, run on the host where no GPU is: the emitted CUDA C
+// built as C++ (emulation/host_source.cmake, emulation/cuda_emulation.hpp: each block's threads as
+// std::threads meeting at __syncthreads), each entry against the per-thread entry emitted beside
+// it, bit for bit (built with -ffp-contract=off, as strict math rounds every product). The GPU
+// runs the same comparisons in runtime_gpu_plan_tests; these run everywhere, in CI too.
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "catch.hpp"
+#include "emulated_launch.hpp"
+
+// The entries of tests/runtime/data/convolution_kernels.hpp, emitted at build time.
+extern "C" {
+void Conv2D_kernel(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
+                   long long);
+void Conv2D_conv64x128(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
+                       long long);
+void Conv2D_conv32x64(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
+                      long long);
+void ValidConv_kernel(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
+                      long long);
+void ValidConv_conv64x128(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
+                          long long);
+void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
+                         long long);
+}
+
+namespace {
+
+// n images of c channels, k filters r x r, the stride and padding, the output's oh x ow.
+struct ConvShape {
+  int n, c, k, r, stride, pad, oh, ow;
+  int h() const { return (oh - 1) * stride + r - 2 * pad; }
+  int w() const { return (ow - 1) * stride + r - 2 * pad; }
+};
+
+// Strides 1, 2, 4, paddings 0 to 2 (partial windows at every border), filters 1 x 1, 3 x 3 and
+// 11 x 11, one and three channels; tiles of channels that straddle two images; outputs smaller
+// than a tile and not a multiple of one.
+std::vector<ConvShape> shapes() {
+  std::vector<ConvShape> out;
+  for (int stride : {1, 2, 4})
+    for (int pad : {0, 1, 2})
+      for (int r : {1, 3, 11})
+        for (int c : {1, 3}) {
+          if (pad >= r) continue;
+          for (const ConvShape& s :
+               {ConvShape{1, c, 5, r, stride, pad, 3, 7}, ConvShape{3, c, 40, r, stride, pad, 5, 6}})
+            if (s.h() >= 1 && s.w() >= 1) out.push_back(s);
+        }
+  out.push_back({2, 3, 96, 11, 4, 2, 9, 9});  // KernelBench's filters on a small input
+  return out;
+}
+
+template <typename T> std::vector<T> values(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  std::vector<T> v(count);
+  for (T& x : v) x = static_cast<T>(d(rng));
+  return v;
+}
+
+template <typename T> bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("emulated on the host, every convolution entry gives the per-thread entry's bits",
+          "[emulated][convolution]") {
+  std::size_t compared = 0;
+  for (const ConvShape& s : shapes()) {
+    INFO(s.n << " images of " << s.c << " channels, " << s.k << " filters " << s.r << " x " << s.r << ", stride "
+             << s.stride << ", pad " << s.pad << ", out " << s.oh << " x " << s.ow);
+    const std::vector<float> x = values<float>(static_cast<std::size_t>(s.n) * s.c * s.h() * s.w(), 1);
+    const std::vector<float> w = values<float>(static_cast<std::size_t>(s.k) * s.c * s.r * s.r, 2);
+    const long long rows = static_cast<long long>(s.n) * s.k, outputs = rows * s.oh * s.ow;
+    std::vector<float> want(outputs, -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+      Conv2D_kernel(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, want.data(), rows, s.oh,
+                    s.ow);
+    });
+    std::size_t nonzero = 0;
+    for (float v : want) nonzero += v != 0.0f && v != -7.0f;
+    CHECK(nonzero > 0);
+    using Entry = decltype(&Conv2D_conv64x128);
+    for (const auto& [name, entry, threads] :
+         {std::tuple<const char*, Entry, unsigned>{"Conv2D_conv64x128", Conv2D_conv64x128, 256},
+          {"Conv2D_conv32x64", Conv2D_conv32x64, 64}}) {
+      INFO(name);
+      std::vector<float> got(outputs, -7.0f);
+      culiftEmulatedLaunch(dim3(2, 2, 1), dim3(threads, 1, 1), [&] {
+        entry(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, got.data(), rows, s.oh, s.ow);
+      });
+      CHECK(sameBits(got, want));
+      ++compared;
+    }
+    if (s.n != 1 || s.pad != 0) continue;
+    // One image, no padding: the valid convolution in double, the channel the first index itself.
+    const std::vector<double> xd = values<double>(x.size(), 3), wd = values<double>(w.size(), 4);
+    std::vector<double> wantd(static_cast<std::size_t>(s.k) * s.oh * s.ow, -7.0);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+      ValidConv_kernel(xd.data(), wd.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, wantd.data(), s.k, s.oh, s.ow);
+    });
+    using EntryD = decltype(&ValidConv_conv64x128);
+    for (const auto& [name, entry, threads] :
+         {std::tuple<const char*, EntryD, unsigned>{"ValidConv_conv64x128", ValidConv_conv64x128, 256},
+          {"ValidConv_conv32x64", ValidConv_conv32x64, 64}}) {
+      INFO(name);
+      std::vector<double> got(wantd.size(), -7.0);
+      culiftEmulatedLaunch(dim3(3, 1, 1), dim3(threads, 1, 1), [&] {
+        entry(xd.data(), wd.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, got.data(), s.k, s.oh, s.ow);
+      });
+      CHECK(sameBits(got, wantd));
+      ++compared;
+    }
+  }
+  CHECK(compared >= 60);
+}

@@ -1,0 +1,49 @@
+// The launch side of the host emulation of CUDA C (cuda_emulation.hpp): the thread and block
+// indices, and culiftEmulatedLaunch, for the tests that call emulated kernels.
+#pragma once
+
+#include <atomic>
+#include <barrier>
+#include <thread>
+#include <vector>
+
+struct uint3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+inline thread_local uint3 threadIdx;
+inline uint3 blockIdx;
+inline dim3 blockDim, gridDim;
+
+namespace culift_emulation {
+inline std::barrier<>* barrier = nullptr;
+inline std::atomic<unsigned> falses{0};
+}  // namespace culift_emulation
+
+// Runs `body` as the kernel of a launch of `grid` x `block` threads: block by block, each
+// block's threads at once. A thread that returns drops out of the block's barrier.
+template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body) {
+  gridDim = grid;
+  blockDim = block;
+  const unsigned n = block.x * block.y * block.z;
+  for (unsigned bz = 0; bz < grid.z; ++bz)
+    for (unsigned by = 0; by < grid.y; ++by)
+      for (unsigned bx = 0; bx < grid.x; ++bx) {
+        blockIdx = uint3{bx, by, bz};
+        std::barrier<> b(static_cast<std::ptrdiff_t>(n));
+        culift_emulation::barrier = &b;
+        std::vector<std::thread> threads;
+        threads.reserve(n);
+        for (unsigned t = 0; t < n; ++t)
+          threads.emplace_back([&, t] {
+            threadIdx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+            body();
+            b.arrive_and_drop();
+          });
+        for (std::thread& t : threads) t.join();
+      }
+}
