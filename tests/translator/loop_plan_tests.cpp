@@ -1026,7 +1026,7 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(moduleFileId(LoopPlan::Convolution) == 16);
   const std::string& cuda = r.module->cudaSource;
   // The padding test is a flag per position and term; the term runs under it, never added as 0.
-  CHECK(cuda.find("culift_use = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  CHECK(cuda.find("culift_rf[culift_u] = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
   // The image of a position through nk / K alone, the filter's channel through nk % K: both
   // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
@@ -1034,8 +1034,12 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
                   "culift_kpi)) / K) * C)") != std::string::npos);
   CHECK(cuda.find("(long long)(((((((((long long)(culift_nk)) % K) * C) + ((long long)(culift_lo0))) * R)") !=
         std::string::npos);
-  CHECK(cuda.find("x[culift_b0[culift_pp] + culift_d0[culift_qq]]") != std::string::npos);
-  CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_qq]]") != std::string::npos);
+  // Two chunks in flight: the next one's inputs into registers (table culift_nxt) during the
+  // current one's products, then into the stages.
+  CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_pp] + culift_d0[culift_nxt][culift_qq]];") !=
+        std::string::npos);
+  CHECK(cuda.find("culift_s0[culift_qq][culift_pp] = culift_r0[culift_u];") != std::string::npos);
+  CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_nxt][culift_qq]]") != std::string::npos);
   CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
   CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
@@ -1067,12 +1071,12 @@ TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where
     REQUIRE(at != std::string::npos);
     return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
   };
-  CHECK(entry("Separates").find("= x[culift_b1[culift_pp] + culift_d1[culift_qq]];") != std::string::npos);
+  CHECK(entry("Separates").find("= x[culift_b1[culift_pp] + culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
   CHECK(entry("Unsigned").find("culift_b1[") == std::string::npos);
   CHECK(entry("Divided").find("culift_b1[") == std::string::npos);
   for (const char* fn : {"Separates", "Warped", "Unsigned", "Divided"})
-    CHECK(entry(fn).find("= w[culift_b0[culift_kk] + culift_d0[culift_qq]];") != std::string::npos);
+    CHECK(entry(fn).find("= w[culift_b0[culift_kk] + culift_d0[culift_nxt][culift_qq]];") != std::string::npos);
 }
 
 TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][convolution]") {

@@ -18,10 +18,11 @@
 // the counters, the parts joined by +, - and products with values of the parameters in signed
 // arithmetic (the input's ((n * C + c) * H + y) * W + xx, the filter's ((k * C + c) * R + r) * S +
 // s), is gathered at a base per position (or channel), computed once per tile, plus an offset per
-// term, computed once per chunk, both in 64 bits: no division per gathered element. Every output
-// then runs the loop body on the staged values, term by term in source order: the per-thread
-// entry's bits. A launch whose channels per image are not positive runs the
-// body per output as written (the per-thread entry's code).
+// term, computed once per chunk, both in 64 bits: no division per gathered element. Two chunks are
+// in flight: each thread loads its elements of the next chunk's position operands into registers
+// before the current chunk's products and stages them after. Every output then runs the loop body
+// on the staged values, term by term in source order: the per-thread entry's bits. A launch whose channels per image
+// are not positive runs the body per output as written (the per-thread entry's code).
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -518,10 +519,13 @@ class ConvWriter : EntryWriter {
   };
   PerOutput perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard);
   void outputIndices(const std::vector<VarId>& axes, bool guard);
-  void counterTable();
+  void counterTable(const std::string& buffer, const std::string& q0);
   void positionTable();
-  void gatherPositions();
+  void gatherPositions(const std::string& q0);
+  void stagePositions();
   void gatherChannels();
+  // A thread's elements of a chunk's position operands.
+  unsigned gathered() const { return kTermStep * tp_ / e_.threads; }
   void counters(const std::function<bool(VarId)>& used);
   bool separable(const Expr& index) const;
   std::string index64(const Expr& index, const std::map<VarId, std::string>& values);
@@ -531,6 +535,7 @@ class ConvWriter : EntryWriter {
   std::string offsets(size_t p) const { return "culift_d" + str(p); }
   void termStep();
   void chunk();
+  void chunks();
   std::string tileName(size_t p) const { return "culift_s" + str(p); }
   std::string axisType(unsigned a) const { return typeOf(static_cast<VarId>(fn_.indexParams[a])); }
   VarId axis(unsigned a) const { return static_cast<VarId>(fn_.indexParams[a]); }
@@ -543,7 +548,8 @@ class ConvWriter : EntryWriter {
   Conv c_;
   PrintRewrites step_, inline_, perOut_;
   std::vector<VarId> live_;
-  std::vector<bool> separable_;  // per operand: gathered at a base plus an offset
+  std::vector<bool> separable_;        // per operand: gathered at a base plus an offset
+  std::string buffer_ = "culift_cur";  // the table of counters the chunk being written reads
 };
 
 // Whether `e` names `v`, through the locals set once.
@@ -680,14 +686,15 @@ void ConvWriter::sharedTiles() {
     out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
              "];  // the term runs for this position");
   for (size_t d = 0; d < c_.counters.size(); ++d)
-    out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTermStep) + "];  // " +
+    out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[2][" + str(kTermStep) + "];  // " +
              name(c_.counters[d]) + " of each term");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (separable_[p])
       out_.say("__shared__ long long " + bases(p) + "[" + str(c_.operands[p].position ? tp_ : tk_) + "], " +
-               offsets(p) + "[" + str(kTermStep) + "];  // " + name(c_.operands[p].array) + "'s index: a base per " +
+               offsets(p) + "[2][" + str(kTermStep) + "];  // " + name(c_.operands[p].array) + "'s index: a base per " +
                (c_.operands[p].position ? "position" : "channel") + " (the first term's), plus an offset per term");
-  out_.say("__shared__ int culift_any[" + str(kTermStep) + "];  // some position of the block runs the term");
+  out_.say("__shared__ int culift_any[2][" + str(kTermStep) +
+           "];  // some position of the block runs the term (the tables of two chunks: culift_cur, culift_nxt)");
   out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
            "];  // the tile's positions: image (-1 beyond the launch), position in it");
   out_.say("__shared__ int culift_poh[" + str(tp_) + "], culift_pow[" + str(tp_) + "];");
@@ -798,14 +805,16 @@ std::map<VarId, std::string> ConvWriter::termValues(const std::string& nk, const
                                                     const std::string& counter) const {
   std::map<VarId, std::string> v = {{axis(0), nk}, {axis(1), oh}, {axis(2), ow}};
   for (size_t d = 0; d < c_.counters.size(); ++d)
-    v[c_.counters[d]] = counter == "culift_lo" ? "culift_lo" + str(d) : "culift_c" + str(d) + "[threadIdx.x]";
+    v[c_.counters[d]] = counter == "culift_lo" ? "culift_lo" + str(d)
+                                               : "culift_c" + str(d) + "[" + counter + "][threadIdx.x]";
   return v;
 }
 
-// The counters of the chunk's terms, by the first threads (and no position has run a term yet).
-void ConvWriter::counterTable() {
+// The counters of the chunk of terms from `q0` in table `buffer`, by the first threads (and no
+// position has run a term yet).
+void ConvWriter::counterTable(const std::string& buffer, const std::string& q0) {
   CodeWriter::Scope first = out_.open("if (threadIdx.x < " + str(kTermStep) + ")");
-  out_.say("const long long culift_q = culift_q0 + threadIdx.x;");
+  out_.say("const long long culift_q = " + q0 + " + threadIdx.x;");
   {
     CodeWriter::Scope any = out_.open("if (culift_q < culift_terms)");
     // In 32 bits where every term's number fits (a 64-bit division costs many instructions).
@@ -813,8 +822,8 @@ void ConvWriter::counterTable() {
       out_.say(type + " culift_u = (" + type + ")culift_q;");
       for (size_t d = c_.counters.size(); d-- > 0;) {
         const std::string t = "(" + type + ")culift_t" + str(d);
-        out_.say("culift_c" + str(d) + "[threadIdx.x] = (" + typeOf(c_.counters[d]) + ")((long long)culift_lo" +
-                 str(d) + " + (long long)(culift_u % " + t + "));");
+        out_.say("culift_c" + str(d) + "[" + buffer + "][threadIdx.x] = (" + typeOf(c_.counters[d]) +
+                 ")((long long)culift_lo" + str(d) + " + (long long)(culift_u % " + t + "));");
         if (d > 0) out_.say("culift_u /= " + t + ";");
       }
     };
@@ -826,55 +835,68 @@ void ConvWriter::counterTable() {
     }
     for (size_t p = 0; p < c_.operands.size(); ++p)
       if (separable_[p])
-        out_.say(offsets(p) +
-                 "[threadIdx.x] = " + index64(*c_.operands[p].index, termValues("0", "0", "0", "culift_c")) + " - " +
+        out_.say(offsets(p) + "[" + buffer +
+                 "][threadIdx.x] = " + index64(*c_.operands[p].index, termValues("0", "0", "0", buffer)) + " - " +
                  index64(*c_.operands[p].index, termValues("0", "0", "0", "culift_lo")) + ";");
   }
-  out_.say("culift_any[threadIdx.x] = 0;");
+  out_.say("culift_any[" + buffer + "][threadIdx.x] = 0;");
 }
 
 // The counters of term culift_qq, those `used` says are needed.
 void ConvWriter::counters(const std::function<bool(VarId)>& used) {
   for (size_t d = 0; d < c_.counters.size(); ++d)
     if (used(c_.counters[d]))
-      out_.say("const " + typeOf(c_.counters[d]) + " " + name(c_.counters[d]) + " = culift_c" + str(d) +
-               "[culift_qq];");
+      out_.say("const " + typeOf(c_.counters[d]) + " " + name(c_.counters[d]) + " = culift_c" + str(d) + "[" + buffer_ +
+               "][culift_qq];");
 }
 
-// The position operands and the flags of the chunk: an element is read only where its term runs
-// for a position some output of the block has, as the per-thread entry reads it.
-void ConvWriter::gatherPositions() {
+// The position operands and the flags of the chunk from `q0` (its table `buffer_`) into this
+// thread's registers: its elements culift_e = threadIdx.x + u * threads of the chunk's terms x
+// positions. An element is read only where its term runs for a position some output of the block
+// has, as the per-thread entry reads it; a term some position runs is marked in culift_any.
+void ConvWriter::gatherPositions(const std::string& q0) {
   auto usedByPositions = [&](VarId v) {
     bool u = c_.predicate && names(*c_.predicate, v);
     for (const ConvOperand& o : c_.operands) u = u || (o.position && names(*o.index, v));
     return u;
   };
-  out_.say("#pragma unroll 1");
-  CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(kTermStep * tp_) +
-                                     "; culift_e += " + str(e_.threads) + ")");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
   out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
-  out_.say("bool culift_use = false;");
+  out_.say("culift_rf[culift_u] = false;");
+  CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_pimg[culift_pp] >= 0)");
+  out_.say("const long long culift_img = culift_pimg[culift_pp];");
+  CodeWriter::Scope some = out_.open("if (culift_img * culift_kpi + culift_k0 < culift_n0)");
+  out_.say("const long long culift_nk = culift_img * culift_kpi;  // the image's first channel");
+  std::vector<VarId> axes;
+  for (unsigned a = 0; a < 3; ++a)
+    if (usedByPositions(axis(a))) axes.push_back(axis(a));
+  declareAxes(axes);
+  counters(usedByPositions);
+  out_.say("culift_rf[culift_u] = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
+  CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (c_.operands[p].position)
+      out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
+               (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[" + buffer_ + "][culift_qq]"
+                              : printWith(inline_, *c_.operands[p].index)) +
+               "];");
+  out_.say("culift_any[" + buffer_ + "][culift_qq] = 1;");
+}
+
+// The registers gatherPositions filled, into the stages.
+void ConvWriter::stagePositions() {
+  out_.say("#pragma unroll");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+  out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
   {
-    CodeWriter::Scope inLaunch = out_.open("if (culift_q0 + culift_qq < culift_terms && culift_pimg[culift_pp] >= 0)");
-    out_.say("const long long culift_img = culift_pimg[culift_pp];");
-    CodeWriter::Scope some = out_.open("if (culift_img * culift_kpi + culift_k0 < culift_n0)");
-    out_.say("const long long culift_nk = culift_img * culift_kpi;  // the image's first channel");
-    std::vector<VarId> axes;
-    for (unsigned a = 0; a < 3; ++a)
-      if (usedByPositions(axis(a))) axes.push_back(axis(a));
-    declareAxes(axes);
-    counters(usedByPositions);
-    out_.say("culift_use = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
-    CodeWriter::Scope runs = out_.open("if (culift_use)");
+    CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
     for (size_t p = 0; p < c_.operands.size(); ++p)
-      if (c_.operands[p].position)
-        out_.say(tileName(p) + "[culift_qq][culift_pp] = " + name(c_.operands[p].array) + "[" +
-                 (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[culift_qq]"
-                                : printWith(inline_, *c_.operands[p].index)) +
-                 "];");
-    out_.say("culift_any[culift_qq] = 1;");
+      if (c_.operands[p].position) out_.say(tileName(p) + "[culift_qq][culift_pp] = culift_r" + str(p) + "[culift_u];");
   }
-  if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_use;");
+  if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_rf[culift_u];");
 }
 
 // The channel operands of the chunk, for the terms some position of the block runs.
@@ -889,7 +911,8 @@ void ConvWriter::gatherChannels() {
                                      "; culift_e += " + str(e_.threads) + ")");
   out_.say("const int culift_qq = culift_e % " + str(kTermStep) + ", culift_kk = culift_e / " + str(kTermStep) + ";");
   out_.say("const long long culift_nk = culift_k0 + culift_kk;  // the channel, in the first image");
-  CodeWriter::Scope runs = out_.open("if (culift_any[culift_qq] && culift_nk < culift_kpi && culift_nk < culift_n0)");
+  CodeWriter::Scope runs = out_.open("if (culift_any[" + buffer_ +
+                                     "][culift_qq] && culift_nk < culift_kpi && culift_nk < culift_n0)");
   std::vector<VarId> axes;
   if (usedByChannels(axis(0))) axes.push_back(axis(0));
   declareAxes(axes);
@@ -897,7 +920,7 @@ void ConvWriter::gatherChannels() {
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
       out_.say(tileName(p) + "[culift_qq][culift_kk] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[culift_qq]"
+               (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[" + buffer_ + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
 }
@@ -929,15 +952,60 @@ void ConvWriter::termStep() {
   printBody(step_, body);
 }
 
-// One chunk of terms: the counters, the staged operands, then every output runs each term.
-void ConvWriter::chunk() {
-  out_.say("__syncthreads();  // the last chunk's terms are done with the stages");
-  counterTable();
+// The chunks of terms, two in flight: while the block runs the chunk in the stages (its table
+// culift_cur), each thread holds its elements of the next chunk's position operands in registers
+// (gathered before the chunk's products, so that their loads overlap them); after a barrier the
+// registers go to the stages, the next chunk's channel operands are read (for the terms some
+// position runs), and the first threads fill the freed table with the chunk after. Then every
+// output runs each term of the chunk.
+void ConvWriter::chunks() {
+  // Registers of the next chunk: each position operand's elements and their flags.
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (c_.operands[p].position)
+      out_.say(std::string(spelling(c_.operands[p].element)) + " culift_r" + str(p) + "[" + str(gathered()) + "];");
+  out_.say("bool culift_rf[" + str(gathered()) + "];");
+  out_.say("int culift_cur = 0;");
+  // The first chunk into the stages, the second one's table.
+  out_.say("__syncthreads();  // the last tile is done with the stages and the tables");
+  counterTable("0", "0");
+  counterTable("1", std::to_string(kTermStep));
   out_.say("__syncthreads();");
-  gatherPositions();
+  buffer_ = "0";
+  gatherPositions("0");
   out_.say("__syncthreads();");
+  stagePositions();
   gatherChannels();
   out_.say("__syncthreads();");
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope each = out_.open(
+      "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
+  out_.say("const int culift_nxt = culift_cur ^ 1;");
+  out_.say("const bool culift_more = culift_q0 + " + str(kTermStep) + " < culift_terms;");
+  buffer_ = "culift_nxt";
+  {
+    CodeWriter::Scope more = out_.open("if (culift_more)");
+    gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")");
+  }
+  buffer_ = "culift_cur";
+  {
+    CodeWriter::Scope run = out_.open("");
+    chunk();
+  }
+  out_.say("__syncthreads();  // the chunk's terms are done with the stages and its table");
+  {
+    CodeWriter::Scope more = out_.open("if (culift_more)");
+    stagePositions();
+    buffer_ = "culift_nxt";
+    gatherChannels();
+    counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")");
+  }
+  buffer_ = "culift_cur";
+  out_.say("culift_cur = culift_nxt;");
+  out_.say("__syncthreads();");
+}
+
+// One chunk of terms in the stages: every output runs each term.
+void ConvWriter::chunk() {
   out_.say("const int culift_nq = (int)(culift_terms - culift_q0 < " + str(kTermStep) +
            " ? culift_terms - culift_q0 : " + str(kTermStep) + ");");
   CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
@@ -988,12 +1056,7 @@ void ConvWriter::write() {
     PerOutput each = perOutput("The statements before the loops, per output.", axesUsed(c_.prologue, perOut_), true);
     for (const Stmt* s : c_.prologue) printWith(perOut_, *s);
   }
-  {
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope chunks = out_.open(
-        "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
-    chunk();
-  }
+  chunks();
   PrintRewrites after = perOut_;
   after.returns = [this](const std::string& v) {
     return "{ " + store("culift_nk * culift_plane + culift_pos", v) + " continue; }";
