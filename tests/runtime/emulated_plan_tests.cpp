@@ -25,6 +25,22 @@ void ValidConv_conv64x128(const double*, const double*, int, int, int, int, int,
                           long long);
 void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
                          long long);
+// tests/runtime/data/loop_plan_kernels.hpp: tiled, symmetric and batched contractions.
+void Gemm_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void Gram_kernel(const float*, int, float*, long long, long long);
+void Gram_tiled64(const float*, int, float*, long long, long long);
+void Gram_sym64(const float*, int, float*, long long, long long);
+void BatchedGemm_kernel(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
+                        long long);
+void BatchedGemm_batched64(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
+                           long long);
+// tests/runtime/data/stencil_kernels.hpp: a 2-D stencil and the 27-point convolution.
+void Jacobi_kernel(const float*, int, int, float*, long long, long long);
+void Jacobi_walk(const float*, int, int, float*, long long, long long);
+void Jacobi_walk2(const float*, int, int, float*, long long, long long);
+void Conv_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long);
 }
 
 namespace {
@@ -118,4 +134,85 @@ TEST_CASE("emulated on the host, every convolution entry gives the per-thread en
     }
   }
   CHECK(compared >= 60);
+}
+
+namespace {
+
+unsigned blocks(long long n, unsigned per) { return static_cast<unsigned>((n + per - 1) / per); }
+
+// The per-thread entry over a 2-D extent, then `entry` launched as its block mapping says: both
+// outputs alike, bit for bit, and not all zero.
+template <typename Ref, typename Entry>
+void compare2D(long long rows, long long cols, Ref&& reference, dim3 grid, Entry&& entry) {
+  std::vector<float> want(rows * cols, -7.0f), got(rows * cols, -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { reference(want.data()); });
+  culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] { entry(got.data()); });
+  std::size_t nonzero = 0;
+  for (float v : want) nonzero += v != 0.0f && v != -7.0f;
+  CHECK(nonzero > 0);
+  CHECK(sameBits(got, want));
+}
+
+}  // namespace
+
+TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give the per-thread bits",
+          "[emulated][tiled]") {
+  // Partial tiles along both axes, k not a multiple of the tile's step.
+  for (const auto& [ni, nj, nk] : {std::tuple{70, 90, 37}, std::tuple{64, 64, 16}, std::tuple{5, 130, 1}}) {
+    INFO(ni << " x " << nj << ", k " << nk);
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 5),
+                             B = values<float>(static_cast<std::size_t>(nk) * nj, 6),
+                             C = values<float>(static_cast<std::size_t>(ni) * nj, 7);
+    compare2D(
+        ni, nj, [&](float* out) { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
+        dim3(blocks(nj, 64), blocks(ni, 64)),
+        [&](float* out) { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); });
+    // Gram: rows of x against rows of x, square; the symmetric entry takes the tiles on and below
+    // the diagonal (a block per tile of the triangle) and mirrors them.
+    const std::vector<float> x = values<float>(static_cast<std::size_t>(ni) * nk, 8);
+    compare2D(
+        ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(blocks(ni, 64), blocks(ni, 64)),
+        [&](float* out) { Gram_tiled64(x.data(), nk, out, ni, ni); });
+    const unsigned t = blocks(ni, 64);
+    compare2D(
+        ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(t * (t + 1) / 2, 1),
+        [&](float* out) { Gram_sym64(x.data(), nk, out, ni, ni); });
+  }
+  // Batched: 3 batches (fewer blocks along z than batches: each block steps over them).
+  const int nb = 3, m = 33, nk = 20, n = 70;
+  const std::vector<float> A = values<float>(static_cast<std::size_t>(nb) * m * nk, 9),
+                           B = values<float>(static_cast<std::size_t>(nb) * nk * n, 10),
+                           C = values<float>(static_cast<std::size_t>(nb) * m * n, 11);
+  std::vector<float> want(static_cast<std::size_t>(nb) * m * n, -7.0f), got(want.size(), -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+    BatchedGemm_kernel(A.data(), B.data(), C.data(), 0.75f, m, nk, n, want.data(), nb, m, n);
+  });
+  culiftEmulatedLaunch(dim3(blocks(n, 64), blocks(m, 64), 2), dim3(256, 1, 1), [&] {
+    BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n);
+  });
+  CHECK(sameBits(got, want));
+}
+
+TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[emulated][stencil]") {
+  for (const auto& [rows, cols] : {std::pair{3, 3}, std::pair{130, 70}, std::pair{9, 33}}) {
+    INFO(rows << " x " << cols);
+    const std::vector<float> a = values<float>(static_cast<std::size_t>(rows) * cols, 12);
+    auto reference = [&](float* out) { Jacobi_kernel(a.data(), rows, cols, out, rows, cols); };
+    compare2D(rows, cols, reference, dim3(blocks(cols, 32), blocks(rows, 8 * 16)),
+              [&](float* out) { Jacobi_walk(a.data(), rows, cols, out, rows, cols); });
+    compare2D(rows, cols, reference, dim3(blocks(cols, 32), blocks(rows, 8 * 2)),
+              [&](float* out) { Jacobi_walk2(a.data(), rows, cols, out, rows, cols); });
+  }
+  // The 27-point convolution: slabs of planes, a slab's planes walked by each thread.
+  for (const auto& [ni, nj, nk, slabs] :
+       {std::tuple{3, 3, 3, 1u}, std::tuple{11, 9, 37, 3u}, std::tuple{6, 20, 40, 6u}}) {
+    INFO(ni << " x " << nj << " x " << nk << ", " << slabs << " slabs");
+    const std::vector<float> a = values<float>(static_cast<std::size_t>(ni) * nj * nk, 13), w = values<float>(27, 14);
+    std::vector<float> want(a.size(), -7.0f), got(a.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { Conv_kernel(a.data(), w.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { Conv_walk3d(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk); });
+    CHECK(sameBits(got, want));
+  }
 }

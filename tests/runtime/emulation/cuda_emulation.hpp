@@ -2,12 +2,15 @@
 // after the other, each block's threads as std::threads that meet at __syncthreads (a
 // std::barrier), and a kernel's __shared__ arrays are static locals (one block at a time uses
 // them). The entries' arithmetic is the host's: with -ffp-contract=off, as the GPU's strict math
-// (--fmad=false) rounds every product before its sum. Warp shuffles and cp.async are not here.
+// (--fmad=false) rounds every product before its sum. Dynamic shared memory is a static buffer of
+// 256 KiB (host_source.cmake rewrites its declaration); warp shuffles are not emulated (a kernel
+// that uses one stops when it runs); cp.async copies at once (host_prelude.hpp).
 #pragma once
 
 #include <atomic>
 #include <barrier>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -46,5 +49,75 @@ inline long long min(long long a, long long b) { return a < b ? a : b; }
 inline long long max(long long a, long long b) { return a < b ? b : a; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+
+// Bits as another type, fences, atomics (std::atomic_ref), cache-hinted loads.
+inline float __int_as_float(int v) {
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+inline int __float_as_int(float v) {
+  int i;
+  std::memcpy(&i, &v, 4);
+  return i;
+}
+inline float __uint_as_float(unsigned v) {
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+inline unsigned __float_as_uint(float v) {
+  unsigned i;
+  std::memcpy(&i, &v, 4);
+  return i;
+}
+inline double __longlong_as_double(long long v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+inline long long __double_as_longlong(double v) {
+  long long i;
+  std::memcpy(&i, &v, 8);
+  return i;
+}
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+template <typename T> inline T __ldcg(const T* p) { return *p; }
+template <typename T> inline T __ldg(const T* p) { return *p; }
+template <typename T, typename V> inline T atomicAdd(T* p, V v) { return std::atomic_ref<T>(*p).fetch_add(T(v)); }
+template <typename T, typename V> inline T atomicSub(T* p, V v) { return std::atomic_ref<T>(*p).fetch_sub(T(v)); }
+template <typename T, typename V> inline T atomicExch(T* p, V v) { return std::atomic_ref<T>(*p).exchange(T(v)); }
+template <typename T, typename V> inline T atomicOr(T* p, V v) { return std::atomic_ref<T>(*p).fetch_or(T(v)); }
+template <typename T, typename V> inline T atomicAnd(T* p, V v) { return std::atomic_ref<T>(*p).fetch_and(T(v)); }
+template <typename T, typename V> inline T atomicMax(T* p, V v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (old < T(v) && !a.compare_exchange_weak(old, T(v))) {
+  }
+  return old;
+}
+template <typename T, typename V> inline T atomicMin(T* p, V v) {
+  std::atomic_ref<T> a(*p);
+  T old = a.load();
+  while (T(v) < old && !a.compare_exchange_weak(old, T(v))) {
+  }
+  return old;
+}
+template <typename T> inline T atomicCAS(T* p, T expected, T desired) {
+  std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired);
+  return expected;
+}
+
+// Warp shuffles are not emulated: an entry that uses them compiles here but stops when run.
+[[noreturn]] inline void culiftNotEmulated(const char* what) {
+  std::fprintf(stderr, "cuda_emulation.hpp: %s is not emulated\n", what);
+  std::abort();
+}
+template <typename T> T __shfl_xor_sync(unsigned, T, int, int = 32) { culiftNotEmulated("__shfl_xor_sync"); }
+template <typename T> T __shfl_down_sync(unsigned, T, unsigned, int = 32) { culiftNotEmulated("__shfl_down_sync"); }
+template <typename T> T __shfl_up_sync(unsigned, T, unsigned, int = 32) { culiftNotEmulated("__shfl_up_sync"); }
+template <typename T> T __shfl_sync(unsigned, T, int, int = 32) { culiftNotEmulated("__shfl_sync"); }
+inline unsigned __ballot_sync(unsigned, int) { culiftNotEmulated("__ballot_sync"); }
+inline void __syncwarp(unsigned = 0xffffffffu) { culiftNotEmulated("__syncwarp"); }
 
 #include "host_prelude.hpp"

@@ -1,6 +1,6 @@
 # Emitted CUDA C as host C++ (cmake -DIN=x.cu -DOUT=x.cpp -P host_source.cmake): the device
 # preludes (between their "---- culift ... prelude" and "---- end of culift ... prelude ----"
-# lines) left out, cuda_emulation.hpp included first in their place.
+# lines) left out, cuda_emulation.hpp included first in their place; dynamic shared memory static.
 file(READ "${IN}" text)
 foreach(prelude "device" "plan")
   string(FIND "${text}" "// ---- culift ${prelude} prelude" begin)
@@ -13,4 +13,6 @@ foreach(prelude "device" "plan")
     set(text "${before}// (the ${prelude} prelude: cuda_emulation.hpp's host versions)${after}")
   endif()
 endforeach()
+# Dynamic shared memory (extern __shared__ T name[];) as a static buffer of 256 KiB.
+string(REGEX REPLACE "extern __shared__ ([^;]*)\\[\\];" "__shared__ \\1[262144];" text "${text}")
 file(WRITE "${OUT}" "#include \"cuda_emulation.hpp\"\n${text}")
