@@ -4,7 +4,7 @@
 # a machine with many cores (the GPU machine's 16), over a binary built on the development machine.
 # Reduced findings are saved under $OUT/regressions; the summary counts every shard's batches.
 #
-#   OUT=/path/to/logs [SHARDS=15] [DEADLINE=SECONDS] scripts/difftest-cpu-shards.sh [BIN_DIR] --count=N --seed=S
+#   OUT=/path/to/logs [SHARDS=15] [DEADLINE=SECONDS] [BATCH=100] scripts/difftest-cpu-shards.sh [BIN_DIR] --count=N --seed=S
 #
 # DEADLINE stops every shard after that long; a shard cut off counts the batches it finished.
 # Away from the tree it was built in, set CULIFT_SOURCE_ROOT to the repository root (the native
@@ -36,7 +36,7 @@ for ((s = 0; s < shards; s++)); do
   start=$((first + s * per))
   n=$(( count - s * per < per ? count - s * per : per ))
   [ "$n" -gt 0 ] || break
-  CULIFT_CACHE_DIR="$out/cache-$s" "${deadline[@]}" "$bin" --ubsan --batch=100 --regressions="$out/regressions" \
+  CULIFT_CACHE_DIR="$out/cache-$s" "${deadline[@]}" "$bin" --ubsan --batch="${BATCH:-100}" --regressions="$out/regressions" \
     "${rest[@]}" --first="$start" --count="$n" > "$out/shard-$s.log" 2>&1 &
 done
 wait
