@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -521,16 +522,16 @@ class ConvWriter : EntryWriter {
   void outputIndices(const std::vector<VarId>& axes, bool guard);
   void counterTable(const std::string& buffer, const std::string& q0);
   void positionTable();
-  void gatherPositions(const std::string& q0);
+  void gatherPositions(const std::string& q0, const std::string& table);
   void stagePositions();
-  void gatherChannels();
+  void gatherChannels(const std::string& table);
   // A thread's elements of a chunk's position operands.
   unsigned gathered() const { return kTermStep * tp_ / e_.threads; }
-  void counters(const std::function<bool(VarId)>& used);
+  void counters(const std::function<bool(VarId)>& used, const std::string& table);
   bool separable(const Expr& index) const;
   std::string index64(const Expr& index, const std::map<VarId, std::string>& values);
   std::map<VarId, std::string> termValues(const std::string& nk, const std::string& oh, const std::string& ow,
-                                          const std::string& counter) const;
+                                          const std::optional<std::string>& table) const;
   std::string bases(size_t p) const { return "culift_b" + str(p); }
   std::string offsets(size_t p) const { return "culift_d" + str(p); }
   void termStep();
@@ -548,8 +549,7 @@ class ConvWriter : EntryWriter {
   Conv c_;
   PrintRewrites step_, inline_, perOut_;
   std::vector<VarId> live_;
-  std::vector<bool> separable_;        // per operand: gathered at a base plus an offset
-  std::string buffer_ = "culift_cur";  // the table of counters the chunk being written reads
+  std::vector<bool> separable_;  // per operand: gathered at a base plus an offset
 };
 
 // Whether `e` names `v`, through the locals set once.
@@ -785,7 +785,7 @@ void ConvWriter::positionTable() {
       if (separable_[p] && c_.operands[p].position)
         out_.say(bases(p) + "[culift_e] = culift_img < 0 ? 0 : " +
                  index64(*c_.operands[p].index, termValues("culift_img * culift_kpi", "culift_pos / culift_n2",
-                                                           "culift_pos % culift_n2", "culift_lo")) +
+                                                           "culift_pos % culift_n2", std::nullopt)) +
                  ";");
   }
   for (size_t p = 0; p < c_.operands.size(); ++p) {
@@ -794,19 +794,18 @@ void ConvWriter::positionTable() {
                                        "; culift_e += " + str(e_.threads) + ")");
     out_.say("const long long culift_nk = culift_k0 + culift_e;  // the channel, in the first image");
     out_.say(bases(p) + "[culift_e] = culift_nk < culift_kpi && culift_nk < culift_n0 ? " +
-             index64(*c_.operands[p].index, termValues("culift_nk", "0", "0", "culift_lo")) + " : 0;");
+             index64(*c_.operands[p].index, termValues("culift_nk", "0", "0", std::nullopt)) + " : 0;");
   }
   out_.say("__syncthreads();");
 }
 
-// The values of the indices (nk, oh, ow) and of the counters (from `counter` + d: culift_lo0 ...,
-// or a table's entries) for index64.
+// The values of the indices (nk, oh, ow) and of the counters for index64: this thread's entry of
+// counter table `table`, or without one each loop's start (culift_lo0 ...).
 std::map<VarId, std::string> ConvWriter::termValues(const std::string& nk, const std::string& oh, const std::string& ow,
-                                                    const std::string& counter) const {
+                                                    const std::optional<std::string>& table) const {
   std::map<VarId, std::string> v = {{axis(0), nk}, {axis(1), oh}, {axis(2), ow}};
   for (size_t d = 0; d < c_.counters.size(); ++d)
-    v[c_.counters[d]] = counter == "culift_lo" ? "culift_lo" + str(d)
-                                               : "culift_c" + str(d) + "[" + counter + "][threadIdx.x]";
+    v[c_.counters[d]] = table ? "culift_c" + str(d) + "[" + *table + "][threadIdx.x]" : "culift_lo" + str(d);
   return v;
 }
 
@@ -837,24 +836,24 @@ void ConvWriter::counterTable(const std::string& buffer, const std::string& q0) 
       if (separable_[p])
         out_.say(offsets(p) + "[" + buffer +
                  "][threadIdx.x] = " + index64(*c_.operands[p].index, termValues("0", "0", "0", buffer)) + " - " +
-                 index64(*c_.operands[p].index, termValues("0", "0", "0", "culift_lo")) + ";");
+                 index64(*c_.operands[p].index, termValues("0", "0", "0", std::nullopt)) + ";");
   }
   out_.say("culift_any[" + buffer + "][threadIdx.x] = 0;");
 }
 
-// The counters of term culift_qq, those `used` says are needed.
-void ConvWriter::counters(const std::function<bool(VarId)>& used) {
+// The counters of term culift_qq from table `table`, those `used` says are needed.
+void ConvWriter::counters(const std::function<bool(VarId)>& used, const std::string& table) {
   for (size_t d = 0; d < c_.counters.size(); ++d)
     if (used(c_.counters[d]))
-      out_.say("const " + typeOf(c_.counters[d]) + " " + name(c_.counters[d]) + " = culift_c" + str(d) + "[" + buffer_ +
+      out_.say("const " + typeOf(c_.counters[d]) + " " + name(c_.counters[d]) + " = culift_c" + str(d) + "[" + table +
                "][culift_qq];");
 }
 
-// The position operands and the flags of the chunk from `q0` (its table `buffer_`) into this
+// The position operands and the flags of the chunk from `q0` (its counter table `table`) into this
 // thread's registers: its elements culift_e = threadIdx.x + u * threads of the chunk's terms x
 // positions. An element is read only where its term runs for a position some output of the block
 // has, as the per-thread entry reads it; a term some position runs is marked in culift_any.
-void ConvWriter::gatherPositions(const std::string& q0) {
+void ConvWriter::gatherPositions(const std::string& q0, const std::string& table) {
   auto usedByPositions = [&](VarId v) {
     bool u = c_.predicate && names(*c_.predicate, v);
     for (const ConvOperand& o : c_.operands) u = u || (o.position && names(*o.index, v));
@@ -873,16 +872,16 @@ void ConvWriter::gatherPositions(const std::string& q0) {
   for (unsigned a = 0; a < 3; ++a)
     if (usedByPositions(axis(a))) axes.push_back(axis(a));
   declareAxes(axes);
-  counters(usedByPositions);
+  counters(usedByPositions, table);
   out_.say("culift_rf[culift_u] = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
   CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[" + buffer_ + "][culift_qq]"
+               (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[" + table + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
-  out_.say("culift_any[" + buffer_ + "][culift_qq] = 1;");
+  out_.say("culift_any[" + table + "][culift_qq] = 1;");
 }
 
 // The registers gatherPositions filled, into the stages.
@@ -899,8 +898,9 @@ void ConvWriter::stagePositions() {
   if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_rf[culift_u];");
 }
 
-// The channel operands of the chunk, for the terms some position of the block runs.
-void ConvWriter::gatherChannels() {
+// The channel operands of the chunk whose counter table is `table`, for the terms some position of
+// the block runs.
+void ConvWriter::gatherChannels(const std::string& table) {
   auto usedByChannels = [&](VarId v) {
     bool u = false;
     for (const ConvOperand& o : c_.operands) u = u || (!o.position && names(*o.index, v));
@@ -911,16 +911,16 @@ void ConvWriter::gatherChannels() {
                                      "; culift_e += " + str(e_.threads) + ")");
   out_.say("const int culift_qq = culift_e % " + str(kTermStep) + ", culift_kk = culift_e / " + str(kTermStep) + ";");
   out_.say("const long long culift_nk = culift_k0 + culift_kk;  // the channel, in the first image");
-  CodeWriter::Scope runs = out_.open("if (culift_any[" + buffer_ +
+  CodeWriter::Scope runs = out_.open("if (culift_any[" + table +
                                      "][culift_qq] && culift_nk < culift_kpi && culift_nk < culift_n0)");
   std::vector<VarId> axes;
   if (usedByChannels(axis(0))) axes.push_back(axis(0));
   declareAxes(axes);
-  counters(usedByChannels);
+  counters(usedByChannels, table);
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
       out_.say(tileName(p) + "[culift_qq][culift_kk] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[" + buffer_ + "][culift_qq]"
+               (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[" + table + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
 }
@@ -929,9 +929,11 @@ void ConvWriter::gatherChannels() {
 void ConvWriter::termStep() {
   const Stmt& body = *c_.body;
   const std::vector<const Stmt*> terms = termStatements();
-  counters([&](VarId v) {
-    return std::any_of(terms.begin(), terms.end(), [&](const Stmt* s) { return mentions(*s, v, step_); });
-  });
+  counters(
+      [&](VarId v) {
+        return std::any_of(terms.begin(), terms.end(), [&](const Stmt* s) { return mentions(*s, v, step_); });
+      },
+      "culift_cur");
   for (size_t p = 0; p < c_.operands.size(); ++p) {
     const ConvOperand& o = c_.operands[p];
     const unsigned n = o.position ? kColsPerThread : kRowsPerThread;
@@ -965,28 +967,25 @@ void ConvWriter::chunks() {
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_r" + str(p) + "[" + str(gathered()) + "];");
   out_.say("bool culift_rf[" + str(gathered()) + "];");
   out_.say("int culift_cur = 0;");
-  // The first chunk into the stages, the second one's table.
-  out_.say("__syncthreads();  // the last tile is done with the stages and the tables");
+  // The first chunk into the stages, the second one's table (the position table's last barrier
+  // follows the last tile's chunks: nothing reads the stages or the tables now).
   counterTable("0", "0");
   counterTable("1", std::to_string(kTermStep));
   out_.say("__syncthreads();");
-  buffer_ = "0";
-  gatherPositions("0");
+  gatherPositions("0", "0");
   out_.say("__syncthreads();");
   stagePositions();
-  gatherChannels();
+  gatherChannels("0");
   out_.say("__syncthreads();");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope each = out_.open(
       "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
   out_.say("const int culift_nxt = culift_cur ^ 1;");
   out_.say("const bool culift_more = culift_q0 + " + str(kTermStep) + " < culift_terms;");
-  buffer_ = "culift_nxt";
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
-    gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")");
+    gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")", "culift_nxt");
   }
-  buffer_ = "culift_cur";
   {
     CodeWriter::Scope run = out_.open("");
     chunk();
@@ -995,11 +994,9 @@ void ConvWriter::chunks() {
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
     stagePositions();
-    buffer_ = "culift_nxt";
-    gatherChannels();
+    gatherChannels("culift_nxt");
     counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")");
   }
-  buffer_ = "culift_cur";
   out_.say("culift_cur = culift_nxt;");
   out_.say("__syncthreads();");
 }
