@@ -30,7 +30,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <vector>
 
 #include "conv.cu"
@@ -327,25 +326,7 @@ int main() {
   CHECK(cudaMalloc(&ref, no * 4));
   CHECK(cudaMemcpy(x, hx.data(), nx * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(w, hw.data(), nw * 4, cudaMemcpyHostToDevice));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  auto median = [&](const std::function<void()>& launch) {
-    launch();
-    CHECK(cudaDeviceSynchronize());
-    std::vector<float> times;
-    for (int r = 0; r < 10; ++r) {
-      CHECK(cudaEventRecord(a));
-      launch();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      times.push_back(ms);
-    }
-    std::sort(times.begin(), times.end());
-    return (double)times[times.size() / 2];
-  };
+  auto median = [](auto&& launch) { return medianMs(launch, 10); };
   const double flops = 2.0 * no * C * R * S;
   const dim3 grid(24, 384), block(256);  // as the runtime launches the entry on the H200
   const long long n0 = (long long)N * K;

@@ -42,7 +42,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <functional>
+#include <tuple>
 #include <vector>
 
 #include "stencil.cu"
@@ -423,25 +423,7 @@ int main() {
   CHECK(cudaMalloc(&ref, cells * 4));
   CHECK(cudaMemcpy(A, host.data(), cells * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(w, hw.data(), 27 * 4, cudaMemcpyHostToDevice));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  auto median = [&](const std::function<void()>& launch) {
-    launch();
-    CHECK(cudaDeviceSynchronize());
-    std::vector<float> times;
-    for (int r = 0; r < 20; ++r) {
-      CHECK(cudaEventRecord(a));
-      launch();
-      CHECK(cudaEventRecord(b));
-      CHECK(cudaEventSynchronize(b));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, a, b));
-      times.push_back(ms);
-    }
-    std::sort(times.begin(), times.end());
-    return (double)times[times.size() / 2];
-  };
+  auto median = [](auto&& launch) { return medianMs(launch, 20); };
   const double copyMs = median([&] { copy4<<<132 * 8, 512>>>((const float4*)A, (float4*)out, cells / 4); });
   std::printf("copy (float4)            %.4f ms  %6.0f GB/s\n", copyMs, 8.0 * cells / (copyMs * 1e6));
   std::vector<float> got(cells), want(cells);
@@ -452,26 +434,18 @@ int main() {
   CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
   std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
               8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);
-  // quad<P>: four outputs per thread along k.
-  for (int per : {4, 8, 16, 32, 64}) {
-    CHECK(cudaMemset(out, 0xff, cells * 4));
-    const dim3 grid((nk / 4 + kQx - 1) / kQx, (nj + kQy - 1) / kQy, (ni + per - 1) / per);
-    const double ms = median([&] { convQuad<<<grid, block>>>(A, w, ni, nj, nk, out, per); });
-    CHECK(cudaGetLastError());
-    CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
-    const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
-    std::printf("quad<%2d> grid z %4u      %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", per, grid.z, ms,
-                8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
-  }
+  // Each variant's (j, k) plane of blocks: quad<P> takes four outputs per thread along k.
+  const dim3 quadPlane((nk / 4 + kQx - 1) / kQx, (nj + kQy - 1) / kQy);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);
-  const std::pair<const char*, Variant> variants[] = {
-      {"flat", convFlat}, {"lean", convLean}, {"regs", convRegs}, {"smem", convSmem}, {"both", convBoth}};
-  for (const auto& [name, fn] : variants)
+  const std::tuple<const char*, Variant, dim3> variants[] = {{"quad", convQuad, quadPlane}, {"flat", convFlat, plane},
+                                                             {"lean", convLean, plane},     {"regs", convRegs, plane},
+                                                             {"smem", convSmem, plane},     {"both", convBoth, plane}};
+  for (const auto& [name, fn, blocks] : variants)
     for (int per : {4, 8, 16, 32, 64}) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
-      const dim3 grid(plane.x, plane.y, (ni + per - 1) / per);
-      const double ms = median([&] { fn<<<grid, block>>>(A, w, ni, nj, nk, out, per); });
-      CHECK(cudaGetLastError());
+      const dim3 grid(blocks.x, blocks.y, (ni + per - 1) / per);
+      const Variant f = fn;
+      const double ms = median([&] { f<<<grid, block>>>(A, w, ni, nj, nk, out, per); });
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
       std::printf("%-4s<%2d> grid z %4u      %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,

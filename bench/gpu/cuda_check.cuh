@@ -1,9 +1,11 @@
 // CHECK(call) for the standalone nvcc harnesses of bench/gpu: a CUDA runtime call that fails
-// prints what failed and where, and the harness exits.
+// prints what failed and where, and the harness exits. medianMs times a launch.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -15,3 +17,30 @@
       std::exit(1);                                                                           \
     }                                                                                         \
   } while (0)
+
+// The median of `runs` timings of `launch` with CUDA events, after `warmups` untimed launches and
+// a synchronization (a launch that failed exits through CHECK).
+template <typename Launch> double medianMs(Launch&& launch, int runs, int warmups = 1) {
+  cudaEvent_t a, b;
+  CHECK(cudaEventCreate(&a));
+  CHECK(cudaEventCreate(&b));
+  for (int w = 0; w < warmups; ++w) launch();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  std::vector<float> times;
+  for (int r = 0; r < runs; ++r) {
+    CHECK(cudaEventRecord(a));
+    launch();
+    CHECK(cudaEventRecord(b));
+    CHECK(cudaEventSynchronize(b));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, a, b));
+    times.push_back(ms);
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventDestroy(a));
+  CHECK(cudaEventDestroy(b));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+

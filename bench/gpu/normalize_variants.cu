@@ -164,25 +164,7 @@ __global__ void fill(float* p, long long n, float lo, float hi, unsigned seed) {
   }
 }
 
-template <typename Launch> float timeMs(Launch launch) {
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
-  for (int w = 0; w < 2; ++w) launch();
-  std::vector<float> t;
-  for (int s = 0; s < 9; ++s) {
-    CHECK(cudaEventRecord(a));
-    launch();
-    CHECK(cudaEventRecord(b));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CHECK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
+template <typename Launch> float timeMs(Launch launch) { return (float)medianMs(launch, 9, 2); }
 
 float* buffer(long long n, float lo, float hi, unsigned seed) {
   float* p = nullptr;

@@ -39,9 +39,6 @@ int main() {
   CHECK(cudaMalloc(&out, elements * 4));
   CHECK(cudaMalloc(&ref, elements * 4));
   CHECK(cudaMemcpy(x, host.data(), elements * 4, cudaMemcpyHostToDevice));
-  cudaEvent_t a, b;
-  CHECK(cudaEventCreate(&a));
-  CHECK(cudaEventCreate(&b));
   struct Variant {
     const char* name;
     Entry entry;
@@ -60,23 +57,12 @@ int main() {
         CHECK(cudaMemcpy(ref, out, elements * 4, cudaMemcpyDeviceToDevice));
         haveRef = true;
       }
-      std::vector<float> times;
-      for (int r = 0; r < 20; ++r) {
-        CHECK(cudaEventRecord(a));
-        launch(out);
-        CHECK(cudaEventRecord(b));
-        CHECK(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        times.push_back(ms);
-      }
-      std::sort(times.begin(), times.end());
+      const double ms = medianMs([&] { launch(out); }, 20, 0);
       // The same bits whatever the grid.
       std::vector<float> got(1 << 20), want(1 << 20);
       CHECK(cudaMemcpy(got.data(), out + elements - (1 << 20), 4 << 20, cudaMemcpyDeviceToHost));
       CHECK(cudaMemcpy(want.data(), ref + elements - (1 << 20), 4 << 20, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), 4 << 20) == 0;
-      const double ms = times[times.size() / 2];
       std::printf("%-18s blocks %7lld (%s%d per SM-equivalent)  %.4f ms  %6.0f GB/s  %s\n", v.name, blocks,
                   perSm == 0 ? "all; cap " : "cap ", perSm, ms, 8.0 * elements / (ms * 1e6),
                   same ? "same bits" : "DIFFERENT BITS");

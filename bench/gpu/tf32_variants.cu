@@ -135,9 +135,6 @@ int main() {
   CHECK(cudaMalloc(&c, hc.size() * 4));
   CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   using Kernel = void (*)(const float*, const float*, float*, int, int, int);
   const std::pair<const char*, Kernel> variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>},
                                                      {"tf32 bits as they are", gemmTf32<false>}};
@@ -150,18 +147,7 @@ int main() {
     launch();
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    std::vector<float> times;
-    for (int r = 0; r < 10; ++r) {
-      CHECK(cudaEventRecord(e0));
-      launch();
-      CHECK(cudaEventRecord(e1));
-      CHECK(cudaEventSynchronize(e1));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, e0, e1));
-      times.push_back(ms);
-    }
-    std::sort(times.begin(), times.end());
-    const double ms = times[times.size() / 2];
+    const double ms = medianMs(launch, 10, 0);
     CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
     double worst = 0;
     for (int q = 0; q < 256; ++q) {
