@@ -36,6 +36,22 @@ std::string_view name(ParamRole r) {
   return "?";
 }
 
+std::string_view name(TensorCores t) {
+  switch (t) {
+    case TensorCores::None: return "none";
+    case TensorCores::TF32: return "tf32";
+    case TensorCores::BF16: return "bf16";
+    case TensorCores::FP16: return "fp16";
+  }
+  return "?";
+}
+
+std::optional<TensorCores> tensorCoresNamed(std::string_view text) {
+  for (TensorCores t : {TensorCores::None, TensorCores::TF32, TensorCores::BF16, TensorCores::FP16})
+    if (name(t) == text) return t;
+  return std::nullopt;
+}
+
 std::string_view roleName(const Function& fn, const KernelParam& p) {
   if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::Scalar) return "uniform";
   if (fn.mode == IndexMode::ElementWise && p.role == ParamRole::ReadOnlyArray) return "uniform array";

@@ -176,6 +176,7 @@ class Writer {
     boolean(f.annotated);
     strings(f.indexNames);
     boolean(f.reassociate);
+    enumerator(f.tensorCores);
     strings(f.uniformNames);
     enumerator(f.mode);
     count(f.indexParams.size());
@@ -453,6 +454,7 @@ class ModuleReader {
     f.annotated = r_.boolean("a function's annotated flag");
     f.indexNames = r_.strings("index names");
     f.reassociate = r_.boolean("a function's reassociate flag");
+    f.tensorCores = r_.enumerator<TensorCores>(static_cast<unsigned>(TensorCores::FP16) + 1, "tensor cores");
     f.uniformNames = r_.strings("uniform parameter names");
     f.mode = r_.enumerator<IndexMode>(static_cast<unsigned>(IndexMode::DeviceOnly) + 1, "index mode");
     f.indexParams.resize(r_.count(4, "index parameters"));

@@ -180,6 +180,16 @@ TEST_CASE("the device preludes compile with nvcc, every helper used", "[codegen]
   std::ofstream(cu) << R"(#include "culift_prelude.cuh"
 #include "culift_assert_prelude.cuh"
 #include "culift_plan_prelude.cuh"
+#include "culift_tensor_core_prelude.cuh"
+extern "C" __global__ void uses_tensor_cores(const float* x, float* out) {
+  const int t = threadIdx.x;
+  float d[4] = {x[t], x[t + 32], x[t + 64], x[t + 96]};
+  const unsigned a = culift_tf32(x[t]), h = culift_f16x2(x[t], x[t + 1]), b = culift_bf16x2(x[t], x[t + 2]);
+  culift_mma_tf32(d[0], d[1], d[2], d[3], a, a, a, a, a, a);
+  culift_mma_half<false>(d[0], d[1], d[2], d[3], h, h, h, h, h, h);
+  culift_mma_half<true>(d[0], d[1], d[2], d[3], b, b, b, b, b, b);
+  out[t] = d[0] + d[1] + d[2] + d[3] + __uint_as_float(culift_bf16_bits(x[t]) << 16);
+}
 extern "C" __global__ void uses_every_helper(const float* x, const double* y, float* out, int n) {
   __shared__ __align__(16) float staged[64];
   __shared__ __align__(16) double staged_d[8];
@@ -207,16 +217,20 @@ extern "C" __global__ void uses_every_helper(const float* x, const double* y, fl
 }
 )";
   const std::string prelude = CULIFT_SOURCE_DIR "/translator/src/codegen/prelude";
-  const std::string object = cu + ".o", log = cu + ".log";
-  llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-I", prelude, "-c", cu, "-o", object};
-  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
-  const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
-  const bool built = fs::exists(object) && fs::file_size(object) > 0;
-  std::ifstream in(log);
-  std::ostringstream text;
-  text << in.rdbuf();
+  // sm_90, and sm_75 for the paths of devices before sm_80 (no cp.async, no mma of these formats).
+  for (const char* arch : {"-arch=sm_90", "-arch=sm_75"}) {
+    const std::string object = cu + arch + ".o", log = cu + arch + ".log";
+    llvm::StringRef args[] = {nvcc, arch, "-I", prelude, "-c", cu, "-o", object};
+    const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
+                                                        llvm::StringRef(log)};
+    const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
+    const bool built = fs::exists(object) && fs::file_size(object) > 0;
+    std::ifstream in(log);
+    std::ostringstream text;
+    text << in.rdbuf();
+    INFO(arch << ": nvcc (exit " << status << "):\n" << text.str().substr(0, 3000));
+    CHECK(status == 0);
+    CHECK(built);
+  }
   llvm::sys::fs::remove_directories(std::string(dir));
-  INFO("nvcc (exit " << status << "):\n" << text.str().substr(0, 3000));
-  CHECK(status == 0);
-  CHECK(built);
 }

@@ -3,9 +3,11 @@
 // std::threads meeting at __syncthreads), each entry against the per-thread entry emitted beside
 // it, bit for bit (built with -ffp-contract=off, as strict math rounds every product). The GPU
 // runs the same comparisons in runtime_gpu_plan_tests; these run everywhere, in CI too.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "catch.hpp"
@@ -41,6 +43,16 @@ void Jacobi_walk(const float*, int, int, float*, long long, long long);
 void Jacobi_walk2(const float*, int, int, float*, long long, long long);
 void Conv_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
 void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long);
+// tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
+void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void GemmTf32_tc64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void GemmBf16_kernel(const float*, const float*, const float*, int, int, float*, long long, long long);
+void GemmBf16_tc128(const float*, const float*, const float*, int, int, float*, long long, long long);
+void GemmBf16_tc64(const float*, const float*, const float*, int, int, float*, long long, long long);
+void GemmFp16_kernel(const float*, const float*, int, int, float*, long long, long long);
+void GemmFp16_tc128(const float*, const float*, int, int, float*, long long, long long);
+void GemmFp16_tc64(const float*, const float*, int, int, float*, long long, long long);
 }
 
 namespace {
@@ -214,5 +226,146 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Conv_walk3d(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk); });
     CHECK(sameBits(got, want));
+  }
+}
+
+namespace {
+
+// The bound of docs/numerical-contract.md#tensor-cores on a contraction s = s0 + sum of a_k b_k of
+// K terms: |s~ - s| <= (2 u + (K + 2) 2^-22) (|s0| + sum of |a_k| |b_k|), u the format's unit
+// roundoff (2^-11 for tf32 and fp16, 2^-8 for bf16).
+double contractionBound(double u, int terms, double magnitude) {
+  return (2.0 * u + (terms + 2) * std::ldexp(1.0, -22)) * magnitude;
+}
+
+// A tensor-core entry's outputs against the exact values: each within `bound(o)` of `exact[o]`;
+// some differ from the per-thread entry's bits (the operands were rounded), none is NaN.
+void checkWithin(const std::vector<float>& got, const std::vector<float>& perThread, const std::vector<double>& exact,
+                 const std::vector<double>& bound) {
+  std::size_t outside = 0, differ = 0, first = got.size();
+  for (std::size_t o = 0; o < got.size(); ++o) {
+    const bool ok = std::abs(static_cast<double>(got[o]) - exact[o]) <= bound[o];
+    if (!ok && first == got.size()) first = o;
+    outside += !ok;
+    differ += std::memcmp(&got[o], &perThread[o], sizeof(float)) != 0;
+  }
+  std::ostringstream where;
+  if (first < got.size())
+    where << "output " << first << ": " << got[first] << ", exact " << exact[first] << ", bound " << bound[first];
+  INFO(where.str());
+  CHECK(outside == 0);
+  CHECK(differ > 0);
+}
+
+}  // namespace
+
+TEST_CASE("emulated on the host, tensor-core entries stay within the contract's bound", "[emulated][tensor-cores]") {
+  const double tf32 = std::ldexp(1.0, -11), bf16 = std::ldexp(1.0, -8), fp16 = std::ldexp(1.0, -11);
+  // Partial tiles along both axes, k not a multiple of a step, k of 1 and 0.
+  for (const auto& [ni, nj, nk] :
+       {std::tuple{70, 90, 37}, std::tuple{130, 129, 16}, std::tuple{5, 130, 1}, std::tuple{33, 17, 0}}) {
+    INFO(ni << " x " << nj << ", k " << nk);
+    const std::size_t outputs = static_cast<std::size_t>(ni) * nj;
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 15),
+                             B = values<float>(static_cast<std::size_t>(nk) * nj, 16), C = values<float>(outputs, 17);
+    const float alpha = 1.5f, beta = -0.5f;
+    // The exact sums in double (products of floats are exact in double; K <= 37 terms of at most 1
+    // lose nothing that matters against the bound), with their magnitudes, for B as (k, j) and as (j, k).
+    std::vector<double> sum(outputs), mag(outputs), sumT(outputs), magT(outputs);
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < nj; ++j) {
+        double s = 0, m = 0, st = 0, mt = 0;
+        for (int k = 0; k < nk; ++k) {
+          const double a = A[static_cast<std::size_t>(i) * nk + k];
+          const double b = B[static_cast<std::size_t>(k) * nj + j];
+          const double bt = B[static_cast<std::size_t>(j) * nk + k];
+          s += a * b;
+          m += std::abs(a * b);
+          st += a * bt;
+          mt += std::abs(a * bt);
+        }
+        sum[i * nj + j] = s;
+        mag[i * nj + j] = m;
+        sumT[i * nj + j] = st;
+        magT[i * nj + j] = mt;
+      }
+    const unsigned grid128x = blocks(nj, 128), grid128y = blocks(ni, 128), grid64x = blocks(nj, 64),
+                   grid64y = blocks(ni, 64);
+    auto run = [&](dim3 grid, auto&& launch) {
+      std::vector<float> out(outputs, -7.0f);
+      culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] { launch(out.data()); });
+      return out;
+    };
+    auto perThread = [&](auto&& launch) {
+      std::vector<float> out(outputs, -7.0f);
+      culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { launch(out.data()); });
+      return out;
+    };
+    {
+      INFO("GemmTf32: beta * C + alpha * sum");
+      std::vector<double> exact(outputs), bound(outputs);
+      for (std::size_t o = 0; o < outputs; ++o) {
+        exact[o] = beta * C[o] + alpha * sum[o];
+        // The sum's bound scaled by alpha, and the epilogue's two roundings in fp32.
+        bound[o] = alpha * contractionBound(tf32, nk, mag[o]) +
+                   std::ldexp(1.0, -22) * (std::abs(beta * C[o]) + alpha * mag[o]);
+      }
+      const std::vector<float> want = perThread(
+          [&](float* out) { GemmTf32_kernel(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj); });
+      std::vector<std::vector<float>> entries;
+      for (const auto& [grid, entry] :
+           {std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128}, std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
+        const std::vector<float> got = run(grid, [&](float* out) {
+          entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj);
+        });
+        entries.push_back(got);
+        if (nk == 0) {
+          CHECK(sameBits(got, want));  // no product: the epilogue alone, as the per-thread entry
+          continue;
+        }
+        checkWithin(got, want, exact, bound);
+      }
+      // Each output's sum goes through the same mma steps in either tile: the same bits.
+      CHECK(sameBits(entries[0], entries[1]));
+    }
+    {
+      INFO("GemmBf16: C + sum, B transposed");
+      std::vector<double> exact(outputs), bound(outputs);
+      for (std::size_t o = 0; o < outputs; ++o) {
+        exact[o] = C[o] + sumT[o];
+        bound[o] = contractionBound(bf16, nk, std::abs(C[o]) + magT[o]) +
+                   std::ldexp(1.0, -23) * (std::abs(C[o]) + magT[o]);
+      }
+      const std::vector<float> want = perThread(
+          [&](float* out) { GemmBf16_kernel(A.data(), B.data(), C.data(), nk, nj, out, ni, nj); });
+      for (const auto& [grid, entry] :
+           {std::pair{dim3(grid128x, grid128y), &GemmBf16_tc128}, std::pair{dim3(grid64x, grid64y), &GemmBf16_tc64}}) {
+        const std::vector<float> got = run(grid, [&](float* out) {
+          entry(A.data(), B.data(), C.data(), nk, nj, out, ni, nj);
+        });
+        if (nk == 0) {
+          CHECK(sameBits(got, want));
+          continue;
+        }
+        checkWithin(got, want, exact, bound);
+      }
+    }
+    {
+      INFO("GemmFp16: sum = sum + a * b");
+      std::vector<double> bound(outputs);
+      for (std::size_t o = 0; o < outputs; ++o)
+        bound[o] = contractionBound(fp16, nk, mag[o]) + std::ldexp(1.0, -23) * mag[o];
+      const std::vector<float> want = perThread(
+          [&](float* out) { GemmFp16_kernel(A.data(), B.data(), nk, nj, out, ni, nj); });
+      for (const auto& [grid, entry] :
+           {std::pair{dim3(grid128x, grid128y), &GemmFp16_tc128}, std::pair{dim3(grid64x, grid64y), &GemmFp16_tc64}}) {
+        const std::vector<float> got = run(grid, [&](float* out) { entry(A.data(), B.data(), nk, nj, out, ni, nj); });
+        if (nk == 0) {
+          CHECK(sameBits(got, want));
+          continue;
+        }
+        checkWithin(got, want, sum, bound);
+      }
+    }
   }
 }

@@ -1115,3 +1115,66 @@ TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][conv
                 "    for (int r = 0; r < R; ++r) acc += x[c * R + r + ow] * w[nk * C + c];\n  }\n  return acc;\n}\n") ==
       "the body has 2 loops (one counted loop is lifted)");
 }
+
+TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted in", "[loop-plan][tensor-cores]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Gemm(const float* A, const float* B, const float* C, float alpha,\n"
+      "                                            int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
+      "  return alpha * s + C[i * nj + j];\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(bf16) float Gram(const float* x, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s = s + x[j * n + k] * x[i * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(fp16) float TwoSums(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f, t = 0.0f;\n  for (int k = 0; k < n; ++k) { s += A[i * n + k] * B[k * n + j]; t += B[k * n + j]; }\n"
+      "  return s + t;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Doubles(const double* A, const double* B, int n, int i, int j) {\n"
+      "  double s = 0.0;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return (float)s;\n}\n"
+      "CULIFT_KERNEL float Exact(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n");
+  const Function& gemm = function(r, "Gemm");
+  CHECK(gemm.tensorCores == TensorCores::TF32);
+  CHECK(gemm.loopPlan == LoopPlan::TensorCoreContraction);
+  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_tc128", "Gemm_tc64"});
+  REQUIRE(gemm.planEntries.size() == 2);
+  CHECK(gemm.planEntries[0].blockMapping() == BlockMapping::Tiles2D);
+  CHECK(gemm.planEntries[0].threads == 256);
+  CHECK(gemm.planEntries[0].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);  // above 48 KiB: dynamic
+  CHECK(gemm.planEntries[1].sharedBytes == 0);
+  CHECK(gemm.loopPlanReason.find("tf32 operands, fp32 sums") != std::string::npos);
+  // `s = s + b * a` with the operands in either order, a symmetric kernel too: the opt-in comes first.
+  const Function& gram = function(r, "Gram");
+  CHECK(gram.tensorCores == TensorCores::BF16);
+  CHECK(gram.loopPlan == LoopPlan::TensorCoreContraction);
+  CHECK(gram.loopPlanReason.find("bf16 operands") != std::string::npos);
+  // Not one sum of products of float operands: the exact plans, with the reason.
+  for (const char* name : {"TwoSums", "Doubles"}) {
+    const Function& f = function(r, name);
+    INFO(name << ": " << culift::name(f.loopPlan) << " (" << f.loopPlanReason << ")");
+    CHECK(f.loopPlan == LoopPlan::TiledContraction);
+    CHECK(f.loopPlanReason.find("no tensor cores: the loop body is not one `sum += a * b`") != std::string::npos);
+  }
+  // Without the opt-in nothing changes; the translate option opts every kernel in.
+  CHECK(function(r, "Exact").tensorCores == TensorCores::None);
+  CHECK(function(r, "Exact").loopPlan == LoopPlan::TiledContraction);
+  TranslateOptions options;
+  options.tensorCores = TensorCores::FP16;
+  TranslateResult all = lift(
+      "CULIFT_KERNEL float Exact(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n",
+      options);
+  CHECK(function(all, "Exact").tensorCores == TensorCores::FP16);
+  CHECK(function(all, "Exact").loopPlan == LoopPlan::TensorCoreContraction);
+  // The format and the plan survive a module file.
+  const std::shared_ptr<Module> loaded = loadModule(saveModule(*all.module));
+  CHECK(loaded->find("Exact")->tensorCores == TensorCores::FP16);
+  CHECK(loaded->find("Exact")->loopPlan == LoopPlan::TensorCoreContraction);
+}
+
+TEST_CASE("loop plans: a tensor-core annotation names a format", "[loop-plan][tensor-cores]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_TENSOR_CORES(fp8) float F(const float* A, int n, int i, int j) { return A[i * n + j]; }\n");
+  CHECK_FALSE(r.module);
+  const std::string text = r.formatDiagnostics(false);
+  CHECK(text.find("CULIFT_KERNEL_TENSOR_CORES on 'F' names 'fp8', not a tensor-core format") != std::string::npos);
+  CHECK(text.find("write CULIFT_KERNEL_TENSOR_CORES(tf32), (bf16) or (fp16)") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "culift/ast/module.hpp"
 #include "llvm/Support/CommandLine.h"
 
 namespace culift::cli {
@@ -22,6 +23,17 @@ using VerbHandler = int (*)();
 struct VerbRegistration {
   VerbRegistration(llvm::cl::SubCommand& sub, VerbHandler handler);
 };
+
+// --tensor-cores: what it says and the formats it takes (ast, emit, launch).
+inline constexpr const char* kTensorCoresHelp =
+    "Let every kernel's contraction run on tensor cores in this format, as CULIFT_KERNEL_TENSOR_CORES does "
+    "(not exact: docs/numerical-contract.md#tensor-cores)";
+inline llvm::cl::ValuesClass tensorCoreFormats() {
+  return llvm::cl::values(clEnumValN(TensorCores::TF32, "tf32", "TF32 operands (10-bit mantissa), fp32 sums"),
+                          clEnumValN(TensorCores::BF16, "bf16", "bfloat16 operands (7-bit mantissa), fp32 sums"),
+                          clEnumValN(TensorCores::FP16, "fp16",
+                                     "half operands (10-bit mantissa, 5-bit exponent), fp32 sums"));
+}
 
 // Arguments after "--" on the command line: passed to Clang.
 const std::vector<std::string>& clangArgs();

@@ -1,6 +1,7 @@
-// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--no-fused-statistics] [--dump] [-- CLANG_ARGS]
-// Shows what culift made of each function: index mode, device and kernel names, the kernel's
-// parameters with their roles, and the typed AST as pseudocode with every cast explicit; with
+// culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--tensor-cores=tf32|bf16|fp16]
+// [--no-fused-statistics] [--dump] [-- CLANG_ARGS] Shows what culift made of each function: index mode, device and
+// kernel names, the kernel's parameters with their roles, and the typed AST as pseudocode with every cast explicit;
+// with
 // --dump, the typed AST itself as a tree (culift/ast/dump.hpp), checked by the verifier first.
 #include "cli_records.hpp"
 #include "culift/ast/dump.hpp"
@@ -17,6 +18,8 @@ llvm::cl::SubCommand astCommand("ast", "Show the typed AST, index mode and kerne
 llvm::cl::opt<bool> astReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(astCommand));
+llvm::cl::opt<TensorCores> astTensorCores("tensor-cores", llvm::cl::desc(kTensorCoresHelp), tensorCoreFormats(),
+                                          llvm::cl::init(TensorCores::None), llvm::cl::sub(astCommand));
 llvm::cl::opt<bool> astNoFused("no-fused-statistics",
                                llvm::cl::desc("Add no fused kernels for pairs that reduce the same rows"),
                                llvm::cl::sub(astCommand));
@@ -72,7 +75,7 @@ int runAst() {
   if (astInput.empty()) {
     llvm::errs()
         << "culift ast: no input file\n"
-        << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--dump] [-- CLANG_ARGS]\n";
+        << "usage: culift ast FILE [--function NAME]... [-p BUILD_DIR] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--dump] [-- CLANG_ARGS]\n";
     return kExitUsage;
   }
   if (auto readable = llvm::MemoryBuffer::getFile(astInput, false, false); !readable) {
@@ -82,6 +85,7 @@ int runAst() {
   TranslateOptions options;
   options.functions.assign(astFunctions.begin(), astFunctions.end());
   options.reassociate = astReassociate;
+  options.tensorCores = astTensorCores;
   options.fuseRowStatistics = !astNoFused;
   options.compilerArgs = clangArgs();
   options.buildDir = astBuildDir;

@@ -1,6 +1,6 @@
 // culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--depfile OUT.d]]
 //             [--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers]
-//             [--reassociate] [--no-fused-statistics] [-- CLANG_ARGS]
+//             [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--no-fused-statistics] [-- CLANG_ARGS]
 // Translates the annotated functions of FILE (or the ones named) into one CUDA C file, and with
 // --module into a module file (docs/module-files.md): with --arch, it carries cubins compiled by
 // NVRTC for those architectures (when NVRTC is present); --depfile lists the files it was made
@@ -27,6 +27,8 @@ llvm::cl::SubCommand emitCommand("emit", "Translate annotated C++ functions into
 llvm::cl::opt<bool> emitReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(emitCommand));
+llvm::cl::opt<TensorCores> emitTensorCores("tensor-cores", llvm::cl::desc(kTensorCoresHelp), tensorCoreFormats(),
+                                           llvm::cl::init(TensorCores::None), llvm::cl::sub(emitCommand));
 llvm::cl::opt<bool> emitNoFused("no-fused-statistics",
                                 llvm::cl::desc("Add no fused kernels for pairs that reduce the same rows"),
                                 llvm::cl::sub(emitCommand));
@@ -74,7 +76,7 @@ llvm::cl::opt<std::string> emitName("name",
 const char* kUsage =
     "usage: culift emit FILE [--function NAME]... [-o OUT.cu] [--module OUT.culift [--arch SM]... [--lineinfo] "
     "[--depfile OUT.d]] "
-    "[--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [--no-fused-statistics] "
+    "[--host-launchers OUT.cpp [--name STEM]] [-p BUILD_DIR] [--no-line-directives] [--launchers] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--no-fused-statistics] "
     "[-- CLANG_ARGS]\n";
 
 // "90", "sm_90" -> 90; 0 when it is neither.
@@ -196,6 +198,7 @@ int runEmit() {
   TranslateOptions options;
   options.functions.assign(emitFunctions.begin(), emitFunctions.end());
   options.reassociate = emitReassociate;
+  options.tensorCores = emitTensorCores;
   options.fuseRowStatistics = !emitNoFused;
   options.compilerArgs = clangArgs();
   options.buildDir = emitBuildDir;

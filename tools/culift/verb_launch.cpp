@@ -1,5 +1,6 @@
 // culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu|interp]
-//               [--strict] [--per-thread] [--reassociate] [--check-conflicts] [-p BUILD_DIR] [-- CLANG_ARGS]
+//               [--strict] [--per-thread] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--check-conflicts] [-p
+//               BUILD_DIR] [-- CLANG_ARGS]
 // Translates FILE, compiles the function's kernel and runs one whole launch over the extent, on
 // the GPU when there is one (else the CPU backend). --args is a JSON array with one element per
 // parameter of the function minus its index parameters: a number for a scalar, an array of
@@ -42,6 +43,8 @@ llvm::cl::SubCommand launchCommand("launch", "Compile one lifted function's kern
 llvm::cl::opt<bool> launchReassociate(
     "reassociate", llvm::cl::desc("Let every kernel reassociate its loop's sums, as CULIFT_KERNEL_REASSOCIATE does"),
     llvm::cl::sub(launchCommand));
+llvm::cl::opt<TensorCores> launchTensorCores("tensor-cores", llvm::cl::desc(kTensorCoresHelp), tensorCoreFormats(),
+                                             llvm::cl::init(TensorCores::None), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchInput(llvm::cl::Positional, llvm::cl::desc("FILE"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchFunction("function", llvm::cl::desc("The function to launch"),
                                           llvm::cl::value_desc("NAME"), llvm::cl::sub(launchCommand));
@@ -87,7 +90,7 @@ llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory h
 
 const char* kUsage =
     "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu|interp] "
-    "[--strict] [--per-thread] [--reassociate] [--check-conflicts] [-- CLANG_ARGS]\n";
+    "[--strict] [--per-thread] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--check-conflicts] [-- CLANG_ARGS]\n";
 
 // An element-wise kernel's parameters: " (per element)", " (uniform)" or, for an array read
 // whole by every element, " (the same for every element)"; nothing for other kernels.
@@ -214,6 +217,7 @@ int runLaunch() {
   TranslateOptions options;
   options.functions.push_back(launchFunction);
   options.reassociate = launchReassociate;
+  options.tensorCores = launchTensorCores;
   options.compilerArgs = clangArgs();
   options.buildDir = launchBuildDir;
   TranslateResult result = translate(launchInput, options);

@@ -2,8 +2,11 @@
 // indices, and culiftEmulatedLaunch, for the tests that call emulated kernels.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -22,6 +25,15 @@ inline dim3 blockDim, gridDim;
 namespace culift_emulation {
 inline std::barrier<>* barrier = nullptr;
 inline std::atomic<unsigned> falses{0};
+// A warp: 32 consecutive threads of the block (the last may have fewer), meeting at their own
+// barrier to exchange registers (the tensor-core operations, host_prelude.hpp).
+struct Warp {
+  std::unique_ptr<std::barrier<>> barrier;
+  std::array<std::array<unsigned, 8>, 32> registers{};
+};
+inline std::vector<Warp> warps;
+inline thread_local unsigned linearThread = 0;  // threadIdx as one number, x fastest
+inline Warp& warp() { return warps[linearThread / 32]; }
 }  // namespace culift_emulation
 
 // Runs `body` as the kernel of a launch of `grid` x `block` threads: block by block, each
@@ -36,13 +48,20 @@ template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body)
         blockIdx = uint3{bx, by, bz};
         std::barrier<> b(static_cast<std::ptrdiff_t>(n));
         culift_emulation::barrier = &b;
+        culift_emulation::warps.clear();
+        culift_emulation::warps.resize((n + 31) / 32);
+        for (unsigned w = 0; w < culift_emulation::warps.size(); ++w)
+          culift_emulation::warps[w].barrier = std::make_unique<std::barrier<>>(
+              static_cast<std::ptrdiff_t>(std::min(32u, n - 32 * w)));
         std::vector<std::thread> threads;
         threads.reserve(n);
         for (unsigned t = 0; t < n; ++t)
           threads.emplace_back([&, t] {
             threadIdx = uint3{t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+            culift_emulation::linearThread = t;
             body();
             b.arrive_and_drop();
+            culift_emulation::warp().barrier->arrive_and_drop();
           });
         for (std::thread& t : threads) t.join();
       }

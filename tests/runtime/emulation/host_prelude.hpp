@@ -64,3 +64,89 @@ inline void culift_copy_async16(void* shared, const void* global, int bytes) {
 }
 template <int N> inline void culift_copy_wait() {}
 template <typename T> inline void culift_store_streaming(T* global, T value) { *global = value; }
+
+// The tensor-core prelude: the same roundings; an mma exchanges the warp's fragments through its
+// registers table and adds each output's products in k order (the bound of the numerical contract
+// holds for any order; the hardware's is its own).
+inline float culift_bits_float(unsigned v) {
+  float f;
+  std::memcpy(&f, &v, 4);
+  return f;
+}
+inline unsigned culift_float_bits(float f) {
+  unsigned v;
+  std::memcpy(&v, &f, 4);
+  return v;
+}
+inline unsigned culift_tf32(float x) {
+  const unsigned b = culift_float_bits(x);
+  if ((b & 0x7f800000u) == 0x7f800000u) return (b & 0x007fffffu) ? (b | 0x00400000u) & 0xffffe000u : b;
+  return (b + 0x1000u) & 0xffffe000u;
+}
+inline unsigned culift_bf16_bits(float x) {
+  const unsigned b = culift_float_bits(x);
+  if ((b & 0x7fffffffu) > 0x7f800000u) return (b >> 16) | 0x0040u;
+  return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+}
+inline unsigned culift_f16_bits(float x) {
+  const _Float16 h = static_cast<_Float16>(x);
+  unsigned short v;
+  std::memcpy(&v, &h, 2);
+  return v;
+}
+inline unsigned culift_f16x2(float lo, float hi) { return culift_f16_bits(lo) | (culift_f16_bits(hi) << 16); }
+inline unsigned culift_bf16x2(float lo, float hi) { return culift_bf16_bits(lo) | (culift_bf16_bits(hi) << 16); }
+inline float culift_half_value(unsigned v, int h, bool bf16) {
+  const unsigned short bits = static_cast<unsigned short>(h ? v >> 16 : v & 0xffffu);
+  if (bf16) return culift_bits_float(static_cast<unsigned>(bits) << 16);
+  _Float16 f;
+  std::memcpy(&f, &bits, 2);
+  return static_cast<float>(f);
+}
+// D += A B for the warp's 16 x 8 tile; `element(regs, row, k, col)` reads the operands from the
+// lanes' registers (A's row `row` at k, or B's column `col` at k).
+template <typename A, typename B> inline void culift_mma_emulated(float& d0, float& d1, float& d2, float& d3,
+                                                                  const unsigned (&mine)[6], int steps, A a, B b) {
+  culift_emulation::Warp& w = culift_emulation::warp();
+  const unsigned lane = culift_emulation::linearThread % 32, g = lane / 4, t = lane % 4;
+  for (int q = 0; q < 6; ++q) w.registers[lane][q] = mine[q];
+  w.barrier->arrive_and_wait();
+  float s[4] = {d0, d1, d2, d3};
+  for (int k = 0; k < steps; ++k) {
+    const float x0 = a(w, g, k), x8 = a(w, g + 8, k), y0 = b(w, k, 2 * t), y1 = b(w, k, 2 * t + 1);
+    s[0] += x0 * y0;
+    s[1] += x0 * y1;
+    s[2] += x8 * y0;
+    s[3] += x8 * y1;
+  }
+  w.barrier->arrive_and_wait();
+  d0 = s[0];
+  d1 = s[1];
+  d2 = s[2];
+  d3 = s[3];
+}
+inline void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1, unsigned a2,
+                            unsigned a3, unsigned b0, unsigned b1) {
+  const unsigned mine[6] = {a0, a1, a2, a3, b0, b1};
+  culift_mma_emulated(
+      d0, d1, d2, d3, mine, 8,
+      [](const culift_emulation::Warp& w, unsigned r, int k) {
+        return culift_bits_float(w.registers[(r % 8) * 4 + k % 4][(r >= 8 ? 1 : 0) + (k >= 4 ? 2 : 0)]);
+      },
+      [](const culift_emulation::Warp& w, int k, unsigned n) {
+        return culift_bits_float(w.registers[n * 4 + k % 4][k >= 4 ? 5 : 4]);
+      });
+}
+template <bool bf16> inline void culift_mma_half(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
+                                                 unsigned a2, unsigned a3, unsigned b0, unsigned b1) {
+  const unsigned mine[6] = {a0, a1, a2, a3, b0, b1};
+  culift_mma_emulated(
+      d0, d1, d2, d3, mine, 16,
+      [](const culift_emulation::Warp& w, unsigned r, int k) {
+        return culift_half_value(w.registers[(r % 8) * 4 + (k % 8) / 2][(r >= 8 ? 1 : 0) + (k >= 8 ? 2 : 0)], k % 2,
+                                 bf16);
+      },
+      [](const culift_emulation::Warp& w, int k, unsigned n) {
+        return culift_half_value(w.registers[n * 4 + (k % 8) / 2][k >= 8 ? 5 : 4], k % 2, bf16);
+      });
+}

@@ -2,7 +2,7 @@
 # preludes (between their "---- culift ... prelude" and "---- end of culift ... prelude ----"
 # lines) left out, cuda_emulation.hpp included first in their place; dynamic shared memory static.
 file(READ "${IN}" text)
-foreach(prelude "device" "plan")
+foreach(prelude "device" "plan" "tensor core")
   string(FIND "${text}" "// ---- culift ${prelude} prelude" begin)
   string(FIND "${text}" "// ---- end of culift ${prelude} prelude ----" end)
   if(begin GREATER_EQUAL 0 AND end GREATER begin)

@@ -19,6 +19,9 @@ struct TranslateOptions {
   // Every kernel may reassociate its loop's sums, as if marked CULIFT_KERNEL_REASSOCIATE
   // (docs/numerical-contract.md says what that changes).
   bool reassociate = false;
+  // Every kernel's contraction may run on tensor cores in this format, as if marked
+  // CULIFT_KERNEL_TENSOR_CORES (docs/numerical-contract.md#tensor-cores says what that changes).
+  TensorCores tensorCores = TensorCores::None;
   // Adds the fused kernel of each pair of kernels that reduce the same rows (row statistics in one
   // pass, docs/loop-plans.md), which a pipeline launches for their adjacent launches. Off: no
   // fused kernels, and a module that compiles a little faster.

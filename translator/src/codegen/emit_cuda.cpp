@@ -123,6 +123,11 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
       out.lines(codegen::kPlanPrelude);
       break;
     }
+  for (const Function& fn : module.functions)
+    if (fn.loopPlan == LoopPlan::TensorCoreContraction) {
+      out.lines(codegen::kTensorCorePrelude);
+      break;
+    }
 
   const std::vector<const Function*> order = calleesFirst(module);
   codegen::emitRecordTypes(order, out);

@@ -18,5 +18,8 @@ extern const std::string_view kAssertPrelude;
 // culift_plan_prelude.cuh: asynchronous global-to-shared copies for the loop plans' entries.
 // Modules with a plan entry.
 extern const std::string_view kPlanPrelude;
+// culift_tensor_core_prelude.cuh: operands rounded to tf32, bf16 or fp16 and mma.sync with fp32
+// sums. Modules with a tensor-core entry.
+extern const std::string_view kTensorCorePrelude;
 
 }  // namespace culift::codegen

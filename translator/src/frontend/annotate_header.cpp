@@ -12,6 +12,7 @@ std::string_view annotateHeaderText() {
 //   CULIFT_KERNEL float RowSum(const float* x, int cols, int i) { ... }
 //   CULIFT_KERNEL_INDEX(row, col) float Cell(const float* m, int n, int row, int col) { ... }
 //   CULIFT_KERNEL_REASSOCIATE float RowTotal(const float* x, int cols, int i) { ... }
+//   CULIFT_KERNEL_TENSOR_CORES(tf32) float Gemm(const float* a, const float* b, int n, int i, int j) { ... }
 //   CULIFT_UNIFORM(slope) float LeakyRelu(float x, float slope) { ... }
 //
 // The marker is the annotation string "culift" (index names override: "culift:index=a, b").
@@ -19,6 +20,10 @@ std::string_view annotateHeaderText() {
 // warp per output, 32 partial sums and a fixed tree: faster, within the error bound of
 // docs/numerical-contract.md, the same bits on every run and on the CPU backend); it combines
 // with CULIFT_KERNEL_INDEX.
+// CULIFT_KERNEL_TENSOR_CORES(tf32) (or bf16, fp16) lets a kernel's contraction (a sum of
+// products of two arrays, GEMM's loop) run on tensor cores: its operands rounded to that format,
+// fp32 accumulation in the units' own order. Faster, not exact: the result is within the bound of
+// docs/numerical-contract.md#tensor-cores of the exact one ("culift:tensor_cores=tf32").
 // CULIFT_UNIFORM(a, b) names scalar parameters of an element-wise kernel that are the same for
 // every element: they are passed once, the other scalars are read per element ("culift:uniform=a, b").
 // Each of these macros marks the function as a kernel by itself; they combine.
@@ -30,11 +35,13 @@ std::string_view annotateHeaderText() {
 #define CULIFT_KERNEL [[clang::annotate("culift")]]
 #define CULIFT_KERNEL_INDEX(...) [[clang::annotate("culift:index=" #__VA_ARGS__)]]
 #define CULIFT_KERNEL_REASSOCIATE [[clang::annotate("culift:reassociate")]]
+#define CULIFT_KERNEL_TENSOR_CORES(format) [[clang::annotate("culift:tensor_cores=" #format)]]
 #define CULIFT_UNIFORM(...) [[clang::annotate("culift:uniform=" #__VA_ARGS__)]]
 #else
 #define CULIFT_KERNEL
 #define CULIFT_KERNEL_INDEX(...)
 #define CULIFT_KERNEL_REASSOCIATE
+#define CULIFT_KERNEL_TENSOR_CORES(format)
 #define CULIFT_UNIFORM(...)
 #endif
 )culift_header";

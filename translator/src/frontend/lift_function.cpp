@@ -2,6 +2,7 @@
 // and body, and the whole-module checks (recursion).
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
@@ -404,6 +405,7 @@ bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations,
                      KernelMarks& marks) {
   marks = KernelMarks{};
   marks.reassociate = options_.reassociate;
+  marks.tensorCores = options_.tensorCores;
   const clang::AnnotateAttr* index = nullptr;
   for (const clang::AnnotateAttr* a : annotations) {
     llvm::StringRef text = a->getAnnotation();
@@ -412,14 +414,28 @@ bool Lifter::marksOf(const std::vector<const clang::AnnotateAttr*>& annotations,
       marks.reassociate = true;
       continue;
     }
+    if (text.startswith(kTensorCoresAnnotationPrefix)) {
+      const std::optional<TensorCores> format = tensorCoresNamed(
+          text.drop_front(std::strlen(kTensorCoresAnnotationPrefix)).trim());
+      if (!format) {
+        error(a->getLocation(),
+              "CULIFT_KERNEL_TENSOR_CORES on '" + fd->getNameAsString() + "' names '" +
+                  text.drop_front(std::strlen(kTensorCoresAnnotationPrefix)).str() + "', not a tensor-core format",
+              "write CULIFT_KERNEL_TENSOR_CORES(tf32), (bf16) or (fp16)");
+        return false;
+      }
+      marks.tensorCores = *format;
+      continue;
+    }
     if (text.startswith(kUniformAnnotationPrefix)) {
       if (!uniformNamesOf(a, fd, marks.uniformNames)) return false;
       continue;
     }
     if (!text.startswith(kIndexAnnotationPrefix)) {
-      error(a->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fd->getNameAsString() + "'",
-            "mark kernels with CULIFT_KERNEL (or CULIFT_KERNEL_REASSOCIATE), name their index parameters with "
-            "CULIFT_KERNEL_INDEX(row, col), or their uniform scalars with CULIFT_UNIFORM(a, b)");
+      error(
+          a->getLocation(), "unknown culift annotation '" + text.str() + "' on '" + fd->getNameAsString() + "'",
+          "mark kernels with CULIFT_KERNEL (or CULIFT_KERNEL_REASSOCIATE, CULIFT_KERNEL_TENSOR_CORES(tf32)), name their index parameters with "
+          "CULIFT_KERNEL_INDEX(row, col), or their uniform scalars with CULIFT_UNIFORM(a, b)");
       return false;
     }
     if (index && index->getAnnotation() != text) {
@@ -529,6 +545,7 @@ FuncId Lifter::enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMark
   f.annotated = annotated;
   f.indexNames = std::move(marks.indexNames);
   f.reassociate = marks.reassociate;
+  f.tensorCores = marks.tensorCores;
   f.uniformNames = std::move(marks.uniformNames);
   f.range = range(fd->getSourceRange());
   module_.functions.push_back(std::move(f));

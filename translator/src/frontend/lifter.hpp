@@ -38,8 +38,9 @@ class Lifter {
  public:
   // What the translation was asked for beyond the annotations.
   struct Options {
-    std::vector<std::string> picked;  // functions picked by name (replace the annotated set)
-    bool reassociate = false;         // every kernel may reassociate its loop's sums
+    std::vector<std::string> picked;              // functions picked by name (replace the annotated set)
+    bool reassociate = false;                     // every kernel may reassociate its loop's sums
+    TensorCores tensorCores = TensorCores::None;  // every kernel's contraction may use tensor cores
   };
   Lifter(clang::ASTContext& context, SourceMap& sources, DiagnosticSink& diags, Module& module, Options options)
       : ctx_(context),
@@ -90,7 +91,8 @@ class Lifter {
   struct KernelMarks {
     std::vector<std::string> indexNames = {"i", "j", "k"};
     bool reassociate = false;
-    std::vector<std::string> uniformNames;  // CULIFT_UNIFORM
+    TensorCores tensorCores = TensorCores::None;  // CULIFT_KERNEL_TENSOR_CORES
+    std::vector<std::string> uniformNames;        // CULIFT_UNIFORM
   };
   FuncId enqueue(const clang::FunctionDecl* fd, bool annotated, KernelMarks marks);
   // Reads the culift annotations of `fd`; reports unknown or conflicting ones.
@@ -525,5 +527,6 @@ inline constexpr const char* kAnnotation = "culift";
 inline constexpr const char* kIndexAnnotationPrefix = "culift:index=";
 inline constexpr const char* kReassociateAnnotation = "culift:reassociate";
 inline constexpr const char* kUniformAnnotationPrefix = "culift:uniform=";
+inline constexpr const char* kTensorCoresAnnotationPrefix = "culift:tensor_cores=";
 
 }  // namespace culift::frontend

@@ -170,7 +170,7 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
   auto module = std::make_shared<Module>();
   module->sourcePath = displayName;
   frontend::Lifter lifter(units[0]->getASTContext(), sources, sink, *module,
-                          frontend::Lifter::Options{options.functions, options.reassociate});
+                          frontend::Lifter::Options{options.functions, options.reassociate, options.tensorCores});
   lifter.run();
   for (const std::vector<FuncId>& ids : lifter.pickedFunctions()) {
     std::vector<std::string>& names = result.picked.emplace_back();
@@ -200,6 +200,7 @@ TranslateResult runTranslation(const std::string& displayName, const std::string
       f.annotated = lifted.annotated;
       f.indexNames = lifted.indexNames;
       f.reassociate = lifted.reassociate;
+      f.tensorCores = lifted.tensorCores;
       f.uniformNames = lifted.uniformNames;
       f.recordParams = lifted.recordParams;
       f.resultRecord = lifted.resultRecord;

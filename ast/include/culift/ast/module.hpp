@@ -35,6 +35,15 @@ enum class ParamRole : std::uint8_t {
 };
 std::string_view name(ParamRole r);
 
+// Tensor cores a kernel's contraction may use (CULIFT_KERNEL_TENSOR_CORES, or the translate
+// option): its operands rounded to the format (tf32, bf16 or fp16) and multiplied by the matrix
+// units, with fp32 accumulation in the units' own order. It leaves the exact contract on purpose
+// (docs/numerical-contract.md#tensor-cores says which bits change and the bound).
+enum class TensorCores : std::uint8_t { None, TF32, BF16, FP16 };
+std::string_view name(TensorCores t);  // "none", "tf32", "bf16", "fp16"
+// The format a name ("tf32", "bf16", "fp16", "none") names, or nothing.
+std::optional<TensorCores> tensorCoresNamed(std::string_view text);
+
 struct Function;
 struct KernelParam;
 // The role as a user reads it: name(role), except "uniform" for a scalar of an element-wise
@@ -144,6 +153,8 @@ struct Function {
   // translate option): a 1-D kernel whose loop only adds terms to its sums may then take a warp
   // per output.
   bool reassociate = false;
+  // The user allowed its contraction to run on tensor cores in this format (TensorCores).
+  TensorCores tensorCores = TensorCores::None;
   // Scalar parameters the user marked uniform (CULIFT_UNIFORM): in an element-wise kernel they
   // are passed once, the same for every element, instead of read per element.
   std::vector<std::string> uniformNames;

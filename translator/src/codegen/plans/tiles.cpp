@@ -17,19 +17,20 @@ unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 ||
 namespace {
 
 // Bytes of shared memory the staged tiles of `tile` outputs a side take (every stage of every operand).
-std::size_t tileSharedBytes(const LoopAnalysis& a, unsigned tile) {
+std::size_t tileSharedBytes(const LoopAnalysis& a, unsigned tile, unsigned pad = kTilePad, unsigned step = 0) {
   unsigned widest = 0;
   for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
+  if (step == 0) step = tileStep(tile, widest);
   std::size_t bytes = 0;
   for (const StagedOperand& o : a.operands)
-    bytes += std::size_t{tileStages(tile)} * tileStep(tile, widest) * (tile + kTilePad) * byteSize(o.element);
+    bytes += std::size_t{tileStages(tile)} * step * (tile + pad) * byteSize(o.element);
   return bytes;
 }
 
 }  // namespace
 
-unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile) {
-  const std::size_t bytes = tileSharedBytes(a, tile);
+unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile, unsigned pad, unsigned step) {
+  const std::size_t bytes = tileSharedBytes(a, tile, pad, step);
   return bytes <= kStaticSharedBytes ? 0u : static_cast<unsigned>(bytes);
 }
 
@@ -205,20 +206,37 @@ class UniformAnalyzer {
   std::map<FuncId, bool> pure_;
 };
 
+// The loop a tensor-core entry runs as mma instructions (tensor_core_contraction.cpp), or nothing
+// for the other tiled entries.
+std::optional<TensorCoreForm> tensorCoreFormOf(const Function& fn, const LoopAnalysis& a, const PlanEntry& e) {
+  if (e.plan != LoopPlan::TensorCoreContraction) return std::nullopt;
+  std::string why;
+  std::optional<TensorCoreForm> form = tensorCoreForm(fn, a, why);
+  if (!form || fn.tensorCores == TensorCores::None)
+    throw std::logic_error("tensor-core entry " + e.kernelName + " of " + fn.name + ": " + why);
+  return form;
+}
+
 class TileWriter : EntryWriter {
  public:
   TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
       : EntryWriter(module, fn, out),
         e_(e),
         uniform_(UniformAnalyzer(module, fn, a_).run()),
+        tc_(tensorCoreFormOf(fn, a_, e)),
+        pad_(tc_ ? kTensorCoreTilePad : kTilePad),
         tm_(e.tileRows / 16),
         tn_(e.tileCols / 16),
         stages_(tileStages(e.tileRows)),
-        kStep_(tileStep(e.tileRows, widestElement())),
+        kStep_(tc_ ? kTensorCoreStep : tileStep(e.tileRows, widestElement())),
         triangle_(e.blockMapping() == BlockMapping::Triangle),
         // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
-        rowOf_("culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm_ / 4)) + " + culift_ty * 4 + culift_m % 4"),
-        colOf_("culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn_ / 4)) + " + culift_tx * 4 + culift_n % 4"),
+        // On tensor cores, the sums an mma leaves in the lane: 8 warps of (tileRows / 2) x (tileCols /
+        // 4), each in mma tiles of 16 x 8, the lane's rows g and g + 8, columns 2 t and 2 t + 1 of each.
+        rowOf_(tc_ ? "culift_i0 + culift_wm + (culift_m / 2) * 16 + (culift_m % 2) * 8 + culift_g"
+                   : "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm_ / 4)) + " + culift_ty * 4 + culift_m % 4"),
+        colOf_(tc_ ? "culift_j0 + culift_wn + (culift_n / 2) * 8 + culift_t4 * 2 + culift_n % 2"
+                   : "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn_ / 4)) + " + culift_tx * 4 + culift_n % 4"),
         bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
 
   void write() {
@@ -227,6 +245,9 @@ class TileWriter : EntryWriter {
     CodeWriter::Scope entry =
         header(e_,
                str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
+                   (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) + " on tensor cores (" +
+                              std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
+                        : std::string()) +
                    str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
                    (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
                    (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : ""),
@@ -235,7 +256,15 @@ class TileWriter : EntryWriter {
     aliases();
     stagedTiles();
     blockOrigin();
-    out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
+    if (tc_) {
+      out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
+      out_.say(
+          "const int culift_g = culift_lane / 4, culift_t4 = culift_lane % 4;  // the lane's rows and columns of an mma tile");
+      out_.say("const int culift_wm = (culift_warp / 4) * " + str(e_.tileRows / 2) +
+               ", culift_wn = (culift_warp % 4) * " + str(e_.tileCols / 4) + ";  // the warp's outputs");
+    } else {
+      out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
+    }
     std::optional<CodeWriter::Scope> batches;
     if (batched()) {
       const std::string b = name(a_.batch), t = typeOf(a_.batch);
@@ -273,6 +302,8 @@ class TileWriter : EntryWriter {
   void steps();
   void stepRewrites();
   void kStepBody();
+  void kSteps(bool whole);
+  void mmaSteps(bool whole);
   void loop();
   void loopOverK();
   void epilogue();
@@ -280,12 +311,15 @@ class TileWriter : EntryWriter {
 
   const PlanEntry& e_;
   const UniformPrologue uniform_;
-  const unsigned tm_, tn_;  // outputs per thread along i, j
+  const std::optional<TensorCoreForm> tc_;  // a tensor-core entry's loop
+  const unsigned pad_;                      // of each staged row, in elements
+  const unsigned tm_, tn_;                  // outputs per thread along i, j
   const unsigned stages_, kStep_;
   const bool triangle_;
   const std::string rowOf_, colOf_, bit_;
   PrintRewrites perOut_;                                            // the statements, per output of the register tile
   std::vector<VarId> paramCopies_;                                  // per-output copies of assigned parameters
+  std::map<VarId, std::string> registerArrays_;                     // the [tm][tn] register array of each
   std::vector<std::pair<std::string, std::string>> uniformCopies_;  // per-output register, uniform value
   PrintRewrites step_;                                              // the loop body: operands from the staged tile
 };
@@ -306,9 +340,9 @@ void TileWriter::stagedTiles() {
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
     arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
-                      "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + kTilePad) + "]",
+                      "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + pad_) + "]",
                       name(o.array) + "[" + printer_.printExpression(*o.index) + "]",
-                      std::size_t{stages_} * kStep_ * (rowsOf(o) + kTilePad) * byteSize(o.element)});
+                      std::size_t{stages_} * kStep_ * (rowsOf(o) + pad_) * byteSize(o.element)});
   }
   declareShared(e_, arrays);
 }
@@ -370,6 +404,7 @@ void TileWriter::registers() {
     registered.insert(v);
     const std::string reg = "culift_" + name(v) + "_" + str(v);
     out_.say(typeOf(v) + " " + reg + "[" + str(tm_) + "][" + str(tn_) + "] = {};");
+    registerArrays_[v] = reg;
     if (perOutput.count(v)) {
       auto literal = uniform_.literalInits.find(v);
       uniformCopies_.emplace_back(reg + "[culift_m][culift_n]", literal != uniform_.literalInits.end()
@@ -552,6 +587,73 @@ void TileWriter::kStepBody() {
   printBody(step_, loopBody);
 }
 
+// The steps of k of a tile: all of them (`whole`), or those below the trip count.
+void TileWriter::kSteps(bool whole) {
+  if (tc_) return mmaSteps(whole);
+  if (whole) {
+    out_.say("#pragma unroll");
+    CodeWriter::Scope steps = out_.open("for (int culift_kk = 0; culift_kk < " + str(kStep_) + "; ++culift_kk)");
+    kStepBody();
+    return;
+  }
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope steps = out_.open(
+      "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk)");
+  kStepBody();
+}
+
+// The steps of k of a tile on tensor cores: each warp's fragments of the staged tiles, rounded to
+// the format, and an mma per 16 x 8 tile of its sums (registers [2u][2v], [2u][2v + 1], [2u + 1][2v],
+// [2u + 1][2v + 1]). In the last tile, the fragments' elements past the trip count are zeros.
+void TileWriter::mmaSteps(bool whole) {
+  const bool tf32 = fn_.tensorCores == TensorCores::TF32;
+  const unsigned mmaK = tf32 ? 8 : 16, mt = tm_ / 2, nt = tn_ / 2;
+  const std::string rowsA = str(e_.tileRows + pad_), rowsB = str(e_.tileCols + pad_);
+  const std::string pack = fn_.tensorCores == TensorCores::BF16 ? "culift_bf16x2" : "culift_f16x2";
+  if (!whole) out_.say("const int culift_rem = (int)(culift_trip - culift_kt);  // the steps of k left in this tile");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope steps = out_.open("for (int culift_kk = 0; culift_kk < " + str(kStep_) +
+                                      "; culift_kk += " + str(mmaK) + ")");
+  if (!whole) out_.say("if (culift_kk >= culift_rem) break;");
+  out_.say("const int culift_kq = culift_kk + " + std::string(tf32 ? "culift_t4" : "2 * culift_t4") +
+           ";  // the lane's first k of the fragments");
+  // Element (row + r, kq + k) of the staged tile at culift_p, zero past the trip count.
+  auto element = [&](const std::string& rows, unsigned r, unsigned k) {
+    const std::string offset = !k ? str(r) : str(k) + " * " + rows + (r ? " + " + str(r) : std::string());
+    const std::string at = "culift_p[" + offset + "]";
+    return whole ? at : "(culift_kq" + (k ? " + " + str(k) : std::string()) + " < culift_rem ? " + at + " : 0.0f)";
+  };
+  auto value = [&](const std::string& rows, unsigned r, unsigned k) {
+    return tf32 ? "culift_tf32(" + element(rows, r, k) + ")"
+                : pack + "(" + element(rows, r, k) + ", " + element(rows, r, k + 1) + ")";
+  };
+  const unsigned k4 = tf32 ? 4 : 8;  // the fragments' second k
+  out_.say("unsigned culift_fa[" + str(mt) + "][4], culift_fb[" + str(nt) + "][2];");
+  auto fragments = [&](const char* array, unsigned count, unsigned operand, const std::string& origin, unsigned stride,
+                       const std::string& rows, const std::vector<std::pair<unsigned, unsigned>>& at) {
+    out_.say("#pragma unroll");
+    CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(count) + "; ++culift_u)");
+    out_.say("const float* culift_p = &culift_s" + str(operand) + "[culift_st][culift_kq][" + origin +
+             " + culift_u * " + str(stride) + " + culift_g];");
+    for (std::size_t q = 0; q < at.size(); ++q)
+      out_.say(std::string(array) + "[culift_u][" + str(q) + "] = " + value(rows, at[q].first, at[q].second) + ";");
+  };
+  fragments("culift_fa", mt, tc_->rowOperand, "culift_wm", 16, rowsA, {{0, 0}, {8, 0}, {0, k4}, {8, k4}});
+  fragments("culift_fb", nt, tc_->colOperand, "culift_wn", 8, rowsB, {{0, 0}, {0, k4}});
+  const std::string& acc = registerArrays_.at(tc_->sum);
+  out_.say("#pragma unroll");
+  CodeWriter::Scope us = out_.open("for (int culift_u = 0; culift_u < " + str(mt) + "; ++culift_u)");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope vs = out_.open("for (int culift_v = 0; culift_v < " + str(nt) + "; ++culift_v)");
+  auto sum = [&](const char* m, const char* n) { return acc + "[2 * culift_u" + m + "][2 * culift_v" + n + "]"; };
+  out_.say(std::string(tf32                                   ? "culift_mma_tf32"
+                       : fn_.tensorCores == TensorCores::BF16 ? "culift_mma_half<true>"
+                                                              : "culift_mma_half<false>") +
+           "(" + sum("", "") + ", " + sum("", " + 1") + ", " + sum(" + 1", "") + ", " + sum(" + 1", " + 1") +
+           ", culift_fa[culift_u][0], culift_fa[culift_u][1], culift_fa[culift_u][2], culift_fa[culift_u][3], "
+           "culift_fb[culift_v][0], culift_fb[culift_v][1]);");
+}
+
 // The loop over k, tile by tile, stages - 1 tiles in flight: each step waits for its tile, one
 // barrier makes it visible and frees the stage used last, which takes the next copy. A block
 // whose outputs all returned before it (the far side of a triangle) skips it.
@@ -590,16 +692,9 @@ void TileWriter::loopOverK() {
   }
   {
     CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
-    out_.say("#pragma unroll");
-    {
-      CodeWriter::Scope steps = out_.open("for (int culift_kk = 0; culift_kk < " + str(kStep_) + "; ++culift_kk)");
-      kStepBody();
-    }
+    kSteps(true);
     whole.otherwise();
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope steps = out_.open(
-        "for (int culift_kk = 0; culift_kk < (int)(culift_trip - culift_kt); ++culift_kk)");
-    kStepBody();
+    kSteps(false);
   }
   out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
 }

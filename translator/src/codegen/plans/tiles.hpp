@@ -8,6 +8,7 @@
 // the diagonal only and store each result twice.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ class CodeWriter;
 unsigned tileStep(unsigned tile, unsigned widestElement);
 unsigned tileStages(unsigned tile);
 inline constexpr unsigned kTilePad = 4;
+// The padding of a tensor-core entry's staged rows: the fragments' reads (8 rows by 4 k a warp)
+// then fall in 32 different banks.
+inline constexpr unsigned kTensorCoreTilePad = 8;
+// The k a tensor-core entry stages a tile: two mma steps of tf32, one of bf16 or fp16.
+inline constexpr unsigned kTensorCoreStep = 16;
 
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,
 // that the values live across the loop and the staged tiles allow; none with `reason` saying why
@@ -33,7 +39,17 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& analy
 
 // The dynamic shared memory of `tile`'s entry (0: static): above 48 KiB its stages are dynamic
 // shared memory, at most kPlanSharedBudget.
-unsigned tileDynamicShared(const LoopAnalysis& analysis, unsigned tile);
+// (`pad` and `step`: a tensor-core entry's; step 0: tileStep's.)
+unsigned tileDynamicShared(const LoopAnalysis& analysis, unsigned tile, unsigned pad = kTilePad, unsigned step = 0);
+
+// A loop that tensor cores can run (tensor_core_contraction.cpp): its body only adds the product of
+// the operand of rows i and the operand of columns j to `sum`, a float local.
+struct TensorCoreForm {
+  VarId sum = kNone;
+  unsigned rowOperand = 0, colOperand = 1;  // indices into LoopAnalysis::operands
+};
+// The form, or nothing with `reason` saying why the loop is not one.
+std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnalysis& analysis, std::string& reason);
 
 // The entries `<fn>_<prefix><tile>` of `plan` for each of `tiles` (square tiles, 256 threads).
 std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& analysis,

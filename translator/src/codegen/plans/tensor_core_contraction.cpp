@@ -1,0 +1,131 @@
+// Tiled contraction on tensor cores, 2-D, for kernels that opted in (CULIFT_KERNEL_TENSOR_CORES or
+// the translate option): a loop that only adds products of an operand of row i and one of column j
+// to one float sum (`s += A[i * n + k] * B[k * m + j]`) is the matrix product of the two staged
+// tiles, which mma.sync computes from the operands rounded to the chosen format, summing in fp32 in
+// the units' own order. The tiles, copies and the statements before and after the loop are the
+// tiled entry's (tiles.cpp); only the loop body becomes mma instructions. Not exact: the numerical
+// contract gives the bound (docs/numerical-contract.md#tensor-cores).
+#include <algorithm>
+
+#include "ast_match.hpp"
+#include "plan.hpp"
+#include "tiles.hpp"
+
+namespace culift::codegen {
+
+namespace {
+
+// The one statement of a loop body (through blocks of one statement), or null.
+const Stmt* onlyStatement(const Stmt& s) {
+  const Stmt* p = &s;
+  while (p->kind == StmtKind::Block) {
+    if (p->stmts.size() != 1 || !p->stmts[0]) return nullptr;
+    p = p->stmts[0].get();
+  }
+  return p;
+}
+
+// The operand a read is of, or -1.
+int operandOf(const LoopAnalysis& a, const Expr& e) {
+  for (std::size_t p = 0; p < a.operands.size(); ++p)
+    if (std::find(a.operands[p].reads.begin(), a.operands[p].reads.end(), &e) != a.operands[p].reads.end())
+      return static_cast<int>(p);
+  return -1;
+}
+
+}  // namespace
+
+std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnalysis& a, std::string& reason) {
+  if (a.batch != kNone) {
+    reason = "a batched contraction (3-D) keeps to the exact tiles";
+    return std::nullopt;
+  }
+  if (!a.bothAxesReason.empty()) {
+    reason = a.bothAxesReason;
+    return std::nullopt;
+  }
+  if (a.operands.size() != 2 || !a.vectors.empty() || !a.outputReads.empty()) {
+    reason = "the loop reads " + std::to_string(a.operands.size()) + " staged arrays, not one of row " +
+             fn.vars[static_cast<VarId>(fn.indexParams[0])].name + " and one of column " +
+             fn.vars[static_cast<VarId>(fn.indexParams[1])].name;
+    return std::nullopt;
+  }
+  const std::string form = "the loop body is not one `sum += a * b` of a float sum and the two staged arrays";
+  const Stmt* s = onlyStatement(*a.loop->body);
+  if (!s || s->kind != StmtKind::ExprStmt || !s->expr) {
+    reason = form;
+    return std::nullopt;
+  }
+  const Expr& e = *s->expr;
+  const Expr* target = assignmentTarget(e);
+  const Expr* product = nullptr;
+  if (e.kind == ExprKind::CompoundAssign && e.binaryOp == BinaryOp::Add && e.computeType == Scalar::F32) {
+    product = e.operands[1].get();
+  } else if (e.kind == ExprKind::Assign && e.operands[1] && e.operands[1]->kind == ExprKind::Binary &&
+             e.operands[1]->binaryOp == BinaryOp::Add) {
+    // s = s + a * b
+    const Expr& sum = *e.operands[1];
+    if (target && target->kind == ExprKind::VarRef && sum.operands[0]->kind == ExprKind::VarRef &&
+        sum.operands[0]->var == target->var)
+      product = sum.operands[1].get();
+  }
+  if (!target || target->kind != ExprKind::VarRef || !product || product->kind != ExprKind::Binary ||
+      product->binaryOp != BinaryOp::Mul || product->type.scalar != Scalar::F32 || !product->type.isValue()) {
+    reason = form;
+    return std::nullopt;
+  }
+  TensorCoreForm f;
+  f.sum = target->var;
+  const Var& sum = fn.vars[f.sum];
+  if (sum.isParam || sum.isReference() || sum.type.scalar != Scalar::F32 || !sum.type.isValue() ||
+      std::find(a.live.begin(), a.live.end(), f.sum) == a.live.end()) {
+    reason = form;
+    return std::nullopt;
+  }
+  const int x = operandOf(a, *product->operands[0]), y = operandOf(a, *product->operands[1]);
+  if (x < 0 || y < 0 || x == y ||
+      a.operands[static_cast<unsigned>(x)].axis == a.operands[static_cast<unsigned>(y)].axis) {
+    reason = form;
+    return std::nullopt;
+  }
+  for (const StagedOperand& o : a.operands)
+    if (o.element != Scalar::F32 || o.reads.size() != 1) {
+      reason = form;
+      return std::nullopt;
+    }
+  f.rowOperand = static_cast<unsigned>(a.operands[static_cast<unsigned>(x)].axis == 0 ? x : y);
+  f.colOperand = static_cast<unsigned>(a.operands[static_cast<unsigned>(x)].axis == 0 ? y : x);
+  return f;
+}
+
+namespace {
+
+plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
+  if (f.tensorCores == TensorCores::None || f.mode != IndexMode::Grid2D) return plans::Decision::skip();
+  const LoopAnalysis& a = *analysis.loop;
+  std::string why;
+  if (!tensorCoreForm(f, a, why)) return plans::Decision::no("no tensor cores: " + why);
+  // 128 x 128 outputs a block for the sum alone (64 accumulators a thread), 64 x 64 beside it.
+  const std::size_t live = a.live.size() + a.assignedParams.size();
+  std::vector<PlanEntry> entries;
+  for (unsigned t : {128u, 64u}) {
+    if (t == 128 && live > 1) continue;
+    if (t == 64 && live > 4) continue;
+    entries.push_back(
+        plans::makeEntry(f, "_tc" + std::to_string(t), LoopPlan::TensorCoreContraction, t, t, 256, false));
+    entries.back().sharedBytes = tileDynamicShared(a, t, kTensorCoreTilePad, kTensorCoreStep);
+  }
+  if (entries.empty())
+    return plans::Decision::no("no tensor cores: " + std::to_string(live) + " values live across the loop");
+  plans::Decision d = plans::Decision::yes(std::move(entries));
+  d.reason = std::string(name(f.tensorCores)) +
+             " operands, fp32 sums: within the bound of "
+             "docs/numerical-contract.md#tensor-cores, not exact";
+  return d;
+}
+
+}  // namespace
+
+const plans::Unit plans::kTensorCoreContraction{LoopPlan::TensorCoreContraction, decide, emitTiledEntry};
+
+}  // namespace culift::codegen

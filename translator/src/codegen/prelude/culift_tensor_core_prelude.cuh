@@ -1,0 +1,127 @@
+// ---- culift tensor core prelude: operands rounded to tf32, bf16 or fp16, mma.sync with fp32 sums ----
+// For the entries of kernels that opted into tensor cores (docs/numerical-contract.md#tensor-cores).
+// Before sm_80 the same operations run on the CUDA cores: the roundings by hand and the fragments
+// exchanged by warp shuffles, each output's products (exact: two rounded operands) added in k order.
+//
+// An fp32 value as tf32 (a 10-bit mantissa: round to nearest, ties away from zero, cvt.rna), in the
+// 32-bit register an mma operand takes.
+__device__ __forceinline__ unsigned culift_tf32(float x) {
+#if __CUDA_ARCH__ >= 800
+  unsigned r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+#else
+  const unsigned b = __float_as_uint(x);
+  if ((b & 0x7f800000u) == 0x7f800000u) return (b & 0x007fffffu) ? (b | 0x00400000u) & 0xffffe000u : b;
+  return (b + 0x1000u) & 0xffffe000u;
+#endif
+}
+// The bits of a bf16 value (round to nearest even); a NaN stays a NaN.
+__device__ __forceinline__ unsigned culift_bf16_bits(float x) {
+  const unsigned b = __float_as_uint(x);
+  if ((b & 0x7fffffffu) > 0x7f800000u) return (b >> 16) | 0x0040u;
+  return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+}
+// Two fp32 values as fp16 (round to nearest even), `lo` in the low half: k and k + 1 of a fragment.
+__device__ __forceinline__ unsigned culift_f16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned r;
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+#else
+  unsigned short l, h;
+  asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(l) : "f"(lo));
+  asm("cvt.rn.f16.f32 %0, %1;\n" : "=h"(h) : "f"(hi));
+  return (unsigned)l | ((unsigned)h << 16);
+#endif
+}
+// Two fp32 values as bf16 (round to nearest even), `lo` in the low half.
+__device__ __forceinline__ unsigned culift_bf16x2(float lo, float hi) {
+#if __CUDA_ARCH__ >= 800
+  unsigned r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+#else
+  return culift_bf16_bits(lo) | (culift_bf16_bits(hi) << 16);
+#endif
+}
+#if __CUDA_ARCH__ < 800
+// Half `h` (0: low, 1: high) of a packed register as fp32.
+__device__ __forceinline__ float culift_f16_value(unsigned v, int h) {
+  const unsigned short bits = (unsigned short)(h ? v >> 16 : v & 0xffffu);
+  float f;
+  asm("cvt.f32.f16 %0, %1;\n" : "=f"(f) : "h"(bits));
+  return f;
+}
+__device__ __forceinline__ float culift_bf16_value(unsigned v, int h) {
+  return __uint_as_float(h ? v & 0xffff0000u : v << 16);
+}
+#endif
+// D += A B for a warp's 16 x 8 tile of fp32 sums, k 8 (tf32 operands). Lane l = 4 g + t holds
+// A's rows g, g + 8 at k = t (a0, a1) and k = t + 4 (a2, a3), B's column g at k = t (b0) and t + 4
+// (b1), and the sums of rows g, g + 8 at columns 2 t, 2 t + 1 (d0, d1; d2, d3).
+__device__ __forceinline__ void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
+                                                unsigned a2, unsigned a3, unsigned b0, unsigned b1) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+  const int lane = threadIdx.x % 32, t = lane % 4;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) {
+    const int row = (lane & ~3) | (k & 3);
+    const float x0 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? a0 : a2, row));
+    const float x8 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? a1 : a3, row));
+    const float y0 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? b0 : b1, 8 * t + (k & 3)));
+    const float y1 = __uint_as_float(__shfl_sync(0xffffffffu, k < 4 ? b0 : b1, 8 * t + 4 + (k & 3)));
+    d0 = __fadd_rn(d0, __fmul_rn(x0, y0));
+    d1 = __fadd_rn(d1, __fmul_rn(x0, y1));
+    d2 = __fadd_rn(d2, __fmul_rn(x8, y0));
+    d3 = __fadd_rn(d3, __fmul_rn(x8, y1));
+  }
+#endif
+}
+// The same for k 16 with bf16 (`bf16` true) or fp16 operands, two to a register (k, k + 1): lane
+// 4 g + t holds A's rows g, g + 8 at k = 2 t, 2 t + 1 (a0, a1) and 2 t + 8, 2 t + 9 (a2, a3), B's
+// column g at k = 2 t, 2 t + 1 (b0) and 2 t + 8, 2 t + 9 (b1).
+template <bool bf16>
+__device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
+                                                unsigned a2, unsigned a3, unsigned b0, unsigned b1) {
+#if __CUDA_ARCH__ >= 800
+  if constexpr (bf16)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+#else
+  const int lane = threadIdx.x % 32, t = lane % 4;
+#pragma unroll
+  for (int k = 0; k < 16; ++k) {
+    const int q = (k % 8) / 2, h = k % 2;
+    const int row = (lane & ~3) | q;
+    const unsigned x0 = __shfl_sync(0xffffffffu, k < 8 ? a0 : a2, row);
+    const unsigned x8 = __shfl_sync(0xffffffffu, k < 8 ? a1 : a3, row);
+    const unsigned y0 = __shfl_sync(0xffffffffu, k < 8 ? b0 : b1, 8 * t + q);
+    const unsigned y1 = __shfl_sync(0xffffffffu, k < 8 ? b0 : b1, 8 * t + 4 + q);
+    const float v0 = bf16 ? culift_bf16_value(x0, h) : culift_f16_value(x0, h);
+    const float v8 = bf16 ? culift_bf16_value(x8, h) : culift_f16_value(x8, h);
+    const float w0 = bf16 ? culift_bf16_value(y0, h) : culift_f16_value(y0, h);
+    const float w1 = bf16 ? culift_bf16_value(y1, h) : culift_f16_value(y1, h);
+    d0 = __fadd_rn(d0, __fmul_rn(v0, w0));
+    d1 = __fadd_rn(d1, __fmul_rn(v0, w1));
+    d2 = __fadd_rn(d2, __fmul_rn(v8, w0));
+    d3 = __fadd_rn(d3, __fmul_rn(v8, w1));
+  }
+#endif
+}
+// ---- end of culift tensor core prelude ----
