@@ -44,8 +44,6 @@ echo "gpu-bench: PyTorch baselines..."
 timeout 300 python3 bench/gpu/torch_baselines.py "${torch_args[@]}" > "$out/torch.txt" 2> "$out/torch.err"
 torch_status=$?
 [ $torch_status -ne 0 ] && echo "gpu-bench: torch_baselines.py exited with $torch_status (see $out/torch.err)"
-# The tensor-core (TF32) GEMM the opt-in contractions are measured against: no row of the table yet.
-grep -h "^torch gemm_tf32 " "$out/torch.txt"
 
 echo "gpu-bench: $bench"
 timeout 570 "$bench" --out "$out/artifacts" --torch "$out/torch.txt" "$@" > "$out/gpu-bench.log" 2>&1

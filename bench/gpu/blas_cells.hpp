@@ -13,6 +13,16 @@ CULIFT_KERNEL inline float GemmCell(const float* A, const float* B, const float*
   return alpha * sum + beta * C[i * nj + j];
 }
 
+// The same cell with its contraction on tensor cores (opt-in: operands rounded to tf32, fp32 sums;
+// not exact, docs/numerical-contract.md#tensor-cores). Native code computes it as written.
+CULIFT_KERNEL_TENSOR_CORES(tf32)
+inline float GemmCellTf32(const float* A, const float* B, const float* C, float alpha, float beta, int nk, int nj,
+                          int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[i * nk + k] * B[k * nj + j];
+  return alpha * sum + beta * C[i * nj + j];
+}
+
 // C = alpha * A Aᵀ + beta * C, one cell: A is n x nk row-major.
 CULIFT_KERNEL inline float SyrkCell(const float* A, const float* C, float alpha, float beta, int nk, int n, int i,
                                     int j) {

@@ -83,6 +83,28 @@ std::vector<Row> benchBlas(Context& c, int n) {
     rows.push_back(std::move(row));
   }
 
+  // GEMM on tensor cores (the kernel opted into TF32): against PyTorch with TF32 allowed, within
+  // the contract's bound of the exact cell (worst case |a b| = 1 per term).
+  {
+    Row row{"GemmCellTf32 (tensor cores, tf32)", size};
+    row.bytes = 4.0 * 3 * static_cast<double>(cells);
+    row.flops = 2.0 * n * static_cast<double>(cells);
+    row.torchKey = "gemm_tf32 " + size;
+    row.tolerance = alpha * (0x1p-10 + (n + 2) * 0x1p-22) * n + 0x1p-20 * n;
+    try {
+      const rt::Kernel k = e.kernel(c.blas, "GemmCellTf32");
+      const rt::LaunchPlan plan = LaunchPlanner::for2D(n, n, 32, 8, e.device().limits);
+      Launch g = [&](int) { k.launch(e, plan, dA, dB, dC, alpha, beta, n, n, gen); };
+      auto want = [&](std::int64_t idx) {
+        return double(GemmCell(a.data(), b.data(), cIn.data(), alpha, beta, n, n, int(idx / n), int(idx % n)));
+      };
+      checkAndTime(c, row, k, plan, g, want, sample, static_cast<std::int64_t>(cells), gen, "cells");
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+
   // syr2k: the lower triangle of alpha (A B^T + B A^T) + beta C (the upper keeps C), four staged
   // arrays. TFLOP/s as BLAS counts it: two multiply-adds per term of each cell on and below the diagonal.
   {

@@ -15,6 +15,7 @@
 #include <memory>
 #include <random>
 #include <set>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -1209,4 +1210,146 @@ TEST_CASE("every convolution entry gives the per-thread entry's bits and the CPU
                                    << " launches compared, " << comparedWithCpu << " with the CPU backend");
   REQUIRE(entriesRun == entriesDeclared);
   REQUIRE(comparedWithCpu >= 40u);
+}
+
+namespace {
+
+// A kernel of tensor_core_kernels.hpp: its arguments for ni x nj outputs of nk terms, its format's
+// unit roundoff, and each output's exact value and bound (docs/numerical-contract.md#tensor-cores)
+// from its arrays (in the order of its array parameters).
+struct TensorCoreSpec {
+  const char* name;
+  double unitRoundoff;
+  std::function<std::vector<ArgSpec>(std::int64_t ni, std::int64_t nj, std::int64_t nk)> args;
+  // (arrays, ni, nj, nk, i, j) -> {exact, bound}
+  std::function<std::pair<double, double>(const std::vector<std::vector<float>>&, std::int64_t, std::int64_t,
+                                          std::int64_t, std::int64_t, std::int64_t, double)>
+      exact;
+};
+
+// The sum of a_k b_k over k and of |a_k b_k|, A row i of (ni x nk), B column j of (nk x nj) or,
+// transposed, row j of (nj x nk).
+std::pair<double, double> dot(const std::vector<float>& A, const std::vector<float>& B, std::int64_t nj,
+                              std::int64_t nk, std::int64_t i, std::int64_t j, bool transposed) {
+  double s = 0, m = 0;
+  for (std::int64_t k = 0; k < nk; ++k) {
+    const double p = static_cast<double>(A[i * nk + k]) * (transposed ? B[j * nk + k] : B[k * nj + j]);
+    s += p;
+    m += std::fabs(p);
+  }
+  return {s, m};
+}
+
+double contractionBound(double u, std::int64_t terms, double magnitude) {
+  return (2.0 * u + static_cast<double>(terms + 2) * 0x1p-22) * magnitude;
+}
+
+const std::vector<TensorCoreSpec>& tensorCoreSpecs() {
+  using S = Scalar;
+  static const std::vector<TensorCoreSpec> all = {
+      {"GemmTf32", 0x1p-11,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), array(S::F32, ni * nj), scalar(1.5f),
+                            scalar(-0.5f),          scalar(asInt(nk)),      scalar(asInt(nj))};
+       },
+       [](const auto& a, auto, auto nj, auto nk, auto i, auto j, double u) {
+         const auto [s, m] = dot(a[0], a[1], nj, nk, i, j, false);
+         const double c = a[2][i * nj + j];
+         return std::pair{-0.5 * c + 1.5 * s,
+                          1.5 * contractionBound(u, nk, m) + 0x1p-22 * (0.5 * std::fabs(c) + 1.5 * m)};
+       }},
+      {"GemmBf16", 0x1p-8,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nj * nk), array(S::F32, ni * nj), scalar(asInt(nk)),
+                            scalar(asInt(nj))};
+       },
+       [](const auto& a, auto, auto nj, auto nk, auto i, auto j, double u) {
+         const auto [s, m] = dot(a[0], a[1], nj, nk, i, j, true);
+         const double c = a[2][i * nj + j];
+         return std::pair{c + s, contractionBound(u, nk, std::fabs(c) + m) + 0x1p-23 * (std::fabs(c) + m)};
+       }},
+      {"GemmFp16", 0x1p-11,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), scalar(asInt(nk)), scalar(asInt(nj))};
+       },
+       [](const auto& a, auto, auto nj, auto nk, auto i, auto j, double u) {
+         const auto [s, m] = dot(a[0], a[1], nj, nk, i, j, false);
+         return std::pair{s, contractionBound(u, nk, m) + 0x1p-23 * m};
+       }},
+  };
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("tensor-core entries stay within the contract's bound of the exact sums, every format", "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  auto fast = rttest::gpuOrSkip(MathMode::Default);
+  REQUIRE(fast);
+  const std::shared_ptr<const Module> module = translatedData("tensor_core_kernels.hpp");
+  std::set<std::string> entriesRun, entriesDeclared;
+  std::size_t checked = 0;
+  // Partial tiles, k not a multiple of a step, k of 1 and 0; launches that take the 64-wide tiles
+  // (few blocks) and the 128-wide ones; arrays one element off their alignment.
+  const std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>> shapes = {{70, 90, 37},     {130, 129, 16},
+                                                                                    {5, 130, 1},      {33, 17, 0},
+                                                                                    {1000, 999, 257}, {2048, 2048, 64}};
+  for (const TensorCoreSpec& spec : tensorCoreSpecs()) {
+    const Function* fn = module->find(spec.name);
+    REQUIRE(fn);
+    INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
+    REQUIRE(fn->loopPlan == LoopPlan::TensorCoreContraction);
+    for (const PlanEntry& e : fn->planEntries) entriesDeclared.insert(e.kernelName);
+    for (const auto& [ni, nj, nk] : shapes) {
+      INFO(ni << " x " << nj << ", k " << nk);
+      const LaunchPlan plan = LaunchPlanner::for2D(ni, nj, 32, 8);
+      LaunchPlan perThread = plan;
+      perThread.perThread = true;
+      const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+      REQUIRE(choice);
+      const std::string entry = fn->planEntries.at(choice->entry).kernelName;
+      entriesRun.insert(entry);
+      INFO("entry " << entry << " " << choice->plan.toString());
+      const std::vector<ArgSpec> args = spec.args(ni, nj, nk);
+      std::vector<std::vector<float>> arrays;
+      unsigned seed = kFirstArraySeed;
+      for (const ArgSpec& a : args) {
+        if (!a.isArray) continue;
+        const std::vector<std::byte> bytes = makeValues(Scalar::F32, a.count, seed++);
+        std::vector<float>& v = arrays.emplace_back(a.count);
+        if (!bytes.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+      }
+      const std::size_t offset = static_cast<std::size_t>(ni % 2);
+      const auto written = launch(*strict, module, *fn, args, perThread, offset);
+      for (Engine* engine : {strict.get(), fast.get()}) {
+        INFO((engine == strict.get() ? "strict" : "default") << " math");
+        const auto got = launch(*engine, module, *fn, args, plan, offset);
+        REQUIRE(got.size() == static_cast<std::size_t>(ni * nj) * 4);
+        if (nk == 0) {  // no product: the statements before and after the loop, as written
+          if (engine == strict.get()) REQUIRE(firstDifference(got, written, Scalar::F32) == -1);
+          continue;
+        }
+        std::size_t differ = 0, outside = 0;
+        std::ostringstream first;
+        for (std::int64_t i = 0; i < ni; ++i)
+          for (std::int64_t j = 0; j < nj; ++j) {
+            const std::size_t o = static_cast<std::size_t>(i * nj + j);
+            float value;
+            std::memcpy(&value, got.data() + o * 4, 4);
+            const auto [exact, bound] = spec.exact(arrays, ni, nj, nk, i, j, spec.unitRoundoff);
+            if (!(std::fabs(static_cast<double>(value) - exact) <= bound) && outside++ == 0)
+              first << "output (" << i << ", " << j << "): " << value << ", exact " << exact << ", bound " << bound;
+            differ += std::memcmp(got.data() + o * 4, written.data() + o * 4, 4) != 0;
+          }
+        INFO(first.str());
+        REQUIRE(outside == 0);
+        CHECK(differ > 0);  // the operands were rounded: not the loop as written
+        ++checked;
+      }
+    }
+  }
+  WARN("tensor-core entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << checked
+                                   << " launches checked against the bound");
+  REQUIRE(entriesRun == entriesDeclared);
 }
