@@ -26,6 +26,7 @@
 #include "culift/translate.hpp"
 #include "launch_data.hpp"
 #include "reducer.hpp"
+#include "tensor_core_programs.hpp"
 #include "type_rules.hpp"
 #include "value_bytes.hpp"
 
@@ -191,6 +192,120 @@ std::string compareLaunch(rt::Engine& engine, const interp::Program& program,
   return {};
 }
 
+// The launch data of tensor-core program `p`'s kernel `fn` (it or its twin: the same parameters),
+// its arrays' values from the program's seed.
+LaunchData tensorCoreLaunch(const Function& fn, const TensorCoreProgram& p) {
+  LaunchData d;
+  d.rank = 2;
+  d.n[0] = p.ni;
+  d.n[1] = p.nj;
+  d.elements = p.ni * p.nj;
+  auto bytesOf = [](const auto& v) {
+    std::vector<std::uint8_t> b(sizeof(v));
+    std::memcpy(b.data(), &v, sizeof(v));
+    return b;
+  };
+  auto arrayBytes = [](const std::vector<float>& v) {
+    std::vector<std::uint8_t> b(v.size() * 4);
+    if (!v.empty()) std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  unsigned array = 0;
+  const int scalars[] = {static_cast<int>(p.nk), p.lda, p.ldb, p.ldc};
+  unsigned scalar = 0;
+  for (const KernelParam& q : fn.signature.params) {
+    if (q.role == ParamRole::Extent) continue;
+    d.params.push_back(&q);
+    if (q.role == ParamRole::ResultArray) {
+      d.bytes.emplace_back(static_cast<std::size_t>(d.elements) * 4, 0);
+    } else if (q.role == ParamRole::ReadOnlyArray) {
+      const std::size_t counts[] = {p.aCount, p.bCount, p.cCount};
+      d.bytes.push_back(arrayBytes(tensorCoreValues(p, array, counts[array])));
+      ++array;
+    } else if (q.name == "alpha") {
+      d.bytes.push_back(bytesOf(p.alpha));
+    } else if (q.name == "beta") {
+      d.bytes.push_back(bytesOf(p.beta));
+    } else {
+      d.bytes.push_back(bytesOf(scalars[scalar++]));
+    }
+  }
+  return d;
+}
+
+// Tensor-core programs `first` .. `first + count - 1` of `seed`: each kernel's launch (its
+// tensor-core entry on the GPU) within the contract's bound of the interpreter's, the bound's
+// magnitude from the twin. Returns the programs checked; counts those outside it in `failures`
+// and those that could not run in `errors`.
+unsigned checkTensorCores(rt::Engine& engine, const rt::Nvrtc* nvrtc, std::uint64_t seed, unsigned first,
+                          unsigned count, const TranslateOptions& to, unsigned& failures, unsigned& errors,
+                          unsigned& onTensorCores) {
+  std::vector<TensorCoreProgram> programs;
+  std::string source = kProgramIncludes;
+  for (unsigned n = first; n < first + count; ++n) {
+    programs.push_back(tensorCoreProgram(seed, n));
+    source += programs.back().source;
+  }
+  TranslateResult tr = translateSource(source, "difftest_tensor_cores.cpp", to);
+  if (!tr.ok()) {
+    std::printf("TENSOR-CORES: translation failed:\n%s\n", tr.formatDiagnostics().substr(0, 3000).c_str());
+    errors += count;
+    return 0;
+  }
+  std::shared_ptr<const Module> module = tr.module;
+  if (nvrtc) {  // on the CPU backend, compiled for sm_90 as the GPU would compile it
+    const rt::CompileOutput cubin = nvrtc->compile(module->cudaSource, "difftest_tensor_cores.cu", 90, true,
+                                                   {"--fmad=false"});
+    if (!cubin.ok) {
+      std::printf("TENSOR-CORES: NVRTC could not compile them for sm_90:\n%s\n", cubin.log.substr(0, 3000).c_str());
+      errors += count;
+      return 0;
+    }
+  }
+  auto program = interp::Program::compile(module);
+  unsigned checked = 0;
+  for (const TensorCoreProgram& p : programs) {
+    try {
+      const Function* fn = module->find(p.name);
+      const Function* twin = module->find(p.name + "_mag");
+      if (!fn || !twin || fn->loopPlan != LoopPlan::TensorCoreContraction)
+        throw std::runtime_error(fn ? "not planned on tensor cores: " + fn->loopPlanReason : "kernel missing");
+      const LaunchData d = tensorCoreLaunch(*fn, p), dm = tensorCoreLaunch(*twin, p);
+      const auto cpu = runInterpreter(*program, engine, module, *fn, d, 2);
+      const auto mag = runInterpreter(*program, engine, module, *twin, dm, 2);
+      const auto gpu = runGpu(engine, module, *fn, d, 2);
+      const std::size_t out = d.params.size() - 1;
+      const double factor = tensorCoreBoundFactor(p);
+      std::int64_t outside = -1;
+      bool differs = false;
+      for (std::int64_t e = 0; e < d.elements; ++e) {
+        float g, c, m;
+        std::memcpy(&g, gpu[out].data() + e * 4, 4);
+        std::memcpy(&c, cpu[out].data() + e * 4, 4);
+        std::memcpy(&m, mag[out].data() + e * 4, 4);
+        differs = differs || std::memcmp(&g, &c, 4) != 0;
+        if (!(std::fabs(static_cast<double>(g) - c) <= factor * m)) {
+          outside = e;
+          std::printf(
+              "TENSOR-CORES OUTSIDE %s (%s, seed %llu, %lldx%lld, k %lld): out[%lld] gpu %.9g, interpreter "
+              "%.9g, bound %.3g\n%s\n",
+              p.name.c_str(), std::string(name(p.format)).c_str(), static_cast<unsigned long long>(seed),
+              static_cast<long long>(p.ni), static_cast<long long>(p.nj), static_cast<long long>(p.nk),
+              static_cast<long long>(e), g, c, factor * m, p.source.c_str());
+          break;
+        }
+      }
+      failures += outside >= 0;
+      onTensorCores += differs;
+      ++checked;
+    } catch (const std::exception& e) {
+      std::printf("TENSOR-CORES ERROR %s: %s\n", p.name.c_str(), e.what());
+      ++errors;
+    }
+  }
+  return checked;
+}
+
 // Whether program `g` alone still differs on the GPU (the reducer's oracle). A candidate that
 // no longer translates or launches does not count as the same finding.
 bool stillDiffers(rt::Engine& engine, const ProgramSpec& p, const TranslateOptions& to) {
@@ -227,6 +342,10 @@ int main(int argc, char** argv) {
                                    cl::init(0), cl::cat(category));
   cl::opt<int> dumpProgram("dump", cl::desc("print program N of the seed as this leg generates it and exit"),
                            cl::init(-1), cl::cat(category));
+  cl::opt<unsigned> tensorCorePrograms(
+      "tensor-core-programs",
+      cl::desc("contractions on tensor cores checked within the numerical contract's bound (default 32)"), cl::init(32),
+      cl::cat(category));
   cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
                                cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
@@ -333,6 +452,16 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
 
+  // Contractions on tensor cores: within the contract's bound, not bit for bit.
+  unsigned tcFailures = 0, tcErrors = 0, tcRounded = 0;
+  const unsigned tcChecked = checkTensorCores(*engine, nvrtc.get(), seed, firstProgram, tensorCorePrograms, to,
+                                              tcFailures, tcErrors, tcRounded);
+  std::printf(
+      "TENSOR-CORES: %u of %u programs checked, %u outside the bound, %u errors; %u differ from the loop "
+      "as written\n",
+      tcChecked, static_cast<unsigned>(tensorCorePrograms), tcFailures, tcErrors, tcRounded);
+  std::fflush(stdout);
+
   // Transcendental functions within CUDA's ulp bounds.
   unsigned mathFailures = 0;
   for (const auto& [fnName, bounds] : kUlpBounds) {
@@ -407,5 +536,5 @@ int main(int argc, char** argv) {
   // missing or a launch that threw is counted above, and the totals must add up.
   if (compared != count.getValue())
     std::printf("FAIL: %u of %u programs compared\n", compared, static_cast<unsigned>(count.getValue()));
-  return mismatches || errors || mathFailures || compared != count.getValue() ? 1 : 0;
+  return mismatches || errors || mathFailures || tcFailures || tcErrors || compared != count.getValue() ? 1 : 0;
 }
