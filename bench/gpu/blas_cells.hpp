@@ -68,6 +68,15 @@ inline float BatchedGemmCell(const float* A, const float* B, int m, int nk, int 
   return sum;
 }
 
+// The same cell with its contraction on tensor cores (opt-in: tf32 operands, fp32 sums; not exact).
+CULIFT_KERNEL_INDEX(b, i, j)
+CULIFT_KERNEL_TENSOR_CORES(tf32)
+inline float BatchedGemmCellTf32(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
+  return sum;
+}
+
 // PolyBench doitgen, one cell: sum over s of A[r][q][s] * C4[s][p], C4 the same for every r.
 CULIFT_KERNEL_INDEX(r, q, p)
 inline float DoitgenCell(const float* A, const float* C4, int nq, int np, int ns, int r, int q, int p) {

@@ -191,25 +191,28 @@ std::vector<Row> benchBlas(Context& c, int n) {
 std::vector<Row> benchBatched(Context& c, BatchedSizes sizes) {
   rt::Engine& e = c.engine;
   std::vector<Row> rows;
-  for (const bool doitgen : {false, true}) {
-    // Batched matrix multiply: A nb x m x nk, B nb x nk x n. doitgen: A nr x nq x ns, C4 ns x np.
+  for (const int which : {0, 1, 2}) {
+    // Batched matrix multiply: A nb x m x nk, B nb x nk x n (exact, then on tensor cores: the kernel
+    // opted into TF32). doitgen: A nr x nq x ns, C4 ns x np.
+    const bool doitgen = which == 2, tf32 = which == 1;
     const int* d = doitgen ? sizes.doitgen : sizes.bmm;
     const int nb = d[0], m = d[1], nk = d[2], n = d[3];
     const std::string size = std::to_string(nb) + "x" + std::to_string(m) + "x" + std::to_string(nk) + "x" +
                              std::to_string(n);
-    Row row{doitgen ? "DoitgenCell" : "BatchedGemmCell", size};
+    Row row{doitgen ? "DoitgenCell" : tf32 ? "BatchedGemmCellTf32 (tensor cores, tf32)" : "BatchedGemmCell", size};
     const double outputs = double(nb) * m * n;
     const std::size_t aCount = std::size_t(nb) * m * nk,
                       bCount = doitgen ? std::size_t(nk) * n : std::size_t(nb) * nk * n;
     row.bytes = 4.0 * (double(aCount) + double(bCount) + outputs);
     row.flops = 2.0 * nk * outputs;
-    row.torchKey = std::string(doitgen ? "doitgen " : "bmm ") + size;
-    row.tolerance = 1e-4 * nk;
+    row.torchKey = std::string(doitgen ? "doitgen " : tf32 ? "bmm_tf32 " : "bmm ") + size;
+    // On tensor cores: the contract's bound for terms of at most 1.
+    row.tolerance = tf32 ? (0x1p-10 + (nk + 2) * 0x1p-22) * nk : 1e-4 * nk;
     try {
       const std::uint64_t seed = c.seed ^ (doitgen ? 0xd017 : 0xb33);
       const std::vector<float> a = uniformFloats(seed, aCount, -1, 1), b = uniformFloats(seed + 1, bCount, -1, 1);
       DeviceBuffer<float> dA(e, a), dB(e, b), gen(e, static_cast<std::size_t>(outputs));
-      const rt::Kernel k = e.kernel(c.blas, doitgen ? "DoitgenCell" : "BatchedGemmCell");
+      const rt::Kernel k = e.kernel(c.blas, doitgen ? "DoitgenCell" : tf32 ? "BatchedGemmCellTf32" : "BatchedGemmCell");
       const rt::LaunchPlan plan = LaunchPlanner::for3D(nb, m, n, 32, 8, 1, e.device().limits);
       Launch g = doitgen ? Launch([&](int) { k.launch(e, plan, dA, dB, m, n, nk, gen); })
                          : Launch([&](int) { k.launch(e, plan, dA, dB, m, nk, n, gen); });

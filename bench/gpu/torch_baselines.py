@@ -144,6 +144,10 @@ def batched_baselines(both, bmm=(128, 512, 1024, 2048), doitgen=(256, 256, 256, 
     size = "x".join(map(str, bmm))
     ins = [(torch.rand(nb, m, nk, device=dev) * 2 - 1, torch.rand(nb, nk, n, device=dev) * 2 - 1)]
     both("bmm", size, lambda a, b: torch.bmm(a, b), ins, reps=20)
+    # The figure the opt-in tensor-core (TF32) batched contraction is measured against.
+    torch.backends.cuda.matmul.allow_tf32 = True
+    both("bmm_tf32", size, lambda a, b: torch.bmm(a, b), ins, reps=20)
+    torch.backends.cuda.matmul.allow_tf32 = False
     del ins
     nr, nq, ns, np_ = doitgen
     size = "x".join(map(str, doitgen))

@@ -53,6 +53,9 @@ void GemmBf16_tc64(const float*, const float*, const float*, int, int, float*, l
 void GemmFp16_kernel(const float*, const float*, int, int, float*, long long, long long);
 void GemmFp16_tc128(const float*, const float*, int, int, float*, long long, long long);
 void GemmFp16_tc64(const float*, const float*, int, int, float*, long long, long long);
+void BatchedTf32_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void BatchedTf32_tc128(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void BatchedTf32_tc64(const float*, const float*, int, int, int, float*, long long, long long, long long);
 }
 
 namespace {
@@ -367,5 +370,48 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
         checkWithin(got, want, sum, bound);
       }
     }
+  }
+}
+
+TEST_CASE("emulated on the host, batched tensor-core entries stay within the contract's bound",
+          "[emulated][tensor-cores][batched]") {
+  // 3 batches over 2 blocks along z (each block steps over them), partial tiles, k of 1 and 0.
+  for (const auto& [nb, m, nk, n] :
+       {std::tuple{3, 33, 20, 70}, std::tuple{1, 130, 9, 5}, std::tuple{2, 17, 1, 19}, std::tuple{3, 8, 0, 8}}) {
+    INFO(nb << " batches of " << m << " x " << n << ", k " << nk);
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(nb) * m * nk, 18),
+                             B = values<float>(static_cast<std::size_t>(nb) * nk * n, 19);
+    const std::size_t outputs = static_cast<std::size_t>(nb) * m * n;
+    std::vector<double> exact(outputs), bound(outputs);
+    for (int b = 0; b < nb; ++b)
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+          double s = 0, mag = 0;
+          for (int k = 0; k < nk; ++k) {
+            const double p = static_cast<double>(A[(static_cast<std::size_t>(b) * m + i) * nk + k]) *
+                             B[(static_cast<std::size_t>(b) * nk + k) * n + j];
+            s += p;
+            mag += std::abs(p);
+          }
+          const std::size_t o = (static_cast<std::size_t>(b) * m + i) * n + j;
+          exact[o] = s;
+          bound[o] = contractionBound(std::ldexp(1.0, -11), nk, mag) + std::ldexp(1.0, -23) * mag;
+        }
+    std::vector<float> want(outputs, -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { BatchedTf32_kernel(A.data(), B.data(), m, nk, n, want.data(), nb, m, n); });
+    std::vector<std::vector<float>> entries;
+    for (const auto& [tile, entry] : {std::pair{128u, &BatchedTf32_tc128}, std::pair{64u, &BatchedTf32_tc64}}) {
+      std::vector<float> got(outputs, -7.0f);
+      culiftEmulatedLaunch(dim3(blocks(n, tile), blocks(m, tile), 2), dim3(256, 1, 1),
+                           [&] { entry(A.data(), B.data(), m, nk, n, got.data(), nb, m, n); });
+      if (nk == 0) {
+        CHECK(sameBits(got, want));
+        continue;
+      }
+      checkWithin(got, want, exact, bound);
+      entries.push_back(got);
+    }
+    if (entries.size() == 2) CHECK(sameBits(entries[0], entries[1]));
   }
 }

@@ -1353,3 +1353,62 @@ TEST_CASE("tensor-core entries stay within the contract's bound of the exact sum
                                    << " launches checked against the bound");
   REQUIRE(entriesRun == entriesDeclared);
 }
+
+TEST_CASE("batched tensor-core entries stay within the contract's bound of the exact sums", "[gpu][sanitize]") {
+  auto strict = rttest::gpuOrSkip(MathMode::Strict);
+  if (!strict) return;
+  const std::shared_ptr<const Module> module = translatedData("tensor_core_kernels.hpp");
+  const Function* fn = module->find("BatchedTf32");
+  REQUIRE(fn);
+  INFO(name(fn->loopPlan) << " " << fn->loopPlanReason);
+  REQUIRE(fn->loopPlan == LoopPlan::BatchedTensorCoreContraction);
+  std::set<std::string> entriesRun;
+  // Batch counts of 1 and odd, partial tiles, k of 0, 1 and several tiles; the 128-wide tiles for
+  // launches that fill the device.
+  for (const auto& [nb, m, nk, n] : {std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>{1, 130, 37, 70},
+                                     {3, 33, 20, 70},
+                                     {5, 17, 1, 19},
+                                     {3, 8, 0, 8},
+                                     {8, 512, 40, 512}}) {
+    INFO(nb << " batches of " << m << " x " << n << ", k " << nk);
+    const LaunchPlan plan = LaunchPlanner::for3D(nb, m, n, 32, 8, 1);
+    LaunchPlan perThread = plan;
+    perThread.perThread = true;
+    const std::optional<PlanChoice> choice = choosePlanEntry(*fn, plan, strict->device());
+    REQUIRE(choice);
+    entriesRun.insert(fn->planEntries.at(choice->entry).kernelName);
+    const std::vector<ArgSpec> args = {array(Scalar::F32, nb * m * nk), array(Scalar::F32, nb * nk * n),
+                                       scalar(asInt(m)), scalar(asInt(nk)), scalar(asInt(n))};
+    const std::vector<std::byte> a = makeValues(Scalar::F32, static_cast<std::size_t>(nb * m * nk), kFirstArraySeed),
+                                 b = makeValues(Scalar::F32, static_cast<std::size_t>(nb * nk * n),
+                                                kFirstArraySeed + 1);
+    auto at = [](const std::vector<std::byte>& v, std::int64_t e) {
+      float f;
+      std::memcpy(&f, v.data() + e * 4, 4);
+      return static_cast<double>(f);
+    };
+    const auto got = launch(*strict, module, *fn, args, plan, 1);
+    const auto written = launch(*strict, module, *fn, args, perThread, 1);
+    if (nk == 0) {
+      REQUIRE(firstDifference(got, written, Scalar::F32) == -1);
+      continue;
+    }
+    std::size_t outside = 0, differ = 0;
+    for (std::int64_t bi = 0; bi < nb; ++bi)
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          double s = 0, mag = 0;
+          for (std::int64_t k = 0; k < nk; ++k) {
+            const double p = at(a, (bi * m + i) * nk + k) * at(b, (bi * nk + k) * n + j);
+            s += p;
+            mag += std::fabs(p);
+          }
+          const std::int64_t o = (bi * m + i) * n + j;
+          outside += !(std::fabs(at(got, o) - s) <= contractionBound(0x1p-11, nk, mag) + 0x1p-23 * mag);
+          differ += std::memcmp(got.data() + o * 4, written.data() + o * 4, 4) != 0;
+        }
+    REQUIRE(outside == 0);
+    CHECK(differ > 0);
+  }
+  REQUIRE(entriesRun.size() == fn->planEntries.size());
+}

@@ -1170,6 +1170,30 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
   CHECK(loaded->find("Exact")->loopPlan == LoopPlan::TensorCoreContraction);
 }
 
+TEST_CASE("loop plans: batched contractions on tensor cores", "[loop-plan][tensor-cores][batched]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_INDEX(b, i, j) CULIFT_KERNEL_TENSOR_CORES(tf32)\n"
+      "float Bmm(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];\n"
+      "  return s;\n}\n"
+      "CULIFT_KERNEL_INDEX(b, i, j) CULIFT_KERNEL_TENSOR_CORES(bf16)\n"
+      "float Twice(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += 2.0f * A[(b * m + i) * nk + k] * B[k * n + j];\n"
+      "  return s;\n}\n");
+  const Function& bmm = function(r, "Bmm");
+  INFO(culift::name(bmm.loopPlan) << " (" << bmm.loopPlanReason << ")");
+  CHECK(bmm.loopPlan == LoopPlan::BatchedTensorCoreContraction);
+  CHECK(entryNames(bmm) == std::vector<std::string>{"Bmm_tc128", "Bmm_tc64"});
+  REQUIRE(bmm.planEntries.size() == 2);
+  CHECK(bmm.planEntries[0].blockMapping() == BlockMapping::BatchedTiles2D);
+  CHECK(onTensorCores(bmm.loopPlan));
+  CHECK_FALSE(onTensorCores(LoopPlan::BatchedTiledContraction));
+  // A scaled product is not the form: the exact batched tiles, with the reason.
+  const Function& twice = function(r, "Twice");
+  CHECK(twice.loopPlan == LoopPlan::BatchedTiledContraction);
+  CHECK(twice.loopPlanReason.find("no tensor cores") != std::string::npos);
+}
+
 TEST_CASE("loop plans: a tensor-core annotation names a format", "[loop-plan][tensor-cores]") {
   TranslateResult r = lift(
       "CULIFT_KERNEL_TENSOR_CORES(fp8) float F(const float* A, int n, int i, int j) { return A[i * n + j]; }\n");

@@ -28,3 +28,12 @@ inline float GemmFp16(const float* A, const float* B, int nk, int nj, int i, int
   for (int k = 0; k < nk; ++k) sum = sum + A[i * nk + k] * B[k * nj + j];
   return sum;
 }
+
+// Batched matrix multiply (torch.bmm), each batch slice's contraction on tensor cores.
+CULIFT_KERNEL_INDEX(b, i, j)
+CULIFT_KERNEL_TENSOR_CORES(tf32)
+inline float BatchedTf32(const float* A, const float* B, int m, int nk, int n, int b, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[(b * m + i) * nk + k] * B[(b * nk + k) * n + j];
+  return sum;
+}

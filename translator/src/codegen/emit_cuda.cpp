@@ -124,7 +124,7 @@ std::string emitCudaHere(const Module& module, const EmitOptions& options) {
       break;
     }
   for (const Function& fn : module.functions)
-    if (fn.loopPlan == LoopPlan::TensorCoreContraction) {
+    if (onTensorCores(fn.loopPlan)) {
       out.lines(codegen::kTensorCorePrelude);
       break;
     }

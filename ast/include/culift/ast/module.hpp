@@ -97,6 +97,10 @@ inline constexpr unsigned kLoopPlanCount = 0
 #include "culift/ast/plans.def"
     ;
 std::string_view name(LoopPlan p);  // "per-thread", "tiled contraction", ...
+// Whether the entries of plan `p` run on tensor cores (not exact: the kernel opted in).
+inline bool onTensorCores(LoopPlan p) {
+  return p == LoopPlan::TensorCoreContraction || p == LoopPlan::BatchedTensorCoreContraction;
+}
 
 // How the blocks of a plan entry map to its outputs (plans.def): what the runtime computes the
 // entry's grid from.

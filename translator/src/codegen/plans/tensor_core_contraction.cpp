@@ -1,10 +1,10 @@
-// Tiled contraction on tensor cores, 2-D, for kernels that opted in (CULIFT_KERNEL_TENSOR_CORES or
-// the translate option): a loop that only adds products of an operand of row i and one of column j
-// to one float sum (`s += A[i * n + k] * B[k * m + j]`) is the matrix product of the two staged
-// tiles, which mma.sync computes from the operands rounded to the chosen format, summing in fp32 in
-// the units' own order. The tiles, copies and the statements before and after the loop are the
-// tiled entry's (tiles.cpp); only the loop body becomes mma instructions. Not exact: the numerical
-// contract gives the bound (docs/numerical-contract.md#tensor-cores).
+// Tiled contraction on tensor cores, 2-D (and per batch slice of a 3-D kernel), for kernels that opted in
+// (CULIFT_KERNEL_TENSOR_CORES or the translate option): a loop that only adds products of an operand of row i and one
+// of column j to one float sum (`s += A[i * n + k] * B[k * m + j]`) is the matrix product of the two staged tiles,
+// which mma.sync computes from the operands rounded to the chosen format, summing in fp32 in the units' own order. The
+// tiles, copies and the statements before and after the loop are the tiled entry's (tiles.cpp); only the loop body
+// becomes mma instructions. Not exact: the numerical contract gives the bound
+// (docs/numerical-contract.md#tensor-cores).
 #include <algorithm>
 
 #include "ast_match.hpp"
@@ -36,18 +36,15 @@ int operandOf(const LoopAnalysis& a, const Expr& e) {
 }  // namespace
 
 std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnalysis& a, std::string& reason) {
-  if (a.batch != kNone) {
-    reason = "a batched contraction (3-D) keeps to the exact tiles";
-    return std::nullopt;
-  }
   if (!a.bothAxesReason.empty()) {
     reason = a.bothAxesReason;
     return std::nullopt;
   }
+  const std::size_t first = a.batch != kNone ? 1 : 0;  // i and j follow a batch index
   if (a.operands.size() != 2 || !a.vectors.empty() || !a.outputReads.empty()) {
     reason = "the loop reads " + std::to_string(a.operands.size()) + " staged arrays, not one of row " +
-             fn.vars[static_cast<VarId>(fn.indexParams[0])].name + " and one of column " +
-             fn.vars[static_cast<VarId>(fn.indexParams[1])].name;
+             fn.vars[static_cast<VarId>(fn.indexParams[first])].name + " and one of column " +
+             fn.vars[static_cast<VarId>(fn.indexParams[first + 1])].name;
     return std::nullopt;
   }
   const std::string form = "the loop body is not one `sum += a * b` of a float sum and the two staged arrays";
@@ -100,8 +97,8 @@ std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnaly
 
 namespace {
 
-plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
-  if (f.tensorCores == TensorCores::None || f.mode != IndexMode::Grid2D) return plans::Decision::skip();
+// The entries <f>_tc128 and <f>_tc64 of `plan` (the batched one for 3-D kernels), or why none.
+plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPlan plan) {
   const LoopAnalysis& a = *analysis.loop;
   std::string why;
   if (!tensorCoreForm(f, a, why)) return plans::Decision::no("no tensor cores: " + why);
@@ -111,8 +108,7 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   for (unsigned t : {128u, 64u}) {
     if (t == 128 && live > 1) continue;
     if (t == 64 && live > 4) continue;
-    entries.push_back(
-        plans::makeEntry(f, "_tc" + std::to_string(t), LoopPlan::TensorCoreContraction, t, t, 256, false));
+    entries.push_back(plans::makeEntry(f, "_tc" + std::to_string(t), plan, t, t, 256, false));
     entries.back().sharedBytes = tileDynamicShared(a, t, kTensorCoreTilePad, kTensorCoreStep);
   }
   if (entries.empty())
@@ -124,8 +120,21 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis) {
   return d;
 }
 
+plans::Decision decide2D(const Function& f, const KernelAnalysis& analysis) {
+  if (f.tensorCores == TensorCores::None || f.mode != IndexMode::Grid2D) return plans::Decision::skip();
+  return decide(f, analysis, LoopPlan::TensorCoreContraction);
+}
+
+// 3-D f(..., b, i, j): each batch slice's contraction, b fixed for a block (the batched tiles).
+plans::Decision decideBatched(const Function& f, const KernelAnalysis& analysis) {
+  if (f.tensorCores == TensorCores::None || f.mode != IndexMode::Grid3D) return plans::Decision::skip();
+  return decide(f, analysis, LoopPlan::BatchedTensorCoreContraction);
+}
+
 }  // namespace
 
-const plans::Unit plans::kTensorCoreContraction{LoopPlan::TensorCoreContraction, decide, emitTiledEntry};
+const plans::Unit plans::kTensorCoreContraction{LoopPlan::TensorCoreContraction, decide2D, emitTiledEntry};
+const plans::Unit plans::kBatchedTensorCoreContraction{LoopPlan::BatchedTensorCoreContraction, decideBatched,
+                                                       emitTiledEntry};
 
 }  // namespace culift::codegen

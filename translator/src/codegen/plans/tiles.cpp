@@ -209,7 +209,7 @@ class UniformAnalyzer {
 // The loop a tensor-core entry runs as mma instructions (tensor_core_contraction.cpp), or nothing
 // for the other tiled entries.
 std::optional<TensorCoreForm> tensorCoreFormOf(const Function& fn, const LoopAnalysis& a, const PlanEntry& e) {
-  if (e.plan != LoopPlan::TensorCoreContraction) return std::nullopt;
+  if (!onTensorCores(e.plan)) return std::nullopt;
   std::string why;
   std::optional<TensorCoreForm> form = tensorCoreForm(fn, a, why);
   if (!form || fn.tensorCores == TensorCores::None)
