@@ -2,6 +2,7 @@
 // outputs, then the written arrays are gathered by broadcasts, one rank's part after another, in
 // slices that fit MPI's int counts.
 #include "culift/mpi.hpp"
+#include "culift/runtime/split.hpp"
 
 #include <mpi.h>
 
@@ -135,47 +136,7 @@ void agreeOnFailure(const Session& s, const std::string& kernel, const std::stri
                   ": " + text);
 }
 
-// A run of elements a rank changed: [first, first + count).
-struct Run {
-  std::uint64_t first;
-  std::uint64_t count;
-};
-
-// The runs of elements e < count for which changed(e) holds.
-template <typename Changed> std::vector<Run> runsWhere(std::size_t count, Changed changed) {
-  std::vector<Run> runs;
-  for (std::size_t e = 0; e < count;) {
-    while (e < count && !changed(e)) ++e;
-    const std::size_t first = e;
-    while (e < count && changed(e)) ++e;
-    if (e > first) runs.push_back({first, e - first});
-  }
-  return runs;
-}
-
-// The runs of elements of `now` whose bytes differ from `before`: elements of 1, 2, 4 or 8 bytes
-// compared as integers, others byte by byte.
-std::vector<Run> changedRuns(const std::uint8_t* now, const std::uint8_t* before, std::size_t count,
-                             std::size_t elementBytes) {
-  auto typed = [&]<typename T>(T) {
-    return runsWhere(count, [&](std::size_t e) {
-      T x, y;
-      std::memcpy(&x, now + e * sizeof(T), sizeof(T));
-      std::memcpy(&y, before + e * sizeof(T), sizeof(T));
-      return x != y;
-    });
-  };
-  switch (elementBytes) {
-    case 1: return typed(std::uint8_t{});
-    case 2: return typed(std::uint16_t{});
-    case 4: return typed(std::uint32_t{});
-    case 8: return typed(std::uint64_t{});
-    default:
-      return runsWhere(count, [&](std::size_t e) {
-        return std::memcmp(now + e * elementBytes, before + e * elementBytes, elementBytes) != 0;
-      });
-  }
-}
+using Run = rt::ElementRun;  // a run of elements a rank changed
 
 // The ranks' parts of `data`, rank r's bytes [start[r], start[r + 1]), each already in place on
 // its own rank, reach every rank: one MPI_Allgatherv where the whole fits an int, else one
@@ -289,9 +250,7 @@ SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const 
 
   const auto n = static_cast<std::int64_t>(session.size());
   auto partOf = [&](std::int64_t rank, std::int64_t& first, std::int64_t& last) {
-    // total·rank/n without overflow: total < 2^63, n < 2^31.
-    first = static_cast<std::int64_t>(static_cast<__int128>(total) * rank / n);
-    last = static_cast<std::int64_t>(static_cast<__int128>(total) * (rank + 1) / n);
+    std::tie(first, last) = rt::balancedPart(total, rank, n);
   };
   partOf(r.rank, r.first, r.last);
 
@@ -344,7 +303,7 @@ SplitLaunch launchSplit(const Session& session, const rt::Kernel& kernel, const 
     // A void kernel's array: the runs of elements each rank changed, applied in rank order. An
     // element that two ranks changed is a conflict, even to the same value: two ranks that each
     // counted half of an accumulation into it can hold equal halves.
-    const std::vector<Run> mine = changedRuns(w.data, w.before.data(), w.count, w.elementBytes);
+    const std::vector<Run> mine = rt::changedRuns(w.data, w.before.data(), w.count, w.elementBytes);
     std::vector<std::uint8_t> mineValues;
     for (const Run& run : mine)
       mineValues.insert(mineValues.end(), w.data + run.first * w.elementBytes,

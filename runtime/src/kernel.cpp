@@ -223,7 +223,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
 
 struct Kernel::Entries {
   Entries(const Function& fn, detail::BackendImpl& b)
-      : count(1 + fn.planEntries.size()), handles(new std::atomic<void*>[count]), backend(b) {
+      : count(2 + fn.planEntries.size()), handles(new std::atomic<void*>[count]), backend(b) {
     for (std::size_t k = 0; k < count; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
     if (std::any_of(fn.planEntries.begin(), fn.planEntries.end(),
                     [](const PlanEntry& e) { return e.blockMapping() == BlockMapping::SplitRows; }))
@@ -299,11 +299,30 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
                         std::to_string(plan.elements()) + " outputs");
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
   detail::BackendImpl& backend = detail::backendOf(*engine_);
-  if (!plan.whole() && backend.kind() != Backend::Cpu)
-    throw ArgumentError(name() + ": a launch over part of its outputs runs on the CPU backend only (this engine is " +
-                        std::string(rt::name(backend.kind())) + ")");
   if (!entries_) {  // the CPU backend: one program for every launch
     backend.launch(*function_, handle_, plan, resolved, target.stream);
+    return;
+  }
+  if (!plan.whole()) {
+    // A part: the part wrapper, one output per thread and step over a 1-D grid.
+    const std::string part = function_->partKernelName();
+    if (part.empty())
+      throw ArgumentError(name() + ": a module built by hand has no entry for a part of a launch; launch it whole");
+    const std::int64_t first = plan.partFirst, last = plan.partEnd(), count = last - first;
+    if (count == 0) return;
+    LaunchPlan p = plan;
+    p.block = {256, 1, 1};
+    const std::int64_t blocks = std::min<std::int64_t>(
+        (count + 255) / 256, std::min<std::int64_t>(engine_->device().limits.maxGrid[0],
+                                                    std::int64_t{32} * std::max(1, engine_->device().multiprocessors)));
+    p.grid = {static_cast<unsigned>(blocks), 1, 1};
+    p.sharedBytes = 0;
+    ResolvedArg from, to;
+    from.value = ScalarValue::of(static_cast<long long>(first));
+    to.value = ScalarValue::of(static_cast<long long>(last));
+    resolved.push_back(from);
+    resolved.push_back(to);
+    backend.launch(*function_, entry(entries_->count - 1, part), p, resolved, target.stream);
     return;
   }
   if (!function_->planEntries.empty()) {

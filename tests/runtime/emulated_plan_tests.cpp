@@ -30,6 +30,10 @@ void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, 
 // tests/runtime/data/loop_plan_kernels.hpp: tiled, symmetric and batched contractions.
 void Gemm_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
 void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void Gemm_kernel_part(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                      long long, long long);
+void Conv_kernel_part(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                      long long);
 void Gram_kernel(const float*, int, float*, long long, long long);
 void Gram_tiled64(const float*, int, float*, long long, long long);
 void Gram_sym64(const float*, int, float*, long long, long long);
@@ -414,4 +418,37 @@ TEST_CASE("emulated on the host, batched tensor-core entries stay within the con
     }
     if (entries.size() == 2) CHECK(sameBits(entries[0], entries[1]));
   }
+}
+
+TEST_CASE("emulated on the host, a part wrapper writes its part's outputs, the per-thread bits", "[emulated][part]") {
+  // 2-D: a part that starts and ends inside rows; 3-D: planes and rows cut.
+  const int ni = 70, nj = 90, nk = 37;
+  const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 20),
+                           B = values<float>(static_cast<std::size_t>(nk) * nj, 21),
+                           C = values<float>(static_cast<std::size_t>(ni) * nj, 22);
+  std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
+                       [&] { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, want.data(), ni, nj); });
+  for (const auto& [first, last] : {std::pair{0ll, 6300ll}, std::pair{95ll, 4001ll}, std::pair{6299ll, 6300ll}}) {
+    INFO("part [" << first << ", " << last << ")");
+    std::vector<float> got(want.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(3, 1, 1), dim3(64, 1, 1), [&] {
+      Gemm_kernel_part(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, first, last);
+    });
+    std::size_t wrong = 0;
+    for (long long e = 0; e < static_cast<long long>(got.size()); ++e)
+      wrong += e >= first && e < last ? std::memcmp(&got[e], &want[e], 4) != 0 : got[e] != -7.0f;
+    CHECK(wrong == 0);
+  }
+  const int pi = 6, pj = 9, pk = 11;
+  const std::vector<float> a = values<float>(static_cast<std::size_t>(pi) * pj * pk, 23), w = values<float>(27, 24);
+  std::vector<float> whole(a.size(), -7.0f), part(a.size(), -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                       [&] { Conv_kernel(a.data(), w.data(), pi, pj, pk, whole.data(), pi, pj, pk); });
+  culiftEmulatedLaunch(dim3(2, 1, 1), dim3(32, 1, 1),
+                       [&] { Conv_kernel_part(a.data(), w.data(), pi, pj, pk, part.data(), pi, pj, pk, 150, 500); });
+  std::size_t wrong = 0;
+  for (long long e = 0; e < static_cast<long long>(part.size()); ++e)
+    wrong += e >= 150 && e < 500 ? std::memcmp(&part[e], &whole[e], 4) != 0 : part[e] != -7.0f;
+  CHECK(wrong == 0);
 }

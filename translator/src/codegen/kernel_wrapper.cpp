@@ -302,6 +302,39 @@ void emitWide(const Wrapper& w, CodeWriter& out) {
   out.line(0, "}");
 }
 
+// The wrapper of a part of a launch: the outputs [culift_first, culift_last) in row-major order,
+// one per thread and step of a 1-D grid-stride loop, each output's indices from its flat index.
+// A launch split over devices runs one part on each (rt::DeviceGroup).
+void emitPart(const Wrapper& w, CodeWriter& out) {
+  const Function& fn = w.fn;
+  std::array<std::string, 3> v, n = w.extent;
+  for (unsigned a = 0; a < w.axes; ++a) v[a] = axisOf(fn.mode, a).loopVar;
+  const std::string callText = w.call(v, n, Scalar::I64, [&](size_t k) { return w.names[k] + "[" + v[0] + "]"; });
+  out.line(0, "// " + fn.name +
+                  ", a part of a launch: the outputs [culift_first, culift_last) in row-major order, "
+                  "64-bit indices.");
+  out.line(0, "extern \"C\" __global__ void " + fn.partKernelName() + "(" + w.params +
+                  ", long long culift_first, long long culift_last) {");
+  out.line(1, "#pragma unroll 1");
+  out.line(1, "for (long long culift_flat = culift_first + (long long)" + threadStart('x') +
+                  "; culift_flat < culift_last; culift_flat += (long long)" + gridStride('x') + ") {");
+  switch (w.axes) {
+    case 3:
+      out.line(2, "const long long " + v[0] + " = culift_flat / (" + n[1] + " * " + n[2] + ");");
+      out.line(2, "const long long " + v[1] + " = culift_flat / " + n[2] + " % " + n[1] + ";");
+      out.line(2, "const long long " + v[2] + " = culift_flat % " + n[2] + ";");
+      break;
+    case 2:
+      out.line(2, "const long long " + v[0] + " = culift_flat / " + n[1] + ";");
+      out.line(2, "const long long " + v[1] + " = culift_flat % " + n[1] + ";");
+      break;
+    default: out.line(2, "const long long " + v[0] + " = culift_flat;"); break;
+  }
+  out.line(2, w.store(callText, v, n));
+  out.line(1, "}");
+  out.line(0, "}");
+}
+
 // The 32-bit wrapper the runtime launches whenever every loop index fits in an int. With
 // itemsPerThread = 4 a thread takes four indices of the innermost axis per step: blockDim.x
 // apart (each access of a warp stays coalesced), or, for element-wise kernels, four consecutive
@@ -514,6 +547,8 @@ void emitKernelWrapper(const Module& module, const Function& fn, CodeWriter& out
   emitFast(w, out);
   out.blank();
   emitWide(w, out);
+  out.blank();
+  emitPart(w, out);
 }
 
 }  // namespace culift::codegen

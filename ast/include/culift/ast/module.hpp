@@ -192,6 +192,10 @@ struct Function {
   std::string deviceName;        // name of the __device__ function
   std::string kernelName;        // the __global__ wrapper with 32-bit indices ("" for DeviceOnly)
   std::string wideKernelName;    // the same wrapper with 64-bit indices: covers any launch
+  // The wrapper of a part of a launch (partKernelName): the outputs [first, last) in row-major
+  // order, 64-bit indices; what a launch split over devices runs on each ("" where
+  // wideKernelName is).
+  std::string partKernelName() const { return wideKernelName.empty() ? std::string() : name + "_kernel_part"; }
   // Consecutive indices of the innermost axis one thread of `kernelName` takes per step of its
   // grid-stride loop: 4 for loop-free functions (four loads in flight per thread; element-wise
   // kernels read and write them as one vector each), 1 otherwise. The wide kernel takes one.

@@ -37,8 +37,9 @@ struct LaunchPlan {
                              // loop plan has a faster one (comparisons, tests)
   // A part of the launch: the outputs [partFirst, partLast) in row-major order (i slowest), the
   // others left as they are; partLast -1: to the last output. A launch split over processes
-  // (culift/mpi.hpp) runs one part per rank. The CPU backend runs parts; the GPU backend refuses
-  // a launch that is not whole.
+  // (culift/mpi.hpp) runs one part per rank, one over devices (DeviceGroup) one per device. The
+  // CPU backend runs parts as it runs launches; the GPU backend runs the kernel's part wrapper
+  // (Function::partKernelName: one output per thread, no loop plan).
   std::int64_t partFirst = 0;
   std::int64_t partLast = -1;
 

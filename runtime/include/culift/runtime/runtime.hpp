@@ -5,6 +5,7 @@
 #include "culift/runtime/buffer.hpp"
 #include "culift/runtime/cache.hpp"
 #include "culift/runtime/compiler.hpp"
+#include "culift/runtime/device_group.hpp"
 #include "culift/runtime/engine.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/kernel.hpp"

@@ -1,0 +1,159 @@
+// A launch split over the engines of a device group: the same bytes as one engine's launch, for
+// 1-D, 2-D (symmetric too), 3-D, element-wise and void kernels; conflicts and failures named. CPU
+// engines everywhere; [gpu] groups of engines on one device, and every GPU of the host.
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "culift/runtime/split.hpp"
+#include "culift/translate.hpp"
+#include "gpu_support.hpp"
+
+using namespace culift;
+using namespace culift::rt;
+
+namespace {
+
+const char* kSource = R"(#include <culift/annotate.hpp>
+CULIFT_KERNEL float RowSum(const float* x, int cols, int i) {
+  float s = 0.0f;
+  for (int k = 0; k < cols; ++k) s += x[i * cols + k];
+  return s;
+}
+CULIFT_KERNEL float Gram(const float* x, int n, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += x[i * n + k] * x[j * n + k];
+  return s;
+}
+CULIFT_KERNEL double Blur(const double* a, int nj, int nk, int i, int j, int k) {
+  return 0.5 * a[(i * nj + j) * nk + k] + 0.25 * (k > 0 ? a[(i * nj + j) * nk + k - 1] : 0.0);
+}
+CULIFT_UNIFORM(a) float Axpy(float x, float y, float a) { return a * x + y; }
+CULIFT_KERNEL void Scale(float* y, float a, int i) { y[i] = y[i] * a; }
+CULIFT_KERNEL void Count(const int* bin, int* counts, int i) { counts[bin[i]] += 1; }
+CULIFT_KERNEL int Checked(const int* x, int n, int i) { return x[i * n]; }
+)";
+
+std::shared_ptr<const Module> groupModule() {
+  TranslateOptions options;
+  options.compilerArgs = {"-I" + rttest::sourceFile("include")};
+  TranslateResult r = translateSource(kSource, "group_kernels.cpp", options);
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  return r.module;
+}
+
+template <typename T> std::vector<T> values(std::size_t n, double scale) {
+  std::vector<T> v(n);
+  for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<T>(std::sin(static_cast<double>(k) * 0.37) * scale);
+  return v;
+}
+
+template <typename T> bool sameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Every kernel of the module launched by `group` and by its first engine alone: the same bytes.
+void checkGroup(const DeviceGroup& group) {
+  const auto module = groupModule();
+  Engine& one = group.engine(0);
+  DeviceGroup single({std::shared_ptr<Engine>(std::shared_ptr<Engine>{}, &one)});
+  auto both = [&](const char* kernel, const LaunchPlan& plan, auto& out, std::vector<GroupArg> args,
+                  std::size_t outArg) {
+    auto mine = out;
+    args[outArg] = GroupArg::array(out);
+    const GroupLaunch split = group.launch(module, kernel, plan, args);
+    args[outArg] = GroupArg::array(mine);
+    single.launch(module, kernel, plan, args);
+    INFO(kernel << " over " << group.size() << " engines");
+    CHECK(split.parts.size() == group.size());
+    CHECK(sameBytes(out, mine));
+  };
+  // 1-D rows, ragged: 1001 rows of 37.
+  const std::vector<float> x = values<float>(1001 * 37, 3.0);
+  std::vector<float> sums(1001, -1.0f);
+  both("RowSum", LaunchPlanner::for1D(1001), sums, {GroupArg::array(x), GroupArg::of(37), {}}, 2);
+  CHECK(sums[1000] != -1.0f);
+  // 2-D symmetric (its tiles on one engine, its part wrapper on several): 130 x 130 of 20.
+  const std::vector<float> g = values<float>(130 * 20, 1.0);
+  std::vector<float> gram(130 * 130, -1.0f);
+  both("Gram", LaunchPlanner::for2D(130, 130), gram, {GroupArg::array(g), GroupArg::of(20), {}}, 2);
+  // 3-D: 5 x 7 x 9.
+  const std::vector<double> a = values<double>(5 * 7 * 9, 2.0);
+  std::vector<double> blur(5 * 7 * 9, -1.0);
+  both("Blur", LaunchPlanner::for3D(5, 7, 9), blur, {GroupArg::array(a), GroupArg::of(7), GroupArg::of(9), {}}, 3);
+  // Element-wise: 3001 elements.
+  const std::vector<float> ex = values<float>(3001, 1.0), ey = values<float>(3001, 5.0);
+  std::vector<float> axpy(3001, -1.0f);
+  both("Axpy", LaunchPlanner::for1D(3001), axpy, {GroupArg::array(ex), GroupArg::array(ey), GroupArg::of(1.5f), {}}, 3);
+  // A void kernel: each part changes its elements of y.
+  std::vector<float> y = values<float>(2049, 4.0), y1 = y;
+  group.launch(module, "Scale", LaunchPlanner::for1D(2049), std::vector{GroupArg::array(y), GroupArg::of(0.5f)});
+  single.launch(module, "Scale", LaunchPlanner::for1D(2049), std::vector{GroupArg::array(y1), GroupArg::of(0.5f)});
+  CHECK(sameBytes(y, y1));
+  CHECK(y[2048] == values<float>(2049, 4.0)[2048] * 0.5f);
+}
+
+}  // namespace
+
+TEST_CASE("a launch split over a group of CPU engines gives one engine's bytes", "[cpu][group]") {
+  for (std::size_t engines : {1u, 2u, 3u}) {
+    std::vector<std::shared_ptr<Engine>> list;
+    for (std::size_t e = 0; e < engines; ++e) list.push_back(Engine::createCpu());
+    checkGroup(DeviceGroup(list));
+  }
+}
+
+TEST_CASE("a group names conflicts, failures and bad plans", "[cpu][group]") {
+  const auto module = groupModule();
+  DeviceGroup group({Engine::createCpu(), Engine::createCpu()});
+  // Two parts counting into the same elements: refused, naming the array and the element.
+  const std::vector<int> bins = {0, 1, 0, 1, 0, 1, 0, 1};
+  std::vector<int> counts(2, 0);
+  CHECK_THROWS_WITH(group.launch(module, "Count", LaunchPlanner::for1D(8),
+                                 std::vector{GroupArg::array(bins), GroupArg::array(counts)}),
+                    Catch::Contains("both wrote element 0 of 'counts'"));
+  // A part that fails names its engine.
+  const std::vector<int> x(10, 1);
+  std::vector<int> out(10, 0);
+  CHECK_THROWS_WITH(group.launch(module, "Checked", LaunchPlanner::for1D(10),
+                                 std::vector{GroupArg::array(x), GroupArg::of(2), GroupArg::array(out)}),
+                    Catch::Contains("failed on engine 1 of 2"));
+  // A plan that is already a part, and no engines.
+  LaunchPlan part = LaunchPlanner::for1D(10);
+  part.partFirst = 2;
+  const std::vector<int> ok(10, 0);
+  CHECK_THROWS_AS(group.launch(module, "Checked", part,
+                               std::vector{GroupArg::array(ok), GroupArg::of(0), GroupArg::array(out)}),
+                  ArgumentError);
+  CHECK_THROWS_AS(DeviceGroup({}), ArgumentError);
+}
+
+TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
+  const LaunchPlan plan = LaunchPlanner::for2D(10, 7);
+  std::int64_t end = 0;
+  for (std::int64_t p = 0; p < 3; ++p) {
+    const auto [first, last] = rowPart(plan, p, 3);
+    CHECK(first == end);
+    CHECK(first % 7 == 0);
+    CHECK((last - first) / 7 >= 3);
+    end = last;
+  }
+  CHECK(end == 70);
+  CHECK(balancedPart(10, 2, 3) == std::pair<std::int64_t, std::int64_t>{6, 10});
+}
+
+TEST_CASE("a launch split over two engines of one GPU gives one engine's bytes", "[gpu][group]") {
+  auto first = rttest::gpuOrSkip();
+  if (!first) return;
+  checkGroup(DeviceGroup({first, rttest::gpuOrSkip()}));
+  // Three engines, the second and third on the GPU beside a CPU engine.
+  checkGroup(DeviceGroup({first, Engine::createCpu(), rttest::gpuOrSkip()}));
+}
+
+TEST_CASE("a launch split over every GPU of the host gives one GPU's bytes", "[gpu][group]") {
+  if (!rttest::gpuOrSkip()) return;
+  const DeviceGroup all = DeviceGroup::gpus();
+  WARN("a group of " << all.size() << " GPUs");
+  checkGroup(all);
+}
