@@ -94,4 +94,64 @@ inline void runBackendSuite(rt::Engine& engine, const std::shared_ptr<const Modu
   }
 }
 
+// Launches over part of their outputs (LaunchPlan::partFirst / partLast): those outputs written,
+// the others left as they were, for 1-D, 2-D and void kernels; an empty part launches nothing;
+// a part that is not a range of the outputs is refused.
+inline void runPartSuite(rt::Engine& engine, const std::shared_ptr<const Module>& module) {
+  using namespace culift::rt;
+  // 1-D: outputs [300, 9000) of 10000, enough for the launch's threads to split the part.
+  std::vector<float> x(10000);
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.5f - 7.0f;
+  DeviceBuffer<float> dx(engine, x);
+  DeviceBuffer<float> out(engine, std::vector<float>(x.size(), -1.0f));
+  Kernel scale = engine.kernel(module, "Scale");
+  LaunchPlan plan = scale.plan(10000);
+  plan.partFirst = 300;
+  plan.partLast = 9000;
+  CHECK_FALSE(plan.whole());
+  scale.launch(engine, plan, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out);
+  engine.synchronize();
+  std::vector<float> got = out.read();
+  for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == (k >= 300 && k < 9000 ? x[k] * 2.0f : -1.0f));
+
+  // 2-D: a part that starts and ends inside rows (row-major order).
+  std::vector<double> a = {1, 2, 3, 4}, b = {10, 20, 30, 40, 50};
+  DeviceBuffer<double> da(engine, a), db(engine, b), outer(engine, std::vector<double>(20, 0.5));
+  Kernel product = engine.kernel(module, "Outer");
+  LaunchPlan rows = product.plan(4, 5);
+  rows.partFirst = 3;
+  rows.partLast = 14;
+  product.launch(engine, rows, da, db, outer);
+  engine.synchronize();
+  std::vector<double> cells = outer.read();
+  for (int e = 0; e < 20; ++e) REQUIRE(cells[e] == (e >= 3 && e < 14 ? a[e / 5] * b[e % 5] : 0.5));
+
+  // A void kernel writes only its part's elements; an empty part launches nothing.
+  DeviceBuffer<float> y(engine, std::vector<float>(100, 0.0f));
+  Kernel fill = engine.kernel(module, "Fill");
+  LaunchPlan some = fill.plan(100);
+  some.partFirst = 40;
+  some.partLast = 60;
+  fill.launch(engine, some, y, 3.0f);
+  LaunchPlan none = fill.plan(100);
+  none.partFirst = none.partLast = 70;
+  fill.launch(engine, none, y, 9.0f);
+  engine.synchronize();
+  std::vector<float> filled = y.read();
+  for (int e = 0; e < 100; ++e) REQUIRE(filled[e] == (e >= 40 && e < 60 ? 3.0f : 0.0f));
+
+  // The whole plan written as a part, and parts that are not ranges of the outputs.
+  LaunchPlan all = scale.plan(10000);
+  all.partLast = 10000;
+  CHECK(all.whole());
+  LaunchPlan backwards = scale.plan(10000);
+  backwards.partFirst = 20;
+  backwards.partLast = 10;
+  CHECK_THROWS_AS(scale.launch(engine, backwards, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out),
+                  ArgumentError);
+  LaunchPlan beyond = scale.plan(10000);
+  beyond.partLast = 10001;
+  CHECK_THROWS_AS(scale.launch(engine, beyond, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out), ArgumentError);
+}
+
 }  // namespace culift::rttest

@@ -99,45 +99,6 @@ TEST_CASE("a launch over part of its outputs writes those outputs only", "[cpu][
     EngineOptions o;
     o.cpuCode = code;
     auto engine = Engine::createCpu(o);
-    // 1-D: outputs [300, 9000) of 10000, enough for the launch's threads to split the part.
-    std::vector<float> x(10000);
-    for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.5f - 7.0f;
-    DeviceBuffer<float> dx(*engine, x);
-    DeviceBuffer<float> out(*engine, std::vector<float>(x.size(), -1.0f));
-    Kernel scale = engine->kernel(module, "Scale");
-    LaunchPlan plan = scale.plan(10000);
-    plan.partFirst = 300;
-    plan.partLast = 9000;
-    CHECK_FALSE(plan.whole());
-    scale.launch(*engine, plan, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out);
-    engine->synchronize();
-    std::vector<float> got = out.read();
-    for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == (k >= 300 && k < 9000 ? x[k] * 2.0f : -1.0f));
-
-    // 2-D: a part that starts and ends inside rows (row-major order).
-    std::vector<double> a = {1, 2, 3, 4}, b = {10, 20, 30, 40, 50};
-    DeviceBuffer<double> da(*engine, a), db(*engine, b), outer(*engine, std::vector<double>(20, 0.5));
-    Kernel product = engine->kernel(module, "Outer");
-    LaunchPlan rows = product.plan(4, 5);
-    rows.partFirst = 3;
-    rows.partLast = 14;
-    product.launch(*engine, rows, da, db, outer);
-    engine->synchronize();
-    std::vector<double> cells = outer.read();
-    for (int e = 0; e < 20; ++e) REQUIRE(cells[e] == (e >= 3 && e < 14 ? a[e / 5] * b[e % 5] : 0.5));
-
-    // The whole plan written as a part, and parts that are not ranges of the outputs.
-    LaunchPlan all = scale.plan(10000);
-    all.partLast = 10000;
-    CHECK(all.whole());
-    LaunchPlan backwards = scale.plan(10000);
-    backwards.partFirst = 20;
-    backwards.partLast = 10;
-    CHECK_THROWS_AS(scale.launch(*engine, backwards, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out),
-                    ArgumentError);
-    LaunchPlan beyond = scale.plan(10000);
-    beyond.partLast = 10001;
-    CHECK_THROWS_AS(scale.launch(*engine, beyond, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out),
-                    ArgumentError);
+    rttest::runPartSuite(*engine, module);
   }
 }

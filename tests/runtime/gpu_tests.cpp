@@ -46,43 +46,7 @@ TEST_CASE("the GPU runs the backend suite", "[gpu]") {
 TEST_CASE("the GPU runs a launch over part of its outputs, those outputs only", "[gpu][part]") {
   auto gpu = rttest::gpuOrSkip();
   if (!gpu) return;
-  auto module = rttest::makeTestModule();
-  // 1-D: outputs [300, 9000) of 10000.
-  std::vector<float> x(10000);
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k) * 0.5f - 7.0f;
-  DeviceBuffer<float> dx(*gpu, x), out(*gpu, std::vector<float>(x.size(), -1.0f));
-  Kernel scale = gpu->kernel(module, "Scale");
-  LaunchPlan plan = scale.plan(10000);
-  plan.partFirst = 300;
-  plan.partLast = 9000;
-  scale.launch(*gpu, plan, static_cast<const DeviceBuffer<float>&>(dx), 2.0f, out);
-  gpu->synchronize();
-  std::vector<float> got = out.read();
-  for (std::size_t k = 0; k < x.size(); ++k) REQUIRE(got[k] == (k >= 300 && k < 9000 ? x[k] * 2.0f : -1.0f));
-  // 2-D: a part that starts and ends inside rows (row-major order).
-  std::vector<double> a = {1, 2, 3, 4}, b = {10, 20, 30, 40, 50};
-  DeviceBuffer<double> da(*gpu, a), db(*gpu, b), outer(*gpu, std::vector<double>(20, 0.5));
-  Kernel product = gpu->kernel(module, "Outer");
-  LaunchPlan rows = product.plan(4, 5);
-  rows.partFirst = 3;
-  rows.partLast = 14;
-  product.launch(*gpu, rows, da, db, outer);
-  gpu->synchronize();
-  std::vector<double> cells = outer.read();
-  for (int e = 0; e < 20; ++e) REQUIRE(cells[e] == (e >= 3 && e < 14 ? a[e / 5] * b[e % 5] : 0.5));
-  // A void kernel writes only its part's elements; an empty part launches nothing.
-  DeviceBuffer<float> y(*gpu, std::vector<float>(100, 0.0f));
-  Kernel fill = gpu->kernel(module, "Fill");
-  LaunchPlan some = fill.plan(100);
-  some.partFirst = 40;
-  some.partLast = 60;
-  fill.launch(*gpu, some, y, 3.0f);
-  LaunchPlan none = fill.plan(100);
-  none.partFirst = none.partLast = 70;
-  fill.launch(*gpu, none, y, 9.0f);
-  gpu->synchronize();
-  std::vector<float> filled = y.read();
-  for (int e = 0; e < 100; ++e) REQUIRE(filled[e] == (e >= 40 && e < 60 ? 3.0f : 0.0f));
+  rttest::runPartSuite(*gpu, rttest::makeTestModule());
 }
 
 TEST_CASE("big buffers round-trip through the device, sync and async", "[gpu]") {

@@ -68,23 +68,13 @@ template <typename T> inline void culift_store_streaming(T* global, T value) { *
 // The tensor-core prelude: the same roundings; an mma exchanges the warp's fragments through its
 // registers table and adds each output's products in k order (the bound of the numerical contract
 // holds for any order; the hardware's is its own).
-inline float culift_bits_float(unsigned v) {
-  float f;
-  std::memcpy(&f, &v, 4);
-  return f;
-}
-inline unsigned culift_float_bits(float f) {
-  unsigned v;
-  std::memcpy(&v, &f, 4);
-  return v;
-}
 inline unsigned culift_tf32(float x) {
-  const unsigned b = culift_float_bits(x);
+  const unsigned b = __float_as_uint(x);
   if ((b & 0x7f800000u) == 0x7f800000u) return (b & 0x007fffffu) ? (b | 0x00400000u) & 0xffffe000u : b;
   return (b + 0x1000u) & 0xffffe000u;
 }
 inline unsigned culift_bf16_bits(float x) {
-  const unsigned b = culift_float_bits(x);
+  const unsigned b = __float_as_uint(x);
   if ((b & 0x7fffffffu) > 0x7f800000u) return (b >> 16) | 0x0040u;
   return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
 }
@@ -98,7 +88,7 @@ inline unsigned culift_f16x2(float lo, float hi) { return culift_f16_bits(lo) | 
 inline unsigned culift_bf16x2(float lo, float hi) { return culift_bf16_bits(lo) | (culift_bf16_bits(hi) << 16); }
 inline float culift_half_value(unsigned v, int h, bool bf16) {
   const unsigned short bits = static_cast<unsigned short>(h ? v >> 16 : v & 0xffffu);
-  if (bf16) return culift_bits_float(static_cast<unsigned>(bits) << 16);
+  if (bf16) return __uint_as_float(static_cast<unsigned>(bits) << 16);
   _Float16 f;
   std::memcpy(&f, &bits, 2);
   return static_cast<float>(f);
@@ -131,10 +121,10 @@ inline void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned
   culift_mma_emulated(
       d0, d1, d2, d3, mine, 8,
       [](const culift_emulation::Warp& w, unsigned r, int k) {
-        return culift_bits_float(w.registers[(r % 8) * 4 + k % 4][(r >= 8 ? 1 : 0) + (k >= 4 ? 2 : 0)]);
+        return __uint_as_float(w.registers[(r % 8) * 4 + k % 4][(r >= 8 ? 1 : 0) + (k >= 4 ? 2 : 0)]);
       },
       [](const culift_emulation::Warp& w, int k, unsigned n) {
-        return culift_bits_float(w.registers[n * 4 + k % 4][k >= 4 ? 5 : 4]);
+        return __uint_as_float(w.registers[n * 4 + k % 4][k >= 4 ? 5 : 4]);
       });
 }
 template <bool bf16> inline void culift_mma_half(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
