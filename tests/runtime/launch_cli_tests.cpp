@@ -298,3 +298,29 @@ TEST_CASE("culift launch passes an element-wise kernel's table whole, and a no-k
   CHECK(dot.out.find("'Dot2' is a device-only function") != std::string::npos);
   llvm::sys::fs::remove(path);
 }
+
+TEST_CASE("culift launch --devices splits the launch over a device group", "[cli][group]") {
+  const std::string file = writeSource();
+  // 2-D over three CPU engines: the same `out` as one engine, and the JSON says how many took part.
+  const std::string args = "--function Outer --extent 5x3 --args '[[1, 2, 3, 4, 5], [10, 20, 30]]'";
+  Run one = culift("launch " + file + " " + args + " --backend cpu");
+  Run three = culift("launch " + file + " " + args + " --devices cpu:3");
+  INFO(one.out << three.out);
+  REQUIRE(one.exitCode == 0);
+  REQUIRE(three.exitCode == 0);
+  const auto a = parse(one), b = parse(three);
+  REQUIRE(a.getArray("out"));
+  REQUIRE(b.getArray("out"));
+  CHECK(*a.getArray("out") == *b.getArray("out"));
+  CHECK(b.getInteger("devices") == 3);
+  CHECK_FALSE(a.getInteger("devices"));
+  // A void kernel: each engine's writes gathered.
+  Run fill = culift("launch " + file + " --function Fill --extent 3 --args '[[0, 0, 0, 9], 1]' --devices cpu:2");
+  REQUIRE(fill.exitCode == 0);
+  CHECK(fill.out.find("[0.333333343,0.333333343,0.333333343,9]") != std::string::npos);
+  // A bad group is a usage error.
+  Run bad = culift("launch " + file + " " + args + " --devices cpu:0");
+  CHECK(bad.exitCode == 2);
+  CHECK(bad.out.find("--devices cpu:N takes 1 to 64 CPU engines") != std::string::npos);
+  llvm::sys::fs::remove(file);
+}

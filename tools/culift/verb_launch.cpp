@@ -11,6 +11,7 @@
 // with `out` for functions returning a value and `arrays` holding every non-const array after
 // the launch (an array of structs as objects keyed by field path); floats with round-trip digits (9 for float, 17 for
 // double). With --out-npy DIR the arrays go to DIR/out.npy and DIR/NAME.npy, and the JSON names those files.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -85,12 +86,47 @@ llvm::cl::opt<bool> launchCheckConflicts(
     llvm::cl::desc("Run on the CPU backend and fail where two outputs of the launch write one element, or one "
                    "reads an element another writes (a data race on the GPU)"),
     llvm::cl::sub(launchCommand));
+llvm::cl::opt<std::string> launchDevices(
+    "devices",
+    llvm::cl::desc("Split the launch over a device group: all (every GPU), a list of GPU ordinals (0,1) or cpu:N "
+                   "(N CPU engines); whole rows per device, the results gathered"),
+    llvm::cl::value_desc("all|0,1,...|cpu:N"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
 
 const char* kUsage =
     "usage: culift launch FILE --function NAME --extent N[xM[xK]] --args JSON|@FILE [--out-npy DIR] [--backend gpu|cpu|interp] "
-    "[--strict] [--per-thread] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--check-conflicts] [-- CLANG_ARGS]\n";
+    "[--strict] [--per-thread] [--reassociate] [--tensor-cores=tf32|bf16|fp16] [--check-conflicts] "
+    "[--devices all|0,1,...|cpu:N] [-- CLANG_ARGS]\n";
+
+// The group --devices names (all, 0,1,... or cpu:N), or null with `why`.
+std::optional<rt::DeviceGroup> deviceGroup(const std::string& text, const rt::EngineOptions& options,
+                                           std::string& why) {
+  if (text == "all") return rt::DeviceGroup::gpus(options);
+  llvm::StringRef t(text);
+  if (t.consume_front("cpu:")) {
+    unsigned n = 0;
+    if (t.getAsInteger(10, n) || n == 0 || n > 64) {
+      why = "--devices cpu:N takes 1 to 64 CPU engines, not '" + text + "'";
+      return std::nullopt;
+    }
+    std::vector<std::shared_ptr<rt::Engine>> engines;
+    for (unsigned e = 0; e < n; ++e) engines.push_back(rt::Engine::createCpu(options));
+    return rt::DeviceGroup(std::move(engines));
+  }
+  llvm::SmallVector<llvm::StringRef, 8> parts;
+  t.split(parts, ',');
+  std::vector<int> ordinals;
+  for (llvm::StringRef p : parts) {
+    int d = 0;
+    if (p.trim().getAsInteger(10, d) || d < 0) {
+      why = "--devices takes all, GPU ordinals such as 0,1 or cpu:N, not '" + text + "'";
+      return std::nullopt;
+    }
+    ordinals.push_back(d);
+  }
+  return rt::DeviceGroup::gpus(options, ordinals);
+}
 
 // An element-wise kernel's parameters: " (per element)", " (uniform)" or, for an array read
 // whole by every element, " (the same for every element)"; nothing for other kernels.
@@ -367,6 +403,52 @@ int runLaunch() {
       else args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
     }
 
+    // --devices: the same arguments, split over a device group; the gathered results go back into
+    // the buffers above, which the report prints.
+    std::size_t devices = 0;
+    double groupMs = 0;
+    if (!launchDevices.empty()) {
+      if (split) return usage("--devices and mpirun -np N split the launch two ways: use one");
+      std::string bad;
+      std::optional<rt::DeviceGroup> group = deviceGroup(launchDevices, engineOptions, bad);
+      if (!group) return usage(bad);
+      std::vector<std::vector<std::byte>> host;
+      std::vector<rt::GroupArg> groupArgs;
+      std::size_t b = 0;
+      for (const KernelParam& p : fn->signature.params) {
+        if (p.role == ParamRole::Extent) continue;
+        const std::size_t k = groupArgs.size();
+        if (!p.type.isPointer()) {
+          rt::GroupArg g;
+          g.scalar = args[k].scalar;
+          groupArgs.push_back(g);
+          continue;
+        }
+        const rt::Buffer& buffer = *buffers[b++];
+        std::vector<std::byte>& bytes = host.emplace_back(buffer.bytes());
+        buffer.readBytes(bytes.data(), bytes.size(), 0);
+        rt::GroupArg g;
+        g.isArray = true;
+        g.element = p.type.scalar;
+        g.count = bytes.size() / byteSize(p.type.scalar);
+        g.input = bytes.data();
+        if (p.role == ParamRole::ResultArray || p.role == ParamRole::WritableArray) g.output = bytes.data();
+        groupArgs.push_back(g);
+      }
+      for (std::size_t d = 0; d < group->size(); ++d) group->engine(d).load(module);  // compiled before the clock
+      const auto began = std::chrono::steady_clock::now();
+      group->launch(module, fn->name, plan, groupArgs);
+      groupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+      devices = group->size();
+      b = 0;
+      for (const KernelParam& p : fn->signature.params) {
+        if (p.role == ParamRole::Extent || !p.type.isPointer()) continue;
+        const std::size_t at = b++;
+        if (p.role == ParamRole::ResultArray || p.role == ParamRole::WritableArray)
+          buffers[at]->writeBytes(host[at].data(), host[at].size(), 0);
+      }
+    }
+
     rt::Event start = engine->createEvent(), stop = engine->createEvent();
 #ifdef CULIFT_HAVE_MPI
     if (split) session->barrier();  // the time of the launch and its gather, not of the ranks' start
@@ -377,10 +459,11 @@ int runLaunch() {
     if (split) ranks = mpi::launchSplit(*session, kernel, plan, args).ranks;
     else
 #endif
+        if (!devices)
       kernel.launchArgs(*engine, plan, args);
     stop.record(*engine);
     engine->synchronize();
-    const float ms = rt::Event::elapsedMs(start, stop);
+    const double ms = devices ? groupMs : static_cast<double>(rt::Event::elapsedMs(start, stop));
     if (!speaks) return kExitOk;  // every rank holds the result; rank 0 reports it
 
     // --out-npy: every result array to a file of its own; the JSON names the files.
@@ -408,9 +491,10 @@ int runLaunch() {
     llvm::json::OStream json(llvm::outs());
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
-      if (ranks > 1) json.attribute("ranks", ranks);  // a launch split over MPI ranks
+      if (ranks > 1) json.attribute("ranks", ranks);                               // a launch split over MPI ranks
+      if (devices) json.attribute("devices", static_cast<std::int64_t>(devices));  // split over a device group
       // The entry that ran: a loop-plan entry where the launch took one (GPU only).
-      if (engine->backend() == rt::Backend::Gpu) {
+      if (engine->backend() == rt::Backend::Gpu && !devices) {
         auto choice = rt::choosePlanEntry(*fn, plan, engine->device());
         json.attribute("entry", choice ? fn->planEntries[choice->entry].kernelName : std::string("per-thread"));
       }
@@ -436,7 +520,7 @@ int runLaunch() {
           }
         }
       });
-      json.attribute("ms", static_cast<double>(ms));
+      json.attribute("ms", ms);
     });
     llvm::outs() << "\n";
     return kExitOk;
