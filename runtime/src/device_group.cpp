@@ -124,6 +124,7 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     if (p.role == ParamRole::Extent) continue;
     const std::size_t k = argument++;
     if (k >= args.size() || !args[k].isArray || !args[k].output) continue;
+    if (p.role != ParamRole::ResultArray && p.role != ParamRole::WritableArray) continue;  // read only
     const GroupArg& a = args[k];
     const std::size_t width = byteSize(a.element);
     auto* dst = static_cast<std::uint8_t*>(a.output);
