@@ -13,12 +13,12 @@ bin="$1/culift-difftest-gpu" seed="$2"
 shift 2
 for p in "$@"; do
   for opts in "" "--ptxas-options=-O0" "-G"; do
-    line=$(CULIFT_NVRTC_OPTIONS="$opts" "$bin" --seed "$seed" --first "$p" --count 1 2>&1 |
+    line=$(CULIFT_NVRTC_OPTIONS="$opts" "$bin" --seed "$seed" --first "$p" --count 1 --tensor-core-programs=0 2>&1 |
            grep -E "^(MISMATCH|ERROR)|programs compared" | head -n 2 | cut -c1-240 | tr '\n' ' ')
     echo "p$p [${opts:-default}] $line"
   done
   if [ -n "${REDUCE:-}" ]; then
     echo "== p$p reduced (at most $REDUCE candidates)"
-    timeout "${REDUCE_TIMEOUT:-400}" "$bin" --seed "$seed" --first "$p" --count 1 --reduce "$REDUCE" 2>&1 | tail -n 120
+    timeout "${REDUCE_TIMEOUT:-400}" "$bin" --seed "$seed" --first "$p" --count 1 --tensor-core-programs=0 --reduce "$REDUCE" 2>&1 | tail -n 120
   fi
 done

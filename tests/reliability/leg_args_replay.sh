@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 replayed=0
 for ((p = 0; p < count; ++p)); do
   "$leg" --seed "$seed" --dump "$p" > "$work/p$p.hpp" || { echo "FAIL p$p: no dump"; exit 1; }
-  shown=$("$leg" --backend=cpu --seed "$seed" --first "$p" --count 1 --math-samples=1 --show-args 2>&1)
+  shown=$("$leg" --backend=cpu --seed "$seed" --first "$p" --count 1 --math-samples=1 --tensor-core-programs=0 --show-args 2>&1)
   args=$(sed -n "s/^LAUNCH-ARGS p$p: //p" <<< "$shown")
   extent=$(sed -n "s/^LAUNCH-EXTENT p$p: //p" <<< "$shown")
   [ -n "$args" ] && [ -n "$extent" ] || { echo "FAIL p$p: no LAUNCH-ARGS or LAUNCH-EXTENT in the leg's output"; exit 1; }

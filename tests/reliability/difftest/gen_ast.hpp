@@ -199,7 +199,11 @@ struct GFunction {
   unsigned numParams = 0;
   std::vector<GStmtPtr> body;
   bool kernel = false;
-  bool reassociate = false;    // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
+  bool reassociate = false;  // CULIFT_KERNEL_REASSOCIATE: its loop's sums may be added in the plan's order
+  // CULIFT_KERNEL_TENSOR_CORES(<name>): its contraction may run on tensor cores (CPU campaigns only:
+  // the emitted entries compile for sm_90 through NVRTC; the GPU leg, which compares bit for bit,
+  // generates none). "" for none.
+  std::string tensorCores;
   bool stencil = false;        // its body has the stencil plans' shape (Generator: stencil())
   bool scan = false;           // its body has the scan plan's shape (Generator: scan())
   bool convolution = false;    // its body has the convolution plan's shape (Generator: convolution())

@@ -456,6 +456,12 @@ class Generator {
       auto product = binary("*", t, read(a, 0), read(b, secondAxis));
       const bool sum = r_.chance(80);
       update->a = binary(sum ? "+" : "*", t, var(acc->var), product);
+      // A 2-D sum of products may opt into tensor cores where its results are not compared bit
+      // for bit with the GPU's (the CPU campaigns: native, interpreter, NVRTC compiles).
+      if (!o_.exactMathOnly && mode_ == 2 && sum && secondAxis == 1 && r_.chance(60)) {
+        static const char* kFormats[] = {"tf32", "bf16", "fp16"};
+        f.tensorCores = kFormats[r_.below(3)];
+      }
       // Most 1-D sums may be reassociated: the GPU entry and the interpreter's launch then add
       // in the plan's order (the native legs and calls keep the loop's).
       if (mode_ == 1 && sum && r_.chance(75)) f.reassociate = true;

@@ -872,7 +872,10 @@ class Printer {
     const std::string ret = f.returnStruct >= 0            ? structName(f.returnStruct)
                             : f.returnType == Scalar::Void ? "void"
                                                            : type(f.returnType);
-    std::string marker = !f.kernel ? "inline " : f.reassociate ? "CULIFT_KERNEL_REASSOCIATE " : "CULIFT_KERNEL ";
+    std::string marker = !f.kernel                ? "inline "
+                         : f.reassociate          ? "CULIFT_KERNEL_REASSOCIATE "
+                         : !f.tensorCores.empty() ? "CULIFT_KERNEL_TENSOR_CORES(" + f.tensorCores + ") "
+                                                  : "CULIFT_KERNEL ";
     std::string name = f.name, close = "}", qualifier;
     // A helper returning a struct folds into its caller's hash, passed by reference.
     const bool callersHash = program_.checksum && f.returnStruct >= 0;
