@@ -57,17 +57,19 @@ __device__ __forceinline__ float culift_bf16_value(unsigned v, int h) {
   return __uint_as_float(h ? v & 0xffff0000u : v << 16);
 }
 #endif
+// mma.sync of one shape and operand type with fp32 sums, on the d, a and b of the functions below.
+#define CULIFT_MMA_F32(shape, type)                                                                     \
+  asm volatile("mma.sync.aligned." shape ".row.col.f32." type "." type                                 \
+               ".f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"                \
+               : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)                                                 \
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1))
 // D += A B for a warp's 16 x 8 tile of fp32 sums, k 8 (tf32 operands). Lane l = 4 g + t holds
 // A's rows g, g + 8 at k = t (a0, a1) and k = t + 4 (a2, a3), B's column g at k = t (b0) and t + 4
 // (b1), and the sums of rows g, g + 8 at columns 2 t, 2 t + 1 (d0, d1; d2, d3).
 __device__ __forceinline__ void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
                                                 unsigned a2, unsigned a3, unsigned b0, unsigned b1) {
 #if __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  CULIFT_MMA_F32("m16n8k8", "tf32");
 #else
   const int lane = threadIdx.x % 32, t = lane % 4;
 #pragma unroll
@@ -91,18 +93,8 @@ template <bool bf16>
 __device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
                                                 unsigned a2, unsigned a3, unsigned b0, unsigned b1) {
 #if __CUDA_ARCH__ >= 800
-  if constexpr (bf16)
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-  else
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(d0), "+f"(d1), "+f"(d2), "+f"(d3)
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  if constexpr (bf16) CULIFT_MMA_F32("m16n8k16", "bf16");
+  else CULIFT_MMA_F32("m16n8k16", "f16");
 #else
   const int lane = threadIdx.x % 32, t = lane % 4;
 #pragma unroll
