@@ -397,7 +397,11 @@ class Generator {
     if (mode_ == 1) writeFloor_ = std::max(writeFloor_, static_cast<int>(f.numParams));
     std::vector<GStmtPtr> body = block(0, statements / 3, false);
     writeFloor_ = floor;
-    const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
+    // A 2-D sum of float products that opts into tensor cores, in the CPU campaigns only (the GPU
+    // leg compares bit for bit; its programs draw nothing for this): its entries then compile
+    // through NVRTC on random shapes.
+    const bool tensorCores = !o_.exactMathOnly && mode_ == 2 && r_.chance(50);
+    const Scalar t = tensorCores || r_.chance(50) ? Scalar::F32 : Scalar::F64;
     auto acc = accumulator(t);
     body.push_back(acc);
     auto loop = openPlainLoop(0, r_.range(0, 9), "c");  // the body stays `acc = acc + a * b`
@@ -420,8 +424,14 @@ class Generator {
       if (axis < 0 || axisParam[axis] < 0) return element(array, k);
       return element(array, wrapped("+", wrapped("*", var(axisParam[axis]), literal(width)), k));
     };
-    const int a = r_.pick(inputs), b = r_.pick(inputs);
-    const unsigned shape = static_cast<unsigned>(r_.below(10));
+    int a = r_.pick(inputs), b = r_.pick(inputs);
+    if (tensorCores) {  // float operands where the function has float arrays
+      std::vector<int> floats;
+      for (int x : inputs)
+        if (fn_->vars[static_cast<std::size_t>(x)].type == Scalar::F32) floats.push_back(x);
+      if (!floats.empty()) a = r_.pick(floats), b = r_.pick(floats);
+    }
+    const unsigned shape = tensorCores ? 0u : static_cast<unsigned>(r_.below(10));
     auto update = stmt(GStmtKind::Assign);
     update->var = acc->var;
     if (mode_ == 3) {
@@ -452,13 +462,11 @@ class Generator {
         update->a = cond;
       }
     } else {
-      const int secondAxis = mode_ == 2 ? (r_.chance(70) ? 1 : 0) : (r_.chance(50) ? -1 : 0);
+      const int secondAxis = tensorCores ? 1 : mode_ == 2 ? (r_.chance(70) ? 1 : 0) : (r_.chance(50) ? -1 : 0);
       auto product = binary("*", t, read(a, 0), read(b, secondAxis));
-      const bool sum = r_.chance(80);
+      const bool sum = tensorCores || r_.chance(80);
       update->a = binary(sum ? "+" : "*", t, var(acc->var), product);
-      // A 2-D sum of products may opt into tensor cores where its results are not compared bit
-      // for bit with the GPU's (the CPU campaigns: native, interpreter, NVRTC compiles).
-      if (!o_.exactMathOnly && mode_ == 2 && sum && secondAxis == 1 && r_.chance(60)) {
+      if (tensorCores) {
         static const char* kFormats[] = {"tf32", "bf16", "fp16"};
         f.tensorCores = kFormats[r_.below(3)];
       }
