@@ -20,26 +20,20 @@ DeviceGroup::DeviceGroup(std::vector<std::shared_ptr<Engine>> engines) : engines
 }
 
 DeviceGroup DeviceGroup::gpus(const EngineOptions& options, std::vector<int> ordinals) {
+  auto start = [&](int d, std::string& why) {
+    EngineOptions o = options;
+    o.deviceOrdinal = d;
+    return Engine::tryCreate(o, &why);
+  };
   std::vector<std::shared_ptr<Engine>> engines;
+  std::string why;
   if (ordinals.empty()) {
     // Every device the driver lists: ordinals until one does not exist.
-    for (int d = 0;; ++d) {
-      EngineOptions o = options;
-      o.deviceOrdinal = d;
-      std::string why;
-      std::shared_ptr<Engine> e = Engine::tryCreate(o, &why);
-      if (!e) {
-        if (d == 0) throw Error("a device group of every GPU: no GPU engine could start: " + why);
-        break;
-      }
-      engines.push_back(std::move(e));
-    }
+    for (int d = 0; std::shared_ptr<Engine> e = start(d, why); ++d) engines.push_back(std::move(e));
+    if (engines.empty()) throw Error("a device group of every GPU: no GPU engine could start: " + why);
   } else {
     for (int d : ordinals) {
-      EngineOptions o = options;
-      o.deviceOrdinal = d;
-      std::string why;
-      std::shared_ptr<Engine> e = Engine::tryCreate(o, &why);
+      std::shared_ptr<Engine> e = start(d, why);
       if (!e) throw Error("a device group: GPU " + std::to_string(d) + " could not start: " + why);
       engines.push_back(std::move(e));
     }
@@ -117,23 +111,20 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
       }
     }
   }
-  // Gather into the caller's arrays.
+  // Gather into the caller's arrays. An engine's buffers are its copies of the array arguments, in order.
   const Function& fn = kernels[0].function();
-  std::size_t argument = 0;
+  std::size_t argument = 0, array = 0;
   for (const KernelParam& p : fn.signature.params) {
     if (p.role == ParamRole::Extent) continue;
     const std::size_t k = argument++;
-    if (k >= args.size() || !args[k].isArray || !args[k].output) continue;
+    if (k >= args.size() || !args[k].isArray) continue;
+    const std::size_t copy = array++;
+    if (!args[k].output) continue;
     if (p.role != ParamRole::ResultArray && p.role != ParamRole::WritableArray) continue;  // read only
     const GroupArg& a = args[k];
     const std::size_t width = byteSize(a.element);
     auto* dst = static_cast<std::uint8_t*>(a.output);
-    // The k-th array buffer of an engine: arrays in argument order.
-    auto bufferOf = [&](std::size_t d) -> Buffer& {
-      std::size_t arrays = 0;
-      for (std::size_t q = 0; q < k; ++q) arrays += args[q].isArray;
-      return *buffers[d][arrays];
-    };
+    auto bufferOf = [&](std::size_t d) -> Buffer& { return *buffers[d][copy]; };
     if (p.role == ParamRole::ResultArray) {
       // `out`: each part's outputs, whole records of consecutive elements.
       const std::size_t perOutput = (p.record ? p.record->elements() : 1) * width;

@@ -310,12 +310,11 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
       throw ArgumentError(name() + ": a module built by hand has no entry for a part of a launch; launch it whole");
     const std::int64_t first = plan.partFirst, last = plan.partEnd(), count = last - first;
     if (count == 0) return;
+    // The wrapper's grid-stride loop takes any grid: a 1-D one over the part's outputs.
+    const LaunchPlan shape = LaunchPlanner::for1D(count, 256, engine_->device().limits);
     LaunchPlan p = plan;
-    p.block = {256, 1, 1};
-    const std::int64_t blocks = std::min<std::int64_t>(
-        (count + 255) / 256, std::min<std::int64_t>(engine_->device().limits.maxGrid[0],
-                                                    std::int64_t{32} * std::max(1, engine_->device().multiprocessors)));
-    p.grid = {static_cast<unsigned>(blocks), 1, 1};
+    p.block = shape.block;
+    p.grid = shape.grid;
     p.sharedBytes = 0;
     ResolvedArg from, to;
     from.value = ScalarValue::of(static_cast<long long>(first));

@@ -12,6 +12,7 @@
 
 #include "catch.hpp"
 #include "emulated_launch.hpp"
+#include "tensor_core_bound.hpp"
 
 // The entries of tests/runtime/data/convolution_kernels.hpp, emitted at build time.
 extern "C" {
@@ -238,12 +239,7 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
 
 namespace {
 
-// The bound of docs/numerical-contract.md#tensor-cores on a contraction s = s0 + sum of a_k b_k of
-// K terms: |s~ - s| <= (2 u + (K + 2) 2^-22) (|s0| + sum of |a_k| |b_k|), u the format's unit
-// roundoff (2^-11 for tf32 and fp16, 2^-8 for bf16).
-double contractionBound(double u, int terms, double magnitude) {
-  return (2.0 * u + (terms + 2) * std::ldexp(1.0, -22)) * magnitude;
-}
+using culift::rttest::contractionBound;
 
 // A tensor-core entry's outputs against the exact values: each within `bound(o)` of `exact[o]`;
 // some differ from the per-thread entry's bits (the operands were rounded), none is NaN.
@@ -267,7 +263,8 @@ void checkWithin(const std::vector<float>& got, const std::vector<float>& perThr
 }  // namespace
 
 TEST_CASE("emulated on the host, tensor-core entries stay within the contract's bound", "[emulated][tensor-cores]") {
-  const double tf32 = std::ldexp(1.0, -11), bf16 = std::ldexp(1.0, -8), fp16 = std::ldexp(1.0, -11);
+  using namespace culift::rttest;
+  const double tf32 = kTf32Roundoff, bf16 = kBf16Roundoff, fp16 = kFp16Roundoff;
   // Partial tiles along both axes, k not a multiple of a step, k of 1 and 0.
   for (const auto& [ni, nj, nk] :
        {std::tuple{70, 90, 37}, std::tuple{130, 129, 16}, std::tuple{5, 130, 1}, std::tuple{33, 17, 0}}) {
@@ -399,7 +396,7 @@ TEST_CASE("emulated on the host, batched tensor-core entries stay within the con
           }
           const std::size_t o = (static_cast<std::size_t>(b) * m + i) * n + j;
           exact[o] = s;
-          bound[o] = contractionBound(std::ldexp(1.0, -11), nk, mag) + std::ldexp(1.0, -23) * mag;
+          bound[o] = contractionBound(culift::rttest::kTf32Roundoff, nk, mag) + std::ldexp(1.0, -23) * mag;
         }
     std::vector<float> want(outputs, -7.0f);
     culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),

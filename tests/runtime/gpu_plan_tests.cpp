@@ -23,6 +23,7 @@
 #include "culift/ast/reassociation.hpp"
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
+#include "tensor_core_bound.hpp"
 
 using namespace culift;
 using namespace culift::rt;
@@ -1240,14 +1241,12 @@ std::pair<double, double> dot(const std::vector<float>& A, const std::vector<flo
   return {s, m};
 }
 
-double contractionBound(double u, std::int64_t terms, double magnitude) {
-  return (2.0 * u + static_cast<double>(terms + 2) * 0x1p-22) * magnitude;
-}
+using rttest::contractionBound;
 
 const std::vector<TensorCoreSpec>& tensorCoreSpecs() {
   using S = Scalar;
   static const std::vector<TensorCoreSpec> all = {
-      {"GemmTf32", 0x1p-11,
+      {"GemmTf32", rttest::kTf32Roundoff,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), array(S::F32, ni * nj), scalar(1.5f),
                             scalar(-0.5f),          scalar(asInt(nk)),      scalar(asInt(nj))};
@@ -1258,7 +1257,7 @@ const std::vector<TensorCoreSpec>& tensorCoreSpecs() {
          return std::pair{-0.5 * c + 1.5 * s,
                           1.5 * contractionBound(u, nk, m) + 0x1p-22 * (0.5 * std::fabs(c) + 1.5 * m)};
        }},
-      {"GemmBf16", 0x1p-8,
+      {"GemmBf16", rttest::kBf16Roundoff,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nj * nk), array(S::F32, ni * nj), scalar(asInt(nk)),
                             scalar(asInt(nj))};
@@ -1268,7 +1267,7 @@ const std::vector<TensorCoreSpec>& tensorCoreSpecs() {
          const double c = a[2][i * nj + j];
          return std::pair{c + s, contractionBound(u, nk, std::fabs(c) + m) + 0x1p-23 * (std::fabs(c) + m)};
        }},
-      {"GemmFp16", 0x1p-11,
+      {"GemmFp16", rttest::kFp16Roundoff,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), scalar(asInt(nk)), scalar(asInt(nj))};
        },
@@ -1404,7 +1403,7 @@ TEST_CASE("batched tensor-core entries stay within the contract's bound of the e
             mag += std::fabs(p);
           }
           const std::int64_t o = (bi * m + i) * n + j;
-          outside += !(std::fabs(at(got, o) - s) <= contractionBound(0x1p-11, nk, mag) + 0x1p-23 * mag);
+          outside += !(std::fabs(at(got, o) - s) <= contractionBound(rttest::kTf32Roundoff, nk, mag) + 0x1p-23 * mag);
           differ += std::memcmp(got.data() + o * 4, written.data() + o * 4, 4) != 0;
         }
     REQUIRE(outside == 0);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <barrier>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -51,36 +52,12 @@ inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
 
 // Bits as another type, fences, atomics (std::atomic_ref), cache-hinted loads.
-inline float __int_as_float(int v) {
-  float f;
-  std::memcpy(&f, &v, 4);
-  return f;
-}
-inline int __float_as_int(float v) {
-  int i;
-  std::memcpy(&i, &v, 4);
-  return i;
-}
-inline float __uint_as_float(unsigned v) {
-  float f;
-  std::memcpy(&f, &v, 4);
-  return f;
-}
-inline unsigned __float_as_uint(float v) {
-  unsigned i;
-  std::memcpy(&i, &v, 4);
-  return i;
-}
-inline double __longlong_as_double(long long v) {
-  double d;
-  std::memcpy(&d, &v, 8);
-  return d;
-}
-inline long long __double_as_longlong(double v) {
-  long long i;
-  std::memcpy(&i, &v, 8);
-  return i;
-}
+inline float __int_as_float(int v) { return std::bit_cast<float>(v); }
+inline int __float_as_int(float v) { return std::bit_cast<int>(v); }
+inline float __uint_as_float(unsigned v) { return std::bit_cast<float>(v); }
+inline unsigned __float_as_uint(float v) { return std::bit_cast<unsigned>(v); }
+inline double __longlong_as_double(long long v) { return std::bit_cast<double>(v); }
+inline long long __double_as_longlong(double v) { return std::bit_cast<long long>(v); }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 template <typename T> inline T __ldcg(const T* p) { return *p; }
 template <typename T> inline T __ldg(const T* p) { return *p; }
