@@ -1323,8 +1323,9 @@ TEST_CASE("tensor-core entries stay within the contract's bound of the exact sum
       const auto written = launch(*strict, module, *fn, args, perThread, offset);
       for (Engine* engine : {strict.get(), fast.get()}) {
         INFO((engine == strict.get() ? "strict" : "default") << " math");
+        // The read-back is the whole buffer: output o at element offset + o.
         const auto got = launch(*engine, module, *fn, args, plan, offset);
-        REQUIRE(got.size() == static_cast<std::size_t>(ni * nj) * 4);
+        REQUIRE(got.size() == (static_cast<std::size_t>(ni * nj) + offset + 1) * 4);
         if (nk == 0) {  // no product: the statements before and after the loop, as written
           if (engine == strict.get()) REQUIRE(firstDifference(got, written, Scalar::F32) == -1);
           continue;
@@ -1333,7 +1334,7 @@ TEST_CASE("tensor-core entries stay within the contract's bound of the exact sum
         std::ostringstream first;
         for (std::int64_t i = 0; i < ni; ++i)
           for (std::int64_t j = 0; j < nj; ++j) {
-            const std::size_t o = static_cast<std::size_t>(i * nj + j);
+            const std::size_t o = offset + static_cast<std::size_t>(i * nj + j);
             float value;
             std::memcpy(&value, got.data() + o * 4, 4);
             const auto [exact, bound] = spec.exact(arrays, ni, nj, nk, i, j, spec.unitRoundoff);
@@ -1402,7 +1403,7 @@ TEST_CASE("batched tensor-core entries stay within the contract's bound of the e
             s += p;
             mag += std::fabs(p);
           }
-          const std::int64_t o = (bi * m + i) * n + j;
+          const std::int64_t o = 1 + (bi * m + i) * n + j;  // the arrays sit one element into their buffers
           outside += !(std::fabs(at(got, o) - s) <= contractionBound(rttest::kTf32Roundoff, nk, mag) + 0x1p-23 * mag);
           differ += std::memcmp(got.data() + o * 4, written.data() + o * 4, 4) != 0;
         }
