@@ -69,11 +69,20 @@ std::string_view name(LoopPlan p) {
 
 std::string_view name(BlockMapping m) {
   switch (m) {
-#define CULIFT_BLOCK_MAPPING(Name, description) \
+#define CULIFT_BLOCK_MAPPING(Name, parts, description) \
   case BlockMapping::Name: return #Name;
 #include "culift/ast/plans.def"
   }
   return "?";
+}
+
+bool takesParts(BlockMapping m) {
+  switch (m) {
+#define CULIFT_BLOCK_MAPPING(Name, parts, description) \
+  case BlockMapping::Name: return parts;
+#include "culift/ast/plans.def"
+  }
+  return false;
 }
 
 BlockMapping blockMapping(LoopPlan p) {

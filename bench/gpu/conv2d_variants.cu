@@ -331,7 +331,7 @@ int main() {
   const dim3 grid(24, 384), block(256);  // as the runtime launches the entry on the H200
   const long long n0 = (long long)N * K;
   const double entryMs = median(
-      [&] { Conv2D_conv64x128<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, ref, n0, OH, OW); });
+      [&] { Conv2D_conv64x128<<<grid, block>>>(x, w, C, H, W, K, R, S, stride, pad, ref, n0, OH, OW, 0); });
   CHECK(cudaGetLastError());
   std::printf("Conv2D_conv64x128   %.4f ms  %5.2f TFLOP/s\n", entryMs, flops / (entryMs * 1e9));
   std::vector<float> got(no), want(no);

@@ -430,7 +430,7 @@ int main() {
   const dim3 block(256), plane((nk + kTx - 1) / kTx, (nj + kTy - 1) / kTy);
   // The emitted entry, as the runtime launches it (slabs of 4 planes).
   const double entryMs = median(
-      [&] { Conv3D_walk3d<<<dim3(plane.x, plane.y, (ni + 3) / 4), block>>>(A, w, ni, nj, nk, ref, ni, nj, nk); });
+      [&] { Conv3D_walk3d<<<dim3(plane.x, plane.y, (ni + 3) / 4), block>>>(A, w, ni, nj, nk, ref, ni, nj, nk, 0); });
   CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
   std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
               8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);

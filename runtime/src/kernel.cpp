@@ -189,12 +189,31 @@ std::optional<std::int64_t> argumentOf(std::optional<VarId> param, std::span<con
 
 }  // namespace
 
+std::optional<std::pair<std::int64_t, std::int64_t>> partRows(const LaunchPlan& plan) {
+  const std::int64_t elements = plan.elements();
+  if (plan.extent[0] <= 0 || plan.partFirst < 0 || plan.partEnd() > elements || plan.partFirst > plan.partEnd())
+    return std::nullopt;
+  const std::int64_t row = elements / plan.extent[0];  // outputs per index of axis 0
+  if (row == 0 || plan.partFirst % row != 0 || plan.partEnd() % row != 0) return std::nullopt;
+  return std::pair{plan.partFirst / row, plan.partEnd() / row};
+}
+
 std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
                                           std::optional<std::int64_t> rowLength) {
   if (plan.perThread || plan.wideIndices || fn.planEntries.empty()) return std::nullopt;
   constexpr std::int64_t kMax = INT32_MAX;
   if (plan.elements() > kMax) return std::nullopt;
-  const std::int64_t rows = plan.extent[0], cols = plan.rank >= 2 ? plan.extent[1] : 1;
+  // A part of a launch: whole rows only (indices of axis 0), for the entries that take parts, their
+  // grid over the part's rows.
+  const std::optional<std::pair<std::int64_t, std::int64_t>> part = partRows(plan);
+  if (!plan.whole() && !part) return std::nullopt;
+  LaunchPlan sized = plan;
+  if (!plan.whole()) {
+    sized.extent[0] = part->second - part->first;
+    sized.partFirst = 0;
+    sized.partLast = -1;
+  }
+  const std::int64_t rows = sized.extent[0], cols = plan.rank >= 2 ? plan.extent[1] : 1;
   const GridLimits& limits = device.limits;
   const std::int64_t sms = std::max(1, device.multiprocessors);
   std::optional<PlanChoice> chosen;
@@ -203,11 +222,12 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     // Entries come fastest first and the tiles of each mapping largest first: once an entry fits,
     // only the smaller tiles of its mapping remain to consider.
     if (chosen && fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping()) break;
+    if (!plan.whole() && !takesParts(entry.blockMapping())) continue;
     if (entry.squareOnly && rows != cols) continue;
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
     if (entry.sharedBytes > limits.maxSharedPerBlock) continue;  // more shared memory than the device gives
-    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device, rowLength);
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, sized, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
@@ -303,8 +323,39 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     backend.launch(*function_, handle_, plan, resolved, target.stream);
     return;
   }
+  if (!plan.whole() && plan.partFirst == plan.partEnd()) return;  // an empty part
+  if (!function_->planEntries.empty()) {
+    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device(),
+                                                           argumentOf(entries_->rowLengthParam, resolved))) {
+      const PlanEntry& e = function_->planEntries.at(choice->entry);
+      void* h = entry(1 + choice->entry, e.kernelName);
+      // The entry's parameters after the kernel's: the first row (culift_first; a part's rows end
+      // where axis 0's extent says), then a split-row entry's scratch (culift/ast/reassociation.hpp).
+      ResolvedArg first;
+      first.value = ScalarValue::of(static_cast<long long>(0));
+      if (!plan.whole()) {
+        const auto [from, to] = *partRows(plan);
+        first.value = ScalarValue::of(static_cast<long long>(from));
+        for (ResolvedArg& a : resolved)
+          if (a.param && a.param->role == ParamRole::Extent && a.param->axis == 0)
+            a.value = ScalarValue::of(static_cast<long long>(to));
+      }
+      resolved.push_back(first);
+      if (e.blockMapping() == BlockMapping::SplitRows) {
+        const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
+        ResolvedArg scratch;
+        scratch.isBuffer = true;
+        scratch.buffer.address = entries_->scratchFor(target.stream,
+                                                      static_cast<std::size_t>(
+                                                          splitScratchBytes(choice->plan.extent[0], sums)));
+        resolved.push_back(scratch);
+      }
+      backend.launch(*function_, h, choice->plan, resolved, target.stream);
+      return;
+    }
+  }
   if (!plan.whole()) {
-    // A part: the part wrapper, one output per thread and step over a 1-D grid.
+    // A part no entry takes: the part wrapper, one output per thread and step over a 1-D grid.
     const std::string part = function_->partKernelName();
     if (part.empty())
       throw ArgumentError(name() + ": a module built by hand has no entry for a part of a launch; launch it whole");
@@ -323,25 +374,6 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     resolved.push_back(to);
     backend.launch(*function_, entry(entries_->count - 1, part), p, resolved, target.stream);
     return;
-  }
-  if (!function_->planEntries.empty()) {
-    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device(),
-                                                           argumentOf(entries_->rowLengthParam, resolved))) {
-      const PlanEntry& e = function_->planEntries.at(choice->entry);
-      void* h = entry(1 + choice->entry, e.kernelName);
-      if (e.blockMapping() == BlockMapping::SplitRows) {
-        // The entry's one parameter after the kernel's: its scratch (culift/ast/reassociation.hpp).
-        const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
-        ResolvedArg scratch;
-        scratch.isBuffer = true;
-        scratch.buffer.address = entries_->scratchFor(target.stream,
-                                                      static_cast<std::size_t>(
-                                                          splitScratchBytes(choice->plan.extent[0], sums)));
-        resolved.push_back(scratch);
-      }
-      backend.launch(*function_, h, choice->plan, resolved, target.stream);
-      return;
-    }
   }
   if (function_->wideKernelName.empty()) {  // a module built by hand: one kernel for every launch
     backend.launch(*function_, handle_, plan, resolved, target.stream);

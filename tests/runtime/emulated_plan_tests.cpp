@@ -19,48 +19,51 @@ extern "C" {
 void Conv2D_kernel(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
                    long long);
 void Conv2D_conv64x128(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
-                       long long);
+                       long long, long long);
 void Conv2D_conv32x64(const float*, const float*, int, int, int, int, int, int, int, int, float*, long long, long long,
-                      long long);
+                      long long, long long);
 void ValidConv_kernel(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
                       long long);
 void ValidConv_conv64x128(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
-                          long long);
+                          long long, long long);
 void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, int, double*, long long, long long,
-                         long long);
+                         long long, long long);
 // tests/runtime/data/loop_plan_kernels.hpp: tiled, symmetric and batched contractions.
 void Gemm_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
-void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                  long long);
 void Gemm_kernel_part(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                       long long, long long);
 void Conv_kernel_part(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
                       long long);
 void Gram_kernel(const float*, int, float*, long long, long long);
-void Gram_tiled64(const float*, int, float*, long long, long long);
-void Gram_sym64(const float*, int, float*, long long, long long);
+void Gram_tiled64(const float*, int, float*, long long, long long, long long);
+void Gram_sym64(const float*, int, float*, long long, long long, long long);
 void BatchedGemm_kernel(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
                         long long);
 void BatchedGemm_batched64(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
-                           long long);
+                           long long, long long);
 // tests/runtime/data/stencil_kernels.hpp: a 2-D stencil and the 27-point convolution.
 void Jacobi_kernel(const float*, int, int, float*, long long, long long);
-void Jacobi_walk(const float*, int, int, float*, long long, long long);
-void Jacobi_walk2(const float*, int, int, float*, long long, long long);
+void Jacobi_walk(const float*, int, int, float*, long long, long long, long long);
+void Jacobi_walk2(const float*, int, int, float*, long long, long long, long long);
 void Conv_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
-void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long, long long);
 // tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
 void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
-void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
-void GemmTf32_tc64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                    long long);
+void GemmTf32_tc64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                   long long);
 void GemmBf16_kernel(const float*, const float*, const float*, int, int, float*, long long, long long);
-void GemmBf16_tc128(const float*, const float*, const float*, int, int, float*, long long, long long);
-void GemmBf16_tc64(const float*, const float*, const float*, int, int, float*, long long, long long);
+void GemmBf16_tc128(const float*, const float*, const float*, int, int, float*, long long, long long, long long);
+void GemmBf16_tc64(const float*, const float*, const float*, int, int, float*, long long, long long, long long);
 void GemmFp16_kernel(const float*, const float*, int, int, float*, long long, long long);
-void GemmFp16_tc128(const float*, const float*, int, int, float*, long long, long long);
-void GemmFp16_tc64(const float*, const float*, int, int, float*, long long, long long);
+void GemmFp16_tc128(const float*, const float*, int, int, float*, long long, long long, long long);
+void GemmFp16_tc64(const float*, const float*, int, int, float*, long long, long long, long long);
 void BatchedTf32_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
-void BatchedTf32_tc128(const float*, const float*, int, int, int, float*, long long, long long, long long);
-void BatchedTf32_tc64(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void BatchedTf32_tc128(const float*, const float*, int, int, int, float*, long long, long long, long long, long long);
+void BatchedTf32_tc64(const float*, const float*, int, int, int, float*, long long, long long, long long, long long);
 }
 
 namespace {
@@ -128,7 +131,7 @@ TEST_CASE("emulated on the host, every convolution entry gives the per-thread en
       INFO(name);
       std::vector<float> got(outputs, -7.0f);
       culiftEmulatedLaunch(dim3(2, 2, 1), dim3(threads, 1, 1), [&] {
-        entry(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, got.data(), rows, s.oh, s.ow);
+        entry(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, got.data(), rows, s.oh, s.ow, 0);
       });
       CHECK(sameBits(got, want));
       ++compared;
@@ -147,7 +150,7 @@ TEST_CASE("emulated on the host, every convolution entry gives the per-thread en
       INFO(name);
       std::vector<double> got(wantd.size(), -7.0);
       culiftEmulatedLaunch(dim3(3, 1, 1), dim3(threads, 1, 1), [&] {
-        entry(xd.data(), wd.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, got.data(), s.k, s.oh, s.ow);
+        entry(xd.data(), wd.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, got.data(), s.k, s.oh, s.ow, 0);
       });
       CHECK(sameBits(got, wantd));
       ++compared;
@@ -186,17 +189,17 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     compare2D(
         ni, nj, [&](float* out) { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 64), blocks(ni, 64)),
-        [&](float* out) { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); });
+        [&](float* out) { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
     // Gram: rows of x against rows of x, square; the symmetric entry takes the tiles on and below
     // the diagonal (a block per tile of the triangle) and mirrors them.
     const std::vector<float> x = values<float>(static_cast<std::size_t>(ni) * nk, 8);
     compare2D(
         ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(blocks(ni, 64), blocks(ni, 64)),
-        [&](float* out) { Gram_tiled64(x.data(), nk, out, ni, ni); });
+        [&](float* out) { Gram_tiled64(x.data(), nk, out, ni, ni, 0); });
     const unsigned t = blocks(ni, 64);
     compare2D(
         ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(t * (t + 1) / 2, 1),
-        [&](float* out) { Gram_sym64(x.data(), nk, out, ni, ni); });
+        [&](float* out) { Gram_sym64(x.data(), nk, out, ni, ni, 0); });
   }
   // Batched: 3 batches (fewer blocks along z than batches: each block steps over them).
   const int nb = 3, m = 33, nk = 20, n = 70;
@@ -208,7 +211,7 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     BatchedGemm_kernel(A.data(), B.data(), C.data(), 0.75f, m, nk, n, want.data(), nb, m, n);
   });
   culiftEmulatedLaunch(dim3(blocks(n, 64), blocks(m, 64), 2), dim3(256, 1, 1), [&] {
-    BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n);
+    BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
   });
   CHECK(sameBits(got, want));
 }
@@ -219,9 +222,9 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     const std::vector<float> a = values<float>(static_cast<std::size_t>(rows) * cols, 12);
     auto reference = [&](float* out) { Jacobi_kernel(a.data(), rows, cols, out, rows, cols); };
     compare2D(rows, cols, reference, dim3(blocks(cols, 32), blocks(rows, 8 * 16)),
-              [&](float* out) { Jacobi_walk(a.data(), rows, cols, out, rows, cols); });
+              [&](float* out) { Jacobi_walk(a.data(), rows, cols, out, rows, cols, 0); });
     compare2D(rows, cols, reference, dim3(blocks(cols, 32), blocks(rows, 8 * 2)),
-              [&](float* out) { Jacobi_walk2(a.data(), rows, cols, out, rows, cols); });
+              [&](float* out) { Jacobi_walk2(a.data(), rows, cols, out, rows, cols, 0); });
   }
   // The 27-point convolution: slabs of planes, a slab's planes walked by each thread.
   for (const auto& [ni, nj, nk, slabs] :
@@ -232,7 +235,7 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
                          [&] { Conv_kernel(a.data(), w.data(), ni, nj, nk, want.data(), ni, nj, nk); });
     culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
-                         [&] { Conv_walk3d(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk); });
+                         [&] { Conv_walk3d(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk, 0); });
     CHECK(sameBits(got, want));
   }
 }
@@ -320,7 +323,7 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       for (const auto& [grid, entry] :
            {std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128}, std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
         const std::vector<float> got = run(grid, [&](float* out) {
-          entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj);
+          entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0);
         });
         entries.push_back(got);
         if (nk == 0) {
@@ -345,7 +348,7 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       for (const auto& [grid, entry] :
            {std::pair{dim3(grid128x, grid128y), &GemmBf16_tc128}, std::pair{dim3(grid64x, grid64y), &GemmBf16_tc64}}) {
         const std::vector<float> got = run(grid, [&](float* out) {
-          entry(A.data(), B.data(), C.data(), nk, nj, out, ni, nj);
+          entry(A.data(), B.data(), C.data(), nk, nj, out, ni, nj, 0);
         });
         if (nk == 0) {
           CHECK(sameBits(got, want));
@@ -363,7 +366,8 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
           [&](float* out) { GemmFp16_kernel(A.data(), B.data(), nk, nj, out, ni, nj); });
       for (const auto& [grid, entry] :
            {std::pair{dim3(grid128x, grid128y), &GemmFp16_tc128}, std::pair{dim3(grid64x, grid64y), &GemmFp16_tc64}}) {
-        const std::vector<float> got = run(grid, [&](float* out) { entry(A.data(), B.data(), nk, nj, out, ni, nj); });
+        const std::vector<float> got = run(grid,
+                                           [&](float* out) { entry(A.data(), B.data(), nk, nj, out, ni, nj, 0); });
         if (nk == 0) {
           CHECK(sameBits(got, want));
           continue;
@@ -405,7 +409,7 @@ TEST_CASE("emulated on the host, batched tensor-core entries stay within the con
     for (const auto& [tile, entry] : {std::pair{128u, &BatchedTf32_tc128}, std::pair{64u, &BatchedTf32_tc64}}) {
       std::vector<float> got(outputs, -7.0f);
       culiftEmulatedLaunch(dim3(blocks(n, tile), blocks(m, tile), 2), dim3(256, 1, 1),
-                           [&] { entry(A.data(), B.data(), m, nk, n, got.data(), nb, m, n); });
+                           [&] { entry(A.data(), B.data(), m, nk, n, got.data(), nb, m, n, 0); });
       if (nk == 0) {
         CHECK(sameBits(got, want));
         continue;
@@ -448,4 +452,94 @@ TEST_CASE("emulated on the host, a part wrapper writes its part's outputs, the p
   for (long long e = 0; e < static_cast<long long>(part.size()); ++e)
     wrong += e >= 150 && e < 500 ? std::memcmp(&part[e], &whole[e], 4) != 0 : part[e] != -7.0f;
   CHECK(wrong == 0);
+}
+
+namespace {
+
+// `entry(first, last, out)` runs a plan entry over the rows [first, last) of axis 0 (culift_first,
+// and the part's end as axis 0's extent) of a launch whose per-thread outputs are `want`, `row`
+// outputs per index of axis 0: the part's rows give the per-thread bits, every other output is
+// left as it was.
+template <typename Entry>
+void comparePart(const std::vector<float>& want, long long row, long long first, long long last, Entry&& entry) {
+  INFO("rows [" << first << ", " << last << ")");
+  std::vector<float> got(want.size(), -7.0f);
+  entry(first, last, got.data());
+  std::size_t wrong = 0, inPart = 0;
+  for (long long e = 0; e < static_cast<long long>(got.size()); ++e) {
+    const bool part = e >= first * row && e < last * row;
+    inPart += part;
+    wrong += part ? std::memcmp(&got[e], &want[e], sizeof(float)) != 0 : got[e] != -7.0f;
+  }
+  CHECK(inPart == static_cast<std::size_t>((last - first) * row));
+  CHECK(wrong == 0);
+}
+
+}  // namespace
+
+TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, the per-thread bits",
+          "[emulated][part]") {
+  // Tiles2D (a tiled contraction): parts that start inside a tile and end at the last row.
+  const int ni = 70, nj = 90, nk = 37;
+  const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 30),
+                           B = values<float>(static_cast<std::size_t>(nk) * nj, 31),
+                           C = values<float>(static_cast<std::size_t>(ni) * nj, 32);
+  std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
+                       [&] { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, want.data(), ni, nj); });
+  for (const auto& [first, last] :
+       {std::pair{0ll, 70ll}, std::pair{13ll, 45ll}, std::pair{64ll, 70ll}, std::pair{69ll, 70ll}})
+    comparePart(want, nj, first, last, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(l - f, 64)), dim3(256, 1, 1),
+                           [&] { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
+    });
+  // The same on tensor cores: the part's rows give the whole launch's bits for those rows.
+  {
+    std::vector<float> whole(want.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(ni, 64)), dim3(256, 1, 1), [&] {
+      GemmTf32_tc64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, whole.data(), ni, nj, 0);
+    });
+    comparePart(whole, nj, 21, 70, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(l - f, 64)), dim3(256, 1, 1),
+                           [&] { GemmTf32_tc64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
+    });
+  }
+  // BatchedTiles2D: parts of the batches.
+  const int nb = 3, m = 33, bk = 20, n = 70;
+  const std::vector<float> BA = values<float>(static_cast<std::size_t>(nb) * m * bk, 33),
+                           BB = values<float>(static_cast<std::size_t>(nb) * bk * n, 34),
+                           BC = values<float>(static_cast<std::size_t>(nb) * m * n, 35);
+  std::vector<float> batched(static_cast<std::size_t>(nb) * m * n, -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+    BatchedGemm_kernel(BA.data(), BB.data(), BC.data(), 0.75f, m, bk, n, batched.data(), nb, m, n);
+  });
+  for (const auto& [first, last] : {std::pair{1ll, 3ll}, std::pair{2ll, 3ll}, std::pair{0ll, 1ll}})
+    comparePart(batched, static_cast<long long>(m) * n, first, last, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(dim3(blocks(n, 64), blocks(m, 64), static_cast<unsigned>(l - f)), dim3(256, 1, 1), [&] {
+        BatchedGemm_batched64(BA.data(), BB.data(), BC.data(), 0.75f, m, bk, n, out, l, m, n, f);
+      });
+    });
+  // Tiles2D (a stencil): the part's rows read the rows around them as the whole launch does.
+  const int rows = 130, cols = 70;
+  const std::vector<float> a = values<float>(static_cast<std::size_t>(rows) * cols, 36);
+  std::vector<float> jacobi(a.size(), -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
+                       [&] { Jacobi_kernel(a.data(), rows, cols, jacobi.data(), rows, cols); });
+  for (const auto& [first, last] : {std::pair{1ll, 129ll}, std::pair{40ll, 130ll}})
+    comparePart(jacobi, cols, first, last, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(dim3(blocks(cols, 32), blocks(l - f, 8 * 2)), dim3(256, 1, 1),
+                           [&] { Jacobi_walk2(a.data(), rows, cols, out, l, cols, f); });
+    });
+  // Slabs3D: the part's planes split over the grid's slabs.
+  const int pi = 11, pj = 9, pk = 37;
+  const std::vector<float> v = values<float>(static_cast<std::size_t>(pi) * pj * pk, 37), w = values<float>(27, 38);
+  std::vector<float> conv(v.size(), -7.0f);
+  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                       [&] { Conv_kernel(v.data(), w.data(), pi, pj, pk, conv.data(), pi, pj, pk); });
+  for (const auto& [first, last, slabs] :
+       {std::tuple{3ll, 11ll, 3u}, std::tuple{5ll, 6ll, 1u}, std::tuple{0ll, 7ll, 2u}})
+    comparePart(conv, static_cast<long long>(pj) * pk, first, last, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 8), slabs), dim3(256, 1, 1),
+                           [&] { Conv_walk3d(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f); });
+    });
 }

@@ -334,6 +334,38 @@ struct Extent {
   std::size_t offset;
 };
 
+// Parts of whole rows of the launch over `plan` (each a device's share in a device group): the
+// entry the part takes (one whose mapping takes parts, or the part wrapper where none does) on
+// `strict`, against the part wrapper (`exact` kernels: the same bits) and, where `withCpu`, against
+// the CPU backend's part. Every output beyond the part is left as it was in each. Returns the
+// parts that ran a plan entry.
+std::size_t requirePartsAgree(Engine& strict, Engine& cpu, const std::shared_ptr<const Module>& module,
+                              const Function& fn, const std::vector<ArgSpec>& args, const LaunchPlan& plan,
+                              std::size_t offset, Scalar element, bool exact, bool withCpu, const Fill& fill = {}) {
+  const std::int64_t rows = plan.extent[0];
+  if (rows < 2) return 0;
+  const std::int64_t row = plan.elements() / rows;
+  std::size_t entries = 0;
+  for (const auto& [first, last] :
+       {std::pair{rows / 3, rows}, std::pair{std::int64_t{1}, std::max<std::int64_t>(2, 2 * rows / 3)}}) {
+    INFO("part: rows [" << first << ", " << last << ")");
+    LaunchPlan part = plan;
+    part.partFirst = first * row;
+    part.partLast = last * row;
+    const std::optional<PlanChoice> choice = choosePlanEntry(fn, part, strict.device());
+    if (choice) {
+      REQUIRE(takesParts(fn.planEntries.at(choice->entry).blockMapping()));
+      ++entries;
+    }
+    LaunchPlan wrapper = part;
+    wrapper.perThread = true;
+    const auto got = launch(strict, module, fn, args, part, offset, fill);
+    if (exact) REQUIRE(firstDifference(got, launch(strict, module, fn, args, wrapper, offset, fill), element) == -1);
+    if (withCpu) REQUIRE(firstDifference(got, launch(cpu, module, fn, args, part, offset, fill), element) == -1);
+  }
+  return entries;
+}
+
 // The entry a launch over `plan` takes, against the per-thread entry on each engine (bit for bit
 // under strict math; under default math NVRTC may contract a*b+c into an FMA in one entry and not
 // the other, so within that rounding) and, where `withCpu`, against the CPU backend under strict
@@ -354,6 +386,7 @@ void requireEntryAgrees(Engine& strict, Engine& fast, Engine& cpu, const std::sh
       ++comparedWithCpu;
     }
   }
+  if (withCpu) requirePartsAgree(strict, cpu, module, fn, args, plan, offset, element, true, true);
 }
 
 std::vector<Extent> allExtentsFor(unsigned rank) {
@@ -411,7 +444,7 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
   const std::shared_ptr<const Module> module = translatedData("loop_plan_kernels.hpp");
 
   std::set<std::string> entriesRun, entriesDeclared;
-  std::size_t comparedWithCpu = 0, launches = 0;
+  std::size_t comparedWithCpu = 0, launches = 0, partsOnEntries = 0;
   for (const KernelSpec& spec : specs()) {
     const Function* fn = module->find(spec.name);
     REQUIRE(fn);
@@ -456,13 +489,18 @@ TEST_CASE("every loop-plan entry gives the per-thread entry's bits and the CPU b
         if (exact && x.ni * x.nj * std::max<std::int64_t>(x.nk, 1) <= 200000) {
           REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, x.offset), element) == -1);
           ++comparedWithCpu;
+          // Parts of whole rows: a reassociating entry's part against the CPU backend's alone.
+          partsOnEntries += requirePartsAgree(*engine, *cpu, module, *fn, args, plan, x.offset, element,
+                                              spec.termWeight == 0, true);
         }
       }
     }
   }
   WARN("loop-plan entries run: " << entriesRun.size() << " of " << entriesDeclared.size() << "; " << launches
-                                 << " GPU launches, " << comparedWithCpu << " compared with the CPU backend");
+                                 << " GPU launches, " << comparedWithCpu << " compared with the CPU backend, "
+                                 << partsOnEntries << " parts of launches on plan entries");
   REQUIRE(entriesRun == entriesDeclared);
+  REQUIRE(partsOnEntries >= (smallOnly() ? 10u : 100u));
   REQUIRE(comparedWithCpu >= (smallOnly() ? 30u : 300u));
 }
 
@@ -907,6 +945,8 @@ TEST_CASE("min/max row reductions give the per-thread entry's bits and the CPU b
         if (rows * n <= 200000) {
           REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, offset, fill), result) == -1);
           ++comparedWithCpu;
+          CHECK(requirePartsAgree(*gpu, *cpu, module, *fn, args, plan, offset, result, true, true, fill) ==
+                (rows >= 2 ? 2u : 0u));
         }
       }
     }
@@ -1112,6 +1152,8 @@ TEST_CASE("every scan entry gives the per-thread entry's bits and the CPU backen
           if (exact && rows * std::max<std::int64_t>(n, 1) <= 200000) {
             REQUIRE(firstDifference(planned, launch(*cpu, module, *fn, args, plan, offset), spec.element) == -1);
             ++comparedWithCpu;
+            CHECK(requirePartsAgree(*engine, *cpu, module, *fn, args, plan, offset, spec.element, true, true) ==
+                  (rows >= 2 ? 2u : 0u));
           }
         }
       }

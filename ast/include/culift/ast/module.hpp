@@ -105,10 +105,12 @@ inline bool onTensorCores(LoopPlan p) {
 // How the blocks of a plan entry map to its outputs (plans.def): what the runtime computes the
 // entry's grid from.
 enum class BlockMapping : std::uint8_t {
-#define CULIFT_BLOCK_MAPPING(Name, description) Name,
+#define CULIFT_BLOCK_MAPPING(Name, parts, description) Name,
 #include "culift/ast/plans.def"
 };
 std::string_view name(BlockMapping m);  // "Tiles2D", ...
+// Whether entries of mapping `m` run a part of a launch (whole rows from culift_first; plans.def).
+bool takesParts(BlockMapping m);
 // The mapping plans.def gives the entries of plan `p`.
 BlockMapping blockMapping(LoopPlan p);
 

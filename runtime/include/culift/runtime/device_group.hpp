@@ -1,6 +1,7 @@
 // A launch split over several engines: every GPU of a host, a chosen list, or CPU engines. Each
 // engine runs a part of the launch's outputs (whole rows of its first axis, balanced by rows)
-// through the kernel's part wrapper; every array is copied to every engine (replicated), and what
+// through the kernel's plan entry where its mapping takes parts, else its part wrapper
+// (Kernel::launchArgs); every array is copied to every engine (replicated), and what
 // the parts write is gathered into the caller's host arrays: `out` by the parts' rows, a void
 // kernel's arrays by the elements each part changed. A group of one engine launches the whole plan
 // as Kernel::launch does (its plan entries included). docs/scaling-out.md.

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "culift/ast/module.hpp"
@@ -42,6 +43,10 @@ struct PlanChoice {
 // split-row entry decline rows too short to share among blocks.
 std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
                                           std::optional<std::int64_t> rowLength = std::nullopt);
+// The rows (indices of axis 0) [first, last) of a part of a launch (LaunchPlan::partFirst,
+// partLast) made of whole rows; nothing for a part that cuts a row. A part of whole rows runs an
+// entry whose mapping takes parts (takesParts) where choosePlanEntry finds one.
+std::optional<std::pair<std::int64_t, std::int64_t>> partRows(const LaunchPlan& plan);
 
 class Kernel {
  public:

@@ -38,8 +38,9 @@ struct LaunchPlan {
   // A part of the launch: the outputs [partFirst, partLast) in row-major order (i slowest), the
   // others left as they are; partLast -1: to the last output. A launch split over processes
   // (culift/mpi.hpp) runs one part per rank, one over devices (DeviceGroup) one per device. The
-  // CPU backend runs parts as it runs launches; the GPU backend runs the kernel's part wrapper
-  // (Function::partKernelName: one output per thread, no loop plan).
+  // CPU backend runs parts as it runs launches; the GPU backend runs a part of whole rows with the
+  // kernel's plan entry where its mapping takes parts (choosePlanEntry), any other part with its
+  // part wrapper (Function::partKernelName: one output per thread, no loop plan).
   std::int64_t partFirst = 0;
   std::int64_t partLast = -1;
 

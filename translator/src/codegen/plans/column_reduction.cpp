@@ -212,7 +212,8 @@ class ColumnsWriter : EntryWriter {
                " iterations, a column per thread, for the statements after it");
     out_.say("#pragma unroll 1");
     CodeWriter::Scope outputs = out_.open(
-        "for (long long culift_o = (long long)blockIdx.x * " + str(e_.tileCols) +
+        "for (long long culift_o = culift_first" + std::string(twoD_ || across_ ? " * culift_nj" : "") +
+        " + (long long)blockIdx.x * " + str(e_.tileCols) +
         " + threadIdx.x; culift_o < culift_outputs; culift_o += (long long)gridDim.x * " + str(e_.tileCols) + ")");
     indices();
     if (across_) bounds();

@@ -59,7 +59,7 @@ CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<s
   for (const std::string& c : comment) out_.say("// " + c);
   return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) +
                    (minBlocks ? ", " + str(minBlocks) : std::string()) + ") " + e.kernelName + "(" +
-                   params_.declarations + (extra.empty() ? "" : ", " + extra) + ")");
+                   params_.declarations + ", long long culift_first" + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
 void EntryWriter::extents(bool columns) {
@@ -170,7 +170,7 @@ CodeWriter::Scope EntryWriter::warpPerRow(unsigned warps) {
   const VarId iv = axisVar(0);
   out_.say("#pragma unroll 1");
   CodeWriter::Scope rows = out_.open(
-      "for (long long culift_row = (long long)blockIdx.x * " + str(warps) +
+      "for (long long culift_row = culift_first + (long long)blockIdx.x * " + str(warps) +
       " + threadIdx.x / 32; culift_row < culift_ni; culift_row += (long long)gridDim.x * " + str(warps) + ")");
   out_.say("const " + typeOf(iv) + " " + name(iv) + " = (" + typeOf(iv) + ")culift_row;");
   return rows;

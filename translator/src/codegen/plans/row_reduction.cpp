@@ -136,7 +136,7 @@ void RowsWriter::write() {
   out_.say("const long long culift_slices = (culift_trip + " + str(slice_ - 1) + ") / " + str(slice_) + ";");
   out_.say("const int culift_tid = threadIdx.x;");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope rows = out_.open("for (int culift_r0 = blockIdx.x * " + R_ +
+  CodeWriter::Scope rows = out_.open("for (int culift_r0 = (int)culift_first + blockIdx.x * " + R_ +
                                      "; culift_r0 < culift_ni; culift_r0 += gridDim.x * " + R_ + ")");
   out_.say("const " + typeOf(axisVar(0)) + " " + i_ + " = culift_r0 + culift_tid;");
   perOutputState();

@@ -107,8 +107,8 @@ void ScanWriter::write() {
   out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope rows = out_.open(
-      "for (long long culift_r0 = ((long long)blockIdx.x * " + str(warps_) + " + culift_warp) * " + str(kRowsPerWarp) +
-      "; culift_r0 < culift_ni; culift_r0 += (long long)gridDim.x * " + str(e_.tileRows) + ")");
+      "for (long long culift_r0 = culift_first + ((long long)blockIdx.x * " + str(warps_) + " + culift_warp) * " +
+      str(kRowsPerWarp) + "; culift_r0 < culift_ni; culift_r0 += (long long)gridDim.x * " + str(e_.tileRows) + ")");
   out_.say("const " + typeOf(axisVar(0)) + " " + i_ + " = (" + typeOf(axisVar(0)) + ")(culift_r0 + culift_lane);");
   perOutputState();
   out_.say("const unsigned culift_live = __ballot_sync(0xffffffffu, !culift_done);  // the rows that run the loop");

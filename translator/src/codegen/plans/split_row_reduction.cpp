@@ -79,8 +79,8 @@ class SplitWriter : WarpSumsWriter {
     extents(false);
     aliases();
     out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
-    out_.say("const unsigned culift_parts = gridDim.x / (unsigned)culift_ni;  // blocks per row");
-    out_.say("const long long culift_row = blockIdx.x / culift_parts;");
+    out_.say("const unsigned culift_parts = gridDim.x / (unsigned)(culift_ni - (int)culift_first);  // blocks per row");
+    out_.say("const long long culift_row = culift_first + blockIdx.x / culift_parts;");
     out_.say("const unsigned culift_part = blockIdx.x % culift_parts;");
     out_.say("unsigned int* culift_tickets = (unsigned int*)culift_scratch;  // per row: its blocks done");
     out_.say("__shared__ unsigned int culift_ticket;");

@@ -544,8 +544,8 @@ class WalkWriter : EntryWriter {
              ";");
     if (rank_ == 2) {
       out_.say("const int culift_j = blockIdx.x * " + str(kTileCols) + " + culift_tx;");
-      out_.say("const int culift_i0 = blockIdx.y * " + str(e_.tileRows) + " + culift_ty * " + str(rows) +
-               ";  // this thread's first row");
+      out_.say("const int culift_i0 = (int)culift_first + blockIdx.y * " + str(e_.tileRows) + " + culift_ty * " +
+               str(rows) + ";  // this thread's first row");
       CodeWriter::Scope column = out_.open("if (culift_j < culift_nj)");
       out_.say("#pragma unroll");
       CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(rows) + "; ++culift_t)");
@@ -556,8 +556,10 @@ class WalkWriter : EntryWriter {
     }
     out_.say("const int culift_k = blockIdx.x * " + str(kTileCols) + " + culift_tx;");
     out_.say("const int culift_j = blockIdx.y * " + str(kWarps) + " + culift_ty;");
-    out_.say("const int culift_per = (culift_ni + (int)gridDim.z - 1) / (int)gridDim.z;  // planes per slab");
-    out_.say("const int culift_z0 = blockIdx.z * culift_per, culift_z1 = min(culift_ni, culift_z0 + culift_per);");
+    out_.say(
+        "const int culift_per = (culift_ni - (int)culift_first + (int)gridDim.z - 1) / (int)gridDim.z;  // planes per slab");
+    out_.say(
+        "const int culift_z0 = (int)culift_first + blockIdx.z * culift_per, culift_z1 = min(culift_ni, culift_z0 + culift_per);");
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk)");
     out_.say("#pragma unroll 1");
     CodeWriter::Scope slab = out_.open(

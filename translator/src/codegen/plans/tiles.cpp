@@ -268,8 +268,8 @@ class TileWriter : EntryWriter {
     std::optional<CodeWriter::Scope> batches;
     if (batched()) {
       const std::string b = name(a_.batch), t = typeOf(a_.batch);
-      batches.emplace(out_.open("for (" + t + " " + b + " = (" + t + ")blockIdx.z; " + b + " < culift_nb; " + b +
-                                " += (" + t + ")gridDim.z)"));
+      batches.emplace(out_.open("for (" + t + " " + b + " = (" + t + ")(culift_first + blockIdx.z); " + b +
+                                " < culift_nb; " + b + " += (" + t + ")gridDim.z)"));
     }
     bounds();
     registers();
@@ -350,7 +350,9 @@ void TileWriter::stagedTiles() {
 // Where the block's tile starts, as its mapping says.
 void TileWriter::blockOrigin() {
   if (!triangle_) {
-    out_.say("const int culift_i0 = blockIdx.y * " + str(e_.tileRows) + ";");
+    // A part of a launch starts at row culift_first (at batch culift_first where batched).
+    out_.say("const int culift_i0 = " + std::string(batched() ? "" : "(int)culift_first + ") + "blockIdx.y * " +
+             str(e_.tileRows) + ";");
     out_.say("const int culift_j0 = blockIdx.x * " + str(e_.tileCols) + ";");
     wholeTile();
     return;
