@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "culift/runtime/arguments.hpp"
@@ -60,64 +61,108 @@ std::vector<LaunchArg> copiesOn(Engine& e, std::span<const GroupArg> args, std::
 
 }  // namespace
 
+namespace {
+
+// The gather of an array a void kernel writes: the elements each part changed from `original`
+// (`now(d)` reads engine d's copy into the buffer it is given), applied to `dst` in the parts'
+// order; an element two parts changed (even to the same value) is a conflict.
+void gatherChanged(const std::string& kernel, const std::string& array, const GroupLaunch& launch,
+                   const std::uint8_t* original, std::size_t count, std::size_t width, std::uint8_t* dst,
+                   const std::function<void(std::size_t, std::uint8_t*)>& now) {
+  std::vector<std::uint8_t> copy(count * width);
+  std::vector<std::pair<ElementRun, std::size_t>> all;
+  for (const GroupLaunch::Part& part : launch.parts) {
+    now(part.engine, copy.data());
+    for (const ElementRun& run : changedRuns(copy.data(), original, count, width)) {
+      std::memcpy(dst + run.first * width, copy.data() + run.first * width, run.count * width);
+      all.emplace_back(run, part.engine);
+    }
+  }
+  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first.first < y.first.first; });
+  for (std::size_t q = 1; q < all.size(); ++q) {
+    const ElementRun& prev = all[q - 1].first;
+    if (all[q].first.first < prev.first + prev.count)
+      throw Error(kernel + ": engines " + std::to_string(std::min(all[q - 1].second, all[q].second)) + " and " +
+                  std::to_string(std::max(all[q - 1].second, all[q].second)) + " both wrote element " +
+                  std::to_string(all[q].first.first) + " of '" + array +
+                  "': the kernel's writes cannot be split by outputs over devices (an accumulation into shared "
+                  "elements); launch it on one engine");
+  }
+}
+
+// The kernel's parameters that take arguments (not the extents), in order.
+std::vector<const KernelParam*> argumentParams(const Function& fn) {
+  std::vector<const KernelParam*> out;
+  for (const KernelParam& p : fn.signature.params)
+    if (p.role != ParamRole::Extent) out.push_back(&p);
+  return out;
+}
+
+}  // namespace
+
+GroupLaunch DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
+                                  const std::vector<std::vector<LaunchArg>>& launchArgs) const {
+  const auto n = static_cast<std::int64_t>(engines_.size());
+  GroupLaunch r;
+  if (n == 1) {
+    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);
+    engines_[0]->synchronize();
+    r.parts.push_back({0, 0, plan.elements()});
+    return r;
+  }
+  // Every part is launched before any is waited for: the devices run at once.
+  std::vector<LaunchPlan> parts;
+  for (std::int64_t d = 0; d < n; ++d) {
+    LaunchPlan p = plan;
+    std::tie(p.partFirst, p.partLast) = rowPart(plan, d, n);
+    parts.push_back(p);
+    r.parts.push_back({static_cast<std::size_t>(d), p.partFirst, p.partLast});
+  }
+  auto failed = [&](std::size_t d, const std::exception& e) {
+    return Error(name + ": the launch failed on engine " + std::to_string(d) + " of " + std::to_string(n) + " (" +
+                 engines_[d]->device().name + "): " + e.what());
+  };
+  for (std::size_t d = 0; d < engines_.size(); ++d) {
+    try {
+      kernels[d].launchArgs(*engines_[d], parts[d], launchArgs[d]);
+    } catch (const ArgumentError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw failed(d, e);
+    }
+  }
+  for (std::size_t d = 0; d < engines_.size(); ++d) {
+    try {
+      engines_[d]->synchronize();
+    } catch (const std::exception& e) {
+      throw failed(d, e);
+    }
+  }
+  return r;
+}
+
 GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std::string_view kernel,
                                 const LaunchPlan& plan, std::span<const GroupArg> args) const {
   const std::string name(kernel);
   if (!plan.whole()) throw ArgumentError(name + ": a group launch takes a whole plan, not a part");
   for (const GroupArg& a : args)
     if (a.isArray && a.count && !a.input) throw ArgumentError(name + ": an array argument without elements");
-  const auto n = static_cast<std::int64_t>(engines_.size());
   std::vector<std::vector<std::unique_ptr<Buffer>>> buffers(engines_.size());
   std::vector<Kernel> kernels;
   std::vector<std::vector<LaunchArg>> launchArgs;
-  GroupLaunch r;
   // Every check first, on every engine: the arguments resolve against the kernel's signature.
   for (std::size_t d = 0; d < engines_.size(); ++d) {
     kernels.push_back(engines_[d]->kernel(module, kernel));
     launchArgs.push_back(copiesOn(*engines_[d], args, buffers[d]));
     resolveLaunchArguments(kernels.back().function(), plan, launchArgs.back(), engines_[d].get());
   }
-  if (n == 1) {
-    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);
-    engines_[0]->synchronize();
-    r.parts.push_back({0, 0, plan.elements()});
-  } else {
-    // Every part is launched before any is waited for: the devices run at once.
-    std::vector<LaunchPlan> parts;
-    for (std::int64_t d = 0; d < n; ++d) {
-      LaunchPlan p = plan;
-      std::tie(p.partFirst, p.partLast) = rowPart(plan, d, n);
-      parts.push_back(p);
-      r.parts.push_back({static_cast<std::size_t>(d), p.partFirst, p.partLast});
-    }
-    auto failed = [&](std::size_t d, const std::exception& e) {
-      return Error(name + ": the launch failed on engine " + std::to_string(d) + " of " + std::to_string(n) + " (" +
-                   engines_[d]->device().name + "): " + e.what());
-    };
-    for (std::size_t d = 0; d < engines_.size(); ++d) {
-      try {
-        kernels[d].launchArgs(*engines_[d], parts[d], launchArgs[d]);
-      } catch (const ArgumentError&) {
-        throw;
-      } catch (const std::exception& e) {
-        throw failed(d, e);
-      }
-    }
-    for (std::size_t d = 0; d < engines_.size(); ++d) {
-      try {
-        engines_[d]->synchronize();
-      } catch (const std::exception& e) {
-        throw failed(d, e);
-      }
-    }
-  }
+  const GroupLaunch r = runParts(name, kernels, plan, launchArgs);
   // Gather into the caller's arrays. An engine's buffers are its copies of the array arguments, in order.
-  const Function& fn = kernels[0].function();
-  std::size_t argument = 0, array = 0;
-  for (const KernelParam& p : fn.signature.params) {
-    if (p.role == ParamRole::Extent) continue;
-    const std::size_t k = argument++;
-    if (k >= args.size() || !args[k].isArray) continue;
+  const std::vector<const KernelParam*> params = argumentParams(kernels[0].function());
+  std::size_t array = 0;
+  for (std::size_t k = 0; k < params.size() && k < args.size(); ++k) {
+    const KernelParam& p = *params[k];
+    if (!args[k].isArray) continue;
     const std::size_t copy = array++;
     if (!args[k].output) continue;
     if (p.role != ParamRole::ResultArray && p.role != ParamRole::WritableArray) continue;  // read only
@@ -135,28 +180,134 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
       }
       continue;
     }
-    // A written array: the elements each part changed, applied in the parts' order; an element
-    // two parts changed (even to the same value) is a conflict.
     const auto* before = static_cast<const std::uint8_t*>(a.input);
-    std::vector<std::uint8_t> original(before, before + a.count * width), now(a.count * width);
-    std::vector<std::pair<ElementRun, std::size_t>> all;
-    for (const GroupLaunch::Part& part : r.parts) {
-      bufferOf(part.engine).readBytes(now.data(), now.size(), 0);
-      for (const ElementRun& run : changedRuns(now.data(), original.data(), a.count, width)) {
-        std::memcpy(dst + run.first * width, now.data() + run.first * width, run.count * width);
-        all.emplace_back(run, part.engine);
+    const std::vector<std::uint8_t> original(before, before + a.count * width);
+    gatherChanged(name, p.name, r, original.data(), a.count, width, dst,
+                  [&](std::size_t d, std::uint8_t* into) { bufferOf(d).readBytes(into, a.count * width, 0); });
+  }
+  return r;
+}
+
+// ---- arrays kept on the group's engines ---------------------------------------------------------
+
+GroupArray::GroupArray(const DeviceGroup& group, Scalar element, std::size_t count) : element_(element), count_(count) {
+  if (byteSize(element) == 0) throw ArgumentError("a group array needs a scalar element type");
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    copies_.push_back(std::make_unique<Buffer>(group.engine(d), element, count));
+    engines_.push_back(&group.engine(d));
+  }
+}
+
+void GroupArray::write(const void* values, std::size_t count) {
+  if (count != count_)
+    throw ArgumentError("a group array of " + std::to_string(count_) + " elements written with " +
+                        std::to_string(count));
+  if (count_) {
+    if (!values) throw ArgumentError("a group array written from no elements");
+    for (const auto& c : copies_) c->writeBytes(values, count_ * byteSize(element_), 0);
+  }
+  shards_.clear();
+}
+
+void GroupArray::read(void* values) const {
+  const std::size_t width = byteSize(element_);
+  if (shards_.empty()) {
+    if (count_) copies_[0]->readBytes(values, count_ * width, 0);
+    return;
+  }
+  auto* dst = static_cast<std::uint8_t*>(values);
+  for (const Shard& s : shards_)
+    if (s.count) copies_[s.engine]->readBytes(dst + s.first * width, s.count * width, s.first * width);
+}
+
+void GroupArray::replicate() {
+  if (shards_.empty()) return;
+  const std::size_t width = byteSize(element_);
+  std::vector<std::uint8_t> all(count_ * width);
+  read(all.data());
+  // Each engine gets the elements it does not hold.
+  for (std::size_t d = 0; d < copies_.size(); ++d)
+    for (const Shard& s : shards_)
+      if (s.engine != d && s.count)
+        copies_[d]->writeBytes(all.data() + s.first * width, s.count * width, s.first * width);
+  shards_.clear();
+}
+
+GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std::string_view kernel,
+                                const LaunchPlan& plan, std::span<const GroupArrayArg> args) const {
+  const std::string name(kernel);
+  if (!plan.whole()) throw ArgumentError(name + ": a group launch takes a whole plan, not a part");
+  std::vector<Kernel> kernels;
+  for (std::size_t d = 0; d < engines_.size(); ++d) kernels.push_back(engines_[d]->kernel(module, kernel));
+  const std::vector<const KernelParam*> params = argumentParams(kernels[0].function());
+  for (std::size_t k = 0; k < args.size(); ++k) {
+    const GroupArray* a = args[k].array;
+    if (!a) continue;
+    if (a->copies_.size() != engines_.size())
+      throw ArgumentError(name + ": argument " + std::to_string(k + 1) + " is an array of a group of " +
+                          std::to_string(a->copies_.size()) + " engines, not of this group of " +
+                          std::to_string(engines_.size()));
+    for (std::size_t d = 0; d < engines_.size(); ++d)
+      if (a->engines_[d] != engines_[d].get())
+        throw ArgumentError(name + ": argument " + std::to_string(k + 1) + " is an array of another group");
+  }
+  auto argsOn = [&](std::size_t d) {
+    std::vector<LaunchArg> out;
+    for (std::size_t k = 0; k < args.size(); ++k) {
+      const GroupArrayArg& a = args[k];
+      if (!a.array) {
+        out.push_back(LaunchArg::of(a.scalar));
+        continue;
       }
+      const bool written = k < params.size() &&
+                           (params[k]->role == ParamRole::ResultArray || params[k]->role == ParamRole::WritableArray);
+      Buffer& b = *a.array->copies_[d];
+      out.push_back(written ? LaunchArg::of(b) : LaunchArg::of(static_cast<const Buffer&>(b)));
     }
-    std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first.first < y.first.first; });
-    for (std::size_t q = 1; q < all.size(); ++q) {
-      const ElementRun& prev = all[q - 1].first;
-      if (all[q].first.first < prev.first + prev.count)
-        throw Error(name + ": engines " + std::to_string(std::min(all[q - 1].second, all[q].second)) + " and " +
-                    std::to_string(std::max(all[q - 1].second, all[q].second)) + " both wrote element " +
-                    std::to_string(all[q].first.first) + " of '" + p.name +
-                    "': the kernel's writes cannot be split by outputs over devices (an accumulation into shared "
-                    "elements); launch it on one engine");
+    return out;
+  };
+  std::vector<std::vector<LaunchArg>> launchArgs;
+  for (std::size_t d = 0; d < engines_.size(); ++d) {
+    launchArgs.push_back(argsOn(d));
+    resolveLaunchArguments(kernels[d].function(), plan, launchArgs.back(), engines_[d].get());
+  }
+  // Every engine reads whole arrays: a sharded one is replicated first (`out` excepted: only
+  // written). A void kernel's written arrays start from their values before the launch.
+  std::vector<std::pair<std::size_t, std::vector<std::uint8_t>>> before;
+  for (std::size_t k = 0; k < args.size() && k < params.size(); ++k) {
+    GroupArray* a = args[k].array;
+    if (!a || params[k]->role == ParamRole::ResultArray) continue;
+    a->replicate();
+    if (params[k]->role == ParamRole::WritableArray && engines_.size() > 1) {
+      std::vector<std::uint8_t> bytes(a->count_ * byteSize(a->element_));
+      a->read(bytes.data());
+      before.emplace_back(k, std::move(bytes));
     }
+  }
+  const GroupLaunch r = runParts(name, kernels, plan, launchArgs);
+  if (engines_.size() == 1) {
+    for (const GroupArrayArg& a : args)
+      if (a.array) a.array->shards_.clear();
+    return r;
+  }
+  for (std::size_t k = 0; k < args.size() && k < params.size(); ++k) {
+    GroupArray* a = args[k].array;
+    if (!a || params[k]->role != ParamRole::ResultArray) continue;
+    // `out` stays where each engine wrote its part: whole records of consecutive elements.
+    const std::size_t perOutput = params[k]->record ? params[k]->record->elements() : 1;
+    a->shards_.clear();
+    for (const GroupLaunch::Part& part : r.parts)
+      a->shards_.push_back({part.engine, static_cast<std::size_t>(part.first) * perOutput,
+                            static_cast<std::size_t>(part.last - part.first) * perOutput});
+  }
+  for (auto& [k, original] : before) {
+    // The elements each part changed, gathered and written back to every engine.
+    GroupArray& a = *args[k].array;
+    const std::size_t width = byteSize(a.element_);
+    std::vector<std::uint8_t> result = original;
+    gatherChanged(name, params[k]->name, r, original.data(), a.count_, width, result.data(),
+                  [&](std::size_t d, std::uint8_t* into) { a.copies_[d]->readBytes(into, a.count_ * width, 0); });
+    a.write(result.data(), a.count_);
   }
   return r;
 }

@@ -74,7 +74,7 @@ void checkGroup(const DeviceGroup& group) {
   std::vector<float> sums(1001, -1.0f);
   both("RowSum", LaunchPlanner::for1D(1001), sums, {GroupArg::array(x), GroupArg::of(37), {}}, 2);
   CHECK(sums[1000] != -1.0f);
-  // 2-D symmetric (its tiles on one engine, its part wrapper on several): 130 x 130 of 20.
+  // 2-D symmetric (its mirrored tiles on one engine, its plain tiles' parts on several): 130 x 130 of 20.
   const std::vector<float> g = values<float>(130 * 20, 1.0);
   std::vector<float> gram(130 * 130, -1.0f);
   both("Gram", LaunchPlanner::for2D(130, 130), gram, {GroupArg::array(g), GroupArg::of(20), {}}, 2);
@@ -92,6 +92,55 @@ void checkGroup(const DeviceGroup& group) {
   single.launch(module, "Scale", LaunchPlanner::for1D(2049), std::vector{GroupArg::array(y1), GroupArg::of(0.5f)});
   CHECK(sameBytes(y, y1));
   CHECK(y[2048] == values<float>(2049, 4.0)[2048] * 0.5f);
+
+  // Arrays kept on the engines: `out` left sharded by the parts' rows, gathered on demand; a
+  // sharded array read by the next launch replicated first; a void kernel's writes gathered and
+  // written to every engine. The same bytes as the host arrays' launches above.
+  GroupArray rx(group, x), rsums(group, Scalar::F32, 1001);
+  const GroupLaunch rows = group.launch(module, "RowSum", LaunchPlanner::for1D(1001),
+                                        std::vector{GroupArrayArg::of(rx), GroupArrayArg::of(37),
+                                                    GroupArrayArg::of(rsums)});
+  CHECK(rsums.replicated() == (group.size() == 1));
+  if (!rsums.replicated()) {
+    REQUIRE(rsums.shards().size() == group.size());
+    std::size_t next = 0;
+    for (std::size_t d = 0; d < group.size(); ++d) {
+      CHECK(rsums.shards()[d].engine == d);
+      CHECK(rsums.shards()[d].first == next);
+      CHECK(rsums.shards()[d].first == static_cast<std::size_t>(rows.parts[d].first));
+      next += rsums.shards()[d].count;
+    }
+    CHECK(next == 1001);
+  }
+  CHECK(sameBytes(rsums.read<float>(), sums));
+  // Axpy reads the sharded sums on every engine: replicated first.
+  const std::vector<float> ey1001(ey.begin(), ey.begin() + 1001);
+  GroupArray ry(group, ey1001), raxpy(group, Scalar::F32, 1001);
+  CHECK_THROWS_AS(ry.write(ey.data(), ey.size()), ArgumentError);  // a count other than the array's
+  group.launch(module, "Axpy", LaunchPlanner::for1D(1001),
+               std::vector{GroupArrayArg::of(rsums), GroupArrayArg::of(ry), GroupArrayArg::of(1.5f),
+                           GroupArrayArg::of(raxpy)});
+  CHECK(rsums.replicated());
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    std::vector<float> copy(1001);
+    rsums.on(d).readBytes(copy.data(), copy.size() * sizeof(float), 0);
+    CHECK(sameBytes(copy, sums));
+  }
+  std::vector<float> axpyOne(1001, -1.0f);
+  single.launch(module, "Axpy", LaunchPlanner::for1D(1001),
+                std::vector{GroupArg::array(sums), GroupArg::array(ey1001), GroupArg::of(1.5f),
+                            GroupArg::array(axpyOne)});
+  CHECK(sameBytes(raxpy.read<float>(), axpyOne));
+  // A void kernel's array: each engine's copy holds every part's writes afterwards.
+  GroupArray ry2(group, values<float>(2049, 4.0));
+  group.launch(module, "Scale", LaunchPlanner::for1D(2049),
+               std::vector{GroupArrayArg::of(ry2), GroupArrayArg::of(0.5f)});
+  CHECK(ry2.replicated());
+  for (std::size_t d = 0; d < group.size(); ++d) {
+    std::vector<float> copy(2049);
+    ry2.on(d).readBytes(copy.data(), copy.size() * sizeof(float), 0);
+    CHECK(sameBytes(copy, y1));
+  }
 }
 
 }  // namespace
@@ -129,6 +178,31 @@ TEST_CASE("a group names conflicts, failures and bad plans", "[cpu][group]") {
   CHECK_THROWS_AS(DeviceGroup({}), ArgumentError);
 }
 
+TEST_CASE("a launch over a group's arrays refuses arrays of another group and wrong element types", "[cpu][group]") {
+  const auto module = groupModule();
+  const DeviceGroup two({Engine::createCpu(), Engine::createCpu()}), other({Engine::createCpu(), Engine::createCpu()});
+  const std::vector<float> x(40, 1.0f);
+  GroupArray mine(two, x), theirs(other, x), out(two, Scalar::F32, 4);
+  CHECK_THROWS_AS(two.launch(module, "RowSum", LaunchPlanner::for1D(4),
+                             std::vector{GroupArrayArg::of(theirs), GroupArrayArg::of(10), GroupArrayArg::of(out)}),
+                  ArgumentError);
+  const DeviceGroup one({Engine::createCpu()});
+  GroupArray small(one, x);
+  CHECK_THROWS_AS(two.launch(module, "RowSum", LaunchPlanner::for1D(4),
+                             std::vector{GroupArrayArg::of(small), GroupArrayArg::of(10), GroupArrayArg::of(out)}),
+                  ArgumentError);
+  CHECK_THROWS_AS(mine.read<double>(), ArgumentError);
+  CHECK_THROWS_AS(GroupArray(two, Scalar::Void, 3), ArgumentError);
+  // A conflict on a group's array is named as on host arrays.
+  GroupArray bins(two, std::vector<int>{0, 1, 0, 1}), counts(two, std::vector<int>{0, 0});
+  CHECK_THROWS_WITH(two.launch(module, "Count", LaunchPlanner::for1D(4),
+                               std::vector{GroupArrayArg::of(bins), GroupArrayArg::of(counts)}),
+                    Catch::Contains("both wrote element"));
+  two.launch(module, "RowSum", LaunchPlanner::for1D(4),
+             std::vector{GroupArrayArg::of(mine), GroupArrayArg::of(10), GroupArrayArg::of(out)});
+  CHECK(out.read<float>() == std::vector<float>(4, 10.0f));
+}
+
 TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
   const LaunchPlan plan = LaunchPlanner::for2D(10, 7);
   std::int64_t end = 0;
@@ -153,8 +227,8 @@ TEST_CASE("a launch split over two engines of one GPU gives one engine's bytes",
 
 TEST_CASE("a launch split over every GPU of the host gives one GPU's bytes", "[gpu][group]") {
   if (!rttest::gpuOrSkip()) return;
-  // Strict math: a part wrapper and the whole launch's entries then give the same bits (under
-  // default math each entry may fuse multiplies and adds its own way).
+  // Strict math: a part's entry (or part wrapper) and the whole launch's entries then give the same
+  // bits (under default math each entry may fuse multiplies and adds its own way).
   EngineOptions strict;
   strict.math = MathMode::Strict;
   const DeviceGroup all = DeviceGroup::gpus(strict);

@@ -10,11 +10,15 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "culift/ast/module.hpp"
+#include "culift/runtime/buffer.hpp"
 #include "culift/runtime/engine.hpp"
+#include "culift/runtime/error.hpp"
+#include "culift/runtime/kernel.hpp"
 #include "culift/runtime/plan.hpp"
 #include "culift/runtime/scalar_value.hpp"
 
@@ -60,6 +64,9 @@ struct GroupLaunch {
   std::vector<Part> parts;
 };
 
+class GroupArray;
+struct GroupArrayArg;
+
 class DeviceGroup {
  public:
   // A group of `engines` (at least one; each may be a GPU or the CPU backend, two may share a device).
@@ -78,9 +85,77 @@ class DeviceGroup {
   // elements cannot be split by outputs: launch it on one engine).
   GroupLaunch launch(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
                      std::span<const GroupArg> args) const;
+  // The same over arrays kept on the engines (GroupArray): nothing is copied from or to the host
+  // but what a sharded input's replication and a void kernel's written arrays need. `out` is left
+  // sharded, each engine holding its part's outputs (GroupArray::read gathers them); an array
+  // the kernel reads, sharded by an earlier launch, is replicated first; the elements a void
+  // kernel's parts changed are gathered (conflicts named as above) and written to every engine.
+  GroupLaunch launch(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
+                     std::span<const GroupArrayArg> args) const;
 
  private:
+  GroupLaunch runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
+                       const std::vector<std::vector<LaunchArg>>& launchArgs) const;
   std::vector<std::shared_ptr<Engine>> engines_;
+};
+
+// An array with a copy on every engine of a group, kept there across group launches: written once
+// and read by every engine's parts (replicated), or, once a launch wrote it as `out`, sharded: each
+// engine holds the current values of its part's elements only, until read() gathers them or
+// replicate() copies every part to every engine (through the host).
+class GroupArray {
+ public:
+  GroupArray(const DeviceGroup& group, Scalar element, std::size_t count);  // zeros on every engine
+  template <typename T> GroupArray(const DeviceGroup& group, const std::vector<T>& values)
+      : GroupArray(group, scalarOf<T>(), values.size()) {
+    write(values.data(), values.size());
+  }
+
+  Scalar element() const { return element_; }
+  std::size_t size() const { return count_; }
+  Buffer& on(std::size_t engine) const { return *copies_.at(engine); }  // engine d's copy
+
+  // The elements [first, first + count) whose current values engine `engine` holds.
+  struct Shard {
+    std::size_t engine;
+    std::size_t first, count;
+  };
+  // Empty where every copy holds every element.
+  const std::vector<Shard>& shards() const { return shards_; }
+  bool replicated() const { return shards_.empty(); }
+
+  // `count` elements (the array's size) to every engine's copy: replicated.
+  void write(const void* values, std::size_t count);
+  template <typename T> void write(const std::vector<T>& values) {
+    if (scalarOf<T>() != element_) throw ArgumentError("a group array written with elements of another type");
+    write(values.data(), values.size());
+  }
+  // Every element, each from an engine that holds its current value.
+  void read(void* values) const;
+  template <typename T> std::vector<T> read() const {
+    if (scalarOf<T>() != element_) throw ArgumentError("a group array read as elements of another type");
+    std::vector<T> v(count_);
+    read(v.data());
+    return v;
+  }
+  void replicate();
+
+ private:
+  friend class DeviceGroup;
+  Scalar element_;
+  std::size_t count_;
+  std::vector<std::unique_ptr<Buffer>> copies_;
+  std::vector<const Engine*> engines_;
+  std::vector<Shard> shards_;
+};
+
+// One argument of a launch over a group's arrays, in the kernel's parameter order: an array of
+// the group (any role: read, written, `out`), or a scalar.
+struct GroupArrayArg {
+  GroupArray* array = nullptr;
+  ScalarValue scalar;
+  static GroupArrayArg of(GroupArray& a) { return {&a, {}}; }
+  template <typename T> static GroupArrayArg of(T v) { return {nullptr, ScalarValue::of(v)}; }
 };
 
 }  // namespace culift::rt
