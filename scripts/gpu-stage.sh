@@ -14,7 +14,7 @@ mkdir -p "$dest"
 copied=0
 for rel in tools/culift examples/pearson/pearson tests/reliability/culift-difftest-gpu tests/reliability/culift-difftest \
            tests/reliability/reliability_runtime_tests tests/module_files/embedded_kernels_tests tests/codegen/codegen_nvcc_tests \
-           bench/gpu/culift_gpu_bench bench/gpu/culift_startup_bench bench/gpu/culift_embedded_startup_bench tests/runtime/runtime_*_tests; do
+           bench/gpu/culift_gpu_bench bench/gpu/culift_group_bench bench/gpu/culift_startup_bench bench/gpu/culift_embedded_startup_bench tests/runtime/runtime_*_tests; do
   for f in "$build"/$rel; do
     [ -x "$f" ] || continue
     strip -o "$dest/$(basename "$f")" "$f"
