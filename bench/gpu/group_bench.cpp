@@ -74,8 +74,8 @@ void row(const char* what, const rt::DeviceGroup& group, const std::shared_ptr<c
   auto timeOn = [&](const rt::DeviceGroup& g) {
     std::vector<std::unique_ptr<rt::GroupArray>> arrays;
     std::vector<rt::GroupArrayArg> args;
-    for (const auto& in : inputs) args.push_back(rt::GroupArrayArg::of(*arrays.emplace_back(
-                                      std::make_unique<rt::GroupArray>(g, in))));
+    for (const auto& in : inputs)
+      args.push_back(rt::GroupArrayArg::of(*arrays.emplace_back(std::make_unique<rt::GroupArray>(g, in))));
     for (const rt::ScalarValue& s : scalars) args.push_back({nullptr, s});
     rt::GroupArray& out = *arrays.emplace_back(
         std::make_unique<rt::GroupArray>(g, Scalar::F32, static_cast<std::size_t>(plan.elements())));
@@ -86,8 +86,8 @@ void row(const char* what, const rt::DeviceGroup& group, const std::shared_ptr<c
   const auto [oneMs, oneOut] = timeOn(one);
   const auto [groupMs, groupOut] = timeOn(group);
   const bool same = oneOut == groupOut;
-  std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n", what, group.size(), oneMs, groupMs,
-              oneMs / groupMs, same ? "same bytes" : "DIFFERENT");
+  std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n", what, group.size(), oneMs, groupMs, oneMs / groupMs,
+              same ? "same bytes" : "DIFFERENT");
 }
 
 void measure(const char* name, const rt::DeviceGroup& group, const std::shared_ptr<const Module>& blas,

@@ -100,6 +100,53 @@ std::vector<const KernelParam*> argumentParams(const Function& fn) {
 
 }  // namespace
 
+std::vector<GroupArray::Shard> outputShards(const GroupLaunch& launch, const LaunchPlan& plan, std::size_t perOutput) {
+  std::vector<GroupArray::Shard> shards;
+  auto add = [&](std::size_t engine, std::size_t first, std::size_t count) {
+    if (count == 0) return;
+    first *= perOutput;
+    count *= perOutput;
+    if (!shards.empty() && shards.back().engine == engine && shards.back().first + shards.back().count == first)
+      shards.back().count += count;
+    else shards.push_back({engine, first, count});
+  };
+  if (!launch.mirrored) {
+    for (const GroupLaunch::Part& part : launch.parts)
+      add(part.engine, static_cast<std::size_t>(part.first), static_cast<std::size_t>(part.last - part.first));
+    return shards;
+  }
+  // Bands of the triangle: row i of band d holds columns [0, end of d) from engine d (its tiles
+  // and the mirror of its band's upper tiles), then band e's columns from engine e, for each
+  // later band e (the mirror of e's tiles).
+  const auto n = static_cast<std::size_t>(plan.extent[0]);
+  for (std::size_t d = 0; d < launch.parts.size(); ++d) {
+    const GroupLaunch::Part& part = launch.parts[d];
+    const auto first = static_cast<std::size_t>(part.first) / n, last = static_cast<std::size_t>(part.last) / n;
+    for (std::size_t i = first; i < last; ++i) {
+      add(part.engine, i * n, last);
+      for (std::size_t e = d + 1; e < launch.parts.size(); ++e) {
+        const GroupLaunch::Part& later = launch.parts[e];
+        add(later.engine, i * n + static_cast<std::size_t>(later.first) / n,
+            static_cast<std::size_t>(later.last - later.first) / n);
+      }
+    }
+  }
+  return shards;
+}
+
+std::int64_t DeviceGroup::triangleTile(const Function& fn, const LaunchPlan& plan) const {
+  if (engines_.size() < 2 || plan.rank != 2 || plan.extent[0] != plan.extent[1]) return 0;
+  for (const auto& e : engines_)
+    if (e->backend() != Backend::Gpu) return 0;
+  const std::optional<PlanChoice> whole = choosePlanEntry(fn, plan, engines_[0]->device());
+  if (!whole || fn.planEntries.at(whole->entry).blockMapping() != BlockMapping::Triangle) return 0;
+  // The bands start at a multiple of the largest tile: a row of every mirrored entry's tiles.
+  unsigned tile = 0;
+  for (const PlanEntry& e : fn.planEntries)
+    if (e.blockMapping() == BlockMapping::Triangle) tile = std::max(tile, e.tileRows);
+  return tile;
+}
+
 GroupLaunch DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
                                   const std::vector<std::vector<LaunchArg>>& launchArgs) const {
   const auto n = static_cast<std::int64_t>(engines_.size());
@@ -110,11 +157,22 @@ GroupLaunch DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& 
     r.parts.push_back({0, 0, plan.elements()});
     return r;
   }
+  // A symmetric kernel whose whole launch takes its mirrored tiles: bands of equal work on the
+  // triangle, each stored mirrored; any other kernel: rows balanced by rows.
+  const std::int64_t tile = triangleTile(kernels[0].function(), plan);
+  r.mirrored = tile > 0;
   // Every part is launched before any is waited for: the devices run at once.
   std::vector<LaunchPlan> parts;
   for (std::int64_t d = 0; d < n; ++d) {
     LaunchPlan p = plan;
-    std::tie(p.partFirst, p.partLast) = rowPart(plan, d, n);
+    if (r.mirrored) {
+      const auto [first, last] = triangleBand(plan.extent[0], tile, d, n);
+      p.partFirst = first * plan.extent[1];
+      p.partLast = last * plan.extent[1];
+      p.partTriangle = true;
+    } else {
+      std::tie(p.partFirst, p.partLast) = rowPart(plan, d, n);
+    }
     parts.push_back(p);
     r.parts.push_back({static_cast<std::size_t>(d), p.partFirst, p.partLast});
   }
@@ -171,13 +229,9 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     auto* dst = static_cast<std::uint8_t*>(a.output);
     auto bufferOf = [&](std::size_t d) -> Buffer& { return *buffers[d][copy]; };
     if (p.role == ParamRole::ResultArray) {
-      // `out`: each part's outputs, whole records of consecutive elements.
-      const std::size_t perOutput = (p.record ? p.record->elements() : 1) * width;
-      for (const GroupLaunch::Part& part : r.parts) {
-        const std::size_t from = static_cast<std::size_t>(part.first) * perOutput;
-        const std::size_t bytes = static_cast<std::size_t>(part.last - part.first) * perOutput;
-        if (bytes) bufferOf(part.engine).readBytes(dst + from, bytes, from);
-      }
+      // `out`: where each part wrote it, whole records of consecutive elements.
+      for (const GroupArray::Shard& s : outputShards(r, plan, p.record ? p.record->elements() : 1))
+        if (s.count) bufferOf(s.engine).readBytes(dst + s.first * width, s.count * width, s.first * width);
       continue;
     }
     const auto* before = static_cast<const std::uint8_t*>(a.input);
@@ -294,11 +348,7 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     GroupArray* a = args[k].array;
     if (!a || params[k]->role != ParamRole::ResultArray) continue;
     // `out` stays where each engine wrote its part: whole records of consecutive elements.
-    const std::size_t perOutput = params[k]->record ? params[k]->record->elements() : 1;
-    a->shards_.clear();
-    for (const GroupLaunch::Part& part : r.parts)
-      a->shards_.push_back({part.engine, static_cast<std::size_t>(part.first) * perOutput,
-                            static_cast<std::size_t>(part.last - part.first) * perOutput});
+    a->shards_ = outputShards(r, plan, params[k]->record ? params[k]->record->elements() : 1);
   }
   for (auto& [k, original] : before) {
     // The elements each part changed, gathered and written back to every engine.

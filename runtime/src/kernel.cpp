@@ -207,6 +207,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   // grid over the part's rows.
   const std::optional<std::pair<std::int64_t, std::int64_t>> part = partRows(plan);
   if (!plan.whole() && !part) return std::nullopt;
+  if (plan.partTriangle && (!part || plan.rank != 2 || plan.extent[0] != plan.extent[1])) return std::nullopt;
   LaunchPlan sized = plan;
   if (!plan.whole()) {
     sized.extent[0] = part->second - part->first;
@@ -222,12 +223,24 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     // Entries come fastest first and the tiles of each mapping largest first: once an entry fits,
     // only the smaller tiles of its mapping remain to consider.
     if (chosen && fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping()) break;
-    if (!plan.whole() && !takesParts(entry.blockMapping())) continue;
-    if (entry.squareOnly && rows != cols) continue;
+    std::optional<std::pair<Dim3, std::int64_t>> band;
+    if (plan.partTriangle) {
+      // A band of the triangle: its tile rows' tiles on and below the diagonal, a block each.
+      if (entry.blockMapping() != BlockMapping::Triangle) continue;
+      const std::int64_t n = plan.extent[0], tile = entry.tileRows;
+      if (part->first % tile != 0 || (part->second % tile != 0 && part->second != n)) continue;
+      const std::int64_t b0 = part->first / tile, b1 = (part->second + tile - 1) / tile;
+      const std::int64_t blocks = b1 * (b1 + 1) / 2 - b0 * (b0 + 1) / 2;
+      if (blocks > limits.maxGrid[0]) continue;
+      band = std::pair{Dim3{static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 1, 1}, blocks};
+    } else {
+      if (!plan.whole() && !takesParts(entry.blockMapping())) continue;
+      if (entry.squareOnly && rows != cols) continue;
+    }
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
     if (entry.sharedBytes > limits.maxSharedPerBlock) continue;  // more shared memory than the device gives
-    const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, sized, device, rowLength);
+    const std::optional<std::pair<Dim3, std::int64_t>> grid = band ? band : entryGrid(entry, sized, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;
     p.block = {entry.threads, 1, 1};
@@ -319,6 +332,8 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
                         std::to_string(plan.elements()) + " outputs");
   if (plan.empty()) return;  // nothing to cover: no launch (a zero grid is an error to CUDA)
   detail::BackendImpl& backend = detail::backendOf(*engine_);
+  if (plan.partTriangle && !entries_)
+    throw ArgumentError(name() + ": a band of a symmetric kernel's triangle runs on a GPU only (its mirrored tiles)");
   if (!entries_) {  // the CPU backend: one program for every launch
     backend.launch(*function_, handle_, plan, resolved, target.stream);
     return;
@@ -354,6 +369,11 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
       return;
     }
   }
+  if (plan.partTriangle)
+    throw ArgumentError(name() + ": no mirrored tiles of this kernel take the outputs [" +
+                        std::to_string(plan.partFirst) + ", " + std::to_string(plan.partEnd()) +
+                        ") as a band of the triangle (it needs a symmetric kernel, a square launch, whole rows and "
+                        "the band's first row a tile's)");
   if (!plan.whole()) {
     // A part no entry takes: the part wrapper, one output per thread and step over a 1-D grid.
     const std::string part = function_->partKernelName();

@@ -1,5 +1,6 @@
 #include "culift/runtime/split.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace culift::rt {
@@ -30,6 +31,27 @@ std::pair<std::int64_t, std::int64_t> rowPart(const LaunchPlan& plan, std::int64
   const std::int64_t perRow = total / rows;
   const auto [first, last] = balancedPart(rows, part, parts);
   return {first * perRow, last * perRow};
+}
+
+std::pair<std::int64_t, std::int64_t> triangleBand(std::int64_t n, std::int64_t tile, std::int64_t part,
+                                                   std::int64_t parts) {
+  if (n <= 0 || tile <= 0 || parts <= 0) return {0, 0};
+  const std::int64_t rows = (n + tile - 1) / tile;  // tile rows
+  const __int128 total = static_cast<__int128>(rows) * (rows + 1) / 2;
+  // The first tile row b whose tiles before it, b (b + 1) / 2, reach `share` of the triangle's.
+  auto boundary = [&](std::int64_t d) {
+    if (d <= 0) return std::int64_t{0};
+    if (d >= parts) return rows;
+    const __int128 want = total * d / parts;
+    std::int64_t lo = 0, hi = rows;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (static_cast<__int128>(mid) * (mid + 1) / 2 >= want) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  return {std::min(n, boundary(part) * tile), std::min(n, boundary(part + 1) * tile)};
 }
 
 std::vector<ElementRun> changedRuns(const std::uint8_t* now, const std::uint8_t* before, std::size_t count,

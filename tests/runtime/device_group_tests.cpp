@@ -203,6 +203,49 @@ TEST_CASE("a launch over a group's arrays refuses arrays of another group and wr
   CHECK(out.read<float>() == std::vector<float>(4, 10.0f));
 }
 
+TEST_CASE("a symmetric launch's bands of the triangle start at tiles and hold equal work", "[cpu][group]") {
+  for (const auto& [n, tile, parts] :
+       {std::tuple{16384ll, 128ll, 2ll}, std::tuple{16384ll, 128ll, 8ll}, std::tuple{1000ll, 64ll, 3ll},
+        std::tuple{130ll, 128ll, 2ll}, std::tuple{100ll, 64ll, 5ll}}) {
+    INFO(n << " rows, tiles of " << tile << ", " << parts << " bands");
+    const std::int64_t rows = (n + tile - 1) / tile, total = rows * (rows + 1) / 2;
+    std::int64_t next = 0;
+    for (std::int64_t d = 0; d < parts; ++d) {
+      const auto [first, last] = triangleBand(n, tile, d, parts);
+      CHECK(first == next);
+      CHECK((first % tile == 0 || first == n));
+      CHECK((last % tile == 0 || last == n));
+      next = last;
+      // Its tiles: tile rows [first / tile, ceil(last / tile)); within a row of tiles of the even share.
+      const std::int64_t b0 = first / tile, b1 = (last + tile - 1) / tile;
+      const std::int64_t tiles = b1 * (b1 + 1) / 2 - b0 * (b0 + 1) / 2;
+      if (rows >= 4 * parts) CHECK(std::abs(static_cast<double>(tiles) - static_cast<double>(total) / parts) <= rows);
+    }
+    CHECK(next == n);
+  }
+  // More bands than tile rows: the rest are empty.
+  CHECK(triangleBand(100, 64, 4, 5).first == triangleBand(100, 64, 4, 5).second);
+  // Which engine holds each output of a mirrored launch: (i, j) from the band of i where j is
+  // before that band's end, else from the band holding j; every output once.
+  const std::int64_t n = 10;
+  GroupLaunch bands;
+  bands.mirrored = true;
+  bands.parts = {{0, 0, 4 * n}, {1, 4 * n, 4 * n}, {2, 4 * n, 7 * n}, {3, 7 * n, 10 * n}};
+  const std::int64_t ends[] = {4, 4, 7, 10};
+  auto bandOf = [&](std::int64_t r) { return r < 4 ? 0 : r < 7 ? 2 : 3; };
+  std::vector<int> holder(n * n, -1);
+  for (const GroupArray::Shard& s : outputShards(bands, LaunchPlanner::for2D(n, n), 1))
+    for (std::size_t e = s.first; e < s.first + s.count; ++e) {
+      CHECK(holder[e] == -1);
+      holder[e] = static_cast<int>(s.engine);
+    }
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      INFO("output (" << i << ", " << j << ")");
+      CHECK(holder[i * n + j] == (j < ends[bandOf(i)] ? bandOf(i) : bandOf(j)));
+    }
+}
+
 TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
   const LaunchPlan plan = LaunchPlanner::for2D(10, 7);
   std::int64_t end = 0;
@@ -220,6 +263,31 @@ TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
 TEST_CASE("a launch split over two engines of one GPU gives one engine's bytes", "[gpu][group]") {
   auto first = rttest::gpuOrSkip();
   if (!first) return;
+  {
+    // A symmetric kernel over GPU engines: bands of its triangle, mirrored, from each engine.
+    const auto module = groupModule();
+    EngineOptions strict;
+    strict.math = MathMode::Strict;
+    const DeviceGroup three = DeviceGroup::gpus(strict, {0, 0, 0});
+    for (std::int64_t n : {130, 1000, 2049}) {
+      INFO("Gram " << n << " x " << n);
+      const std::vector<float> g = values<float>(static_cast<std::size_t>(n) * 20, 1.0);
+      std::vector<float> split(static_cast<std::size_t>(n * n), -1.0f), whole = split;
+      const GroupLaunch r = three.launch(module, "Gram", LaunchPlanner::for2D(n, n),
+                                         std::vector{GroupArg::array(g), GroupArg::of(20), GroupArg::array(split)});
+      CHECK(r.mirrored);
+      DeviceGroup({std::shared_ptr<Engine>(std::shared_ptr<Engine>{}, &three.engine(0))})
+          .launch(module, "Gram", LaunchPlanner::for2D(n, n),
+                  std::vector{GroupArg::array(g), GroupArg::of(20), GroupArg::array(whole)});
+      CHECK(sameBytes(split, whole));
+      // Kept on the engines: the shards gathered give the same bytes.
+      GroupArray rg(three, g), rout(three, Scalar::F32, static_cast<std::size_t>(n * n));
+      three.launch(module, "Gram", LaunchPlanner::for2D(n, n),
+                   std::vector{GroupArrayArg::of(rg), GroupArrayArg::of(20), GroupArrayArg::of(rout)});
+      CHECK(rout.shards().size() > 3);
+      CHECK(sameBytes(rout.read<float>(), whole));
+    }
+  }
   checkGroup(DeviceGroup({first, rttest::gpuOrSkip()}));
   // Three engines, the second and third on the GPU beside a CPU engine.
   checkGroup(DeviceGroup({first, Engine::createCpu(), rttest::gpuOrSkip()}));

@@ -504,6 +504,24 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
                            [&] { GemmTf32_tc64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
     });
   }
+  // Triangle: two bands of a symmetric launch's triangle (rows [0, 64) and [64, 70), tiles of 64),
+  // each its tiles on and below the diagonal stored mirrored; together the whole launch's bits.
+  {
+    const std::vector<float> x = values<float>(static_cast<std::size_t>(ni) * nk, 39);
+    std::vector<float> gram(static_cast<std::size_t>(ni) * ni, -7.0f), bands(gram.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { Gram_kernel(x.data(), nk, gram.data(), ni, ni); });
+    culiftEmulatedLaunch(dim3(2, 1, 1), dim3(256, 1, 1), [&] { Gram_sym64(x.data(), nk, bands.data(), ni, ni, 64); });
+    std::size_t wrong = 0;
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < ni; ++j) {
+        const bool written = i >= 64 || j >= 64;  // the second band's tile row and its mirror
+        const float v = bands[static_cast<std::size_t>(i) * ni + j];
+        wrong += written ? std::memcmp(&v, &gram[static_cast<std::size_t>(i) * ni + j], 4) != 0 : v != -7.0f;
+      }
+    CHECK(wrong == 0);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(256, 1, 1), [&] { Gram_sym64(x.data(), nk, bands.data(), 64, ni, 0); });
+    CHECK(sameBits(bands, gram));
+  }
   // BatchedTiles2D: parts of the batches.
   const int nb = 3, m = 33, bk = 20, n = 70;
   const std::vector<float> BA = values<float>(static_cast<std::size_t>(nb) * m * bk, 33),

@@ -55,13 +55,17 @@ struct GroupArg {
   }
 };
 
-// What a group launch did: each engine's outputs [first, last) in row-major order.
+// What a group launch did: each engine's outputs [first, last) in row-major order. `mirrored`:
+// the parts were bands of a symmetric kernel's triangle (LaunchPlan::partTriangle, bands of equal
+// work: triangleBand), each engine writing its rows' tiles on and below the diagonal and their
+// mirror (outputShards says which engine wrote which outputs).
 struct GroupLaunch {
   struct Part {
     std::size_t engine;
     std::int64_t first, last;
   };
   std::vector<Part> parts;
+  bool mirrored = false;
 };
 
 class GroupArray;
@@ -96,6 +100,9 @@ class DeviceGroup {
  private:
   GroupLaunch runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
                        const std::vector<std::vector<LaunchArg>>& launchArgs) const;
+  // The tile rows a launch of `fn` over `plan` splits its triangle by (its largest mirrored tile),
+  // where every engine is a GPU and the whole launch takes the mirrored tiles; 0 otherwise.
+  std::int64_t triangleTile(const Function& fn, const LaunchPlan& plan) const;
   std::vector<std::shared_ptr<Engine>> engines_;
 };
 
@@ -148,6 +155,10 @@ class GroupArray {
   std::vector<const Engine*> engines_;
   std::vector<Shard> shards_;
 };
+
+// Where the outputs of a group launch over `plan` are (`perOutput` elements each): runs of
+// consecutive elements, each with the engine that wrote it, in order.
+std::vector<GroupArray::Shard> outputShards(const GroupLaunch& launch, const LaunchPlan& plan, std::size_t perOutput);
 
 // One argument of a launch over a group's arrays, in the kernel's parameter order: an array of
 // the group (any role: read, written, `out`), or a scalar.

@@ -43,6 +43,13 @@ struct LaunchPlan {
   // part wrapper (Function::partKernelName: one output per thread, no loop plan).
   std::int64_t partFirst = 0;
   std::int64_t partLast = -1;
+  // A part of a square launch of a symmetric kernel (mirrored tiles: BlockMapping::Triangle) run
+  // as a band of its triangle: the part's rows (whole rows, starting at a tile's first row) take
+  // the tiles on and below the diagonal, and each result is stored at (i, j) and (j, i), so the
+  // outputs written are those tiles and their mirror, not the part's range. What a device group
+  // runs on each GPU for such a kernel (triangleBand); an ArgumentError where the kernel has no
+  // mirrored tiles for the part, and on the CPU backend.
+  bool partTriangle = false;
 
   std::int64_t elements() const;  // n_i * n_j * n_k, the size of a kernel's `out` array
   friend bool operator==(const LaunchPlan&, const LaunchPlan&) = default;

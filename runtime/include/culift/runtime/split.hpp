@@ -20,6 +20,14 @@ std::pair<std::int64_t, std::int64_t> balancedPart(std::int64_t total, std::int6
 // 2-D or 3-D launch then reads rows of its inputs as the whole launch does, and gathers as rows.
 std::pair<std::int64_t, std::int64_t> rowPart(const LaunchPlan& plan, std::int64_t part, std::int64_t parts);
 
+// Band `part` of `parts` of the rows of a square n x n launch of a symmetric kernel, as its
+// mirrored tiles (tile x tile outputs, the tiles on and below the diagonal) split it: rows
+// [first, last), each band starting at a tile's first row and holding about as many tiles of the
+// triangle as the others (band d ends at the first tile row whose tiles up to it reach
+// (d + 1) / parts of the triangle's). A band may be empty where there are more parts than tile rows.
+std::pair<std::int64_t, std::int64_t> triangleBand(std::int64_t n, std::int64_t tile, std::int64_t part,
+                                                   std::int64_t parts);
+
 // A run of elements [first, first + count).
 struct ElementRun {
   std::uint64_t first;

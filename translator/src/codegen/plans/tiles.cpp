@@ -358,8 +358,10 @@ void TileWriter::blockOrigin() {
     return;
   }
   out_.say("// Block b takes tile (culift_bi, culift_bj) with culift_bj <= culift_bi, row by row, and stores");
-  out_.say("// each result at (i, j) and (j, i).");
-  out_.say("const long long culift_b = blockIdx.x;");
+  out_.say("// each result at (i, j) and (j, i); a band of the triangle (a part) starts at tile row");
+  out_.say("// culift_first / " + str(e_.tileRows) + ".");
+  out_.say("const long long culift_bi0 = culift_first / " + str(e_.tileRows) + ";");
+  out_.say("const long long culift_b = culift_bi0 * (culift_bi0 + 1) / 2 + blockIdx.x;");
   out_.say("long long culift_bi = (long long)((sqrtf(8.0f * (float)culift_b + 1.0f) - 1.0f) * 0.5f);");
   out_.say("while (culift_bi * (culift_bi + 1) / 2 > culift_b) --culift_bi;");
   out_.say("while ((culift_bi + 1) * (culift_bi + 2) / 2 <= culift_b) ++culift_bi;");
