@@ -27,6 +27,11 @@ class BackendImpl {
   virtual void copyIn(std::uint64_t dst, const void* src, std::size_t bytes, void* stream, bool async) = 0;
   virtual void copyOut(void* dst, std::uint64_t src, std::size_t bytes, void* stream, bool async) = 0;
   virtual void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) = 0;
+  // Copies `bytes` from `src`, memory of `from` (this backend or another), to `dst` of this one
+  // without the host where both are GPUs (a peer copy between devices); false where it cannot.
+  virtual bool copyBetween(std::uint64_t /*dst*/, BackendImpl& /*from*/, std::uint64_t /*src*/, std::size_t /*bytes*/) {
+    return false;
+  }
 
   // Compiles and loads `module` unless loaded; the returned handle names the kernel entry
   // `entry` of `fn` (its kernelName or wideKernelName).

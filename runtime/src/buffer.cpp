@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <utility>
+#include <vector>
 
 #include "backend.hpp"
 
@@ -78,6 +79,21 @@ void Buffer::readBytes(void* dst, std::size_t bytes, std::size_t offsetBytes, co
   if (bytes == 0) return;
   detail::backendOf(*engine_).copyOut(dst, address_ + offsetBytes, bytes, stream ? stream->handle() : nullptr,
                                       stream != nullptr);
+}
+
+void Buffer::copyFrom(const Buffer& src, std::size_t bytes, std::size_t srcOffset, std::size_t offsetBytes) {
+  if (srcOffset > src.bytes() || bytes > src.bytes() - srcOffset || offsetBytes > this->bytes() ||
+      bytes > this->bytes() - offsetBytes)
+    throw Error("buffer copy of " + std::to_string(bytes) + " bytes from byte " + std::to_string(srcOffset) +
+                " of a buffer of " + std::to_string(src.bytes()) + " to byte " + std::to_string(offsetBytes) +
+                " of one of " + std::to_string(this->bytes()) + " does not fit");
+  if (bytes == 0) return;
+  if (detail::backendOf(*engine_).copyBetween(address_ + offsetBytes, detail::backendOf(*src.engine_),
+                                              src.address_ + srcOffset, bytes))
+    return;
+  std::vector<std::uint8_t> staged(bytes);
+  src.readBytes(staged.data(), bytes, srcOffset);
+  writeBytes(staged.data(), bytes, offsetBytes);
 }
 
 void Buffer::zero(const Stream* stream) {

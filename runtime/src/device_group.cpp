@@ -277,13 +277,12 @@ void GroupArray::read(void* values) const {
 void GroupArray::replicate() {
   if (shards_.empty()) return;
   const std::size_t width = byteSize(element_);
-  std::vector<std::uint8_t> all(count_ * width);
-  read(all.data());
-  // Each engine gets the elements it does not hold.
+  // Each engine gets the elements it does not hold from the engine that does: device to device
+  // between GPUs, through the host otherwise.
   for (std::size_t d = 0; d < copies_.size(); ++d)
     for (const Shard& s : shards_)
       if (s.engine != d && s.count)
-        copies_[d]->writeBytes(all.data() + s.first * width, s.count * width, s.first * width);
+        copies_[d]->copyFrom(*copies_[s.engine], s.count * width, s.first * width, s.first * width);
   shards_.clear();
 }
 

@@ -71,6 +71,7 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   resolveAny(lib, api->cuEventDestroy, {"cuEventDestroy_v2", "cuEventDestroy"}, missing);
   resolveAny(lib, api->cuOccupancyMaxPotentialBlockSize, {"cuOccupancyMaxPotentialBlockSize"}, missing);
   lib.resolve(api->cuGetErrorName, "cuGetErrorName");
+  lib.resolve(api->cuMemcpy, "cuMemcpy");
   lib.resolve(api->cuGetErrorString, "cuGetErrorString");
   // Optional: graphs. Only these names: the older cuStreamBeginCapture takes no mode, and the older
   // cuGraphInstantiate (_v2) takes an error node and a log buffer in place of the flags.

@@ -95,6 +95,8 @@ struct DriverApi {
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, std::size_t) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void*, std::size_t, CUstream) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void*, CUdeviceptr, std::size_t, CUstream) = nullptr;
+  // Optional: a copy between any two device pointers (unified addressing: another device's too).
+  CUresult (*cuMemcpy)(CUdeviceptr, CUdeviceptr, std::size_t) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, std::size_t) = nullptr;
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, std::size_t, CUstream) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,

@@ -82,6 +82,17 @@ class GpuBackend final : public BackendImpl {
     else api_->check(api_->cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH_v2");
   }
 
+  bool copyBetween(std::uint64_t dst, BackendImpl& from, std::uint64_t src, std::size_t bytes) override {
+    if (from.kind() != Backend::Gpu || !api_->cuMemcpy) return false;
+    // Both are device memory under unified addressing: the driver copies between the devices
+    // (over NVLink or PCIe, peer to peer where the devices allow it). Ordered after the work of
+    // both devices' default streams.
+    from.synchronize(nullptr);
+    makeCurrent();
+    api_->check(api_->cuMemcpy(dst, src, bytes), "cuMemcpy");
+    return true;
+  }
+
   void fillZero(std::uint64_t dst, std::size_t bytes, void* stream) override {
     makeCurrent();
     if (stream) api_->check(api_->cuMemsetD8Async(dst, 0, bytes, static_cast<CUstream>(stream)), "cuMemsetD8Async");

@@ -246,6 +246,18 @@ TEST_CASE("a symmetric launch's bands of the triangle start at tiles and hold eq
     }
 }
 
+TEST_CASE("a buffer copies from another engine's buffer, ranges checked", "[cpu][group]") {
+  auto a = Engine::createCpu(), b = Engine::createCpu();
+  const std::vector<int> values = {1, 2, 3, 4, 5, 6};
+  DeviceBuffer<int> from(*a, values), to(*b, std::vector<int>(6, 0));
+  to.copyFrom(from, 3 * sizeof(int), 2 * sizeof(int), 1 * sizeof(int));
+  CHECK(to.read() == std::vector<int>{0, 3, 4, 5, 0, 0});
+  CHECK_THROWS_AS(to.copyFrom(from, 5 * sizeof(int), 2 * sizeof(int), 0), Error);
+  CHECK_THROWS_AS(to.copyFrom(from, 2 * sizeof(int), 0, 5 * sizeof(int)), Error);
+  to.copyFrom(from, 0, 6 * sizeof(int), 6 * sizeof(int));  // nothing, at the ends
+  CHECK(to.read() == std::vector<int>{0, 3, 4, 5, 0, 0});
+}
+
 TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
   const LaunchPlan plan = LaunchPlanner::for2D(10, 7);
   std::int64_t end = 0;

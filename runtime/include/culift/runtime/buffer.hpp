@@ -52,6 +52,11 @@ class Buffer {
   void writeBytes(const void* src, std::size_t bytes, std::size_t offsetBytes, const Stream* stream = nullptr);
   void readBytes(void* dst, std::size_t bytes, std::size_t offsetBytes, const Stream* stream = nullptr) const;
   void zero(const Stream* stream = nullptr);
+  // Copies `bytes` of `src` (a buffer of any engine) from its byte `srcOffset` to this buffer's
+  // byte `offsetBytes`, synchronously: device to device where both engines are GPUs (another
+  // GPU's memory too: a peer copy), through the host otherwise. Throws Error when a range does not
+  // fit its buffer.
+  void copyFrom(const Buffer& src, std::size_t bytes, std::size_t srcOffset, std::size_t offsetBytes);
 
  protected:
   // Scalars (record all zero) or records (element Void).
