@@ -314,6 +314,14 @@ TEST_CASE("culift launch --devices splits the launch over a device group", "[cli
   CHECK(*a.getArray("out") == *b.getArray("out"));
   CHECK(b.getInteger("devices") == 3);
   CHECK_FALSE(a.getInteger("devices"));
+  // Each engine's outputs: rows of 3, balanced (5 rows: 1, 2, 2).
+  CHECK(b.getString("split") == std::string("rows"));
+  const llvm::json::Array* parts = b.getArray("parts");
+  REQUIRE(parts);
+  REQUIRE(parts->size() == 3);
+  CHECK(*(*parts)[0].getAsArray() == llvm::json::Array{0, 3});
+  CHECK(*(*parts)[1].getAsArray() == llvm::json::Array{3, 9});
+  CHECK(*(*parts)[2].getAsArray() == llvm::json::Array{9, 15});
   // A void kernel: each engine's writes gathered.
   Run fill = culift("launch " + file + " --function Fill --extent 3 --args '[[0, 0, 0, 9], 1]' --devices cpu:2");
   REQUIRE(fill.exitCode == 0);

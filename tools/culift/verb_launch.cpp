@@ -407,6 +407,7 @@ int runLaunch() {
     // the buffers above, which the report prints.
     std::size_t devices = 0;
     double groupMs = 0;
+    rt::GroupLaunch groupParts;  // each engine's part
     if (!launchDevices.empty()) {
       if (split) return usage("--devices and mpirun -np N split the launch two ways: use one");
       std::string bad;
@@ -437,7 +438,7 @@ int runLaunch() {
       }
       for (std::size_t d = 0; d < group->size(); ++d) group->engine(d).load(module);  // compiled before the clock
       const auto began = std::chrono::steady_clock::now();
-      group->launch(module, fn->name, plan, groupArgs);
+      groupParts = group->launch(module, fn->name, plan, groupArgs);
       groupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
       devices = group->size();
       b = 0;
@@ -491,8 +492,18 @@ int runLaunch() {
     llvm::json::OStream json(llvm::outs());
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
-      if (ranks > 1) json.attribute("ranks", ranks);                               // a launch split over MPI ranks
-      if (devices) json.attribute("devices", static_cast<std::int64_t>(devices));  // split over a device group
+      if (ranks > 1) json.attribute("ranks", ranks);  // a launch split over MPI ranks
+      if (devices) {  // split over a device group: each engine's outputs, rows or a band of the triangle
+        json.attribute("devices", static_cast<std::int64_t>(devices));
+        json.attribute("split", groupParts.mirrored ? "triangle bands" : "rows");
+        json.attributeArray("parts", [&] {
+          for (const rt::GroupLaunch::Part& p : groupParts.parts)
+            json.array([&] {
+              json.value(p.first);
+              json.value(p.last);
+            });
+        });
+      }
       // The entry that ran: a loop-plan entry where the launch took one (GPU only).
       if (engine->backend() == rt::Backend::Gpu && !devices) {
         auto choice = rt::choosePlanEntry(*fn, plan, engine->device());
