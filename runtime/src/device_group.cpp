@@ -90,6 +90,88 @@ void gatherChanged(const std::string& kernel, const std::string& array, const Gr
   }
 }
 
+const Expr* uncast(const Expr* e) {
+  while (e && e->kind == ExprKind::Cast && !e->operands.empty()) e = e->operands[0].get();
+  return e;
+}
+bool isVar(const Expr* e, VarId v) {
+  e = uncast(e);
+  return e && e->kind == ExprKind::VarRef && e->var == v;
+}
+
+// Where every read of array parameter `array` of `fn` is at its output's own index — `a[i]` in
+// a 1-D kernel, `a[i * C + j]` (either order of the terms and factors) in a 2-D one with C a
+// scalar parameter never assigned — a part of the launch reads only its own outputs' elements
+// of it: the scalar parameter C (kNone for 1-D) whose value must be the launch's columns.
+// Nothing where some read is elsewhere, the array escapes (a call, pointer arithmetic), an
+// index parameter or C is assigned, or the kernel has references.
+std::optional<VarId> ownIndexReads(const Function& fn, VarId array) {
+  if (!fn.body || (fn.mode != IndexMode::Grid1D && fn.mode != IndexMode::Grid2D)) return std::nullopt;
+  for (const Var& v : fn.vars)
+    if (v.isReference()) return std::nullopt;
+  const VarId i = static_cast<VarId>(fn.indexParams.at(0));
+  const VarId j = fn.mode == IndexMode::Grid2D ? static_cast<VarId>(fn.indexParams.at(1)) : kNone;
+  std::optional<VarId> columns;  // C, once seen
+  bool ok = true;
+  std::size_t refs = 0, own = 0;
+  std::vector<VarId> assigned;
+  auto ownIndex = [&](const Expr* e) {
+    e = uncast(e);
+    if (fn.mode == IndexMode::Grid1D) return isVar(e, i);
+    if (!e || e->kind != ExprKind::Binary || e->binaryOp != BinaryOp::Add) return false;
+    for (int t = 0; t < 2; ++t) {
+      const Expr* product = uncast(e->operands[t].get());
+      if (!isVar(e->operands[1 - t].get(), j) || !product || product->kind != ExprKind::Binary ||
+          product->binaryOp != BinaryOp::Mul)
+        continue;
+      for (int f = 0; f < 2; ++f) {
+        const Expr* c = uncast(product->operands[1 - f].get());
+        if (!isVar(product->operands[f].get(), i) || !c || c->kind != ExprKind::VarRef || c->var >= fn.numParams ||
+            fn.vars[c->var].type.isPointer())
+          continue;
+        if (columns && *columns != c->var) return false;
+        columns = c->var;
+        return true;
+      }
+    }
+    return false;
+  };
+  visitExprs(*fn.body, [&](const Expr& e) {
+    if (e.kind == ExprKind::VarRef && e.var == array) ++refs;
+    if (e.kind == ExprKind::Subscript && isVar(e.operands[0].get(), array)) {
+      if (ownIndex(e.operands[1].get())) ++own;
+      else ok = false;
+    }
+    if ((e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::IncDec) &&
+        !e.operands.empty())
+      if (const Expr* target = uncast(e.operands[0].get()); target && target->kind == ExprKind::VarRef)
+        assigned.push_back(target->var);
+    return true;
+  });
+  if (!ok || refs == 0 || refs != own) return std::nullopt;
+  for (VarId v : assigned)
+    if (v == i || v == j || (columns && v == *columns)) return std::nullopt;
+  return fn.mode == IndexMode::Grid2D ? columns : std::optional<VarId>{kNone};
+}
+
+// Whether a part of a launch over `plan` reads only its own outputs' elements of the array
+// parameter `p` (given the launch's arguments: C must be the launch's columns).
+bool sliced(const Function& fn, const KernelParam& p, std::span<const GroupArrayArg> args,
+            const std::vector<const KernelParam*>& params, const LaunchPlan& plan) {
+  if (p.role == ParamRole::PerElementScalar) return true;
+  if (p.role != ParamRole::ReadOnlyArray || p.userParam < 0 || p.record) return false;
+  const std::optional<VarId> columns = ownIndexReads(fn, static_cast<VarId>(p.userParam));
+  if (!columns) return false;
+  if (*columns == kNone) return true;
+  for (std::size_t k = 0; k < params.size() && k < args.size(); ++k)
+    if (params[k]->userParam == static_cast<int>(*columns) && !args[k].array) {
+      const ScalarValue& v = args[k].scalar;
+      if (!isInteger(v.type)) return false;
+      return (isSigned(v.type) ? v.i : static_cast<std::int64_t>(v.u)) == plan.extent[1];
+    }
+  return false;
+}
+
 // The kernel's parameters that take arguments (not the extents), in order.
 std::vector<const KernelParam*> argumentParams(const Function& fn) {
   std::vector<const KernelParam*> out;
@@ -147,34 +229,45 @@ std::int64_t DeviceGroup::triangleTile(const Function& fn, const LaunchPlan& pla
   return tile;
 }
 
-GroupLaunch DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
-                                  const std::vector<std::vector<LaunchArg>>& launchArgs) const {
+GroupLaunch DeviceGroup::layout(const Function& fn, const LaunchPlan& plan) const {
   const auto n = static_cast<std::int64_t>(engines_.size());
   GroupLaunch r;
   if (n == 1) {
-    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);
-    engines_[0]->synchronize();
     r.parts.push_back({0, 0, plan.elements()});
     return r;
   }
   // A symmetric kernel whose whole launch takes its mirrored tiles: bands of equal work on the
   // triangle, each stored mirrored; any other kernel: rows balanced by rows.
-  const std::int64_t tile = triangleTile(kernels[0].function(), plan);
+  const std::int64_t tile = triangleTile(fn, plan);
   r.mirrored = tile > 0;
+  for (std::int64_t d = 0; d < n; ++d) {
+    std::pair<std::int64_t, std::int64_t> part = rowPart(plan, d, n);
+    if (r.mirrored) {
+      part = triangleBand(plan.extent[0], tile, d, n);
+      part.first *= plan.extent[1];
+      part.second *= plan.extent[1];
+    }
+    r.parts.push_back({static_cast<std::size_t>(d), part.first, part.second});
+  }
+  return r;
+}
+
+void DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
+                           const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const {
+  const auto n = static_cast<std::int64_t>(engines_.size());
+  if (n == 1) {
+    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);
+    engines_[0]->synchronize();
+    return;
+  }
   // Every part is launched before any is waited for: the devices run at once.
   std::vector<LaunchPlan> parts;
-  for (std::int64_t d = 0; d < n; ++d) {
+  for (const GroupLaunch::Part& part : layout.parts) {
     LaunchPlan p = plan;
-    if (r.mirrored) {
-      const auto [first, last] = triangleBand(plan.extent[0], tile, d, n);
-      p.partFirst = first * plan.extent[1];
-      p.partLast = last * plan.extent[1];
-      p.partTriangle = true;
-    } else {
-      std::tie(p.partFirst, p.partLast) = rowPart(plan, d, n);
-    }
+    p.partFirst = part.first;
+    p.partLast = part.last;
+    p.partTriangle = layout.mirrored;
     parts.push_back(p);
-    r.parts.push_back({static_cast<std::size_t>(d), p.partFirst, p.partLast});
   }
   auto failed = [&](std::size_t d, const std::exception& e) {
     return Error(name + ": the launch failed on engine " + std::to_string(d) + " of " + std::to_string(n) + " (" +
@@ -196,7 +289,6 @@ GroupLaunch DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& 
       throw failed(d, e);
     }
   }
-  return r;
 }
 
 GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std::string_view kernel,
@@ -214,7 +306,8 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     launchArgs.push_back(copiesOn(*engines_[d], args, buffers[d]));
     resolveLaunchArguments(kernels.back().function(), plan, launchArgs.back(), engines_[d].get());
   }
-  const GroupLaunch r = runParts(name, kernels, plan, launchArgs);
+  const GroupLaunch r = layout(kernels[0].function(), plan);
+  runParts(name, kernels, plan, r, launchArgs);
   // Gather into the caller's arrays. An engine's buffers are its copies of the array arguments, in order.
   const std::vector<const KernelParam*> params = argumentParams(kernels[0].function());
   std::size_t array = 0;
@@ -324,12 +417,28 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     launchArgs.push_back(argsOn(d));
     resolveLaunchArguments(kernels[d].function(), plan, launchArgs.back(), engines_[d].get());
   }
-  // Every engine reads whole arrays: a sharded one is replicated first (`out` excepted: only
-  // written). A void kernel's written arrays start from their values before the launch.
+  const Function& fn = kernels[0].function();
+  const GroupLaunch r = layout(fn, plan);
+  // A sharded array is replicated first (`out` excepted: only written), or where each part reads
+  // only its own outputs' elements of it (sliced: ownIndexReads, an element-wise kernel's
+  // per-element inputs), each engine gets the elements of its part it does not hold. A void
+  // kernel's written arrays start from their values before the launch.
   std::vector<std::pair<std::size_t, std::vector<std::uint8_t>>> before;
   for (std::size_t k = 0; k < args.size() && k < params.size(); ++k) {
     GroupArray* a = args[k].array;
     if (!a || params[k]->role == ParamRole::ResultArray) continue;
+    if (!a->replicated() && sliced(fn, *params[k], args, params, plan) &&
+        a->count_ >= static_cast<std::size_t>(plan.elements())) {
+      const std::size_t width = byteSize(a->element_);
+      for (const GroupLaunch::Part& part : r.parts)
+        for (const GroupArray::Shard& s : a->shards_) {
+          const std::size_t from = std::max(s.first, static_cast<std::size_t>(part.first)),
+                            to = std::min(s.first + s.count, static_cast<std::size_t>(part.last));
+          if (s.engine != part.engine && from < to)
+            a->copies_[part.engine]->copyFrom(*a->copies_[s.engine], (to - from) * width, from * width, from * width);
+        }
+      continue;
+    }
     a->replicate();
     if (params[k]->role == ParamRole::WritableArray && engines_.size() > 1) {
       std::vector<std::uint8_t> bytes(a->count_ * byteSize(a->element_));
@@ -337,7 +446,7 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
       before.emplace_back(k, std::move(bytes));
     }
   }
-  const GroupLaunch r = runParts(name, kernels, plan, launchArgs);
+  runParts(name, kernels, plan, r, launchArgs);
   if (engines_.size() == 1) {
     for (const GroupArrayArg& a : args)
       if (a.array) a.array->shards_.clear();

@@ -32,6 +32,10 @@ CULIFT_UNIFORM(a) float Axpy(float x, float y, float a) { return a * x + y; }
 CULIFT_KERNEL void Scale(float* y, float a, int i) { y[i] = y[i] * a; }
 CULIFT_KERNEL void Count(const int* bin, int* counts, int i) { counts[bin[i]] += 1; }
 CULIFT_KERNEL int Checked(const int* x, int n, int i) { return x[i * n]; }
+CULIFT_KERNEL float Twice(const float* s, int i) { return 2.0f * s[i]; }
+CULIFT_KERNEL float Neighbor(const float* s, int i) { return s[i > 0 ? i - 1 : 0]; }
+CULIFT_KERNEL float Shift(const float* m, int cols, int i, int j) { return m[j + cols * i] + 1.0f; }
+CULIFT_KERNEL float Plane(const float* a, const float* b, int i, int j) { return a[i] * b[j]; }
 )";
 
 std::shared_ptr<const Module> groupModule() {
@@ -113,13 +117,16 @@ void checkGroup(const DeviceGroup& group) {
     CHECK(next == 1001);
   }
   CHECK(sameBytes(rsums.read<float>(), sums));
-  // Axpy reads the sharded sums on every engine: replicated first.
+  // Axpy reads each element's own sum: the sharded sums are sliced (each engine already holds its
+  // part's), then replicated on demand.
   const std::vector<float> ey1001(ey.begin(), ey.begin() + 1001);
   GroupArray ry(group, ey1001), raxpy(group, Scalar::F32, 1001);
   CHECK_THROWS_AS(ry.write(ey.data(), ey.size()), ArgumentError);  // a count other than the array's
   group.launch(module, "Axpy", LaunchPlanner::for1D(1001),
                std::vector{GroupArrayArg::of(rsums), GroupArrayArg::of(ry), GroupArrayArg::of(1.5f),
                            GroupArrayArg::of(raxpy)});
+  CHECK(rsums.replicated() == (group.size() == 1));
+  rsums.replicate();
   CHECK(rsums.replicated());
   for (std::size_t d = 0; d < group.size(); ++d) {
     std::vector<float> copy(1001);
@@ -244,6 +251,57 @@ TEST_CASE("a symmetric launch's bands of the triangle start at tiles and hold eq
       INFO("output (" << i << ", " << j << ")");
       CHECK(holder[i * n + j] == (j < ends[bandOf(i)] ? bandOf(i) : bandOf(j)));
     }
+}
+
+TEST_CASE("a sharded array a launch reads only at its outputs' own index is sliced, not replicated", "[cpu][group]") {
+  const auto module = groupModule();
+  const DeviceGroup group({Engine::createCpu(), Engine::createCpu(), Engine::createCpu()});
+  // 1-D: sums sharded by rows; Twice reads s[i]: each engine gets its own rows (they are already
+  // there), and the array stays sharded.
+  const std::vector<float> x = values<float>(101 * 7, 2.0);
+  GroupArray rx(group, x), sums(group, Scalar::F32, 101), twice(group, Scalar::F32, 101);
+  group.launch(module, "RowSum", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(rx), GroupArrayArg::of(7), GroupArrayArg::of(sums)});
+  REQUIRE_FALSE(sums.replicated());
+  group.launch(module, "Twice", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(sums), GroupArrayArg::of(twice)});
+  CHECK_FALSE(sums.replicated());
+  const std::vector<float> s = sums.read<float>(), t = twice.read<float>();
+  for (std::size_t k = 0; k < s.size(); ++k) CHECK(t[k] == 2.0f * s[k]);
+  // A read at another output's index: replicated first.
+  GroupArray neighbor(group, Scalar::F32, 101);
+  group.launch(module, "Neighbor", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(twice), GroupArrayArg::of(neighbor)});
+  CHECK(twice.replicated());
+  const std::vector<float> nb = neighbor.read<float>();
+  for (std::size_t k = 1; k < nb.size(); ++k) CHECK(nb[k] == t[k - 1]);
+  // 2-D: m[j + cols * i] with cols the launch's columns is its own output; with other columns not.
+  GroupArray a(group, values<float>(13, 1.0)), b(group, values<float>(9, 3.0)), plane(group, Scalar::F32, 13 * 9);
+  group.launch(module, "Plane", LaunchPlanner::for2D(13, 9),
+               std::vector{GroupArrayArg::of(a), GroupArrayArg::of(b), GroupArrayArg::of(plane)});
+  REQUIRE_FALSE(plane.replicated());
+  const std::vector<float> p = plane.read<float>();
+  GroupArray shifted(group, Scalar::F32, 13 * 9);
+  group.launch(module, "Shift", LaunchPlanner::for2D(13, 9),
+               std::vector{GroupArrayArg::of(plane), GroupArrayArg::of(9), GroupArrayArg::of(shifted)});
+  CHECK_FALSE(plane.replicated());
+  const std::vector<float> sh = shifted.read<float>();
+  for (std::size_t k = 0; k < sh.size(); ++k) CHECK(sh[k] == p[k] + 1.0f);
+  GroupArray narrow(group, Scalar::F32, 13 * 8);
+  group.launch(module, "Shift", LaunchPlanner::for2D(13, 8),
+               std::vector{GroupArrayArg::of(plane), GroupArrayArg::of(9), GroupArrayArg::of(narrow)});
+  CHECK(plane.replicated());
+  const std::vector<float> nr = narrow.read<float>();
+  for (std::size_t r = 0; r < 13; ++r)
+    for (std::size_t c = 0; c < 8; ++c) CHECK(nr[r * 8 + c] == p[r * 9 + c] + 1.0f);
+  // Element-wise: the per-element inputs are the element's own.
+  GroupArray ey(group, values<float>(101, 5.0)), axpy(group, Scalar::F32, 101);
+  group.launch(module, "Axpy", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(sums), GroupArrayArg::of(ey), GroupArrayArg::of(0.5f),
+                           GroupArrayArg::of(axpy)});
+  CHECK_FALSE(sums.replicated());
+  const std::vector<float> ax = axpy.read<float>(), yv = values<float>(101, 5.0);
+  for (std::size_t k = 0; k < ax.size(); ++k) CHECK(ax[k] == 0.5f * s[k] + yv[k]);
 }
 
 TEST_CASE("a buffer copies from another engine's buffer, ranges checked", "[cpu][group]") {

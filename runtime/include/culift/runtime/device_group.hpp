@@ -98,8 +98,11 @@ class DeviceGroup {
                      std::span<const GroupArrayArg> args) const;
 
  private:
-  GroupLaunch runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
-                       const std::vector<std::vector<LaunchArg>>& launchArgs) const;
+  // Each engine's part of a launch of `fn` over `plan` (rows, or bands of a symmetric kernel's
+  // triangle); then the parts launched at once and waited for.
+  GroupLaunch layout(const Function& fn, const LaunchPlan& plan) const;
+  void runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
+                const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const;
   // The tile rows a launch of `fn` over `plan` splits its triangle by (its largest mirrored tile),
   // where every engine is a GPU and the whole launch takes the mirrored tiles; 0 otherwise.
   std::int64_t triangleTile(const Function& fn, const LaunchPlan& plan) const;
