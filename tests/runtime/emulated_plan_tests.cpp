@@ -421,15 +421,30 @@ TEST_CASE("emulated on the host, batched tensor-core entries stay within the con
   }
 }
 
+namespace {
+
+// A 70 x 90 GEMM of k 37 (Gemm of loop_plan_kernels.hpp: beta * C + alpha * A B) and its
+// per-thread outputs.
+struct GemmCase {
+  static constexpr int ni = 70, nj = 90, nk = 37;
+  std::vector<float> A, B, C, want;
+  explicit GemmCase(unsigned seed)
+      : A(values<float>(static_cast<std::size_t>(ni) * nk, seed)),
+        B(values<float>(static_cast<std::size_t>(nk) * nj, seed + 1)),
+        C(values<float>(static_cast<std::size_t>(ni) * nj, seed + 2)),
+        want(static_cast<std::size_t>(ni) * nj, -7.0f) {
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
+                         [&] { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, want.data(), ni, nj); });
+  }
+};
+
+}  // namespace
+
 TEST_CASE("emulated on the host, a part wrapper writes its part's outputs, the per-thread bits", "[emulated][part]") {
   // 2-D: a part that starts and ends inside rows; 3-D: planes and rows cut.
-  const int ni = 70, nj = 90, nk = 37;
-  const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 20),
-                           B = values<float>(static_cast<std::size_t>(nk) * nj, 21),
-                           C = values<float>(static_cast<std::size_t>(ni) * nj, 22);
-  std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f);
-  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
-                       [&] { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, want.data(), ni, nj); });
+  const GemmCase g(20);
+  const int ni = g.ni, nj = g.nj, nk = g.nk;
+  const std::vector<float>&A = g.A, &B = g.B, &C = g.C, &want = g.want;
   for (const auto& [first, last] : {std::pair{0ll, 6300ll}, std::pair{95ll, 4001ll}, std::pair{6299ll, 6300ll}}) {
     INFO("part [" << first << ", " << last << ")");
     std::vector<float> got(want.size(), -7.0f);
@@ -480,13 +495,9 @@ void comparePart(const std::vector<float>& want, long long row, long long first,
 TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, the per-thread bits",
           "[emulated][part]") {
   // Tiles2D (a tiled contraction): parts that start inside a tile and end at the last row.
-  const int ni = 70, nj = 90, nk = 37;
-  const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 30),
-                           B = values<float>(static_cast<std::size_t>(nk) * nj, 31),
-                           C = values<float>(static_cast<std::size_t>(ni) * nj, 32);
-  std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f);
-  culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1),
-                       [&] { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, want.data(), ni, nj); });
+  const GemmCase g(30);
+  const int ni = g.ni, nj = g.nj, nk = g.nk;
+  const std::vector<float>&A = g.A, &B = g.B, &C = g.C, &want = g.want;
   for (const auto& [first, last] :
        {std::pair{0ll, 70ll}, std::pair{13ll, 45ll}, std::pair{64ll, 70ll}, std::pair{69ll, 70ll}})
     comparePart(want, nj, first, last, [&](long long f, long long l, float* out) {
