@@ -6,7 +6,8 @@
 //   triangle, a part of the group its rows' plain tiles) at --size: median ms of the whole launch
 //   on one engine, of the group's launch (parts launched, then each waited for; `out` left
 //   sharded), and their ratio;
-// - the host's cost of a group launch: a launch of one output on one engine and on the group
+// - the Pearson pipeline (--pipeline-rows x --pipeline-cols), its arrays kept on the engines;
+// - the host's cost of a group launch: a launch of two outputs on one engine and on the group
 //   (launch and wait), the difference per engine.
 //
 //   culift_group_bench [--size N] [--samples S]     (on the GPU machine: CULIFT_SOURCE_ROOT set)
@@ -30,6 +31,11 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 cl::opt<int> Size("size", cl::desc("GEMM and GramDot size (default 8192)"), cl::init(8192));
+cl::opt<int> PipelineRows("pipeline-rows", cl::desc("Pearson pipeline rows (default 16384)"), cl::init(16384));
+cl::opt<int> PipelineCols("pipeline-cols", cl::desc("Pearson pipeline columns per row (default 1024)"), cl::init(1024));
+cl::opt<int> CpuEngines(
+    "cpu-engines", cl::desc("a check without a GPU: a group of N CPU engines instead of the GPUs (use small sizes)"),
+    cl::init(0));
 cl::opt<int> Samples("samples", cl::desc("timed launches per row (default 7)"), cl::init(7));
 cl::opt<std::string> SourceRoot("source-root", cl::desc("the repository root (default: $CULIFT_SOURCE_ROOT, .)"));
 
@@ -104,8 +110,38 @@ void measure(const char* name, const rt::DeviceGroup& group, const std::shared_p
       {rt::ScalarValue::of(1.5f), rt::ScalarValue::of(0.5f), rt::ScalarValue::of(n), rt::ScalarValue::of(n)});
   row(("GramDot " + std::to_string(n)).c_str(), group, pearson, "GramDot", rt::LaunchPlanner::for2D(n, n),
       {values(un * un, 4)}, {rt::ScalarValue::of(n)});
-  // The host's cost: one output.
   const rt::DeviceGroup one({std::shared_ptr<rt::Engine>(std::shared_ptr<rt::Engine>{}, &group.engine(0))});
+  // The Pearson pipeline (RowSum, RowSumSq, GramDot, CorrelationCell), its arrays kept on the
+  // engines: the row statistics and the Gram matrix stay sharded; CorrelationCell's rows read
+  // their own cells of the Gram matrix (sliced: the mirrored cells copied from the engines that
+  // hold them) and every row's statistics (replicated).
+  {
+    const int rows = PipelineRows, cols = PipelineCols;
+    const std::vector<float> x = values(static_cast<std::size_t>(rows) * cols, 6);
+    auto pipelineOn = [&](const rt::DeviceGroup& g) {
+      rt::GroupArray rx(g, x), sums(g, Scalar::F32, rows), sumsq(g, Scalar::F32, rows),
+          dot(g, Scalar::F32, static_cast<std::size_t>(rows) * rows),
+          corr(g, Scalar::F32, static_cast<std::size_t>(rows) * rows);
+      using A = rt::GroupArrayArg;
+      auto run = [&] {
+        g.launch(pearson, "RowSum", rt::LaunchPlanner::for1D(rows), std::vector{A::of(rx), A::of(cols), A::of(sums)});
+        g.launch(pearson, "RowSumSq", rt::LaunchPlanner::for1D(rows),
+                 std::vector{A::of(rx), A::of(cols), A::of(sumsq)});
+        g.launch(pearson, "GramDot", rt::LaunchPlanner::for2D(rows, rows),
+                 std::vector{A::of(rx), A::of(cols), A::of(dot)});
+        g.launch(pearson, "CorrelationCell", rt::LaunchPlanner::for2D(rows, rows),
+                 std::vector{A::of(dot), A::of(sums), A::of(sumsq), A::of(rows), A::of(cols), A::of(corr)});
+      };
+      const double ms = medianMs(run);
+      return std::pair{ms, corr.read<float>()};
+    };
+    const auto [oneMs, oneOut] = pipelineOn(one);
+    const auto [groupMs, groupOut] = pipelineOn(group);
+    std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n",
+                ("Pearson pipeline " + std::to_string(rows) + " x " + std::to_string(cols)).c_str(), group.size(),
+                oneMs, groupMs, oneMs / groupMs, oneOut == groupOut ? "same bytes" : "DIFFERENT");
+  }
+  // The host's cost: one output.
   auto tinyOn = [&](const rt::DeviceGroup& g) {
     rt::GroupArray x(g, values(8, 5)), out(g, Scalar::F32, 2);
     std::vector args{rt::GroupArrayArg::of(x), rt::GroupArrayArg::of(4), rt::GroupArrayArg::of(out)};
@@ -126,6 +162,12 @@ int main(int argc, char** argv) {
     const auto pearson = translated("examples/pearson/pearson_metrics.hpp");
     rt::EngineOptions options;
     options.math = rt::MathMode::Strict;  // the group's parts and one engine's launch: the same bits
+    if (CpuEngines > 0) {
+      std::vector<std::shared_ptr<rt::Engine>> engines;
+      for (int e = 0; e < CpuEngines; ++e) engines.push_back(rt::Engine::createCpu(options));
+      measure("CPU engines", rt::DeviceGroup(std::move(engines)), blas, pearson);
+      return 0;
+    }
     const rt::DeviceGroup all = rt::DeviceGroup::gpus(options);
     measure("every GPU of the host", all, blas, pearson);
     measure("two engines on GPU 0", rt::DeviceGroup::gpus(options, {0, 0}), blas, pearson);
