@@ -72,12 +72,25 @@ std::shared_ptr<const Module> translated(const std::string& header) {
   return r.module;
 }
 
-// One row: `kernel` over `plan` on the group's first engine alone and on the group.
-void row(const char* what, const rt::DeviceGroup& group, const std::shared_ptr<const Module>& module,
+// A group of the group's first engine alone.
+rt::DeviceGroup firstEngineOf(const rt::DeviceGroup& group) {
+  return rt::DeviceGroup({std::shared_ptr<rt::Engine>(std::shared_ptr<rt::Engine>{}, &group.engine(0))});
+}
+
+// One row: `timeOn(g)` (the median ms of a launch on group g and its result) on the group's first
+// engine alone and on the group.
+template <typename TimeOn> void compare(const std::string& what, const rt::DeviceGroup& group, TimeOn&& timeOn) {
+  const auto [oneMs, oneOut] = timeOn(firstEngineOf(group));
+  const auto [groupMs, groupOut] = timeOn(group);
+  std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n", what.c_str(), group.size(), oneMs, groupMs,
+              oneMs / groupMs, oneOut == groupOut ? "same bytes" : "DIFFERENT");
+}
+
+// `kernel` over `plan`, its inputs and `out` kept on the engines.
+void row(const std::string& what, const rt::DeviceGroup& group, const std::shared_ptr<const Module>& module,
          const char* kernel, const rt::LaunchPlan& plan, const std::vector<std::vector<float>>& inputs,
          const std::vector<rt::ScalarValue>& scalars) {
-  const rt::DeviceGroup one({std::shared_ptr<rt::Engine>(std::shared_ptr<rt::Engine>{}, &group.engine(0))});
-  auto timeOn = [&](const rt::DeviceGroup& g) {
+  compare(what, group, [&](const rt::DeviceGroup& g) {
     std::vector<std::unique_ptr<rt::GroupArray>> arrays;
     std::vector<rt::GroupArrayArg> args;
     for (const auto& in : inputs)
@@ -88,12 +101,7 @@ void row(const char* what, const rt::DeviceGroup& group, const std::shared_ptr<c
     args.push_back(rt::GroupArrayArg::of(out));
     const double ms = medianMs([&] { g.launch(module, kernel, plan, args); });
     return std::pair{ms, out.read<float>()};
-  };
-  const auto [oneMs, oneOut] = timeOn(one);
-  const auto [groupMs, groupOut] = timeOn(group);
-  const bool same = oneOut == groupOut;
-  std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n", what, group.size(), oneMs, groupMs, oneMs / groupMs,
-              same ? "same bytes" : "DIFFERENT");
+  });
 }
 
 void measure(const char* name, const rt::DeviceGroup& group, const std::shared_ptr<const Module>& blas,
@@ -105,12 +113,11 @@ void measure(const char* name, const rt::DeviceGroup& group, const std::shared_p
               "check");
   const int n = Size;
   const auto un = static_cast<std::size_t>(n);
-  row(("GemmCell " + std::to_string(n)).c_str(), group, blas, "GemmCell", rt::LaunchPlanner::for2D(n, n),
+  row("GemmCell " + std::to_string(n), group, blas, "GemmCell", rt::LaunchPlanner::for2D(n, n),
       {values(un * un, 1), values(un * un, 2), values(un * un, 3)},
       {rt::ScalarValue::of(1.5f), rt::ScalarValue::of(0.5f), rt::ScalarValue::of(n), rt::ScalarValue::of(n)});
-  row(("GramDot " + std::to_string(n)).c_str(), group, pearson, "GramDot", rt::LaunchPlanner::for2D(n, n),
-      {values(un * un, 4)}, {rt::ScalarValue::of(n)});
-  const rt::DeviceGroup one({std::shared_ptr<rt::Engine>(std::shared_ptr<rt::Engine>{}, &group.engine(0))});
+  row("GramDot " + std::to_string(n), group, pearson, "GramDot", rt::LaunchPlanner::for2D(n, n), {values(un * un, 4)},
+      {rt::ScalarValue::of(n)});
   // The Pearson pipeline (RowSum, RowSumSq, GramDot, CorrelationCell), its arrays kept on the
   // engines: the row statistics and the Gram matrix stay sharded; CorrelationCell's rows read
   // their own cells of the Gram matrix (sliced: the mirrored cells copied from the engines that
@@ -118,28 +125,25 @@ void measure(const char* name, const rt::DeviceGroup& group, const std::shared_p
   {
     const int rows = PipelineRows, cols = PipelineCols;
     const std::vector<float> x = values(static_cast<std::size_t>(rows) * cols, 6);
-    auto pipelineOn = [&](const rt::DeviceGroup& g) {
-      rt::GroupArray rx(g, x), sums(g, Scalar::F32, rows), sumsq(g, Scalar::F32, rows),
-          dot(g, Scalar::F32, static_cast<std::size_t>(rows) * rows),
-          corr(g, Scalar::F32, static_cast<std::size_t>(rows) * rows);
-      using A = rt::GroupArrayArg;
-      auto run = [&] {
-        g.launch(pearson, "RowSum", rt::LaunchPlanner::for1D(rows), std::vector{A::of(rx), A::of(cols), A::of(sums)});
-        g.launch(pearson, "RowSumSq", rt::LaunchPlanner::for1D(rows),
-                 std::vector{A::of(rx), A::of(cols), A::of(sumsq)});
-        g.launch(pearson, "GramDot", rt::LaunchPlanner::for2D(rows, rows),
-                 std::vector{A::of(rx), A::of(cols), A::of(dot)});
-        g.launch(pearson, "CorrelationCell", rt::LaunchPlanner::for2D(rows, rows),
-                 std::vector{A::of(dot), A::of(sums), A::of(sumsq), A::of(rows), A::of(cols), A::of(corr)});
-      };
-      const double ms = medianMs(run);
-      return std::pair{ms, corr.read<float>()};
-    };
-    const auto [oneMs, oneOut] = pipelineOn(one);
-    const auto [groupMs, groupOut] = pipelineOn(group);
-    std::printf("| %-28s | %2zu | %10.3f | %10.3f | %6.2fx | %s |\n",
-                ("Pearson pipeline " + std::to_string(rows) + " x " + std::to_string(cols)).c_str(), group.size(),
-                oneMs, groupMs, oneMs / groupMs, oneOut == groupOut ? "same bytes" : "DIFFERENT");
+    compare("Pearson pipeline " + std::to_string(rows) + " x " + std::to_string(cols), group,
+            [&](const rt::DeviceGroup& g) {
+              rt::GroupArray rx(g, x), sums(g, Scalar::F32, rows), sumsq(g, Scalar::F32, rows),
+                  dot(g, Scalar::F32, static_cast<std::size_t>(rows) * rows),
+                  corr(g, Scalar::F32, static_cast<std::size_t>(rows) * rows);
+              using A = rt::GroupArrayArg;
+              auto run = [&] {
+                g.launch(pearson, "RowSum", rt::LaunchPlanner::for1D(rows),
+                         std::vector{A::of(rx), A::of(cols), A::of(sums)});
+                g.launch(pearson, "RowSumSq", rt::LaunchPlanner::for1D(rows),
+                         std::vector{A::of(rx), A::of(cols), A::of(sumsq)});
+                g.launch(pearson, "GramDot", rt::LaunchPlanner::for2D(rows, rows),
+                         std::vector{A::of(rx), A::of(cols), A::of(dot)});
+                g.launch(pearson, "CorrelationCell", rt::LaunchPlanner::for2D(rows, rows),
+                         std::vector{A::of(dot), A::of(sums), A::of(sumsq), A::of(rows), A::of(cols), A::of(corr)});
+              };
+              const double ms = medianMs(run);
+              return std::pair{ms, corr.read<float>()};
+            });
   }
   // The host's cost: one output.
   auto tinyOn = [&](const rt::DeviceGroup& g) {
@@ -147,7 +151,7 @@ void measure(const char* name, const rt::DeviceGroup& group, const std::shared_p
     std::vector args{rt::GroupArrayArg::of(x), rt::GroupArrayArg::of(4), rt::GroupArrayArg::of(out)};
     return medianMs([&] { g.launch(pearson, "RowSum", rt::LaunchPlanner::for1D(2), args); });
   };
-  const double tinyOne = tinyOn(one), tinyGroup = tinyOn(group);
+  const double tinyOne = tinyOn(firstEngineOf(group)), tinyGroup = tinyOn(group);
   std::printf("host cost of a launch of 2 outputs: one engine %.1f us, the group %.1f us: %.1f us more per engine\n",
               tinyOne * 1e3, tinyGroup * 1e3, (tinyGroup - tinyOne) * 1e3 / static_cast<double>(group.size()));
 }

@@ -59,10 +59,6 @@ std::vector<LaunchArg> copiesOn(Engine& e, std::span<const GroupArg> args, std::
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 // The gather of an array a void kernel writes: the elements each part changed from `original`
 // (`now(d)` reads engine d's copy into the buffer it is given), applied to `dst` in the parts'
 // order; an element two parts changed (even to the same value) is a conflict.
@@ -367,15 +363,18 @@ void GroupArray::read(void* values) const {
     if (s.count) copies_[s.engine]->readBytes(dst + s.first * width, s.count * width, s.first * width);
 }
 
+void GroupArray::copyMissing(std::size_t engine, std::size_t first, std::size_t last) {
+  const std::size_t width = byteSize(element_);
+  for (const Shard& s : shards_) {
+    const std::size_t from = std::max(s.first, first), to = std::min(s.first + s.count, last);
+    if (s.engine != engine && from < to)
+      copies_[engine]->copyFrom(*copies_[s.engine], (to - from) * width, from * width, from * width);
+  }
+}
+
 void GroupArray::replicate() {
   if (shards_.empty()) return;
-  const std::size_t width = byteSize(element_);
-  // Each engine gets the elements it does not hold from the engine that does: device to device
-  // between GPUs, through the host otherwise.
-  for (std::size_t d = 0; d < copies_.size(); ++d)
-    for (const Shard& s : shards_)
-      if (s.engine != d && s.count)
-        copies_[d]->copyFrom(*copies_[s.engine], s.count * width, s.first * width, s.first * width);
+  for (std::size_t d = 0; d < copies_.size(); ++d) copyMissing(d, 0, count_);
   shards_.clear();
 }
 
@@ -429,14 +428,8 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     if (!a || params[k]->role == ParamRole::ResultArray) continue;
     if (!a->replicated() && sliced(fn, *params[k], args, params, plan) &&
         a->count_ >= static_cast<std::size_t>(plan.elements())) {
-      const std::size_t width = byteSize(a->element_);
       for (const GroupLaunch::Part& part : r.parts)
-        for (const GroupArray::Shard& s : a->shards_) {
-          const std::size_t from = std::max(s.first, static_cast<std::size_t>(part.first)),
-                            to = std::min(s.first + s.count, static_cast<std::size_t>(part.last));
-          if (s.engine != part.engine && from < to)
-            a->copies_[part.engine]->copyFrom(*a->copies_[s.engine], (to - from) * width, from * width, from * width);
-        }
+        a->copyMissing(part.engine, static_cast<std::size_t>(part.first), static_cast<std::size_t>(part.last));
       continue;
     }
     a->replicate();

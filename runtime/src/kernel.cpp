@@ -380,7 +380,6 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     if (part.empty())
       throw ArgumentError(name() + ": a module built by hand has no entry for a part of a launch; launch it whole");
     const std::int64_t first = plan.partFirst, last = plan.partEnd(), count = last - first;
-    if (count == 0) return;
     // The wrapper's grid-stride loop takes any grid: a 1-D one over the part's outputs.
     const LaunchPlan shape = LaunchPlanner::for1D(count, 256, engine_->device().limits);
     LaunchPlan p = plan;

@@ -152,6 +152,9 @@ class GroupArray {
 
  private:
   friend class DeviceGroup;
+  // Copies to engine `engine` the elements of [first, last) that other engines hold: device to
+  // device between GPUs, through the host otherwise.
+  void copyMissing(std::size_t engine, std::size_t first, std::size_t last);
   Scalar element_;
   std::size_t count_;
   std::vector<std::unique_ptr<Buffer>> copies_;
