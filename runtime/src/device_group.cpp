@@ -212,8 +212,8 @@ std::vector<GroupArray::Shard> outputShards(const GroupLaunch& launch, const Lau
   return shards;
 }
 
-std::int64_t DeviceGroup::triangleTile(const Function& fn, const LaunchPlan& plan) const {
-  if (engines_.size() < 2 || plan.rank != 2 || plan.extent[0] != plan.extent[1]) return 0;
+std::int64_t DeviceGroup::mirroredTile(const Function& fn, const LaunchPlan& plan) const {
+  if (plan.rank != 2 || plan.extent[0] != plan.extent[1]) return 0;
   for (const auto& e : engines_)
     if (e->backend() != Backend::Gpu) return 0;
   const std::optional<PlanChoice> whole = choosePlanEntry(fn, plan, engines_[0]->device());
@@ -225,21 +225,20 @@ std::int64_t DeviceGroup::triangleTile(const Function& fn, const LaunchPlan& pla
   return tile;
 }
 
-GroupLaunch DeviceGroup::layout(const Function& fn, const LaunchPlan& plan) const {
-  const auto n = static_cast<std::int64_t>(engines_.size());
+GroupLaunch splitLayout(const LaunchPlan& plan, std::size_t parts, std::int64_t triangleTile) {
+  const auto n = static_cast<std::int64_t>(parts);
   GroupLaunch r;
-  if (n == 1) {
+  if (n <= 1) {
     r.parts.push_back({0, 0, plan.elements()});
     return r;
   }
   // A symmetric kernel whose whole launch takes its mirrored tiles: bands of equal work on the
   // triangle, each stored mirrored; any other kernel: rows balanced by rows.
-  const std::int64_t tile = triangleTile(fn, plan);
-  r.mirrored = tile > 0;
+  r.mirrored = triangleTile > 0 && plan.rank == 2 && plan.extent[0] == plan.extent[1];
   for (std::int64_t d = 0; d < n; ++d) {
     std::pair<std::int64_t, std::int64_t> part = rowPart(plan, d, n);
     if (r.mirrored) {
-      part = triangleBand(plan.extent[0], tile, d, n);
+      part = triangleBand(plan.extent[0], triangleTile, d, n);
       part.first *= plan.extent[1];
       part.second *= plan.extent[1];
     }
@@ -248,11 +247,15 @@ GroupLaunch DeviceGroup::layout(const Function& fn, const LaunchPlan& plan) cons
   return r;
 }
 
+GroupLaunch DeviceGroup::layout(const Function& fn, const LaunchPlan& plan) const {
+  return splitLayout(plan, engines_.size(), engines_.size() > 1 ? mirroredTile(fn, plan) : 0);
+}
+
 void DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
                            const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const {
   const auto n = static_cast<std::int64_t>(engines_.size());
-  if (n == 1) {
-    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);
+  if (n == 1 && layout.parts.size() == 1 && layout.parts[0].first == 0 && layout.parts[0].last == plan.elements()) {
+    kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);  // the whole launch, as the engine runs it
     engines_[0]->synchronize();
     return;
   }
@@ -289,6 +292,23 @@ void DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels
 
 GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std::string_view kernel,
                                 const LaunchPlan& plan, std::span<const GroupArg> args) const {
+  return launchHost(module, kernel, plan, args, nullptr, 0);
+}
+
+GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std::string_view kernel,
+                                const LaunchPlan& plan, std::span<const GroupArg> args, const GroupLaunch& split,
+                                std::size_t first) const {
+  if (first > split.parts.size() || split.parts.size() - first < engines_.size())
+    throw ArgumentError(std::string(kernel) + ": a split of " + std::to_string(split.parts.size()) +
+                        " parts has no parts [" + std::to_string(first) + ", " +
+                        std::to_string(first + engines_.size()) + ") for this group of " +
+                        std::to_string(engines_.size()));
+  return launchHost(module, kernel, plan, args, &split, first);
+}
+
+GroupLaunch DeviceGroup::launchHost(const std::shared_ptr<const Module>& module, std::string_view kernel,
+                                    const LaunchPlan& plan, std::span<const GroupArg> args, const GroupLaunch* split,
+                                    std::size_t first) const {
   const std::string name(kernel);
   if (!plan.whole()) throw ArgumentError(name + ": a group launch takes a whole plan, not a part");
   for (const GroupArg& a : args)
@@ -302,7 +322,12 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     launchArgs.push_back(copiesOn(*engines_[d], args, buffers[d]));
     resolveLaunchArguments(kernels.back().function(), plan, launchArgs.back(), engines_[d].get());
   }
-  const GroupLaunch r = layout(kernels[0].function(), plan);
+  // The whole launch's parts, and this group's: engine d's part first + d of them.
+  const GroupLaunch all = split ? *split : layout(kernels[0].function(), plan);
+  GroupLaunch r;
+  r.mirrored = all.mirrored;
+  for (std::size_t d = 0; d < engines_.size(); ++d)
+    r.parts.push_back({d, all.parts[first + d].first, all.parts[first + d].last});
   runParts(name, kernels, plan, r, launchArgs);
   // Gather into the caller's arrays. An engine's buffers are its copies of the array arguments, in order.
   const std::vector<const KernelParam*> params = argumentParams(kernels[0].function());
@@ -319,8 +344,9 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     auto bufferOf = [&](std::size_t d) -> Buffer& { return *buffers[d][copy]; };
     if (p.role == ParamRole::ResultArray) {
       // `out`: where each part wrote it, whole records of consecutive elements.
-      for (const GroupArray::Shard& s : outputShards(r, plan, p.record ? p.record->elements() : 1))
-        if (s.count) bufferOf(s.engine).readBytes(dst + s.first * width, s.count * width, s.first * width);
+      for (const GroupArray::Shard& s : outputShards(all, plan, p.record ? p.record->elements() : 1))
+        if (s.count && s.engine >= first && s.engine - first < engines_.size())
+          bufferOf(s.engine - first).readBytes(dst + s.first * width, s.count * width, s.first * width);
       continue;
     }
     const auto* before = static_cast<const std::uint8_t*>(a.input);

@@ -98,6 +98,13 @@ bool EnvironmentReport::gpuUsable() const {
   return std::any_of(devices.begin(), devices.end(), [&](const DeviceReport& d) { return d.arch() >= lowest; });
 }
 
+int gpuCount() {
+  auto api = detail::DriverApi::load(nullptr);
+  int count = 0;
+  if (!api || api->cuInit(0) != detail::kCudaSuccess || api->cuDeviceGetCount(&count) != detail::kCudaSuccess) return 0;
+  return count;
+}
+
 EnvironmentReport probeEnvironment() {
   EnvironmentReport r;
   r.cudaVisibleDevices = envOr("CUDA_VISIBLE_DEVICES", &r.cudaVisibleDevicesSet);

@@ -330,6 +330,53 @@ TEST_CASE("a launch's parts are whole rows, balanced", "[cpu][group]") {
   CHECK(balancedPart(10, 2, 3) == std::pair<std::int64_t, std::int64_t>{6, 10});
 }
 
+TEST_CASE("groups that each run their share of a wider split give one engine's bytes", "[cpu][group]") {
+  // What the ranks of an MPI job do (culift/mpi.hpp): a split of 5 parts over a group of 2 and a
+  // group of 3 engines, each gathering only its parts' outputs into its own arrays.
+  const auto module = groupModule();
+  auto cpus = [](std::size_t n) {
+    std::vector<std::shared_ptr<Engine>> engines;
+    for (std::size_t e = 0; e < n; ++e) engines.push_back(Engine::createCpu());
+    return DeviceGroup(std::move(engines));
+  };
+  const DeviceGroup two = cpus(2), three = cpus(3), single = cpus(1);
+  const LaunchPlan plan = LaunchPlanner::for2D(101, 13);
+  const GroupLaunch split = splitLayout(plan, 5, 0);
+  REQUIRE(split.parts.size() == 5);
+  CHECK_FALSE(split.mirrored);
+  const std::vector<float> a = values<float>(101, 2.0), b = values<float>(13, 3.0);
+  std::vector<float> whole(101 * 13, -1.0f), first(101 * 13, -1.0f), second(101 * 13, -1.0f);
+  single.launch(module, "Plane", plan, std::vector{GroupArg::array(a), GroupArg::array(b), GroupArg::array(whole)});
+  const GroupLaunch mine = two.launch(module, "Plane", plan,
+                                      std::vector{GroupArg::array(a), GroupArg::array(b), GroupArg::array(first)},
+                                      split, 0);
+  three.launch(module, "Plane", plan, std::vector{GroupArg::array(a), GroupArg::array(b), GroupArg::array(second)},
+               split, 2);
+  REQUIRE(mine.parts.size() == 2);
+  CHECK(mine.parts[1].engine == 1);
+  CHECK(mine.parts[1].last == split.parts[1].last);
+  // Each group wrote its parts' outputs only; together they are the whole launch's.
+  const auto end = static_cast<std::size_t>(split.parts[1].last);
+  std::vector<float> merged(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(end));
+  merged.insert(merged.end(), second.begin() + static_cast<std::ptrdiff_t>(end), second.end());
+  CHECK(sameBytes(merged, whole));
+  CHECK(first[end] == -1.0f);
+  CHECK(second[end - 1] == -1.0f);
+  // A void kernel: each group changes its parts' elements of y only.
+  std::vector<float> y = values<float>(2049, 4.0), y1 = y;
+  const GroupLaunch rows = splitLayout(LaunchPlanner::for1D(2049), 5, 0);
+  three.launch(module, "Scale", LaunchPlanner::for1D(2049), std::vector{GroupArg::array(y), GroupArg::of(0.5f)}, rows,
+               2);
+  const auto from = static_cast<std::size_t>(rows.parts[2].first);
+  CHECK(y[from - 1] == y1[from - 1]);
+  CHECK(y[from] == y1[from] * 0.5f);
+  CHECK(y[2048] == y1[2048] * 0.5f);
+  // A split without the group's parts.
+  CHECK_THROWS_AS(three.launch(module, "Scale", LaunchPlanner::for1D(2049),
+                               std::vector{GroupArg::array(y), GroupArg::of(0.5f)}, rows, 3),
+                  ArgumentError);
+}
+
 TEST_CASE("a launch split over two engines of one GPU gives one engine's bytes", "[gpu][group]") {
   auto first = rttest::gpuOrSkip();
   if (!first) return;

@@ -64,8 +64,9 @@ llvm::cl::opt<std::string> launchOutNpy("out-npy",
                                         llvm::cl::value_desc("DIR"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBackend(
     "backend",
-    llvm::cl::desc("gpu, cpu (the kernel compiled for the host, every core) or interp (the interpreter); default: "
-                   "gpu when there is one, else cpu; split over the ranks of mpirun -np N (N > 1): cpu"),
+    llvm::cl::desc(
+        "gpu, cpu (the kernel compiled for the host, every core) or interp (the interpreter); default: "
+        "gpu when there is one, else cpu; under mpirun -np N (N > 1), each rank's (a rank takes GPU local rank % GPUs)"),
     llvm::cl::value_desc("gpu|cpu|interp"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<bool> launchCpuUnchecked("cpu-unchecked",
                                        llvm::cl::desc("On the CPU, compiled code without the checks of indices, "
@@ -89,7 +90,7 @@ llvm::cl::opt<bool> launchCheckConflicts(
 llvm::cl::opt<std::string> launchDevices(
     "devices",
     llvm::cl::desc("Split the launch over a device group: all (every GPU), a list of GPU ordinals (0,1) or cpu:N "
-                   "(N CPU engines); whole rows per device, the results gathered"),
+                   "(N CPU engines); whole rows per device, the results gathered; under mpirun, each rank's group"),
     llvm::cl::value_desc("all|0,1,...|cpu:N"), llvm::cl::sub(launchCommand));
 llvm::cl::opt<std::string> launchBuildDir("p", llvm::cl::desc("Build directory holding compile_commands.json"),
                                           llvm::cl::value_desc("BUILD_DIR"), llvm::cl::sub(launchCommand));
@@ -314,8 +315,12 @@ int runLaunch() {
     constexpr bool split = false;
 #endif
     std::shared_ptr<rt::Engine> engine;
-    if (launchBackend == "cpu" || launchBackend == "interp" || launchCheckConflicts ||
-        (split && launchBackend.empty())) {
+#ifdef CULIFT_HAVE_MPI
+    // A rank of several on a host takes a GPU of its own where there are enough: its local rank's.
+    if (split && (launchBackend.empty() || launchBackend == "gpu"))
+      if (const int gpus = rt::gpuCount(); gpus > 0) engineOptions.deviceOrdinal = session->localRank() % gpus;
+#endif
+    if (launchBackend == "cpu" || launchBackend == "interp" || launchCheckConflicts) {
       engine = rt::Engine::createCpu(engineOptions);
     } else if (launchBackend == "gpu") {
       std::string whyNot;
@@ -403,16 +408,22 @@ int runLaunch() {
       else args.push_back(rt::LaunchArg::of(static_cast<const rt::Buffer&>(*buffers.back())));
     }
 
-    // --devices: the same arguments, split over a device group; the gathered results go back into
-    // the buffers above, which the report prints.
+    // --devices, or the ranks of mpirun -np N: the same arguments, split over a device group (each
+    // rank's: --devices, or this engine alone); the gathered results go back into the buffers above,
+    // which the report prints.
     std::size_t devices = 0;
-    double groupMs = 0;
-    rt::GroupLaunch groupParts;  // each engine's part
-    if (!launchDevices.empty()) {
-      if (split) return usage("--devices and mpirun -np N split the launch two ways: use one");
-      std::string bad;
-      std::optional<rt::DeviceGroup> group = deviceGroup(launchDevices, engineOptions, bad);
-      if (!group) return usage(bad);
+    int ranks = 1;
+    rt::GroupLaunch groupParts;  // each engine's part (over every rank's engines)
+    double ms = 0;
+    if (!launchDevices.empty() || split) {
+      std::optional<rt::DeviceGroup> group;
+      if (!launchDevices.empty()) {
+        std::string bad;
+        group = deviceGroup(launchDevices, engineOptions, bad);
+        if (!group) return usage(bad);
+      } else {
+        group.emplace(std::vector<std::shared_ptr<rt::Engine>>{engine});
+      }
       std::vector<std::vector<std::byte>> host;
       std::vector<rt::GroupArg> groupArgs;
       std::size_t b = 0;
@@ -437,10 +448,20 @@ int runLaunch() {
         groupArgs.push_back(g);
       }
       for (std::size_t d = 0; d < group->size(); ++d) group->engine(d).load(module);  // compiled before the clock
+#ifdef CULIFT_HAVE_MPI
+      if (split) session->barrier();  // the time of the launch and its gather, not of the ranks' start
+#endif
       const auto began = std::chrono::steady_clock::now();
-      groupParts = group->launch(module, fn->name, plan, groupArgs);
-      groupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
-      devices = group->size();
+#ifdef CULIFT_HAVE_MPI
+      if (split) {
+        const mpi::SplitLaunch s = mpi::launchSplit(*session, *group, module, fn->name, plan, groupArgs);
+        ranks = s.ranks;
+        groupParts = s.parts;
+      } else
+#endif
+        groupParts = group->launch(module, fn->name, plan, groupArgs);
+      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+      devices = groupParts.parts.size();
       b = 0;
       for (const KernelParam& p : fn->signature.params) {
         if (p.role == ParamRole::Extent || !p.type.isPointer()) continue;
@@ -448,23 +469,14 @@ int runLaunch() {
         if (p.role == ParamRole::ResultArray || p.role == ParamRole::WritableArray)
           buffers[at]->writeBytes(host[at].data(), host[at].size(), 0);
       }
-    }
-
-    rt::Event start = engine->createEvent(), stop = engine->createEvent();
-#ifdef CULIFT_HAVE_MPI
-    if (split) session->barrier();  // the time of the launch and its gather, not of the ranks' start
-#endif
-    start.record(*engine);
-    int ranks = 1;
-#ifdef CULIFT_HAVE_MPI
-    if (split) ranks = mpi::launchSplit(*session, kernel, plan, args).ranks;
-    else
-#endif
-        if (!devices)
+    } else {
+      rt::Event start = engine->createEvent(), stop = engine->createEvent();
+      start.record(*engine);
       kernel.launchArgs(*engine, plan, args);
-    stop.record(*engine);
-    engine->synchronize();
-    const double ms = devices ? groupMs : static_cast<double>(rt::Event::elapsedMs(start, stop));
+      stop.record(*engine);
+      engine->synchronize();
+      ms = static_cast<double>(rt::Event::elapsedMs(start, stop));
+    }
     if (!speaks) return kExitOk;  // every rank holds the result; rank 0 reports it
 
     // --out-npy: every result array to a file of its own; the JSON names the files.
@@ -493,7 +505,9 @@ int runLaunch() {
     json.object([&] {
       json.attribute("backend", std::string(rt::name(engine->backend())));
       if (ranks > 1) json.attribute("ranks", ranks);  // a launch split over MPI ranks
-      if (devices) {  // split over a device group: each engine's outputs, rows or a band of the triangle
+      if (devices > 1 || !launchDevices.empty()) {
+        // split over a device group (every rank's engines): each engine's outputs, rows or a band of
+        // the triangle
         json.attribute("devices", static_cast<std::int64_t>(devices));
         json.attribute("split", groupParts.mirrored ? "triangle bands" : "rows");
         json.attributeArray("parts", [&] {
@@ -505,7 +519,7 @@ int runLaunch() {
         });
       }
       // The entry that ran: a loop-plan entry where the launch took one (GPU only).
-      if (engine->backend() == rt::Backend::Gpu && !devices) {
+      if (engine->backend() == rt::Backend::Gpu && devices <= 1 && launchDevices.empty()) {
         auto choice = rt::choosePlanEntry(*fn, plan, engine->device());
         json.attribute("entry", choice ? fn->planEntries[choice->entry].kernelName : std::string("per-thread"));
       }

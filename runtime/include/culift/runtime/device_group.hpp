@@ -89,6 +89,18 @@ class DeviceGroup {
   // elements cannot be split by outputs: launch it on one engine).
   GroupLaunch launch(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
                      std::span<const GroupArg> args) const;
+  // This group's share of a launch split wider than the group (over the engines of every rank of
+  // an MPI job: culift/mpi.hpp): engine d runs part `first + d` of `split` (splitLayout), and only
+  // what those parts wrote is gathered into the caller's arrays (`out`'s outputs they wrote, the
+  // elements of a void kernel's arrays they changed); the rest of the arrays is left as it is.
+  // Returns the group's own parts, engine d's part d. Throws as the launch above does, and
+  // ArgumentError where `split` has no parts [first, first + size()).
+  GroupLaunch launch(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
+                     std::span<const GroupArg> args, const GroupLaunch& split, std::size_t first) const;
+  // The tile rows of the mirrored tiles a whole launch of `fn` over `plan` takes where every engine of
+  // the group is a GPU (the bands of its triangle then split it: splitLayout); 0 otherwise.
+  std::int64_t mirroredTile(const Function& fn, const LaunchPlan& plan) const;
+
   // The same over arrays kept on the engines (GroupArray): nothing is copied from or to the host
   // but what a sharded input's replication and a void kernel's written arrays need. `out` is left
   // sharded, each engine holding its part's outputs (GroupArray::read gathers them); an array
@@ -103,9 +115,9 @@ class DeviceGroup {
   GroupLaunch layout(const Function& fn, const LaunchPlan& plan) const;
   void runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
                 const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const;
-  // The tile rows a launch of `fn` over `plan` splits its triangle by (its largest mirrored tile),
-  // where every engine is a GPU and the whole launch takes the mirrored tiles; 0 otherwise.
-  std::int64_t triangleTile(const Function& fn, const LaunchPlan& plan) const;
+  // The launch over host arrays: the group's parts of `split` from `first` on, or of its own layout.
+  GroupLaunch launchHost(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
+                         std::span<const GroupArg> args, const GroupLaunch* split, std::size_t first) const;
   std::vector<std::shared_ptr<Engine>> engines_;
 };
 
@@ -161,6 +173,13 @@ class GroupArray {
   std::vector<const Engine*> engines_;
   std::vector<Shard> shards_;
 };
+
+// The parts of a launch over `plan` split `parts` ways, part p's engine p: whole rows of its first
+// axis, balanced by rows (rowPart), or, where `triangleTile` > 0 and there are several parts, the
+// bands of a symmetric kernel's triangle, of equal work (triangleBand; the tile rows of its
+// mirrored tiles: DeviceGroup::mirroredTile). A DeviceGroup's own launches split this way over its
+// engines, a launch over MPI ranks over every rank's engines.
+GroupLaunch splitLayout(const LaunchPlan& plan, std::size_t parts, std::int64_t triangleTile);
 
 // Where the outputs of a group launch over `plan` are (`perOutput` elements each): runs of
 // consecutive elements, each with the engine that wrote it, in order.

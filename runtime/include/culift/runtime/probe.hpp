@@ -81,6 +81,9 @@ struct FixSuggestion {
 };
 
 EnvironmentReport probeEnvironment();
+// The number of GPUs the CUDA driver lists (after $CUDA_VISIBLE_DEVICES); 0 without a driver or
+// where it fails to start. Cheap: no NVRTC, no NVML.
+int gpuCount();
 std::vector<FixSuggestion> suggestFixes(const EnvironmentReport& report);
 
 // The report for people, and as JSON (report and suggestions in one object).
