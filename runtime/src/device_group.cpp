@@ -44,8 +44,8 @@ DeviceGroup DeviceGroup::gpus(const EngineOptions& options, std::vector<int> ord
 
 namespace {
 
-// The launch arguments of engine `e`'s copy: its buffers, each holding the caller's elements.
-std::vector<LaunchArg> copiesOn(Engine& e, std::span<const GroupArg> args, std::vector<std::unique_ptr<Buffer>>& own) {
+// The launch arguments of engine `e`'s copy: its buffers (copyInputs fills them), in order.
+std::vector<LaunchArg> buffersOn(Engine& e, std::span<const GroupArg> args, std::vector<std::unique_ptr<Buffer>>& own) {
   std::vector<LaunchArg> out;
   for (const GroupArg& a : args) {
     if (!a.isArray) {
@@ -53,10 +53,19 @@ std::vector<LaunchArg> copiesOn(Engine& e, std::span<const GroupArg> args, std::
       continue;
     }
     auto& b = own.emplace_back(std::make_unique<Buffer>(e, a.element, a.count));
-    if (a.count) b->writeBytes(a.input, a.count * byteSize(a.element), 0);
     out.push_back(a.output ? LaunchArg::of(*b) : LaunchArg::of(static_cast<const Buffer&>(*b)));
   }
   return out;
+}
+
+// The caller's elements into an engine's buffers (buffersOn's).
+void copyInputs(std::span<const GroupArg> args, const std::vector<std::unique_ptr<Buffer>>& own) {
+  std::size_t b = 0;
+  for (const GroupArg& a : args) {
+    if (!a.isArray) continue;
+    Buffer& buffer = *own[b++];
+    if (a.count) buffer.writeBytes(a.input, a.count * byteSize(a.element), 0);
+  }
 }
 
 // The gather of an array a void kernel writes: the elements each part changed from `original`
@@ -252,14 +261,17 @@ GroupLaunch DeviceGroup::layout(const Function& fn, const LaunchPlan& plan) cons
 }
 
 void DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
-                           const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const {
+                           const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs,
+                           const std::function<void(std::size_t)>& before,
+                           const std::function<void(std::size_t)>& after) const {
   const auto n = static_cast<std::int64_t>(engines_.size());
   if (n == 1 && layout.parts.size() == 1 && layout.parts[0].first == 0 && layout.parts[0].last == plan.elements()) {
+    if (before) before(0);
     kernels[0].launchArgs(*engines_[0], plan, launchArgs[0]);  // the whole launch, as the engine runs it
     engines_[0]->synchronize();
+    if (after) after(0);
     return;
   }
-  // Every part is launched before any is waited for: the devices run at once.
   std::vector<LaunchPlan> parts;
   for (const GroupLaunch::Part& part : layout.parts) {
     LaunchPlan p = plan;
@@ -272,19 +284,35 @@ void DeviceGroup::runParts(const std::string& name, std::vector<Kernel>& kernels
     return Error(name + ": the launch failed on engine " + std::to_string(d) + " of " + std::to_string(n) + " (" +
                  engines_[d]->device().name + "): " + e.what());
   };
+  // Before a failure leaves: the engines [from, to) that may still run a part finish it (their
+  // buffers go with the failure).
+  auto drain = [&](std::size_t from, std::size_t to) {
+    for (std::size_t d = from; d < to; ++d) try {
+        engines_[d]->synchronize();
+      } catch (const std::exception&) {
+      }
+  };
+  // Each engine's inputs, then its part, engine after engine: an engine computes while the next
+  // one's inputs are copied. Every part is launched before any is waited for.
   for (std::size_t d = 0; d < engines_.size(); ++d) {
     try {
+      if (before) before(d);
       kernels[d].launchArgs(*engines_[d], parts[d], launchArgs[d]);
     } catch (const ArgumentError&) {
+      drain(0, d);
       throw;
     } catch (const std::exception& e) {
+      drain(0, d);
       throw failed(d, e);
     }
   }
+  // Each engine's results as soon as it is done, while the later ones still compute.
   for (std::size_t d = 0; d < engines_.size(); ++d) {
     try {
       engines_[d]->synchronize();
+      if (after) after(d);
     } catch (const std::exception& e) {
+      drain(d + 1, engines_.size());
       throw failed(d, e);
     }
   }
@@ -316,10 +344,11 @@ GroupLaunch DeviceGroup::launchHost(const std::shared_ptr<const Module>& module,
   std::vector<std::vector<std::unique_ptr<Buffer>>> buffers(engines_.size());
   std::vector<Kernel> kernels;
   std::vector<std::vector<LaunchArg>> launchArgs;
-  // Every check first, on every engine: the arguments resolve against the kernel's signature.
+  // Every check first, on every engine: the arguments resolve against the kernel's signature (the
+  // buffers are made here, their elements copied just before each engine's part).
   for (std::size_t d = 0; d < engines_.size(); ++d) {
     kernels.push_back(engines_[d]->kernel(module, kernel));
-    launchArgs.push_back(copiesOn(*engines_[d], args, buffers[d]));
+    launchArgs.push_back(buffersOn(*engines_[d], args, buffers[d]));
     resolveLaunchArguments(kernels.back().function(), plan, launchArgs.back(), engines_[d].get());
   }
   // The whole launch's parts, and this group's: engine d's part first + d of them.
@@ -328,31 +357,45 @@ GroupLaunch DeviceGroup::launchHost(const std::shared_ptr<const Module>& module,
   r.mirrored = all.mirrored;
   for (std::size_t d = 0; d < engines_.size(); ++d)
     r.parts.push_back({d, all.parts[first + d].first, all.parts[first + d].last});
-  runParts(name, kernels, plan, r, launchArgs);
   // Gather into the caller's arrays. An engine's buffers are its copies of the array arguments, in order.
   const std::vector<const KernelParam*> params = argumentParams(kernels[0].function());
+  struct Gathered {
+    std::size_t arg, copy;  // the argument, and its buffer among an engine's
+  };
+  std::vector<Gathered> outs, changed;
   std::size_t array = 0;
   for (std::size_t k = 0; k < params.size() && k < args.size(); ++k) {
-    const KernelParam& p = *params[k];
     if (!args[k].isArray) continue;
     const std::size_t copy = array++;
     if (!args[k].output) continue;
-    if (p.role != ParamRole::ResultArray && p.role != ParamRole::WritableArray) continue;  // read only
-    const GroupArg& a = args[k];
-    const std::size_t width = byteSize(a.element);
-    auto* dst = static_cast<std::uint8_t*>(a.output);
-    auto bufferOf = [&](std::size_t d) -> Buffer& { return *buffers[d][copy]; };
-    if (p.role == ParamRole::ResultArray) {
-      // `out`: where each part wrote it, whole records of consecutive elements.
-      for (const GroupArray::Shard& s : outputShards(all, plan, p.record ? p.record->elements() : 1))
-        if (s.count && s.engine >= first && s.engine - first < engines_.size())
-          bufferOf(s.engine - first).readBytes(dst + s.first * width, s.count * width, s.first * width);
-      continue;
+    if (params[k]->role == ParamRole::ResultArray) outs.push_back({k, copy});
+    else if (params[k]->role == ParamRole::WritableArray) changed.push_back({k, copy});  // else read only
+  }
+  // `out`: where each part wrote it, whole records of consecutive elements, read from each engine
+  // as soon as it is done.
+  std::vector<std::vector<GroupArray::Shard>> shards;
+  for (const Gathered& g : outs)
+    shards.push_back(outputShards(all, plan, params[g.arg]->record ? params[g.arg]->record->elements() : 1));
+  auto readOut = [&](std::size_t d) {
+    for (std::size_t o = 0; o < outs.size(); ++o) {
+      const GroupArg& a = args[outs[o].arg];
+      const std::size_t width = byteSize(a.element);
+      auto* dst = static_cast<std::uint8_t*>(a.output);
+      for (const GroupArray::Shard& s : shards[o])
+        if (s.count && s.engine == first + d)
+          buffers[d][outs[o].copy]->readBytes(dst + s.first * width, s.count * width, s.first * width);
     }
+  };
+  runParts(
+      name, kernels, plan, r, launchArgs, [&](std::size_t d) { copyInputs(args, buffers[d]); }, readOut);
+  // A void kernel's arrays: the elements each part changed.
+  for (const Gathered& g : changed) {
+    const GroupArg& a = args[g.arg];
+    const std::size_t width = byteSize(a.element);
     const auto* before = static_cast<const std::uint8_t*>(a.input);
     const std::vector<std::uint8_t> original(before, before + a.count * width);
-    gatherChanged(name, p.name, r, original.data(), a.count, width, dst,
-                  [&](std::size_t d, std::uint8_t* into) { bufferOf(d).readBytes(into, a.count * width, 0); });
+    gatherChanged(name, params[g.arg]->name, r, original.data(), a.count, width, static_cast<std::uint8_t*>(a.output),
+                  [&](std::size_t d, std::uint8_t* into) { buffers[d][g.copy]->readBytes(into, a.count * width, 0); });
   }
   return r;
 }

@@ -475,16 +475,16 @@ namespace {
 // and the part's end as axis 0's extent) of a launch whose per-thread outputs are `want`, `row`
 // outputs per index of axis 0: the part's rows give the per-thread bits, every other output is
 // left as it was.
-template <typename Entry>
-void comparePart(const std::vector<float>& want, long long row, long long first, long long last, Entry&& entry) {
+template <typename T, typename Entry>
+void comparePart(const std::vector<T>& want, long long row, long long first, long long last, Entry&& entry) {
   INFO("rows [" << first << ", " << last << ")");
-  std::vector<float> got(want.size(), -7.0f);
+  std::vector<T> got(want.size(), T(-7));
   entry(first, last, got.data());
   std::size_t wrong = 0, inPart = 0;
   for (long long e = 0; e < static_cast<long long>(got.size()); ++e) {
     const bool part = e >= first * row && e < last * row;
     inPart += part;
-    wrong += part ? std::memcmp(&got[e], &want[e], sizeof(float)) != 0 : got[e] != -7.0f;
+    wrong += part ? std::memcmp(&got[e], &want[e], sizeof(T)) != 0 : got[e] != T(-7);
   }
   CHECK(inPart == static_cast<std::size_t>((last - first) * row));
   CHECK(wrong == 0);
@@ -571,4 +571,41 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
       culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 8), slabs), dim3(256, 1, 1),
                            [&] { Conv_walk3d(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f); });
     });
+  // ConvTiles: rows nk = image * filters + filter, parts that start and end inside an image and
+  // inside a tile of channels; one image whose channel is nk itself (ValidConv), from a channel tile
+  // after the first.
+  for (const ConvShape& s : {ConvShape{3, 3, 40, 3, 2, 1, 5, 6}, ConvShape{2, 3, 96, 11, 4, 2, 9, 9}}) {
+    INFO(s.n << " images of " << s.c << " channels, " << s.k << " filters " << s.r << " x " << s.r);
+    const std::vector<float> x = values<float>(static_cast<std::size_t>(s.n) * s.c * s.h() * s.w(), 40);
+    const std::vector<float> w = values<float>(static_cast<std::size_t>(s.k) * s.c * s.r * s.r, 41);
+    const long long rows = static_cast<long long>(s.n) * s.k;
+    std::vector<float> want(static_cast<std::size_t>(rows) * s.oh * s.ow, -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+      Conv2D_kernel(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, want.data(), rows, s.oh,
+                    s.ow);
+    });
+    for (const auto& [first, last] : {std::pair{0ll, rows / 2 + 1}, std::pair{rows / 2 + 1, rows},
+                                      std::pair{37ll, 41ll}, std::pair{rows - 1, rows}})
+      comparePart(want, static_cast<long long>(s.oh) * s.ow, first, last, [&](long long f, long long l, float* out) {
+        culiftEmulatedLaunch(dim3(2, 2, 1), dim3(256, 1, 1), [&] {
+          Conv2D_conv64x128(x.data(), w.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, out, l, s.oh, s.ow,
+                            f);
+        });
+      });
+  }
+  {
+    const ConvShape s{1, 3, 150, 3, 1, 0, 7, 5};
+    const std::vector<double> x = values<double>(static_cast<std::size_t>(s.c) * s.h() * s.w(), 42);
+    const std::vector<double> w = values<double>(static_cast<std::size_t>(s.k) * s.c * s.r * s.r, 43);
+    std::vector<double> want(static_cast<std::size_t>(s.k) * s.oh * s.ow, -7.0);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+      ValidConv_kernel(x.data(), w.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, want.data(), s.k, s.oh, s.ow);
+    });
+    for (const auto& [first, last] : {std::pair{13ll, 150ll}, std::pair{70ll, 131ll}, std::pair{0ll, 7ll}})
+      comparePart(want, static_cast<long long>(s.oh) * s.ow, first, last, [&](long long f, long long l, double* out) {
+        culiftEmulatedLaunch(dim3(3, 1, 1), dim3(64, 1, 1), [&] {
+          ValidConv_conv32x64(x.data(), w.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, out, l, s.oh, s.ow, f);
+        });
+      });
+  }
 }

@@ -1,13 +1,16 @@
 // A launch split over several engines: every GPU of a host, a chosen list, or CPU engines. Each
 // engine runs a part of the launch's outputs (whole rows of its first axis, balanced by rows)
 // through the kernel's plan entry where its mapping takes parts, else its part wrapper
-// (Kernel::launchArgs); every array is copied to every engine (replicated), and what
-// the parts write is gathered into the caller's host arrays: `out` by the parts' rows, a void
+// (Kernel::launchArgs); every array is copied to every engine (replicated), engine after engine,
+// each just before its part is launched (an engine computes while the next one's inputs are
+// copied), and what the parts write is gathered into the caller's host arrays (`out` from each
+// engine as soon as it is done, while the later ones compute): `out` by the parts' rows, a void
 // kernel's arrays by the elements each part changed. A group of one engine launches the whole plan
 // as Kernel::launch does (its plan entries included). docs/scaling-out.md.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -113,8 +116,13 @@ class DeviceGroup {
   // Each engine's part of a launch of `fn` over `plan` (rows, or bands of a symmetric kernel's
   // triangle); then the parts launched at once and waited for.
   GroupLaunch layout(const Function& fn, const LaunchPlan& plan) const;
+  // `before(d)` runs just before engine d's part is launched (its inputs copied: the engine before
+  // it computes meanwhile), `after(d)` once engine d is done (its results read: the later engines
+  // compute meanwhile).
   void runParts(const std::string& name, std::vector<Kernel>& kernels, const LaunchPlan& plan,
-                const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs) const;
+                const GroupLaunch& layout, const std::vector<std::vector<LaunchArg>>& launchArgs,
+                const std::function<void(std::size_t)>& before = {},
+                const std::function<void(std::size_t)>& after = {}) const;
   // The launch over host arrays: the group's parts of `split` from `first` on, or of its own layout.
   GroupLaunch launchHost(const std::shared_ptr<const Module>& module, std::string_view kernel, const LaunchPlan& plan,
                          std::span<const GroupArg> args, const GroupLaunch* split, std::size_t first) const;

@@ -22,7 +22,10 @@
 // in flight: each thread loads its elements of the next chunk's position operands into registers
 // before the current chunk's products and stages them after. Every output then runs the loop body
 // on the staged values, term by term in source order: the per-thread entry's bits. A launch whose channels per image
-// are not positive runs the body per output as written (the per-thread entry's code).
+// are not positive runs the body per output as written (the per-thread entry's code). A part of a
+// launch, the rows nk of [culift_first, the extent), takes the positions of the images its rows
+// meet (and, for one image whose channel is nk itself, the channel tiles from culift_first's on);
+// the outputs before culift_first are not stored.
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -662,8 +665,9 @@ void ConvWriter::perThread() {
   out_.say("#pragma unroll 1");
   {
     CodeWriter::Scope each = out_.open(
-        "for (long long culift_e = ((long long)blockIdx.y * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x; "
-        "culift_e < culift_n0 * culift_plane; culift_e += (long long)gridDim.x * gridDim.y * blockDim.x)");
+        "for (long long culift_e = culift_first * culift_plane + ((long long)blockIdx.y * gridDim.x + blockIdx.x) * "
+        "blockDim.x + threadIdx.x; culift_e < culift_n0 * culift_plane; culift_e += (long long)gridDim.x * gridDim.y * "
+        "blockDim.x)");
     out_.say("const long long culift_pos = culift_e % culift_plane;");
     out_.say("const " + axisType(0) + " " + name(axis(0)) + " = (" + axisType(0) + ")(culift_e / culift_plane);");
     out_.say("const " + axisType(1) + " " + name(axis(1)) + " = (" + axisType(1) + ")(culift_pos / culift_n2);");
@@ -754,7 +758,9 @@ void ConvWriter::outputIndices(const std::vector<VarId>& used, bool guard) {
   out_.say("const int culift_pp = culift_tx * " + str(kColsPerThread) + " + culift_n;");
   out_.say("const long long culift_img = culift_pimg[culift_pp], culift_pos = culift_ppos[culift_pp];");
   out_.say("const long long culift_nk = culift_img * culift_kpi + culift_k;");
-  if (guard) out_.say("if (culift_img < 0 || culift_k >= culift_kpi || culift_nk >= culift_n0) continue;");
+  if (guard)
+    out_.say(
+        "if (culift_img < 0 || culift_k >= culift_kpi || culift_nk < culift_first || culift_nk >= culift_n0) continue;");
   declareAxes(used);
 }
 
@@ -775,8 +781,9 @@ void ConvWriter::positionTable() {
     CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(tp_) +
                                        "; culift_e += " + str(e_.threads) + ")");
     out_.say("const long long culift_p = culift_p0 + culift_e;");
-    out_.say("const long long culift_img = culift_p < culift_allpos ? culift_p / culift_plane : -1;");
-    out_.say("const long long culift_pos = culift_img < 0 ? 0 : culift_p - culift_img * culift_plane;");
+    out_.say("const long long culift_q = culift_p < culift_allpos ? culift_p / culift_plane : -1;");
+    out_.say("const long long culift_img = culift_q < 0 ? -1 : culift_img0 + culift_q;");
+    out_.say("const long long culift_pos = culift_q < 0 ? 0 : culift_p - culift_q * culift_plane;");
     out_.say("culift_pimg[culift_e] = culift_img;");
     out_.say("culift_ppos[culift_e] = culift_pos;");
     out_.say("culift_poh[culift_e] = (int)(culift_pos / culift_n2);");
@@ -1034,9 +1041,17 @@ void ConvWriter::write() {
   aliases();
   bounds();
   perThread();
+  // A part of the launch (the rows nk of [culift_first, culift_n0)) takes the positions of the images
+  // its rows meet; the outputs before culift_first are not stored.
+  out_.say("const long long culift_img0 = culift_first / culift_kpi;  // the part's first image");
   out_.say(
-      "const long long culift_allpos = (culift_n0 + culift_kpi - 1) / culift_kpi * culift_plane;  // positions of every image");
-  out_.say("const long long culift_tilesK = (culift_kpi + " + str(tk_ - 1) + ") / " + str(tk_) +
+      "const long long culift_allpos = ((culift_n0 + culift_kpi - 1) / culift_kpi - culift_img0) * "
+      "culift_plane;  // positions of the part's images");
+  // One image whose channel is the first index: the part's channel tiles from culift_first's on.
+  out_.say("const long long culift_kbase = " +
+           (c_.divisor != kNone ? std::string("0") : "culift_first / " + str(tk_) + " * " + str(tk_)) +
+           ";  // the first channel tile's");
+  out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
            ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
   sharedTiles();
   out_.say("const int culift_tx = threadIdx.x % " + str(threadCols) + ", culift_ty = threadIdx.x / " + str(threadCols) +
@@ -1045,7 +1060,7 @@ void ConvWriter::write() {
   CodeWriter::Scope tiles = out_.open(
       "for (long long culift_t = (long long)blockIdx.y * gridDim.x + blockIdx.x; culift_t < culift_tilesK * "
       "culift_tilesP; culift_t += (long long)gridDim.x * gridDim.y)");
-  out_.say("const long long culift_k0 = culift_t % culift_tilesK * " + str(tk_) + ";");
+  out_.say("const long long culift_k0 = culift_kbase + culift_t % culift_tilesK * " + str(tk_) + ";");
   out_.say("const long long culift_p0 = culift_t / culift_tilesK * " + str(tp_) + ";");
   positionTable();
   registers();
