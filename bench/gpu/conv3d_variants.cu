@@ -24,6 +24,9 @@
 //
 // (-fmad=false: the runtime compiles with it, so that every product is rounded before its sum.)
 //
+// The emitted `Conv3D_win3d` (the windows in registers, the plan culift now takes first) is timed
+// beside the cache walk.
+//
 // Measured on the H200 (2026-12-04, -fmad=false): the entry 0.158 ms (25 % of a float4 copy of
 // the same bytes); lean<16> 0.104 ms (38 %), with the same bits. Nsight Compute puts both at the
 // instruction issue limit, not at memory: regs<16> (fmad on) issued 102.5 M instructions (199 per
@@ -434,6 +437,18 @@ int main() {
   CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
   std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
               8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);
+  // The emitted windows in registers, as the runtime launches them (slabs of 16 planes), and with
+  // other slabs; the arrays' element counts after culift_first.
+  for (int per : {4, 8, 16, 32}) {
+    CHECK(cudaMemset(out, 0xff, cells * 4));
+    const dim3 grid(plane.x, plane.y, (ni + per - 1) / per);
+    const double ms = median(
+        [&] { Conv3D_win3d<<<grid, block>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
+    CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
+    const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
+    std::printf("Conv3D_win3d<%2d> grid z %4u  %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", per, grid.z, ms,
+                8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
+  }
   // Each variant's (j, k) plane of blocks: quad<P> takes four outputs per thread along k.
   const dim3 quadPlane((nk / 4 + kQx - 1) / kQx, (nj + kQy - 1) / kQy);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);

@@ -60,6 +60,9 @@ namespace {
 // one plane's neighbourhood run together and share its planes in the cache (measured on an H200:
 // 4 planes per slab 2.99 ms for heat-3d 256^3 x 20 steps, 8 to 64 planes 4.1-4.6 ms).
 constexpr std::int64_t kSlabPlanes = 4;
+// ... and a Slabs3DWindows block: its threads load the halo's planes once per slab, so longer slabs
+// load less (the 27-point convolution by hand on an H200: slabs of 16 planes).
+constexpr std::int64_t kWindowSlabPlanes = 16;
 
 // Columns per multiprocessor a ColumnsAcross entry needs at least (two warps).
 constexpr std::int64_t kColumnsAcrossPerSm = 64;
@@ -112,11 +115,14 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (rows * perRow > limits.maxGrid[0]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(rows * perRow), 1, 1}, rows * perRow};
     }
-    case BlockMapping::Slabs3D: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
+    case BlockMapping::Slabs3D:
+    case BlockMapping::Slabs3DWindows: {  // k on x, j on y, slabs of i on z (the entry splits i over any grid z)
       if (plan.rank != 3) return std::nullopt;
       const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
                          by = blocksAlong(plan.extent[1], entry.tileRows);
-      const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], kSlabPlanes), limits.maxGrid[2]);
+      const std::int64_t planes = entry.blockMapping() == BlockMapping::Slabs3DWindows ? kWindowSlabPlanes
+                                                                                       : kSlabPlanes;
+      const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], planes), limits.maxGrid[2]);
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
     }
@@ -356,6 +362,16 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
             a.value = ScalarValue::of(static_cast<long long>(to));
       }
       resolved.push_back(first);
+      if (e.blockMapping() == BlockMapping::Slabs3DWindows) {
+        // The element count of every array, in the kernel's parameter order: bounds of the halo's loads.
+        const std::size_t params = resolved.size() - 1;
+        for (std::size_t k = 0; k < params; ++k) {
+          if (!resolved[k].isBuffer) continue;
+          ResolvedArg count;
+          count.value = ScalarValue::of(static_cast<long long>(resolved[k].buffer.count));
+          resolved.push_back(count);
+        }
+      }
       if (e.blockMapping() == BlockMapping::SplitRows) {
         const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
         ResolvedArg scratch;

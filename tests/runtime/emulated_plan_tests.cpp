@@ -49,6 +49,11 @@ void Jacobi_walk(const float*, int, int, float*, long long, long long, long long
 void Jacobi_walk2(const float*, int, int, float*, long long, long long, long long);
 void Conv_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
 void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long, long long);
+void Conv_win3d(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                long long, long long, long long);
+void Skew_kernel(const double*, const double*, int, int, int, double*, long long, long long, long long);
+void Skew_win3d(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
+                long long, long long, long long);
 // tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
 void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
 void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
@@ -236,6 +241,27 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
                          [&] { Conv_kernel(a.data(), w.data(), ni, nj, nk, want.data(), ni, nj, nk); });
     culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Conv_walk3d(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk, 0); });
+    CHECK(sameBits(got, want));
+    // The windows in registers: slabs longer and shorter than a step of planes.
+    std::vector<float> windows(a.size(), -7.0f);
+    const long long n = static_cast<long long>(a.size());
+    culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { Conv_win3d(a.data(), w.data(), ni, nj, nk, windows.data(), ni, nj, nk, 0, n, 27, n); });
+    CHECK(sameBits(windows, want));
+  }
+  // Two arrays' windows, asymmetric halos, doubles: the loads that cross the arrays' ends are
+  // checked one by one (one slab: every plane's window; several: the slabs' first planes).
+  for (const auto& [ni, nj, nk, slabs] : {std::tuple{1, 1, 1, 1u}, std::tuple{3, 2, 4, 1u}, std::tuple{13, 9, 37, 1u},
+                                          std::tuple{13, 9, 37, 4u}, std::tuple{21, 5, 70, 2u}}) {
+    INFO("Skew " << ni << " x " << nj << " x " << nk << ", " << slabs << " slabs");
+    const std::size_t count = static_cast<std::size_t>(ni) * nj * nk;
+    const std::vector<double> a = values<double>(count, 15), b = values<double>(count, 16);
+    std::vector<double> want(count, -7.0), got(count, -7.0);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { Skew_kernel(a.data(), b.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    const auto n = static_cast<long long>(count);
+    culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { Skew_win3d(a.data(), b.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n, n); });
     CHECK(sameBits(got, want));
   }
 }
@@ -570,6 +596,14 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
     comparePart(conv, static_cast<long long>(pj) * pk, first, last, [&](long long f, long long l, float* out) {
       culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 8), slabs), dim3(256, 1, 1),
                            [&] { Conv_walk3d(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f); });
+    });
+  // Slabs3DWindows: the same with the windows in registers.
+  for (const auto& [first, last, slabs] :
+       {std::tuple{3ll, 11ll, 1u}, std::tuple{5ll, 6ll, 1u}, std::tuple{2ll, 9ll, 2u}})
+    comparePart(conv, static_cast<long long>(pj) * pk, first, last, [&](long long f, long long l, float* out) {
+      const auto n = static_cast<long long>(v.size());
+      culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 8), slabs), dim3(256, 1, 1),
+                           [&] { Conv_win3d(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f, n, 27, n); });
     });
   // ConvTiles: rows nk = image * filters + filter, parts that start and end inside an image and
   // inside a tile of channels; one image whose channel is nk itself (ValidConv), from a channel tile

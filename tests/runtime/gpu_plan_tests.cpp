@@ -670,7 +670,7 @@ const std::vector<StencilSpec>& stencilSpecs() {
          return std::vector{array(S::F64, ni * nj * nk), array(S::F64, ni * nj * nk), scalar(asInt(ni)),
                             scalar(asInt(nj)), scalar(asInt(nk))};
        }},
-      {"Conv", LoopPlan::Stencil3D,
+      {"Conv", LoopPlan::Stencil3DWindows,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nj * nk), array(S::F32, 27), scalar(asInt(ni)), scalar(asInt(nj)),
                             scalar(asInt(nk))};
@@ -678,6 +678,11 @@ const std::vector<StencilSpec>& stencilSpecs() {
       {"Ahead", LoopPlan::Stencil3D,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nj * nk), array(S::F32, ni * nj * nk), scalar(asInt(ni)),
+                            scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
+      {"Skew", LoopPlan::Stencil3DWindows,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F64, ni * nj * nk), array(S::F64, ni * nj * nk), scalar(asInt(ni)),
                             scalar(asInt(nj)), scalar(asInt(nk))};
        }},
   };

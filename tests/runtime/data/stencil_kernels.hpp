@@ -73,3 +73,16 @@ CULIFT_KERNEL float Ahead(const float* A, const float* B, int ni, int nj, int nk
   return A[((i + 2) * nj + j) * nk + k] - A[((i + 1) * nj + j) * nk + k] +
          (B[((i + 1) * nj + j) * nk + k] - B[((i + 1) * nj + j) * nk + k + 1]) * 0.5f;
 }
+
+// Windows of two arrays with asymmetric halos (planes i .. i + 2 and columns k - 2 .. k + 1 of A,
+// rows j - 1 .. j of B), in doubles; the outputs whose windows would leave the arrays return B's
+// element.
+CULIFT_KERNEL double Skew(const double* A, const double* B, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i + 2 >= ni || j < 1 || k < 2 || k + 1 >= nk) return B[c];
+  double s = 0.0;
+  for (int di = 0; di <= 2; ++di)
+    for (int dk = -2; dk <= 1; ++dk) s += A[c + di * nj * nk + dk] * (double)(3 * di + dk);
+  for (int dj = -1; dj <= 0; ++dj) s -= 0.5 * B[c + dj * nk];
+  return s;
+}

@@ -274,6 +274,7 @@ std::string AstPrinter::forInit(const Stmt& init, bool& hoist) {
 }
 
 void AstPrinter::forLoop(const Stmt& s, unsigned indent) {
+  if (rewrites_ && rewrites_->unrolled.count(&s)) out_.line(indent, "#pragma unroll");
   bool hoist = false;
   std::string init = s.init ? forInit(*s.init, hoist) : "";
   // "; cond; inc) {", with no stray blanks where a part is empty: `for (;;)`.

@@ -31,6 +31,7 @@ struct PrintRewrites {
   // loop only adds to meets no comparison as the constant (see plan_entries.cpp).
   std::unordered_set<VarId> plainZero;
   std::unordered_map<const Expr*, std::string> exprs;
+  std::unordered_set<const Stmt*> unrolled;                      // `for` loops printed after `#pragma unroll`
   std::function<std::string(const std::string& value)> returns;  // value "" for `return;`
 };
 

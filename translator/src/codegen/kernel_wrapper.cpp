@@ -463,12 +463,18 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
 }  // namespace
 
 std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
-                               const std::array<std::string, 3>& extent) {
+                               const std::array<std::string, 3>& extent, const std::string& callee,
+                               const std::string& leading) {
   if (fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
     throw std::logic_error("perOutputStatement: " + fn.name + " is not a 2-D or 3-D kernel");
   const Wrapper w(fn);
-  const std::string callText = w.call(loopVar, extent, Scalar::I32,
-                                      [&](size_t k) { return w.names[k] + "[" + loopVar[0] + "]"; });
+  std::string callText = w.call(loopVar, extent, Scalar::I32,
+                                [&](size_t k) { return w.names[k] + "[" + loopVar[0] + "]"; });
+  if (!callee.empty()) {
+    // The same arguments to `callee`, after `leading`.
+    std::string args = callText.substr(callText.find('(') + 1);
+    callText = callee + "(" + leading + (leading.empty() || args == ")" ? "" : ", ") + args;
+  }
   return w.store(callText, loopVar, extent);
 }
 

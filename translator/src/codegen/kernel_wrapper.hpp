@@ -42,8 +42,11 @@ EntryParams entryParams(const Function& fn);
 // index>] = f(...);`, or the call alone for void functions and struct results, with the output's
 // indices `loopVar` (ints) in extents `extent`. For an entry that maps threads to outputs its own
 // way and runs each output exactly as the per-thread entry does (so with its bits).
+// `callee` (non-empty) calls another device function than fn's, with `leading` (non-empty) before
+// the user's arguments.
 std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
-                               const std::array<std::string, 3>& extent);
+                               const std::array<std::string, 3>& extent, const std::string& callee = "",
+                               const std::string& leading = "");
 
 // Writes the wrapper of `fn` (fn.isKernel(), a function of `module`). Throws std::logic_error when
 // the signature is inconsistent with the mode (an extent missing): a classifier bug, not a user

@@ -32,9 +32,11 @@ namespace {
 constexpr unsigned kWarps = 8;      // warps per block: rows of the tile along y (2-D: of rows per thread)
 constexpr unsigned kTileCols = 32;  // outputs per block along x (j in 2-D, k in 3-D): a warp per row
 constexpr unsigned kThreads = kWarps * kTileCols;
-constexpr unsigned kRowsPerThread[2] = {16, 2};  // 2-D: the entries' rows per thread, largest first
-constexpr unsigned kPlanesPerStep = 4;           // 3-D: planes of one unrolled step of the walk
-constexpr std::int64_t kMaxWindow = 16;          // iterations of one window loop at most
+constexpr unsigned kRowsPerThread[2] = {16, 2};    // 2-D: the entries' rows per thread, largest first
+constexpr unsigned kPlanesPerStep = 4;             // 3-D: planes of one unrolled step of the walk
+constexpr std::int64_t kMaxWindow = 16;            // iterations of one window loop at most
+constexpr std::int64_t kWindowPlanes = 4;          // 3-D, windows in registers: planes of one unrolled step
+constexpr std::int64_t kMaxWindowRegisters = 128;  // ... and the registers its windows may take
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -116,9 +118,22 @@ struct StagedArray {
   std::int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};  // the halo: offsets along each axis
 };
 
+// A read of an element the same for every output, its index of window counters and parameters
+// only (a convolution's weight, w[(di + 1) * 9 + ...]): the windows' entry loads each such element
+// into a register once per thread.
+struct UniformRead {
+  const Expr* read = nullptr;
+  VarId array = kNone;
+  const Expr* index = nullptr;
+  std::vector<VarId> counters;  // the window counters it names, each once
+};
+
 struct Stencil {
   unsigned rank = 2;
   std::vector<StagedArray> arrays;
+  std::vector<const Stmt*> windowLoops;  // loops with constant bounds whose counters are offsets
+  std::map<VarId, std::pair<std::int64_t, std::int64_t>> windows;  // their counters: first, last
+  std::vector<UniformRead> uniform;
 };
 
 // A plan's view of a kernel body for the stencil plans.
@@ -149,6 +164,7 @@ class StencilAnalyzer {
     bool anyRead = false;
   };
   std::vector<Candidate> candidates(const KernelAnalysis& analysis) const;
+  std::vector<UniformRead> uniformReads(const KernelAnalysis& analysis) const;
   std::string writesReason(const std::vector<Candidate>& read) const;
   std::string stage(Candidate& c) const;
   struct Layout {
@@ -387,6 +403,33 @@ std::vector<StencilAnalyzer::Candidate> StencilAnalyzer::candidates(const Kernel
   return all;
 }
 
+// The reads of a const array parameter the body never writes whose index names only window
+// counters and parameters no statement assigns.
+std::vector<UniformRead> StencilAnalyzer::uniformReads(const KernelAnalysis& analysis) const {
+  std::set<VarId> written;
+  forEachExpr(*fn_.body, [&](const Expr& e) {
+    if (const Expr* t = assignmentTarget(e);
+        t && t->kind == ExprKind::Subscript && t->operands[0]->kind == ExprKind::VarRef)
+      written.insert(t->operands[0]->var);
+  });
+  std::vector<UniformRead> out;
+  for (const ArrayRead& r : analysis.reads) {
+    if (r.array >= fn_.numParams || written.count(r.array) || !fn_.vars[r.array].type.constElements) continue;
+    bool ok = true;
+    std::set<VarId> counters;
+    forEachExpr(*r.index, [&](const Expr& e) {
+      if (e.kind == ExprKind::Call || assignmentTarget(e)) ok = false;
+      if (e.kind != ExprKind::VarRef) return;
+      if (window_.count(e.var)) counters.insert(e.var);
+      else if (e.var >= fn_.numParams || axisOf(e.var) >= 0 || assignments_.count(e.var) ||
+               !fn_.vars[e.var].type.isValue() || fn_.vars[e.var].isReference())
+        ok = false;
+    });
+    if (ok) out.push_back({r.read, r.array, r.index, {counters.begin(), counters.end()}});
+  }
+  return out;
+}
+
 // Why the kernel's writes rule a stencil out (empty when they do not): a write must be at the
 // output's own index, never to an array the kernel reads (`read`), never through a call.
 std::string StencilAnalyzer::writesReason(const std::vector<Candidate>& read) const {
@@ -465,6 +508,9 @@ std::optional<Stencil> StencilAnalyzer::run(const KernelAnalysis& analysis, bool
   if (reason = writesReason(read); !reason.empty()) return std::nullopt;
   Stencil st;
   st.rank = rank_;
+  for (const auto& [loop, counter] : windowLoops_) st.windowLoops.push_back(loop);
+  st.windows = window_;
+  st.uniform = uniformReads(analysis);
   for (Candidate* c : neighbouring) {
     if (reason = stage(*c); !reason.empty()) return std::nullopt;
     st.arrays.push_back(std::move(c->staged));
@@ -518,7 +564,60 @@ plans::Decision decide3D(const Function& f, const KernelAnalysis&) {
                    {plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false)});
 }
 
+// The elements of a uniform read over its counters' windows.
+std::int64_t uniformElements(const Stencil& st, const UniformRead& u) {
+  std::int64_t n = 1;
+  for (VarId c : u.counters) n *= st.windows.at(c).second - st.windows.at(c).first + 1;
+  return n;
+}
+
+// Registers a thread's windows take: (planes of a step + the halo along i) x rows x columns of
+// the halo, per staged array, in 4-byte registers.
+std::int64_t windowRegisters(const Function& f, const Stencil& st) {
+  std::int64_t n = 0;
+  for (const StagedArray& s : st.arrays)
+    n += (kWindowPlanes + s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1] + 1) * (s.hi[2] - s.lo[2] + 1) *
+         ((byteSize(f.vars[s.array].type.scalar) + 3) / 4);
+  for (const UniformRead& u : st.uniform)
+    n += uniformElements(st, u) * ((byteSize(f.vars[u.array].type.scalar) + 3) / 4);
+  return n;
+}
+
+// Windows in registers: a 3-D stencil whose reads walk windows (loops with constant bounds over
+// the offsets, a convolution's 27 points) and whose windows fit the registers. Kernels without
+// window loops (a 7-point stencil, each offset written out) keep the cache walk alone.
+plans::Decision decide3DWindows(const Function& f, const KernelAnalysis&) {
+  if (f.mode != IndexMode::Grid3D || !f.body) return plans::Decision::skip();
+  bool concerns = false;
+  std::string why;
+  const std::optional<Stencil> st = analyzeStencil(f, concerns, why);
+  if (!st || st->windowLoops.empty()) return plans::Decision::skip();
+  if (const std::int64_t regs = windowRegisters(f, *st); regs > kMaxWindowRegisters)
+    return plans::Decision::no("its windows would take " + std::to_string(regs) + " registers a thread (at most " +
+                               std::to_string(kMaxWindowRegisters) + ")");
+  plans::Decision d = plans::Decision::yes(
+      {plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false),
+       plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false)});
+  d.reason = haloText(*st);
+  return d;
+}
+
 // ---- codegen ---------------------------------------------------------------------------------
+
+// 3-D entries: this block's slab of planes [culift_z0, culift_z1), the grid's z splitting the
+// part's planes evenly.
+void blockSlab(CodeWriter& out) {
+  out.say(
+      "const int culift_per = (culift_ni - (int)culift_first + (int)gridDim.z - 1) / (int)gridDim.z;  // planes per slab");
+  out.say(
+      "const int culift_z0 = (int)culift_first + blockIdx.z * culift_per, culift_z1 = min(culift_ni, culift_z0 + culift_per);");
+}
+
+// The walk over the slab's planes in steps of `step` (culift_s; each step's planes unrolled inside).
+CodeWriter::Scope slabSteps(CodeWriter& out, std::size_t step) {
+  out.say("#pragma unroll 1");
+  return out.open("for (int culift_s = culift_z0; culift_s < culift_z1; culift_s += " + str(step) + ")");
+}
 
 class WalkWriter : EntryWriter {
  public:
@@ -556,14 +655,9 @@ class WalkWriter : EntryWriter {
     }
     out_.say("const int culift_k = blockIdx.x * " + str(kTileCols) + " + culift_tx;");
     out_.say("const int culift_j = blockIdx.y * " + str(kWarps) + " + culift_ty;");
-    out_.say(
-        "const int culift_per = (culift_ni - (int)culift_first + (int)gridDim.z - 1) / (int)gridDim.z;  // planes per slab");
-    out_.say(
-        "const int culift_z0 = (int)culift_first + blockIdx.z * culift_per, culift_z1 = min(culift_ni, culift_z0 + culift_per);");
+    blockSlab(out_);
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk)");
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope slab = out_.open(
-        "for (int culift_s = culift_z0; culift_s < culift_z1; culift_s += " + str(kPlanesPerStep) + ")");
+    CodeWriter::Scope slab = slabSteps(out_, kPlanesPerStep);
     out_.say("#pragma unroll  // the planes of one step: one plane's loads are the next one's, without a reload");
     CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(kPlanesPerStep) + "; ++culift_t)");
     out_.say("const int culift_i = culift_s + culift_t;");
@@ -591,6 +685,257 @@ class WalkWriter : EntryWriter {
   const unsigned rank_;
 };
 
+// The windows of a 3-D stencil in registers (`<f>_win3d`; Slabs3DWindows). Each thread (j, k)
+// walks the planes i of its slab, holding for every staged array the values of the planes its
+// outputs read (the halo along i plus the planes of one step, kWindowPlanes) at every offset
+// (dj, dk) of the halo: each plane's values are loaded once per thread, not once per output
+// that reads them (the 27-point convolution: 9 loads an output instead of 27). The planes of a
+// step are unrolled, so the registers rotate by renaming; the halo's planes move to the front
+// after each step. Each output runs the function's body as written through a copy of the device
+// function whose reads of the staged arrays take the registers (`<f>_win`): the same operations
+// on the same values, the per-thread entry's bits. A load is made where its element lies in the
+// array (the runtime passes every array's element count): a plane's window is checked once, and
+// element by element only where it crosses an end. Values loaded for outputs whose body does not
+// read them (a border that returns its own element) are not used.
+class WindowWriter : EntryWriter {
+ public:
+  WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
+      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)) {}
+
+  void write() {
+    helper();
+    entry();
+  }
+
+ private:
+  std::int64_t lo(std::size_t p, unsigned a) const { return st_.arrays[p].lo[a]; }
+  std::int64_t width(std::size_t p, unsigned a) const { return st_.arrays[p].hi[a] - st_.arrays[p].lo[a] + 1; }
+  std::int64_t halo() const { return st_.arrays[0].hi[0] - st_.arrays[0].lo[0]; }  // the same for every array
+  std::string regs(std::size_t p) const { return "culift_w" + str(p); }
+  std::string element(std::size_t p) const { return std::string(spelling(fn_.vars[st_.arrays[p].array].type.scalar)); }
+  std::string dims(std::size_t p) const {
+    return "[" + str(static_cast<std::size_t>(kWindowPlanes + halo())) + "][" +
+           str(static_cast<std::size_t>(width(p, 1))) + "][" + str(static_cast<std::size_t>(width(p, 2))) + "]";
+  }
+  std::string uniformRegs(std::size_t q) const { return "culift_u" + str(q); }
+  std::string uniformDims(std::size_t q) const {
+    std::string d;
+    for (VarId c : st_.uniform[q].counters)
+      d += "[" + str(static_cast<std::size_t>(st_.windows.at(c).second - st_.windows.at(c).first + 1)) + "]";
+    return d.empty() ? "[1]" : d;
+  }
+  std::string helperName() const { return (fn_.deviceName.empty() ? fn_.name : fn_.deviceName) + "_win"; }
+  static std::string literal(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+
+  // An offset along one axis: its constant plus each window counter times its coefficient.
+  std::string offset(const Offset& d) const {
+    std::string t = std::to_string(d.constant);
+    for (const auto& [v, c] : d.counters) t += " + " + literal(c) + " * " + name(v);
+    return "(" + t + ")";
+  }
+
+  // A polynomial of the parameters in 64 bits.
+  std::string polyText(const Poly& p) const {
+    if (p.empty()) return "0LL";
+    std::string t;
+    for (const auto& [m, c] : p) {
+      std::string term = "(long long)" + literal(c);
+      for (VarId v : m) term += " * (long long)" + name(v);
+      t += (t.empty() ? "" : " + ") + term;
+    }
+    return "(" + t + ")";
+  }
+
+  // `<f>_win`: the function's body, its reads of the staged arrays taken from the registers
+  // (plane culift_slot holds the output's plane plus the halo's first offset along i), its window
+  // loops unrolled (so that every register index is a constant).
+  void helper() {
+    PrintRewrites r;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      for (const StagedRead& read : st_.arrays[p].reads)
+        r.exprs[read.read] = regs(p) + "[culift_slot + " + offset(read.d[0]) + " - " + literal(lo(p, 0)) + "][" +
+                             offset(read.d[1]) + " - " + literal(lo(p, 1)) + "][" + offset(read.d[2]) + " - " +
+                             literal(lo(p, 2)) + "]";
+    for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
+      std::string at = uniformRegs(q);
+      for (VarId c : st_.uniform[q].counters) at += "[" + name(c) + " - " + literal(st_.windows.at(c).first) + "]";
+      if (st_.uniform[q].counters.empty()) at += "[0]";
+      r.exprs[st_.uniform[q].read] = at;
+    }
+    for (const Stmt* loop : st_.windowLoops) r.unrolled.insert(loop);
+    std::string params;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
+    for (std::size_t q = 0; q < st_.uniform.size(); ++q)
+      params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
+             " from the thread's registers.");
+    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
+                                    helperName() + "(" + params + "int culift_slot, " + printer_.parameterList() + ")");
+    printBody(r, *fn_.body);
+  }
+
+  std::string arrayNames() const {
+    std::string t;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) t += (p ? ", " : "") + name(st_.arrays[p].array);
+    return t;
+  }
+
+  // The parameter of an array's element count.
+  std::string lengthOf(VarId array) const {
+    for (std::size_t k = 0; k < fn_.signature.params.size(); ++k)
+      if (fn_.signature.params[k].userParam == static_cast<int>(array)) return "culift_len" + str(k);
+    throw std::logic_error("stencil plan of " + fn_.name + ": a staged array is no kernel parameter");
+  }
+  std::string lengthOf(std::size_t p) const { return lengthOf(st_.arrays[p].array); }
+
+  // The elements every uniform read takes over its counters' windows, into registers (an element
+  // outside the array, which no output reads, as zero).
+  void loadUniform(std::size_t q) {
+    const UniformRead& u = st_.uniform[q];
+    out_.say(typeOf(u.array) + " " + uniformRegs(q) + uniformDims(q) + ";  // " + name(u.array) + "[" +
+             printer_.printExpression(*u.index) + "], loaded once");
+    CodeWriter::Scope all = out_.open("");
+    std::vector<CodeWriter::Scope> loops;
+    PrintRewrites r;
+    std::string at = uniformRegs(q);
+    for (std::size_t n = 0; n < u.counters.size(); ++n) {
+      const VarId c = u.counters[n];
+      const std::string v = "culift_v" + str(n);
+      out_.say("#pragma unroll");
+      loops.push_back(out_.open("for (int " + v + " = " + literal(st_.windows.at(c).first) + "; " + v +
+                                " <= " + literal(st_.windows.at(c).second) + "; ++" + v + ")"));
+      r.vars[c] = "((" + typeOf(c) + ")" + v + ")";
+      at += "[" + v + " - " + literal(st_.windows.at(c).first) + "]";
+    }
+    if (u.counters.empty()) at += "[0]";
+    out_.say("const long long culift_x = (long long)(" + printWith(r, *u.index) + ");");
+    out_.say(at + " = culift_x >= 0 && culift_x < " + lengthOf(u.array) + " ? " + name(u.array) + "[culift_x] : (" +
+             typeOf(u.array) + ")0;");
+    while (!loops.empty()) loops.pop_back();  // innermost first
+  }
+
+  // The unrolled loops over array p's window of a plane: culift_dj over its rows, culift_dk over
+  // its columns (the innermost scope first when they end).
+  std::pair<CodeWriter::Scope, CodeWriter::Scope> windowLoops(std::size_t p) {
+    out_.say("#pragma unroll");
+    CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
+                                       str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
+    out_.say("#pragma unroll");
+    CodeWriter::Scope cols = out_.open("for (int culift_dk = 0; culift_dk < " +
+                                       str(static_cast<std::size_t>(width(p, 2))) + "; ++culift_dk)");
+    return {std::move(rows), std::move(cols)};
+  }
+
+  // Plane `plane` (an int expression) of array p into register plane `slot`.
+  void loadPlane(std::size_t p, const std::string& slot, const std::string& plane) {
+    CodeWriter::Scope load = out_.open("");
+    const std::string c = "culift_c" + str(p);
+    out_.say("const long long culift_e = " + c + "o + " + c + "0 * (long long)(" + plane + ");  // its centre");
+    auto loads = [&](bool checked) {
+      const auto window = windowLoops(p);
+      const std::string at = "culift_e + " + c + "1 * (long long)(culift_dj + " + literal(lo(p, 1)) +
+                             ") + (long long)(culift_dk + " + literal(lo(p, 2)) + ")";
+      const std::string target = regs(p) + "[" + slot + "][culift_dj][culift_dk]";
+      if (!checked) {
+        out_.say(target + " = " + name(st_.arrays[p].array) + "[" + at + "];");
+        return;
+      }
+      out_.say("const long long culift_x = " + at + ";");
+      out_.say(target + " = culift_x >= 0 && culift_x < " + lengthOf(p) + " ? " + name(st_.arrays[p].array) +
+               "[culift_x] : (" + element(p) + ")0;");
+    };
+    CodeWriter::Scope inside = out_.open("if (culift_e + " + c + "lo >= 0 && culift_e + " + c + "hi < " + lengthOf(p) +
+                                             ")",
+                                         "the window lies in the array");
+    loads(false);
+    inside.otherwise();
+    loads(true);
+  }
+
+  void entry() {
+    std::string lengths;
+    for (std::size_t k = 0; k < fn_.signature.params.size(); ++k)
+      if (fn_.signature.params[k].type.isPointer())
+        lengths += (lengths.empty() ? "" : ", ") + ("long long culift_len" + str(k));
+    CodeWriter::Scope entry = signature(e_,
+                                        {fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" +
+                                             halo_ + "), " + str(kWarps) + " x " + str(kTileCols) +
+                                             " outputs of the (j, k) plane per block of " + str(kThreads) + " threads,",
+                                         "each thread walking the planes i of the block's slab with the values of " +
+                                             arrayNames() + " its outputs read in registers, loaded once per plane;",
+                                         "each output as the per-thread entry runs it (its bits)."},
+                                        lengths);
+    aliases();
+    static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
+    std::array<std::string, 3> v = {"culift_i", "culift_j", "culift_k"}, n;
+    for (unsigned a = 0; a < 3; ++a) {
+      n[a] = kCount[a];
+      out_.say("const int " + n[a] + " = (int)" + params_.extent[a] + ";");
+    }
+    out_.say("const int culift_k = blockIdx.x * " + str(kTileCols) + " + threadIdx.x % " + str(kTileCols) +
+             ", culift_j = blockIdx.y * " + str(kWarps) + " + threadIdx.x / " + str(kTileCols) + ";");
+    blockSlab(out_);
+    CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
+    std::string leading;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
+      const StagedArray& a = st_.arrays[p];
+      const std::string c = "culift_c" + str(p);
+      out_.say(element(p) + " " + regs(p) + dims(p) + ";  // " + name(a.array) +
+               ": planes (the step's and the halo's) x rows x columns of the window");
+      out_.say("const long long " + c + "0 = " + polyText(a.coefficient[0]) + ", " + c +
+               "1 = " + polyText(a.coefficient[1]) + ";  // a plane's elements, a row's");
+      out_.say("const long long " + c + "o = " + polyText(a.base) + " + " + c + "1 * (long long)culift_j + " +
+               polyText(a.coefficient[2]) + " * (long long)culift_k;  // the thread's element of plane 0");
+      out_.say("const long long " + c + "lo = (" + c + "1 < 0 ? " + c + "1 * " + literal(a.hi[1]) + " : " + c + "1 * " +
+               literal(a.lo[1]) + ") + " + literal(a.lo[2]) + ", " + c + "hi = (" + c + "1 < 0 ? " + c + "1 * " +
+               literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " + literal(a.hi[2]) +
+               ";  // the window's ends from its centre");
+      leading += regs(p) + ", ";
+    }
+    for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
+      loadUniform(q);
+      leading += uniformRegs(q) + ", ";
+    }
+    const std::size_t h = static_cast<std::size_t>(halo());
+    for (std::size_t q = 0; q < h; ++q)
+      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+        loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
+    const std::string statement = perOutputStatement(fn_, v, n, helperName(), leading + "culift_t");
+    CodeWriter::Scope slab = slabSteps(out_, kWindowPlanes);
+    {
+      out_.say("#pragma unroll  // register plane t + h holds plane culift_s + t + (the halo's last offset)");
+      CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(kWindowPlanes) + "; ++culift_t)");
+      out_.say("const int culift_i = culift_s + culift_t;");
+      out_.say("if (culift_i >= culift_z1) break;");
+      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+        loadPlane(p, "culift_t + " + str(h), "culift_i + " + literal(st_.arrays[p].hi[0]));
+      out_.say(statement);
+    }
+    if (h == 0) return;
+    out_.say("// The halo's planes to the front, for the next step.");
+    out_.say("#pragma unroll");
+    CodeWriter::Scope move = out_.open("for (int culift_q = 0; culift_q < " + str(h) + "; ++culift_q)");
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
+      const auto window = windowLoops(p);
+      out_.say(regs(p) + "[culift_q][culift_dj][culift_dk] = " + regs(p) + "[culift_q + " + str(kWindowPlanes) +
+               "][culift_dj][culift_dk];");
+    }
+  }
+
+  const PlanEntry& e_;
+  const Stencil& st_;
+  const std::string halo_;
+};
+
+void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
+  bool concerns = false;
+  std::string why;
+  std::optional<Stencil> st = analyzeStencil(fn, concerns, why);
+  if (!st || st->rank != 3) throw std::logic_error("stencil plan of " + fn.name + " does not hold: " + why);
+  WindowWriter(module, fn, entry, out, *st).write();
+}
+
 void emitFor(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
   bool concerns = false;
   std::string why;
@@ -603,5 +948,6 @@ void emitFor(const Module& module, const Function& fn, const PlanEntry& entry, C
 
 const plans::Unit plans::kStencil{LoopPlan::Stencil, decide2D, emitFor, true};
 const plans::Unit plans::kStencil3D{LoopPlan::Stencil3D, decide3D, emitFor, true};
+const plans::Unit plans::kStencil3DWindows{LoopPlan::Stencil3DWindows, decide3DWindows, emitWindows, true};
 
 }  // namespace culift::codegen
