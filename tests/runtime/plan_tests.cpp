@@ -416,6 +416,22 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
   CHECK(capped->plan.grid == Dim3{2, 8, 4});
   // A 3-D mapping for a launch of another rank: per thread.
   CHECK(chosen(cube, LaunchPlanner::for2D(64, 64)) == "per-thread");
+  // The windows in registers: the same plane of blocks, slabs of 16 planes; a part's planes only.
+  culift::PlanEntry win3 = planEntry("k_win3d", culift::LoopPlan::Stencil3DWindows, 8, false);
+  win3.tileCols = 32;
+  CHECK(win3.blockMapping() == culift::BlockMapping::Slabs3DWindows);
+  CHECK(culift::takesParts(win3.blockMapping()));
+  cube.planEntries = {win3, walk3};
+  auto windows = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+  REQUIRE(windows);
+  CHECK(cube.planEntries[windows->entry].kernelName == "k_win3d");
+  CHECK(windows->plan.grid == Dim3{7, 36, 16});  // i: 256 planes in slabs of 16
+  LaunchPlan part = LaunchPlanner::for3D(256, 288, 224);
+  part.partFirst = 100 * 288 * 224;
+  part.partLast = 133 * 288 * 224;
+  auto partGrid = choosePlanEntry(cube, part, device132());
+  REQUIRE(partGrid);
+  CHECK(partGrid->plan.grid == Dim3{7, 36, 3});  // 33 planes
 }
 
 TEST_CASE("column reductions: a thread per output, 256 per block while they fill the device, 64 below", "[plan]") {
