@@ -54,6 +54,24 @@ void Conv_win3d(const float*, const float*, int, int, int, float*, long long, lo
 void Skew_kernel(const double*, const double*, int, int, int, double*, long long, long long, long long);
 void Skew_win3d(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
                 long long, long long, long long);
+// Row reductions (tests/runtime/data/loop_plan_kernels.hpp), min/max rows
+// (extremum_kernels.hpp) and scans (scan_kernels.hpp): entries of warps.
+void RowSum_kernel(const float*, int, float*, long long);
+void RowSum_rows32(const float*, int, float*, long long, long long);
+void RowSum_rows8(const float*, int, float*, long long, long long);
+void RowTotal_kernel(const float*, int, float*, long long);
+void RowTotal_warp(const float*, int, float*, long long, long long);
+void RowMax_kernel(const float*, int, float*, long long);
+void RowMax_extremum(const float*, int, float*, long long, long long);
+void ArgMax_kernel(const float*, int, int*, long long);
+void ArgMax_extremum(const float*, int, int*, long long, long long);
+void ArgMinLast_kernel(const double*, int, int*, long long);
+void ArgMinLast_extremum(const double*, int, int*, long long, long long);
+void CumSum_kernel(const float*, float*, int, long long);
+void CumSum_scan64(const float*, float*, int, long long, long long);
+void CumSum_scan32(const float*, float*, int, long long, long long);
+void CumMax_kernel(const float*, float*, int, long long);
+void CumMax_scan32(const float*, float*, int, long long, long long);
 // tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
 void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
 void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
@@ -641,5 +659,91 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
           ValidConv_conv32x64(x.data(), w.data(), s.c, s.h(), s.w(), s.r, s.r, s.stride, out, l, s.oh, s.ow, f);
         });
       });
+  }
+}
+
+namespace {
+
+// Values with ties (multiples of 1/8 in [-4, 4)): the min/max entries must keep the loop's own.
+template <typename T> std::vector<T> tied(std::size_t count, unsigned seed) {
+  std::vector<T> v = values<T>(count, seed);
+  for (T& x : v) x = static_cast<T>(std::floor(static_cast<double>(x) * 32.0) / 8.0);
+  return v;
+}
+
+// A 1-D kernel's per-thread outputs over `rows`, then `entry(first, last, out)` over the whole
+// launch and over parts of it: the per-thread bits (or, `whole` false, the whole entry's bits in
+// every part: a reassociating entry's order is its own).
+template <typename T, typename Ref, typename Entry>
+void compareRows(long long rows, Ref&& reference, Entry&& entry, bool exact = true) {
+  std::vector<T> want(static_cast<std::size_t>(rows), T(-7)), whole(want.size(), T(-7));
+  culiftEmulatedLaunch(dim3(2, 1, 1), dim3(64, 1, 1), [&] { reference(want.data()); });
+  entry(0, rows, whole.data());
+  if (exact) CHECK(sameBits(whole, want));
+  for (const auto& [first, last] : {std::pair{rows / 3, rows}, std::pair{1ll, rows / 2 + 1}, std::pair{rows - 1, rows}})
+    comparePart(whole, 1, first, last, entry);
+}
+
+}  // namespace
+
+TEST_CASE("emulated on the host, entries of warps (rows, min/max rows, scans) give the per-thread bits, in parts too",
+          "[emulated][warps][part]") {
+  const int n = 77;  // columns: more than a warp's lanes, not a multiple of them
+  const long long rows = 70;
+  const std::vector<float> x = tied<float>(static_cast<std::size_t>(rows) * n, 51);
+  const std::vector<double> xd = tied<double>(static_cast<std::size_t>(rows) * n, 52);
+  auto grid = [](long long r, long long tile) { return dim3(blocks(r, static_cast<unsigned>(tile)), 1, 1); };
+  SECTION("row reductions in the loop's order") {
+    auto ref = [&](float* out) { RowSum_kernel(x.data(), n, out, rows); };
+    compareRows<float>(rows, ref, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(grid(l - f, 32), dim3(256, 1, 1), [&] { RowSum_rows32(x.data(), n, out, l, f); });
+    });
+    compareRows<float>(rows, ref, [&](long long f, long long l, float* out) {
+      culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { RowSum_rows8(x.data(), n, out, l, f); });
+    });
+  }
+  SECTION("a reassociating row reduction: a part's rows have the whole launch's bits") {
+    compareRows<float>(
+        rows, [&](float* out) { RowTotal_kernel(x.data(), n, out, rows); },
+        [&](long long f, long long l, float* out) {
+          culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { RowTotal_warp(x.data(), n, out, l, f); });
+        },
+        false);
+  }
+  SECTION("min/max rows: the loop's own value and index, ties included") {
+    compareRows<float>(
+        rows, [&](float* out) { RowMax_kernel(x.data(), n, out, rows); },
+        [&](long long f, long long l, float* out) {
+          culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { RowMax_extremum(x.data(), n, out, l, f); });
+        });
+    compareRows<int>(
+        rows, [&](int* out) { ArgMax_kernel(x.data(), n, out, rows); },
+        [&](long long f, long long l, int* out) {
+          culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { ArgMax_extremum(x.data(), n, out, l, f); });
+        });
+    compareRows<int>(
+        rows, [&](int* out) { ArgMinLast_kernel(xd.data(), n, out, rows); },
+        [&](long long f, long long l, int* out) {
+          culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { ArgMinLast_extremum(xd.data(), n, out, l, f); });
+        });
+  }
+  SECTION("scans: every row's running values, in order") {
+    // The written array's rows are the outputs here: n elements per row.
+    const long long many = 100;  // more rows than a block of two warps takes
+    const std::vector<float> xs = tied<float>(static_cast<std::size_t>(many) * n, 53);
+    std::vector<float> want(xs.size(), -7.0f), maxes(xs.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(2, 1, 1), dim3(64, 1, 1), [&] { CumSum_kernel(xs.data(), want.data(), n, many); });
+    culiftEmulatedLaunch(dim3(2, 1, 1), dim3(64, 1, 1), [&] { CumMax_kernel(xs.data(), maxes.data(), n, many); });
+    for (const auto& [first, last] : {std::pair{0ll, many}, std::pair{33ll, many}, std::pair{5ll, 70ll}}) {
+      comparePart(want, n, first, last, [&](long long f, long long l, float* out) {
+        culiftEmulatedLaunch(grid(l - f, 64), dim3(64, 1, 1), [&] { CumSum_scan64(xs.data(), out, n, l, f); });
+      });
+      comparePart(want, n, first, last, [&](long long f, long long l, float* out) {
+        culiftEmulatedLaunch(grid(l - f, 32), dim3(32, 1, 1), [&] { CumSum_scan32(xs.data(), out, n, l, f); });
+      });
+      comparePart(maxes, n, first, last, [&](long long f, long long l, float* out) {
+        culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 1, 1), [&] { CumMax_scan32(xs.data(), out, n, l, f); });
+      });
+    }
   }
 }

@@ -3,8 +3,8 @@
 // std::barrier), and a kernel's __shared__ arrays are static locals (one block at a time uses
 // them). The entries' arithmetic is the host's: with -ffp-contract=off, as the GPU's strict math
 // (--fmad=false) rounds every product before its sum. Dynamic shared memory is a static buffer of
-// 256 KiB (host_source.cmake rewrites its declaration); warp shuffles are not emulated (a kernel
-// that uses one stops when it runs); cp.async copies at once (host_prelude.hpp).
+// 256 KiB (host_source.cmake rewrites its declaration); a warp's shuffles and votes exchange
+// through a table at the warp's barrier; cp.async copies at once (host_prelude.hpp).
 #pragma once
 
 #include <atomic>
@@ -85,16 +85,53 @@ template <typename T> inline T atomicCAS(T* p, T expected, T desired) {
   return expected;
 }
 
-// Warp shuffles are not emulated: an entry that uses them compiles here but stops when run.
-[[noreturn]] inline void culiftNotEmulated(const char* what) {
-  std::fprintf(stderr, "cuda_emulation.hpp: %s is not emulated\n", what);
-  std::abort();
+// Warp shuffles and votes: each lane writes its value to the warp's table, the warp meets, each
+// lane reads its source lane's, and the warp meets again before the table is written anew. A
+// source lane outside the warp or no longer running gives the lane its own value. The masks are
+// taken as full: every lane of the warp that still runs takes part, as in the emitted entries.
+namespace culift_emulation {
+template <typename T> T shuffle(T v, int source) {
+  static_assert(sizeof(T) <= sizeof(unsigned) * 8);
+  Warp& w = warp();
+  const unsigned lane = linearThread % 32;
+  std::memcpy(w.registers[lane].data(), &v, sizeof(T));
+  w.barrier->arrive_and_wait();
+  T r = v;
+  if (source >= 0 && source < 32 && w.active[static_cast<unsigned>(source)])
+    std::memcpy(&r, w.registers[static_cast<unsigned>(source)].data(), sizeof(T));
+  w.barrier->arrive_and_wait();
+  return r;
 }
-template <typename T> T __shfl_xor_sync(unsigned, T, int, int = 32) { culiftNotEmulated("__shfl_xor_sync"); }
-template <typename T> T __shfl_down_sync(unsigned, T, unsigned, int = 32) { culiftNotEmulated("__shfl_down_sync"); }
-template <typename T> T __shfl_up_sync(unsigned, T, unsigned, int = 32) { culiftNotEmulated("__shfl_up_sync"); }
-template <typename T> T __shfl_sync(unsigned, T, int, int = 32) { culiftNotEmulated("__shfl_sync"); }
-inline unsigned __ballot_sync(unsigned, int) { culiftNotEmulated("__ballot_sync"); }
-inline void __syncwarp(unsigned = 0xffffffffu) { culiftNotEmulated("__syncwarp"); }
+inline unsigned lane() { return linearThread % 32; }
+}  // namespace culift_emulation
+
+template <typename T> T __shfl_xor_sync(unsigned, T v, int laneMask, int width = 32) {
+  const int l = static_cast<int>(culift_emulation::lane());
+  return culift_emulation::shuffle(v, (l & ~(width - 1)) | ((l ^ laneMask) & (width - 1)));
+}
+template <typename T> T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32) {
+  const int l = static_cast<int>(culift_emulation::lane()), in = l % width + static_cast<int>(delta);
+  return culift_emulation::shuffle(v, in < width ? l + static_cast<int>(delta) : l);
+}
+template <typename T> T __shfl_up_sync(unsigned, T v, unsigned delta, int width = 32) {
+  const int l = static_cast<int>(culift_emulation::lane()), in = l % width - static_cast<int>(delta);
+  return culift_emulation::shuffle(v, in >= 0 ? l - static_cast<int>(delta) : l);
+}
+template <typename T> T __shfl_sync(unsigned, T v, int source, int width = 32) {
+  const int l = static_cast<int>(culift_emulation::lane());
+  return culift_emulation::shuffle(v, (l & ~(width - 1)) + source % width);
+}
+inline unsigned __ballot_sync(unsigned, int predicate) {
+  culift_emulation::Warp& w = culift_emulation::warp();
+  const unsigned lane = culift_emulation::lane();
+  w.registers[lane][0] = predicate != 0;
+  w.barrier->arrive_and_wait();
+  unsigned bits = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (w.active[l] && w.registers[l][0]) bits |= 1u << l;
+  w.barrier->arrive_and_wait();
+  return bits;
+}
+inline void __syncwarp(unsigned = 0xffffffffu) { culift_emulation::warp().barrier->arrive_and_wait(); }
 
 #include "host_prelude.hpp"

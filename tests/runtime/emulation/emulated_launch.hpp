@@ -26,14 +26,16 @@ namespace culift_emulation {
 inline std::barrier<>* barrier = nullptr;
 inline std::atomic<unsigned> falses{0};
 // A warp: 32 consecutive threads of the block (the last may have fewer), meeting at their own
-// barrier to exchange registers (the tensor-core operations, host_prelude.hpp).
+// barrier to exchange registers (the tensor-core operations, host_prelude.hpp; the shuffles and
+// votes, cuda_emulation.hpp). `active`: the lanes still running (a lane that returned drops out).
 struct Warp {
   std::unique_ptr<std::barrier<>> barrier;
   std::array<std::array<unsigned, 8>, 32> registers{};
+  std::array<std::atomic<bool>, 32> active{};
 };
-inline std::vector<Warp> warps;
+inline std::vector<std::unique_ptr<Warp>> warps;
 inline thread_local unsigned linearThread = 0;  // threadIdx as one number, x fastest
-inline Warp& warp() { return warps[linearThread / 32]; }
+inline Warp& warp() { return *warps[linearThread / 32]; }
 }  // namespace culift_emulation
 
 // Runs `body` as the kernel of a launch of `grid` x `block` threads: block by block, each
@@ -49,10 +51,12 @@ template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body)
         std::barrier<> b(static_cast<std::ptrdiff_t>(n));
         culift_emulation::barrier = &b;
         culift_emulation::warps.clear();
-        culift_emulation::warps.resize((n + 31) / 32);
-        for (unsigned w = 0; w < culift_emulation::warps.size(); ++w)
-          culift_emulation::warps[w].barrier = std::make_unique<std::barrier<>>(
-              static_cast<std::ptrdiff_t>(std::min(32u, n - 32 * w)));
+        for (unsigned w = 0; w < (n + 31) / 32; ++w) {
+          const unsigned lanes = std::min(32u, n - 32 * w);
+          auto& warp = culift_emulation::warps.emplace_back(std::make_unique<culift_emulation::Warp>());
+          warp->barrier = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(lanes));
+          for (unsigned l = 0; l < lanes; ++l) warp->active[l] = true;
+        }
         std::vector<std::thread> threads;
         threads.reserve(n);
         for (unsigned t = 0; t < n; ++t)
@@ -61,6 +65,7 @@ template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body)
             culift_emulation::linearThread = t;
             body();
             b.arrive_and_drop();
+            culift_emulation::warp().active[t % 32] = false;
             culift_emulation::warp().barrier->arrive_and_drop();
           });
         for (std::thread& t : threads) t.join();
