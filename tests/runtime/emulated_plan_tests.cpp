@@ -61,6 +61,7 @@ void RowSum_rows32(const float*, int, float*, long long, long long);
 void RowSum_rows8(const float*, int, float*, long long, long long);
 void RowTotal_kernel(const float*, int, float*, long long);
 void RowTotal_warp(const float*, int, float*, long long, long long);
+void RowTotal_split(const float*, int, float*, long long, long long, unsigned char*);
 void RowMax_kernel(const float*, int, float*, long long);
 void RowMax_extremum(const float*, int, float*, long long, long long);
 void ArgMax_kernel(const float*, int, int*, long long);
@@ -709,6 +710,26 @@ TEST_CASE("emulated on the host, entries of warps (rows, min/max rows, scans) gi
           culiftEmulatedLaunch(grid(l - f, 8), dim3(256, 1, 1), [&] { RowTotal_warp(x.data(), n, out, l, f); });
         },
         false);
+  }
+  SECTION("split rows: blocks of a row meet in the scratch, the warp per row's bits") {
+    // Rows of four chunks of 4096 iterations, three blocks a row (24 warps over their slots).
+    const int cols = 3 * 4096 + 5;
+    const long long few = 5;
+    const std::vector<float> xs = values<float>(static_cast<std::size_t>(few) * cols, 54);
+    std::vector<float> warp(static_cast<std::size_t>(few), -7.0f);
+    culiftEmulatedLaunch(grid(few, 8), dim3(256, 1, 1), [&] { RowTotal_warp(xs.data(), cols, warp.data(), few, 0); });
+    // More than the entry's layout takes (culift/ast/reassociation.hpp: 256 bytes of tickets, then
+    // 256 slots of 8 bytes a row), zero-filled as the runtime gives it.
+    std::vector<unsigned char> scratch(64 * 1024, 0);
+    for (const auto& [first, last] : {std::pair{0ll, few}, std::pair{2ll, few}, std::pair{1ll, 3ll}})
+      comparePart(warp, 1, first, last, [&](long long f, long long l, float* out) {
+        culiftEmulatedLaunch(dim3(static_cast<unsigned>(3 * (l - f)), 1, 1), dim3(256, 1, 1),
+                             [&] { RowTotal_split(xs.data(), cols, out, l, f, scratch.data()); });
+      });
+    // Every launch leaves the tickets at zero for the next.
+    std::size_t tickets = 0;
+    for (long long r = 0; r < few; ++r) tickets += reinterpret_cast<const unsigned*>(scratch.data())[r];
+    CHECK(tickets == 0);
   }
   SECTION("min/max rows: the loop's own value and index, ties included") {
     compareRows<float>(
