@@ -24,8 +24,8 @@
 //
 // (-fmad=false: the runtime compiles with it, so that every product is rounded before its sum.)
 //
-// The emitted `Conv3D_win3d` (the windows in registers, the plan culift now takes first) is timed
-// beside the cache walk.
+// The emitted `Conv3D_win3d4` and `Conv3D_win3d` (the windows in registers, four outputs along k a
+// thread or one: the plan culift now takes first) are timed beside the cache walk.
 //
 // Measured on the H200 (2026-12-04, -fmad=false): the entry 0.158 ms (25 % of a float4 copy of
 // the same bytes); lean<16> 0.104 ms (38 %), with the same bits. Nsight Compute puts both at the
@@ -437,18 +437,24 @@ int main() {
   CHECK(cudaMemcpy(want.data(), ref, cells * 4, cudaMemcpyDeviceToHost));
   std::printf("Conv3D_walk3d            %.4f ms  %6.0f GB/s  %5.1f %% of copy\n", entryMs,
               8.0 * cells / (entryMs * 1e6), 100.0 * copyMs / entryMs);
-  // The emitted windows in registers, as the runtime launches them (slabs of 16 planes), and with
-  // other slabs; the arrays' element counts after culift_first.
-  for (int per : {4, 8, 16, 32}) {
-    CHECK(cudaMemset(out, 0xff, cells * 4));
-    const dim3 grid(plane.x, plane.y, (ni + per - 1) / per);
-    const double ms = median(
-        [&] { Conv3D_win3d<<<grid, block>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
-    CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
-    const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
-    std::printf("Conv3D_win3d<%2d> grid z %4u  %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", per, grid.z, ms,
-                8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
-  }
+  // The emitted windows in registers (four outputs along k a thread, and one), as the runtime
+  // launches them (slabs of 16 planes), and with other slabs; the arrays' element counts after
+  // culift_first.
+  using Windows = void (*)(const float*, const float*, int, int, int, float*, long long, long long, long long,
+                           long long, long long, long long, long long);
+  const std::tuple<const char*, Windows, unsigned> windows[] = {{"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx},
+                                                                {"Conv3D_win3d", Conv3D_win3d, kTx}};
+  for (const auto& [name, fn, columns] : windows)
+    for (int per : {4, 8, 16, 32}) {
+      CHECK(cudaMemset(out, 0xff, cells * 4));
+      const dim3 grid((nk + columns - 1) / columns, plane.y, (ni + per - 1) / per);
+      const Windows f = fn;
+      const double ms = median([&] { f<<<grid, block>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
+      CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
+      std::printf("%-13s<%2d> grid z %4u  %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+                  8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
+    }
   // Each variant's (j, k) plane of blocks: quad<P> takes four outputs per thread along k.
   const dim3 quadPlane((nk / 4 + kQx - 1) / kQx, (nj + kQy - 1) / kQy);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);

@@ -51,7 +51,11 @@ void Conv_kernel(const float*, const float*, int, int, int, float*, long long, l
 void Conv_walk3d(const float*, const float*, int, int, int, float*, long long, long long, long long, long long);
 void Conv_win3d(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
                 long long, long long, long long);
+void Conv_win3d4(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                 long long, long long, long long);
 void Skew_kernel(const double*, const double*, int, int, int, double*, long long, long long, long long);
+void Skew_win3d4(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
+                 long long, long long, long long);
 void Skew_win3d(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
                 long long, long long, long long);
 // Row reductions (tests/runtime/data/loop_plan_kernels.hpp), min/max rows
@@ -267,6 +271,11 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Conv_win3d(a.data(), w.data(), ni, nj, nk, windows.data(), ni, nj, nk, 0, n, 27, n); });
     CHECK(sameBits(windows, want));
+    // Four outputs along k a thread (the last quad of a row partial where nk is no multiple of 4).
+    std::vector<float> quads(a.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { Conv_win3d4(a.data(), w.data(), ni, nj, nk, quads.data(), ni, nj, nk, 0, n, 27, n); });
+    CHECK(sameBits(quads, want));
   }
   // Two arrays' windows, asymmetric halos, doubles: the loads that cross the arrays' ends are
   // checked one by one (one slab: every plane's window; several: the slabs' first planes).
@@ -282,6 +291,10 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Skew_win3d(a.data(), b.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n, n); });
     CHECK(sameBits(got, want));
+    std::vector<double> quads(count, -7.0);
+    culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { Skew_win3d4(a.data(), b.data(), ni, nj, nk, quads.data(), ni, nj, nk, 0, n, n, n); });
+    CHECK(sameBits(quads, want));
   }
 }
 
@@ -623,6 +636,12 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
       const auto n = static_cast<long long>(v.size());
       culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 8), slabs), dim3(256, 1, 1),
                            [&] { Conv_win3d(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f, n, 27, n); });
+    });
+  for (const auto& [first, last, slabs] : {std::tuple{3ll, 11ll, 2u}, std::tuple{7ll, 8ll, 1u}})
+    comparePart(conv, static_cast<long long>(pj) * pk, first, last, [&](long long f, long long l, float* out) {
+      const auto n = static_cast<long long>(v.size());
+      culiftEmulatedLaunch(dim3(blocks(pk, 128), blocks(pj, 8), slabs), dim3(256, 1, 1),
+                           [&] { Conv_win3d4(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f, n, 27, n); });
     });
   // ConvTiles: rows nk = image * filters + filter, parts that start and end inside an image and
   // inside a tile of channels; one image whose channel is nk itself (ValidConv), from a channel tile

@@ -540,9 +540,12 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   const Function& conv = function(r, "Conv");
   CHECK(conv.loopPlan == LoopPlan::Stencil3DWindows);
   CHECK(conv.loopPlanReason == "halo x -1..+1, y -1..+1, z -1..+1");
-  REQUIRE(entryNames(conv) == std::vector<std::string>{"Conv_win3d", "Conv_walk3d"});
+  REQUIRE(entryNames(conv) == std::vector<std::string>{"Conv_win3d4", "Conv_win3d", "Conv_walk3d"});
   CHECK(conv.planEntries[0].blockMapping() == BlockMapping::Slabs3DWindows);
-  CHECK(conv.planEntries[1].blockMapping() == BlockMapping::Slabs3D);
+  CHECK(conv.planEntries[0].tileCols == 128);  // four outputs along k a thread
+  CHECK(conv.planEntries[1].blockMapping() == BlockMapping::Slabs3DWindows);
+  CHECK(conv.planEntries[1].tileCols == 32);
+  CHECK(conv.planEntries[2].blockMapping() == BlockMapping::Slabs3D);
   CHECK(std::string(name(LoopPlan::Stencil3DWindows)) == "stencil, 2.5-D blocking, windows in registers");
   CHECK(std::string(name(LoopPlan::Stencil)) == "stencil");
 
@@ -551,19 +554,21 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   CHECK(function(r, "Twice").loopPlanReason.empty());
 
   // The entries are emitted; each output runs the per-thread entry's statement.
-  for (const std::string entry : {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d"})
+  for (const std::string entry :
+       {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d", "Conv_win3d4"})
     CHECK(r.module->cudaSource.find("__launch_bounds__(256) " + entry + "(") != std::string::npos);
   // A 3-D entry without loops asks for six blocks per multiprocessor; one with window loops does not.
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 6) Heat_walk3d(") != std::string::npos);
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);
   // The windows' entry runs the body through a copy whose reads of A take the registers, its window
   // loops unrolled; it takes the arrays' element counts.
-  const std::size_t win = r.module->cudaSource.find("Conv_win(");
+  const std::size_t win = r.module->cudaSource.find("Conv_win3d_at(");
   REQUIRE(win != std::string::npos);
   CHECK(r.module->cudaSource.find("#pragma unroll\n  for (int di = -1;", win) != std::string::npos);
-  CHECK(r.module->cudaSource.find(
-            "culift_w0[culift_slot + (0 + 1 * di) - (-1)][(0 + 1 * dj) - (-1)][(0 + 1 * dk) - (-1)]", win) !=
-        std::string::npos);
+  CHECK(
+      r.module->cudaSource.find("culift_w0[(culift_slot + (0 + 1 * di) - (-1)) % 3][(0 + 1 * dj) - (-1)][culift_col + "
+                                "(0 + 1 * dk) - (-1)]",
+                                win) != std::string::npos);
   CHECK(r.module->cudaSource.find(
             "long long culift_first, long long culift_len0, long long culift_len1, long long culift_len5)") !=
         std::string::npos);

@@ -32,10 +32,10 @@ namespace {
 constexpr unsigned kWarps = 8;      // warps per block: rows of the tile along y (2-D: of rows per thread)
 constexpr unsigned kTileCols = 32;  // outputs per block along x (j in 2-D, k in 3-D): a warp per row
 constexpr unsigned kThreads = kWarps * kTileCols;
-constexpr unsigned kRowsPerThread[2] = {16, 2};    // 2-D: the entries' rows per thread, largest first
-constexpr unsigned kPlanesPerStep = 4;             // 3-D: planes of one unrolled step of the walk
-constexpr std::int64_t kMaxWindow = 16;            // iterations of one window loop at most
-constexpr std::int64_t kWindowPlanes = 4;          // 3-D, windows in registers: planes of one unrolled step
+constexpr unsigned kRowsPerThread[2] = {16, 2};  // 2-D: the entries' rows per thread, largest first
+constexpr unsigned kPlanesPerStep = 4;           // 3-D: planes of one unrolled step of the walk
+constexpr std::int64_t kMaxWindow = 16;          // iterations of one window loop at most
+constexpr unsigned kWindowColumns = 4;  // 3-D, windows in registers: outputs along k a thread of <f>_win3d4 takes
 constexpr std::int64_t kMaxWindowRegisters = 128;  // ... and the registers its windows may take
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
@@ -571,12 +571,13 @@ std::int64_t uniformElements(const Stencil& st, const UniformRead& u) {
   return n;
 }
 
-// Registers a thread's windows take: (planes of a step + the halo along i) x rows x columns of
-// the halo, per staged array, in 4-byte registers.
-std::int64_t windowRegisters(const Function& f, const Stencil& st) {
+// Registers a thread's windows take: the planes of the halo along i x its rows x its columns (and
+// the thread's `columns` - 1 outputs more along k), per staged array, and the uniform reads'
+// elements, in 4-byte registers.
+std::int64_t windowRegisters(const Function& f, const Stencil& st, unsigned columns) {
   std::int64_t n = 0;
   for (const StagedArray& s : st.arrays)
-    n += (kWindowPlanes + s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1] + 1) * (s.hi[2] - s.lo[2] + 1) *
+    n += (1 + s.hi[0] - s.lo[0]) * (s.hi[1] - s.lo[1] + 1) * (s.hi[2] - s.lo[2] + columns) *
          ((byteSize(f.vars[s.array].type.scalar) + 3) / 4);
   for (const UniformRead& u : st.uniform)
     n += uniformElements(st, u) * ((byteSize(f.vars[u.array].type.scalar) + 3) / 4);
@@ -592,12 +593,17 @@ plans::Decision decide3DWindows(const Function& f, const KernelAnalysis&) {
   std::string why;
   const std::optional<Stencil> st = analyzeStencil(f, concerns, why);
   if (!st || st->windowLoops.empty()) return plans::Decision::skip();
-  if (const std::int64_t regs = windowRegisters(f, *st); regs > kMaxWindowRegisters)
+  if (const std::int64_t regs = windowRegisters(f, *st, 1); regs > kMaxWindowRegisters)
     return plans::Decision::no("its windows would take " + std::to_string(regs) + " registers a thread (at most " +
                                std::to_string(kMaxWindowRegisters) + ")");
-  plans::Decision d = plans::Decision::yes(
-      {plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false),
-       plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false)});
+  // Four outputs a thread along k where their windows fit too (they share each row's loads).
+  std::vector<PlanEntry> entries;
+  if (windowRegisters(f, *st, kWindowColumns) <= kMaxWindowRegisters)
+    entries.push_back(plans::makeEntry(f, "_win3d" + str(kWindowColumns), LoopPlan::Stencil3DWindows, kWarps,
+                                       kTileCols * kWindowColumns, kThreads, false));
+  entries.push_back(plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false));
+  entries.push_back(plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false));
+  plans::Decision d = plans::Decision::yes(std::move(entries));
   d.reason = haloText(*st);
   return d;
 }
@@ -685,14 +691,16 @@ class WalkWriter : EntryWriter {
   const unsigned rank_;
 };
 
-// The windows of a 3-D stencil in registers (`<f>_win3d`; Slabs3DWindows). Each thread (j, k)
-// walks the planes i of its slab, holding for every staged array the values of the planes its
-// outputs read (the halo along i plus the planes of one step, kWindowPlanes) at every offset
-// (dj, dk) of the halo: each plane's values are loaded once per thread, not once per output
-// that reads them (the 27-point convolution: 9 loads an output instead of 27). The planes of a
-// step are unrolled, so the registers rotate by renaming; the halo's planes move to the front
-// after each step. Each output runs the function's body as written through a copy of the device
-// function whose reads of the staged arrays take the registers (`<f>_win`): the same operations
+// The windows of a 3-D stencil in registers (`<f>_win3d4`, `<f>_win3d`; Slabs3DWindows). Each
+// thread (j, k .. k + C - 1: C outputs along k, 4 or 1) walks the planes i of its slab, holding
+// for every staged array the values of the planes its outputs read (the halo along i, H + 1
+// planes) at every offset (dj, dk) of the halo: each plane's values are loaded once per thread,
+// not once per output that reads them, and C outputs share each row's (the 27-point convolution:
+// 18 loads for 4 outputs, against 27 an output through the cache). The planes are a ring of H + 1
+// register planes, plane i in slot (i - the slab's first plane + the halo's first offset) mod
+// (H + 1); a step of H + 1 planes is unrolled, so every slot index is a constant and nothing
+// moves. Each output runs the function's body as written through a copy of the device
+// function whose reads of the staged arrays take the registers (`<entry>_at`): the same operations
 // on the same values, the per-thread entry's bits. A load is made where its element lies in the
 // array (the runtime passes every array's element count): a plane's window is checked once, and
 // element by element only where it crosses an end. Values loaded for outputs whose body does not
@@ -700,7 +708,7 @@ class WalkWriter : EntryWriter {
 class WindowWriter : EntryWriter {
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
-      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)) {}
+      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)), cols_(e.tileCols / kTileCols) {}
 
   void write() {
     helper();
@@ -711,11 +719,13 @@ class WindowWriter : EntryWriter {
   std::int64_t lo(std::size_t p, unsigned a) const { return st_.arrays[p].lo[a]; }
   std::int64_t width(std::size_t p, unsigned a) const { return st_.arrays[p].hi[a] - st_.arrays[p].lo[a] + 1; }
   std::int64_t halo() const { return st_.arrays[0].hi[0] - st_.arrays[0].lo[0]; }  // the same for every array
+  std::size_t ring() const { return static_cast<std::size_t>(halo()) + 1; }        // register planes
+  std::int64_t columns(std::size_t p) const { return width(p, 2) + cols_ - 1; }    // a row's values
   std::string regs(std::size_t p) const { return "culift_w" + str(p); }
   std::string element(std::size_t p) const { return std::string(spelling(fn_.vars[st_.arrays[p].array].type.scalar)); }
   std::string dims(std::size_t p) const {
-    return "[" + str(static_cast<std::size_t>(kWindowPlanes + halo())) + "][" +
-           str(static_cast<std::size_t>(width(p, 1))) + "][" + str(static_cast<std::size_t>(width(p, 2))) + "]";
+    return "[" + str(ring()) + "][" + str(static_cast<std::size_t>(width(p, 1))) + "][" +
+           str(static_cast<std::size_t>(columns(p))) + "]";
   }
   std::string uniformRegs(std::size_t q) const { return "culift_u" + str(q); }
   std::string uniformDims(std::size_t q) const {
@@ -724,7 +734,8 @@ class WindowWriter : EntryWriter {
       d += "[" + str(static_cast<std::size_t>(st_.windows.at(c).second - st_.windows.at(c).first + 1)) + "]";
     return d.empty() ? "[1]" : d;
   }
-  std::string helperName() const { return (fn_.deviceName.empty() ? fn_.name : fn_.deviceName) + "_win"; }
+  // The device function's copy for this entry's registers (one per entry: their shapes differ).
+  std::string helperName() const { return e_.kernelName + "_at"; }
   static std::string literal(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
 
   // An offset along one axis: its constant plus each window counter times its coefficient.
@@ -746,16 +757,16 @@ class WindowWriter : EntryWriter {
     return "(" + t + ")";
   }
 
-  // `<f>_win`: the function's body, its reads of the staged arrays taken from the registers
+  // `<entry>_at`: the function's body, its reads of the staged arrays taken from the registers
   // (plane culift_slot holds the output's plane plus the halo's first offset along i), its window
   // loops unrolled (so that every register index is a constant).
   void helper() {
     PrintRewrites r;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       for (const StagedRead& read : st_.arrays[p].reads)
-        r.exprs[read.read] = regs(p) + "[culift_slot + " + offset(read.d[0]) + " - " + literal(lo(p, 0)) + "][" +
-                             offset(read.d[1]) + " - " + literal(lo(p, 1)) + "][" + offset(read.d[2]) + " - " +
-                             literal(lo(p, 2)) + "]";
+        r.exprs[read.read] = regs(p) + "[(culift_slot + " + offset(read.d[0]) + " - " + literal(lo(p, 0)) + ") % " +
+                             str(ring()) + "][" + offset(read.d[1]) + " - " + literal(lo(p, 1)) + "][culift_col + " +
+                             offset(read.d[2]) + " - " + literal(lo(p, 2)) + "]";
     for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
       std::string at = uniformRegs(q);
       for (VarId c : st_.uniform[q].counters) at += "[" + name(c) + " - " + literal(st_.windows.at(c).first) + "]";
@@ -771,7 +782,8 @@ class WindowWriter : EntryWriter {
     out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
              " from the thread's registers.");
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
-                                    helperName() + "(" + params + "int culift_slot, " + printer_.parameterList() + ")");
+                                    helperName() + "(" + params + "int culift_slot, int culift_col, " +
+                                    printer_.parameterList() + ")");
     printBody(r, *fn_.body);
   }
 
@@ -823,7 +835,7 @@ class WindowWriter : EntryWriter {
                                        str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
     out_.say("#pragma unroll");
     CodeWriter::Scope cols = out_.open("for (int culift_dk = 0; culift_dk < " +
-                                       str(static_cast<std::size_t>(width(p, 2))) + "; ++culift_dk)");
+                                       str(static_cast<std::size_t>(columns(p))) + "; ++culift_dk)");
     return {std::move(rows), std::move(cols)};
   }
 
@@ -858,23 +870,26 @@ class WindowWriter : EntryWriter {
     for (std::size_t k = 0; k < fn_.signature.params.size(); ++k)
       if (fn_.signature.params[k].type.isPointer())
         lengths += (lengths.empty() ? "" : ", ") + ("long long culift_len" + str(k));
-    CodeWriter::Scope entry = signature(e_,
-                                        {fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" +
-                                             halo_ + "), " + str(kWarps) + " x " + str(kTileCols) +
-                                             " outputs of the (j, k) plane per block of " + str(kThreads) + " threads,",
-                                         "each thread walking the planes i of the block's slab with the values of " +
-                                             arrayNames() + " its outputs read in registers, loaded once per plane;",
-                                         "each output as the per-thread entry runs it (its bits)."},
-                                        lengths);
+    CodeWriter::Scope entry =
+        signature(e_,
+                  {fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" + halo_ + "), " +
+                       str(kWarps) + " x " + str(e_.tileCols) + " outputs of the (j, k) plane per block of " +
+                       str(kThreads) + " threads, " + str(cols_) + " along k per thread,",
+                   "each thread walking the planes i of the block's slab with the values of " + arrayNames() +
+                       " its outputs read in a ring of registers, loaded once "
+                       "per plane;",
+                   "each output as the per-thread entry runs it (its bits)."},
+                  lengths);
     aliases();
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
-    std::array<std::string, 3> v = {"culift_i", "culift_j", "culift_k"}, n;
+    std::array<std::string, 3> n;
     for (unsigned a = 0; a < 3; ++a) {
       n[a] = kCount[a];
       out_.say("const int " + n[a] + " = (int)" + params_.extent[a] + ";");
     }
-    out_.say("const int culift_k = blockIdx.x * " + str(kTileCols) + " + threadIdx.x % " + str(kTileCols) +
-             ", culift_j = blockIdx.y * " + str(kWarps) + " + threadIdx.x / " + str(kTileCols) + ";");
+    out_.say("const int culift_k = (blockIdx.x * " + str(kTileCols) + " + threadIdx.x % " + str(kTileCols) + ") * " +
+             str(cols_) + ", culift_j = blockIdx.y * " + str(kWarps) + " + threadIdx.x / " + str(kTileCols) +
+             ";  // the thread's first output along k");
     blockSlab(out_);
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
     std::string leading;
@@ -882,50 +897,51 @@ class WindowWriter : EntryWriter {
       const StagedArray& a = st_.arrays[p];
       const std::string c = "culift_c" + str(p);
       out_.say(element(p) + " " + regs(p) + dims(p) + ";  // " + name(a.array) +
-               ": planes (the step's and the halo's) x rows x columns of the window");
+               ": a ring of planes x rows x columns of the thread's windows");
       out_.say("const long long " + c + "0 = " + polyText(a.coefficient[0]) + ", " + c +
                "1 = " + polyText(a.coefficient[1]) + ";  // a plane's elements, a row's");
       out_.say("const long long " + c + "o = " + polyText(a.base) + " + " + c + "1 * (long long)culift_j + " +
                polyText(a.coefficient[2]) + " * (long long)culift_k;  // the thread's element of plane 0");
       out_.say("const long long " + c + "lo = (" + c + "1 < 0 ? " + c + "1 * " + literal(a.hi[1]) + " : " + c + "1 * " +
                literal(a.lo[1]) + ") + " + literal(a.lo[2]) + ", " + c + "hi = (" + c + "1 < 0 ? " + c + "1 * " +
-               literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " + literal(a.hi[2]) +
-               ";  // the window's ends from its centre");
+               literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " + literal(a.hi[2] + cols_ - 1) +
+               ";  // the windows' ends from the first output's centre");
       leading += regs(p) + ", ";
     }
     for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
       loadUniform(q);
       leading += uniformRegs(q) + ", ";
     }
-    const std::size_t h = static_cast<std::size_t>(halo());
+    const std::size_t h = static_cast<std::size_t>(halo()), r = ring();
     for (std::size_t q = 0; q < h; ++q)
       for (std::size_t p = 0; p < st_.arrays.size(); ++p)
         loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
-    const std::string statement = perOutputStatement(fn_, v, n, helperName(), leading + "culift_t");
-    CodeWriter::Scope slab = slabSteps(out_, kWindowPlanes);
-    {
-      out_.say("#pragma unroll  // register plane t + h holds plane culift_s + t + (the halo's last offset)");
-      CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(kWindowPlanes) + "; ++culift_t)");
-      out_.say("const int culift_i = culift_s + culift_t;");
-      out_.say("if (culift_i >= culift_z1) break;");
-      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-        loadPlane(p, "culift_t + " + str(h), "culift_i + " + literal(st_.arrays[p].hi[0]));
+    CodeWriter::Scope slab = slabSteps(out_, r);
+    out_.say("#pragma unroll  // plane culift_s + t + (the halo's last offset) into slot (t + " + str(h) + ") % " +
+             str(r));
+    CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(r) + "; ++culift_t)");
+    out_.say("const int culift_i = culift_s + culift_t;");
+    out_.say("if (culift_i >= culift_z1) break;");
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
+    for (unsigned u = 0; u < cols_; ++u) {
+      const std::string k = cols_ == 1 ? "culift_k" : "culift_k" + str(u);
+      const std::string statement = perOutputStatement(fn_, {"culift_i", "culift_j", k}, n, helperName(),
+                                                       leading + "culift_t, " + str(u));
+      if (cols_ == 1) {
+        out_.say(statement);
+        continue;
+      }
+      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+      out_.say("const int " + k + " = culift_k + " + str(u) + ";");
       out_.say(statement);
-    }
-    if (h == 0) return;
-    out_.say("// The halo's planes to the front, for the next step.");
-    out_.say("#pragma unroll");
-    CodeWriter::Scope move = out_.open("for (int culift_q = 0; culift_q < " + str(h) + "; ++culift_q)");
-    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
-      const auto window = windowLoops(p);
-      out_.say(regs(p) + "[culift_q][culift_dj][culift_dk] = " + regs(p) + "[culift_q + " + str(kWindowPlanes) +
-               "][culift_dj][culift_dk];");
     }
   }
 
   const PlanEntry& e_;
   const Stencil& st_;
   const std::string halo_;
+  const unsigned cols_;  // outputs along k per thread
 };
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
