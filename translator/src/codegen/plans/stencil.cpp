@@ -404,7 +404,7 @@ std::vector<StencilAnalyzer::Candidate> StencilAnalyzer::candidates(const Kernel
 }
 
 // The reads of a const array parameter the body never writes whose index names only window
-// counters and parameters no statement assigns.
+// counters and parameters no statement assigns, through +, - and * (and casts).
 std::vector<UniformRead> StencilAnalyzer::uniformReads(const KernelAnalysis& analysis) const {
   std::set<VarId> written;
   forEachExpr(*fn_.body, [&](const Expr& e) {
@@ -417,8 +417,13 @@ std::vector<UniformRead> StencilAnalyzer::uniformReads(const KernelAnalysis& ana
     if (r.array >= fn_.numParams || written.count(r.array) || !fn_.vars[r.array].type.constElements) continue;
     bool ok = true;
     std::set<VarId> counters;
+    // The entry evaluates the index for every combination of the counters, also those the body
+    // never reaches: only arithmetic that cannot trap (no division, remainder or shift).
     forEachExpr(*r.index, [&](const Expr& e) {
       if (e.kind == ExprKind::Call || assignmentTarget(e)) ok = false;
+      if (e.kind == ExprKind::Binary && e.binaryOp != BinaryOp::Add && e.binaryOp != BinaryOp::Sub &&
+          e.binaryOp != BinaryOp::Mul)
+        ok = false;
       if (e.kind != ExprKind::VarRef) return;
       if (window_.count(e.var)) counters.insert(e.var);
       else if (e.var >= fn_.numParams || axisOf(e.var) >= 0 || assignments_.count(e.var) ||
