@@ -373,9 +373,11 @@ SplitLaunch launchSplit(const Session& session, const rt::DeviceGroup& group,
     }
   };
   std::int64_t tile = 0;
+  const Function* fn = nullptr;  // the module's, which the caller keeps
   attempt([&] {
     if (!plan.whole()) throw rt::ArgumentError(name + ": a launch split over ranks takes a whole plan, not a part");
-    tile = group.mirroredTile(group.engine(0).kernel(module, kernel).function(), plan);
+    fn = &group.engine(0).kernel(module, kernel).function();
+    tile = group.mirroredTile(*fn, plan);
   });
   agreeOnFailure(session, name, failed ? &failure : nullptr);
 
@@ -398,12 +400,10 @@ SplitLaunch launchSplit(const Session& session, const rt::DeviceGroup& group,
   // The arrays the launch writes, in this rank's host memory; a void kernel's as they were before.
   std::vector<Written> written;
   attempt([&] {
-    const rt::Kernel k = group.engine(0).kernel(module, kernel);
-    std::size_t index = 0;
-    for (const KernelParam& p : k.function().signature.params) {
-      if (p.role == ParamRole::Extent) continue;
-      if (index >= args.size()) break;
-      const rt::GroupArg& a = args[index++];
+    const std::vector<const KernelParam*> params = rt::argumentParams(*fn);
+    for (std::size_t k = 0; k < params.size() && k < args.size(); ++k) {
+      const KernelParam& p = *params[k];
+      const rt::GroupArg& a = args[k];
       if (!a.isArray || !a.output) continue;
       if (p.role != ParamRole::WritableArray && p.role != ParamRole::ResultArray) continue;
       Written w{&p, static_cast<std::uint8_t*>(a.output), byteSize(a.element), a.count, {}};

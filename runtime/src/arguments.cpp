@@ -76,6 +76,13 @@ std::size_t launchArgumentCount(const Function& fn) {
   return n;
 }
 
+std::vector<const KernelParam*> argumentParams(const Function& fn) {
+  std::vector<const KernelParam*> out;
+  for (const KernelParam& p : fn.signature.params)
+    if (p.role != ParamRole::Extent) out.push_back(&p);
+  return out;
+}
+
 std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const LaunchPlan& plan,
                                                 std::span<const LaunchArg> args, const Engine* engine) {
   if (!fn.isKernel())

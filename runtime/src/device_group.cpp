@@ -177,14 +177,6 @@ bool sliced(const Function& fn, const KernelParam& p, std::span<const GroupArray
   return false;
 }
 
-// The kernel's parameters that take arguments (not the extents), in order.
-std::vector<const KernelParam*> argumentParams(const Function& fn) {
-  std::vector<const KernelParam*> out;
-  for (const KernelParam& p : fn.signature.params)
-    if (p.role != ParamRole::Extent) out.push_back(&p);
-  return out;
-}
-
 }  // namespace
 
 std::vector<GroupArray::Shard> outputShards(const GroupLaunch& launch, const LaunchPlan& plan, std::size_t perOutput) {

@@ -95,5 +95,7 @@ std::vector<ResolvedArg> resolveLaunchArguments(const Function& fn, const Launch
 
 // The number of arguments a launch of `fn` takes (the signature without the extents).
 std::size_t launchArgumentCount(const Function& fn);
+// The parameters those arguments go to, in order (the signature without the extents).
+std::vector<const KernelParam*> argumentParams(const Function& fn);
 
 }  // namespace culift::rt
