@@ -164,6 +164,34 @@ TEST_CASE("emulated on the host, every convolution entry gives the per-thread en
       CHECK(sameBits(got, want));
       ++compared;
     }
+    if (s.pad > 0) {
+      // Every filter's first term infinite: a position whose window the padding cuts at that corner
+      // skips the term (a finite output), the others add it (an infinite one). An entry that added
+      // the skipped term as a zero would give NaN there.
+      std::vector<float> wi = w;
+      for (int k = 0; k < s.k; ++k)
+        for (int c = 0; c < s.c; ++c) wi[static_cast<std::size_t>(k * s.c + c) * s.r * s.r] = INFINITY;
+      std::vector<float> wantInf(outputs, -7.0f);
+      culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+        Conv2D_kernel(x.data(), wi.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, wantInf.data(), rows,
+                      s.oh, s.ow);
+      });
+      std::size_t finite = 0, infinite = 0;
+      for (float v : wantInf) (std::isfinite(v) ? finite : infinite) += 1;
+      CHECK(finite > 0);
+      CHECK(infinite > 0);
+      for (const auto& [name, entry, threads] :
+           {std::tuple<const char*, Entry, unsigned>{"Conv2D_conv64x128", Conv2D_conv64x128, 256},
+            {"Conv2D_conv32x64", Conv2D_conv32x64, 64}}) {
+        INFO(name << ", every filter's first term infinite");
+        std::vector<float> got(outputs, -7.0f);
+        culiftEmulatedLaunch(dim3(2, 2, 1), dim3(threads, 1, 1), [&] {
+          entry(x.data(), wi.data(), s.c, s.h(), s.w(), s.k, s.r, s.r, s.stride, s.pad, got.data(), rows, s.oh, s.ow,
+                0);
+        });
+        CHECK(sameBits(got, wantInf));
+      }
+    }
     if (s.n != 1 || s.pad != 0) continue;
     // One image, no padding: the valid convolution in double, the channel the first index itself.
     const std::vector<double> xd = values<double>(x.size(), 3), wd = values<double>(w.size(), 4);

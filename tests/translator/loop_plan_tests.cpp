@@ -1057,9 +1057,18 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
         std::string::npos);
   // Two chunks in flight: the next one's inputs into registers (table culift_nxt) during the
   // current one's products, then into the stages.
-  CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_pp] + culift_d0[culift_nxt][culift_qq]];") !=
+  // Each thread gathers at one position (culift_gpp) of the tile; the stage takes a zero where the
+  // term does not run.
+  CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_gpp] + culift_d0[culift_nxt][culift_qq]];") !=
         std::string::npos);
-  CHECK(cuda.find("culift_s0[culift_qq][culift_pp] = culift_r0[culift_u];") != std::string::npos);
+  CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_rf[culift_u] ? culift_r0[culift_u] : (float)0;") !=
+        std::string::npos);
+  // A term every stored position runs reads no flag; one some position skips stays under its flag.
+  CHECK(cuda.find("culift_all[culift_nxt][culift_qq] = 0;") != std::string::npos);
+  CHECK(cuda.find("if (culift_all[culift_cur][culift_qq]) {") != std::string::npos);
+  CHECK(cuda.find("__launch_bounds__(256, 2) Conv2D_conv64x128(") != std::string::npos);
+  // The filter's stage: four elements more per term than the tile's channels.
+  CHECK(cuda.find("__shared__ __align__(16) float culift_s1[16][68];") != std::string::npos);
   CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_nxt][culift_qq]]") != std::string::npos);
   CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
@@ -1092,7 +1101,7 @@ TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where
     REQUIRE(at != std::string::npos);
     return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
   };
-  CHECK(entry("Separates").find("= x[culift_b1[culift_pp] + culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
+  CHECK(entry("Separates").find("= x[culift_b1[culift_gpp] + culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
   CHECK(entry("Unsigned").find("culift_b1[") == std::string::npos);
   CHECK(entry("Divided").find("culift_b1[") == std::string::npos);

@@ -27,6 +27,7 @@
 // meet (and, for one image whose channel is nk itself, the channel tiles from culift_first's on);
 // the outputs before culift_first are not stored.
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -44,6 +45,11 @@ constexpr unsigned kTermStep = 16;  // terms per staged chunk
 constexpr unsigned kRowsPerThread = 8, kColsPerThread = 4;
 constexpr unsigned kMaxOperands = 4;
 constexpr unsigned kMaxLive = 2;
+// Elements a channel operand's staged rows carry beyond the tile's channels: the gather stores the
+// 16 terms of a channel (a column of the stage) from consecutive threads, which a row of 64 or 32
+// elements would put in one bank; 4 more keep each row 16-byte aligned and the column's stores
+// two to a bank at most.
+constexpr unsigned kChannelPad = 4;
 
 struct ConvOperand {
   VarId array = kNone;
@@ -460,9 +466,10 @@ TermRewrites termRewrites(const Conv& c) {
 
 // Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
 std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
-  std::size_t bytes = kTermStep * cols + kTermStep * 4 * (c.counters.size() + 1);  // flags, counters, any
+  // flags, the counters', culift_any's and culift_all's tables of two chunks
+  std::size_t bytes = kTermStep * cols + 2 * kTermStep * 4 * (c.counters.size() + 2);
   for (const ConvOperand& o : c.operands) {
-    bytes += kTermStep * (o.position ? cols : rows) * byteSize(o.element);
+    bytes += kTermStep * (o.position ? cols : rows + kChannelPad) * byteSize(o.element);
     bytes += 8 * ((o.position ? cols : rows) + kTermStep);  // a separable gather's bases and offsets
   }
   return bytes;
@@ -504,6 +511,11 @@ class ConvWriter : EntryWriter {
     live_ = std::move(t.live);
     for (VarId v : c_.fixedOrder) inline_.vars[v] = "(" + printWith(inline_, *c_.fixed.at(v)) + ")";
     for (const ConvOperand& o : c_.operands) separable_.push_back(separable(*o.index));
+    // Every gathered element of a thread is at one position (threadIdx.x % tp_), and each thread
+    // gathers as many elements of every chunk.
+    if (e.threads % tp_ != 0 || kTermStep * tp_ % e.threads != 0 || kTermStep * tk_ % e.threads != 0)
+      throw std::logic_error("convolution entry " + e.kernelName + ": " + str(e.threads) +
+                             " threads do not divide its tiles");
   }
 
   void write();
@@ -512,7 +524,11 @@ class ConvWriter : EntryWriter {
   bool names(const Expr& e, VarId v) const;
   std::vector<const Stmt*> termStatements() const;
   std::vector<VarId> axesUsed(const std::vector<const Stmt*>& stmts, const PrintRewrites& r) const;
-  void declareAxes(const std::vector<VarId>& which);
+  // `value`: the indices' values, by default the output's (culift_nk and the position table's).
+  void declareAxes(const std::vector<VarId>& which,
+                   const std::array<std::string, 3>& value = {"culift_nk", "culift_poh[culift_pp]",
+                                                              "culift_pow[culift_pp]"});
+  void gatherPosition();
   void bounds();
   void perThread();
   void sharedTiles();
@@ -537,7 +553,8 @@ class ConvWriter : EntryWriter {
                                           const std::optional<std::string>& table) const;
   std::string bases(size_t p) const { return "culift_b" + str(p); }
   std::string offsets(size_t p) const { return "culift_d" + str(p); }
-  void termStep();
+  // `all`: the term runs for every output the block stores (culift_all), so no flag is read.
+  void termStep(bool all);
   void chunk();
   void chunks();
   std::string tileName(size_t p) const { return "culift_s" + str(p); }
@@ -683,8 +700,8 @@ void ConvWriter::sharedTiles() {
   for (size_t p = 0; p < c_.operands.size(); ++p) {
     const ConvOperand& o = c_.operands[p];
     out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " " + tileName(p) + "[" + str(kTermStep) +
-             "][" + str(o.position ? tp_ : tk_) + "];  // " + name(o.array) + "[" + printer_.printExpression(*o.index) +
-             "], by " + (o.position ? "position" : "channel"));
+             "][" + str(o.position ? tp_ : tk_ + kChannelPad) + "];  // " + name(o.array) + "[" +
+             printer_.printExpression(*o.index) + "], by " + (o.position ? "position" : "channel"));
   }
   if (c_.predicate)
     out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
@@ -699,6 +716,9 @@ void ConvWriter::sharedTiles() {
                (c_.operands[p].position ? "position" : "channel") + " (the first term's), plus an offset per term");
   out_.say("__shared__ int culift_any[2][" + str(kTermStep) +
            "];  // some position of the block runs the term (the tables of two chunks: culift_cur, culift_nxt)");
+  if (c_.predicate)
+    out_.say("__shared__ int culift_all[2][" + str(kTermStep) +
+             "];  // every position of the block whose outputs it stores runs the term");
   out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
            "];  // the tile's positions: image (-1 beyond the launch), position in it");
   out_.say("__shared__ int culift_poh[" + str(tp_) + "], culift_pow[" + str(tp_) + "];");
@@ -743,8 +763,7 @@ std::vector<VarId> ConvWriter::axesUsed(const std::vector<const Stmt*>& stmts, c
 
 // Declares the indices (of `which`) of the output or element being handled: from culift_nk and
 // the block's table of positions (culift_pp, the position in the tile).
-void ConvWriter::declareAxes(const std::vector<VarId>& which) {
-  const std::string value[3] = {"culift_nk", "culift_poh[culift_pp]", "culift_pow[culift_pp]"};
+void ConvWriter::declareAxes(const std::vector<VarId>& which, const std::array<std::string, 3>& value) {
   for (unsigned a = 0; a < 3; ++a)
     if (std::find(which.begin(), which.end(), axis(a)) != which.end())
       out_.say("const " + axisType(a) + " " + name(axis(a)) + " = (" + axisType(a) + ")(" + value[a] + ");");
@@ -846,6 +865,7 @@ void ConvWriter::counterTable(const std::string& buffer, const std::string& q0) 
                  index64(*c_.operands[p].index, termValues("0", "0", "0", std::nullopt)) + ";");
   }
   out_.say("culift_any[" + buffer + "][threadIdx.x] = 0;");
+  if (c_.predicate) out_.say("culift_all[" + buffer + "][threadIdx.x] = 1;");
 }
 
 // The counters of term culift_qq from table `table`, those `used` says are needed.
@@ -856,66 +876,81 @@ void ConvWriter::counters(const std::function<bool(VarId)>& used, const std::str
                "][culift_qq];");
 }
 
+// This thread's position in every gather of the tile's chunks: the block's threads are a multiple
+// of its positions, so element culift_e = threadIdx.x + u * threads is always at position
+// threadIdx.x % positions. Its values from the position table, once per tile.
+void ConvWriter::gatherPosition() {
+  out_.say("const int culift_gpp = threadIdx.x % " + str(tp_) + ";  // this thread's position in every gather");
+  out_.say(
+      "const bool culift_gsome = culift_pimg[culift_gpp] >= 0 && culift_pimg[culift_gpp] * culift_kpi + culift_k0 < "
+      "culift_n0;  // the block stores outputs of the position");
+}
+
 // The position operands and the flags of the chunk from `q0` (its counter table `table`) into this
 // thread's registers: its elements culift_e = threadIdx.x + u * threads of the chunk's terms x
 // positions. An element is read only where its term runs for a position some output of the block
-// has, as the per-thread entry reads it; a term some position runs is marked in culift_any.
+// has, as the per-thread entry reads it; a term some position runs is marked in culift_any, a term
+// such a position does not run is unmarked in culift_all.
 void ConvWriter::gatherPositions(const std::string& q0, const std::string& table) {
   auto usedByPositions = [&](VarId v) {
     bool u = c_.predicate && names(*c_.predicate, v);
-    for (const ConvOperand& o : c_.operands) u = u || (o.position && names(*o.index, v));
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      u = u || (c_.operands[p].position && (separable_[p] ? false : names(*c_.operands[p].index, v)));
     return u;
   };
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
-  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-  out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
+  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
   out_.say("culift_rf[culift_u] = false;");
-  CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_pimg[culift_pp] >= 0)");
-  out_.say("const long long culift_img = culift_pimg[culift_pp];");
-  CodeWriter::Scope some = out_.open("if (culift_img * culift_kpi + culift_k0 < culift_n0)");
-  out_.say("const long long culift_nk = culift_img * culift_kpi;  // the image's first channel");
+  CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
   std::vector<VarId> axes;
   for (unsigned a = 0; a < 3; ++a)
     if (usedByPositions(axis(a))) axes.push_back(axis(a));
-  declareAxes(axes);
+  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
   counters(usedByPositions, table);
   out_.say("culift_rf[culift_u] = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
   CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_pp] + " + offsets(p) + "[" + table + "][culift_qq]"
+               (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
   out_.say("culift_any[" + table + "][culift_qq] = 1;");
+  if (c_.predicate) {
+    runs.otherwise();
+    out_.say("culift_all[" + table + "][culift_qq] = 0;");
+  }
 }
 
-// The registers gatherPositions filled, into the stages.
+// The registers gatherPositions filled, into the stages (a zero where the term does not run).
 void ConvWriter::stagePositions() {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
-  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-  out_.say("const int culift_qq = culift_e / " + str(tp_) + ", culift_pp = culift_e % " + str(tp_) + ";");
-  {
-    CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
-    for (size_t p = 0; p < c_.operands.size(); ++p)
-      if (c_.operands[p].position) out_.say(tileName(p) + "[culift_qq][culift_pp] = culift_r" + str(p) + "[culift_u];");
-  }
-  if (c_.predicate) out_.say("culift_f[culift_qq][culift_pp] = culift_rf[culift_u];");
+  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (c_.operands[p].position) {
+      const std::string t(spelling(c_.operands[p].element));
+      out_.say(tileName(p) + "[culift_qq][culift_gpp] = culift_rf[culift_u] ? culift_r" + str(p) + "[culift_u] : (" +
+               t + ")0;");
+    }
+  if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_rf[culift_u];");
 }
 
 // The channel operands of the chunk whose counter table is `table`, for the terms some position of
-// the block runs.
+// the block runs: consecutive threads take consecutive terms of a channel (neighbouring elements of
+// a filter), each thread its elements' loads in flight together.
 void ConvWriter::gatherChannels(const std::string& table) {
   auto usedByChannels = [&](VarId v) {
     bool u = false;
-    for (const ConvOperand& o : c_.operands) u = u || (!o.position && names(*o.index, v));
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      u = u || (!c_.operands[p].position && !separable_[p] && names(*c_.operands[p].index, v));
     return u;
   };
-  out_.say("#pragma unroll 1");
-  CodeWriter::Scope each = out_.open("for (int culift_e = threadIdx.x; culift_e < " + str(kTermStep * tk_) +
-                                     "; culift_e += " + str(e_.threads) + ")");
+  out_.say("#pragma unroll");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(kTermStep * tk_ / e_.threads) +
+                                     "; ++culift_u)");
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
   out_.say("const int culift_qq = culift_e % " + str(kTermStep) + ", culift_kk = culift_e / " + str(kTermStep) + ";");
   out_.say("const long long culift_nk = culift_k0 + culift_kk;  // the channel, in the first image");
   CodeWriter::Scope runs = out_.open("if (culift_any[" + table +
@@ -933,7 +968,7 @@ void ConvWriter::gatherChannels(const std::string& table) {
 }
 
 // One term for every output of the thread: the staged values, then the loop body.
-void ConvWriter::termStep() {
+void ConvWriter::termStep(bool all) {
   const Stmt& body = *c_.body;
   const std::vector<const Stmt*> terms = termStatements();
   counters(
@@ -950,15 +985,17 @@ void ConvWriter::termStep() {
     out_.say("for (int culift_u = 0; culift_u < " + str(n) + "; ++culift_u) " + v + "[culift_u] = " + tileName(p) +
              "[culift_qq][" + (o.position ? "culift_tx" : "culift_ty") + " * " + str(n) + " + culift_u];");
   }
-  if (c_.predicate) {
+  if (c_.predicate && !all) {
     out_.say("bool culift_fv[" + str(kColsPerThread) + "];");
     out_.say("#pragma unroll");
     out_.say("for (int culift_u = 0; culift_u < " + str(kColsPerThread) +
              "; ++culift_u) culift_fv[culift_u] = culift_f[culift_qq][culift_tx * " + str(kColsPerThread) +
              " + culift_u] != 0;");
   }
-  PerOutput each = perOutput("The loop body, per output.", axesUsed(terms, step_), false);
-  printBody(step_, body);
+  PrintRewrites r = step_;
+  if (c_.predicate && all) r.exprs[c_.predicate] = "true";
+  PerOutput each = perOutput("The loop body, per output.", axesUsed(terms, r), false);
+  printBody(r, body);
 }
 
 // The chunks of terms, two in flight: while the block runs the chunk in the stages (its table
@@ -994,7 +1031,9 @@ void ConvWriter::chunks() {
     gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")", "culift_nxt");
   }
   {
-    CodeWriter::Scope run = out_.open("");
+    // A thread whose channels are all beyond the image's (the last channel tile's) has no output
+    // to store: it only gathers.
+    CodeWriter::Scope run = out_.open("if (culift_k0 + culift_ty * " + str(kRowsPerThread) + " < culift_kpi)");
     chunk();
   }
   out_.say("__syncthreads();  // the chunk's terms are done with the stages and its table");
@@ -1016,28 +1055,43 @@ void ConvWriter::chunk() {
   out_.say("#pragma unroll");
   {
     CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
-    termStep();
+    if (c_.predicate) {
+      // Most terms of a convolution run for every position of a block (only windows at a border
+      // leave some out): those read no flag.
+      CodeWriter::Scope every = out_.open("if (culift_all[culift_cur][culift_qq])");
+      termStep(true);
+      every.otherwise();
+      termStep(false);
+    } else {
+      termStep(false);
+    }
   }
   whole.otherwise();
   out_.say("#pragma unroll 1");
   CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < culift_nq; ++culift_qq)");
-  termStep();
+  termStep(false);
 }
 
 void ConvWriter::write() {
   const unsigned threadCols = tp_ / kColsPerThread;
-  CodeWriter::Scope entry = signature(e_, {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", " + str(tk_) +
-                                           " channels x " + str(tp_) + " positions per block of " + str(e_.threads) +
-                                           " threads, " + str(kRowsPerThread) + " x " + str(kColsPerThread) +
-                                           " per thread, the terms (" +
-                                           [&] {
-                                             std::string s;
-                                             for (VarId v : c_.counters) s += (s.empty() ? "" : ", ") + name(v);
-                                             return s;
-                                           }() +
-                                           ") in chunks of " + str(kTermStep) +
-                                           "; each output runs the loops in source order (the "
-                                           "per-thread entry's bits)."});
+  CodeWriter::Scope entry = signature(e_,
+                                      {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", " + str(tk_) +
+                                       " channels x " + str(tp_) + " positions per block of " + str(e_.threads) +
+                                       " threads, " + str(kRowsPerThread) + " x " + str(kColsPerThread) +
+                                       " per thread, the terms (" +
+                                       [&] {
+                                         std::string s;
+                                         for (VarId v : c_.counters) s += (s.empty() ? "" : ", ") + name(v);
+                                         return s;
+                                       }() +
+                                       ") in chunks of " + str(kTermStep) +
+                                       "; each output runs the loops in source order (the "
+                                       "per-thread entry's bits)."},
+                                      "",
+                                      // Two blocks of 256 threads a multiprocessor: at most 128
+                                      // registers a thread (the terms' loads scheduled ahead would
+                                      // take more, and one block leaves the gathers' latency bare).
+                                      e_.threads >= 256 ? 2 : 0);
   aliases();
   bounds();
   perThread();
@@ -1063,6 +1117,7 @@ void ConvWriter::write() {
   out_.say("const long long culift_k0 = culift_kbase + culift_t % culift_tilesK * " + str(tk_) + ";");
   out_.say("const long long culift_p0 = culift_t / culift_tilesK * " + str(tp_) + ";");
   positionTable();
+  gatherPosition();
   registers();
   {
     PerOutput each = perOutput("The statements before the loops, per output.", axesUsed(c_.prologue, perOut_), true);

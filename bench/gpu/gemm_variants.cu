@@ -1,0 +1,194 @@
+// Where the exact-order GEMM entry's time goes: the benchmark's GemmCell (alpha A B + beta C, each
+// output summing k in order) through the entry as culift emits it (`GemmCell_tiled128`: 128 x 128
+// outputs per block of 256 threads, 8 x 8 per thread, k in tiles of 8, three tiles in flight by
+// 4-byte asynchronous copies) against hand-written forms of the same entry, each with the same
+// bits (the same products, summed in the same order, the same epilogue):
+//
+// - pipe<BK, ST, V>: k in tiles of BK (8 or 16: half the barriers per product at 16), ST tiles in
+//                    flight, and with V the B tile copied 16 bytes at once (a quarter of the copy
+//                    instructions); the A tile keeps its 4-byte copies (it is stored transposed).
+//                    Each thread's outputs and the order of its loads from shared memory are the
+//                    entry's.
+//
+// The forms take whole tiles only (the shapes below are multiples of 128 and of 16); the entry
+// takes any.
+//
+// On the GPU machine, `HARNESSES=gemm OUT=... scripts/gpu-harnesses.sh` builds and runs it;
+// standalone, over the entry as culift emits it:
+//
+//   culift emit bench/gpu/blas_cells.hpp -o .gpu/blas.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o gemm_variants bench/gpu/gemm_variants.cu &&
+//   ./gemm_variants
+//
+// (default math, as the benchmark runs it: the products and sums contract to fused multiply-adds
+// alike in every form.) Each line: the shape, the form, the median of 15 launches, TFLOP/s, and
+// whether every output has the emitted entry's bits.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "blas.cu"
+
+#include "cuda_check.cuh"
+
+namespace {
+
+constexpr int kTile = 128, kPad = 132, kThreads = 256;
+
+template <int BK, int ST, bool V> constexpr int sharedBytes() { return 2 * ST * BK * kPad * 4; }
+
+template <int BK, int ST, bool V> __global__ void __launch_bounds__(kThreads, 2)
+    pipe(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
+         int M, int N, int K, float* __restrict__ out) {
+  extern __shared__ __align__(16) float smem[];
+  float* const sA = smem;                   // [ST][BK][kPad]: A[i][k] at [k][i - i0]
+  float* const sB = smem + ST * BK * kPad;  // [ST][BK][kPad]: B[k][j] at [k][j - j0]
+  const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kTile;
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  // A: element e = threadIdx.x + u * 256 of the tile is row (e / 8) % 128, k e % 8 + 8 * (e / 1024):
+  // a warp's copies take 4 rows x 8 consecutive k (32 bytes each) and land in 32 banks.
+  auto loadA = [&](int kt, int st) {
+#pragma unroll
+    for (int u = 0; u < BK / 2; ++u) {
+      const int e = threadIdx.x + u * kThreads;
+      const int r = (e / 8) % kTile, q = e % 8 + 8 * (e / (8 * kTile));
+      culift_copy_async(&sA[(st * BK + q) * kPad + r], &A[(long long)(i0 + r) * K + kt + q]);
+    }
+  };
+  auto loadB = [&](int kt, int st) {
+    if constexpr (V) {
+#pragma unroll
+      for (int u = 0; u < BK / 8; ++u) {
+        const int e = threadIdx.x + u * kThreads;
+        const int r = (e % 32) * 4, q = e / 32;
+        culift_copy_async16(&sB[(st * BK + q) * kPad + r], &B[(long long)(kt + q) * N + j0 + r], 16);
+      }
+    } else {
+#pragma unroll
+      for (int u = 0; u < BK / 2; ++u) {
+        const int e = threadIdx.x + u * kThreads;
+        const int r = e % kTile, q = e / kTile;
+        culift_copy_async(&sB[(st * BK + q) * kPad + r], &B[(long long)(kt + q) * N + j0 + r]);
+      }
+    }
+  };
+  float sum[8][8];
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int n = 0; n < 8; ++n) sum[m][n] = 0.0f;
+#pragma unroll
+  for (int s = 0; s < ST - 1; ++s) {
+    if (s * BK < K) {
+      loadA(s * BK, s);
+      loadB(s * BK, s);
+    }
+    culift_copy_commit();
+  }
+  int st = 0;
+#pragma unroll 1
+  for (int kt = 0; kt < K; kt += BK) {
+    culift_copy_wait<ST - 2>();
+    __syncthreads();
+    {
+      const int next = kt + (ST - 1) * BK, sn = (st + ST - 1) % ST;
+      if (next < K) {
+        loadA(next, sn);
+        loadB(next, sn);
+      }
+      culift_copy_commit();
+    }
+    const float* a = sA + st * BK * kPad;
+    const float* b = sB + st * BK * kPad;
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float v0[8], v1[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v0[u] = a[kk * kPad + (u / 4) * 64 + ty * 4 + u % 4];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v1[u] = b[kk * kPad + (u / 4) * 64 + tx * 4 + u % 4];
+#pragma unroll
+      for (int m = 0; m < 8; ++m)
+#pragma unroll
+        for (int n = 0; n < 8; ++n) sum[m][n] += v0[m] * v1[n];
+    }
+    st = st == ST - 1 ? 0 : st + 1;
+  }
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int n = 0; n < 8; ++n) {
+      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (n / 4) * 64 + tx * 4 + n % 4;
+      const float r = (alpha * sum[m][n]) + (beta * C[(long long)i * N + j]);
+      out[(long long)i * N + j] = r;
+    }
+}
+
+using Variant = void (*)(const float*, const float*, const float*, float, float, int, int, int, float*);
+
+struct Form {
+  const char* name;
+  Variant fn;
+  int shared;
+};
+
+template <int BK, int ST, bool V> Form form(const char* name) {
+  const Variant f = pipe<BK, ST, V>;
+  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST, V>()));
+  return {name, f, sharedBytes<BK, ST, V>()};
+}
+
+void fill(std::vector<float>& v, unsigned s) {
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+}
+
+void run(int M, int N, int K, const std::vector<Form>& forms) {
+  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
+  fill(ha, 31u);
+  fill(hb, 41u);
+  fill(hc, 59u);
+  float *a, *b, *c, *ref, *out;
+  CHECK(cudaMalloc(&a, ha.size() * 4));
+  CHECK(cudaMalloc(&b, hb.size() * 4));
+  CHECK(cudaMalloc(&c, hc.size() * 4));
+  CHECK(cudaMalloc(&ref, hc.size() * 4));
+  CHECK(cudaMalloc(&out, hc.size() * 4));
+  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  const float alpha = 1.5f, beta = 1.2f;
+  const double flops = 2.0 * M * N * (double)K;
+  const dim3 grid(N / kTile, M / kTile), block(kThreads);
+  const double entryMs = medianMs([&] { GemmCell_tiled128<<<grid, block>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); },
+                                  15);
+  std::printf("%d x %d x %d  GemmCell_tiled128   %.4f ms  %5.2f TFLOP/s\n", M, N, K, entryMs, flops / (entryMs * 1e9));
+  std::vector<float> want(hc.size()), got(hc.size());
+  CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
+  for (const Form& f : forms) {
+    CHECK(cudaMemset(out, 0xff, hc.size() * 4));
+    const double ms = medianMs([&] { f.fn<<<grid, block, f.shared>>>(a, b, c, alpha, beta, M, N, K, out); }, 15);
+    CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+    const bool same = std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
+    std::printf("%d x %d x %d  %-18s  %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, f.name, ms, flops / (ms * 1e9),
+                same ? "same bits" : "DIFFERENT BITS");
+  }
+  for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
+}
+
+}  // namespace
+
+int main() {
+  const std::vector<Form> forms = {
+      form<8, 3, false>("pipe<8,3>"),    form<8, 4, false>("pipe<8,4>"),   form<8, 3, true>("pipe<8,3,v>"),
+      form<16, 2, false>("pipe<16,2>"),  form<16, 3, false>("pipe<16,3>"), form<16, 3, true>("pipe<16,3,v>"),
+      form<16, 4, true>("pipe<16,4,v>"),
+  };
+  run(4096, 4096, 4096, forms);
+  run(2048, 4096, 8192, forms);
+  return 0;
+}
