@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The standalone harnesses of bench/gpu that compare an emitted entry with hand-written forms of
-# it (the 2-D and 3-D convolutions, the exact-order GEMM), on the GPU machine: the entries emitted there by the staged
+# it (the 2-D and 3-D convolutions, the exact-order GEMM, the GEMM on tensor cores), on the GPU machine: the entries emitted there by the staged
 # culift, each harness built with nvcc as its header says and run, and with NCU set, Nsight
 # Compute's instruction and throughput figures for the kernels NCU matches.
 #
-#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] scripts/gpu-harnesses.sh [BIN_DIR]
+#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm tf32"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] scripts/gpu-harnesses.sh [BIN_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,11 +13,11 @@ out="${OUT:?set OUT to the directory for the logs}"
 work="$(mktemp -d)"
 mkdir -p "$out"
 cp bench/gpu/cuda_check.cuh "$work/"
-for h in ${HARNESSES:-conv2d conv3d gemm}; do
+for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
   case "$h" in
     conv2d) header=bench/gpu/conv_kernels.hpp emitted=conv.cu flags="" ;;
     conv3d) header=bench/gpu/stencil_kernels.hpp emitted=stencil.cu flags="-fmad=false" ;;
-    gemm) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
+    gemm | tf32) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
     *) echo "gpu-harnesses: no harness $h"; continue ;;
   esac
   echo "== ${h}_variants"

@@ -14,6 +14,8 @@
 //           (the entry divides nk by K for every input element and takes nk % K for every filter
 //           element); Q terms per chunk.
 // - pf:     sep<16> with the next chunk's gathers in registers while the block computes one.
+// - wide<TK, MN>: pf with the flag skipping of the emitted entry, TK channels x 128 positions a block
+//           (wide<128, 8>: every channel of the shape in one tile).
 //
 // On the GPU machine, `OUT=... scripts/gpu-harnesses.sh` builds and runs it;
 // standalone, over the entries as culift emits them:
@@ -303,6 +305,174 @@ __global__ void __launch_bounds__(256, 2)
   }
 }
 
+// wide<TK, MN>: pf with the emitted entry's flag skipping (a term every stored position of the
+// block runs reads no flag: culift_all) and a tile of TK channels x 128 positions, MN positions x 8
+// channels per thread (the positions (u / 4) * 64 + tx * 4 + u % 4, as the tiled GEMM's; a warp's
+// 16 channels consecutive, so that a warp whose channels all lie beyond the image's only gathers).
+// wide<64, 4> is the emitted entry's shape (two blocks a multiprocessor); wide<128, 8> (one, its 64
+// sums a thread need more than 128 registers) takes all 96 channels of KernelBench's
+// shape in one tile: the input gathered once per position and chunk instead of twice, and 64
+// products per thread and term against 12 shared loads.
+template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 1)
+    convWide(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
+             int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
+  constexpr int kQ = 16, kP = 128, kTx = kP / MN, kPad = TK + 4;
+  static_assert((TK / 8) * kTx == 256, "256 threads of 8 channels x MN positions");
+  const long long plane = n1 * n2, kpi = K;
+  const long long terms = (long long)C * R * S;
+  const long long allpos = (n0 + kpi - 1) / kpi * plane;
+  const long long tilesK = (kpi + TK - 1) / TK, tilesP = (allpos + kP - 1) / kP;
+  __shared__ __align__(16) float sx[kQ][kP];
+  __shared__ __align__(16) float sw[kQ][kPad];
+  __shared__ __align__(16) unsigned char sf[kQ][kP];
+  __shared__ int cr[2][kQ], cs[2][kQ], dw[2][kQ], sall[2][kQ];
+  __shared__ long long dx[2][kQ];
+  __shared__ long long pimg[kP], ppos[kP], pbase[kP];
+  __shared__ int poy[kP], pox[kP];
+  const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
+  const int gp = threadIdx.x % kP, gh = threadIdx.x / kP;  // this thread's gathered position, first term
+  const int wq = threadIdx.x % kQ, wk = threadIdx.x / kQ;  // its filter elements: term wq, channels wk + 16u
+  auto col = [&](int n) { return (n / 4) * 64 + tx * 4 + n % 4; };
+  auto table = [&](int buf, long long q0) {
+    if (threadIdx.x < kQ) {
+      const long long q = q0 + threadIdx.x;
+      if (q < terms) {
+        unsigned u = (unsigned)q;
+        const int s = (int)(u % (unsigned)S);
+        u /= (unsigned)S;
+        const int r = (int)(u % (unsigned)R);
+        const int c = (int)(u / (unsigned)R);
+        cr[buf][threadIdx.x] = r;
+        cs[buf][threadIdx.x] = s;
+        dx[buf][threadIdx.x] = ((long long)c * H + r) * W + s;
+        dw[buf][threadIdx.x] = (c * R + r) * S + s;
+      }
+      sall[buf][threadIdx.x] = 1;
+    }
+  };
+#pragma unroll 1
+  for (long long t = (long long)blockIdx.y * gridDim.x + blockIdx.x; t < tilesK * tilesP;
+       t += (long long)gridDim.x * gridDim.y) {
+    const long long k0 = t % tilesK * TK, p0 = t / tilesK * kP;
+    __syncthreads();
+    for (int e = threadIdx.x; e < kP; e += 256) {
+      const long long p = p0 + e;
+      const long long img = p < allpos ? p / plane : -1;
+      const long long pos = img < 0 ? 0 : p - img * plane;
+      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
+      pimg[e] = img;
+      ppos[e] = pos;
+      poy[e] = oy;
+      pox[e] = ox;
+      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
+    }
+    table(0, 0);
+    __syncthreads();
+    const bool posIn = pimg[gp] >= 0 && pimg[gp] * kpi + k0 < n0;
+    constexpr int kGx = kQ * kP / 256, kGw = kQ * TK / 256;
+    float rx[kGx], rw[kGw];
+    bool rf[kGx];
+    auto gather = [&](int buf, long long q0) {
+#pragma unroll
+      for (int u = 0; u < kGx; ++u) {
+        const int qq = gh + (256 / kP) * u;
+        bool use = false;
+        if (q0 + qq < terms && posIn) {
+          const int y = poy[gp] + cr[buf][qq], xx = pox[gp] + cs[buf][qq];
+          use = y >= 0 && y < H && xx >= 0 && xx < W;
+          if (use) rx[u] = x[pbase[gp] + dx[buf][qq]];
+          else sall[buf][qq] = 0;
+        }
+        rf[u] = use;
+      }
+#pragma unroll
+      for (int u = 0; u < kGw; ++u) {
+        const long long nk = k0 + wk + 16 * u;
+        if (q0 + wq < terms && nk < kpi && nk < n0) rw[u] = w[nk * (C * R * S) + dw[buf][wq]];
+      }
+    };
+    auto stage = [&]() {
+#pragma unroll
+      for (int u = 0; u < kGx; ++u) {
+        sx[gh + (256 / kP) * u][gp] = rf[u] ? rx[u] : 0.0f;
+        sf[gh + (256 / kP) * u][gp] = rf[u];
+      }
+#pragma unroll
+      for (int u = 0; u < kGw; ++u) sw[wq][wk + 16 * u] = rw[u];
+    };
+    float acc[8][MN] = {};
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < MN; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[col(n)];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        acc[m][n] = culift_zero(0.0f);
+      }
+    gather(0, 0);
+    stage();
+    table(1, kQ);
+    __syncthreads();
+    int cur = 0;
+    const bool rowsIn = k0 + ty * 8 < kpi;
+#pragma unroll 1
+    for (long long q0 = 0; q0 < terms; q0 += kQ) {
+      const bool more = q0 + kQ < terms;
+      if (more) gather(cur ^ 1, q0 + kQ);
+      auto step = [&](int qq, bool every) {
+        float v0[MN], v1[8];
+#pragma unroll
+        for (int u = 0; u < MN; ++u) v0[u] = sx[qq][col(u)];
+#pragma unroll
+        for (int u = 0; u < 8; ++u) v1[u] = sw[qq][ty * 8 + u];
+        if (every) {
+#pragma unroll
+          for (int m = 0; m < 8; ++m)
+#pragma unroll
+            for (int n = 0; n < MN; ++n) acc[m][n] += v0[n] * v1[m];
+        } else {
+          bool f[MN];
+#pragma unroll
+          for (int u = 0; u < MN; ++u) f[u] = sf[qq][col(u)] != 0;
+#pragma unroll
+          for (int m = 0; m < 8; ++m)
+#pragma unroll
+            for (int n = 0; n < MN; ++n)
+              if (f[n]) acc[m][n] += v0[n] * v1[m];
+        }
+      };
+      const int nq = (int)(terms - q0 < kQ ? terms - q0 : kQ);
+      if (rowsIn) {
+        if (nq == kQ) {
+#pragma unroll
+          for (int qq = 0; qq < kQ; ++qq) {
+            if (sall[cur][qq]) step(qq, true);
+            else step(qq, false);
+          }
+        } else {
+#pragma unroll 1
+          for (int qq = 0; qq < nq; ++qq) step(qq, false);
+        }
+      }
+      __syncthreads();  // every thread is done with the stages and with table cur
+      if (more) {
+        stage();
+        table(cur, q0 + 2 * kQ);
+      }
+      cur ^= 1;
+      __syncthreads();
+    }
+#pragma unroll
+    for (int m = 0; m < 8; ++m)
+#pragma unroll
+      for (int n = 0; n < MN; ++n) {
+        const long long k = k0 + ty * 8 + m, img = pimg[col(n)];
+        if (img < 0 || k >= kpi || img * kpi + k >= n0) continue;
+        out[(img * kpi + k) * plane + ppos[col(n)]] = acc[m][n];
+      }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -340,7 +510,9 @@ int main() {
                            long long, long long);
   const std::pair<const char*, Variant> variants[] = {{"sep<16>", convSep<16>},
                                                       {"sep<32>", convSep<32>},
-                                                      {"pf", convPf}};
+                                                      {"pf", convPf},
+                                                      {"wide<64,4>", convWide<64, 4>},
+                                                      {"wide<128,8>", convWide<128, 8>}};
   for (const auto& [name, fn] : variants) {
     CHECK(cudaMemset(out, 0xff, no * 4));
     const Variant f = fn;

@@ -5,7 +5,15 @@
 // Each product rounds its operands to TF32 (`cvt.rna.tf32.f32`, as cuBLAS does) or takes their
 // bits as they are (the tensor cores then ignore the low 13 bits of the mantissa).
 //
-//   nvcc -O3 -arch=sm_90 -Ibench/gpu -o tf32_variants bench/gpu/tf32_variants.cu && ./tf32_variants
+// The entry culift emits for the benchmark's GemmCellTf32 (`GemmCellTf32_tc128`: 128 x 128 x 16
+// tiles, three in flight by 4-byte copies, eight warps of 64 x 32) is timed beside them, alpha 1 and
+// beta 0.
+//
+// On the GPU machine, `HARNESSES=tf32 OUT=... scripts/gpu-harnesses.sh` builds and runs it;
+// standalone:
+//
+//   culift emit bench/gpu/blas_cells.hpp -o .gpu/blas.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o tf32_variants bench/gpu/tf32_variants.cu && ./tf32_variants
 //
 // Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
 // against a double-precision reference at 256 sampled outputs, relative to the sum of the
@@ -16,6 +24,8 @@
 #include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include "blas.cu"
 
 #include "cuda_check.cuh"
 
@@ -135,15 +145,8 @@ int main() {
   CHECK(cudaMalloc(&c, hc.size() * 4));
   CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
-  const std::pair<const char*, Kernel> variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>},
-                                                     {"tf32 bits as they are", gemmTf32<false>}};
-  for (const auto& variant : variants) {
-    const char* name = variant.first;
-    const Kernel kernel = variant.second;
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    const dim3 grid(N / kBn, M / kBm);
-    auto launch = [&] { kernel<<<grid, kThreads, kSharedBytes>>>(a, b, c, M, N, K); };
+  // The time of `launch` and the largest error of what it leaves in c.
+  auto report = [&](const char* name, auto&& launch) {
     launch();
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
@@ -162,6 +165,23 @@ int main() {
     }
     std::printf("%-24s %.3f ms  %6.1f TFLOP/s  max error %.2e of the products' magnitudes\n", name, ms,
                 2.0 * M * N * K / (ms * 1e9), worst);
+  };
+  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
+  const std::pair<const char*, Kernel> variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>},
+                                                     {"tf32 bits as they are", gemmTf32<false>}};
+  const dim3 grid(N / kBn, M / kBm);
+  for (const auto& [name, kernel] : variants) {
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+    report(name, [&, k = kernel] { k<<<grid, kThreads, kSharedBytes>>>(a, b, c, M, N, K); });
   }
+  // The emitted entry: its stages in dynamic shared memory (3 x 16 x 136 floats of each operand, as
+  // its declaration says), the outputs alpha * sum + beta * C with beta 0.
+  constexpr int kEntryShared = 2 * 3 * 16 * 136 * 4;
+  float* c0;
+  CHECK(cudaMalloc(&c0, hc.size() * 4));
+  CHECK(cudaMemset(c0, 0, hc.size() * 4));
+  CHECK(cudaFuncSetAttribute(GemmCellTf32_tc128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
+  report("GemmCellTf32_tc128",
+         [&] { GemmCellTf32_tc128<<<grid, 256, kEntryShared>>>(a, b, c0, 1.0f, 0.0f, K, N, c, M, N, 0); });
   return 0;
 }
