@@ -4,11 +4,13 @@
 // 4-byte asynchronous copies) against hand-written forms of the same entry, each with the same
 // bits (the same products, summed in the same order, the same epilogue):
 //
-// - pipe<BK, ST, V>: k in tiles of BK (8 or 16: half the barriers per product at 16), ST tiles in
-//                    flight, and with V the B tile copied 16 bytes at once (a quarter of the copy
+// - pipe<BK, ST, V, Q>: k in tiles of BK (8 or 16: half the barriers per product at 16), ST tiles
+//                    in flight, and with V the B tile copied 16 bytes at once (a quarter of the copy
 //                    instructions); the A tile keeps its 4-byte copies (it is stored transposed).
 //                    Each thread's outputs and the order of its loads from shared memory are the
-//                    entry's.
+//                    entry's; Q says which threads a warp holds: 2 rows x 16 columns of the 16 x 16
+//                    threads (false: the entry before 2026-12-05, 6 shared-memory wavefronts a step
+//                    of k) or 4 x 8 (true: the entry since, 4 wavefronts).
 //
 // The forms take whole tiles only (the shapes below are multiples of 128 and of 16); the entry
 // takes any.
@@ -37,16 +39,17 @@ namespace {
 
 constexpr int kTile = 128, kPad = 132, kThreads = 256;
 
-template <int BK, int ST, bool V> constexpr int sharedBytes() { return 2 * ST * BK * kPad * 4; }
+template <int BK, int ST> constexpr int sharedBytes() { return 2 * ST * BK * kPad * 4; }
 
-template <int BK, int ST, bool V> __global__ void __launch_bounds__(kThreads, 2)
+template <int BK, int ST, bool V, bool Q> __global__ void __launch_bounds__(kThreads, 2)
     pipe(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
          int M, int N, int K, float* __restrict__ out) {
   extern __shared__ __align__(16) float smem[];
   float* const sA = smem;                   // [ST][BK][kPad]: A[i][k] at [k][i - i0]
   float* const sB = smem + ST * BK * kPad;  // [ST][BK][kPad]: B[k][j] at [k][j - j0]
   const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kTile;
-  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int tx = Q ? threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8 : threadIdx.x % 16;
+  const int ty = Q ? threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8 : threadIdx.x / 16;
   // A: element e = threadIdx.x + u * 256 of the tile is row (e / 8) % 128, k e % 8 + 8 * (e / 1024):
   // a warp's copies take 4 rows x 8 consecutive k (32 bytes each) and land in 32 banks.
   auto loadA = [&](int kt, int st) {
@@ -134,10 +137,10 @@ struct Form {
   int shared;
 };
 
-template <int BK, int ST, bool V> Form form(const char* name) {
-  const Variant f = pipe<BK, ST, V>;
-  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST, V>()));
-  return {name, f, sharedBytes<BK, ST, V>()};
+template <int BK, int ST, bool V, bool Q> Form form(const char* name) {
+  const Variant f = pipe<BK, ST, V, Q>;
+  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST>()));
+  return {name, f, sharedBytes<BK, ST>()};
 }
 
 void fill(std::vector<float>& v, unsigned s) {
@@ -184,9 +187,10 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 
 int main() {
   const std::vector<Form> forms = {
-      form<8, 3, false>("pipe<8,3>"),    form<8, 4, false>("pipe<8,4>"),   form<8, 3, true>("pipe<8,3,v>"),
-      form<16, 2, false>("pipe<16,2>"),  form<16, 3, false>("pipe<16,3>"), form<16, 3, true>("pipe<16,3,v>"),
-      form<16, 4, true>("pipe<16,4,v>"),
+      form<8, 3, false, false>("pipe<8,3>"),     form<8, 3, false, true>("pipe<8,3,q>"),
+      form<8, 4, false, true>("pipe<8,4,q>"),    form<8, 3, true, true>("pipe<8,3,v,q>"),
+      form<16, 2, false, true>("pipe<16,2,q>"),  form<16, 3, false, true>("pipe<16,3,q>"),
+      form<16, 3, true, true>("pipe<16,3,v,q>"), form<16, 4, true, true>("pipe<16,4,v,q>"),
   };
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);
