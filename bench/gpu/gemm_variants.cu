@@ -9,8 +9,9 @@
 //                    instructions); the A tile keeps its 4-byte copies (it is stored transposed).
 //                    Each thread's outputs and the order of its loads from shared memory are the
 //                    entry's; Q says which threads a warp holds: 2 rows x 16 columns of the 16 x 16
-//                    threads (false: the entry before 2026-12-05, 6 shared-memory wavefronts a step
-//                    of k) or 4 x 8 (true: the entry since, 4 wavefronts).
+//                    threads (false: the entry's, 6 shared-memory wavefronts a warp's step of k) or
+//                    4 x 8 (true: 4 wavefronts; both far under the multiprocessor's one a clock for
+//                    64 clocks of products, so a change would come from fewer loads in the queue).
 //
 // The forms take whole tiles only (the shapes below are multiples of 128 and of 16); the entry
 // takes any.

@@ -263,14 +263,7 @@ class TileWriter : EntryWriter {
       out_.say("const int culift_wm = (culift_warp / 4) * " + str(e_.tileRows / 2) +
                ", culift_wn = (culift_warp % 4) * " + str(e_.tileCols / 4) + ";  // the warp's outputs");
     } else {
-      // 16 x 16 threads, a warp 4 rows x 8 columns of them: a warp's load of a stage's row then
-      // reads 4 (rows) or 8 (columns) distinct 16-byte pieces, one shared-memory wavefront each,
-      // where 2 x 16 threads would read 16 pieces, two wavefronts, for the columns: 4 wavefronts a
-      // step of k for 64 products a thread instead of 6, under the multiprocessor's one a clock.
-      // (In bit operations: ptxas keeps the 128-wide GEMM entry within its 128 registers so.)
-      out_.say(
-          "const int culift_tx = (int)(((threadIdx.x >> 2) & 8u) | (threadIdx.x & 7u)), culift_ty = "
-          "(int)(((threadIdx.x >> 4) & 12u) | ((threadIdx.x >> 3) & 3u));  // a warp: 4 x 8 threads");
+      out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
     std::optional<CodeWriter::Scope> batches;
     if (batched()) {
