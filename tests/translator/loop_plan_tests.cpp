@@ -1047,7 +1047,7 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(moduleFileId(LoopPlan::Convolution) == 16);
   const std::string& cuda = r.module->cudaSource;
   // The padding test is a flag per position and term; the term runs under it, never added as 0.
-  CHECK(cuda.find("culift_rf[culift_u] = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  CHECK(cuda.find("culift_run = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
   // The image of a position through nk / K alone, the filter's channel through nk % K: both
   // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
@@ -1061,12 +1061,17 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   // term does not run.
   CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_gpp] + culift_d0[culift_nxt][culift_qq]];") !=
         std::string::npos);
-  CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_rf[culift_u] ? culift_r0[culift_u] : (float)0;") !=
+  CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_run ? culift_r0[culift_u] : (float)0;") !=
         std::string::npos);
+  // A warp holds 4 x 8 threads: its loads of a term's positions read one wavefront.
+  CHECK(cuda.find(
+            "const int culift_tx = (int)(threadIdx.x / 32 % 4 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x "
+            "/ 32 / 4 * 4 + threadIdx.x % 32 / 8);") != std::string::npos);
   // A term every stored position runs reads no flag; one some position skips stays under its flag.
   CHECK(cuda.find("culift_all[culift_nxt][culift_qq] = 0;") != std::string::npos);
   CHECK(cuda.find("if (culift_all[culift_cur][culift_qq]) {") != std::string::npos);
   CHECK(cuda.find("__launch_bounds__(256, 2) Conv2D_conv64x128(") != std::string::npos);
+  CHECK(cuda.find("__launch_bounds__(256) Single_conv64x128(") != std::string::npos);  // double sums
   // The filter's stage: four elements more per term than the tile's channels.
   CHECK(cuda.find("__shared__ __align__(16) float culift_s1[16][68];") != std::string::npos);
   CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_nxt][culift_qq]]") != std::string::npos);

@@ -513,7 +513,8 @@ class ConvWriter : EntryWriter {
     for (const ConvOperand& o : c_.operands) separable_.push_back(separable(*o.index));
     // Every gathered element of a thread is at one position (threadIdx.x % tp_), and each thread
     // gathers as many elements of every chunk.
-    if (e.threads % tp_ != 0 || kTermStep * tp_ % e.threads != 0 || kTermStep * tk_ % e.threads != 0)
+    if (e.threads % tp_ != 0 || kTermStep * tp_ % e.threads != 0 || kTermStep * tk_ % e.threads != 0 ||
+        kTermStep * tp_ / e.threads > 32)
       throw std::logic_error("convolution entry " + e.kernelName + ": " + str(e.threads) +
                              " threads do not divide its tiles");
   }
@@ -558,6 +559,18 @@ class ConvWriter : EntryWriter {
   void chunk();
   void chunks();
   std::string tileName(size_t p) const { return "culift_s" + str(p); }
+  // Two blocks of 256 threads a multiprocessor (__launch_bounds__' second argument: at most 128
+  // registers a thread), where the sums and staged values are 4 bytes or narrower: ptxas would
+  // schedule the terms' loads ahead into more registers, and one block leaves the gathers' latency
+  // bare. Wider values (double sums) need more than 128 registers.
+  bool twoBlocks() const {
+    if (e_.threads < 256) return false;
+    for (const ConvOperand& o : c_.operands)
+      if (byteSize(o.element) > 4) return false;
+    for (VarId v : live_)
+      if (!fn_.vars[v].type.isValue() || byteSize(fn_.vars[v].type.scalar) > 4) return false;
+    return true;
+  }
   std::string axisType(unsigned a) const { return typeOf(static_cast<VarId>(fn_.indexParams[a])); }
   VarId axis(unsigned a) const { return static_cast<VarId>(fn_.indexParams[a]); }
   std::string store(const std::string& index, const std::string& v) const {
@@ -898,29 +911,33 @@ void ConvWriter::gatherPositions(const std::string& q0, const std::string& table
       u = u || (c_.operands[p].position && (separable_[p] ? false : names(*c_.operands[p].index, v)));
     return u;
   };
+  out_.say("culift_rf = 0u;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
   out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
-  out_.say("culift_rf[culift_u] = false;");
-  CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
-  std::vector<VarId> axes;
-  for (unsigned a = 0; a < 3; ++a)
-    if (usedByPositions(axis(a))) axes.push_back(axis(a));
-  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
-  counters(usedByPositions, table);
-  out_.say("culift_rf[culift_u] = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
-  CodeWriter::Scope runs = out_.open("if (culift_rf[culift_u])");
-  for (size_t p = 0; p < c_.operands.size(); ++p)
-    if (c_.operands[p].position)
-      out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
-                              : printWith(inline_, *c_.operands[p].index)) +
-               "];");
-  out_.say("culift_any[" + table + "][culift_qq] = 1;");
-  if (c_.predicate) {
-    runs.otherwise();
-    out_.say("culift_all[" + table + "][culift_qq] = 0;");
+  out_.say("bool culift_run = false;");
+  {
+    CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
+    std::vector<VarId> axes;
+    for (unsigned a = 0; a < 3; ++a)
+      if (usedByPositions(axis(a))) axes.push_back(axis(a));
+    declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
+    counters(usedByPositions, table);
+    out_.say("culift_run = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
+    CodeWriter::Scope runs = out_.open("if (culift_run)");
+    for (size_t p = 0; p < c_.operands.size(); ++p)
+      if (c_.operands[p].position)
+        out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
+                 (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
+                                : printWith(inline_, *c_.operands[p].index)) +
+                 "];");
+    out_.say("culift_any[" + table + "][culift_qq] = 1;");
+    if (c_.predicate) {
+      runs.otherwise();
+      out_.say("culift_all[" + table + "][culift_qq] = 0;");
+    }
   }
+  out_.say("culift_rf |= (unsigned)culift_run << culift_u;");
 }
 
 // The registers gatherPositions filled, into the stages (a zero where the term does not run).
@@ -928,13 +945,13 @@ void ConvWriter::stagePositions() {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
   out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
+  out_.say("const bool culift_run = (culift_rf >> culift_u) & 1u;");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position) {
       const std::string t(spelling(c_.operands[p].element));
-      out_.say(tileName(p) + "[culift_qq][culift_gpp] = culift_rf[culift_u] ? culift_r" + str(p) + "[culift_u] : (" +
-               t + ")0;");
+      out_.say(tileName(p) + "[culift_qq][culift_gpp] = culift_run ? culift_r" + str(p) + "[culift_u] : (" + t + ")0;");
     }
-  if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_rf[culift_u];");
+  if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_run;");
 }
 
 // The channel operands of the chunk whose counter table is `table`, for the terms some position of
@@ -1009,7 +1026,7 @@ void ConvWriter::chunks() {
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_r" + str(p) + "[" + str(gathered()) + "];");
-  out_.say("bool culift_rf[" + str(gathered()) + "];");
+  out_.say("unsigned culift_rf;  // bit u: this thread's element u of the next chunk runs its term");
   out_.say("int culift_cur = 0;");
   // The first chunk into the stages, the second one's table (the position table's last barrier
   // follows the last tile's chunks: nothing reads the stages or the tables now).
@@ -1087,11 +1104,7 @@ void ConvWriter::write() {
                                        ") in chunks of " + str(kTermStep) +
                                        "; each output runs the loops in source order (the "
                                        "per-thread entry's bits)."},
-                                      "",
-                                      // Two blocks of 256 threads a multiprocessor: at most 128
-                                      // registers a thread (the terms' loads scheduled ahead would
-                                      // take more, and one block leaves the gathers' latency bare).
-                                      e_.threads >= 256 ? 2 : 0);
+                                      "", twoBlocks() ? 2 : 0);
   aliases();
   bounds();
   perThread();
@@ -1108,8 +1121,17 @@ void ConvWriter::write() {
   out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
            ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
   sharedTiles();
-  out_.say("const int culift_tx = threadIdx.x % " + str(threadCols) + ", culift_ty = threadIdx.x / " + str(threadCols) +
-           ";");
+  // A warp holds 4 x 8 of the threadCols x (threads / threadCols) threads: its load of a term's
+  // positions (4 a thread) reads 8 distinct 16-byte pieces, one shared-memory wavefront, where a row
+  // of 32 threads read 32 (four); with the channels' two loads, 3 wavefronts a term for 32 products
+  // a thread instead of 6: four warps issuing products take 0.375 a clock of the multiprocessor's
+  // one instead of 0.75. A warp's channels stay consecutive (32 of them), for the warps beyond the
+  // image's channels to skip the products.
+  if (threadCols % 8 != 0 || (e_.threads / threadCols) % 4 != 0)
+    throw std::logic_error("convolution entry " + e_.kernelName + ": its threads are not warps of 4 x 8");
+  out_.say("const int culift_tx = (int)(threadIdx.x / 32 % " + str(threadCols / 8) +
+           " * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x / 32 / " + str(threadCols / 8) +
+           " * 4 + threadIdx.x % 32 / 8);  // a warp: 4 x 8 threads");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope tiles = out_.open(
       "for (long long culift_t = (long long)blockIdx.y * gridDim.x + blockIdx.x; culift_t < culift_tilesK * "
