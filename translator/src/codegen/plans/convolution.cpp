@@ -1068,25 +1068,25 @@ void ConvWriter::chunks() {
 void ConvWriter::chunk() {
   out_.say("const int culift_nq = (int)(culift_terms - culift_q0 < " + str(kTermStep) +
            " ? culift_terms - culift_q0 : " + str(kTermStep) + ");");
+  // One term for every output: most terms of a convolution run for every position of a block (only
+  // windows at a border leave some out), and those read no flag.
+  auto term = [&] {
+    if (!c_.predicate) return termStep(false);
+    CodeWriter::Scope every = out_.open("if (culift_all[culift_cur][culift_qq])");
+    termStep(true);
+    every.otherwise();
+    termStep(false);
+  };
   CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
   out_.say("#pragma unroll");
   {
     CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
-    if (c_.predicate) {
-      // Most terms of a convolution run for every position of a block (only windows at a border
-      // leave some out): those read no flag.
-      CodeWriter::Scope every = out_.open("if (culift_all[culift_cur][culift_qq])");
-      termStep(true);
-      every.otherwise();
-      termStep(false);
-    } else {
-      termStep(false);
-    }
+    term();
   }
   whole.otherwise();
   out_.say("#pragma unroll 1");
   CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < culift_nq; ++culift_qq)");
-  termStep(false);
+  term();
 }
 
 void ConvWriter::write() {
