@@ -40,6 +40,37 @@
 
 namespace {
 
+// Term q of (c, r, s) in source order: its r and s, and the offsets of its input and filter elements
+// from those of a position's (a channel's) first term.
+__device__ __forceinline__ void termAt(long long q, int H, int W, int R, int S, int& r, int& s, long long& dx,
+                                       int& dw) {
+  unsigned u = (unsigned)q;
+  s = (int)(u % (unsigned)S);
+  u /= (unsigned)S;
+  r = (int)(u % (unsigned)R);
+  const int c = (int)(u / (unsigned)R);
+  dx = ((long long)c * H + r) * W + s;
+  dw = (c * R + r) * S + s;
+}
+
+// The 128 positions of a tile from p0 on ((n, oh, ow) flattened): image (-1 beyond the launch),
+// position in it, the window's corner and the input's index there.
+__device__ __forceinline__ void positionTable(long long p0, long long allpos, long long plane, long long n2, int stride,
+                                              int pad, int C, int H, int W, long long* pimg, long long* ppos, int* poy,
+                                              int* pox, long long* pbase) {
+  for (int e = threadIdx.x; e < 128; e += blockDim.x) {
+    const long long p = p0 + e;
+    const long long img = p < allpos ? p / plane : -1;
+    const long long pos = img < 0 ? 0 : p - img * plane;
+    const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
+    pimg[e] = img;
+    ppos[e] = pos;
+    poy[e] = oy;
+    pox[e] = ox;
+    pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
+  }
+}
+
 template <int kQ> __global__ void __launch_bounds__(256)
     convSep(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
             int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
@@ -60,17 +91,7 @@ template <int kQ> __global__ void __launch_bounds__(256)
        t += (long long)gridDim.x * gridDim.y) {
     const long long k0 = t % tilesK * 64, p0 = t / tilesK * 128;
     __syncthreads();
-    for (int e = threadIdx.x; e < 128; e += 256) {
-      const long long p = p0 + e;
-      const long long img = p < allpos ? p / plane : -1;
-      const long long pos = img < 0 ? 0 : p - img * plane;
-      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
-      pimg[e] = img;
-      ppos[e] = pos;
-      poy[e] = oy;
-      pox[e] = ox;
-      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
-    }
+    positionTable(p0, allpos, plane, n2, stride, pad, C, H, W, pimg, ppos, poy, pox, pbase);
     __syncthreads();
     float acc[8][4] = {};
 #pragma unroll
@@ -87,15 +108,7 @@ template <int kQ> __global__ void __launch_bounds__(256)
       if (threadIdx.x < kQ) {
         const long long q = q0 + threadIdx.x;
         if (q < terms) {
-          unsigned u = (unsigned)q;
-          const int s = (int)(u % (unsigned)S);
-          u /= (unsigned)S;
-          const int r = (int)(u % (unsigned)R);
-          const int c = (int)(u / (unsigned)R);
-          cr[threadIdx.x] = r;
-          cs[threadIdx.x] = s;
-          dx[threadIdx.x] = ((long long)c * H + r) * W + s;
-          dw[threadIdx.x] = (c * R + r) * S + s;
+          termAt(q, H, W, R, S, cr[threadIdx.x], cs[threadIdx.x], dx[threadIdx.x], dw[threadIdx.x]);
         }
         sany[threadIdx.x] = 0;
       }
@@ -184,15 +197,7 @@ __global__ void __launch_bounds__(256, 2)
     if (threadIdx.x < kQ) {
       const long long q = q0 + threadIdx.x;
       if (q < terms) {
-        unsigned u = (unsigned)q;
-        const int s = (int)(u % (unsigned)S);
-        u /= (unsigned)S;
-        const int r = (int)(u % (unsigned)R);
-        const int c = (int)(u / (unsigned)R);
-        cr[buf][threadIdx.x] = r;
-        cs[buf][threadIdx.x] = s;
-        dx[buf][threadIdx.x] = ((long long)c * H + r) * W + s;
-        dw[buf][threadIdx.x] = (c * R + r) * S + s;
+        termAt(q, H, W, R, S, cr[buf][threadIdx.x], cs[buf][threadIdx.x], dx[buf][threadIdx.x], dw[buf][threadIdx.x]);
       }
     }
   };
@@ -201,17 +206,7 @@ __global__ void __launch_bounds__(256, 2)
        t += (long long)gridDim.x * gridDim.y) {
     const long long k0 = t % tilesK * 64, p0 = t / tilesK * 128;
     __syncthreads();
-    for (int e = threadIdx.x; e < 128; e += 256) {
-      const long long p = p0 + e;
-      const long long img = p < allpos ? p / plane : -1;
-      const long long pos = img < 0 ? 0 : p - img * plane;
-      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
-      pimg[e] = img;
-      ppos[e] = pos;
-      poy[e] = oy;
-      pox[e] = ox;
-      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
-    }
+    positionTable(p0, allpos, plane, n2, stride, pad, C, H, W, pimg, ppos, poy, pox, pbase);
     table(0, 0);
     __syncthreads();
     const bool posIn = pimg[gp] >= 0 && pimg[gp] * kpi + k0 < n0;
@@ -337,15 +332,7 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
     if (threadIdx.x < kQ) {
       const long long q = q0 + threadIdx.x;
       if (q < terms) {
-        unsigned u = (unsigned)q;
-        const int s = (int)(u % (unsigned)S);
-        u /= (unsigned)S;
-        const int r = (int)(u % (unsigned)R);
-        const int c = (int)(u / (unsigned)R);
-        cr[buf][threadIdx.x] = r;
-        cs[buf][threadIdx.x] = s;
-        dx[buf][threadIdx.x] = ((long long)c * H + r) * W + s;
-        dw[buf][threadIdx.x] = (c * R + r) * S + s;
+        termAt(q, H, W, R, S, cr[buf][threadIdx.x], cs[buf][threadIdx.x], dx[buf][threadIdx.x], dw[buf][threadIdx.x]);
       }
       sall[buf][threadIdx.x] = 1;
     }
@@ -355,17 +342,7 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
        t += (long long)gridDim.x * gridDim.y) {
     const long long k0 = t % tilesK * TK, p0 = t / tilesK * kP;
     __syncthreads();
-    for (int e = threadIdx.x; e < kP; e += 256) {
-      const long long p = p0 + e;
-      const long long img = p < allpos ? p / plane : -1;
-      const long long pos = img < 0 ? 0 : p - img * plane;
-      const int oy = (int)(pos / n2) * stride - pad, ox = (int)(pos % n2) * stride - pad;
-      pimg[e] = img;
-      ppos[e] = pos;
-      poy[e] = oy;
-      pox[e] = ox;
-      pbase[e] = ((img * C) * H + oy) * (long long)W + ox;
-    }
+    positionTable(p0, allpos, plane, n2, stride, pad, C, H, W, pimg, ppos, poy, pox, pbase);
     table(0, 0);
     __syncthreads();
     const bool posIn = pimg[gp] >= 0 && pimg[gp] * kpi + k0 < n0;
