@@ -19,8 +19,9 @@
 // arithmetic (the input's ((n * C + c) * H + y) * W + xx, the filter's ((k * C + c) * R + r) * S +
 // s), is gathered at a base per position (or channel), computed once per tile, plus an offset per
 // term, computed once per chunk, both in 64 bits: no division per gathered element. Two chunks are
-// in flight: each thread loads its elements of the next chunk's position operands into registers
-// before the current chunk's products and stages them after. Every output then runs the loop body
+// in flight: each thread loads its elements of the next chunk's position operands, then (after a
+// barrier, for the terms some position runs) of its channel operands into registers before the
+// current chunk's products and stages them after. Every output then runs the loop body
 // on the staged values, term by term in source order: the per-thread entry's bits. A launch whose channels per image
 // are not positive runs the body per output as written (the per-thread entry's code). A part of a
 // launch, the rows nk of [culift_first, the extent), takes the positions of the images its rows
@@ -544,7 +545,10 @@ class ConvWriter : EntryWriter {
   void positionTable();
   void gatherPositions(const std::string& q0, const std::string& table);
   void stagePositions();
-  void gatherChannels(const std::string& table);
+  void gatherChannels(const std::string& table, bool registers);
+  void stageChannels();
+  // A thread's elements of a chunk's channel operands.
+  unsigned channelsGathered() const { return kTermStep * tk_ / e_.threads; }
   // A thread's elements of a chunk's position operands.
   unsigned gathered() const { return kTermStep * tp_ / e_.threads; }
   void counters(const std::function<bool(VarId)>& used, const std::string& table);
@@ -956,17 +960,19 @@ void ConvWriter::stagePositions() {
 
 // The channel operands of the chunk whose counter table is `table`, for the terms some position of
 // the block runs: consecutive threads take consecutive terms of a channel (neighbouring elements of
-// a filter), each thread its elements' loads in flight together.
-void ConvWriter::gatherChannels(const std::string& table) {
+// a filter), each thread its elements' loads in flight together. Into the stages, or with
+// `registers` into this thread's registers (culift_w<p>, culift_wf its bits of the elements read)
+// for stageChannels to store after the current chunk's products.
+void ConvWriter::gatherChannels(const std::string& table, bool registers) {
   auto usedByChannels = [&](VarId v) {
     bool u = false;
     for (size_t p = 0; p < c_.operands.size(); ++p)
       u = u || (!c_.operands[p].position && !separable_[p] && names(*c_.operands[p].index, v));
     return u;
   };
+  if (registers) out_.say("culift_wf = 0u;");
   out_.say("#pragma unroll");
-  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(kTermStep * tk_ / e_.threads) +
-                                     "; ++culift_u)");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(channelsGathered()) + "; ++culift_u)");
   out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
   out_.say("const int culift_qq = culift_e % " + str(kTermStep) + ", culift_kk = culift_e / " + str(kTermStep) + ";");
   out_.say("const long long culift_nk = culift_k0 + culift_kk;  // the channel, in the first image");
@@ -978,10 +984,24 @@ void ConvWriter::gatherChannels(const std::string& table) {
   counters(usedByChannels, table);
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
-      out_.say(tileName(p) + "[culift_qq][culift_kk] = " + name(c_.operands[p].array) + "[" +
+      out_.say((registers ? "culift_w" + str(p) + "[culift_u]" : tileName(p) + "[culift_qq][culift_kk]") + " = " +
+               name(c_.operands[p].array) + "[" +
                (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[" + table + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
+  if (registers) out_.say("culift_wf |= 1u << culift_u;");
+}
+
+// The registers gatherChannels filled, into the stages.
+void ConvWriter::stageChannels() {
+  out_.say("#pragma unroll");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(channelsGathered()) + "; ++culift_u)");
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+  CodeWriter::Scope read = out_.open("if ((culift_wf >> culift_u) & 1u)");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (!c_.operands[p].position)
+      out_.say(tileName(p) + "[culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) + "] = culift_w" +
+               str(p) + "[culift_u];");
 }
 
 // One term for every output of the thread: the staged values, then the loop body.
@@ -1016,17 +1036,23 @@ void ConvWriter::termStep(bool all) {
 }
 
 // The chunks of terms, two in flight: while the block runs the chunk in the stages (its table
-// culift_cur), each thread holds its elements of the next chunk's position operands in registers
-// (gathered before the chunk's products, so that their loads overlap them); after a barrier the
-// registers go to the stages, the next chunk's channel operands are read (for the terms some
-// position runs), and the first threads fill the freed table with the chunk after. Then every
-// output runs each term of the chunk.
+// culift_cur), each thread holds its elements of the next chunk's position operands in registers,
+// and after a barrier (which completes the next chunk's culift_any) its elements of the next
+// chunk's channel operands, for the terms some position runs (both gathered before the chunk's
+// products, so that their loads overlap them); after a barrier the registers go to the stages and
+// the first threads fill the freed table with the chunk after. Then every output runs each term of
+// the chunk.
 void ConvWriter::chunks() {
   // Registers of the next chunk: each position operand's elements and their flags.
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_r" + str(p) + "[" + str(gathered()) + "];");
   out_.say("unsigned culift_rf;  // bit u: this thread's element u of the next chunk runs its term");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (!c_.operands[p].position)
+      out_.say(std::string(spelling(c_.operands[p].element)) + " culift_w" + str(p) + "[" + str(channelsGathered()) +
+               "];");
+  out_.say("unsigned culift_wf;  // bit u: this thread read its element u of the next chunk's channel operands");
   out_.say("int culift_cur = 0;");
   // The first chunk into the stages, the second one's table (the position table's last barrier
   // follows the last tile's chunks: nothing reads the stages or the tables now).
@@ -1036,7 +1062,7 @@ void ConvWriter::chunks() {
   gatherPositions("0", "0");
   out_.say("__syncthreads();");
   stagePositions();
-  gatherChannels("0");
+  gatherChannels("0", false);
   out_.say("__syncthreads();");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope each = out_.open(
@@ -1046,6 +1072,12 @@ void ConvWriter::chunks() {
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
     gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")", "culift_nxt");
+  }
+  // The next chunk's culift_any is complete: its channel operands load during the products too.
+  out_.say("__syncthreads();");
+  {
+    CodeWriter::Scope more = out_.open("if (culift_more)");
+    gatherChannels("culift_nxt", true);
   }
   {
     // A thread whose channels are all beyond the image's (the last channel tile's) has no output
@@ -1057,7 +1089,7 @@ void ConvWriter::chunks() {
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
     stagePositions();
-    gatherChannels("culift_nxt");
+    stageChannels();
     counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")");
   }
   out_.say("culift_cur = culift_nxt;");
