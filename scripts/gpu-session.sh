@@ -14,7 +14,8 @@ export CULIFT_REQUIRE_GPU=1
 first_failure=0
 failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
 # PARTS picks sections (a device call has a time limit): check pearson difftest bench startup, and
-# the ones not run by default: harnesses (bench/gpu's convolution variants) and campaign (the CPU
+# the ones not run by default: harnesses (bench/gpu's variants of the convolutions, the exact GEMM and
+# the TF32 GEMM) and campaign (the CPU
 # legs over the machine's cores: CAMPAIGN_SEED, CAMPAIGN_COUNT, CAMPAIGN_DEADLINE seconds, and
 # CAMPAIGN_OPTIONS for culift-difftest, e.g. --no-compiled: the compiled CPU leg's JIT takes
 # about 70 % of a batch's time).
@@ -73,7 +74,7 @@ if want startup && [ -x .gpu/culift_embedded_startup_bench ]; then
 fi
 if [[ " ${PARTS:-} " == *" harnesses "* ]]; then
   echo "== harnesses"
-  OUT="$logs/harnesses" timeout 300 scripts/gpu-harnesses.sh .gpu 2>&1 | tail -n 60
+  OUT="$logs/harnesses" timeout 540 scripts/gpu-harnesses.sh .gpu 2>&1 | tail -n 100
 fi
 if [[ " ${PARTS:-} " == *" campaign "* ]]; then
   echo "== CPU campaign over the machine's cores (seed ${CAMPAIGN_SEED:?set CAMPAIGN_SEED})"
