@@ -895,7 +895,7 @@ void ConvWriter::counters(const std::function<bool(VarId)>& used, const std::str
 
 // This thread's position in every gather of the tile's chunks: the block's threads are a multiple
 // of its positions, so element culift_e = threadIdx.x + u * threads is always at position
-// threadIdx.x % positions. Its values from the position table, once per tile.
+// threadIdx.x % positions; and whether the block stores outputs of it, once per tile.
 void ConvWriter::gatherPosition() {
   out_.say("const int culift_gpp = threadIdx.x % " + str(tp_) + ";  // this thread's position in every gather");
   out_.say(
@@ -912,7 +912,7 @@ void ConvWriter::gatherPositions(const std::string& q0, const std::string& table
   auto usedByPositions = [&](VarId v) {
     bool u = c_.predicate && names(*c_.predicate, v);
     for (size_t p = 0; p < c_.operands.size(); ++p)
-      u = u || (c_.operands[p].position && (separable_[p] ? false : names(*c_.operands[p].index, v)));
+      u = u || (c_.operands[p].position && !separable_[p] && names(*c_.operands[p].index, v));
     return u;
   };
   out_.say("culift_rf = 0u;");
