@@ -118,6 +118,10 @@ std::vector<ConvShape> shapes() {
             if (s.h() >= 1 && s.w() >= 1) out.push_back(s);
         }
   out.push_back({2, 3, 96, 11, 4, 2, 9, 9});  // KernelBench's filters on a small input
+  // One output row: terms whose filter row falls in the padding for every position (no position
+  // runs them, so no filter element of theirs is read).
+  out.push_back({1, 3, 40, 3, 1, 1, 1, 6});
+  out.push_back({2, 3, 96, 11, 4, 2, 1, 9});
   return out;
 }
 
@@ -179,7 +183,9 @@ TEST_CASE("emulated on the host, every convolution entry gives the per-thread en
       std::size_t finite = 0, infinite = 0;
       for (float v : wantInf) (std::isfinite(v) ? finite : infinite) += 1;
       CHECK(finite > 0);
-      CHECK(infinite > 0);
+      // Some position's window reaches the corner term unless one row or column of outputs all
+      // start in the padding.
+      if ((s.oh - 1) * s.stride >= s.pad && (s.ow - 1) * s.stride >= s.pad) CHECK(infinite > 0);
       for (const auto& [name, entry, threads] :
            {std::tuple<const char*, Entry, unsigned>{"Conv2D_conv64x128", Conv2D_conv64x128, 256},
             {"Conv2D_conv32x64", Conv2D_conv32x64, 64}}) {
