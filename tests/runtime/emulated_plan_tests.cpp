@@ -122,6 +122,9 @@ std::vector<ConvShape> shapes() {
   // runs them, so no filter element of theirs is read).
   out.push_back({1, 3, 40, 3, 1, 1, 1, 6});
   out.push_back({2, 3, 96, 11, 4, 2, 1, 9});
+  // 8 channels of 3 x 3: 72 terms, whose counter tables step by 32 terms with a carry into every
+  // counter (32 = (3 * 3 + 1) * 3 + 2).
+  out.push_back({2, 8, 6, 3, 1, 1, 4, 5});
   return out;
 }
 

@@ -467,8 +467,8 @@ TermRewrites termRewrites(const Conv& c) {
 
 // Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
 std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
-  // flags, the counters', culift_any's and culift_all's tables of two chunks
-  std::size_t bytes = kTermStep * cols + 2 * kTermStep * 4 * (c.counters.size() + 2);
+  // flags, the counters', culift_any's and culift_all's tables of two chunks, the counters' step
+  std::size_t bytes = kTermStep * cols + 2 * kTermStep * 4 * (c.counters.size() + 2) + 8 * c.counters.size();
   for (const ConvOperand& o : c.operands) {
     bytes += kTermStep * (o.position ? cols : rows + kChannelPad) * byteSize(o.element);
     bytes += 8 * ((o.position ? cols : rows) + kTermStep);  // a separable gather's bases and offsets
@@ -541,7 +541,7 @@ class ConvWriter : EntryWriter {
   };
   PerOutput perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard);
   void outputIndices(const std::vector<VarId>& axes, bool guard);
-  void counterTable(const std::string& buffer, const std::string& q0);
+  void counterTable(const std::string& buffer, const std::string& q0, bool advance = false);
   void positionTable();
   void gatherPositions(const std::string& q0, const std::string& table);
   void stagePositions();
@@ -853,12 +853,26 @@ std::map<VarId, std::string> ConvWriter::termValues(const std::string& nk, const
 }
 
 // The counters of the chunk of terms from `q0` in table `buffer`, by the first threads (and no
-// position has run a term yet).
-void ConvWriter::counterTable(const std::string& buffer, const std::string& q0) {
+// position has run a term yet). With `advance`, the buffer holds the chunk two before (each slot
+// the term 2 * kTermStep before its new one, where that one is a term): its counters plus the
+// digits of 2 * kTermStep (culift_adv), carried, instead of a division per counter.
+void ConvWriter::counterTable(const std::string& buffer, const std::string& q0, bool advance) {
   CodeWriter::Scope first = out_.open("if (threadIdx.x < " + str(kTermStep) + ")");
   out_.say("const long long culift_q = " + q0 + " + threadIdx.x;");
   {
     CodeWriter::Scope any = out_.open("if (culift_q < culift_terms)");
+    if (advance) {
+      out_.say("long long culift_v, culift_carry = 0;");
+      for (size_t d = c_.counters.size(); d-- > 0;) {
+        const std::string slot = "culift_c" + str(d) + "[" + buffer + "][threadIdx.x]";
+        out_.say("culift_v = (long long)" + slot + " + culift_adv[" + str(d) + "] + culift_carry;");
+        if (d > 0) {
+          out_.say("culift_carry = culift_v >= (long long)culift_lo" + str(d) + " + culift_t" + str(d) + ";");
+          out_.say("if (culift_carry) culift_v -= culift_t" + str(d) + ";");
+        }
+        out_.say(slot + " = (" + typeOf(c_.counters[d]) + ")culift_v;");
+      }
+    }
     // In 32 bits where every term's number fits (a 64-bit division costs many instructions).
     auto decompose = [&](const std::string& type) {
       out_.say(type + " culift_u = (" + type + ")culift_q;");
@@ -869,7 +883,7 @@ void ConvWriter::counterTable(const std::string& buffer, const std::string& q0) 
         if (d > 0) out_.say("culift_u /= " + t + ";");
       }
     };
-    {
+    if (!advance) {
       CodeWriter::Scope narrow = out_.open("if (culift_terms <= 0xffffffffll)");
       decompose("unsigned");
       narrow.otherwise();
@@ -1090,7 +1104,7 @@ void ConvWriter::chunks() {
     CodeWriter::Scope more = out_.open("if (culift_more)");
     stagePositions();
     stageChannels();
-    counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")");
+    counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")", true);
   }
   out_.say("culift_cur = culift_nxt;");
   out_.say("__syncthreads();");
@@ -1153,6 +1167,22 @@ void ConvWriter::write() {
   out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
            ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
   sharedTiles();
+  // The digits of 2 * kTermStep terms in the counters' trip counts (the innermost first; the
+  // outermost takes the rest): the step of a counter table from a chunk to the one two after.
+  // Visible to the table's threads after the first tile's first barrier.
+  out_.say("__shared__ long long culift_adv[" + str(c_.counters.size()) + "];");
+  {
+    CodeWriter::Scope once = out_.open("if (threadIdx.x == 0 && culift_terms > 0)");
+    out_.say("long long culift_u = " + str(2 * kTermStep) + ";");
+    for (size_t d = c_.counters.size(); d-- > 0;) {
+      if (d == 0) {
+        out_.say("culift_adv[0] = culift_u;");
+        break;
+      }
+      out_.say("culift_adv[" + str(d) + "] = culift_u % culift_t" + str(d) + ";");
+      out_.say("culift_u /= culift_t" + str(d) + ";");
+    }
+  }
   // A warp holds 4 x 8 of the threadCols x (threads / threadCols) threads: its load of a term's
   // positions (4 a thread) reads 8 distinct 16-byte pieces, one shared-memory wavefront, where a row
   // of 32 threads read 32 (four); with the channels' two loads, 3 wavefronts a term for 32 products
