@@ -1427,6 +1427,10 @@ class Generator {
         const Scalar outType = c.params.back().type;
         outs = visible([&](const GVar& x) { return !x.isArray && !x.isStruct() && x.type == outType; });
         std::erase_if(outs, [&](int id) { return !canWrite(id); });
+        // In a template <typename T> over this type every such scalar is a T, and the instance
+        // `long` (or `unsigned long`) cannot bind it to the helper's long long& (seed 20261259,
+        // p2667: h1<long> calling h0(float, long long&) with its T).
+        if (fn_->templateKind == GFunction::kTemplateType && fn_->generic == outType) outs.clear();
         if (outs.empty()) return nullptr;
       }
       d->a = helperCall(c, 2);
