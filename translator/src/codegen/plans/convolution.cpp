@@ -545,7 +545,8 @@ class ConvWriter : EntryWriter {
   void positionTable();
   void gatherPositions(const std::string& q0, const std::string& table);
   void stagePositions();
-  void gatherChannels(const std::string& table, bool registers);
+  bool gatherUses(VarId v, bool position) const;
+  void gatherChannels(const std::string& table);
   void stageChannels();
   // A thread's elements of a chunk's channel operands.
   unsigned channelsGathered() const { return kTermStep * tk_ / e_.threads; }
@@ -923,12 +924,7 @@ void ConvWriter::gatherPosition() {
 // has, as the per-thread entry reads it; a term some position runs is marked in culift_any, a term
 // such a position does not run is unmarked in culift_all.
 void ConvWriter::gatherPositions(const std::string& q0, const std::string& table) {
-  auto usedByPositions = [&](VarId v) {
-    bool u = c_.predicate && names(*c_.predicate, v);
-    for (size_t p = 0; p < c_.operands.size(); ++p)
-      u = u || (c_.operands[p].position && !separable_[p] && names(*c_.operands[p].index, v));
-    return u;
-  };
+  auto usedByPositions = [&](VarId v) { return gatherUses(v, true); };
   out_.say("culift_rf = 0u;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
@@ -972,19 +968,22 @@ void ConvWriter::stagePositions() {
   if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_run;");
 }
 
+// Whether gathering a chunk's position operands (their flags included) or its channel operands
+// names `v`: a separable operand's index is its base plus the term's offset, which name nothing.
+bool ConvWriter::gatherUses(VarId v, bool position) const {
+  bool u = position && c_.predicate && names(*c_.predicate, v);
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    u = u || (c_.operands[p].position == position && !separable_[p] && names(*c_.operands[p].index, v));
+  return u;
+}
+
 // The channel operands of the chunk whose counter table is `table`, for the terms some position of
-// the block runs: consecutive threads take consecutive terms of a channel (neighbouring elements of
-// a filter), each thread its elements' loads in flight together. Into the stages, or with
-// `registers` into this thread's registers (culift_w<p>, culift_wf its bits of the elements read)
-// for stageChannels to store after the current chunk's products.
-void ConvWriter::gatherChannels(const std::string& table, bool registers) {
-  auto usedByChannels = [&](VarId v) {
-    bool u = false;
-    for (size_t p = 0; p < c_.operands.size(); ++p)
-      u = u || (!c_.operands[p].position && !separable_[p] && names(*c_.operands[p].index, v));
-    return u;
-  };
-  if (registers) out_.say("culift_wf = 0u;");
+// the block runs, into this thread's registers (culift_w<p>, culift_wf its bits of the elements
+// read) for stageChannels to store: consecutive threads take consecutive terms of a channel
+// (neighbouring elements of a filter), each thread its elements' loads in flight together.
+void ConvWriter::gatherChannels(const std::string& table) {
+  auto usedByChannels = [&](VarId v) { return gatherUses(v, false); };
+  out_.say("culift_wf = 0u;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(channelsGathered()) + "; ++culift_u)");
   out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
@@ -998,12 +997,11 @@ void ConvWriter::gatherChannels(const std::string& table, bool registers) {
   counters(usedByChannels, table);
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
-      out_.say((registers ? "culift_w" + str(p) + "[culift_u]" : tileName(p) + "[culift_qq][culift_kk]") + " = " +
-               name(c_.operands[p].array) + "[" +
+      out_.say("culift_w" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
                (separable_[p] ? bases(p) + "[culift_kk] + " + offsets(p) + "[" + table + "][culift_qq]"
                               : printWith(inline_, *c_.operands[p].index)) +
                "];");
-  if (registers) out_.say("culift_wf |= 1u << culift_u;");
+  out_.say("culift_wf |= 1u << culift_u;");
 }
 
 // The registers gatherChannels filled, into the stages.
@@ -1076,7 +1074,8 @@ void ConvWriter::chunks() {
   gatherPositions("0", "0");
   out_.say("__syncthreads();");
   stagePositions();
-  gatherChannels("0", false);
+  gatherChannels("0");
+  stageChannels();
   out_.say("__syncthreads();");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope each = out_.open(
@@ -1091,7 +1090,7 @@ void ConvWriter::chunks() {
   out_.say("__syncthreads();");
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
-    gatherChannels("culift_nxt", true);
+    gatherChannels("culift_nxt");
   }
   {
     // A thread whose channels are all beyond the image's (the last channel tile's) has no output
