@@ -207,7 +207,7 @@ plans="$(find_bin runtime_gpu_plan_tests)" || plans=""
 if command -v compute-sanitizer > /dev/null && [ -n "$plans" ]; then
   for tool in memcheck racecheck synccheck; do
     {
-      CULIFT_PLAN_TESTS_SMALL=1 timeout 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$plans" "[sanitize]" \
+      CULIFT_PLAN_TESTS_SMALL=1 timeout 450 compute-sanitizer --tool "$tool" --error-exitcode 9 "$plans" "[sanitize]" \
         > "$out/sanitizer-plans-$tool.log" 2>&1
       record "compute-sanitizer $tool (loop-plan entries)" $? \
         "$(grep -m1 'ERROR SUMMARY\|RACECHECK SUMMARY' "$out/sanitizer-plans-$tool.log") $(grep -E 'All tests passed|test cases:' "$out/sanitizer-plans-$tool.log" | tail -1)"

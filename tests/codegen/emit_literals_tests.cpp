@@ -113,6 +113,10 @@ TEST_CASE("casts are explicit; a cast of a literal folds only when exact", "[cod
   const auto k14 = p.add(Scalar::F64, [](const Function&) {
     return cast(lit(std::numeric_limits<std::int64_t>::max(), Scalar::I64), Scalar::F64);
   });
+  // Integer constants the fold cannot spell, converted to floating: opaque to the device compiler
+  // (a constant zero it folds orders -0.0 below +0.0 in selects); an operand that is no constant is not.
+  const auto k15 = p.add(Scalar::F32, [](const Function&) { return cast(cast(lit(0), Scalar::U8), Scalar::F32); });
+  const auto k16 = p.add(Scalar::F64, [](const Function&) { return cast(bin(BinaryOp::Sub, lit(3), lit(3)), Scalar::F64); });
 
   CHECK(p.returnLine(k1) == "return culift_zero(0.0f);");
   CHECK(p.returnLine(k2) == "return (float)16777217;");
@@ -128,6 +132,8 @@ TEST_CASE("casts are explicit; a cast of a literal folds only when exact", "[cod
   CHECK(p.returnLine(k12) == "return (bool)d;");
   CHECK(p.returnLine(k13) == "return (unsigned int)(-1);");
   CHECK(p.returnLine(k14) == "return (double)9223372036854775807ll;");
+  CHECK(p.returnLine(k15) == "return culift_opaque((float)((unsigned char)0));");
+  CHECK(p.returnLine(k16) == "return culift_opaque((double)(3 - 3));");
   requireCompiles(p.emitted, "probes.cu");
 }
 

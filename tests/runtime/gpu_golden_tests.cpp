@@ -273,11 +273,17 @@ enum class OrderDependent {
   Permutation,  // the old values of an integer counter: the same values, in any order
   OldValues,    // the old values of a float sum: each within the sum's bounds, the first of them exact
   Uncompared,   // old values of several counters combined: only the counters' totals are compared
+  // A contraction on tensor cores (the numerical contract's bound, not its exact form): within
+  // 2u + 2^-18 of the CPU's, relative to it. The fixed arguments are positive, so every output is
+  // a sum of positive terms, whose magnitude the bound's |s0| + sum |a b| is, scaled as the result
+  // scales it; the fp32 loop's own error and the (K + 2) 2^-22 of the bound are far below 2^-18.
+  TensorCoresTf32,  // u = 2^-11
+  TensorCoresBf16,  // u = 2^-8
 };
 constexpr double kAtomicSumRelative = 1e-5;
 
 // "file kernel" -> array -> how it is compared, for the golden kernels that write through
-// order-dependent atomics; every other array of theirs is compared bit for bit.
+// order-dependent atomics or contract on tensor cores; every other array of theirs is compared bit for bit.
 const std::map<std::string, std::map<std::string, OrderDependent>>& orderDependent() {
   static const std::map<std::string, std::map<std::string, OrderDependent>> arrays = {
       {"atomics.cpp Ticket", {{"ticket", OrderDependent::Permutation}}},
@@ -291,6 +297,8 @@ const std::map<std::string, std::map<std::string, OrderDependent>>& orderDepende
        {{"total", OrderDependent::FloatSum},
         {"wide", OrderDependent::FloatSum},
         {"culift_out", OrderDependent::OldValues}}},
+      {"loop_tensor_cores.cpp GemmTf32", {{"culift_out", OrderDependent::TensorCoresTf32}}},
+      {"loop_tensor_cores.cpp GemmBf16", {{"culift_out", OrderDependent::TensorCoresBf16}}},
   };
   return arrays;
 }
@@ -329,6 +337,14 @@ std::string compareOrderDependent(OrderDependent how, Scalar element, const std:
     for (std::size_t k = 0; k < gv.size(); ++k)
       if (!(std::fabs(gv[k] - cv[k]) <= kAtomicSumRelative * std::max(1.0, std::fabs(cv[k]))))
         return "element " + std::to_string(k) + ": gpu " + std::to_string(gv[k]) + " cpu " + std::to_string(cv[k]);
+    return {};
+  }
+  if (how == OrderDependent::TensorCoresTf32 || how == OrderDependent::TensorCoresBf16) {
+    const double u = std::ldexp(1.0, how == OrderDependent::TensorCoresTf32 ? -11 : -8);
+    for (std::size_t k = 0; k < gv.size(); ++k)
+      if (!(std::fabs(gv[k] - cv[k]) <= (2 * u + std::ldexp(1.0, -18)) * std::fabs(cv[k])))
+        return "element " + std::to_string(k) + ": gpu " + std::to_string(gv[k]) + " cpu " + std::to_string(cv[k]) +
+               ", beyond the tensor cores' bound";
     return {};
   }
   // OldValues: the CPU runs the threads in order, so its values are the partial sums and its

@@ -26,3 +26,18 @@ CULIFT_KERNEL float RunningMin(int i) {
 }
 CULIFT_KERNEL double MaxNegZeroDouble(int i) { return std::max(-0.0, (double)zeroOf(i)); }
 CULIFT_KERNEL double MinPosZeroDouble(int i) { return std::min((double)zeroOf(i), 0.0); }
+// A zero that is an integer constant converted, not a literal: the device compiler folds it just
+// the same, and made the running minimum of a row a min instruction (seed 20261235, program 3782
+// of the GPU leg: a5 = {-0.0f, ...} gave -0.0f where C++ keeps the +0.0f it started from).
+CULIFT_KERNEL float RunningMinFromInt(int i) {
+  float m = (float)((unsigned char)((unsigned short)0));
+  const float v = zeroOf(i);
+  m = (v < m) ? v : m;
+  return m;
+}
+CULIFT_KERNEL double RunningMinFromBool(int i) {
+  double m = (double)(false && true);
+  const double v = (double)zeroOf(i);
+  if (v < m) m = v;
+  return m;
+}

@@ -43,6 +43,16 @@ bool literalsOnly(const Expr& e) {
   return only;
 }
 
+// An integer or bool of literals only converted to a floating type: a constant to the device
+// compiler, possibly a zero it then treats as no C++ zero (culift_zero in the prelude says how).
+// A literal known to be nonzero ((float)16777217, which rounds) is no zero.
+bool foldedToFloating(const Expr& operand, Scalar target) {
+  if (!isFloating(target) || !operand.type.isValue() || isFloating(operand.type.scalar) || !literalsOnly(operand))
+    return false;
+  const auto c = constantOf(operand);
+  return !c || c->u == 0;
+}
+
 // A floating divisor the device compiler may take for a number when it is not: it assumes a
 // quotient of two numbers is a number, so that for `v = 33.0f; v -= v; v /= v;` it drops a
 // later `v != v` (0/0 is NaN). The divisor goes through culift_opaque unless it is a finite,
@@ -341,9 +351,12 @@ std::string AstPrinter::assignedValue(const Expr& e) {
 
 std::string AstPrinter::convertedTo(const Expr& e, Scalar s) {
   if (!e.type.isValue() || e.type.scalar == s || s == Scalar::Void) return assignedValue(e);
-  if (flavor_ == Flavor::Cuda)
+  if (flavor_ == Flavor::Cuda) {
     if (auto c = constantOf(e))
       if (auto folded = foldExactCast(*c, s)) return stripped(*folded);
+    // As in cast(): an integer constant becoming a floating one stays out of the device compiler's sight.
+    if (foldedToFloating(e, s)) return "culift_opaque((" + std::string(spelling(s)) + ")" + expr(e).text + ")";
+  }
   return "(" + std::string(spelling(s)) + ")" + expr(e).text;
 }
 
@@ -458,6 +471,12 @@ AstPrinter::Printed AstPrinter::cast(const Expr& e) {
       if (auto folded = foldExactCast(*c, e.type.scalar)) return {folded->text, folded->parenthesized};
     }
   }
+  // An integer constant the fold above could not spell (a cast of a cast, arithmetic of literals)
+  // converted to a floating type: the device compiler folds it whole, and a floating constant
+  // zero is what culift_zero keeps from it (the prelude says why), so the value goes through
+  // culift_opaque: `m = (float)(unsigned char)0; m = (v < m) ? v : m;` became a min instruction.
+  if (flavor_ == Flavor::Cuda && e.type.isValue() && foldedToFloating(operand, e.type.scalar))
+    return {"culift_opaque(" + castSpelling(e.type) + expr(operand).text + ")", false};
   if (flavor_ == Flavor::Cuda && e.type.isValue() && operand.type.isValue() &&
       hiddenConversion(e.type.scalar, operand.type.scalar) && !literalsOnly(operand)) {
     // A conversion of a conversion this one hides too prints as a plain cast inside it:
