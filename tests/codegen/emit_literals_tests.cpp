@@ -116,7 +116,8 @@ TEST_CASE("casts are explicit; a cast of a literal folds only when exact", "[cod
   // Integer constants the fold cannot spell, converted to floating: opaque to the device compiler
   // (a constant zero it folds orders -0.0 below +0.0 in selects); an operand that is no constant is not.
   const auto k15 = p.add(Scalar::F32, [](const Function&) { return cast(cast(lit(0), Scalar::U8), Scalar::F32); });
-  const auto k16 = p.add(Scalar::F64, [](const Function&) { return cast(bin(BinaryOp::Sub, lit(3), lit(3)), Scalar::F64); });
+  const auto k16 = p.add(Scalar::F64,
+                         [](const Function&) { return cast(bin(BinaryOp::Sub, lit(3), lit(3)), Scalar::F64); });
 
   CHECK(p.returnLine(k1) == "return culift_zero(0.0f);");
   CHECK(p.returnLine(k2) == "return (float)16777217;");
