@@ -28,6 +28,17 @@
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
 
+// The 16-byte vectors the entries load rows through (aligned as CUDA aligns them).
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+struct alignas(16) uint4 {
+  unsigned int x, y, z, w;
+};
+
 inline void __syncthreads() { culift_emulation::barrier->arrive_and_wait(); }
 // Whether `p` holds for every thread of the block (each thread passes it once).
 inline int __syncthreads_and(int p) {

@@ -462,9 +462,9 @@ void emitFast(const Wrapper& w, CodeWriter& out) {
 
 }  // namespace
 
-std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
-                               const std::array<std::string, 3>& extent, const std::string& callee,
-                               const std::string& leading) {
+PerOutput perOutputParts(const Function& fn, const std::array<std::string, 3>& loopVar,
+                         const std::array<std::string, 3>& extent, const std::string& callee,
+                         const std::string& leading) {
   if (fn.mode != IndexMode::Grid2D && fn.mode != IndexMode::Grid3D)
     throw std::logic_error("perOutputStatement: " + fn.name + " is not a 2-D or 3-D kernel");
   const Wrapper w(fn);
@@ -475,7 +475,15 @@ std::string perOutputStatement(const Function& fn, const std::array<std::string,
     std::string args = callText.substr(callText.find('(') + 1);
     callText = callee + "(" + leading + (leading.empty() || args == ")" ? "" : ", ") + args;
   }
-  return w.store(callText, loopVar, extent);
+  if (w.outName.empty() || fn.returnType.isVoid()) return {"", callText};
+  return {w.outName + "[" + w.flatIndex(loopVar, extent) + "]", callText};
+}
+
+std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
+                               const std::array<std::string, 3>& extent, const std::string& callee,
+                               const std::string& leading) {
+  const PerOutput o = perOutputParts(fn, loopVar, extent, callee, leading);
+  return o.target.empty() ? o.call + ";" : o.target + " = " + o.call + ";";
 }
 
 void emitKernelLauncher(const Function& fn, CodeWriter& out) {

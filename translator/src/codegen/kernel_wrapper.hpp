@@ -48,6 +48,15 @@ std::string perOutputStatement(const Function& fn, const std::array<std::string,
                                const std::array<std::string, 3>& extent, const std::string& callee = "",
                                const std::string& leading = "");
 
+// The same statement in parts: the element it stores to (`out[<flat index>]`; "" where the call is
+// the whole statement) and the call whose value it stores.
+struct PerOutput {
+  std::string target, call;
+};
+PerOutput perOutputParts(const Function& fn, const std::array<std::string, 3>& loopVar,
+                         const std::array<std::string, 3>& extent, const std::string& callee = "",
+                         const std::string& leading = "");
+
 // Writes the wrapper of `fn` (fn.isKernel(), a function of `module`). Throws std::logic_error when
 // the signature is inconsistent with the mode (an extent missing): a classifier bug, not a user
 // error.

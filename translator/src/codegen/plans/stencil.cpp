@@ -709,7 +709,9 @@ class WalkWriter : EntryWriter {
 // on the same values, the per-thread entry's bits. A load is made where its element lies in the
 // array (the runtime passes every array's element count): a plane's window is checked once, and
 // element by element only where it crosses an end. Values loaded for outputs whose body does not
-// read them (a border that returns its own element) are not used.
+// read them (a border that returns its own element) are not used. With four outputs a thread, an
+// array of 4-byte elements contiguous along k is loaded in 16-byte vectors where the thread's
+// first output is so aligned, and four 4-byte results are stored as one vector where aligned.
 class WindowWriter : EntryWriter {
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
@@ -844,12 +846,75 @@ class WindowWriter : EntryWriter {
     return {std::move(rows), std::move(cols)};
   }
 
+  // The 16-byte vector of array p's 4-byte elements (float4, int4, uint4), or "" where its rows
+  // are not read so: a thread of four outputs along k whose array steps by one element along k.
+  std::string vectorType(std::size_t p) const {
+    const Poly& along = st_.arrays[p].coefficient[2];
+    if (cols_ != 4 || along.size() != 1 || !along.begin()->first.empty() || along.begin()->second != 1) return "";
+    return vector4(fn_.vars[st_.arrays[p].array].type.scalar);
+  }
+  static std::string vector4(Scalar s) {
+    switch (s) {
+      case Scalar::F32: return "float4";
+      case Scalar::I32: return "int4";
+      case Scalar::U32: return "uint4";
+      default: return "";
+    }
+  }
+  // Whether window column `col` of array p lies in a group of 4 of the thread's row that starts at
+  // a multiple of 4 from its first output (a 16-byte vector where that output's element is aligned
+  // so), the group wholly in the window.
+  bool inVector(std::size_t p, std::int64_t col) const {
+    const std::int64_t o = col + lo(p, 2), first = o - ((o % 4) + 4) % 4;
+    return first >= lo(p, 2) && first + 3 <= st_.arrays[p].hi[2] + cols_ - 1;
+  }
+
+  // A row of array p's window from its 16-byte groups and the scalars beside them: `row`, the
+  // element of the thread's first output in that row (aligned to 16 bytes).
+  void vectorRow(std::size_t p, const std::string& slot) {
+    const std::string a = name(st_.arrays[p].array), v = vectorType(p);
+    out_.say("const " + element(p) + "* culift_r = " + a + " + (culift_e + culift_c" + str(p) +
+             "1 * (long long)(culift_dj + " + literal(lo(p, 1)) + "));  // the row at the thread's first output");
+    static constexpr std::array<const char*, 4> kLane = {"x", "y", "z", "w"};
+    for (std::int64_t col = 0; col < columns(p); ++col) {
+      const std::int64_t o = col + lo(p, 2);
+      const std::string target = regs(p) + "[" + slot + "][culift_dj][" + std::to_string(col) + "] = ";
+      if (!inVector(p, col)) {
+        out_.say(target + "culift_r[" + std::to_string(o) + "];");
+        continue;
+      }
+      const std::int64_t lane = ((o % 4) + 4) % 4, group = (o - lane) / 4;
+      const std::string g = "culift_g" + (group < 0 ? "m" + std::to_string(-group) : std::to_string(group));
+      if (lane == 0)
+        out_.say("const " + v + " " + g + " = *reinterpret_cast<const " + v + "*>(culift_r + " + std::to_string(o) +
+                 ");");
+      out_.say(target + g + "." + kLane[static_cast<std::size_t>(lane)] + ";");
+    }
+  }
+
   // Plane `plane` (an int expression) of array p into register plane `slot`.
   void loadPlane(std::size_t p, const std::string& slot, const std::string& plane) {
     CodeWriter::Scope load = out_.open("");
     const std::string c = "culift_c" + str(p);
     out_.say("const long long culift_e = " + c + "o + " + c + "0 * (long long)(" + plane + ");  // its centre");
     auto loads = [&](bool checked) {
+      if (!checked && !vectorType(p).empty()) {
+        // Rows of 16-byte groups where the thread's first output is aligned so (every thread of
+        // an aligned array whose rows and planes are multiples of 4 elements), else one by one.
+        CodeWriter::Scope vectors = out_.open("if (" + c + "v)");
+        {
+          out_.say("#pragma unroll");
+          CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
+                                             str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
+          vectorRow(p, slot);
+        }
+        vectors.otherwise();
+        const auto window = windowLoops(p);
+        out_.say(regs(p) + "[" + slot + "][culift_dj][culift_dk] = " + name(st_.arrays[p].array) + "[culift_e + " + c +
+                 "1 * (long long)(culift_dj + " + literal(lo(p, 1)) + ") + (long long)(culift_dk + " +
+                 literal(lo(p, 2)) + ")];");
+        return;
+      }
       const auto window = windowLoops(p);
       const std::string at = "culift_e + " + c + "1 * (long long)(culift_dj + " + literal(lo(p, 1)) +
                              ") + (long long)(culift_dk + " + literal(lo(p, 2)) + ")";
@@ -897,6 +962,11 @@ class WindowWriter : EntryWriter {
              ";  // the thread's first output along k");
     blockSlab(out_);
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
+    if (!outputVector().empty()) {
+      const std::string target = perOutputParts(fn_, {"culift_i", "culift_j", "culift_k"}, n).target;
+      out_.say("const bool culift_ov = (culift_nk & 3) == 0 && (reinterpret_cast<unsigned long long>(" +
+               target.substr(0, target.find('[')) + ") & 15) == 0;  // the outputs' rows in 16-byte groups");
+    }
     std::string leading;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
       const StagedArray& a = st_.arrays[p];
@@ -911,6 +981,11 @@ class WindowWriter : EntryWriter {
                literal(a.lo[1]) + ") + " + literal(a.lo[2]) + ", " + c + "hi = (" + c + "1 < 0 ? " + c + "1 * " +
                literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " + literal(a.hi[2] + cols_ - 1) +
                ";  // the windows' ends from the first output's centre");
+      if (!vectorType(p).empty())
+        out_.say("const bool " + c + "v = (" + c + "0 & 3) == 0 && (" + c +
+                 "1 & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(a.array) +
+                 ") / 4 + (unsigned long long)" + c +
+                 "o) & 3) == 0;  // the thread's first outputs' elements 16-byte aligned in every row");
       leading += regs(p) + ", ";
     }
     for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
@@ -929,18 +1004,51 @@ class WindowWriter : EntryWriter {
     out_.say("if (culift_i >= culift_z1) break;");
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
-    for (unsigned u = 0; u < cols_; ++u) {
-      const std::string k = cols_ == 1 ? "culift_k" : "culift_k" + str(u);
-      const std::string statement = perOutputStatement(fn_, {"culift_i", "culift_j", k}, n, helperName(),
-                                                       leading + "culift_t, " + str(u));
-      if (cols_ == 1) {
-        out_.say(statement);
-        continue;
-      }
-      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-      out_.say("const int " + k + " = culift_k + " + str(u) + ";");
-      out_.say(statement);
+    if (cols_ == 1) {
+      out_.say(perOutputStatement(fn_, {"culift_i", "culift_j", "culift_k"}, n, helperName(), leading + "culift_t, 0"));
+      return;
     }
+    const std::string v = outputVector();
+    std::vector<PerOutput> outputs;
+    std::string ks;
+    for (unsigned u = 0; u < cols_; ++u) {
+      const std::string k = "culift_k" + str(u);
+      outputs.push_back(
+          perOutputParts(fn_, {"culift_i", "culift_j", k}, n, helperName(), leading + "culift_t, " + str(u)));
+      ks += (u ? ", " : "") + k + " = culift_k + " + str(u);
+    }
+    out_.say("const int " + ks + ";");
+    if (v.empty()) {
+      for (unsigned u = 0; u < cols_; ++u) {
+        CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+        out_.say(outputs[u].target.empty() ? outputs[u].call + ";" : outputs[u].target + " = " + outputs[u].call + ";");
+      }
+      return;
+    }
+    // The thread's outputs, then one 16-byte store where all are in the row and aligned.
+    const std::string t(spelling(fn_.returnType.scalar));
+    std::string values;
+    for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
+    out_.say(t + " " + values + ";");
+    for (unsigned u = 0; u < cols_; ++u) {
+      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+      out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
+    }
+    CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
+    out_.say(v + " culift_v;");
+    static constexpr std::array<const char*, 4> kLane = {"x", "y", "z", "w"};
+    for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
+    out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
+    whole.otherwise();
+    for (unsigned u = 0; u < cols_; ++u)
+      out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
+  }
+
+  // The 16-byte vector a thread's four outputs are stored as (a function returning a 4-byte
+  // scalar), or "".
+  std::string outputVector() const {
+    if (cols_ != 4 || fn_.returnType.isVoid() || !fn_.returnType.isValue()) return "";
+    return vector4(fn_.returnType.scalar);
   }
 
   const PlanEntry& e_;
