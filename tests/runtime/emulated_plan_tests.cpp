@@ -30,6 +30,8 @@ void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, 
                          long long, long long);
 // tests/runtime/data/loop_plan_kernels.hpp: tiled, symmetric and batched contractions.
 void Gemm_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void Gemm_tiled128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                   long long);
 void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                   long long);
 void Gemm_kernel_part(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
@@ -242,6 +244,24 @@ void compare2D(long long rows, long long cols, Ref&& reference, dim3 grid, Entry
 }
 
 }  // namespace
+
+TEST_CASE("emulated on the host, the 128-wide tiles copy B in 16-byte groups where its rows allow",
+          "[emulated][tiled]") {
+  // B's rows of 260 elements (a multiple of 4): whole tiles in 16-byte groups, from an aligned B
+  // and from one 4 bytes off (the element-by-element copies); rows of 258: element by element.
+  for (const auto& [ni, nj, nk, offset] :
+       {std::tuple{130, 260, 20, 0}, std::tuple{130, 260, 20, 1}, std::tuple{129, 258, 17, 0}}) {
+    INFO(ni << " x " << nj << ", k " << nk << ", B offset by " << offset);
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 5),
+                             Bstore = values<float>(static_cast<std::size_t>(nk) * nj + 4, 6),
+                             C = values<float>(static_cast<std::size_t>(ni) * nj, 7);
+    const float* B = Bstore.data() + offset;
+    compare2D(
+        ni, nj, [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
+        dim3(blocks(nj, 128), blocks(ni, 128)),
+        [&](float* out) { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+  }
+}
 
 TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give the per-thread bits",
           "[emulated][tiled]") {

@@ -295,6 +295,9 @@ class TileWriter : EntryWriter {
   void copyTile();
   void copyElements(bool checked);
   bool stepped(const StagedOperand& o) const;
+  bool grouped(const StagedOperand& o) const;
+  void groupSteps(std::size_t p);
+  unsigned groupsPerRow(const StagedOperand& o) const { return rowsOf(o) / 4; }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
   std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
@@ -462,7 +465,13 @@ void TileWriter::prologue() {
 void TileWriter::copyTile() {
   {
     CodeWriter::Scope any = out_.open("if (culift_kc < culift_trip)");
-    CodeWriter::Scope whole = out_.open("if (culift_whole && culift_kc + " + str(kStep_) + " <= culift_trip)");
+    // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
+    // another layout takes the element-by-element copies of a partial tile.
+    std::string groups;
+    for (size_t p = 0; p < a_.operands.size(); ++p)
+      if (grouped(a_.operands[p])) groups += " && culift_w" + str(p);
+    CodeWriter::Scope whole = out_.open("if (culift_whole" + groups + " && culift_kc + " + str(kStep_) +
+                                        " <= culift_trip)");
     if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
       out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
     copyElements(false);
@@ -481,6 +490,21 @@ void TileWriter::copyElements(bool checked) {
     // last); measured on an H200 the loop from threadIdx.x stayed a loop, 26 instructions an element.
     const unsigned elements = rows * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
     const std::string shared = "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]";
+    if (!checked && grouped(o)) {
+      // 16 bytes a copy (a whole tile is copied so only where culift_w<p>): groups of 4 consecutive
+      // rows of one k, each thread's a constant step apart.
+      const std::string P = str(p), g = str(groupsPerRow(o)), kStride = str(e_.threads / groupsPerRow(o));
+      CodeWriter::Scope tile = out_.open("");
+      out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + (culift_y" + P +
+               " + culift_kc * culift_dk" + P + ");");
+      out_.say("#pragma unroll");
+      CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / e_.threads) +
+                                         "; ++culift_u)");
+      out_.say("const int culift_r = (int)threadIdx.x % " + g + " * 4, culift_q = (int)threadIdx.x / " + g +
+               " + culift_u * " + kStride + ";");
+      out_.say("culift_copy_async16(&" + shared + ", culift_g + culift_u * " + kStride + " * culift_dk" + P + ", 16);");
+      continue;
+    }
     if (!checked && stepped(o)) {
       // The thread's elements of this tile: the first's index, then a constant step apart.
       const std::string P = str(p);
@@ -522,6 +546,21 @@ bool TileWriter::stepped(const StagedOperand& o) const {
   const unsigned rows = rowsOf(o);
   return o.affine && e_.threads % kStep_ == 0 && e_.threads % rows == 0 && (rows * kStep_) % e_.threads == 0;
 }
+// A stepped operand of 4-byte elements laid out along its rows (B[k * n + j] for the rows j):
+// where its index steps by one element a row and by a multiple of 4 a k, and the tile's first
+// element is 16-byte aligned (culift_w<p>, computed once), a whole tile copies in groups of 4 rows
+// of one k, 16 bytes a copy (a quarter of the copy instructions), each thread's groups a constant
+// step apart; elsewhere its tiles copy element by element, as partial tiles do (one base index a
+// thread, not two: the 128-wide tiles have no registers to spare). The stage's rows are 16-byte
+// aligned (pads of 4 or 8 elements).
+bool TileWriter::grouped(const StagedOperand& o) const {
+  const unsigned rows = rowsOf(o);
+  // The 128-wide exact tiles only: in the 64-wide ones and on tensor cores the flag and the group's
+  // index cost registers that spill (nvcc 13, sm_90).
+  return !tc_ && e_.tileRows >= 128 && stepped(o) && !o.kContiguous && byteSize(o.element) == 4 && rows % 4 == 0 &&
+         pad_ % 4 == 0 && e_.threads % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % e_.threads == 0;
+}
+
 // The row and the k within the tile of element `e` of a copy (along k: kStep elements a row;
 // along rows: a row's elements of one k, then the next k).
 std::string TileWriter::rowOfElement(const StagedOperand& o, const std::string& e) const {
@@ -543,6 +582,10 @@ void TileWriter::steps() {
     const std::string P = str(p);
     const VarId rowVar = axisVar(o.axis);
     const std::string origin = o.axis == 0 ? "culift_i0" : "culift_j0";
+    if (grouped(o)) {
+      groupSteps(p);
+      continue;
+    }
     out_.say("long long culift_x" + P + ", culift_dk" + P + ", culift_du" + P + ";  // " + name(o.array) +
              ": its elements in whole tiles");
     // The index at the thread's first element moved by `row` and `k`, less `minus`.
@@ -561,6 +604,32 @@ void TileWriter::steps() {
       out_.say("culift_du" + P + " = culift_dk" + P + " * " + str(e_.threads / rowsOf(o)) + ";");
     }
   }
+}
+
+// For a grouped operand: culift_y<p>, the index of the thread's first group of 4 rows (rows
+// 4 (t % G) .. + 3 of k t / G, G groups a row of k); culift_dk<p> and culift_dr<p>, the index's
+// steps per k and per row; culift_w<p>, whether every group is 16 bytes of consecutive elements,
+// aligned (then the same in every thread).
+void TileWriter::groupSteps(std::size_t p) {
+  const StagedOperand& o = a_.operands[p];
+  const std::string P = str(p), g = str(groupsPerRow(o));
+  const VarId rowVar = axisVar(o.axis);
+  const std::string origin = o.axis == 0 ? "culift_i0" : "culift_j0";
+  out_.say("long long culift_y" + P + ", culift_dk" + P + ", culift_dr" + P + ";  // " + name(o.array) +
+           ": its groups of 4 rows in whole tiles");
+  auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
+    CodeWriter::Scope s = out_.open("");
+    out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + origin + " + (int)threadIdx.x % " + g + " * 4" +
+             row + ";");
+    out_.say(counterAt("(int)threadIdx.x / " + g + k));
+    out_.say(var + " = (long long)(" + printWith(inlineRewrites_, *o.index) + ")" + minus + ";");
+  };
+  at("culift_y" + P, "", "", "");
+  at("culift_dk" + P, "", " + 1", " - culift_y" + P);
+  at("culift_dr" + P, " + 1", "", " - culift_y" + P);
+  out_.say("const bool culift_w" + P + " = culift_dr" + P + " == 1 && (culift_dk" + P +
+           " & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(o.array) +
+           ") / 4 + (unsigned long long)culift_y" + P + ") & 3) == 0;  // 16-byte groups");
 }
 
 void TileWriter::stepRewrites() {
