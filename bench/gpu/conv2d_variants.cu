@@ -308,7 +308,12 @@ __global__ void __launch_bounds__(256, 2)
 // sums a thread need more than 128 registers) takes all 96 channels of KernelBench's
 // shape in one tile: the input gathered once per position and chunk instead of twice, and 64
 // products per thread and term against 12 shared loads.
-template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 1)
+//
+// Two switches take the emitted entry's remaining differences one at a time: Q, a warp of 4 x 8
+// threads (8 of positions, 4 of channels; MN = 4, TK = 64 only) instead of a row of 32; ANY, the
+// filter read only for the terms some position of the block runs (the entry's `culift_any`: marks
+// the position gather sets, and a barrier before the filter's loads).
+template <int TK, int MN, bool Q = false, bool ANY = false> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 1)
     convWide(const float* __restrict__ x, const float* __restrict__ w, int C, int H, int W, int K, int R, int S,
              int stride, int pad, float* __restrict__ out, long long n0, long long n1, long long n2) {
   constexpr int kQ = 16, kP = 128, kTx = kP / MN, kPad = TK + 4;
@@ -320,11 +325,13 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
   __shared__ __align__(16) float sx[kQ][kP];
   __shared__ __align__(16) float sw[kQ][kPad];
   __shared__ __align__(16) unsigned char sf[kQ][kP];
-  __shared__ int cr[2][kQ], cs[2][kQ], dw[2][kQ], sall[2][kQ];
+  __shared__ int cr[2][kQ], cs[2][kQ], dw[2][kQ], sall[2][kQ], sany[2][kQ];
   __shared__ long long dx[2][kQ];
   __shared__ long long pimg[kP], ppos[kP], pbase[kP];
   __shared__ int poy[kP], pox[kP];
-  const int tx = threadIdx.x % kTx, ty = threadIdx.x / kTx;
+  static_assert(!Q || (MN == 4 && TK == 64), "the 4 x 8 warp: 32 x 8 threads");
+  const int tx = Q ? (int)(threadIdx.x / 32 % 4 * 8 + threadIdx.x % 8) : (int)(threadIdx.x % kTx);
+  const int ty = Q ? (int)(threadIdx.x / 32 / 4 * 4 + threadIdx.x % 32 / 8) : (int)(threadIdx.x / kTx);
   const int gp = threadIdx.x % kP, gh = threadIdx.x / kP;  // this thread's gathered position, first term
   const int wq = threadIdx.x % kQ, wk = threadIdx.x / kQ;  // its filter elements: term wq, channels wk + 16u
   auto col = [&](int n) { return (n / 4) * 64 + tx * 4 + n % 4; };
@@ -335,6 +342,7 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
         termAt(q, H, W, R, S, cr[buf][threadIdx.x], cs[buf][threadIdx.x], dx[buf][threadIdx.x], dw[buf][threadIdx.x]);
       }
       sall[buf][threadIdx.x] = 1;
+      sany[buf][threadIdx.x] = 0;
     }
   };
 #pragma unroll 1
@@ -349,6 +357,14 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
     constexpr int kGx = kQ * kP / 256, kGw = kQ * TK / 256;
     float rx[kGx], rw[kGw];
     bool rf[kGx];
+    auto gatherW = [&](int buf, long long q0) {
+#pragma unroll
+      for (int u = 0; u < kGw; ++u) {
+        const long long nk = k0 + wk + 16 * u;
+        if (q0 + wq < terms && nk < kpi && nk < n0 && (!ANY || sany[buf][wq]))
+          rw[u] = w[nk * (C * R * S) + dw[buf][wq]];
+      }
+    };
     auto gather = [&](int buf, long long q0) {
 #pragma unroll
       for (int u = 0; u < kGx; ++u) {
@@ -357,16 +373,16 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
         if (q0 + qq < terms && posIn) {
           const int y = poy[gp] + cr[buf][qq], xx = pox[gp] + cs[buf][qq];
           use = y >= 0 && y < H && xx >= 0 && xx < W;
-          if (use) rx[u] = x[pbase[gp] + dx[buf][qq]];
-          else sall[buf][qq] = 0;
+          if (use) {
+            rx[u] = x[pbase[gp] + dx[buf][qq]];
+            if (ANY) sany[buf][qq] = 1;
+          } else {
+            sall[buf][qq] = 0;
+          }
         }
         rf[u] = use;
       }
-#pragma unroll
-      for (int u = 0; u < kGw; ++u) {
-        const long long nk = k0 + wk + 16 * u;
-        if (q0 + wq < terms && nk < kpi && nk < n0) rw[u] = w[nk * (C * R * S) + dw[buf][wq]];
-      }
+      if (!ANY) gatherW(buf, q0);
     };
     auto stage = [&]() {
 #pragma unroll
@@ -387,6 +403,10 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
         acc[m][n] = culift_zero(0.0f);
       }
     gather(0, 0);
+    if (ANY) {
+      __syncthreads();
+      gatherW(0, 0);
+    }
     stage();
     table(1, kQ);
     __syncthreads();
@@ -396,6 +416,10 @@ template <int TK, int MN> __global__ void __launch_bounds__(256, TK <= 64 ? 2 : 
     for (long long q0 = 0; q0 < terms; q0 += kQ) {
       const bool more = q0 + kQ < terms;
       if (more) gather(cur ^ 1, q0 + kQ);
+      if (ANY) {
+        __syncthreads();
+        if (more) gatherW(cur ^ 1, q0 + kQ);
+      }
       auto step = [&](int qq, bool every) {
         float v0[MN], v1[8];
 #pragma unroll
@@ -489,7 +513,10 @@ int main() {
                                                       {"sep<32>", convSep<32>},
                                                       {"pf", convPf},
                                                       {"wide<64,4>", convWide<64, 4>},
-                                                      {"wide<128,8>", convWide<128, 8>}};
+                                                      {"wide<128,8>", convWide<128, 8>},
+                                                      {"wide<64,4,q>", convWide<64, 4, true>},
+                                                      {"wide<64,4,any>", convWide<64, 4, false, true>},
+                                                      {"wide<64,4,q,any>", convWide<64, 4, true, true>}};
   for (const auto& [name, fn] : variants) {
     CHECK(cudaMemset(out, 0xff, no * 4));
     const Variant f = fn;

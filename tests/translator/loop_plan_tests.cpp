@@ -554,9 +554,11 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   CHECK(function(r, "Twice").loopPlanReason.empty());
 
   // The entries are emitted; each output runs the per-thread entry's statement.
-  for (const std::string entry :
-       {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d", "Conv_win3d4"})
+  for (const std::string entry : {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d"})
     CHECK(r.module->cudaSource.find("__launch_bounds__(256) " + entry + "(") != std::string::npos);
+  // Four outputs a thread over the 27-point convolution's windows of floats: three blocks an SM
+  // (at most 80 registers a thread).
+  CHECK(r.module->cudaSource.find("__launch_bounds__(256, 3) Conv_win3d4(") != std::string::npos);
   // A 3-D entry without loops asks for six blocks per multiprocessor; one with window loops does not.
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 6) Heat_walk3d(") != std::string::npos);
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);
@@ -594,6 +596,8 @@ TEST_CASE("loop plans: stencils over rows and planes of literal size", "[loop-pl
   const Function& window = function(r, "Window");
   CHECK(window.loopPlan == LoopPlan::Stencil3DWindows);
   CHECK(window.loopPlanReason == "halo x 0..+2, y 0..+1, z 0..+2");
+  // A result of 8 bytes keeps the device assembler's own register count.
+  CHECK(r.module->cudaSource.find("__launch_bounds__(256) Window_win3d4(") != std::string::npos);
   // A write five elements along a row of ten is no output's own element.
   const Function& store = function(r, "Store");
   CHECK(store.loopPlan == LoopPlan::PerThread);
@@ -1047,7 +1051,7 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(moduleFileId(LoopPlan::Convolution) == 16);
   const std::string& cuda = r.module->cudaSource;
   // The padding test is a flag per position and term; the term runs under it, never added as 0.
-  CHECK(cuda.find("culift_run = ((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  CHECK(cuda.find("if (((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
   // The image of a position through nk / K alone, the filter's channel through nk % K: both
   // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
@@ -1068,7 +1072,11 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
             "const int culift_tx = (int)(threadIdx.x / 32 % 4 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x "
             "/ 32 / 4 * 4 + threadIdx.x % 32 / 8);") != std::string::npos);
   // A term every stored position runs reads no flag; one some position skips stays under its flag.
-  CHECK(cuda.find("culift_all[culift_nxt][culift_qq] = 0;") != std::string::npos);
+  // A chunk's terms are marked during the products of the chunk two before it (culift_aft), so that
+  // its channel operands load with no barrier after its position gather.
+  CHECK(cuda.find("culift_all[culift_aft][culift_qq] = 0;") != std::string::npos);
+  CHECK(cuda.find("culift_rf = culift_mf;") != std::string::npos);
+  CHECK(cuda.find("__shared__ int culift_any[3][16];") != std::string::npos);
   CHECK(cuda.find("if (culift_all[culift_cur][culift_qq]) {") != std::string::npos);
   CHECK(cuda.find("__launch_bounds__(256, 2) Conv2D_conv64x128(") != std::string::npos);
   CHECK(cuda.find("__launch_bounds__(256) Single_conv64x128(") != std::string::npos);  // double sums

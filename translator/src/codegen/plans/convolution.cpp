@@ -51,6 +51,11 @@ constexpr unsigned kMaxLive = 2;
 // elements would put in one bank; 4 more keep each row 16-byte aligned and the column's stores
 // two to a bank at most.
 constexpr unsigned kChannelPad = 4;
+// Counter tables (and culift_any / culift_all marks) of three chunks: the one in the stages
+// (culift_cur), the one being gathered (culift_nxt) and the one after it (culift_aft), whose terms
+// are marked a chunk ahead of its gather, so that its channel operands' loads need no barrier of
+// their own after the position gather.
+constexpr unsigned kTables = 3;
 
 struct ConvOperand {
   VarId array = kNone;
@@ -467,11 +472,11 @@ TermRewrites termRewrites(const Conv& c) {
 
 // Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
 std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
-  // flags, the counters', culift_any's and culift_all's tables of two chunks, the counters' step
-  std::size_t bytes = kTermStep * cols + 2 * kTermStep * 4 * (c.counters.size() + 2) + 8 * c.counters.size();
+  // flags, the counters', culift_any's and culift_all's tables of kTables chunks, the counters' step
+  std::size_t bytes = kTermStep * cols + kTables * kTermStep * 4 * (c.counters.size() + 2) + 8 * c.counters.size();
   for (const ConvOperand& o : c.operands) {
     bytes += kTermStep * (o.position ? cols : rows + kChannelPad) * byteSize(o.element);
-    bytes += 8 * ((o.position ? cols : rows) + kTermStep);  // a separable gather's bases and offsets
+    bytes += 8 * ((o.position ? cols : rows) + kTables * kTermStep);  // a separable gather's bases and offsets
   }
   return bytes;
 }
@@ -543,7 +548,8 @@ class ConvWriter : EntryWriter {
   void outputIndices(const std::vector<VarId>& axes, bool guard);
   void counterTable(const std::string& buffer, const std::string& q0, bool advance = false);
   void positionTable();
-  void gatherPositions(const std::string& q0, const std::string& table);
+  void markPositions(const std::string& q0, const std::string& table);
+  void gatherPositions(const std::string& table);
   void stagePositions();
   bool gatherUses(VarId v, bool position) const;
   void gatherChannels(const std::string& table);
@@ -725,17 +731,19 @@ void ConvWriter::sharedTiles() {
     out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
              "];  // the term runs for this position");
   for (size_t d = 0; d < c_.counters.size(); ++d)
-    out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[2][" + str(kTermStep) + "];  // " +
-             name(c_.counters[d]) + " of each term");
+    out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTables) + "][" +
+             str(kTermStep) + "];  // " + name(c_.counters[d]) + " of each term");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (separable_[p])
       out_.say("__shared__ long long " + bases(p) + "[" + str(c_.operands[p].position ? tp_ : tk_) + "], " +
-               offsets(p) + "[2][" + str(kTermStep) + "];  // " + name(c_.operands[p].array) + "'s index: a base per " +
-               (c_.operands[p].position ? "position" : "channel") + " (the first term's), plus an offset per term");
-  out_.say("__shared__ int culift_any[2][" + str(kTermStep) +
-           "];  // some position of the block runs the term (the tables of two chunks: culift_cur, culift_nxt)");
+               offsets(p) + "[" + str(kTables) + "][" + str(kTermStep) + "];  // " + name(c_.operands[p].array) +
+               "'s index: a base per " + (c_.operands[p].position ? "position" : "channel") +
+               " (the first term's), plus an offset per term");
+  out_.say("__shared__ int culift_any[" + str(kTables) + "][" + str(kTermStep) +
+           "];  // some position of the block runs the term (the tables of three chunks: culift_cur, culift_nxt, "
+           "culift_aft)");
   if (c_.predicate)
-    out_.say("__shared__ int culift_all[2][" + str(kTermStep) +
+    out_.say("__shared__ int culift_all[" + str(kTables) + "][" + str(kTermStep) +
              "];  // every position of the block whose outputs it stores runs the term");
   out_.say("__shared__ long long culift_pimg[" + str(tp_) + "], culift_ppos[" + str(tp_) +
            "];  // the tile's positions: image (-1 beyond the launch), position in it");
@@ -854,9 +862,9 @@ std::map<VarId, std::string> ConvWriter::termValues(const std::string& nk, const
 }
 
 // The counters of the chunk of terms from `q0` in table `buffer`, by the first threads (and no
-// position has run a term yet). With `advance`, the buffer holds the chunk two before (each slot
-// the term 2 * kTermStep before its new one, where that one is a term): its counters plus the
-// digits of 2 * kTermStep (culift_adv), carried, instead of a division per counter.
+// position has run a term yet). With `advance`, the buffer holds the chunk kTables before (each
+// slot the term kTables * kTermStep before its new one, where that one is a term): its counters plus
+// the digits of kTables * kTermStep (culift_adv), carried, instead of a division per counter.
 void ConvWriter::counterTable(const std::string& buffer, const std::string& q0, bool advance) {
   CodeWriter::Scope first = out_.open("if (threadIdx.x < " + str(kTermStep) + ")");
   out_.say("const long long culift_q = " + q0 + " + threadIdx.x;");
@@ -918,40 +926,54 @@ void ConvWriter::gatherPosition() {
       "culift_n0;  // the block stores outputs of the position");
 }
 
-// The position operands and the flags of the chunk from `q0` (its counter table `table`) into this
-// thread's registers: its elements culift_e = threadIdx.x + u * threads of the chunk's terms x
-// positions. An element is read only where its term runs for a position some output of the block
+// The flags of the chunk from `q0` (its counter table `table`), a chunk before its gather: bit u of
+// culift_mf says whether this thread's element culift_e = threadIdx.x + u * threads of the chunk's
+// terms x positions is read, which is where its term runs for a position some output of the block
 // has, as the per-thread entry reads it; a term some position runs is marked in culift_any, a term
 // such a position does not run is unmarked in culift_all.
-void ConvWriter::gatherPositions(const std::string& q0, const std::string& table) {
-  auto usedByPositions = [&](VarId v) { return gatherUses(v, true); };
-  out_.say("culift_rf = 0u;");
+void ConvWriter::markPositions(const std::string& q0, const std::string& table) {
+  auto usedByFlags = [&](VarId v) { return c_.predicate && names(*c_.predicate, v); };
+  out_.say("culift_mf = 0u;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
   out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
-  out_.say("bool culift_run = false;");
-  {
-    CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
-    std::vector<VarId> axes;
-    for (unsigned a = 0; a < 3; ++a)
-      if (usedByPositions(axis(a))) axes.push_back(axis(a));
-    declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
-    counters(usedByPositions, table);
-    out_.say("culift_run = " + (c_.predicate ? printWith(inline_, *c_.predicate) : std::string("true")) + ";");
-    CodeWriter::Scope runs = out_.open("if (culift_run)");
-    for (size_t p = 0; p < c_.operands.size(); ++p)
-      if (c_.operands[p].position)
-        out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
-                 (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
-                                : printWith(inline_, *c_.operands[p].index)) +
-                 "];");
+  CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
+  std::vector<VarId> axes;
+  for (unsigned a = 0; a < 3; ++a)
+    if (usedByFlags(axis(a))) axes.push_back(axis(a));
+  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
+  counters(usedByFlags, table);
+  if (!c_.predicate) {
+    out_.say("culift_mf |= 1u << culift_u;");
     out_.say("culift_any[" + table + "][culift_qq] = 1;");
-    if (c_.predicate) {
-      runs.otherwise();
-      out_.say("culift_all[" + table + "][culift_qq] = 0;");
-    }
+    return;
   }
-  out_.say("culift_rf |= (unsigned)culift_run << culift_u;");
+  CodeWriter::Scope runs = out_.open("if (" + printWith(inline_, *c_.predicate) + ")");
+  out_.say("culift_mf |= 1u << culift_u;");
+  out_.say("culift_any[" + table + "][culift_qq] = 1;");
+  runs.otherwise();
+  out_.say("culift_all[" + table + "][culift_qq] = 0;");
+}
+
+// The position operands of the chunk whose counter table is `table` into this thread's registers,
+// the elements whose bits culift_rf (its markPositions) holds.
+void ConvWriter::gatherPositions(const std::string& table) {
+  auto usedByLoads = [&](VarId v) { return gatherUses(v, true); };
+  out_.say("#pragma unroll");
+  CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
+  CodeWriter::Scope runs = out_.open("if ((culift_rf >> culift_u) & 1u)");
+  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
+  std::vector<VarId> axes;
+  for (unsigned a = 0; a < 3; ++a)
+    if (usedByLoads(axis(a))) axes.push_back(axis(a));
+  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
+  counters(usedByLoads, table);
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (c_.operands[p].position)
+      out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
+               (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
+                              : printWith(inline_, *c_.operands[p].index)) +
+               "];");
 }
 
 // The registers gatherPositions filled, into the stages (a zero where the term does not run).
@@ -968,10 +990,11 @@ void ConvWriter::stagePositions() {
   if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_run;");
 }
 
-// Whether gathering a chunk's position operands (their flags included) or its channel operands
-// names `v`: a separable operand's index is its base plus the term's offset, which name nothing.
+// Whether gathering a chunk's position operands (their flags not: markPositions) or its channel
+// operands names `v`: a separable operand's index is its base plus the term's offset, which name
+// nothing.
 bool ConvWriter::gatherUses(VarId v, bool position) const {
-  bool u = position && c_.predicate && names(*c_.predicate, v);
+  bool u = false;
   for (size_t p = 0; p < c_.operands.size(); ++p)
     u = u || (c_.operands[p].position == position && !separable_[p] && names(*c_.operands[p].index, v));
   return u;
@@ -1048,49 +1071,51 @@ void ConvWriter::termStep(bool all) {
 }
 
 // The chunks of terms, two in flight: while the block runs the chunk in the stages (its table
-// culift_cur), each thread holds its elements of the next chunk's position operands in registers,
-// and after a barrier (which completes the next chunk's culift_any) its elements of the next
-// chunk's channel operands, for the terms some position runs (both gathered before the chunk's
-// products, so that their loads overlap them); after a barrier the registers go to the stages and
-// the first threads fill the freed table with the chunk after. Then every output runs each term of
-// the chunk.
+// culift_cur), each thread holds its elements of the next chunk (culift_nxt) in registers, the
+// position operands where the flags say their terms run and the channel operands for the terms some
+// position runs (culift_any, complete since the last barrier: a chunk's terms are marked during the
+// chunk before's products), both loaded before the chunk's products so that their loads overlap
+// them; and it marks the chunk after (culift_aft). After a barrier the registers go to the stages
+// and the first threads fill the freed table with the chunk kTables on. Then every output runs each
+// term of the chunk.
 void ConvWriter::chunks() {
   // Registers of the next chunk: each position operand's elements and their flags.
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_r" + str(p) + "[" + str(gathered()) + "];");
   out_.say("unsigned culift_rf;  // bit u: this thread's element u of the next chunk runs its term");
+  out_.say("unsigned culift_mf;  // bit u: this thread's element u of the chunk after runs its term");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_w" + str(p) + "[" + str(channelsGathered()) +
                "];");
   out_.say("unsigned culift_wf;  // bit u: this thread read its element u of the next chunk's channel operands");
   out_.say("int culift_cur = 0;");
-  // The first chunk into the stages, the second one's table (the position table's last barrier
-  // follows the last tile's chunks: nothing reads the stages or the tables now).
-  counterTable("0", "0");
-  counterTable("1", std::to_string(kTermStep));
+  // The first chunk into the stages, the second one marked, every table filled (the position
+  // table's last barrier follows the last tile's chunks: nothing reads the stages or the tables now).
+  for (unsigned b = 0; b < kTables; ++b) counterTable(str(b), str(b * kTermStep));
   out_.say("__syncthreads();");
-  gatherPositions("0", "0");
+  markPositions("0", "0");
+  out_.say("culift_rf = culift_mf;");
+  markPositions(str(kTermStep), "1");
   out_.say("__syncthreads();");
-  stagePositions();
+  gatherPositions("0");
   gatherChannels("0");
+  stagePositions();
   stageChannels();
   out_.say("__syncthreads();");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope each = out_.open(
       "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
-  out_.say("const int culift_nxt = culift_cur ^ 1;");
+  out_.say("const int culift_nxt = culift_cur == " + str(kTables - 1) + " ? 0 : culift_cur + 1;");
+  out_.say("const int culift_aft = culift_nxt == " + str(kTables - 1) + " ? 0 : culift_nxt + 1;");
   out_.say("const bool culift_more = culift_q0 + " + str(kTermStep) + " < culift_terms;");
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
-    gatherPositions("(culift_q0 + " + std::to_string(kTermStep) + ")", "culift_nxt");
-  }
-  // The next chunk's culift_any is complete: its channel operands load during the products too.
-  out_.say("__syncthreads();");
-  {
-    CodeWriter::Scope more = out_.open("if (culift_more)");
+    out_.say("culift_rf = culift_mf;");
+    gatherPositions("culift_nxt");
     gatherChannels("culift_nxt");
+    markPositions("(culift_q0 + " + str(2 * kTermStep) + ")", "culift_aft");
   }
   {
     // A thread whose channels are all beyond the image's (the last channel tile's) has no output
@@ -1103,7 +1128,7 @@ void ConvWriter::chunks() {
     CodeWriter::Scope more = out_.open("if (culift_more)");
     stagePositions();
     stageChannels();
-    counterTable("culift_cur", "(culift_q0 + " + std::to_string(2 * kTermStep) + ")", true);
+    counterTable("culift_cur", "(culift_q0 + " + str(kTables * kTermStep) + ")", true);
   }
   out_.say("culift_cur = culift_nxt;");
   out_.say("__syncthreads();");
@@ -1166,13 +1191,13 @@ void ConvWriter::write() {
   out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
            ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
   sharedTiles();
-  // The digits of 2 * kTermStep terms in the counters' trip counts (the innermost first; the
-  // outermost takes the rest): the step of a counter table from a chunk to the one two after.
+  // The digits of kTables * kTermStep terms in the counters' trip counts (the innermost first; the
+  // outermost takes the rest): the step of a counter table from a chunk to the one kTables after.
   // Visible to the table's threads after the first tile's first barrier.
   out_.say("__shared__ long long culift_adv[" + str(c_.counters.size()) + "];");
   {
     CodeWriter::Scope once = out_.open("if (threadIdx.x == 0 && culift_terms > 0)");
-    out_.say("long long culift_u = " + str(2 * kTermStep) + ";");
+    out_.say("long long culift_u = " + str(kTables * kTermStep) + ";");
     for (size_t d = c_.counters.size(); d-- > 0;) {
       if (d == 0) {
         out_.say("culift_adv[0] = culift_u;");

@@ -949,7 +949,7 @@ class WindowWriter : EntryWriter {
                        " its outputs read in a ring of registers, loaded once "
                        "per plane;",
                    "each output as the per-thread entry runs it (its bits)."},
-                  lengths);
+                  lengths, threeBlocks() ? 3 : 0);
     aliases();
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
     std::array<std::string, 3> n;
@@ -1042,6 +1042,29 @@ class WindowWriter : EntryWriter {
     whole.otherwise();
     for (unsigned u = 0; u < cols_; ++u)
       out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
+  }
+
+  // Whether the entry asks for three blocks an SM (__launch_bounds__(256, 3): at most 80 registers
+  // a thread): four outputs a thread over windows and uniform values of 4 bytes or narrower, no more
+  // of them than the 27-point convolution's (3 planes x 3 rows x 6 columns, and 27 weights). That
+  // one took 90 registers alone (two blocks an SM, 54 % of a copy's bandwidth on an H100, where the
+  // hand-written form at 80 registers, three blocks, reached 72 %); under the bound ptxas keeps it at
+  // 80 with no spill.
+  bool threeBlocks() const {
+    if (cols_ != 4 || e_.threads != kThreads) return false;
+    if (!fn_.returnType.isValue() || byteSize(fn_.returnType.scalar) > 4) return false;
+    std::int64_t values = 0;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
+      if (byteSize(fn_.vars[st_.arrays[p].array].type.scalar) > 4) return false;
+      values += static_cast<std::int64_t>(ring()) * width(p, 1) * columns(p);
+    }
+    for (const UniformRead& u : st_.uniform) {
+      if (byteSize(fn_.vars[u.array].type.scalar) > 4) return false;
+      std::int64_t n = 1;
+      for (VarId c : u.counters) n *= st_.windows.at(c).second - st_.windows.at(c).first + 1;
+      values += n;
+    }
+    return values <= 3 * 3 * 6 + 27;
   }
 
   // The 16-byte vector a thread's four outputs are stored as (a function returning a 4-byte
