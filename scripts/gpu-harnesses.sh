@@ -22,15 +22,6 @@ for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
   esac
   echo "== ${h}_variants"
   "$bin/culift" emit "$header" -o "$work/$emitted" -- -Iinclude > "$out/$h-emit.txt" 2>&1 || { tail -3 "$out/$h-emit.txt"; continue; }
-  if [ "$h" = gemm ]; then
-    # The exact entry with a warp of 4 x 8 threads (gemm_variants.cu times it beside the entry).
-    awk '/__global__ void __launch_bounds__\(256, 2\) GemmCell_tiled128\(/ { p = 1 } p { print } p && /^}/ { exit }' \
-      "$work/$emitted" |
-      sed -e 's/GemmCell_tiled128(/GemmCell_tiled128q(/' \
-        -e 's/const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x \/ 16;/const int culift_tx = (int)(((threadIdx.x >> 2) \& 8u) | (threadIdx.x \& 7u)), culift_ty = (int)(((threadIdx.x >> 4) \& 12u) | ((threadIdx.x >> 3) \& 3u));/' \
-        > "$work/blas_q.cu"
-    grep -q "threadIdx.x >> 2" "$work/blas_q.cu" || { echo "gpu-harnesses: the 4 x 8 form of GemmCell_tiled128 was not made"; rm -f "$work/blas_q.cu"; }
-  fi
   # shellcheck disable=SC2086
   nvcc -O3 $flags -arch=sm_90 -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
     { grep -m5 error "$out/$h-build.txt"; continue; }

@@ -33,13 +33,6 @@
 #include <vector>
 
 #include "blas.cu"
-// The entry with a warp of 4 x 8 threads (its bit-operation form), cut from the emitted source by
-// scripts/gpu-harnesses.sh: the same code but for which threads a warp holds. ptxas gives it 20 B
-// of spills under the entry's 128 registers; this times whether pipe<8,3,v,q>'s gain survives them.
-#if __has_include("blas_q.cu")
-#include "blas_q.cu"
-#define CULIFT_ENTRY_Q 1
-#endif
 
 #include "cuda_check.cuh"
 
@@ -180,17 +173,6 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
   std::printf("%d x %d x %d  GemmCell_tiled128   %.4f ms  %5.2f TFLOP/s\n", M, N, K, entryMs, flops / (entryMs * 1e9));
   std::vector<float> want(hc.size()), got(hc.size());
   CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
-#ifdef CULIFT_ENTRY_Q
-  {
-    CHECK(cudaMemset(out, 0xff, hc.size() * 4));
-    const double ms = medianMs([&] { GemmCell_tiled128q<<<grid, block>>>(a, b, c, alpha, beta, K, N, out, M, N, 0); },
-                               15);
-    CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
-    const bool same = std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
-    std::printf("%d x %d x %d  %-18s  %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, "tiled128, 4 x 8", ms, flops / (ms * 1e9),
-                same ? "same bits" : "DIFFERENT BITS");
-  }
-#endif
   for (const Form& f : forms) {
     CHECK(cudaMemset(out, 0xff, hc.size() * 4));
     const double ms = medianMs([&] { f.fn<<<grid, block, f.shared>>>(a, b, c, alpha, beta, M, N, K, out); }, 15);
