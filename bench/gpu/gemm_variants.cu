@@ -1,17 +1,19 @@
 // Where the exact-order GEMM entry's time goes: the benchmark's GemmCell (alpha A B + beta C, each
 // output summing k in order) through the entry as culift emits it (`GemmCell_tiled128`: 128 x 128
 // outputs per block of 256 threads, 8 x 8 per thread, k in tiles of 8, three tiles in flight by
-// 4-byte asynchronous copies) against hand-written forms of the same entry, each with the same
-// bits (the same products, summed in the same order, the same epilogue):
+// asynchronous copies, B's in 16-byte groups where aligned, a warp of 4 x 8 threads) against hand-written forms of the
+// same entry, each with the same bits (the same products, summed in the same order, the same epilogue):
 //
 // - pipe<BK, ST, V, Q>: k in tiles of BK (8 or 16: half the barriers per product at 16), ST tiles
 //                    in flight, and with V the B tile copied 16 bytes at once (a quarter of the copy
 //                    instructions); the A tile keeps its 4-byte copies (it is stored transposed).
 //                    Each thread's outputs and the order of its loads from shared memory are the
 //                    entry's; Q says which threads a warp holds: 2 rows x 16 columns of the 16 x 16
-//                    threads (false: the entry's, 6 shared-memory wavefronts a warp's step of k) or
-//                    4 x 8 (true: 4 wavefronts; both far under the multiprocessor's one a clock for
-//                    64 clocks of products, so a change would come from fewer loads in the queue).
+//                    threads (false: 6 shared-memory wavefronts a warp's step of k) or 4 x 8 (true:
+//                    4 wavefronts; both far under the multiprocessor's one a clock for 64 clocks of
+//                    products, so a change would come from fewer loads in the queue). The entry holds
+//                    4 x 8 where it copies B in 16-byte groups (as pipe<8, 3, true, true>), 2 x 16
+//                    elsewhere.
 //
 // The forms take whole tiles only (the shapes below are multiples of 128 and of 16); the entry
 // takes any.

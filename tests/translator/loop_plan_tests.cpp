@@ -62,6 +62,25 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   const Function& gemm = function(r, "Gemm");
   CHECK(gemm.loopPlan == LoopPlan::TiledContraction);
   CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_tiled128", "Gemm_tiled64"});
+  // The 128-wide tile that copies B in 16-byte groups holds a warp of 4 x 8 threads; the 64-wide
+  // one and the tiles without groups (Gram's operands run along k) keep a warp of 2 x 16.
+  {
+    const std::string& cuda = r.module->cudaSource;
+    auto entryText = [&](const std::string& name) {
+      const std::size_t at = cuda.find(") " + name + "(");
+      REQUIRE(at != std::string::npos);
+      return cuda.substr(at, cuda.find("\n}\n", at) - at);
+    };
+    const std::string q =
+        "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = "
+        "(int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);";
+    const std::string row = "const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;";
+    CHECK(entryText("Gemm_tiled128").find(q) != std::string::npos);
+    for (const char* name : {"Gemm_tiled64", "Gram_tiled128", "Gram_sym128"}) {
+      INFO(name);
+      CHECK(entryText(name).find(row) != std::string::npos);
+    }
+  }
   // Locals standing for i * n and j * n are compared as what they stand for; the early return
   // on the diagonal is symmetric too.
   CHECK(function(r, "Dist").loopPlan == LoopPlan::SymmetricTiledContraction);

@@ -262,6 +262,17 @@ class TileWriter : EntryWriter {
           "const int culift_g = culift_lane / 4, culift_t4 = culift_lane % 4;  // the lane's rows and columns of an mma tile");
       out_.say("const int culift_wm = (culift_warp / 4) * " + str(e_.tileRows / 2) +
                ", culift_wn = (culift_warp % 4) * " + str(e_.tileCols / 4) + ";  // the warp's outputs");
+    } else if (std::any_of(a_.operands.begin(), a_.operands.end(),
+                           [&](const StagedOperand& o) { return grouped(o); })) {
+      // Tiles that copy an operand in 16-byte groups: a warp holds 4 rows x 8 columns of the 16 x 16
+      // threads (2 x 16 in the others). Measured on an H100 (bench/gpu/gemm_variants.cu, 4096³): the
+      // hand-written pipe<8,3,v,q> (B in groups, 4 x 8 a warp) 44.35 TFLOP/s, the entry with the
+      // groups and 2 x 16 a warp 39.96; without the groups 4 x 8 lost 2 % (pipe<8,3,q> 39.44 against
+      // pipe<8,3> 40.27). In this arithmetic form ptxas keeps the GEMM entry at 128 registers
+      // without spills (in bit operations it spilled 20 B).
+      out_.say(
+          "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x / 64 "
+          "* 4 + threadIdx.x % 32 / 8);  // a warp: 4 x 8 threads");
     } else {
       out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
