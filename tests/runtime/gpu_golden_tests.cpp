@@ -18,6 +18,7 @@
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
 #include "llvm/ADT/SmallString.h"
+#include "tensor_core_bound.hpp"
 
 using namespace culift;
 using namespace culift::rt;
@@ -277,8 +278,8 @@ enum class OrderDependent {
   // 2u + 2^-18 of the CPU's, relative to it. The fixed arguments are positive, so every output is
   // a sum of positive terms, whose magnitude the bound's |s0| + sum |a b| is, scaled as the result
   // scales it; the fp32 loop's own error and the (K + 2) 2^-22 of the bound are far below 2^-18.
-  TensorCoresTf32,  // u = 2^-11
-  TensorCoresBf16,  // u = 2^-8
+  TensorCoresTf32,  // u = rttest::kTf32Roundoff
+  TensorCoresBf16,  // u = rttest::kBf16Roundoff
 };
 constexpr double kAtomicSumRelative = 1e-5;
 
@@ -340,7 +341,7 @@ std::string compareOrderDependent(OrderDependent how, Scalar element, const std:
     return {};
   }
   if (how == OrderDependent::TensorCoresTf32 || how == OrderDependent::TensorCoresBf16) {
-    const double u = std::ldexp(1.0, how == OrderDependent::TensorCoresTf32 ? -11 : -8);
+    const double u = how == OrderDependent::TensorCoresTf32 ? rttest::kTf32Roundoff : rttest::kBf16Roundoff;
     for (std::size_t k = 0; k < gv.size(); ++k)
       if (!(std::fabs(gv[k] - cv[k]) <= (2 * u + std::ldexp(1.0, -18)) * std::fabs(cv[k])))
         return "element " + std::to_string(k) + ": gpu " + std::to_string(gv[k]) + " cpu " + std::to_string(cv[k]) +

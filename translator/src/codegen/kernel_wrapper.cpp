@@ -255,10 +255,15 @@ struct Wrapper {
 
   // `out[<flat index>] = <call>;`, or the call alone for void functions and struct results (the
   // call writes those).
+  // The element a call's value is stored to, or "" where the call is the whole statement.
+  std::string target(const std::array<std::string, 3>& v, const std::array<std::string, 3>& n) const {
+    if (outName.empty() || fn.returnType.isVoid()) return "";
+    return outName + "[" + flatIndex(v, n) + "]";
+  }
+
   std::string store(const std::string& callText, const std::array<std::string, 3>& v,
                     const std::array<std::string, 3>& n) const {
-    if (outName.empty() || fn.returnType.isVoid()) return callText + ";";
-    return outName + "[" + flatIndex(v, n) + "] = " + callText + ";";
+    return PerOutput{target(v, n), callText}.statement();
   }
 
   // Axis order of the loop nest: i outermost, the last axis (on x) innermost, so consecutive
@@ -475,15 +480,13 @@ PerOutput perOutputParts(const Function& fn, const std::array<std::string, 3>& l
     std::string args = callText.substr(callText.find('(') + 1);
     callText = callee + "(" + leading + (leading.empty() || args == ")" ? "" : ", ") + args;
   }
-  if (w.outName.empty() || fn.returnType.isVoid()) return {"", callText};
-  return {w.outName + "[" + w.flatIndex(loopVar, extent) + "]", callText};
+  return {w.target(loopVar, extent), callText};
 }
 
 std::string perOutputStatement(const Function& fn, const std::array<std::string, 3>& loopVar,
                                const std::array<std::string, 3>& extent, const std::string& callee,
                                const std::string& leading) {
-  const PerOutput o = perOutputParts(fn, loopVar, extent, callee, leading);
-  return o.target.empty() ? o.call + ";" : o.target + " = " + o.call + ";";
+  return perOutputParts(fn, loopVar, extent, callee, leading).statement();
 }
 
 void emitKernelLauncher(const Function& fn, CodeWriter& out) {

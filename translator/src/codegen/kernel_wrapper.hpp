@@ -52,6 +52,8 @@ std::string perOutputStatement(const Function& fn, const std::array<std::string,
 // the whole statement) and the call whose value it stores.
 struct PerOutput {
   std::string target, call;
+  // `target = call;`, or `call;` where there is no target.
+  std::string statement() const { return target.empty() ? call + ";" : target + " = " + call + ";"; }
 };
 PerOutput perOutputParts(const Function& fn, const std::array<std::string, 3>& loopVar,
                          const std::array<std::string, 3>& extent, const std::string& callee = "",

@@ -548,6 +548,8 @@ class ConvWriter : EntryWriter {
   void outputIndices(const std::vector<VarId>& axes, bool guard);
   void counterTable(const std::string& buffer, const std::string& q0, bool advance = false);
   void positionTable();
+  std::string gatheredTerm() const;
+  void gatheredValues(const std::function<bool(VarId)>& used, const std::string& table);
   void markPositions(const std::string& q0, const std::string& table);
   void gatherPositions(const std::string& table);
   void stagePositions();
@@ -926,6 +928,21 @@ void ConvWriter::gatherPosition() {
       "culift_n0;  // the block stores outputs of the position");
 }
 
+// Term culift_qq of element culift_u of this thread's gather (its position is culift_gpp).
+std::string ConvWriter::gatheredTerm() const {
+  return "const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";";
+}
+
+// The indices of the gathered position (culift_gpp) and the counters of term culift_qq from table
+// `table`, those `used` names.
+void ConvWriter::gatheredValues(const std::function<bool(VarId)>& used, const std::string& table) {
+  std::vector<VarId> axes;
+  for (unsigned a = 0; a < 3; ++a)
+    if (used(axis(a))) axes.push_back(axis(a));
+  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
+  counters(used, table);
+}
+
 // The flags of the chunk from `q0` (its counter table `table`), a chunk before its gather: bit u of
 // culift_mf says whether this thread's element culift_e = threadIdx.x + u * threads of the chunk's
 // terms x positions is read, which is where its term runs for a position some output of the block
@@ -936,23 +953,17 @@ void ConvWriter::markPositions(const std::string& q0, const std::string& table) 
   out_.say("culift_mf = 0u;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
-  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
+  out_.say(gatheredTerm());
   CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
-  std::vector<VarId> axes;
-  for (unsigned a = 0; a < 3; ++a)
-    if (usedByFlags(axis(a))) axes.push_back(axis(a));
-  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
-  counters(usedByFlags, table);
-  if (!c_.predicate) {
-    out_.say("culift_mf |= 1u << culift_u;");
-    out_.say("culift_any[" + table + "][culift_qq] = 1;");
-    return;
-  }
-  CodeWriter::Scope runs = out_.open("if (" + printWith(inline_, *c_.predicate) + ")");
+  gatheredValues(usedByFlags, table);
+  std::optional<CodeWriter::Scope> runs;
+  if (c_.predicate) runs.emplace(out_.open("if (" + printWith(inline_, *c_.predicate) + ")"));
   out_.say("culift_mf |= 1u << culift_u;");
   out_.say("culift_any[" + table + "][culift_qq] = 1;");
-  runs.otherwise();
-  out_.say("culift_all[" + table + "][culift_qq] = 0;");
+  if (runs) {
+    runs->otherwise();
+    out_.say("culift_all[" + table + "][culift_qq] = 0;");
+  }
 }
 
 // The position operands of the chunk whose counter table is `table` into this thread's registers,
@@ -962,12 +973,8 @@ void ConvWriter::gatherPositions(const std::string& table) {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
   CodeWriter::Scope runs = out_.open("if ((culift_rf >> culift_u) & 1u)");
-  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
-  std::vector<VarId> axes;
-  for (unsigned a = 0; a < 3; ++a)
-    if (usedByLoads(axis(a))) axes.push_back(axis(a));
-  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
-  counters(usedByLoads, table);
+  out_.say(gatheredTerm());
+  gatheredValues(usedByLoads, table);
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
       out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
@@ -980,7 +987,7 @@ void ConvWriter::gatherPositions(const std::string& table) {
 void ConvWriter::stagePositions() {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
-  out_.say("const int culift_qq = threadIdx.x / " + str(tp_) + " + culift_u * " + str(e_.threads / tp_) + ";");
+  out_.say(gatheredTerm());
   out_.say("const bool culift_run = (culift_rf >> culift_u) & 1u;");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position) {

@@ -713,6 +713,8 @@ class WalkWriter : EntryWriter {
 // array of 4-byte elements contiguous along k is loaded in 16-byte vectors where the thread's
 // first output is so aligned, and four 4-byte results are stored as one vector where aligned.
 class WindowWriter : EntryWriter {
+  static constexpr std::array<const char*, 4> kLane = {"x", "y", "z", "w"};  // a 16-byte vector's lanes
+
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
       : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)), cols_(e.tileCols / kTileCols) {}
@@ -875,7 +877,6 @@ class WindowWriter : EntryWriter {
     const std::string a = name(st_.arrays[p].array), v = vectorType(p);
     out_.say("const " + element(p) + "* culift_r = " + a + " + (culift_e + culift_c" + str(p) +
              "1 * (long long)(culift_dj + " + literal(lo(p, 1)) + "));  // the row at the thread's first output");
-    static constexpr std::array<const char*, 4> kLane = {"x", "y", "z", "w"};
     for (std::int64_t col = 0; col < columns(p); ++col) {
       const std::int64_t o = col + lo(p, 2);
       const std::string target = regs(p) + "[" + slot + "][culift_dj][" + std::to_string(col) + "] = ";
@@ -962,11 +963,9 @@ class WindowWriter : EntryWriter {
              ";  // the thread's first output along k");
     blockSlab(out_);
     CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
-    if (!outputVector().empty()) {
-      const std::string target = perOutputParts(fn_, {"culift_i", "culift_j", "culift_k"}, n).target;
+    if (!outputVector().empty())
       out_.say("const bool culift_ov = (culift_nk & 3) == 0 && (reinterpret_cast<unsigned long long>(" +
-               target.substr(0, target.find('[')) + ") & 15) == 0;  // the outputs' rows in 16-byte groups");
-    }
+               params_.outName + ") & 15) == 0;  // the outputs' rows in 16-byte groups");
     std::string leading;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
       const StagedArray& a = st_.arrays[p];
@@ -1021,7 +1020,7 @@ class WindowWriter : EntryWriter {
     if (v.empty()) {
       for (unsigned u = 0; u < cols_; ++u) {
         CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-        out_.say(outputs[u].target.empty() ? outputs[u].call + ";" : outputs[u].target + " = " + outputs[u].call + ";");
+        out_.say(outputs[u].statement());
       }
       return;
     }
@@ -1036,7 +1035,6 @@ class WindowWriter : EntryWriter {
     }
     CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
     out_.say(v + " culift_v;");
-    static constexpr std::array<const char*, 4> kLane = {"x", "y", "z", "w"};
     for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
     out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
     whole.otherwise();

@@ -308,6 +308,8 @@ class TileWriter : EntryWriter {
   bool stepped(const StagedOperand& o) const;
   bool grouped(const StagedOperand& o) const;
   void groupSteps(std::size_t p);
+  void indexAt(const StagedOperand& o, const std::string& var, const std::string& row, const std::string& k,
+               const std::string& minus);
   unsigned groupsPerRow(const StagedOperand& o) const { return rowsOf(o) / 4; }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
@@ -590,21 +592,16 @@ void TileWriter::steps() {
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
     if (!stepped(o)) continue;
-    const std::string P = str(p);
-    const VarId rowVar = axisVar(o.axis);
-    const std::string origin = o.axis == 0 ? "culift_i0" : "culift_j0";
     if (grouped(o)) {
       groupSteps(p);
       continue;
     }
+    const std::string P = str(p);
     out_.say("long long culift_x" + P + ", culift_dk" + P + ", culift_du" + P + ";  // " + name(o.array) +
              ": its elements in whole tiles");
     // The index at the thread's first element moved by `row` and `k`, less `minus`.
     auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
-      CodeWriter::Scope s = out_.open("");
-      out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + origin + " + " + firstRow(o) + row + ";");
-      out_.say(counterAt(firstK(o) + k));
-      out_.say(var + " = (long long)(" + printWith(inlineRewrites_, *o.index) + ")" + minus + ";");
+      indexAt(o, var, firstRow(o) + row, firstK(o) + k, minus);
     };
     at("culift_x" + P, "", "", "");
     at("culift_dk" + P, "", " + 1", " - culift_x" + P);
@@ -617,6 +614,18 @@ void TileWriter::steps() {
   }
 }
 
+// `var` = the index of `o` at row `row` of the block's tile and k `k` (from the loop's start),
+// less `minus`, in a scope of its own.
+void TileWriter::indexAt(const StagedOperand& o, const std::string& var, const std::string& row, const std::string& k,
+                         const std::string& minus) {
+  const VarId rowVar = axisVar(o.axis);
+  CodeWriter::Scope s = out_.open("");
+  out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") + " + " +
+           row + ";");
+  out_.say(counterAt(k));
+  out_.say(var + " = (long long)(" + printWith(inlineRewrites_, *o.index) + ")" + minus + ";");
+}
+
 // For a grouped operand: culift_y<p>, the index of the thread's first group of 4 rows (rows
 // 4 (t % G) .. + 3 of k t / G, G groups a row of k); culift_dk<p> and culift_dr<p>, the index's
 // steps per k and per row; culift_w<p>, whether every group is 16 bytes of consecutive elements,
@@ -624,16 +633,10 @@ void TileWriter::steps() {
 void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
   const std::string P = str(p), g = str(groupsPerRow(o));
-  const VarId rowVar = axisVar(o.axis);
-  const std::string origin = o.axis == 0 ? "culift_i0" : "culift_j0";
   out_.say("long long culift_y" + P + ", culift_dk" + P + ", culift_dr" + P + ";  // " + name(o.array) +
            ": its groups of 4 rows in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
-    CodeWriter::Scope s = out_.open("");
-    out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + origin + " + (int)threadIdx.x % " + g + " * 4" +
-             row + ";");
-    out_.say(counterAt("(int)threadIdx.x / " + g + k));
-    out_.say(var + " = (long long)(" + printWith(inlineRewrites_, *o.index) + ")" + minus + ";");
+    indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
   };
   at("culift_y" + P, "", "", "");
   at("culift_dk" + P, "", " + 1", " - culift_y" + P);
