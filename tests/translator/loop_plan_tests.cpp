@@ -75,11 +75,50 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
         "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = "
         "(int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);";
     const std::string row = "const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;";
-    CHECK(entryText("Gemm_tiled128").find(q) != std::string::npos);
-    for (const char* name : {"Gemm_tiled64", "Gram_tiled128", "Gram_sym128"}) {
+    // A function of the entry's (a 128-wide tile's form), by name.
+    auto formText = [&](const std::string& name) {
+      const std::size_t at = cuda.find(" void " + name + "(");
+      REQUIRE(at != std::string::npos);
+      return cuda.substr(at, cuda.find("\n}\n", at) - at);
+    };
+    CHECK(formText("culift_Gemm_tiled128_whole").find(q) != std::string::npos);
+    CHECK(formText("culift_Gemm_tiled128_edge").find(q) != std::string::npos);
+    CHECK(entryText("Gemm_tiled64").find(row) != std::string::npos);
+    CHECK(entryText("Gram_sym128").find(row) != std::string::npos);
+    for (const char* name : {"culift_Gram_tiled128_whole", "culift_Gram_tiled128_edge"}) {
       INFO(name);
-      CHECK(entryText(name).find(row) != std::string::npos);
+      CHECK(formText(name).find(row) != std::string::npos);
     }
+    // The 128-wide exact tiles come in two forms: the kernel takes, per block, the whole form
+    // (inlined) where every tile is whole, the grouped operand aligned and the trip count a
+    // multiple of the step, the other form (a call: registers of its own) elsewhere.
+    const std::string gemm128 = entryText("Gemm_tiled128");
+    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 8 == 0)) "
+                       "culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(gemm128.find("else culift_Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(entryText("Gram_tiled128")
+              .find("if (__syncthreads_and(culift_whole && culift_trip % 8 == 0)) "
+                    "culift_Gram_tiled128_whole(") != std::string::npos);
+    const std::string whole = formText("culift_Gemm_tiled128_whole"), edge = formText("culift_Gemm_tiled128_edge");
+    // The whole form: no checked copy, no partial step of k; the int indices' offsets in 32 bits.
+    const std::string checkedCopy = "culift_kc + culift_q < culift_trip", partialStep = "culift_kk < (int)(culift_trip";
+    CHECK(whole.find(checkedCopy) == std::string::npos);
+    CHECK(whole.find(partialStep) == std::string::npos);
+    CHECK(whole.find("A + (int)((unsigned)culift_x0 + (unsigned)culift_kc * (unsigned)culift_dk0)") !=
+          std::string::npos);
+    CHECK(whole.find("B + (int)((unsigned)culift_y1 + (unsigned)culift_kc * (unsigned)culift_dk1)") !=
+          std::string::npos);
+    CHECK(edge.find(checkedCopy) != std::string::npos);
+    CHECK(edge.find(partialStep) != std::string::npos);
+    CHECK(edge.find("A + (culift_x0 + culift_kc * culift_dk0)") != std::string::npos);
+    // The 64-wide tiles and the triangle's keep one form (the triangle's checked form spilled as a
+    // function of its own).
+    CHECK(cuda.find("culift_Gemm_tiled64_whole") == std::string::npos);
+    CHECK(cuda.find("culift_Gram_sym128_whole") == std::string::npos);
+    CHECK(entryText("Gram_sym128").find(checkedCopy) != std::string::npos);
+    CHECK(entryText("Gemm_tiled64").find(checkedCopy) != std::string::npos);
   }
   // Locals standing for i * n and j * n are compared as what they stand for; the early return
   // on the diagonal is symmetric too.
@@ -91,7 +130,9 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(matvec.loopPlan == LoopPlan::RowReduction);
   CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
   CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
-  CHECK(gemm.planEntries[0].sharedBytes == 0);
+  // The 128-wide tile's two forms share its stages in dynamic shared memory; the 64-wide one's are static.
+  CHECK(gemm.planEntries[0].sharedBytes == 2 * 3 * 8 * (128 + 4) * 4);
+  CHECK(gemm.planEntries[1].sharedBytes == 0);
 
   // syr2k: four staged arrays; three stages of their tiles take more than 48 KiB, so they are
   // dynamic shared memory.

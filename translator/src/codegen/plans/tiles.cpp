@@ -62,12 +62,24 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   return tiles;
 }
 
+// The 128-wide exact tiles but the batched and the triangle's come in two forms (TileWriter). Split
+// so (ptxas, sm_90), the triangle's checked form spilled 80 B (GramDot_sym128) and the batched
+// GEMM's forms 16 B and 28 B (the batches' loop in each form, the kernel choosing once per block).
+namespace {
+bool versionedTile(const PlanEntry& e) {
+  return e.tileRows >= 128 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle &&
+         e.blockMapping() != BlockMapping::BatchedTiles2D;
+}
+}  // namespace
+
 std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& a, const std::vector<unsigned>& tiles,
                                     LoopPlan plan, const std::string& prefix, bool squareOnly) {
   std::vector<PlanEntry> entries;
   for (unsigned t : tiles) {
     entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
-    entries.back().sharedBytes = tileDynamicShared(a, t);
+    // A versioned tile's two forms share one dynamic allocation.
+    entries.back().sharedBytes = versionedTile(entries.back()) ? static_cast<unsigned>(tileSharedBytes(a, t))
+                                                               : tileDynamicShared(a, t);
   }
   return entries;
 }
@@ -242,16 +254,40 @@ class TileWriter : EntryWriter {
   void write() {
     if (batched() != (e_.blockMapping() == BlockMapping::BatchedTiles2D))
       throw std::logic_error("tiled entry " + e_.kernelName + " does not match the batches of " + fn_.name);
-    CodeWriter::Scope entry =
-        header(e_,
-               str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
-                   (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) + " on tensor cores (" +
-                              std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
-                        : std::string()) +
-                   str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
-                   (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
-                   (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : ""),
-               e_.tileRows >= 128 ? 2 : 0);  // 128-wide: two blocks an SM, 128 registers a thread
+    const std::string what = str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) +
+                             " threads, " +
+                             (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) +
+                                        " on tensor cores (" + std::string(culift::name(fn_.tensorCores)) +
+                                        " operands, fp32 sums; not exact), "
+                                  : std::string()) +
+                             str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " +
+                             str(kStep_) + (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
+                             (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
+    const unsigned minBlocks = e_.tileRows >= 128 ? 2 : 0;  // 128-wide: two blocks an SM, 128 registers a thread
+    if (!versioned()) {
+      CodeWriter::Scope entry = header(e_, what, minBlocks);
+      tileBody();
+      return;
+    }
+    for (bool fast : {true, false}) {
+      fast_ = fast;
+      out_.say(fast ? "// " + e_.kernelName +
+                          " for a block whose tiles are all whole (unchecked copies, whole steps of " +
+                          name(a_.counter) + ")."
+                    : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial); a " +
+                          "function of its own, so that the device assembler gives each form its own registers.");
+      CodeWriter::Scope f = out_.open(std::string("extern \"C\" __device__ ") +
+                                      (fast ? "__forceinline__" : "__noinline__") + " void " + formName(fast) + "(" +
+                                      params_.declarations + ", long long culift_first)");
+      tileBody();
+    }
+    CodeWriter::Scope entry = header(e_, what, minBlocks);
+    dispatch();
+  }
+
+ private:
+  // The entry's work after its signature (a versioned entry's: one form's).
+  void tileBody() {
     extents(true);
     aliases();
     stagedTiles();
@@ -277,11 +313,7 @@ class TileWriter : EntryWriter {
       out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
     std::optional<CodeWriter::Scope> batches;
-    if (batched()) {
-      const std::string b = name(a_.batch), t = typeOf(a_.batch);
-      batches.emplace(out_.open("for (" + t + " " + b + " = (" + t + ")(culift_first + blockIdx.z); " + b +
-                                " < culift_nb; " + b + " += (" + t + ")gridDim.z)"));
-    }
+    if (batched()) batches.emplace(batchLoop());
     bounds();
     registers();
     prologue();
@@ -289,8 +321,29 @@ class TileWriter : EntryWriter {
     epilogue();
     if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
+  CodeWriter::Scope batchLoop() {
+    const std::string b = name(a_.batch), t = typeOf(a_.batch);
+    return out_.open("for (" + t + " " + b + " = (" + t + ")(culift_first + blockIdx.z); " + b + " < culift_nb; " + b +
+                     " += (" + t + ")gridDim.z)");
+  }
+  std::string formName(bool fast) const { return "culift_" + e_.kernelName + (fast ? "_whole" : "_edge"); }
+  // A versioned entry's kernel: per block, whether every tile is whole, the same for all its
+  // threads; then that form.
+  void dispatch() {
+    extents(true);
+    aliases();
+    blockOrigin();
+    bounds();
+    for (size_t p = 0; p < a_.operands.size(); ++p)
+      if (grouped(a_.operands[p])) groupSteps(p);
+    std::string args;
+    for (const std::string& n : params_.names) args += n + ", ";
+    args += "culift_first";
+    out_.say("if (__syncthreads_and(culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) + " == 0)) " +
+             formName(true) + "(" + args + ");");
+    out_.say("else " + formName(false) + "(" + args + ");");
+  }
 
- private:
   // The loops over this thread's outputs (m, n), declaring i and j where the statements use them;
   // inner closes before outer.
   struct PerOutput {
@@ -303,7 +356,14 @@ class TileWriter : EntryWriter {
   void wholeTile();
   void registers();
   void prologue();
-  void copyTile();
+  void copyTile(bool fast = false);
+  bool versioned() const;
+  void tiles(bool fast);
+  std::string groupFlags() const;
+  bool narrowOffsets(const StagedOperand& o) const;
+  std::string offsetSum(const StagedOperand& o, const std::string& first, const std::string& k,
+                        const std::string& step) const;
+  std::string offsetProduct(const StagedOperand& o, const std::string& a, const std::string& b) const;
   void copyElements(bool checked);
   bool stepped(const StagedOperand& o) const;
   bool grouped(const StagedOperand& o) const;
@@ -333,9 +393,10 @@ class TileWriter : EntryWriter {
   const unsigned stages_, kStep_;
   const bool triangle_;
   const std::string rowOf_, colOf_, bit_;
-  PrintRewrites perOut_;                                            // the statements, per output of the register tile
-  std::vector<VarId> paramCopies_;                                  // per-output copies of assigned parameters
-  std::map<VarId, std::string> registerArrays_;                     // the [tm][tn] register array of each
+  bool fast_ = false;                            // a versioned entry's form being written: every tile whole
+  PrintRewrites perOut_;                         // the statements, per output of the register tile
+  std::vector<VarId> paramCopies_;               // per-output copies of assigned parameters
+  std::map<VarId, std::string> registerArrays_;  // the [tm][tn] register array of each
   std::vector<std::pair<std::string, std::string>> uniformCopies_;  // per-output register, uniform value
   PrintRewrites step_;                                              // the loop body: operands from the staged tile
 };
@@ -388,6 +449,7 @@ void TileWriter::blockOrigin() {
 }
 
 void TileWriter::wholeTile() {
+  if (versioned() && fast_) return;  // the whole form: every tile whole
   out_.say("const bool culift_whole = culift_ni - culift_i0 >= " + str(e_.tileRows) +
            " && culift_nj - culift_j0 >= " + str(e_.tileCols) + ";  // every row and column of the block in range");
 }
@@ -475,21 +537,25 @@ void TileWriter::prologue() {
 // element unchecked, k counted in the counter's own type from the tile's first (each element's
 // address then a step from the tile before: measured on an H200 the checked copies took 17
 // instructions an element, a third of the 128-wide tile's instructions).
-void TileWriter::copyTile() {
+void TileWriter::copyTile(bool fast) {
   {
     CodeWriter::Scope any = out_.open("if (culift_kc < culift_trip)");
-    // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
-    // another layout takes the element-by-element copies of a partial tile.
-    std::string groups;
-    for (size_t p = 0; p < a_.operands.size(); ++p)
-      if (grouped(a_.operands[p])) groups += " && culift_w" + str(p);
-    CodeWriter::Scope whole = out_.open("if (culift_whole" + groups + " && culift_kc + " + str(kStep_) +
-                                        " <= culift_trip)");
-    if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
-      out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
-    copyElements(false);
-    whole.otherwise();
-    copyElements(true);
+    if (fast) {
+      // Every tile of the block is whole (culift_fast): every copy unchecked.
+      if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
+        out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
+      copyElements(false);
+    } else {
+      // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
+      // another layout takes the element-by-element copies of a partial tile.
+      CodeWriter::Scope whole = out_.open("if (culift_whole" + groupFlags() + " && culift_kc + " + str(kStep_) +
+                                          " <= culift_trip)");
+      if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
+        out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
+      copyElements(false);
+      whole.otherwise();
+      copyElements(true);
+    }
   }
   out_.say("culift_copy_commit();");
 }
@@ -508,28 +574,29 @@ void TileWriter::copyElements(bool checked) {
       // rows of one k, each thread's a constant step apart.
       const std::string P = str(p), g = str(groupsPerRow(o)), kStride = str(e_.threads / groupsPerRow(o));
       CodeWriter::Scope tile = out_.open("");
-      out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + (culift_y" + P +
-               " + culift_kc * culift_dk" + P + ");");
+      out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + " +
+               offsetSum(o, "culift_y" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / e_.threads) +
                                          "; ++culift_u)");
       out_.say("const int culift_r = (int)threadIdx.x % " + g + " * 4, culift_q = (int)threadIdx.x / " + g +
                " + culift_u * " + kStride + ";");
-      out_.say("culift_copy_async16(&" + shared + ", culift_g + culift_u * " + kStride + " * culift_dk" + P + ", 16);");
+      out_.say("culift_copy_async16(&" + shared + ", culift_g + " +
+               offsetProduct(o, "culift_u", kStride + " * culift_dk" + P) + ", 16);");
       continue;
     }
     if (!checked && stepped(o)) {
       // The thread's elements of this tile: the first's index, then a constant step apart.
       const std::string P = str(p);
       CodeWriter::Scope tile = out_.open("");
-      out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + (culift_x" + P +
-               " + culift_kc * culift_dk" + P + ");");
+      out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + " +
+               offsetSum(o, "culift_x" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
       out_.say("const int culift_r = " + firstRow(o) +
                (o.kContiguous ? " + culift_u * " + str(e_.threads / kStep_) : "") + ", culift_q = " + firstK(o) +
                (o.kContiguous ? "" : " + culift_u * " + str(e_.threads / rows)) + ";");
-      out_.say("culift_copy_async(&" + shared + ", culift_g + culift_u * culift_du" + P + ");");
+      out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
     out_.say("#pragma unroll");
@@ -633,13 +700,15 @@ void TileWriter::indexAt(const StagedOperand& o, const std::string& var, const s
 void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
   const std::string P = str(p), g = str(groupsPerRow(o));
-  out_.say("long long culift_y" + P + ", culift_dk" + P + ", culift_dr" + P + ";  // " + name(o.array) +
-           ": its groups of 4 rows in whole tiles");
+  const bool flag = !(versioned() && fast_);  // the whole form: the dispatch's flag held
+  out_.say("long long culift_y" + P + ", culift_dk" + P + (flag ? ", culift_dr" + P : std::string()) + ";  // " +
+           name(o.array) + ": its groups of 4 rows in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
     indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
   };
   at("culift_y" + P, "", "", "");
   at("culift_dk" + P, "", " + 1", " - culift_y" + P);
+  if (!flag) return;
   at("culift_dr" + P, " + 1", "", " - culift_y" + P);
   out_.say("const bool culift_w" + P + " = culift_dr" + P + " == 1 && (culift_dk" + P +
            " & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(o.array) +
@@ -755,15 +824,57 @@ void TileWriter::loop() {
   loopOverK();
 }
 
+// The grouped operands' flags, each preceded by " && ".
+std::string TileWriter::groupFlags() const {
+  std::string groups;
+  for (size_t p = 0; p < a_.operands.size(); ++p)
+    if (grouped(a_.operands[p])) groups += " && culift_w" + str(p);
+  return groups;
+}
+
+// In the whole form, an operand indexed by an int expression takes its copies' offsets in 32 bits
+// (wrapping as the expression's own arithmetic does; the element a copy reads is one the loop
+// reads, so its index is the int the expression gives): fewer registers than 64-bit offsets
+// (ptxas, sm_90: the GEMM's whole form spilled 12 B in 64 bits, 4 B in 32).
+bool TileWriter::narrowOffsets(const StagedOperand& o) const {
+  return versioned() && fast_ && o.index->type.scalar == Scalar::I32;
+}
+// `first + k * step`, the offset of a thread's first element of the tile at k.
+std::string TileWriter::offsetSum(const StagedOperand& o, const std::string& first, const std::string& k,
+                                  const std::string& step) const {
+  if (!narrowOffsets(o)) return "(" + first + " + " + k + " * " + step + ")";
+  return "(int)((unsigned)" + first + " + (unsigned)" + k + " * (unsigned)" + step + ")";
+}
+// `a * b`, the offset of a thread's element from its first (both of them elements the loop reads).
+std::string TileWriter::offsetProduct(const StagedOperand& o, const std::string& a, const std::string& b) const {
+  if (!narrowOffsets(o)) return a + " * " + b;
+  return "(int)((unsigned)" + a + " * (unsigned)(" + b + "))";
+}
+
+// The 128-wide exact tiles come in two forms, each a device function of its own, and the kernel
+// takes one per block (and batch): where every tile of the block is whole (its rows and columns
+// in range, the grouped operands aligned, the trip count a multiple of the step), copies
+// unchecked and whole steps of k only; elsewhere the checked form. Measured on an H100
+// (GemmCell, 4096³): the loop without the checked copies and the partial steps took 3.17-3.19 ms
+// where the one loop of both took 3.49-3.51; both loops in one function spilled (40 B at 128
+// registers) and ran at 3.49, so the checked form is a call: the device assembler gives each
+// form its registers apart. The two forms share the entry's dynamic shared memory.
+bool TileWriter::versioned() const { return versionedTile(e_); }
+
 void TileWriter::loopOverK() {
   steps();
   out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
            " tiles in flight while one is used.");
+  tiles(versioned() && fast_);
+}
+
+// The stages' first copies, then the loop over the tiles (`fast`: every tile whole).
+void TileWriter::tiles(bool fast) {
   for (unsigned t = 0; t + 1 < stages_; ++t) {
     CodeWriter::Scope first = out_.open("");
     out_.say("const long long culift_kc = " + str(t * kStep_) + ";");
     out_.say("const int culift_sc = " + str(t) + ";");
-    copyTile();
+    copyTile(fast);
   }
   out_.say("int culift_st = 0;");
   out_.say("#pragma unroll 1");
@@ -775,9 +886,11 @@ void TileWriter::loopOverK() {
     CodeWriter::Scope next = out_.open("");
     out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
     out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
-    copyTile();
+    copyTile(fast);
   }
-  {
+  if (fast) {
+    kSteps(true);
+  } else {
     CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
     kSteps(true);
     whole.otherwise();
