@@ -34,6 +34,11 @@ void Gemm_tiled128(const float*, const float*, const float*, float, float, int, 
                    long long);
 void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                   long long);
+// The two forms of Gemm_tiled128 (every tile of the block whole; the others), called alone.
+void culift_Gemm_tiled128_whole(const float*, const float*, const float*, float, float, int, int, float*, long long,
+                                long long, long long);
+void culift_Gemm_tiled128_edge(const float*, const float*, const float*, float, float, int, int, float*, long long,
+                               long long, long long);
 void Gemm_kernel_part(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                       long long, long long);
 void Conv_kernel_part(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
@@ -260,6 +265,38 @@ TEST_CASE("emulated on the host, the 128-wide tiles copy B in 16-byte groups whe
         ni, nj, [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 128), blocks(ni, 128)),
         [&](float* out) { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+  }
+}
+
+TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thread bits", "[emulated][tiled]") {
+  // Blocks whose tiles are all whole (k a multiple of 8, B's rows 16-byte aligned) run the whole
+  // form, the others the checked one: every block whole, whole and partial blocks side by side,
+  // B 4 bytes off or k not a multiple of 8 (the checked form everywhere), and a launch in two parts
+  // (rows from 128 on).
+  for (const auto& [ni, nj, nk, offset] :
+       {std::tuple{256, 128, 16, 0}, std::tuple{260, 260, 24, 0}, std::tuple{256, 128, 16, 1},
+        std::tuple{256, 128, 20, 0}, std::tuple{130, 256, 8, 0}}) {
+    INFO(ni << " x " << nj << ", k " << nk << ", B offset by " << offset);
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 15),
+                             Bstore = values<float>(static_cast<std::size_t>(nk) * nj + 4, 16),
+                             C = values<float>(static_cast<std::size_t>(ni) * nj, 17);
+    const float* B = Bstore.data() + offset;
+    auto reference = [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); };
+    compare2D(ni, nj, reference, dim3(blocks(nj, 128), blocks(ni, 128)),
+              [&](float* out) { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+    // Rows 0-127, then 128 on: each part's blocks start at its first row.
+    std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f), got(want.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { reference(want.data()); });
+    culiftEmulatedLaunch(dim3(blocks(nj, 128), 1), dim3(256, 1, 1),
+                         [&] { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 0); });
+    culiftEmulatedLaunch(dim3(blocks(nj, 128), blocks(ni - 128, 128)), dim3(256, 1, 1),
+                         [&] { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128); });
+    CHECK(sameBits(got, want));
+    // Where every block is whole, each form alone gives the same bits.
+    if (ni % 128 == 0 && nj % 128 == 0 && nk % 8 == 0 && offset == 0)
+      for (auto* form : {&culift_Gemm_tiled128_whole, &culift_Gemm_tiled128_edge})
+        compare2D(ni, nj, reference, dim3(nj / 128, ni / 128),
+                  [&](float* out) { form(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
   }
 }
 
