@@ -62,12 +62,13 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   return tiles;
 }
 
-// The 128-wide exact tiles but the batched and the triangle's come in two forms (TileWriter). Split
-// so (ptxas, sm_90), the triangle's checked form spilled 80 B (GramDot_sym128) and the batched
-// GEMM's forms 16 B and 28 B (the batches' loop in each form, the kernel choosing once per block).
+// The 128-wide tiles (exact or on tensor cores) but the batched and the triangle's come in two
+// forms (TileWriter). Split so (ptxas, sm_90), the triangle's checked form spilled 80 B
+// (GramDot_sym128) and the batched GEMM's forms 16 B and 28 B (the batches' loop in each form, the
+// kernel choosing once per block).
 namespace {
 bool versionedTile(const PlanEntry& e) {
-  return e.tileRows >= 128 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle &&
+  return e.tileRows >= 128 && e.blockMapping() != BlockMapping::Triangle &&
          e.blockMapping() != BlockMapping::BatchedTiles2D;
 }
 }  // namespace
