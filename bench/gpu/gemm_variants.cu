@@ -1,7 +1,8 @@
 // Where the exact-order GEMM entry's time goes: the benchmark's GemmCell (alpha A B + beta C, each
 // output summing k in order) through the entry as culift emits it (`GemmCell_tiled128`: 128 x 128
 // outputs per block of 256 threads, 8 x 8 per thread, k in tiles of 8, three tiles in flight by
-// asynchronous copies, B's in 16-byte groups where aligned, a warp of 4 x 8 threads) against hand-written forms of the
+// asynchronous copies, B's in 16-byte groups where aligned, a warp of 4 x 8 threads; at these
+// shapes every block runs its whole-tile form) against hand-written forms of the
 // same entry, each with the same bits (the same products, summed in the same order, the same epilogue):
 //
 // - pipe<BK, ST, V, Q>: k in tiles of BK (8 or 16: half the barriers per product at 16), ST tiles

@@ -6,8 +6,8 @@
 // bits as they are (the tensor cores then ignore the low 13 bits of the mantissa).
 //
 // The entry culift emits for the benchmark's GemmCellTf32 (`GemmCellTf32_tc128`: 128 x 128 x 16
-// tiles, three in flight by 4-byte copies, eight warps of 64 x 32) is timed beside them, alpha 1 and
-// beta 0.
+// tiles, three in flight by 4-byte copies, eight warps of 64 x 32; at 4096³ every block runs its
+// whole-tile form) is timed beside them, alpha 1 and beta 0.
 //
 // On the GPU machine, `HARNESSES=tf32 OUT=... scripts/gpu-harnesses.sh` builds and runs it;
 // standalone:
