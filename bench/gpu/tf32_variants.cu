@@ -15,6 +15,11 @@
 //   culift emit bench/gpu/blas_cells.hpp -o .gpu/blas.cu -- -Iinclude   (development machine)
 //   nvcc -O3 -arch=sm_90 -I.gpu -Ibench/gpu -o tf32_variants bench/gpu/tf32_variants.cu && ./tf32_variants
 //
+// Beside the form, what each of its choices is worth, one at a time (rounded operands): k of 16 a
+// stage (the entry's), and A, B or both copied 4 bytes at a time (the entry's copies, each thread's
+// elements a constant step apart), into the same layouts. Every form holds 128 registers without
+// spills (two blocks a multiprocessor, as the entry).
+//
 // Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
 // against a double-precision reference at 256 sampled outputs, relative to the sum of the
 // products' magnitudes (TF32's unit roundoff is 2^-11 ≈ 4.9e-4).
@@ -31,15 +36,21 @@
 
 namespace {
 
-constexpr int kBm = 128, kBn = 128, kBk = 32, kThreads = 256;
-constexpr int kApitch = kBk + 4;  // A tile row (k) pitch in floats: conflict-free fragment loads
+constexpr int kBm = 128, kBn = 128, kThreads = 256;
 constexpr int kBpitch = kBn + 8;  // B tile row (n) pitch
-constexpr int kAfloats = kBm * kApitch, kBfloats = kBk * kBpitch;
-constexpr int kSharedBytes = 2 * (kAfloats + kBfloats) * 4;
+// A tile row (k) pitch in floats (conflict-free fragment loads), the floats of a stage of each.
+template <int BK> __host__ __device__ constexpr int aPitch() { return BK + 4; }
+template <int BK> __host__ __device__ constexpr int aFloats() { return kBm * aPitch<BK>(); }
+template <int BK> __host__ __device__ constexpr int bFloats() { return BK * kBpitch; }
+template <int BK> constexpr int sharedBytes() { return 2 * (aFloats<BK>() + bFloats<BK>()) * 4; }
 
 __device__ __forceinline__ void copy16(void* shared, const void* global) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global));
+}
+__device__ __forceinline__ void copy4(void* shared, const void* global) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(global));
 }
 
 template <bool kRound> __device__ __forceinline__ unsigned tf32(float x) {
@@ -57,9 +68,12 @@ __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-// A: M x K row-major, B: K x N row-major, C: M x N row-major; M, N multiples of 128, K of 32.
-template <bool kRound> __global__ void __launch_bounds__(kThreads)
+// A: M x K row-major, B: K x N row-major, C: M x N row-major; M, N multiples of 128, K of BK.
+// BK: the k of a stage (32, or 16 as the entry); kVecA, kVecB: the operand copied 16 bytes at a time
+// (else 4, as the entry copies), into the same layout.
+template <bool kRound, int BK = 32, bool kVecA = true, bool kVecB = true> __global__ void __launch_bounds__(kThreads, 2)
     gemmTf32(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+  constexpr int kBk = BK, kApitch = aPitch<BK>(), kAfloats = aFloats<BK>(), kBfloats = bFloats<BK>();
   extern __shared__ __align__(16) float smem[];
   float* const As = smem;                 // stage s at As + s * kAfloats
   float* const Bs = smem + 2 * kAfloats;  // stage s at Bs + s * kBfloats
@@ -67,15 +81,34 @@ template <bool kRound> __global__ void __launch_bounds__(kThreads)
   const int wm = (warp / 4) * 64, wn = (warp % 4) * 32;  // the warp's 64 x 32 outputs in the tile
   const int m0 = blockIdx.y * kBm, n0 = blockIdx.x * kBn;
   auto load = [&](int stage, int k0) {
+    if constexpr (kVecA) {
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {  // A: 128 rows x 8 chunks of 16 bytes
-      const int c = tid + r * kThreads, row = c / 8, col = (c % 8) * 4;
-      copy16(As + stage * kAfloats + row * kApitch + col, A + (long long)(m0 + row) * K + k0 + col);
+      for (int r = 0; r < BK / 8; ++r) {  // A: 128 rows x BK / 4 chunks of 16 bytes
+        const int c = tid + r * kThreads, row = c / (BK / 4), col = (c % (BK / 4)) * 4;
+        copy16(As + stage * kAfloats + row * kApitch + col, A + (long long)(m0 + row) * K + k0 + col);
+      }
+    } else {
+      // A: 128 rows x BK elements, each thread's a constant step apart (as the entry steps them).
+      const int row = tid / BK, col = tid % BK;
+      const float* p = A + (long long)(m0 + row) * K + k0 + col;
+#pragma unroll
+      for (int r = 0; r < BK / 2; ++r)
+        copy4(As + stage * kAfloats + (row + r * (kThreads / BK)) * kApitch + col,
+              p + (long long)r * (kThreads / BK) * K);
     }
+    if constexpr (kVecB) {
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {  // B: 32 rows x 32 chunks
-      const int c = tid + r * kThreads, row = c / 32, col = (c % 32) * 4;
-      copy16(Bs + stage * kBfloats + row * kBpitch + col, B + (long long)(k0 + row) * N + n0 + col);
+      for (int r = 0; r < BK / 8; ++r) {  // B: BK rows x 32 chunks
+        const int c = tid + r * kThreads, row = c / 32, col = (c % 32) * 4;
+        copy16(Bs + stage * kBfloats + row * kBpitch + col, B + (long long)(k0 + row) * N + n0 + col);
+      }
+    } else {
+      // B: BK rows x 128 elements, each thread's a constant step apart.
+      const int row = tid / 128, col = tid % 128;
+      const float* p = B + (long long)(k0 + row) * N + n0 + col;
+#pragma unroll
+      for (int r = 0; r < BK / 2; ++r)
+        copy4(Bs + stage * kBfloats + (row + r * 2) * kBpitch + col, p + (long long)r * 2 * N);
     }
     asm volatile("cp.async.commit_group;");
   };
@@ -167,12 +200,23 @@ int main() {
                 2.0 * M * N * K / (ms * 1e9), worst);
   };
   using Kernel = void (*)(const float*, const float*, float*, int, int, int);
-  const std::pair<const char*, Kernel> variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>},
-                                                     {"tf32 bits as they are", gemmTf32<false>}};
+  // The form, then what each of its choices is worth (rounded operands, as the entry): k of 16 a
+  // stage, and either operand copied 4 bytes at a time.
+  struct Variant {
+    const char* name;
+    Kernel kernel;
+    int shared;
+  };
+  const Variant variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>, sharedBytes<32>()},
+                              {"tf32 bits as they are", gemmTf32<false>, sharedBytes<32>()},
+                              {"rounded, k 16 a stage", gemmTf32<true, 16>, sharedBytes<16>()},
+                              {"rounded, A by 4 bytes", gemmTf32<true, 32, false, true>, sharedBytes<32>()},
+                              {"rounded, B by 4 bytes", gemmTf32<true, 32, true, false>, sharedBytes<32>()},
+                              {"rounded, both by 4 bytes", gemmTf32<true, 32, false, false>, sharedBytes<32>()}};
   const dim3 grid(N / kBn, M / kBm);
-  for (const auto& [name, kernel] : variants) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-    report(name, [&, k = kernel] { k<<<grid, kThreads, kSharedBytes>>>(a, b, c, M, N, K); });
+  for (const auto& [name, kernel, shared] : variants) {
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    report(name, [&, k = kernel, bytes = shared] { k<<<grid, kThreads, bytes>>>(a, b, c, M, N, K); });
   }
   // The emitted entry: its stages in dynamic shared memory (3 x 16 x 136 floats of each operand, as
   // its declaration says), the outputs alpha * sum + beta * C with beta 0.
