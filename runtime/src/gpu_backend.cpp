@@ -41,6 +41,8 @@ class GpuBackend final : public BackendImpl {
     api_->cuCtxSetCurrent(context_);
     for (auto& [key, loaded] : modules_)
       if (loaded.handle) api_->cuModuleUnload(loaded.handle);
+    for (auto& [key, loaded] : entries_)
+      if (loaded.handle) api_->cuModuleUnload(loaded.handle);
     api_->cuDevicePrimaryCtxRelease(device_);
   }
 
@@ -106,7 +108,10 @@ class GpuBackend final : public BackendImpl {
 
   void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry) override {
     std::lock_guard lock(mutex_);
-    LoadedModule& loaded = loadLocked(module);
+    // The whole module where it is loaded or carries a cubin for the device; else, when the
+    // engine compiles kernel by kernel, this one alone.
+    const bool alone = options_.compileEachEntry && !modules_.count(module.get()) && !embeddedImage(*module);
+    LoadedModule& loaded = alone ? loadEntryLocked(module, entry) : loadLocked(module);
     if (auto it = loaded.functions.find(entry); it != loaded.functions.end()) return it->second;
     makeCurrent();
     CUfunction f = nullptr;
@@ -279,6 +284,7 @@ class GpuBackend final : public BackendImpl {
     std::lock_guard lock(mutex_);
     std::vector<CompileRecord> out;
     for (const auto& [key, loaded] : modules_) out.push_back(loaded.record);
+    for (const auto& [key, loaded] : entries_) out.push_back(loaded.record);
     return out;
   }
 
@@ -305,12 +311,26 @@ class GpuBackend final : public BackendImpl {
 
   LoadedModule& loadLocked(const std::shared_ptr<const Module>& module) {
     if (auto it = modules_.find(module.get()); it != modules_.end()) return it->second;
+    return modules_.emplace(module.get(), compileAndLoad(module, "")).first->second;
+  }
+
+  // Kernel `entry` of the module alone (EngineOptions::compileEachEntry).
+  LoadedModule& loadEntryLocked(const std::shared_ptr<const Module>& module, const std::string& entry) {
+    const auto key = std::make_pair(module.get(), entry);
+    if (auto it = entries_.find(key); it != entries_.end()) return it->second;
+    return entries_.emplace(key, compileAndLoad(module, entry)).first->second;
+  }
+
+  // The module's image for the device (`entry` empty: every kernel; else that kernel alone,
+  // through NVRTC), loaded.
+  LoadedModule compileAndLoad(const std::shared_ptr<const Module>& module, const std::string& entry) {
     CompiledImage compiled;
     // The image handed to the driver: the module's own cubin (read in place; the module outlives
     // the load), or what NVRTC or the cache gave.
     const void* imageBytes = nullptr;
     bool embedded = false;
-    if (const DeviceImage* image = embeddedImage(*module)) {
+    const DeviceImage* image = entry.empty() ? embeddedImage(*module) : nullptr;
+    if (image) {
       imageBytes = image->image().data();
       compiled.target = CompileTarget{info_.arch(), true};
       compiled.options = image->options;
@@ -332,6 +352,10 @@ class GpuBackend final : public BackendImpl {
       request.source = module->cudaSource;
       request.programName = llvm::sys::path::filename(module->sourcePath).str() + ".cu";
       request.options = compileOptions();
+      if (!entry.empty()) {
+        request.options.push_back("-D" + std::string(kOnlyEntriesMacro));
+        request.options.push_back("-D" + entryMacro(entry));
+      }
       request.translatorVersion = options_.translatorVersion;
       compiled = compileImage(*nvrtc_, &cache_, request, chooseTarget(*nvrtc_, info_.arch()));
       imageBytes = compiled.image->data();
@@ -344,21 +368,17 @@ class GpuBackend final : public BackendImpl {
     CUmodule handle = nullptr;
     CUresult r = api_->cuModuleLoadDataEx(&handle, imageBytes, 2, jitOptions, jitValues);
     if (r != kCudaSuccess) {
-      std::string context = "loading the " + compiled.target.name() + " image of " + module->sourcePath;
+      std::string context = "loading the " + compiled.target.name() + " image of " + module->sourcePath +
+                            (entry.empty() ? std::string() : " (kernel " + entry + " alone)");
       if (errorLog[0]) context += "; JIT log: " + std::string(errorLog);
       api_->fail(r, "cuModuleLoadDataEx", context.c_str());
     }
     LoadedModule loaded;
     loaded.module = module;
     loaded.handle = handle;
-    loaded.record = {module->sourcePath,
-                     compiled.target.name(),
-                     compiled.fromCache,
-                     compiled.milliseconds,
-                     compiled.options,
-                     compiled.log,
-                     embedded};
-    return modules_.emplace(module.get(), std::move(loaded)).first->second;
+    loaded.record = {module->sourcePath, compiled.target.name(), compiled.fromCache, compiled.milliseconds,
+                     compiled.options,   compiled.log,           embedded,           entry};
+    return loaded;
   }
 
   std::shared_ptr<const DriverApi> api_;
@@ -370,6 +390,7 @@ class GpuBackend final : public BackendImpl {
   CompileCache cache_;
   mutable std::mutex mutex_;
   std::map<const Module*, LoadedModule> modules_;
+  std::map<std::pair<const Module*, std::string>, LoadedModule> entries_;  // compiled kernel by kernel
   std::map<void*, unsigned> sharedLimits_;  // dynamic shared memory each function was allowed (optIn)
 };
 

@@ -215,6 +215,54 @@ TEST_CASE("asserts are compiled out by default and checked with CULIFT_DEVICE_AS
   CHECK(onPtx.find("__assertfail") != std::string::npos);
 }
 
+// Each kernel sits behind its guard: compiled with -DCULIFT_ONLY_ENTRIES and the kernels' macros,
+// the module holds those kernels alone (the runtime's EngineOptions::compileEachEntry); without,
+// every kernel.
+TEST_CASE("a module compiled for some of its kernels holds those alone", "[codegen][nvrtc]") {
+  const TranslateResult result = translateSource(
+      "#include <culift/annotate.hpp>\n"
+      "CULIFT_KERNEL float Scale(const float* x, float a, int i) { return a * x[i]; }\n"
+      "CULIFT_KERNEL float Gemm(const float* A, const float* B, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n  return s;\n}\n",
+      "entries.cpp", goldenOptions());
+  INFO(result.formatDiagnostics());
+  REQUIRE(result.ok());
+  const Module& m = *result.module;
+  std::vector<std::string> kernels;
+  for (const Function* fn : m.kernels()) {
+    kernels.insert(kernels.end(), {fn->kernelName, fn->wideKernelName, fn->partKernelName()});
+    for (const PlanEntry& e : fn->planEntries) kernels.push_back(e.kernelName);
+  }
+  REQUIRE(kernels.size() == 8);  // Gemm_tiled128 and _tiled64 beside the wrappers
+  for (const std::string& k : kernels) {
+    INFO(k);
+    CHECK(m.cudaSource.find("#if !defined(CULIFT_ONLY_ENTRIES) || defined(" + entryMacro(k) + ")") !=
+          std::string::npos);
+  }
+  const NvrtcFixture& nvrtc = nvrtcFixture();
+  if (!nvrtc.nvrtc) {
+    culift::test::noNvrtc(nvrtc.whyNot);
+    return;
+  }
+  // The kernels (".entry NAME(") of the PTX of the module compiled with `options`.
+  auto entries = [&](const std::vector<std::string>& options) {
+    const rt::CompileOutput out = nvrtc.nvrtc->compile(m.cudaSource, cudaFileName(m), 90, false, options);
+    INFO("NVRTC log:\n" << out.log);
+    REQUIRE(out.ok);
+    const std::string ptx(out.image.begin(), std::find(out.image.begin(), out.image.end(), 0));
+    std::vector<std::string> found;
+    for (const std::string& k : kernels)
+      if (ptx.find(".entry " + k + "(") != std::string::npos) found.push_back(k);
+    return found;
+  };
+  CHECK(entries({}) == kernels);
+  const std::string only = "-D" + std::string(kOnlyEntriesMacro);
+  CHECK(entries({only, "-D" + entryMacro("Gemm_tiled128")}) == std::vector<std::string>{"Gemm_tiled128"});
+  CHECK(entries({only, "-D" + entryMacro("Scale_kernel"), "-D" + entryMacro("Gemm_kernel_part")}) ==
+        std::vector<std::string>{"Scale_kernel", "Gemm_kernel_part"});
+  CHECK(entries({only}).empty());
+}
+
 // The device compiler turns a comparison and selection with a constant zero into a max / min
 // instruction, which orders -0.0 below +0.0 where C++ finds them equal. Zeros reach it through
 // culift_zero, so no such instruction is left in the PTX of the signed-zero golden; the same

@@ -1,5 +1,6 @@
 // GPU tests: engine, buffers, launches of hand-built and translated kernels against the CPU
 // backend, timing. Without a GPU each prints "skipped: no GPU" and passes.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstring>
@@ -126,6 +127,60 @@ TEST_CASE("translated Pearson kernels agree bit for bit with the CPU backend", "
     REQUIRE(std::memcmp(&g.gram[k], &c.gram[k], sizeof(float)) == 0);
     REQUIRE(std::memcmp(&g.clamp[k], &c.clamp[k], sizeof(float)) == 0);
   }
+}
+
+// EngineOptions::compileEachEntry: each kernel compiled alone when first launched (its record
+// names it; NVRTC got the guard macros), with the bits of the whole module's; Engine::load then
+// compiles the whole module, which later launches use.
+TEST_CASE("an engine that compiles kernel by kernel compiles those launched, with the same bits", "[gpu]") {
+  auto whole = rttest::gpuOrSkip();
+  if (!whole) return;
+  EngineOptions options;
+  options.math = MathMode::Strict;
+  options.compileEachEntry = true;
+  options.diskCache = false;
+  auto each = Engine::tryCreate(options);
+  REQUIRE(each);
+  TranslateResult translated = translateSource(
+      "#include <culift/annotate.hpp>\n"
+      "CULIFT_KERNEL float Scale(const float* x, float a, int i) { return a * x[i] + 1.0f; }\n"
+      "CULIFT_KERNEL float Gemm(const float* A, const float* B, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n  return s;\n}\n",
+      "entries.cpp");
+  INFO(translated.formatDiagnostics());
+  REQUIRE(translated.ok());
+  std::shared_ptr<const Module> module = translated.module;
+  const int n = 300, nk = 37;
+  std::vector<float> x(n * nk), y(nk * n);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (float& v : x) v = dist(rng);
+  for (float& v : y) v = dist(rng);
+  auto run = [&](Engine& e) {
+    DeviceBuffer<float> dx(e, x), dy(e, y), scaled(e, n * nk), product(e, n * n);
+    e.kernel(module, "Scale").launch(e, LaunchPlanner::for1D(n * nk), dx, 0.75f, scaled);
+    e.kernel(module, "Gemm").launch(e, LaunchPlanner::for2D(n, n), dx, dy, nk, n, product);
+    e.synchronize();
+    std::vector<float> out = scaled.read(), p = product.read();
+    out.insert(out.end(), p.begin(), p.end());
+    return out;
+  };
+  const std::vector<float> want = run(*whole), got = run(*each);
+  REQUIRE(got.size() == want.size());
+  CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+  std::vector<CompileRecord> records = each->compileRecords();
+  REQUIRE(records.size() >= 2);  // Scale's wrapper and one of Gemm's entries, alone each
+  for (const CompileRecord& r : records) {
+    INFO(r.entry);
+    CHECK_FALSE(r.entry.empty());
+    CHECK(std::find(r.options.begin(), r.options.end(), "-D" + entryMacro(r.entry)) != r.options.end());
+  }
+  CHECK(std::count_if(records.begin(), records.end(),
+                      [](const CompileRecord& r) { return r.entry == "Scale_kernel"; }) == 1);
+  each->load(module);
+  records = each->compileRecords();
+  CHECK(std::count_if(records.begin(), records.end(), [](const CompileRecord& r) { return r.entry.empty(); }) == 1);
+  CHECK(run(*each) == want);
 }
 
 // The golden kernel of an int that wrapped, then widened (seed 20261206, program 2940 of the GPU

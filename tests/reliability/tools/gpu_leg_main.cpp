@@ -346,6 +346,11 @@ int main(int argc, char** argv) {
       "tensor-core-programs",
       cl::desc("contractions on tensor cores checked within the numerical contract's bound (default 32)"), cl::init(32),
       cl::cat(category));
+  cl::opt<bool> wholeModules(
+      "whole-modules",
+      cl::desc("compile each batch's module whole at its first launch (default: kernel by kernel, each when first "
+               "launched: the programs of a batch launch a few of its hundreds of kernels)"),
+      cl::cat(category));
   cl::opt<std::string> backend("backend", cl::desc("gpu (default) or cpu: the CPU backend, a check of the leg itself"),
                                cl::init("gpu"), cl::cat(category));
   culift::cli::hideForeignOptions({&category});
@@ -362,6 +367,7 @@ int main(int argc, char** argv) {
 
   rt::EngineOptions eo;
   eo.math = rt::MathMode::Strict;
+  eo.compileEachEntry = !wholeModules;
   std::string why;
   if (backend != "gpu" && backend != "cpu") {
     std::printf("--backend must be gpu or cpu, not '%s'\n", backend.c_str());

@@ -559,13 +559,24 @@ void emitKernelLauncher(const Function& fn, CodeWriter& out) {
   out.line(0, "}");
 }
 
+void openEntryGuard(CodeWriter& out, const std::string& kernel) {
+  out.line(0, "#if !defined(" + std::string(kOnlyEntriesMacro) + ") || defined(" + entryMacro(kernel) + ")");
+}
+void closeEntryGuard(CodeWriter& out, const std::string& kernel) { out.line(0, "#endif  // " + kernel); }
+
 void emitKernelWrapper(const Module& module, const Function& fn, CodeWriter& out) {
   const Wrapper w(fn, &module);
+  openEntryGuard(out, fn.kernelName);
   emitFast(w, out);
+  closeEntryGuard(out, fn.kernelName);
   out.blank();
+  openEntryGuard(out, fn.wideKernelName);
   emitWide(w, out);
+  closeEntryGuard(out, fn.wideKernelName);
   out.blank();
+  openEntryGuard(out, fn.partKernelName());
   emitPart(w, out);
+  closeEntryGuard(out, fn.partKernelName());
 }
 
 }  // namespace culift::codegen

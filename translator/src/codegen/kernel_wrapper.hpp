@@ -23,6 +23,10 @@ std::string flatPointer(const KernelParam& p, const std::string& name);
 // alignment and every field's offset. Throws std::logic_error for two layouts of one name.
 void emitRecordTypes(const std::vector<const Function*>& functions, CodeWriter& out);
 
+// A kernel's guard (kOnlyEntriesMacro, entryMacro): the `#if` before it, the `#endif` after.
+void openEntryGuard(CodeWriter& out, const std::string& kernel);
+void closeEntryGuard(CodeWriter& out, const std::string& kernel);
+
 // "kernel RowSum_kernel(const float* x [input array], int cols [scalar], ...)": the kernel's
 // signature with the role of each parameter, for comments and pseudocode.
 std::string describeKernel(const Function& fn);

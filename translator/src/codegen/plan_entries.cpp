@@ -2,6 +2,7 @@
 #include "plan_entries.hpp"
 
 #include "culift/ast/stack.hpp"
+#include "kernel_wrapper.hpp"
 #include "plans/plan.hpp"
 
 namespace culift::codegen {
@@ -12,7 +13,9 @@ void emitPlanEntries(const Module& module, const Function& fn, CodeWriter& out) 
   runOnCuliftStack([&] {
     for (const PlanEntry& e : fn.planEntries) {
       out.blank();
+      openEntryGuard(out, e.kernelName);
       plans::unit(e.plan).emit(module, fn, e, out);
+      closeEntryGuard(out, e.kernelName);
     }
   });
 }

@@ -236,6 +236,13 @@ struct DeviceImage {
   std::string_view image() const { return borrowed.empty() ? std::string_view(bytes) : borrowed; }
 };
 
+// The emitted source puts each kernel (a wrapper or a plan entry, with the functions only it
+// calls) between `#if !defined(CULIFT_ONLY_ENTRIES) || defined(CULIFT_ENTRY_<kernel>)` and
+// `#endif`: compiled with -DCULIFT_ONLY_ENTRIES and -D<entryMacro(kernel)> for some kernels, it
+// holds those alone (EngineOptions::compileEachEntry); otherwise every kernel.
+inline constexpr std::string_view kOnlyEntriesMacro = "CULIFT_ONLY_ENTRIES";
+inline std::string entryMacro(std::string_view kernel) { return "CULIFT_ENTRY_" + std::string(kernel); }
+
 // A translated source file: every lifted function (callers and callees) and the CUDA source.
 struct Module {
   std::string sourcePath;           // the file translated (or the virtual file name)

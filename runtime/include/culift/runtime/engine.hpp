@@ -79,6 +79,13 @@ struct EngineOptions {
   // engine then, and loading a module without such a cubin is an Error; false (the default):
   // no NVRTC, no GPU engine (tryCreate says why, createGpuOrCpu takes the CPU backend).
   bool nvrtcOptional = false;
+  // GPU backend: compile a module's kernels one at a time, each when it is first launched
+  // (NVRTC with -DCULIFT_ONLY_ENTRIES -DCULIFT_ENTRY_<kernel>: the emitted source holds that kernel
+  // alone), instead of the whole module at its first use. A module of many kernels of which a
+  // few run starts sooner; one whose kernels all run takes longer in all (each compile reads the
+  // whole source). Engine::load still compiles the whole module, and a module's own cubin for the
+  // device (Module::images) serves every kernel.
+  bool compileEachEntry = false;
 };
 
 struct DeviceInfo {
@@ -104,6 +111,7 @@ struct CompileRecord {
   std::vector<std::string> options;
   std::string log;        // NVRTC warnings, if any
   bool embedded = false;  // the module's own image for the device (Module::images): no NVRTC
+  std::string entry;      // the one kernel compiled (EngineOptions::compileEachEntry); empty: every kernel
 };
 
 // Where a launch or copy goes: an engine's default stream, or one of its streams.
