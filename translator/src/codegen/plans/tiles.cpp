@@ -282,6 +282,7 @@ class TileWriter : EntryWriter {
                                       params_.declarations + ", long long culift_first)");
       tileBody();
     }
+    fast_ = false;  // the dispatch computes the flags and culift_whole as the checked form does
     CodeWriter::Scope entry = header(e_, what, minBlocks);
     dispatch();
   }
@@ -357,9 +358,10 @@ class TileWriter : EntryWriter {
   void wholeTile();
   void registers();
   void prologue();
-  void copyTile(bool fast = false);
+  void copyTile();
   bool versioned() const;
-  void tiles(bool fast);
+  // Writing a versioned entry's whole form (every tile of the block whole).
+  bool wholeForm() const { return versioned() && fast_; }
   std::string groupFlags() const;
   bool narrowOffsets(const StagedOperand& o) const;
   std::string offsetSum(const StagedOperand& o, const std::string& first, const std::string& k,
@@ -450,7 +452,7 @@ void TileWriter::blockOrigin() {
 }
 
 void TileWriter::wholeTile() {
-  if (versioned() && fast_) return;  // the whole form: every tile whole
+  if (wholeForm()) return;  // every tile whole
   out_.say("const bool culift_whole = culift_ni - culift_i0 >= " + str(e_.tileRows) +
            " && culift_nj - culift_j0 >= " + str(e_.tileCols) + ";  // every row and column of the block in range");
 }
@@ -538,22 +540,22 @@ void TileWriter::prologue() {
 // element unchecked, k counted in the counter's own type from the tile's first (each element's
 // address then a step from the tile before: measured on an H200 the checked copies took 17
 // instructions an element, a third of the 128-wide tile's instructions).
-void TileWriter::copyTile(bool fast) {
+void TileWriter::copyTile() {
   {
     CodeWriter::Scope any = out_.open("if (culift_kc < culift_trip)");
-    if (fast) {
-      // Every tile of the block is whole (culift_fast): every copy unchecked.
+    auto unchecked = [&] {
       if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
         out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
       copyElements(false);
+    };
+    if (wholeForm()) {
+      unchecked();  // every tile of the block whole: every copy unchecked
     } else {
       // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
       // another layout takes the element-by-element copies of a partial tile.
       CodeWriter::Scope whole = out_.open("if (culift_whole" + groupFlags() + " && culift_kc + " + str(kStep_) +
                                           " <= culift_trip)");
-      if (std::any_of(a_.operands.begin(), a_.operands.end(), [&](const StagedOperand& o) { return !stepped(o); }))
-        out_.say("const " + counterType() + " culift_kb = (" + counterType() + ")(culift_lo + culift_kc);");
-      copyElements(false);
+      unchecked();
       whole.otherwise();
       copyElements(true);
     }
@@ -701,7 +703,7 @@ void TileWriter::indexAt(const StagedOperand& o, const std::string& var, const s
 void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
   const std::string P = str(p), g = str(groupsPerRow(o));
-  const bool flag = !(versioned() && fast_);  // the whole form: the dispatch's flag held
+  const bool flag = !wholeForm();  // the whole form: the dispatch's flag held
   out_.say("long long culift_y" + P + ", culift_dk" + P + (flag ? ", culift_dr" + P : std::string()) + ";  // " +
            name(o.array) + ": its groups of 4 rows in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
@@ -838,7 +840,7 @@ std::string TileWriter::groupFlags() const {
 // reads, so its index is the int the expression gives): fewer registers than 64-bit offsets
 // (ptxas, sm_90: the GEMM's whole form spilled 12 B in 64 bits, 4 B in 32).
 bool TileWriter::narrowOffsets(const StagedOperand& o) const {
-  return versioned() && fast_ && o.index->type.scalar == Scalar::I32;
+  return wholeForm() && o.index->type.scalar == Scalar::I32;
 }
 // `first + k * step`, the offset of a thread's first element of the tile at k.
 std::string TileWriter::offsetSum(const StagedOperand& o, const std::string& first, const std::string& k,
@@ -852,30 +854,27 @@ std::string TileWriter::offsetProduct(const StagedOperand& o, const std::string&
   return "(int)((unsigned)" + a + " * (unsigned)(" + b + "))";
 }
 
-// The 128-wide exact tiles come in two forms, each a device function of its own, and the kernel
-// takes one per block (and batch): where every tile of the block is whole (its rows and columns
-// in range, the grouped operands aligned, the trip count a multiple of the step), copies
-// unchecked and whole steps of k only; elsewhere the checked form. Measured on an H100
-// (GemmCell, 4096³): the loop without the checked copies and the partial steps took 3.17-3.19 ms
-// where the one loop of both took 3.49-3.51; both loops in one function spilled (40 B at 128
-// registers) and ran at 3.49, so the checked form is a call: the device assembler gives each
-// form its registers apart. The two forms share the entry's dynamic shared memory.
+// The 128-wide tiles (exact or on tensor cores; not the batched ones nor the triangle's:
+// versionedTile) come in two forms, each a device function of its own, and the kernel takes one
+// per block: where every tile of the block is whole (its rows and columns in range, the grouped
+// operands aligned, the trip count a multiple of the step), copies unchecked and whole steps of k
+// only; elsewhere the checked form. Measured on an H100 (GemmCell, 4096³): the loop without the
+// checked copies and the partial steps took 3.17-3.19 ms where the one loop of both took
+// 3.49-3.51; both loops in one function spilled (40 B at 128 registers) and ran at 3.49, so the
+// checked form is a call: the device assembler gives each form its registers apart. The two forms
+// share the entry's dynamic shared memory.
 bool TileWriter::versioned() const { return versionedTile(e_); }
 
+// The stages' first copies, then the loop over the tiles.
 void TileWriter::loopOverK() {
   steps();
   out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
            " tiles in flight while one is used.");
-  tiles(versioned() && fast_);
-}
-
-// The stages' first copies, then the loop over the tiles (`fast`: every tile whole).
-void TileWriter::tiles(bool fast) {
   for (unsigned t = 0; t + 1 < stages_; ++t) {
     CodeWriter::Scope first = out_.open("");
     out_.say("const long long culift_kc = " + str(t * kStep_) + ";");
     out_.say("const int culift_sc = " + str(t) + ";");
-    copyTile(fast);
+    copyTile();
   }
   out_.say("int culift_st = 0;");
   out_.say("#pragma unroll 1");
@@ -887,9 +886,9 @@ void TileWriter::tiles(bool fast) {
     CodeWriter::Scope next = out_.open("");
     out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
     out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
-    copyTile(fast);
+    copyTile();
   }
-  if (fast) {
+  if (wholeForm()) {
     kSteps(true);
   } else {
     CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
