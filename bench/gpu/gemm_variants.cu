@@ -16,8 +16,8 @@
 //                    4 x 8 where it copies B in 16-byte groups (as pipe<8, 3, true, true>), 2 x 16
 //                    elsewhere.
 //
-// - wide<BK, ST>:    128 x 256 outputs a block, 8 x 16 a thread at one block a multiprocessor
-//                    (fewer shared-memory loads a product than pipe's 8 x 8), B in 16-byte copies.
+// - wide<BK, ST>:    pipe<BK, ST, true, true> with 128 x 256 outputs a block, 8 x 16 a thread at
+//                    one block a multiprocessor (fewer shared-memory loads a product than 8 x 8).
 //
 // The forms take whole tiles only (the shapes below are multiples of 256 and of 16); the entry
 // takes any.
@@ -46,15 +46,24 @@ namespace {
 
 constexpr int kTile = 128, kPad = 132, kThreads = 256;
 
-template <int BK, int ST> constexpr int sharedBytes() { return 2 * ST * BK * kPad * 4; }
+// A block's columns and the pad of its staged B rows for TN outputs a thread along j (16 threads a row).
+template <int TN> __host__ __device__ constexpr int blockCols() { return 16 * TN; }
+template <int TN> __host__ __device__ constexpr int padB() { return blockCols<TN>() + 4; }
+template <int BK, int ST, int TN> constexpr int sharedBytes() { return ST * BK * (kPad + padB<TN>()) * 4; }
 
-template <int BK, int ST, bool V, bool Q> __global__ void __launch_bounds__(kThreads, 2)
+// TN: 8 (the entry's 8 x 8 a thread, 128 x 128 a block, two blocks a multiprocessor) or 16 (the
+// wide forms: 8 x 16 a thread, 128 x 256 a block, one block a multiprocessor, 128 sums and the
+// fragments in about 250 registers; per step of k a thread loads 24 values for 128 products, not
+// 16 for 64).
+
+template <int BK, int ST, bool V, bool Q, int TN = 8> __global__ void __launch_bounds__(kThreads, TN == 8 ? 2 : 1)
     pipe(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
          int M, int N, int K, float* __restrict__ out) {
+  constexpr int kCols = blockCols<TN>(), kPadB = padB<TN>();
   extern __shared__ __align__(16) float smem[];
   float* const sA = smem;                   // [ST][BK][kPad]: A[i][k] at [k][i - i0]
-  float* const sB = smem + ST * BK * kPad;  // [ST][BK][kPad]: B[k][j] at [k][j - j0]
-  const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kTile;
+  float* const sB = smem + ST * BK * kPad;  // [ST][BK][kPadB]: B[k][j] at [k][j - j0]
+  const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kCols;
   const int tx = Q ? threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8 : threadIdx.x % 16;
   const int ty = Q ? threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8 : threadIdx.x / 16;
   // A: element e = threadIdx.x + u * 256 of the tile is row (e / 8) % 128, k e % 8 + 8 * (e / 1024):
@@ -70,25 +79,25 @@ template <int BK, int ST, bool V, bool Q> __global__ void __launch_bounds__(kThr
   auto loadB = [&](int kt, int st) {
     if constexpr (V) {
 #pragma unroll
-      for (int u = 0; u < BK / 8; ++u) {
+      for (int u = 0; u < BK * kCols / 4 / kThreads; ++u) {
         const int e = threadIdx.x + u * kThreads;
-        const int r = (e % 32) * 4, q = e / 32;
-        culift_copy_async16(&sB[(st * BK + q) * kPad + r], &B[(long long)(kt + q) * N + j0 + r], 16);
+        const int r = (e % (kCols / 4)) * 4, q = e / (kCols / 4);
+        culift_copy_async16(&sB[(st * BK + q) * kPadB + r], &B[(long long)(kt + q) * N + j0 + r], 16);
       }
     } else {
 #pragma unroll
-      for (int u = 0; u < BK / 2; ++u) {
+      for (int u = 0; u < BK * kCols / kThreads; ++u) {
         const int e = threadIdx.x + u * kThreads;
-        const int r = e % kTile, q = e / kTile;
-        culift_copy_async(&sB[(st * BK + q) * kPad + r], &B[(long long)(kt + q) * N + j0 + r]);
+        const int r = e % kCols, q = e / kCols;
+        culift_copy_async(&sB[(st * BK + q) * kPadB + r], &B[(long long)(kt + q) * N + j0 + r]);
       }
     }
   };
-  float sum[8][8];
+  float sum[8][TN];
 #pragma unroll
   for (int m = 0; m < 8; ++m)
 #pragma unroll
-    for (int n = 0; n < 8; ++n) sum[m][n] = 0.0f;
+    for (int n = 0; n < TN; ++n) sum[m][n] = 0.0f;
 #pragma unroll
   for (int s = 0; s < ST - 1; ++s) {
     if (s * BK < K) {
@@ -111,100 +120,25 @@ template <int BK, int ST, bool V, bool Q> __global__ void __launch_bounds__(kThr
       culift_copy_commit();
     }
     const float* a = sA + st * BK * kPad;
-    const float* b = sB + st * BK * kPad;
+    const float* b = sB + st * BK * kPadB;
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
-      float v0[8], v1[8];
+      float v0[8], v1[TN];
 #pragma unroll
       for (int u = 0; u < 8; ++u) v0[u] = a[kk * kPad + (u / 4) * 64 + ty * 4 + u % 4];
 #pragma unroll
-      for (int u = 0; u < 8; ++u) v1[u] = b[kk * kPad + (u / 4) * 64 + tx * 4 + u % 4];
+      for (int u = 0; u < TN; ++u) v1[u] = b[kk * kPadB + (u / 4) * 64 + tx * 4 + u % 4];
 #pragma unroll
       for (int m = 0; m < 8; ++m)
 #pragma unroll
-        for (int n = 0; n < 8; ++n) sum[m][n] += v0[m] * v1[n];
+        for (int n = 0; n < TN; ++n) sum[m][n] += v0[m] * v1[n];
     }
     st = st == ST - 1 ? 0 : st + 1;
   }
 #pragma unroll
   for (int m = 0; m < 8; ++m)
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {
-      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (n / 4) * 64 + tx * 4 + n % 4;
-      const float r = (alpha * sum[m][n]) + (beta * C[(long long)i * N + j]);
-      out[(long long)i * N + j] = r;
-    }
-}
-
-// wide<BK, ST>: 128 x 256 outputs per block of 256 threads, 8 x 16 per thread (one block a
-// multiprocessor: 128 sums and the fragments take about 180 registers), a warp of 4 x 8 threads,
-// B copied 16 bytes at a time: per step of k a thread loads 24 values for 128 products (pipe: 16
-// for 64). Each output's products are summed in the entry's order: the same bits.
-constexpr int kWideCols = 256, kWidePad = 260;
-template <int BK, int ST> constexpr int wideSharedBytes() { return ST * BK * (kPad + kWidePad) * 4; }
-
-template <int BK, int ST> __global__ void __launch_bounds__(kThreads, 1)
-    wide(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
-         int M, int N, int K, float* __restrict__ out) {
-  extern __shared__ __align__(16) float smem[];
-  float* const sA = smem;                   // [ST][BK][kPad]: A[i][k] at [k][i - i0]
-  float* const sB = smem + ST * BK * kPad;  // [ST][BK][kWidePad]: B[k][j] at [k][j - j0]
-  const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kWideCols;
-  const int tx = threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8, ty = threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8;
-  auto load = [&](int kt, int st) {
-#pragma unroll
-    for (int u = 0; u < BK / 2; ++u) {
-      const int e = threadIdx.x + u * kThreads;
-      const int r = (e / 8) % kTile, q = e % 8 + 8 * (e / (8 * kTile));
-      culift_copy_async(&sA[(st * BK + q) * kPad + r], &A[(long long)(i0 + r) * K + kt + q]);
-    }
-#pragma unroll
-    for (int u = 0; u < BK / 4; ++u) {
-      const int e = threadIdx.x + u * kThreads;
-      const int r = (e % 64) * 4, q = e / 64;
-      culift_copy_async16(&sB[(st * BK + q) * kWidePad + r], &B[(long long)(kt + q) * N + j0 + r], 16);
-    }
-  };
-  float sum[8][16];
-#pragma unroll
-  for (int m = 0; m < 8; ++m)
-#pragma unroll
-    for (int n = 0; n < 16; ++n) sum[m][n] = 0.0f;
-#pragma unroll
-  for (int s = 0; s < ST - 1; ++s) {
-    if (s * BK < K) load(s * BK, s);
-    culift_copy_commit();
-  }
-  int st = 0;
-#pragma unroll 1
-  for (int kt = 0; kt < K; kt += BK) {
-    culift_copy_wait<ST - 2>();
-    __syncthreads();
-    {
-      const int next = kt + (ST - 1) * BK, sn = (st + ST - 1) % ST;
-      if (next < K) load(next, sn);
-      culift_copy_commit();
-    }
-    const float* a = sA + st * BK * kPad;
-    const float* b = sB + st * BK * kWidePad;
-#pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      float v0[8], v1[16];
-#pragma unroll
-      for (int u = 0; u < 8; ++u) v0[u] = a[kk * kPad + (u / 4) * 64 + ty * 4 + u % 4];
-#pragma unroll
-      for (int u = 0; u < 16; ++u) v1[u] = b[kk * kWidePad + (u / 4) * 64 + tx * 4 + u % 4];
-#pragma unroll
-      for (int m = 0; m < 8; ++m)
-#pragma unroll
-        for (int n = 0; n < 16; ++n) sum[m][n] += v0[m] * v1[n];
-    }
-    st = st == ST - 1 ? 0 : st + 1;
-  }
-#pragma unroll
-  for (int m = 0; m < 8; ++m)
-#pragma unroll
-    for (int n = 0; n < 16; ++n) {
+    for (int n = 0; n < TN; ++n) {
       const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (n / 4) * 64 + tx * 4 + n % 4;
       const float r = (alpha * sum[m][n]) + (beta * C[(long long)i * N + j]);
       out[(long long)i * N + j] = r;
@@ -217,19 +151,13 @@ struct Form {
   const char* name;
   Variant fn;
   int shared;
-  int cols = kTile;  // outputs a block along j
+  int cols;  // outputs a block along j
 };
 
-template <int BK, int ST, bool V, bool Q> Form form(const char* name) {
-  const Variant f = pipe<BK, ST, V, Q>;
-  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST>()));
-  return {name, f, sharedBytes<BK, ST>()};
-}
-
-template <int BK, int ST> Form wideForm(const char* name) {
-  const Variant f = wide<BK, ST>;
-  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, wideSharedBytes<BK, ST>()));
-  return {name, f, wideSharedBytes<BK, ST>(), kWideCols};
+template <int BK, int ST, bool V, bool Q, int TN = 8> Form form(const char* name) {
+  const Variant f = pipe<BK, ST, V, Q, TN>;
+  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST, TN>()));
+  return {name, f, sharedBytes<BK, ST, TN>(), blockCols<TN>()};
 }
 
 void fill(std::vector<float>& v, unsigned s) {
@@ -277,17 +205,12 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 
 int main() {
   const std::vector<Form> forms = {
-      form<8, 3, false, false>("pipe<8,3>"),
-      form<8, 3, false, true>("pipe<8,3,q>"),
-      form<8, 4, false, true>("pipe<8,4,q>"),
-      form<8, 3, true, true>("pipe<8,3,v,q>"),
-      form<16, 2, false, true>("pipe<16,2,q>"),
-      form<16, 3, false, true>("pipe<16,3,q>"),
-      form<16, 3, true, true>("pipe<16,3,v,q>"),
-      form<16, 4, true, true>("pipe<16,4,v,q>"),
-      wideForm<8, 3>("wide<8,3>"),
-      wideForm<8, 4>("wide<8,4>"),
-      wideForm<16, 3>("wide<16,3>"),
+      form<8, 3, false, false>("pipe<8,3>"),     form<8, 3, false, true>("pipe<8,3,q>"),
+      form<8, 4, false, true>("pipe<8,4,q>"),    form<8, 3, true, true>("pipe<8,3,v,q>"),
+      form<16, 2, false, true>("pipe<16,2,q>"),  form<16, 3, false, true>("pipe<16,3,q>"),
+      form<16, 3, true, true>("pipe<16,3,v,q>"), form<16, 4, true, true>("pipe<16,4,v,q>"),
+      form<8, 3, true, true, 16>("wide<8,3>"),   form<8, 4, true, true, 16>("wide<8,4>"),
+      form<16, 3, true, true, 16>("wide<16,3>"),
   };
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);
