@@ -151,7 +151,7 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
   }
   llvm::sys::fs::remove_directories(std::string(dir));
   CHECK(entries >= 40);
-  CHECK(forms >= 4);  // GemmCell_tiled128, SyrkCell_tiled128, GemmCellTf32_tc128, GramDot_tiled128
+  CHECK(forms >= 3);  // GemmCell_tiled128, SyrkCell_tiled128, GramDot_tiled128 (tensor-core tiles: one form)
   WARN(entries << " plan entries of the benchmark's kernels compiled by nvcc for sm_90 within their registers");
 }
 

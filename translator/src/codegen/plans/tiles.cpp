@@ -62,13 +62,14 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   return tiles;
 }
 
-// The 128-wide tiles (exact or on tensor cores) but the batched and the triangle's come in two
-// forms (TileWriter). Split so (ptxas, sm_90), the triangle's checked form spilled 80 B
-// (GramDot_sym128) and the batched GEMM's forms 16 B and 28 B (the batches' loop in each form, the
-// kernel choosing once per block).
+// The exact 128-wide tiles but the batched and the triangle's come in two forms (TileWriter).
+// Split so (ptxas, sm_90), the triangle's checked form spilled 80 B (GramDot_sym128) and the
+// batched GEMM's forms 16 B and 28 B (the batches' loop in each form, the kernel choosing once per
+// block). The tensor-core tiles keep one form: split, GemmCellTf32_tc128 spilled 16 B and ran at
+// 1.771 ms on the H200 against 1.506 ms in one form (docs/benchmarks.md).
 namespace {
 bool versionedTile(const PlanEntry& e) {
-  return e.tileRows >= 128 && e.blockMapping() != BlockMapping::Triangle &&
+  return e.tileRows >= 128 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle &&
          e.blockMapping() != BlockMapping::BatchedTiles2D;
 }
 }  // namespace
