@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The standalone harnesses of bench/gpu that compare an emitted entry with hand-written forms of
-# it (the 2-D and 3-D convolutions, the exact-order GEMM, the GEMM on tensor cores), on the GPU machine: the entries emitted there by the staged
+# it (the 2-D and 3-D convolutions, the exact-order GEMM, the GEMM on tensor cores by mma.sync and by wgmma), on the GPU machine: the entries emitted there by the staged
 # culift, each harness built with nvcc as its header says and run, and with NCU set, Nsight
 # Compute's instruction and throughput figures for the kernels NCU matches.
 #
-#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm tf32"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] scripts/gpu-harnesses.sh [BIN_DIR]
+#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm tf32 wgmma"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] scripts/gpu-harnesses.sh [BIN_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -14,16 +14,19 @@ work="$(mktemp -d)"
 mkdir -p "$out"
 cp bench/gpu/cuda_check.cuh "$work/"
 for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
+  arch=""
   case "$h" in
     conv2d) header=bench/gpu/conv_kernels.hpp emitted=conv.cu flags="" ;;
     conv3d) header=bench/gpu/stencil_kernels.hpp emitted=stencil.cu flags="-fmad=false" ;;
     gemm | tf32) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
+    # wgmma needs the sm_90a target (Hopper's own instructions)
+    wgmma) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" arch="-gencode=arch=compute_90a,code=sm_90a" ;;
     *) echo "gpu-harnesses: no harness $h"; continue ;;
   esac
   echo "== ${h}_variants"
   "$bin/culift" emit "$header" -o "$work/$emitted" -- -Iinclude > "$out/$h-emit.txt" 2>&1 || { tail -3 "$out/$h-emit.txt"; continue; }
   # shellcheck disable=SC2086
-  nvcc -O3 $flags -arch=sm_90 -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
+  nvcc -O3 $flags "${arch:--arch=sm_90}" -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
     { grep -m5 error "$out/$h-build.txt"; continue; }
   timeout 200 "$work/$h" | tee "$out/$h.txt"
   # The instruction mix of each kernel's SASS (static counts): fused multiply-adds against selects,

@@ -26,7 +26,7 @@ if want check; then
   echo "== gpu-check"
   OUT="$logs/check" timeout 540 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
   status=$?; failed $status
-  echo "gpu-check exit $status"; tail -n 40 "$logs/check.txt"
+  echo "gpu-check exit $status"; tail -n 120 "$logs/check.txt"  # the first failures come before the summary
 fi
 
 if want pearson; then

@@ -1,0 +1,327 @@
+// How fast the opt-in TF32 contraction can be on Hopper's warpgroup tensor-core instructions
+// (`wgmma.mma_async`, sm_90a) when its tiles are copied the way culift's entries copy them
+// (`cp.async` of 16 bytes, no bulk tensor copies), against the `mma.sync` forms of
+// tf32_variants.cu: a GEMM C = A·B of row-major fp32 matrices with TF32 products and fp32 sums.
+//
+// The instruction reads a tf32 operand from shared memory only with k contiguous ("K-major"); B
+// (k x n, n contiguous) is not, so the roles are turned: the warpgroup multiplies Bᵀ (its
+// fragments loaded from a staged B tile into registers, rounded by `cvt.rna` as the entries do)
+// by Aᵀ (A's tile as it lies, k contiguous, from shared memory through a descriptor with the
+// 128-byte swizzle), and holds Cᵀ's fragments: a block of 256 threads (two warpgroups) computes
+// 256 rows of A x 128 columns of B, each warpgroup 64 columns x 256 rows with
+// `wgmma.m64n256k8`, 128 sums a thread. A's operand enters the product as its top 19 bits (the
+// tensor cores drop the rest); B's is rounded.
+//
+// ST stages of k 32 (A's 32 KB and B's 17 KB each) in dynamic shared memory, ST - 2 copied ahead;
+// each thread waits for its copies, fences them for the tensor cores' reads
+// (`fence.proxy.async`), and a barrier opens the stage; the multiplies of one stage run while the
+// next stage's fragments load. kInFlight 1 keeps one group of `wgmma` in flight while the next
+// stage's fragments load; the device assembler then serializes the multiplies (its warning C7513:
+// ordinary instructions define a `wgmma`'s input registers inside the group's span), so the forms
+// wait for each stage's multiplies (kInFlight 0) and that one is timed beside them.
+//
+// On the GPU machine, `HARNESSES=wgmma OUT=... scripts/gpu-harnesses.sh` builds and runs it;
+// standalone:
+//
+//   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -Ibench/gpu -o wgmma_variants bench/gpu/wgmma_variants.cu
+//
+// Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
+// against a double-precision reference at 256 sampled outputs, relative to the sum of the
+// products' magnitudes (TF32's unit roundoff is 2^-11 ≈ 4.9e-4).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "cuda_check.cuh"
+
+namespace {
+
+constexpr int kBM = 256, kBN = 128, kBK = 32, kThreads = 256;
+constexpr int kPitchB = kBN + 8;             // a staged row of B, in floats (fragment loads in 32 banks)
+constexpr int kAStage = kBM * kBK * 4;       // bytes: 256 rows of 128 bytes, swizzled
+constexpr int kBStage = kBK * kPitchB * 4;   // bytes
+template <int ST> constexpr int sharedBytes() { return ST * (kAStage + kBStage) + 1024; }  // + alignment
+
+__device__ __forceinline__ void copy16(unsigned shared, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared), "l"(global));
+}
+__device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;"); }
+template <int N> __device__ __forceinline__ void waitCopies() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+__device__ __forceinline__ void fenceForTensorCores() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+__device__ __forceinline__ void wgmmaFence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ __forceinline__ void wgmmaCommit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wgmmaWait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
+}
+
+// A shared-memory matrix descriptor: K-major rows of 128 bytes, 128-byte swizzle (16-byte chunk c
+// of row r at chunk c ^ (r % 8), in atoms of 8 rows = 1024 bytes, 1024-byte aligned), the
+// start address and the stride between atoms (1024 bytes) in units of 16 bytes.
+__device__ __forceinline__ unsigned long long descriptor(unsigned address) {
+  return (unsigned long long)((address & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+
+template <bool kRound> __device__ __forceinline__ unsigned tf32(float x) {
+  unsigned r;
+  if (kRound) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  else r = __float_as_uint(x);
+  return r;
+}
+
+// D (64 x 256, fp32, 128 a thread) += A (64 x 8, tf32, 4 registers a thread) · B (8 x 256, from
+// shared memory through desc).
+__device__ __forceinline__ void wgmmaTf32m64n256k8(float (&d)[128], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                                                   unsigned long long desc) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc));
+}
+
+template <int ST, bool kRound, int kInFlight>
+__global__ void __launch_bounds__(kThreads, 1)
+    wgmmaGemm(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+  extern __shared__ unsigned char raw[];
+  const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  const unsigned aBase = (rawAddress + 1023) & ~1023u;  // ST stages of A, each 1024-byte aligned
+  const unsigned bBase = aBase + ST * kAStage;          // ST stages of B: [32][kPitchB] floats
+  const float* sB = reinterpret_cast<const float*>(raw + (bBase - rawAddress));
+  const int tid = threadIdx.x, wg = tid / 128, warp = tid % 128 / 32, lane = tid % 32;
+  const int g = lane / 4, t = lane % 4;
+  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
+  const int nb = wg * 64 + warp * 16;  // this warp's 16 columns of B (rows of the product Cᵀ)
+  auto load = [&](int kt, int st) {
+#pragma unroll
+    for (int u = 0; u < kBM * kBK / 4 / kThreads; ++u) {
+      const int e = tid + u * kThreads, r = e / 8, c = e % 8;
+      copy16(aBase + st * kAStage + r * 128 + ((c ^ (r % 8)) << 4), A + (long long)(m0 + r) * K + kt + c * 4);
+    }
+#pragma unroll
+    for (int u = 0; u < kBK * kBN / 4 / kThreads; ++u) {
+      const int e = tid + u * kThreads, r = e / (kBN / 4), c = e % (kBN / 4);
+      copy16(bBase + st * kBStage + (r * kPitchB + c * 4) * 4, B + (long long)(kt + r) * N + n0 + c * 4);
+    }
+  };
+  float d[128];
+#pragma unroll
+  for (int q = 0; q < 128; ++q) d[q] = 0.0f;
+  constexpr int kAhead = ST - 2;
+  const int nk = K / kBK;
+#pragma unroll
+  for (int s = 0; s < kAhead; ++s) {
+    if (s < nk) load(s * kBK, s);
+    commit();
+  }
+  unsigned f0[4][4], f1[4][4];
+  auto step = [&](int kt, unsigned (&f)[4][4]) {
+    waitCopies<kAhead - 1>();
+    fenceForTensorCores();
+    __syncthreads();
+    {
+      const int next = kt + kAhead;
+      if (next < nk) load(next * kBK, next % ST);
+      commit();
+    }
+    const int st = kt % ST;
+    const float* b = sB + st * (kBK * kPitchB);
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      f[s][0] = tf32<kRound>(b[(8 * s + t) * kPitchB + nb + g]);
+      f[s][1] = tf32<kRound>(b[(8 * s + t) * kPitchB + nb + g + 8]);
+      f[s][2] = tf32<kRound>(b[(8 * s + t + 4) * kPitchB + nb + g]);
+      f[s][3] = tf32<kRound>(b[(8 * s + t + 4) * kPitchB + nb + g + 8]);
+    }
+    wgmmaFence();
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
+    wgmmaCommit();
+    wgmmaWait<kInFlight>();
+  };
+#pragma unroll 1
+  for (int kt = 0; kt < nk; kt += 2) {
+    step(kt, f0);
+    if (kt + 1 < nk) step(kt + 1, f1);
+  }
+  wgmmaWait<0>();
+  // d[4j + q]: Cᵀ row nb + g + 8 (q / 2), column 8 j + 2 t + q % 2.
+#pragma unroll
+  for (int j = 0; j < 32; ++j)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
+      C[(long long)m * N + n] = d[4 * j + q];
+    }
+}
+
+// D (64 x 128, fp32, 64 a thread) += A (64 x 8, tf32) · B (8 x 128, tf32), both from shared memory through
+// descriptors.
+__device__ __forceinline__ void wgmmaTf32m64n128k8(float (&d)[64], unsigned long long descA, unsigned long long descB) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+      : "l"(descA), "l"(descB));
+}
+
+// Both operands from shared memory: A's tile as it lies (k contiguous, by `cp.async`) and B's tile
+// turned to k contiguous on the way (each thread loads 16-byte groups of a row of B into registers
+// one iteration ahead and stores their elements, rounded, into the swizzled rows of Bᵀ; a warp's
+// 32 lanes take 32 values of k, so each store lands in 32 banks). A block of 512 threads (four
+// warpgroups) computes 256 rows x 128 columns, each warpgroup 64 rows with `wgmma.m64n128k8`, 64
+// sums a thread.
+constexpr int kSsThreads = 512, kSsBN = 128;
+constexpr int kSsBStage = kSsBN * kBK * 4;  // bytes: 128 rows of Bᵀ, 128 bytes each, swizzled
+template <int ST> constexpr int ssSharedBytes() { return ST * (kAStage + kSsBStage) + 1024; }
+
+template <int ST, bool kRound>
+__global__ void __launch_bounds__(kSsThreads, 1)
+    wgmmaGemmSS(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
+  extern __shared__ unsigned char raw[];
+  const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  const unsigned aBase = (rawAddress + 1023) & ~1023u;
+  const unsigned bBase = aBase + ST * kAStage;
+  const int tid = threadIdx.x, wg = tid / 128, warp = tid / 32, lane = tid % 32;
+  const int g = lane % 32 / 4, t = lane % 4;
+  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kSsBN;
+  auto loadA = [&](int kt, int st) {
+#pragma unroll
+    for (int u = 0; u < kBM * kBK / 4 / kSsThreads; ++u) {
+      const int e = tid + u * kSsThreads, r = e / 8, c = e % 8;
+      copy16(aBase + st * kAStage + r * 128 + ((c ^ (r % 8)) << 4), A + (long long)(m0 + r) * K + kt + c * 4);
+    }
+  };
+  // B: lane = k of the stage, groups of 4 columns warp and warp + 16.
+  float4 held[2];
+  auto fetchB = [&](int kt) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u)
+      held[u] = *reinterpret_cast<const float4*>(B + (long long)(kt + lane) * N + n0 + 4 * (warp + 16 * u));
+  };
+  auto storeB = [&](int st) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const float v[4] = {held[u].x, held[u].y, held[u].z, held[u].w};
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        const int n = 4 * (warp + 16 * u) + c;
+        const unsigned at = bBase + st * kSsBStage + n * 128 + ((((lane >> 2) ^ (n % 8))) << 4) + (lane & 3) * 4;
+        asm volatile("st.shared.b32 [%0], %1;" ::"r"(at), "r"(tf32<kRound>(v[c])));
+      }
+    }
+  };
+  float d[64];
+#pragma unroll
+  for (int q = 0; q < 64; ++q) d[q] = 0.0f;
+  constexpr int kAhead = ST - 2;
+  const int nk = K / kBK;
+#pragma unroll
+  for (int s = 0; s < kAhead; ++s) {
+    if (s < nk) {
+      loadA(s * kBK, s);
+      fetchB(s * kBK);
+      storeB(s);
+    }
+    commit();
+  }
+  if (kAhead < nk) fetchB(kAhead * kBK);
+#pragma unroll 1
+  for (int kt = 0; kt < nk; ++kt) {
+    waitCopies<kAhead - 1>();
+    fenceForTensorCores();
+    __syncthreads();
+    const int next = kt + kAhead;
+    if (next < nk) loadA(next * kBK, next % ST);
+    commit();
+    const int st = kt % ST;
+    wgmmaFence();
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+      wgmmaTf32m64n128k8(d, descriptor(aBase + st * kAStage + wg * 64 * 128 + s * 32),
+                         descriptor(bBase + st * kSsBStage + s * 32));
+    wgmmaCommit();
+    if (next < nk) {
+      storeB(next % ST);
+      if (next + 1 < nk) fetchB((next + 1) * kBK);
+    }
+    wgmmaWait<1>();
+  }
+  wgmmaWait<0>();
+  // d[4j + q]: row 64 wg + 16 (warp % 4) + g + 8 (q / 2), column 8 j + 2 t + q % 2.
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int m = m0 + wg * 64 + warp % 4 * 16 + g + 8 * h, n = n0 + 8 * j + 2 * t;
+      *reinterpret_cast<float2*>(C + (long long)m * N + n) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+    }
+}
+
+}  // namespace
+
+int main() {
+  const int M = 4096, N = 4096, K = 4096;
+  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
+  unsigned s = 161803u;
+  auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return (float)(s >> 8) / 8388608.0f - 1.0f;
+  };
+  for (float& x : ha) x = next();
+  for (float& x : hb) x = next();
+  float *a, *b, *c;
+  CHECK(cudaMalloc(&a, ha.size() * 4));
+  CHECK(cudaMalloc(&b, hb.size() * 4));
+  CHECK(cudaMalloc(&c, hc.size() * 4));
+  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  auto report = [&](const char* name, auto&& launch) {
+    CHECK(cudaMemset(c, 0xff, hc.size() * 4));
+    launch();
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    const double ms = medianMs(launch, 10, 0);
+    CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
+    double worst = 0;
+    for (int q = 0; q < 256; ++q) {
+      const int i = (q * 977) % M, j = (q * 131 + 7) % N;
+      double want = 0, scale = 0;
+      for (int k = 0; k < K; ++k) {
+        const double p = (double)ha[(size_t)i * K + k] * hb[(size_t)k * N + j];
+        want += p;
+        scale += std::fabs(p);
+      }
+      const double e = std::fabs(hc[(size_t)i * N + j] - want) / scale;
+      worst = std::isnan(e) ? INFINITY : std::max(worst, e);
+    }
+    std::printf("%-28s %.3f ms  %6.1f TFLOP/s  max error %.2e of the products' magnitudes\n", name, ms,
+                2.0 * M * N * K / (ms * 1e9), worst);
+  };
+  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
+  struct Variant {
+    const char* name;
+    Kernel kernel;
+    int shared;
+  };
+  const Variant variants[] = {{"wgmma, 4 stages, rounded", wgmmaGemm<4, true, 0>, sharedBytes<4>()},
+                              {"wgmma, 4 stages, as they are", wgmmaGemm<4, false, 0>, sharedBytes<4>()},
+                              {"wgmma, 3 stages, rounded", wgmmaGemm<3, true, 0>, sharedBytes<3>()},
+                              {"wgmma, 4 stages, 1 in flight", wgmmaGemm<4, true, 1>, sharedBytes<4>()}};
+  const dim3 grid(N / kBN, M / kBM);
+  for (const auto& [name, kernel, shared] : variants) {
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    report(name, [&, k = kernel, bytes = shared] { k<<<grid, kThreads, bytes>>>(a, b, c, M, N, K); });
+  }
+  const Variant both[] = {{"wgmma, A and Bᵀ shared", wgmmaGemmSS<4, true>, ssSharedBytes<4>()},
+                          {"wgmma, A and Bᵀ shared, as they are", wgmmaGemmSS<4, false>, ssSharedBytes<4>()}};
+  const dim3 ssGrid(N / kSsBN, M / kBM);
+  for (const auto& [name, kernel, shared] : both) {
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    report(name, [&, k = kernel, bytes = shared] { k<<<ssGrid, kSsThreads, bytes>>>(a, b, c, M, N, K); });
+  }
+  return 0;
+}
