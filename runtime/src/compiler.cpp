@@ -29,7 +29,7 @@ CompiledImage compileImage(const Nvrtc& nvrtc, CompileCache* cache, const Compil
                            const CompileTarget& target) {
   CompiledImage result;
   result.target = target;
-  result.options.push_back((target.cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(target.arch));
+  result.options.push_back(nvrtcArchOption(target.arch, target.cubin));
   result.options.insert(result.options.end(), request.options.begin(), request.options.end());
   result.key = CacheKey::make(request.source, result.options, target.name(),
                               std::to_string(nvrtc.versionMajor()) + "." + std::to_string(nvrtc.versionMinor()),

@@ -118,6 +118,11 @@ std::shared_ptr<const Nvrtc> Nvrtc::load(std::string* whyNot) {
   return std::shared_ptr<const Nvrtc>(new Nvrtc(std::move(impl)));
 }
 
+std::string nvrtcArchOption(int arch, bool cubin) {
+  if (!cubin) return "-arch=compute_" + std::to_string(arch);
+  return "-arch=sm_" + std::to_string(arch) + (arch == 90 ? "a" : "");
+}
+
 Nvrtc::Nvrtc(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Nvrtc::~Nvrtc() = default;
 
@@ -132,7 +137,7 @@ CompileOutput Nvrtc::compile(const std::string& source, const std::string& progr
   CompileOutput out;
   // Without nvrtcGetCUBIN (NVRTC < 11.1) only PTX can be produced.
   out.cubin = cubin && n.getCUBIN && n.getCUBINSize;
-  out.options.push_back((out.cubin ? "-arch=sm_" : "-arch=compute_") + std::to_string(arch));
+  out.options.push_back(nvrtcArchOption(arch, out.cubin));
   out.options.insert(out.options.end(), extraOptions.begin(), extraOptions.end());
 
   auto start = std::chrono::steady_clock::now();

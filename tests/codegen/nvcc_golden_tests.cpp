@@ -157,6 +157,47 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
 
 // A CUDA program built by nvcc alone that calls the launchers of emitted kernels: 1-D, 2-D and
 // C-order 3-D. It always compiles and links here; it runs where a GPU is (else it says so).
+// The TF32 GEMM's entry on warpgroups, built as the runtime builds it for an sm_90 device
+// (machine code for sm_90a): its wgmma body is the one compiled (the instruction is in its PTX),
+// within its registers (one block a multiprocessor, 255 at most) without spills, and the device
+// assembler keeps the multiplies of a step in flight (no warning C7513 or C7515 that it serializes
+// them).
+TEST_CASE("the TF32 entry on warpgroups compiles for sm_90a with wgmma, without spills", "[codegen][nvcc]") {
+  const std::string nvcc = nvccOrSkip();
+  if (nvcc.empty()) return;
+  llvm::SmallString<128> dir;
+  REQUIRE_FALSE(llvm::sys::fs::createUniqueDirectory("culift-nvcc-wgmma", dir));
+  TranslateOptions options;
+  options.compilerArgs = {"-I" CULIFT_SOURCE_DIR "/include"};
+  TranslateResult r = translate(std::string(CULIFT_SOURCE_DIR) + "/bench/gpu/blas_cells.hpp", options);
+  INFO(r.formatDiagnostics());
+  REQUIRE(r.ok());
+  const Function* fn = r.module->find("GemmCellTf32");
+  REQUIRE(fn);
+  REQUIRE_FALSE(fn->planEntries.empty());
+  CHECK(fn->planEntries.front().kernelName == "GemmCellTf32_wg128");
+  const std::string cu = std::string(dir) + "/blas.cu", log = cu + ".log", ptx = cu + ".ptx";
+  std::ofstream(cu) << "#define CULIFT_ONLY_ENTRIES\n#define CULIFT_ENTRY_GemmCellTf32_wg128\n" << emitCuda(*r.module);
+  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
+  llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
+                             cu + ".cubin"};
+  REQUIRE(llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300) == 0);
+  std::stringstream text;
+  text << std::ifstream(log).rdbuf();
+  INFO(text.str());
+  CHECK(text.str().find("Function properties for GemmCellTf32_wg128") != std::string::npos);
+  CHECK(text.str().find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos);
+  CHECK(text.str().find("C7513") == std::string::npos);
+  CHECK(text.str().find("C7515") == std::string::npos);
+  llvm::StringRef toPtx[] = {nvcc, "-arch=compute_90a", "-ptx", cu, "-o", ptx};
+  REQUIRE(llvm::sys::ExecuteAndWait(nvcc, toPtx, std::nullopt, redirects, 300) == 0);
+  std::stringstream code;
+  code << std::ifstream(ptx).rdbuf();
+  CHECK(code.str().find("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32") != std::string::npos);
+  CHECK(code.str().find("fence.proxy.async.shared::cta") != std::string::npos);
+  llvm::sys::fs::remove_directories(std::string(dir));
+}
+
 TEST_CASE("an nvcc program launches lifted kernels through the emitted launchers", "[codegen][nvcc][gpu]") {
   const std::string nvcc = CULIFT_NVCC;
   if (nvcc.empty() || !fs::exists(nvcc)) {

@@ -47,7 +47,7 @@ TEST_CASE("NVRTC compiles a kernel to an sm_90 cubin", "[nvrtc]") {
   CHECK(std::string(out.image.begin(), out.image.begin() + 4) ==
         "\x7f"
         "ELF");
-  CHECK(out.options == std::vector<std::string>{"-arch=sm_90"});
+  CHECK(out.options == std::vector<std::string>{"-arch=sm_90a"});  // machine code for sm_90: sm_90a
   CHECK(out.milliseconds > 0);
 }
 
@@ -74,7 +74,7 @@ TEST_CASE("a failed compile keeps the log with the user's line and the options",
   CHECK(out.image.empty());
   CHECK(out.log.find("metrics.hpp(12)") != std::string::npos);
   CHECK(out.log.find("undefined_name") != std::string::npos);
-  CHECK(out.options == std::vector<std::string>{"-arch=sm_90", "--fmad=false"});
+  CHECK(out.options == std::vector<std::string>{"-arch=sm_90a", "--fmad=false"});
 }
 
 TEST_CASE("an invalid option fails the compile with a reason", "[nvrtc]") {

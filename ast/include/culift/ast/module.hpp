@@ -145,6 +145,15 @@ struct PlanEntry {
   BlockMapping blockMapping() const { return mapping ? *mapping : culift::blockMapping(plan); }
 };
 
+// An entry on warpgroups: the TF32 contraction's <f>_wg128 (wgmma where compiled for sm_90a, the
+// mma.sync entry's body elsewhere). The runtime takes it on sm_90 devices only.
+inline constexpr std::string_view kWarpgroupSuffix = "_wg128";
+inline bool onWarpgroups(const PlanEntry& e) {
+  const std::string_view name = e.kernelName;
+  return e.plan == LoopPlan::TensorCoreContraction && name.size() > kWarpgroupSuffix.size() &&
+         name.substr(name.size() - kWarpgroupSuffix.size()) == kWarpgroupSuffix;
+}
+
 struct Function {
   std::string name;
   Type returnType;

@@ -17,6 +17,11 @@ struct CompileOutput {
   double milliseconds = 0;  // wall time of nvrtcCompileProgram + image retrieval
 };
 
+// The -arch option for `arch` (machine code where `cubin`, else PTX): machine code for sm_90 is
+// for the architecture-specific sm_90a (the device is that architecture), so that the entries on
+// warpgroups (wgmma) compile; PTX stays portable.
+std::string nvrtcArchOption(int arch, bool cubin);
+
 class Nvrtc {
  public:
   // Loads NVRTC. Search: $CULIFT_NVRTC_PATH, libnvrtc.so.13, libnvrtc.so.12, libnvrtc.so,

@@ -46,19 +46,24 @@ void EntryWriter::printWith(const PrintRewrites& r, const Stmt& s, bool inEntryS
   out_.mapToGenerated();
 }
 
-CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& what, unsigned minBlocks) {
+CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& what, unsigned minBlocks,
+                                      const std::string& minBlocksSpelled) {
   return signature(e,
                    {fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
                     "; each output runs the loop in source order (the per-thread entry's bits)."},
-                   "", minBlocks);
+                   "", minBlocks, minBlocksSpelled);
 }
 
 CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment,
-                                         const std::string& extra, unsigned minBlocks) {
+                                         const std::string& extra, unsigned minBlocks,
+                                         const std::string& minBlocksSpelled) {
   out_.mapToGenerated();
   for (const std::string& c : comment) out_.say("// " + c);
-  return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) +
-                   (minBlocks ? ", " + str(minBlocks) : std::string()) + ") " + e.kernelName + "(" +
+  const std::string blocks = !minBlocksSpelled.empty() ? ", " + minBlocksSpelled
+                             : minBlocks               ? ", " + str(minBlocks)
+                                                       : std::string();
+  return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + blocks + ") " + e.kernelName +
+                   "(" +
                    params_.declarations + ", long long culift_first" + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
@@ -118,11 +123,12 @@ void EntryWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
   out_.say("culift_copy_async(&" + dst + " + culift_e, &" + src + ");");
 }
 
-void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays) {
+void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays, unsigned align,
+                                bool within) {
   const bool dynamic = e.sharedBytes > 0;
   if (dynamic)
-    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];  // " + str(e.sharedBytes) +
-             " bytes");
+    out_.say("extern __shared__ __align__(" + str(align) + ") unsigned char culift_dynamic_shared[];  // " +
+             str(e.sharedBytes) + " bytes");
   std::size_t offset = 0;
   for (const SharedArray& a : arrays) {
     if (!dynamic) {
@@ -136,7 +142,7 @@ void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArra
              str(offset) + ");  // " + a.comment);
     offset += a.bytes;
   }
-  if (dynamic && offset != e.sharedBytes)
+  if (dynamic && (within ? offset > e.sharedBytes : offset != e.sharedBytes))
     throw std::logic_error(e.kernelName + ": its shared arrays take " + std::to_string(offset) + " bytes of the " +
                            std::to_string(e.sharedBytes) + " it declares");
 }

@@ -52,11 +52,14 @@ class EntryWriter {
   // The entry's comment and `extern "C" __global__ ... {`; the scope closes the function.
   // `minBlocks`: the blocks an SM must hold at once (__launch_bounds__' second argument: the
   // device assembler then keeps the registers within their share); 0 says nothing.
-  CodeWriter::Scope header(const PlanEntry& e, const std::string& what, unsigned minBlocks = 0);
+  // (`minBlocksSpelled`, where not empty: the launch bound's blocks as the source spells them.)
+  CodeWriter::Scope header(const PlanEntry& e, const std::string& what, unsigned minBlocks = 0,
+                           const std::string& minBlocksSpelled = "");
   // The same with a comment of the entry's own (lines of `// ...`), and parameters of the entry's
   // own after the kernel's (`extra`, declarations; the runtime passes them by the entry's mapping).
   CodeWriter::Scope signature(const PlanEntry& e, const std::vector<std::string>& comment,
-                              const std::string& extra = "", unsigned minBlocks = 0);
+                              const std::string& extra = "", unsigned minBlocks = 0,
+                              const std::string& minBlocksSpelled = "");
   // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`; culift_nb first,
   // the batches, where the loop is planned per batch).
   void extents(bool columns);
@@ -81,7 +84,10 @@ class EntryWriter {
     std::string name, element, dims, comment;
     std::size_t bytes = 0;
   };
-  void declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays);
+  // `align`: of the dynamic allocation's start; `within`: the arrays may take less than the
+  // entry's dynamic shared memory (a body for another target of an entry that declares more).
+  void declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays, unsigned align = 16,
+                     bool within = false);
   // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
   // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its

@@ -34,6 +34,13 @@ unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile, unsigned pad, u
   return bytes <= kStaticSharedBytes ? 0u : static_cast<unsigned>(bytes);
 }
 
+// The row operand's stages (128 rows of k 32, no pad: the swizzle spreads the banks) and the
+// column operand's (k 32 rows of 128 + 8 columns, as the mma.sync entries stage them).
+unsigned warpgroupSharedBytes(const LoopAnalysis& a) {
+  (void)a;  // two float operands (tensorCoreForm)
+  return kWarpgroupStages * kWarpgroupStep * (128 + (128 + kTensorCoreTilePad)) * 4;
+}
+
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, std::string& reason) {
   // A tile stages what a row or a column of outputs shares; an element of one output is shared by none.
   if (!a.bothAxesReason.empty()) {
@@ -233,39 +240,58 @@ std::optional<TensorCoreForm> tensorCoreFormOf(const Function& fn, const LoopAna
 
 class TileWriter : EntryWriter {
  public:
-  TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
+  // `warpgroups`: the wgmma body of an entry on warpgroups (false for its mma.sync body).
+  TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, bool warpgroups)
       : EntryWriter(module, fn, out),
+        module_(module),
         e_(e),
         uniform_(UniformAnalyzer(module, fn, a_).run()),
         tc_(tensorCoreFormOf(fn, a_, e)),
+        wg_(warpgroups),
+        fallback_(!warpgroups && onWarpgroups(e)),
         pad_(tc_ ? kTensorCoreTilePad : kTilePad),
-        tm_(e.tileRows / 16),
-        tn_(e.tileCols / 16),
-        stages_(tileStages(e.tileRows)),
-        kStep_(tc_ ? kTensorCoreStep : tileStep(e.tileRows, widestElement())),
+        tm_(wg_ ? 32 : e.tileRows / 16),
+        tn_(wg_ ? 2 : e.tileCols / 16),
+        stages_(wg_ ? kWarpgroupStages : tileStages(e.tileRows)),
+        kStep_(wg_ ? kWarpgroupStep : tc_ ? kTensorCoreStep : tileStep(e.tileRows, widestElement())),
         triangle_(e.blockMapping() == BlockMapping::Triangle),
         // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
         // On tensor cores, the sums an mma leaves in the lane: 8 warps of (tileRows / 2) x (tileCols /
         // 4), each in mma tiles of 16 x 8, the lane's rows g and g + 8, columns 2 t and 2 t + 1 of each.
-        rowOf_(tc_ ? "culift_i0 + culift_wm + (culift_m / 2) * 16 + (culift_m % 2) * 8 + culift_g"
+        // On warpgroups, the sums wgmma leaves in the lane: the warpgroup's 64 columns by the
+        // block's 128 rows, the lane's rows 8 q + 2 t and 8 q + 2 t + 1 for q < 16, its warp's
+        // columns g and g + 8.
+        rowOf_(wg_   ? "culift_i0 + (culift_m / 2) * 8 + culift_t4 * 2 + culift_m % 2"
+               : tc_ ? "culift_i0 + culift_wm + (culift_m / 2) * 16 + (culift_m % 2) * 8 + culift_g"
                    : "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm_ / 4)) + " + culift_ty * 4 + culift_m % 4"),
-        colOf_(tc_ ? "culift_j0 + culift_wn + (culift_n / 2) * 8 + culift_t4 * 2 + culift_n % 2"
+        colOf_(wg_   ? "culift_j0 + culift_wn + culift_g + culift_n * 8"
+               : tc_ ? "culift_j0 + culift_wn + (culift_n / 2) * 8 + culift_t4 * 2 + culift_n % 2"
                    : "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn_ / 4)) + " + culift_tx * 4 + culift_n % 4"),
         bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
 
   void write() {
     if (batched() != (e_.blockMapping() == BlockMapping::BatchedTiles2D))
       throw std::logic_error("tiled entry " + e_.kernelName + " does not match the batches of " + fn_.name);
-    const std::string what = str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) +
-                             " threads, " +
-                             (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) +
-                                        " on tensor cores (" + std::string(culift::name(fn_.tensorCores)) +
-                                        " operands, fp32 sums; not exact), "
-                                  : std::string()) +
-                             str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " +
-                             str(kStep_) + (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
-                             (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
+    const std::string what = description();
     const unsigned minBlocks = e_.tileRows >= 128 ? 2 : 0;  // 128-wide: two blocks an SM, 128 registers a thread
+    if (wg_) {
+      // The wgmma body where compiled for sm_90a; elsewhere the mma.sync entry's body (the same
+      // block of outputs and threads, in less of the same shared memory).
+      const std::string body = str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " +
+                               str(e_.threads) + " threads, two warpgroups of 64 columns x " + str(e_.tileRows) +
+                               " rows on tensor cores (wgmma, tf32 operands, fp32 sums; not exact), " + str(tm_) +
+                               " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_);
+      // One block a multiprocessor for the wgmma body (its registers up to 255), two for the
+      // mma.sync body (128 registers, as the mma.sync entry).
+      CodeWriter::Scope entry = header(e_, body, 0, "CULIFT_WARPGROUP_BLOCKS");
+      out_.say("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)");
+      tileBody();
+      TileWriter mma(module_, fn_, e_, out_, false);
+      out_.say("#else  // the mma.sync body: " + mma.description());
+      mma.tileBody();
+      out_.say("#endif");
+      return;
+    }
     if (!versioned()) {
       CodeWriter::Scope entry = header(e_, what, minBlocks);
       tileBody();
@@ -288,6 +314,19 @@ class TileWriter : EntryWriter {
     dispatch();
   }
 
+  // What a block of the entry computes (its comment).
+  std::string description() const {
+    return str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) +
+                             " threads, " +
+                             (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) +
+                                        " on tensor cores (" + std::string(culift::name(fn_.tensorCores)) +
+                                        " operands, fp32 sums; not exact), "
+                                  : std::string()) +
+                             str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " +
+                             str(kStep_) + (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
+                             (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
+  }
+
  private:
   // The entry's work after its signature (a versioned entry's: one form's).
   void tileBody() {
@@ -295,7 +334,11 @@ class TileWriter : EntryWriter {
     aliases();
     stagedTiles();
     blockOrigin();
-    if (tc_) {
+    if (wg_) {
+      out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
+      out_.say("const int culift_g = culift_lane / 4, culift_t4 = culift_lane % 4;");
+      out_.say("const int culift_wn = culift_warp * 16;  // the warp's 16 columns (its warpgroup's 64)");
+    } else if (tc_) {
       out_.say("const int culift_lane = threadIdx.x % 32, culift_warp = threadIdx.x / 32;");
       out_.say(
           "const int culift_g = culift_lane / 4, culift_t4 = culift_lane % 4;  // the lane's rows and columns of an mma tile");
@@ -369,6 +412,9 @@ class TileWriter : EntryWriter {
                         const std::string& step) const;
   std::string offsetProduct(const StagedOperand& o, const std::string& a, const std::string& b) const;
   void copyElements(bool checked);
+  // Operand p staged k-major and swizzled (the row operand of an entry on warpgroups).
+  bool swizzled(std::size_t p) const { return wg_ && p == tc_->rowOperand; }
+  std::string stagedAt(std::size_t p) const;
   bool stepped(const StagedOperand& o) const;
   bool grouped(const StagedOperand& o) const;
   void groupSteps(std::size_t p);
@@ -384,14 +430,18 @@ class TileWriter : EntryWriter {
   void kStepBody();
   void kSteps(bool whole);
   void mmaSteps(bool whole);
+  void wgmmaSteps(bool whole);
   void loop();
   void loopOverK();
   void epilogue();
   unsigned rowsOf(const StagedOperand& o) const { return o.axis == 0 ? e_.tileRows : e_.tileCols; }
 
+  const Module& module_;
   const PlanEntry& e_;
   const UniformPrologue uniform_;
   const std::optional<TensorCoreForm> tc_;  // a tensor-core entry's loop
+  const bool wg_;                           // the wgmma body of an entry on warpgroups
+  const bool fallback_;                     // the mma.sync body of an entry on warpgroups
   const unsigned pad_;                      // of each staged row, in elements
   const unsigned tm_, tn_;                  // outputs per thread along i, j
   const unsigned stages_, kStep_;
@@ -420,12 +470,29 @@ void TileWriter::stagedTiles() {
   std::vector<SharedArray> arrays;
   for (size_t p = 0; p < a_.operands.size(); ++p) {
     const StagedOperand& o = a_.operands[p];
+    const std::string what = name(o.array) + "[" + printer_.printExpression(*o.index) + "]";
+    if (swizzled(p)) {
+      // Each stage rows of k (128 bytes), k's groups of 4 swizzled (stagedAt): the layout the
+      // tensor cores read through culift_wgmma_descriptor. Its stages are 1024-byte aligned.
+      arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
+                        "[" + str(stages_) + "][" + str(rowsOf(o) * kStep_) + "]", what + ", k-major, swizzled",
+                        std::size_t{stages_} * kStep_ * rowsOf(o) * byteSize(o.element)});
+      continue;
+    }
     arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
-                      "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + pad_) + "]",
-                      name(o.array) + "[" + printer_.printExpression(*o.index) + "]",
+                      "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + pad_) + "]", what,
                       std::size_t{stages_} * kStep_ * (rowsOf(o) + pad_) * byteSize(o.element)});
   }
-  declareShared(e_, arrays);
+  declareShared(e_, arrays, wg_ ? 1024 : 16, fallback_);
+}
+
+// The staged element (culift_q, culift_r) of operand p in stage culift_sc: [k][row], or in the
+// swizzled rows of k of an entry on warpgroups (group k / 4 of row r at group (k / 4) ^ (r % 8)).
+std::string TileWriter::stagedAt(std::size_t p) const {
+  if (swizzled(p))
+    return "culift_s" + str(p) + "[culift_sc][culift_r * " + str(kStep_) +
+           " + (((culift_q >> 2) ^ (culift_r & 7)) << 2) + (culift_q & 3)]";
+  return "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]";
 }
 
 // Where the block's tile starts, as its mapping says.
@@ -572,7 +639,7 @@ void TileWriter::copyElements(bool checked) {
     // A count the compiler knows (the loop unrolls, each element's address a step from the
     // last); measured on an H200 the loop from threadIdx.x stayed a loop, 26 instructions an element.
     const unsigned elements = rows * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
-    const std::string shared = "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]";
+    const std::string shared = stagedAt(p);
     if (!checked && grouped(o)) {
       // 16 bytes a copy (a whole tile is copied so only where culift_w<p>): groups of 4 consecutive
       // rows of one k, each thread's a constant step apart.
@@ -620,6 +687,11 @@ void TileWriter::copyElements(bool checked) {
       out_.say("const " + counterType() + " " + name(a_.counter) + " = culift_kb + culift_q;");
     }
     copyElement(o, shared);
+    if (checked && swizzled(p)) {
+      // The tensor cores read the whole stage: past the rows and the trip count, zeros.
+      inRange->otherwise();
+      out_.say(shared + " = 0.0f;");
+    }
   }
 }
 
@@ -766,6 +838,7 @@ void TileWriter::kSteps(bool whole) {
 // the format, and an mma per 16 x 8 tile of its sums (registers [2u][2v], [2u][2v + 1], [2u + 1][2v],
 // [2u + 1][2v + 1]). In the last tile, the fragments' elements past the trip count are zeros.
 void TileWriter::mmaSteps(bool whole) {
+  if (wg_) return wgmmaSteps(whole);
   const bool tf32 = fn_.tensorCores == TensorCores::TF32;
   const unsigned mmaK = tf32 ? 8 : 16, mt = tm_ / 2, nt = tn_ / 2;
   const std::string rowsA = str(e_.tileRows + pad_), rowsB = str(e_.tileCols + pad_);
@@ -812,6 +885,42 @@ void TileWriter::mmaSteps(bool whole) {
            "(" + sum("", "") + ", " + sum("", " + 1") + ", " + sum(" + 1", "") + ", " + sum(" + 1", " + 1") +
            ", culift_fa[culift_u][0], culift_fa[culift_u][1], culift_fa[culift_u][2], culift_fa[culift_u][3], "
            "culift_fb[culift_v][0], culift_fb[culift_v][1]);");
+}
+
+// The steps of k of a tile on warpgroups: the warp's fragments of the column operand's tile
+// (columns culift_wn + g and + 8 at k t and t + 4 of each step of 8; past the trip count zeros),
+// rounded to tf32, and per step one wgmma of its warpgroup's 64 columns by the block's rows (the
+// row operand's swizzled tile, read by the tensor cores as it lies: zeros past the trip count, as
+// its copies left them), waited for before the tile's stage is copied into again.
+void TileWriter::wgmmaSteps(bool whole) {
+  const std::string pitch = str(e_.tileCols + pad_), col = str(tc_->colOperand), row = str(tc_->rowOperand);
+  if (!whole) out_.say("const int culift_rem = (int)(culift_trip - culift_kt);  // the steps of k left in this tile");
+  out_.say("unsigned culift_fa[" + str(kStep_ / 8) + "][4];");
+  {
+    out_.say("#pragma unroll");
+    CodeWriter::Scope each = out_.open("for (int culift_ks = 0; culift_ks < " + str(kStep_ / 8) + "; ++culift_ks)");
+    out_.say("const int culift_kq = culift_ks * 8 + culift_t4;  // the lane's first k of the step");
+    out_.say("const float* culift_p = &culift_s" + col + "[culift_st][culift_kq][culift_wn + culift_g];");
+    const std::pair<unsigned, unsigned> at[4] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
+    for (unsigned q = 0; q < 4; ++q) {
+      const auto [r, k] = at[q];
+      const std::string offset = !k ? str(r) : str(k) + " * " + pitch + (r ? " + " + str(r) : std::string());
+      const std::string element = "culift_p[" + offset + "]";
+      out_.say("culift_fa[culift_ks][" + str(q) + "] = culift_tf32(" +
+               (whole ? element : "culift_kq" + (k ? " + " + str(k) : std::string()) + " < culift_rem ? " + element +
+                                      " : 0.0f") +
+               ");");
+    }
+  }
+  out_.say("culift_wgmma_fence();");
+  const std::string& acc = registerArrays_.at(tc_->sum);
+  out_.say("#pragma unroll");
+  out_.say("for (int culift_ks = 0; culift_ks < " + str(kStep_ / 8) + "; ++culift_ks)");
+  out_.say("  culift_wgmma_tf32(" + acc +
+           ", culift_fa[culift_ks][0], culift_fa[culift_ks][1], culift_fa[culift_ks][2], culift_fa[culift_ks][3], "
+           "culift_wgmma_descriptor(&culift_s" +
+           row + "[culift_st][culift_ks * 8]));");
+  out_.say("culift_wgmma_commit_wait();");
 }
 
 // The loop over k, tile by tile, stages - 1 tiles in flight: each step waits for its tile, one
@@ -882,6 +991,7 @@ void TileWriter::loopOverK() {
   CodeWriter::Scope tiles = out_.open(
       "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
+  if (wg_) out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
   out_.say("__syncthreads();");
   {
     CodeWriter::Scope next = out_.open("");
@@ -928,7 +1038,7 @@ void TileWriter::epilogue() {
 }  // namespace
 
 void emitTiledEntry(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
-  TileWriter(module, fn, entry, out).write();
+  TileWriter(module, fn, entry, out, onWarpgroups(entry)).write();
 }
 
 }  // namespace culift::codegen

@@ -31,6 +31,12 @@ inline constexpr unsigned kTilePad = 4;
 inline constexpr unsigned kTensorCoreTilePad = 8;
 // The k a tensor-core entry stages a tile: two mma steps of tf32, one of bf16 or fp16.
 inline constexpr unsigned kTensorCoreStep = 16;
+// A TF32 contraction's entry on warpgroups (<f>_wg128, wgmma on sm_90a; the mma.sync body where
+// compiled for another target): 128 x 128 outputs a block of two warpgroups, k 32 a stage in
+// three stages, the row operand's tile k-major with the 128-byte swizzle (1024-byte aligned: the
+// 1 KiB over its stages' bytes is the alignment's room).
+inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 3;
+unsigned warpgroupSharedBytes(const LoopAnalysis& analysis);
 
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,
 // that the values live across the loop and the staged tiles allow; none with `reason` saying why
