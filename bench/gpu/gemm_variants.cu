@@ -188,8 +188,8 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
   // each operand, as its declaration says).
   constexpr int kEntryShared = 2 * 3 * 8 * 132 * 4;
   CHECK(cudaFuncSetAttribute(GemmCell_tiled128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
-  const double entryMs = medianMs(
-      [&] { GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
+  const double entryMs =
+      medianMs([&] { GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
   std::printf("%d x %d x %d  GemmCell_tiled128   %.4f ms  %5.2f TFLOP/s\n", M, N, K, entryMs, flops / (entryMs * 1e9));
   std::vector<float> want(hc.size()), got(hc.size());
   CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
