@@ -246,7 +246,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
     if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
     if (entry.sharedBytes > limits.maxSharedPerBlock) continue;  // more shared memory than the device gives
-    if (onWarpgroups(entry) && device.arch() != 90) continue;     // wgmma is sm_90a's
+    if (onWarpgroups(entry) && device.arch() != 90) continue;    // wgmma is sm_90a's
     const std::optional<std::pair<Dim3, std::int64_t>> grid = band ? band : entryGrid(entry, sized, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;

@@ -101,8 +101,14 @@ RawModule::RawModule(Engine& engine, std::string source, std::string programName
   request.options = compileOptions(engine.options(), extraOptions);
   request.translatorVersion = engine.options().translatorVersion;
   CompiledImage compiled = compileImage(nvrtc, &engine.cache(), request, chooseTarget(nvrtc, engine.device().arch()));
-  m.record = {programName,           compiled.target.name(), compiled.fromCache,
-              compiled.milliseconds, compiled.options,       compiled.log, false, {}};
+  m.record = {programName,
+              compiled.target.name(),
+              compiled.fromCache,
+              compiled.milliseconds,
+              compiled.options,
+              compiled.log,
+              false,
+              {}};
 
   m.api->check(m.api->cuDeviceGet(&m.device, engine.device().ordinal), "cuDeviceGet");
   m.api->check(m.api->cuDevicePrimaryCtxRetain(&m.context, m.device), "cuDevicePrimaryCtxRetain");

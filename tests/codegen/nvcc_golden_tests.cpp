@@ -179,12 +179,13 @@ TEST_CASE("the TF32 entry on warpgroups compiles for sm_90a with wgmma, without 
   const std::string cu = std::string(dir) + "/blas.cu", log = cu + ".log", ptx = cu + ".ptx";
   std::ofstream(cu) << "#define CULIFT_ONLY_ENTRIES\n#define CULIFT_ENTRY_GemmCellTf32_wg128\n" << emitCuda(*r.module);
   const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
-  llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
+  llvm::StringRef build[] = {nvcc,         "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
                              cu + ".cubin"};
-  REQUIRE(llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300) == 0);
+  const int status = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
   std::stringstream text;
   text << std::ifstream(log).rdbuf();
   INFO(text.str());
+  REQUIRE(status == 0);
   CHECK(text.str().find("Function properties for GemmCellTf32_wg128") != std::string::npos);
   CHECK(text.str().find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos);
   CHECK(text.str().find("C7513") == std::string::npos);

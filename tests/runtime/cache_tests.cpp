@@ -217,7 +217,7 @@ TEST_CASE("a compile error raises CompileError with the log and the options", "[
     FAIL("no CompileError");
   } catch (const CompileError& e) {
     CHECK(e.log().find("stats.hpp(7)") != std::string::npos);
-    CHECK(e.options() == std::vector<std::string>{"-arch=sm_90", "--fmad=false"});
+    CHECK(e.options() == std::vector<std::string>{"-arch=sm_90a", "--fmad=false"});
     CHECK(e.arch() == 90);
     CHECK(std::string(e.what()).find("stats.hpp(7)") != std::string::npos);
   }

@@ -1346,7 +1346,13 @@ TEST_CASE("tensor-core entries stay within the contract's bound of the exact sum
     REQUIRE(fn);
     INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
     REQUIRE(fn->loopPlan == LoopPlan::TensorCoreContraction);
-    for (const PlanEntry& e : fn->planEntries) entriesDeclared.insert(e.kernelName);
+    // The entries this device takes: on sm_90 the entry on warpgroups in place of the 128-wide
+    // mma.sync one, elsewhere not that entry.
+    const bool hopper = strict->device().arch() == 90;
+    const bool warpgroups = std::any_of(fn->planEntries.begin(), fn->planEntries.end(),
+                                        [](const PlanEntry& e) { return onWarpgroups(e); });
+    for (const PlanEntry& e : fn->planEntries)
+      if (onWarpgroups(e) ? hopper : !(hopper && warpgroups && e.tileRows == 128)) entriesDeclared.insert(e.kernelName);
     for (const auto& [ni, nj, nk] : shapes) {
       INFO(ni << " x " << nj << ", k " << nk);
       const LaunchPlan plan = LaunchPlanner::for2D(ni, nj, 32, 8);

@@ -6,8 +6,10 @@
 
 namespace culift::rttest {
 
-// The formats' unit roundoff: tf32 and fp16 keep 11 significant bits, bf16 8.
-inline constexpr double kTf32Roundoff = 0x1p-11, kFp16Roundoff = 0x1p-11, kBf16Roundoff = 0x1p-8;
+// The formats' unit roundoff: fp16 keeps 11 significant bits, bf16 8; tf32 11 rounded to nearest,
+// or truncated where the tensor cores read an fp32 operand from shared memory (the entries on
+// warpgroups): 2^-10 covers both.
+inline constexpr double kTf32Roundoff = 0x1p-10, kFp16Roundoff = 0x1p-11, kBf16Roundoff = 0x1p-8;
 
 // For s = s0 + the sum of a_k b_k over `terms` k: |s~ - s| <= (2 u + (terms + 2) 2^-22) *
 // `magnitude`, magnitude = |s0| + the sum of |a_k| |b_k|.

@@ -1237,12 +1237,21 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
   const Function& gemm = function(r, "Gemm");
   CHECK(gemm.tensorCores == TensorCores::TF32);
   CHECK(gemm.loopPlan == LoopPlan::TensorCoreContraction);
-  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_tc128", "Gemm_tc64"});
-  REQUIRE(gemm.planEntries.size() == 2);
-  CHECK(gemm.planEntries[0].blockMapping() == BlockMapping::Tiles2D);
-  CHECK(gemm.planEntries[0].threads == 256);
-  CHECK(gemm.planEntries[0].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);  // above 48 KiB: dynamic
-  CHECK(gemm.planEntries[1].sharedBytes == 0);
+  // TF32 on warpgroups first (wgmma on sm_90a), then the mma.sync entries.
+  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_wg128", "Gemm_tc128", "Gemm_tc64"});
+  REQUIRE(gemm.planEntries.size() == 3);
+  CHECK(onWarpgroups(gemm.planEntries[0]));
+  CHECK_FALSE(onWarpgroups(gemm.planEntries[1]));
+  for (std::size_t e : {0, 1}) {
+    CHECK(gemm.planEntries[e].blockMapping() == BlockMapping::Tiles2D);
+    CHECK(gemm.planEntries[e].threads == 256);
+    CHECK(gemm.planEntries[e].tileRows == 128);
+    CHECK(gemm.planEntries[e].tileCols == 128);
+  }
+  // Three stages of k 32: A's 128 rows unpadded (swizzled), B's 128 + 8 columns.
+  CHECK(gemm.planEntries[0].sharedBytes == 3 * 32 * (128 + 136) * 4 + 1024);  // + the 1024-byte alignment's room
+  CHECK(gemm.planEntries[1].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);       // above 48 KiB: dynamic
+  CHECK(gemm.planEntries[2].sharedBytes == 0);
   CHECK(gemm.loopPlanReason.find("tf32 operands, fp32 sums") != std::string::npos);
   {
     // The tensor-core tiles come in one form (split as the exact ones are, the 128-wide one spilled
@@ -1255,12 +1264,31 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
     const std::string text = cuda.substr(entry, cuda.find("\n}\n", entry) - entry);
     CHECK(text.find("culift_mma_tf32(") != std::string::npos);
     CHECK(text.find("culift_rem") != std::string::npos);
+    // The entry on warpgroups: wgmma where compiled for sm_90a (A's tile swizzled, zeros past its
+    // end, fenced for the tensor cores), the mma.sync body elsewhere; one block a multiprocessor
+    // with wgmma, two without.
+    const std::size_t wg = cuda.find(" Gemm_wg128(");
+    REQUIRE(wg != std::string::npos);
+    const std::string wgText = cuda.substr(wg, cuda.find("\n}\n", wg) - wg);
+    const std::size_t sm90a = wgText.find("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"), other = wgText.find("#else");
+    REQUIRE(sm90a != std::string::npos);
+    REQUIRE(other != std::string::npos);
+    const std::string wgmma = wgText.substr(sm90a, other - sm90a), mma = wgText.substr(other);
+    CHECK(wgmma.find("culift_wgmma_tf32(") != std::string::npos);
+    CHECK(wgmma.find("culift_fence_async_shared();") != std::string::npos);
+    CHECK(wgmma.find("((culift_q >> 2) ^ (culift_r & 7))") != std::string::npos);
+    CHECK(wgmma.find("= 0.0f;") != std::string::npos);
+    CHECK(wgmma.find("culift_mma_tf32(") == std::string::npos);
+    CHECK(mma.find("culift_mma_tf32(") != std::string::npos);
+    CHECK(mma.find("culift_wgmma_tf32(") == std::string::npos);
+    CHECK(cuda.find("__launch_bounds__(256, CULIFT_WARPGROUP_BLOCKS) Gemm_wg128(") != std::string::npos);
   }
   // `s = s + b * a` with the operands in either order, a symmetric kernel too: the opt-in comes first.
   const Function& gram = function(r, "Gram");
   CHECK(gram.tensorCores == TensorCores::BF16);
   CHECK(gram.loopPlan == LoopPlan::TensorCoreContraction);
   CHECK(gram.loopPlanReason.find("bf16 operands") != std::string::npos);
+  CHECK(entryNames(gram) == std::vector<std::string>{"Gram_tc128", "Gram_tc64"});  // warpgroups: tf32 only
   // Not one sum of products of float operands: the exact plans, with the reason.
   for (const char* name : {"TwoSums", "Doubles"}) {
     const Function& f = function(r, name);

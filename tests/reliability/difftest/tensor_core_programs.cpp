@@ -91,7 +91,9 @@ std::vector<float> tensorCoreValues(const TensorCoreProgram& p, unsigned which, 
   return v;
 }
 
-double tensorCoreUnitRoundoff(TensorCores format) { return format == TensorCores::BF16 ? 0x1p-8 : 0x1p-11; }
+double tensorCoreUnitRoundoff(TensorCores format) {
+  return format == TensorCores::BF16 ? 0x1p-8 : format == TensorCores::TF32 ? 0x1p-10 : 0x1p-11;
+}
 
 double tensorCoreBoundFactor(const TensorCoreProgram& p) {
   return 2 * tensorCoreUnitRoundoff(p.format) + static_cast<double>(p.nk + 4) * 0x1p-22;

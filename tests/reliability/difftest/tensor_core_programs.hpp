@@ -32,7 +32,7 @@ TensorCoreProgram tensorCoreProgram(std::uint64_t seed, unsigned index);
 // 2^-14 (fp16's smallest normal) are zeros, as the contract's fp16 range asks.
 std::vector<float> tensorCoreValues(const TensorCoreProgram& p, unsigned which, std::size_t count);
 
-// The format's unit roundoff (2^-11 tf32 and fp16, 2^-8 bf16) and the bound's factor on the
+// The format's unit roundoff (2^-10 tf32: rounded or truncated; 2^-11 fp16, 2^-8 bf16) and the bound's factor on the
 // twin's magnitude: 2u + (nk + 4) 2^-22 (the entry's error, the loop as written in fp32, and the
 // statement after the loop rounded twice).
 double tensorCoreUnitRoundoff(TensorCores format);

@@ -11,6 +11,7 @@
 #include <barrier>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,8 @@
 
 #include "emulated_launch.hpp"
 
+// The entries on warpgroups take their wgmma body (host_prelude.hpp emulates it).
+#define __CUDA_ARCH_FEAT_SM90_ALL 1
 #define __device__
 #define __global__
 #define __host__
@@ -40,6 +43,8 @@ struct alignas(16) uint4 {
   unsigned int x, y, z, w;
 };
 
+// A shared address's bits: the host address (the entries on warpgroups align their stages by it).
+inline std::size_t __cvta_generic_to_shared(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 inline void __syncthreads() { culift_emulation::barrier->arrive_and_wait(); }
 // Whether `p` holds for every thread of the block (each thread passes it once).
 inline int __syncthreads_and(int p) {

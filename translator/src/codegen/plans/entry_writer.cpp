@@ -63,8 +63,7 @@ CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<s
                              : minBlocks               ? ", " + str(minBlocks)
                                                        : std::string();
   return out_.open("extern \"C\" __global__ void __launch_bounds__(" + str(e.threads) + blocks + ") " + e.kernelName +
-                   "(" +
-                   params_.declarations + ", long long culift_first" + (extra.empty() ? "" : ", " + extra) + ")");
+                   "(" + params_.declarations + ", long long culift_first" + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
 void EntryWriter::extents(bool columns) {
@@ -126,9 +125,19 @@ void EntryWriter::copyChunk(const StagedOperand& o, const std::string& dst) {
 void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArray>& arrays, unsigned align,
                                 bool within) {
   const bool dynamic = e.sharedBytes > 0;
-  if (dynamic)
-    out_.say("extern __shared__ __align__(" + str(align) + ") unsigned char culift_dynamic_shared[];  // " +
-             str(e.sharedBytes) + " bytes");
+  if (dynamic && align > 16) {
+    // The arrays from the allocation's first `align`-byte boundary (the allocation `align` bytes over
+    // theirs): its start is 16-byte aligned.
+    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_raw[];  // " + str(e.sharedBytes) +
+             " bytes");
+    out_.say("unsigned char* const culift_dynamic_shared = culift_dynamic_raw + ((" + str(align) +
+             "u - ((unsigned)__cvta_generic_to_shared(culift_dynamic_raw) & " + str(align - 1) + "u)) & " +
+             str(align - 1) + "u);");
+  } else if (dynamic) {
+    out_.say("extern __shared__ __align__(16) unsigned char culift_dynamic_shared[];  // " + str(e.sharedBytes) +
+             " bytes");
+  }
+  const std::size_t room = dynamic && align > 16 ? align : 0;  // bytes the alignment may take
   std::size_t offset = 0;
   for (const SharedArray& a : arrays) {
     if (!dynamic) {
@@ -142,7 +151,7 @@ void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArra
              str(offset) + ");  // " + a.comment);
     offset += a.bytes;
   }
-  if (dynamic && (within ? offset > e.sharedBytes : offset != e.sharedBytes))
+  if (dynamic && (within ? offset + room > e.sharedBytes : offset + room != e.sharedBytes))
     throw std::logic_error(e.kernelName + ": its shared arrays take " + std::to_string(offset) + " bytes of the " +
                            std::to_string(e.sharedBytes) + " it declares");
 }

@@ -38,7 +38,7 @@ unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile, unsigned pad, u
 // column operand's (k 32 rows of 128 + 8 columns, as the mma.sync entries stage them).
 unsigned warpgroupSharedBytes(const LoopAnalysis& a) {
   (void)a;  // two float operands (tensorCoreForm)
-  return kWarpgroupStages * kWarpgroupStep * (128 + (128 + kTensorCoreTilePad)) * 4;
+  return kWarpgroupStages * kWarpgroupStep * (128 + (128 + kTensorCoreTilePad)) * 4 + 1024;  // + the alignment's room
 }
 
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, std::string& reason) {
@@ -253,7 +253,9 @@ class TileWriter : EntryWriter {
         tm_(wg_ ? 32 : e.tileRows / 16),
         tn_(wg_ ? 2 : e.tileCols / 16),
         stages_(wg_ ? kWarpgroupStages : tileStages(e.tileRows)),
-        kStep_(wg_ ? kWarpgroupStep : tc_ ? kTensorCoreStep : tileStep(e.tileRows, widestElement())),
+        kStep_(wg_   ? kWarpgroupStep
+               : tc_ ? kTensorCoreStep
+                     : tileStep(e.tileRows, widestElement())),
         triangle_(e.blockMapping() == BlockMapping::Triangle),
         // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
         // On tensor cores, the sums an mma leaves in the lane: 8 warps of (tileRows / 2) x (tileCols /
@@ -261,11 +263,13 @@ class TileWriter : EntryWriter {
         // On warpgroups, the sums wgmma leaves in the lane: the warpgroup's 64 columns by the
         // block's 128 rows, the lane's rows 8 q + 2 t and 8 q + 2 t + 1 for q < 16, its warp's
         // columns g and g + 8.
-        rowOf_(wg_   ? "culift_i0 + (culift_m / 2) * 8 + culift_t4 * 2 + culift_m % 2"
-               : tc_ ? "culift_i0 + culift_wm + (culift_m / 2) * 16 + (culift_m % 2) * 8 + culift_g"
+        rowOf_(wg_ ? "culift_i0 + (culift_m / 2) * 8 + culift_t4 * 2 + culift_m % 2"
+               : tc_
+                   ? "culift_i0 + culift_wm + (culift_m / 2) * 16 + (culift_m % 2) * 8 + culift_g"
                    : "culift_i0 + (culift_m / 4) * " + str(e.tileRows / (tm_ / 4)) + " + culift_ty * 4 + culift_m % 4"),
-        colOf_(wg_   ? "culift_j0 + culift_wn + culift_g + culift_n * 8"
-               : tc_ ? "culift_j0 + culift_wn + (culift_n / 2) * 8 + culift_t4 * 2 + culift_n % 2"
+        colOf_(wg_ ? "culift_j0 + culift_wn + culift_g + culift_n * 8"
+               : tc_
+                   ? "culift_j0 + culift_wn + (culift_n / 2) * 8 + culift_t4 * 2 + culift_n % 2"
                    : "culift_j0 + (culift_n / 4) * " + str(e.tileCols / (tn_ / 4)) + " + culift_tx * 4 + culift_n % 4"),
         bit_("(1ull << (culift_m * " + str(tn_) + " + culift_n))") {}
 
@@ -316,15 +320,13 @@ class TileWriter : EntryWriter {
 
   // What a block of the entry computes (its comment).
   std::string description() const {
-    return str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) +
-                             " threads, " +
-                             (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) +
-                                        " on tensor cores (" + std::string(culift::name(fn_.tensorCores)) +
-                                        " operands, fp32 sums; not exact), "
-                                  : std::string()) +
-                             str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " +
-                             str(kStep_) + (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
-                             (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
+    return str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
+           (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) + " on tensor cores (" +
+                      std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
+                : std::string()) +
+           str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+           (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
+           (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
   }
 
  private:
@@ -907,8 +909,8 @@ void TileWriter::wgmmaSteps(bool whole) {
       const std::string offset = !k ? str(r) : str(k) + " * " + pitch + (r ? " + " + str(r) : std::string());
       const std::string element = "culift_p[" + offset + "]";
       out_.say("culift_fa[culift_ks][" + str(q) + "] = culift_tf32(" +
-               (whole ? element : "culift_kq" + (k ? " + " + str(k) : std::string()) + " < culift_rem ? " + element +
-                                      " : 0.0f") +
+               (whole ? element
+                      : "culift_kq" + (k ? " + " + str(k) : std::string()) + " < culift_rem ? " + element + " : 0.0f") +
                ");");
     }
   }

@@ -33,8 +33,8 @@ inline constexpr unsigned kTensorCoreTilePad = 8;
 inline constexpr unsigned kTensorCoreStep = 16;
 // A TF32 contraction's entry on warpgroups (<f>_wg128, wgmma on sm_90a; the mma.sync body where
 // compiled for another target): 128 x 128 outputs a block of two warpgroups, k 32 a stage in
-// three stages, the row operand's tile k-major with the 128-byte swizzle (1024-byte aligned: the
-// 1 KiB over its stages' bytes is the alignment's room).
+// three stages, the row operand's tile k-major with the 128-byte swizzle (its stages 1024-byte
+// aligned: the entry's dynamic shared memory is 1 KiB over its stages', the alignment's room).
 inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 3;
 unsigned warpgroupSharedBytes(const LoopAnalysis& analysis);
 
