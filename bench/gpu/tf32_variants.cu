@@ -33,6 +33,7 @@
 #include "blas.cu"
 
 #include "cuda_check.cuh"
+#include "tf32_gemm.cuh"
 
 namespace {
 
@@ -53,12 +54,7 @@ __device__ __forceinline__ void copy4(void* shared, const void* global) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(s), "l"(global));
 }
 
-template <bool kRound> __device__ __forceinline__ unsigned tf32(float x) {
-  unsigned r;
-  if (kRound) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  else r = __float_as_uint(x);
-  return r;
-}
+using tf32gemm::tf32;
 
 __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], const unsigned (&b)[2]) {
   asm volatile(
@@ -163,69 +159,28 @@ template <bool kRound, int BK = 32, bool kVecA = true, bool kVecB = true> __glob
 }  // namespace
 
 int main() {
-  const int M = 4096, N = 4096, K = 4096;
-  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
-  unsigned s = 161803u;
-  auto next = [&] {
-    s = s * 1664525u + 1013904223u;
-    return (float)(s >> 8) / 8388608.0f - 1.0f;
-  };
-  for (float& x : ha) x = next();
-  for (float& x : hb) x = next();
-  float *a, *b, *c;
-  CHECK(cudaMalloc(&a, ha.size() * 4));
-  CHECK(cudaMalloc(&b, hb.size() * 4));
-  CHECK(cudaMalloc(&c, hc.size() * 4));
-  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  // The time of `launch` and the largest error of what it leaves in c.
-  auto report = [&](const char* name, auto&& launch) {
-    launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    const double ms = medianMs(launch, 10, 0);
-    CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
-    double worst = 0;
-    for (int q = 0; q < 256; ++q) {
-      const int i = (q * 977) % M, j = (q * 131 + 7) % N;
-      double want = 0, scale = 0;
-      for (int k = 0; k < K; ++k) {
-        const double p = (double)ha[(size_t)i * K + k] * hb[(size_t)k * N + j];
-        want += p;
-        scale += std::fabs(p);
-      }
-      worst = std::max(worst, std::fabs(hc[(size_t)i * N + j] - want) / scale);
-    }
-    std::printf("%-24s %.3f ms  %6.1f TFLOP/s  max error %.2e of the products' magnitudes\n", name, ms,
-                2.0 * M * N * K / (ms * 1e9), worst);
-  };
-  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
+  tf32gemm::Gemm gemm;
+  const int M = gemm.M, N = gemm.N, K = gemm.K;
   // The form, then what each of its choices is worth (rounded operands, as the entry): k of 16 a
   // stage, and either operand copied 4 bytes at a time.
-  struct Variant {
-    const char* name;
-    Kernel kernel;
-    int shared;
-  };
-  const Variant variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>, sharedBytes<32>()},
-                              {"tf32 bits as they are", gemmTf32<false>, sharedBytes<32>()},
-                              {"rounded, k 16 a stage", gemmTf32<true, 16>, sharedBytes<16>()},
-                              {"rounded, A by 4 bytes", gemmTf32<true, 32, false, true>, sharedBytes<32>()},
-                              {"rounded, B by 4 bytes", gemmTf32<true, 32, true, false>, sharedBytes<32>()},
-                              {"rounded, both by 4 bytes", gemmTf32<true, 32, false, false>, sharedBytes<32>()}};
+  const tf32gemm::Variant variants[] = {{"tf32 rounded (cvt.rna)", gemmTf32<true>, sharedBytes<32>()},
+                                        {"tf32 bits as they are", gemmTf32<false>, sharedBytes<32>()},
+                                        {"rounded, k 16 a stage", gemmTf32<true, 16>, sharedBytes<16>()},
+                                        {"rounded, A by 4 bytes", gemmTf32<true, 32, false, true>, sharedBytes<32>()},
+                                        {"rounded, B by 4 bytes", gemmTf32<true, 32, true, false>, sharedBytes<32>()},
+                                        {"rounded, both by 4 bytes", gemmTf32<true, 32, false, false>,
+                                         sharedBytes<32>()}};
   const dim3 grid(N / kBn, M / kBm);
-  for (const auto& [name, kernel, shared] : variants) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-    report(name, [&, k = kernel, bytes = shared] { k<<<grid, kThreads, bytes>>>(a, b, c, M, N, K); });
-  }
+  gemm.run(variants, grid, kThreads);
   // The emitted entry: its stages in dynamic shared memory (3 x 16 x 136 floats of each operand, as
   // its declaration says), the outputs alpha * sum + beta * C with beta 0.
   constexpr int kEntryShared = 2 * 3 * 16 * 136 * 4;
   float* c0;
-  CHECK(cudaMalloc(&c0, hc.size() * 4));
-  CHECK(cudaMemset(c0, 0, hc.size() * 4));
+  CHECK(cudaMalloc(&c0, (size_t)M * N * 4));
+  CHECK(cudaMemset(c0, 0, (size_t)M * N * 4));
   CHECK(cudaFuncSetAttribute(GemmCellTf32_tc128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
-  report("GemmCellTf32_tc128",
-         [&] { GemmCellTf32_tc128<<<grid, 256, kEntryShared>>>(a, b, c0, 1.0f, 0.0f, K, N, c, M, N, 0); });
+  gemm.report("GemmCellTf32_tc128", [&] {
+    GemmCellTf32_tc128<<<grid, 256, kEntryShared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, K, N, gemm.c, M, N, 0);
+  });
   return 0;
 }

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "cuda_check.cuh"
+#include "tf32_gemm.cuh"
 
 namespace {
 
@@ -64,12 +65,7 @@ __device__ __forceinline__ unsigned long long descriptor(unsigned address) {
   return (unsigned long long)((address & 0x3FFFF) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
 
-template <bool kRound> __device__ __forceinline__ unsigned tf32(float x) {
-  unsigned r;
-  if (kRound) asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  else r = __float_as_uint(x);
-  return r;
-}
+using tf32gemm::tf32;
 
 // D (64 x 256, fp32, 128 a thread) += A (64 x 8, tf32, 4 registers a thread) · B (8 x 256, from
 // shared memory through desc).
@@ -284,64 +280,14 @@ template <int ST, bool kRound> __global__ void __launch_bounds__(kSsThreads, 1)
 }  // namespace
 
 int main() {
-  const int M = 4096, N = 4096, K = 4096;
-  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
-  unsigned s = 161803u;
-  auto next = [&] {
-    s = s * 1664525u + 1013904223u;
-    return (float)(s >> 8) / 8388608.0f - 1.0f;
-  };
-  for (float& x : ha) x = next();
-  for (float& x : hb) x = next();
-  float *a, *b, *c;
-  CHECK(cudaMalloc(&a, ha.size() * 4));
-  CHECK(cudaMalloc(&b, hb.size() * 4));
-  CHECK(cudaMalloc(&c, hc.size() * 4));
-  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  auto report = [&](const char* name, auto&& launch) {
-    CHECK(cudaMemset(c, 0xff, hc.size() * 4));
-    launch();
-    CHECK(cudaGetLastError());
-    CHECK(cudaDeviceSynchronize());
-    const double ms = medianMs(launch, 10, 0);
-    CHECK(cudaMemcpy(hc.data(), c, hc.size() * 4, cudaMemcpyDeviceToHost));
-    double worst = 0;
-    for (int q = 0; q < 256; ++q) {
-      const int i = (q * 977) % M, j = (q * 131 + 7) % N;
-      double want = 0, scale = 0;
-      for (int k = 0; k < K; ++k) {
-        const double p = (double)ha[(size_t)i * K + k] * hb[(size_t)k * N + j];
-        want += p;
-        scale += std::fabs(p);
-      }
-      const double e = std::fabs(hc[(size_t)i * N + j] - want) / scale;
-      worst = std::isnan(e) ? INFINITY : std::max(worst, e);
-    }
-    std::printf("%-28s %.3f ms  %6.1f TFLOP/s  max error %.2e of the products' magnitudes\n", name, ms,
-                2.0 * M * N * K / (ms * 1e9), worst);
-  };
-  using Kernel = void (*)(const float*, const float*, float*, int, int, int);
-  struct Variant {
-    const char* name;
-    Kernel kernel;
-    int shared;
-  };
-  const Variant variants[] = {{"wgmma, 4 stages, rounded", wgmmaGemm<4, true, 0>, sharedBytes<4>()},
-                              {"wgmma, 4 stages, as they are", wgmmaGemm<4, false, 0>, sharedBytes<4>()},
-                              {"wgmma, 3 stages, rounded", wgmmaGemm<3, true, 0>, sharedBytes<3>()},
-                              {"wgmma, 4 stages, 1 in flight", wgmmaGemm<4, true, 1>, sharedBytes<4>()}};
-  const dim3 grid(N / kBN, M / kBM);
-  for (const auto& [name, kernel, shared] : variants) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-    report(name, [&, k = kernel, bytes = shared] { k<<<grid, kThreads, bytes>>>(a, b, c, M, N, K); });
-  }
-  const Variant both[] = {{"wgmma, A and Bᵀ shared", wgmmaGemmSS<4, true>, ssSharedBytes<4>()},
-                          {"wgmma, A and Bᵀ shared, as they are", wgmmaGemmSS<4, false>, ssSharedBytes<4>()}};
-  const dim3 ssGrid(N / kSsBN, M / kBM);
-  for (const auto& [name, kernel, shared] : both) {
-    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-    report(name, [&, k = kernel, bytes = shared] { k<<<ssGrid, kSsThreads, bytes>>>(a, b, c, M, N, K); });
-  }
+  tf32gemm::Gemm gemm;
+  const tf32gemm::Variant variants[] = {{"wgmma, 4 stages, rounded", wgmmaGemm<4, true, 0>, sharedBytes<4>()},
+                                        {"wgmma, 4 stages, as they are", wgmmaGemm<4, false, 0>, sharedBytes<4>()},
+                                        {"wgmma, 3 stages, rounded", wgmmaGemm<3, true, 0>, sharedBytes<3>()},
+                                        {"wgmma, 4 stages, 1 in flight", wgmmaGemm<4, true, 1>, sharedBytes<4>()}};
+  gemm.run(variants, dim3(gemm.N / kBN, gemm.M / kBM), kThreads);
+  const tf32gemm::Variant both[] = {{"wgmma, A and Bᵀ shared", wgmmaGemmSS<4, true>, ssSharedBytes<4>()},
+                                    {"wgmma, A and Bᵀ shared, as they are", wgmmaGemmSS<4, false>, ssSharedBytes<4>()}};
+  gemm.run(both, dim3(gemm.N / kSsBN, gemm.M / kBM), kSsThreads);
   return 0;
 }

@@ -966,7 +966,7 @@ std::string TileWriter::offsetProduct(const StagedOperand& o, const std::string&
   return "(int)((unsigned)" + a + " * (unsigned)(" + b + "))";
 }
 
-// The 128-wide tiles (exact or on tensor cores; not the batched ones nor the triangle's:
+// The exact 128-wide tiles (not the batched ones, the triangle's or the tensor-core ones:
 // versionedTile) come in two forms, each a device function of its own, and the kernel takes one
 // per block: where every tile of the block is whole (its rows and columns in range, the grouped
 // operands aligned, the trip count a multiple of the step), copies unchecked and whole steps of k
