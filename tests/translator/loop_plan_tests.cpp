@@ -93,13 +93,13 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     // (inlined) where every tile is whole, the grouped operand aligned and the trip count a
     // multiple of the step, the other form (a call: registers of its own) elsewhere.
     const std::string gemm128 = entryText("Gemm_tiled128");
-    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 8 == 0)) "
-                       "culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 8 == 0 && culift_trip <= "
+                       "2147418112)) culift_Gemm_tiled128_whole(") != std::string::npos);
     CHECK(gemm128.find("else culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(entryText("Gram_tiled128")
-              .find("if (__syncthreads_and(culift_whole && culift_trip % 8 == 0)) "
+              .find("if (__syncthreads_and(culift_whole && culift_trip % 8 == 0 && culift_trip <= 2147418112)) "
                     "culift_Gram_tiled128_whole(") != std::string::npos);
     const std::string whole = formText("culift_Gemm_tiled128_whole"), edge = formText("culift_Gemm_tiled128_edge");
     // The whole form: no checked copy, no partial step of k; the int indices' offsets in 32 bits.
@@ -108,6 +108,11 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     CHECK(whole.find(partialStep) == std::string::npos);
     CHECK(whole.find("A + (int)((unsigned)culift_x0 + (unsigned)culift_kc * (unsigned)culift_dk0)") !=
           std::string::npos);
+    // ... and k counted in 32 bits (the dispatch takes it for trip counts that leave room).
+    CHECK(whole.find("unsigned culift_x0, culift_dk0, culift_du0;") != std::string::npos);
+    CHECK(whole.find("for (int culift_kt = 0;") != std::string::npos);
+    CHECK(edge.find("long long culift_x0, culift_dk0, culift_du0;") != std::string::npos);
+    CHECK(edge.find("for (long long culift_kt = 0;") != std::string::npos);
     CHECK(whole.find("B + (int)((unsigned)culift_y1 + (unsigned)culift_kc * (unsigned)culift_dk1)") !=
           std::string::npos);
     CHECK(edge.find(checkedCopy) != std::string::npos);
@@ -303,6 +308,23 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
     CHECK_FALSE(f.planEntries[0].squareOnly);
   }
   CHECK(std::string(culift::name(LoopPlan::BatchedTiledContraction)) == "batched tiled contraction");
+  // The 128-wide batched tiles come in two forms of one batch each, both calls (registers of their
+  // own); the kernel loops over its batches and takes a form per batch. The 64-wide keep one form.
+  {
+    const std::string& cuda = r.module->cudaSource;
+    const std::size_t at = cuda.find(") Bmm_batched128(");
+    REQUIRE(at != std::string::npos);
+    const std::string bmm = cuda.substr(at, cuda.find("\n}\n", at) - at);
+    CHECK(bmm.find("for (int b = (int)(culift_first + blockIdx.z); b < culift_nb; b += (int)gridDim.z)") !=
+          std::string::npos);
+    CHECK(bmm.find("culift_Bmm_batched128_whole(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
+                   "culift_first, b);") != std::string::npos);
+    CHECK(bmm.find("else culift_Bmm_batched128_edge(") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_whole(") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_edge(") != std::string::npos);
+    CHECK(cuda.find("const int b = culift_batch;") != std::string::npos);
+    CHECK(cuda.find("culift_Bmm_batched64_whole") == std::string::npos);
+  }
   // The operands: A along i (rows) with the batch in its index, C4 along p (columns) without it.
   const codegen::KernelAnalysis doitgen = codegen::analyzeKernel(function(r, "Doitgen"));
   REQUIRE(doitgen.loop);
