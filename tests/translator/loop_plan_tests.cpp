@@ -83,7 +83,10 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     };
     CHECK(formText("culift_Gemm_tiled128_whole").find(q) != std::string::npos);
     CHECK(formText("culift_Gemm_tiled128_edge").find(q) != std::string::npos);
-    CHECK(entryText("Gemm_tiled64").find(row) != std::string::npos);
+    for (const char* name : {"culift_Gemm_tiled64_whole", "culift_Gemm_tiled64_edge"}) {
+      INFO(name);
+      CHECK(formText(name).find(row) != std::string::npos);
+    }
     CHECK(entryText("Gram_sym128").find(row) != std::string::npos);
     for (const char* name : {"culift_Gram_tiled128_whole", "culift_Gram_tiled128_edge"}) {
       INFO(name);
@@ -118,12 +121,14 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     CHECK(edge.find(checkedCopy) != std::string::npos);
     CHECK(edge.find(partialStep) != std::string::npos);
     CHECK(edge.find("A + (culift_x0 + culift_kc * culift_dk0)") != std::string::npos);
-    // The 64-wide tiles and the triangle's keep one form (the triangle's checked form spilled as a
-    // function of its own).
-    CHECK(cuda.find("culift_Gemm_tiled64_whole") == std::string::npos);
+    // The 64-wide tiles come in two forms too (the whole one inlined); the triangle's keep one form
+    // (its checked form spilled as a function of its own).
+    CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled64_whole(") != std::string::npos);
+    CHECK(formText("culift_Gemm_tiled64_whole").find(checkedCopy) == std::string::npos);
+    CHECK(formText("culift_Gemm_tiled64_edge").find(checkedCopy) != std::string::npos);
     CHECK(cuda.find("culift_Gram_sym128_whole") == std::string::npos);
+    CHECK(cuda.find("culift_Gram_sym64_whole") == std::string::npos);
     CHECK(entryText("Gram_sym128").find(checkedCopy) != std::string::npos);
-    CHECK(entryText("Gemm_tiled64").find(checkedCopy) != std::string::npos);
   }
   // Locals standing for i * n and j * n are compared as what they stand for; the early return
   // on the diagonal is symmetric too.
@@ -135,9 +140,10 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(matvec.loopPlan == LoopPlan::RowReduction);
   CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
   CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
-  // The 128-wide tile's two forms share its stages in dynamic shared memory; the 64-wide one's are static.
+  // Each tile's two forms share its stages in dynamic shared memory (8 values of k a stage at 128
+  // wide, 16 at 64).
   CHECK(gemm.planEntries[0].sharedBytes == 2 * 3 * 8 * (128 + 4) * 4);
-  CHECK(gemm.planEntries[1].sharedBytes == 0);
+  CHECK(gemm.planEntries[1].sharedBytes == 2 * 3 * 16 * (64 + 4) * 4);
 
   // syr2k: four staged arrays; three stages of their tiles take more than 48 KiB, so they are
   // dynamic shared memory.
@@ -308,8 +314,8 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
     CHECK_FALSE(f.planEntries[0].squareOnly);
   }
   CHECK(std::string(culift::name(LoopPlan::BatchedTiledContraction)) == "batched tiled contraction");
-  // The 128-wide batched tiles come in two forms of one batch each, both calls (registers of their
-  // own); the kernel loops over its batches and takes a form per batch. The 64-wide keep one form.
+  // The batched tiles come in two forms of one batch each, both calls (registers of their own); the
+  // kernel loops over its batches and takes a form per batch.
   {
     const std::string& cuda = r.module->cudaSource;
     const std::size_t at = cuda.find(") Bmm_batched128(");
@@ -323,7 +329,7 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_edge(") != std::string::npos);
     CHECK(cuda.find("const int b = culift_batch;") != std::string::npos);
-    CHECK(cuda.find("culift_Bmm_batched64_whole") == std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched64_whole(") != std::string::npos);
   }
   // The operands: A along i (rows) with the batch in its index, C4 along p (columns) without it.
   const codegen::KernelAnalysis doitgen = codegen::analyzeKernel(function(r, "Doitgen"));

@@ -62,15 +62,17 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   return tiles;
 }
 
-// The exact 128-wide tiles but the triangle's come in two forms (TileWriter). Split so (ptxas,
-// sm_90), the triangle's checked form spilled 80 B (GramDot_sym128). The batched tiles' forms take
-// one batch each, the kernel looping over the batches and choosing a form per batch (with the
-// batches' loop in each form they spilled 16 B and 28 B). The tensor-core tiles keep one form:
-// split, GemmCellTf32_tc128 spilled 16 B and ran at 1.771 ms on the H200 against 1.506 ms in one
-// form (docs/benchmarks.md).
+// The exact tiles but the triangle's come in two forms (TileWriter). Split so (ptxas, sm_90), the
+// triangle's checked form spilled 80 B (GramDot_sym128). The batched tiles' forms take one batch
+// each, the kernel looping over the batches and choosing a form per batch (with the batches' loop
+// in each form they spilled 16 B and 28 B). The 64-wide tiles' whole forms run the loop over k in
+// a third fewer instructions (ptxas, sm_90: GemmCell_tiled64 340 for 256 products against 532 for
+// 272 in one form, Syr2kCell_tiled64 1033 against 1368), without spills. The tensor-core tiles keep
+// one form: split, GemmCellTf32_tc128 spilled 16 B and ran at 1.771 ms on the H200 against 1.506 ms
+// in one form (docs/benchmarks.md).
 namespace {
 bool versionedTile(const PlanEntry& e) {
-  return e.tileRows >= 128 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle;
+  return e.tileRows >= 64 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle;
 }
 }  // namespace
 
@@ -874,9 +876,9 @@ std::string TileWriter::offsetProduct(const StagedOperand& o, const std::string&
   return "(int)((unsigned)" + a + " * (unsigned)(" + b + "))";
 }
 
-// The exact 128-wide tiles (not the batched ones, the triangle's or the tensor-core ones:
-// versionedTile) come in two forms, each a device function of its own, and the kernel takes one
-// per block: where every tile of the block is whole (its rows and columns in range, the grouped
+// The exact tiles (not the triangle's or the tensor-core ones: versionedTile) come in two forms,
+// each a device function of its own, and the kernel takes one per block (and batch): where every
+// tile of the block is whole (its rows and columns in range, the grouped
 // operands aligned, the trip count a multiple of the step), copies unchecked and whole steps of k
 // only; elsewhere the checked form. Measured on an H100 (GemmCell, 4096³): the loop without the
 // checked copies and the partial steps took 3.17-3.19 ms where the one loop of both took
