@@ -1138,8 +1138,11 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(std::string(name(LoopPlan::Convolution)) == "convolution");
   CHECK(moduleFileId(LoopPlan::Convolution) == 16);
   const std::string& cuda = r.module->cudaSource;
-  // The padding test is a flag per position and term; the term runs under it, never added as 0.
-  CHECK(cuda.find("if (((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  // The padding test is a flag per position and term (its comparisons joined by & : no branch per
+  // comparison); the term runs under it, never added as 0.
+  CHECK(cuda.find("if ((bool)((((oh * stride) - pad) + r) >= 0) & (bool)((((oh * stride) - pad) + r) < H) & "
+                  "(bool)((((ow * stride) - pad) + s) >= 0) & (bool)((((ow * stride) - pad) + s) < W))") !=
+        std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
   // The image of a position through nk / K alone, the filter's channel through nk % K: both
   // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
@@ -1151,8 +1154,8 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   // current one's products, then into the stages.
   // Each thread gathers at one position (culift_gpp) of the tile; the stage takes a zero where the
   // term does not run.
-  CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_gpp] + culift_d0[culift_nxt][culift_qq]];") !=
-        std::string::npos);
+  CHECK(cuda.find("const float* const culift_gx0 = x + culift_b0[culift_gpp];") != std::string::npos);
+  CHECK(cuda.find("culift_r0[culift_u] = culift_gx0[culift_d0[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_run ? culift_r0[culift_u] : (float)0;") !=
         std::string::npos);
   // A warp holds 4 x 8 threads: its loads of a term's positions read one wavefront.
@@ -1174,6 +1177,33 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
   CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
+}
+
+TEST_CASE("loop plans: a convolution's flags join the padding test's comparisons only where each is safe alone",
+          "[loop-plan][convolution]") {
+  // A division in a term of the chain (it may divide by zero where an earlier term is false): the
+  // chain as written, evaluated term by term.
+  auto conv = [](const std::string& fn, const std::string& test) {
+    return "CULIFT_KERNEL_INDEX(k, oh, ow)\nfloat " + fn +
+           "(const float* x, const float* w, int C, int H, int W, int R, int S, int d, int k, int oh, int ow) {\n"
+           "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c)\n    for (int r = 0; r < R; ++r)\n"
+           "      for (int s = 0; s < S; ++s) {\n        const int y = oh - 1 + r, xx = ow - 1 + s;\n"
+           "        if (" +
+           test +
+           ") acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + y) * W + xx];\n      }\n"
+           "  return acc;\n}\n";
+  };
+  TranslateResult r = lift(conv("Joined", "y >= 0 && y < H && xx >= 0 && xx < W") +
+                           conv("Divides", "d != 0 && y / d < H && xx >= 0 && xx < W"));
+  for (const char* fn : {"Joined", "Divides"}) {
+    INFO(fn << ": " << function(r, fn).loopPlanReason);
+    CHECK(function(r, fn).loopPlan == LoopPlan::Convolution);
+  }
+  const std::string& cuda = r.module->cudaSource;
+  CHECK(cuda.find("if ((bool)(((oh - 1) + r) >= 0) & (bool)(((oh - 1) + r) < H) & (bool)(((ow - 1) + s) >= 0) & "
+                  "(bool)(((ow - 1) + s) < W))") != std::string::npos);
+  CHECK(cuda.find("if ((((d != 0) && ((((oh - 1) + r) / d) < H)) && (((ow - 1) + s) >= 0)) && (((ow - 1) + s) < W))") !=
+        std::string::npos);
 }
 
 TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where the index separates",
@@ -1202,7 +1232,7 @@ TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where
     REQUIRE(at != std::string::npos);
     return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
   };
-  CHECK(entry("Separates").find("= x[culift_b1[culift_gpp] + culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
+  CHECK(entry("Separates").find("= culift_gx1[culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
   CHECK(entry("Unsigned").find("culift_b1[") == std::string::npos);
   CHECK(entry("Divided").find("culift_b1[") == std::string::npos);
