@@ -50,6 +50,8 @@ void BatchedGemm_kernel(const float*, const float*, const float*, float, int, in
                         long long);
 void BatchedGemm_batched64(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
                            long long, long long);
+void BatchedGemm_batched128(const float*, const float*, const float*, float, int, int, int, float*, long long,
+                            long long, long long, long long);
 // tests/runtime/data/stencil_kernels.hpp: a 2-D stencil and the 27-point convolution.
 void Jacobi_kernel(const float*, int, int, float*, long long, long long);
 void Jacobi_walk(const float*, int, int, float*, long long, long long, long long);
@@ -338,6 +340,38 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
   });
   CHECK(sameBits(got, want));
+}
+
+TEST_CASE("emulated on the host, the batched 128-wide tiles' two forms give the per-thread bits",
+          "[emulated][tiled][batched]") {
+  // Each block takes a form per batch: whole and partial blocks side by side in every batch, k not a
+  // multiple of 8 (the checked form everywhere), B's rows not a multiple of 4 (no 16-byte groups),
+  // k of 0; 3 batches over 2 blocks along z, and a launch in two parts (batch 0, then 1 on).
+  for (const auto& [m, n, nk] :
+       {std::tuple{130, 256, 16}, std::tuple{128, 128, 20}, std::tuple{128, 130, 8}, std::tuple{128, 128, 0}}) {
+    INFO(m << " x " << n << ", k " << nk);
+    const int nb = 3;
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(nb) * m * nk + 1, 18),
+                             B = values<float>(static_cast<std::size_t>(nb) * nk * n + 1, 19),
+                             C = values<float>(static_cast<std::size_t>(nb) * m * n, 20);
+    std::vector<float> want(static_cast<std::size_t>(nb) * m * n, -7.0f), got(want.size(), -7.0f),
+        parts(want.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2), [&] {
+      BatchedGemm_kernel(A.data(), B.data(), C.data(), 0.75f, m, nk, n, want.data(), nb, m, n);
+    });
+    const dim3 grid(blocks(n, 128), blocks(m, 128), 2);
+    culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] {
+      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
+    });
+    CHECK(sameBits(got, want));
+    culiftEmulatedLaunch(dim3(grid.x, grid.y, 1), dim3(256, 1, 1), [&] {
+      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), 1, m, n, 0);
+    });
+    culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] {
+      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), nb, m, n, 1);
+    });
+    CHECK(sameBits(parts, want));
+  }
 }
 
 TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[emulated][stencil]") {

@@ -83,7 +83,10 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     };
     CHECK(formText("culift_Gemm_tiled128_whole").find(q) != std::string::npos);
     CHECK(formText("culift_Gemm_tiled128_edge").find(q) != std::string::npos);
-    CHECK(entryText("Gemm_tiled64").find(row) != std::string::npos);
+    for (const char* name : {"culift_Gemm_tiled64_whole", "culift_Gemm_tiled64_edge"}) {
+      INFO(name);
+      CHECK(formText(name).find(row) != std::string::npos);
+    }
     CHECK(entryText("Gram_sym128").find(row) != std::string::npos);
     for (const char* name : {"culift_Gram_tiled128_whole", "culift_Gram_tiled128_edge"}) {
       INFO(name);
@@ -93,13 +96,13 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     // (inlined) where every tile is whole, the grouped operand aligned and the trip count a
     // multiple of the step, the other form (a call: registers of its own) elsewhere.
     const std::string gemm128 = entryText("Gemm_tiled128");
-    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 8 == 0)) "
-                       "culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 8 == 0 && culift_trip <= "
+                       "2147418112)) culift_Gemm_tiled128_whole(") != std::string::npos);
     CHECK(gemm128.find("else culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(entryText("Gram_tiled128")
-              .find("if (__syncthreads_and(culift_whole && culift_trip % 8 == 0)) "
+              .find("if (__syncthreads_and(culift_whole && culift_trip % 8 == 0 && culift_trip <= 2147418112)) "
                     "culift_Gram_tiled128_whole(") != std::string::npos);
     const std::string whole = formText("culift_Gemm_tiled128_whole"), edge = formText("culift_Gemm_tiled128_edge");
     // The whole form: no checked copy, no partial step of k; the int indices' offsets in 32 bits.
@@ -108,17 +111,24 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     CHECK(whole.find(partialStep) == std::string::npos);
     CHECK(whole.find("A + (int)((unsigned)culift_x0 + (unsigned)culift_kc * (unsigned)culift_dk0)") !=
           std::string::npos);
+    // ... and k counted in 32 bits (the dispatch takes it for trip counts that leave room).
+    CHECK(whole.find("unsigned culift_x0, culift_dk0, culift_du0;") != std::string::npos);
+    CHECK(whole.find("for (int culift_kt = 0;") != std::string::npos);
+    CHECK(edge.find("long long culift_x0, culift_dk0, culift_du0;") != std::string::npos);
+    CHECK(edge.find("for (long long culift_kt = 0;") != std::string::npos);
     CHECK(whole.find("B + (int)((unsigned)culift_y1 + (unsigned)culift_kc * (unsigned)culift_dk1)") !=
           std::string::npos);
     CHECK(edge.find(checkedCopy) != std::string::npos);
     CHECK(edge.find(partialStep) != std::string::npos);
     CHECK(edge.find("A + (culift_x0 + culift_kc * culift_dk0)") != std::string::npos);
-    // The 64-wide tiles and the triangle's keep one form (the triangle's checked form spilled as a
-    // function of its own).
-    CHECK(cuda.find("culift_Gemm_tiled64_whole") == std::string::npos);
+    // The 64-wide tiles come in two forms too (the whole one inlined); the triangle's keep one form
+    // (its checked form spilled as a function of its own).
+    CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled64_whole(") != std::string::npos);
+    CHECK(formText("culift_Gemm_tiled64_whole").find(checkedCopy) == std::string::npos);
+    CHECK(formText("culift_Gemm_tiled64_edge").find(checkedCopy) != std::string::npos);
     CHECK(cuda.find("culift_Gram_sym128_whole") == std::string::npos);
+    CHECK(cuda.find("culift_Gram_sym64_whole") == std::string::npos);
     CHECK(entryText("Gram_sym128").find(checkedCopy) != std::string::npos);
-    CHECK(entryText("Gemm_tiled64").find(checkedCopy) != std::string::npos);
   }
   // Locals standing for i * n and j * n are compared as what they stand for; the early return
   // on the diagonal is symmetric too.
@@ -130,9 +140,10 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(matvec.loopPlan == LoopPlan::RowReduction);
   CHECK(entryNames(matvec) == std::vector<std::string>{"MatVec_rows32", "MatVec_rows8"});
   CHECK(function(r, "Scale").loopPlan == LoopPlan::RowReduction);
-  // The 128-wide tile's two forms share its stages in dynamic shared memory; the 64-wide one's are static.
+  // Each tile's two forms share its stages in dynamic shared memory (8 values of k a stage at 128
+  // wide, 16 at 64).
   CHECK(gemm.planEntries[0].sharedBytes == 2 * 3 * 8 * (128 + 4) * 4);
-  CHECK(gemm.planEntries[1].sharedBytes == 0);
+  CHECK(gemm.planEntries[1].sharedBytes == 2 * 3 * 16 * (64 + 4) * 4);
 
   // syr2k: four staged arrays; three stages of their tiles take more than 48 KiB, so they are
   // dynamic shared memory.
@@ -303,6 +314,23 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
     CHECK_FALSE(f.planEntries[0].squareOnly);
   }
   CHECK(std::string(culift::name(LoopPlan::BatchedTiledContraction)) == "batched tiled contraction");
+  // The batched tiles come in two forms of one batch each, both calls (registers of their own); the
+  // kernel loops over its batches and takes a form per batch.
+  {
+    const std::string& cuda = r.module->cudaSource;
+    const std::size_t at = cuda.find(") Bmm_batched128(");
+    REQUIRE(at != std::string::npos);
+    const std::string bmm = cuda.substr(at, cuda.find("\n}\n", at) - at);
+    CHECK(bmm.find("for (int b = (int)(culift_first + blockIdx.z); b < culift_nb; b += (int)gridDim.z)") !=
+          std::string::npos);
+    CHECK(bmm.find("culift_Bmm_batched128_whole(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
+                   "culift_first, b);") != std::string::npos);
+    CHECK(bmm.find("else culift_Bmm_batched128_edge(") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_whole(") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_edge(") != std::string::npos);
+    CHECK(cuda.find("const int b = culift_batch;") != std::string::npos);
+    CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched64_whole(") != std::string::npos);
+  }
   // The operands: A along i (rows) with the batch in its index, C4 along p (columns) without it.
   const codegen::KernelAnalysis doitgen = codegen::analyzeKernel(function(r, "Doitgen"));
   REQUIRE(doitgen.loop);
@@ -1110,8 +1138,11 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(std::string(name(LoopPlan::Convolution)) == "convolution");
   CHECK(moduleFileId(LoopPlan::Convolution) == 16);
   const std::string& cuda = r.module->cudaSource;
-  // The padding test is a flag per position and term; the term runs under it, never added as 0.
-  CHECK(cuda.find("if (((((((oh * stride) - pad) + r) >= 0)") != std::string::npos);
+  // The padding test is a flag per position and term (its comparisons joined by & : no branch per
+  // comparison); the term runs under it, never added as 0.
+  CHECK(cuda.find("if ((bool)((((oh * stride) - pad) + r) >= 0) & (bool)((((oh * stride) - pad) + r) < H) & "
+                  "(bool)((((ow * stride) - pad) + s) >= 0) & (bool)((((ow * stride) - pad) + s) < W))") !=
+        std::string::npos);
   CHECK(cuda.find("if (culift_fv[culift_n]) {") != std::string::npos);
   // The image of a position through nk / K alone, the filter's channel through nk % K: both
   // indices a base per position (channel), once per tile, plus an offset per term, once per chunk.
@@ -1123,8 +1154,8 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   // current one's products, then into the stages.
   // Each thread gathers at one position (culift_gpp) of the tile; the stage takes a zero where the
   // term does not run.
-  CHECK(cuda.find("culift_r0[culift_u] = x[culift_b0[culift_gpp] + culift_d0[culift_nxt][culift_qq]];") !=
-        std::string::npos);
+  CHECK(cuda.find("const float* const culift_gx0 = x + culift_b0[culift_gpp];") != std::string::npos);
+  CHECK(cuda.find("culift_r0[culift_u] = culift_gx0[culift_d0[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_run ? culift_r0[culift_u] : (float)0;") !=
         std::string::npos);
   // A warp holds 4 x 8 threads: its loads of a term's positions read one wavefront.
@@ -1146,6 +1177,33 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
   CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
+}
+
+TEST_CASE("loop plans: a convolution's flags join the padding test's comparisons only where each is safe alone",
+          "[loop-plan][convolution]") {
+  // A division in a term of the chain (it may divide by zero where an earlier term is false): the
+  // chain as written, evaluated term by term.
+  auto conv = [](const std::string& fn, const std::string& test) {
+    return "CULIFT_KERNEL_INDEX(k, oh, ow)\nfloat " + fn +
+           "(const float* x, const float* w, int C, int H, int W, int R, int S, int d, int k, int oh, int ow) {\n"
+           "  float acc = 0.0f;\n  for (int c = 0; c < C; ++c)\n    for (int r = 0; r < R; ++r)\n"
+           "      for (int s = 0; s < S; ++s) {\n        const int y = oh - 1 + r, xx = ow - 1 + s;\n"
+           "        if (" +
+           test +
+           ") acc += w[((k * C + c) * R + r) * S + s] * x[(c * H + y) * W + xx];\n      }\n"
+           "  return acc;\n}\n";
+  };
+  TranslateResult r = lift(conv("Joined", "y >= 0 && y < H && xx >= 0 && xx < W") +
+                           conv("Divides", "d != 0 && y / d < H && xx >= 0 && xx < W"));
+  for (const char* fn : {"Joined", "Divides"}) {
+    INFO(fn << ": " << function(r, fn).loopPlanReason);
+    CHECK(function(r, fn).loopPlan == LoopPlan::Convolution);
+  }
+  const std::string& cuda = r.module->cudaSource;
+  CHECK(cuda.find("if ((bool)(((oh - 1) + r) >= 0) & (bool)(((oh - 1) + r) < H) & (bool)(((ow - 1) + s) >= 0) & "
+                  "(bool)(((ow - 1) + s) < W))") != std::string::npos);
+  CHECK(cuda.find("if ((((d != 0) && ((((oh - 1) + r) / d) < H)) && (((ow - 1) + s) >= 0)) && (((ow - 1) + s) < W))") !=
+        std::string::npos);
 }
 
 TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where the index separates",
@@ -1174,7 +1232,7 @@ TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where
     REQUIRE(at != std::string::npos);
     return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
   };
-  CHECK(entry("Separates").find("= x[culift_b1[culift_gpp] + culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
+  CHECK(entry("Separates").find("= culift_gx1[culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
   CHECK(entry("Unsigned").find("culift_b1[") == std::string::npos);
   CHECK(entry("Divided").find("culift_b1[") == std::string::npos);

@@ -566,6 +566,9 @@ class ConvWriter : EntryWriter {
   std::map<VarId, std::string> termValues(const std::string& nk, const std::string& oh, const std::string& ow,
                                           const std::optional<std::string>& table) const;
   std::string bases(size_t p) const { return "culift_b" + str(p); }
+  // A separable position operand's element at this thread's gather position and the first term.
+  std::string gatherBase(size_t p) const { return "culift_gx" + str(p); }
+  std::string predicateText();
   std::string offsets(size_t p) const { return "culift_d" + str(p); }
   // `all`: the term runs for every output the block stores (culift_all), so no flag is read.
   void termStep(bool all);
@@ -923,9 +926,61 @@ void ConvWriter::counters(const std::function<bool(VarId)>& used, const std::str
 // threadIdx.x % positions; and whether the block stores outputs of it, once per tile.
 void ConvWriter::gatherPosition() {
   out_.say("const int culift_gpp = threadIdx.x % " + str(tp_) + ";  // this thread's position in every gather");
+  // Its image, indices and separable operands' first elements in registers for the tile's chunks
+  // (read from the tables after each barrier, the device compiler reloaded them for every element).
+  out_.say("const long long culift_gimg = culift_pimg[culift_gpp];");
+  out_.say("const int culift_goh = culift_poh[culift_gpp], culift_gow = culift_pow[culift_gpp];");
+  for (size_t p = 0; p < c_.operands.size(); ++p)
+    if (separable_[p] && c_.operands[p].position)
+      out_.say("const " + std::string(spelling(c_.operands[p].element)) + "* const " + gatherBase(p) + " = " +
+               name(c_.operands[p].array) + " + " + bases(p) + "[culift_gpp];");
   out_.say(
-      "const bool culift_gsome = culift_pimg[culift_gpp] >= 0 && culift_pimg[culift_gpp] * culift_kpi + culift_k0 < "
-      "culift_n0;  // the block stores outputs of the position");
+      "const bool culift_gsome = culift_gimg >= 0 && culift_gimg * culift_kpi + culift_k0 < culift_n0;  // the block "
+      "stores outputs of the position");
+}
+
+// The predicate as the flags evaluate it: a chain of `&&` whose terms are safe to evaluate whatever
+// the others give (no division, remainder or shift, no call or array read, through the locals set
+// once) joined by `&`, so that the device compiler sets a flag without a branch per term (the same
+// value: the terms have no side effects); otherwise as written.
+std::string ConvWriter::predicateText() {
+  std::vector<const Expr*> terms;
+  std::function<void(const Expr&)> split = [&](const Expr& e) {
+    if (e.kind == ExprKind::Binary && e.binaryOp == BinaryOp::LogAnd) {
+      split(*e.operands[0]);
+      split(*e.operands[1]);
+    } else {
+      terms.push_back(&e);
+    }
+  };
+  split(*c_.predicate);
+  std::function<bool(const Expr&, unsigned)> safe = [&](const Expr& e, unsigned depth) {
+    if (depth > 64) return false;
+    switch (e.kind) {
+      case ExprKind::IntLiteral:
+      case ExprKind::FloatLiteral:
+      case ExprKind::BoolLiteral: return true;
+      case ExprKind::VarRef:
+        if (auto it = c_.fixed.find(e.var); it != c_.fixed.end()) return safe(*it->second, depth + 1);
+        return true;
+      case ExprKind::Cast:
+      case ExprKind::Unary: break;
+      case ExprKind::Binary:
+        if (e.binaryOp == BinaryOp::Div || e.binaryOp == BinaryOp::Rem || e.binaryOp == BinaryOp::Shl ||
+            e.binaryOp == BinaryOp::Shr)
+          return false;
+        break;
+      default: return false;
+    }
+    for (const ExprPtr& o : e.operands)
+      if (o && !safe(*o, depth + 1)) return false;
+    return true;
+  };
+  if (terms.size() < 2 || !std::all_of(terms.begin(), terms.end(), [&](const Expr* t) { return safe(*t, 0); }))
+    return printWith(inline_, *c_.predicate);
+  std::string text;
+  for (const Expr* t : terms) text += (text.empty() ? "(bool)(" : " & (bool)(") + printWith(inline_, *t) + ")";
+  return text;
 }
 
 // Term culift_qq of element culift_u of this thread's gather (its position is culift_gpp).
@@ -939,7 +994,7 @@ void ConvWriter::gatheredValues(const std::function<bool(VarId)>& used, const st
   std::vector<VarId> axes;
   for (unsigned a = 0; a < 3; ++a)
     if (used(axis(a))) axes.push_back(axis(a));
-  declareAxes(axes, {"culift_pimg[culift_gpp] * culift_kpi", "culift_poh[culift_gpp]", "culift_pow[culift_gpp]"});
+  declareAxes(axes, {"culift_gimg * culift_kpi", "culift_goh", "culift_gow"});
   counters(used, table);
 }
 
@@ -957,7 +1012,7 @@ void ConvWriter::markPositions(const std::string& q0, const std::string& table) 
   CodeWriter::Scope inLaunch = out_.open("if (" + q0 + " + culift_qq < culift_terms && culift_gsome)");
   gatheredValues(usedByFlags, table);
   std::optional<CodeWriter::Scope> runs;
-  if (c_.predicate) runs.emplace(out_.open("if (" + printWith(inline_, *c_.predicate) + ")"));
+  if (c_.predicate) runs.emplace(out_.open("if (" + predicateText() + ")"));
   out_.say("culift_mf |= 1u << culift_u;");
   out_.say("culift_any[" + table + "][culift_qq] = 1;");
   if (runs) {
@@ -977,9 +1032,9 @@ void ConvWriter::gatherPositions(const std::string& table) {
   gatheredValues(usedByLoads, table);
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position)
-      out_.say("culift_r" + str(p) + "[culift_u] = " + name(c_.operands[p].array) + "[" +
-               (separable_[p] ? bases(p) + "[culift_gpp] + " + offsets(p) + "[" + table + "][culift_qq]"
-                              : printWith(inline_, *c_.operands[p].index)) +
+      out_.say("culift_r" + str(p) + "[culift_u] = " + (separable_[p] ? gatherBase(p) : name(c_.operands[p].array)) +
+               "[" +
+               (separable_[p] ? offsets(p) + "[" + table + "][culift_qq]" : printWith(inline_, *c_.operands[p].index)) +
                "];");
 }
 

@@ -69,15 +69,17 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   return tiles;
 }
 
-// The exact 128-wide tiles but the batched and the triangle's come in two forms (TileWriter).
-// Split so (ptxas, sm_90), the triangle's checked form spilled 80 B (GramDot_sym128) and the
-// batched GEMM's forms 16 B and 28 B (the batches' loop in each form, the kernel choosing once per
-// block). The tensor-core tiles keep one form: split, GemmCellTf32_tc128 spilled 16 B and ran at
-// 1.771 ms on the H200 against 1.506 ms in one form (docs/benchmarks.md).
+// The exact tiles but the triangle's come in two forms (TileWriter). Split so (ptxas, sm_90), the
+// triangle's checked form spilled 80 B (GramDot_sym128). The batched tiles' forms take one batch
+// each, the kernel looping over the batches and choosing a form per batch (with the batches' loop
+// in each form they spilled 16 B and 28 B). The 64-wide tiles' whole forms run the loop over k in
+// a third fewer instructions (ptxas, sm_90: GemmCell_tiled64 340 for 256 products against 532 for
+// 272 in one form, Syr2kCell_tiled64 1033 against 1368), without spills. The tensor-core tiles keep
+// one form: split, GemmCellTf32_tc128 spilled 16 B and ran at 1.771 ms on the H200 against 1.506 ms
+// in one form (docs/benchmarks.md).
 namespace {
 bool versionedTile(const PlanEntry& e) {
-  return e.tileRows >= 128 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle &&
-         e.blockMapping() != BlockMapping::BatchedTiles2D;
+  return e.tileRows >= 64 && !onTensorCores(e.plan) && e.blockMapping() != BlockMapping::Triangle;
 }
 }  // namespace
 
@@ -308,9 +310,13 @@ class TileWriter : EntryWriter {
                           name(a_.counter) + ")."
                     : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial); a " +
                           "function of its own, so that the device assembler gives each form its own registers.");
+      // The whole form is inlined into the kernel, but a batched one: inlined in the kernel's loop
+      // over the batches it spilled 92 B (ptxas, sm_90: 6 loads from the stack in its loop over k
+      // against 4 as a call).
       CodeWriter::Scope f = out_.open(std::string("extern \"C\" __device__ ") +
-                                      (fast ? "__forceinline__" : "__noinline__") + " void " + formName(fast) + "(" +
-                                      params_.declarations + ", long long culift_first)");
+                                      (fast && !batched() ? "__forceinline__" : "__noinline__") + " void " +
+                                      formName(fast) + "(" + params_.declarations + ", long long culift_first" +
+                                      (batched() ? ", " + typeOf(a_.batch) + " culift_batch" : std::string()) + ")");
       tileBody();
     }
     fast_ = false;  // the dispatch computes the flags and culift_whole as the checked form does
@@ -360,14 +366,17 @@ class TileWriter : EntryWriter {
     } else {
       out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
+    // A batched entry's form takes one batch (culift_batch): the kernel loops over them.
+    const bool oneBatch = batched() && versioned();
     std::optional<CodeWriter::Scope> batches;
-    if (batched()) batches.emplace(batchLoop());
+    if (oneBatch) out_.say("const " + typeOf(a_.batch) + " " + name(a_.batch) + " = culift_batch;");
+    else if (batched()) batches.emplace(batchLoop());
     bounds();
     registers();
     prologue();
     loop();
     epilogue();
-    if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
+    if (batched() && !oneBatch) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
   CodeWriter::Scope batchLoop() {
     const std::string b = name(a_.batch), t = typeOf(a_.batch);
@@ -375,21 +384,25 @@ class TileWriter : EntryWriter {
                      " += (" + t + ")gridDim.z)");
   }
   std::string formName(bool fast) const { return "culift_" + e_.kernelName + (fast ? "_whole" : "_edge"); }
-  // A versioned entry's kernel: per block, whether every tile is whole, the same for all its
-  // threads; then that form.
+  // A versioned entry's kernel: per block (and batch), whether every tile is whole, the same for
+  // all its threads; then that form.
   void dispatch() {
     extents(true);
     aliases();
     blockOrigin();
+    std::optional<CodeWriter::Scope> batches;
+    if (batched()) batches.emplace(batchLoop());
     bounds();
     for (size_t p = 0; p < a_.operands.size(); ++p)
       if (grouped(a_.operands[p])) groupSteps(p);
     std::string args;
     for (const std::string& n : params_.names) args += n + ", ";
     args += "culift_first";
-    out_.say("if (__syncthreads_and(culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) + " == 0)) " +
-             formName(true) + "(" + args + ");");
+    if (batched()) args += ", " + name(a_.batch);
+    out_.say("if (__syncthreads_and(culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) +
+             " == 0 && culift_trip <= " + str(kWholeTripMax) + ")) " + formName(true) + "(" + args + ");");
     out_.say("else " + formName(false) + "(" + args + ");");
+    if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
 
   // The loops over this thread's outputs (m, n), declaring i and j where the statements use them;
@@ -408,6 +421,14 @@ class TileWriter : EntryWriter {
   bool versioned() const;
   // Writing a versioned entry's whole form (every tile of the block whole).
   bool wholeForm() const { return versioned() && fast_; }
+  // The whole form counts k in 32 bits: the dispatch takes it for trip counts up to kWholeTripMax
+  // only, so that the copies' k (a tile past the last) stays an int. With the offsets in 32 bits
+  // too (narrowOffsets), registers the 128-wide tiles lack otherwise (ptxas, sm_90: the batched
+  // GEMM's whole form spilled in 64 bits).
+  static constexpr unsigned kWholeTripMax = 0x7fff0000u;
+  std::string kType() const { return wholeForm() ? "int" : "long long"; }
+  // The type of a thread's offsets and steps of operand `o`.
+  std::string offsetType(const StagedOperand& o) const { return narrowOffsets(o) ? "unsigned" : "long long"; }
   std::string groupFlags() const;
   bool narrowOffsets(const StagedOperand& o) const;
   std::string offsetSum(const StagedOperand& o, const std::string& first, const std::string& k,
@@ -742,7 +763,7 @@ void TileWriter::steps() {
       continue;
     }
     const std::string P = str(p);
-    out_.say("long long culift_x" + P + ", culift_dk" + P + ", culift_du" + P + ";  // " + name(o.array) +
+    out_.say(offsetType(o) + " culift_x" + P + ", culift_dk" + P + ", culift_du" + P + ";  // " + name(o.array) +
              ": its elements in whole tiles");
     // The index at the thread's first element moved by `row` and `k`, less `minus`.
     auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
@@ -779,7 +800,7 @@ void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
   const std::string P = str(p), g = str(groupsPerRow(o));
   const bool flag = !wholeForm();  // the whole form: the dispatch's flag held
-  out_.say("long long culift_y" + P + ", culift_dk" + P + (flag ? ", culift_dr" + P : std::string()) + ";  // " +
+  out_.say(offsetType(o) + " culift_y" + P + ", culift_dk" + P + (flag ? ", culift_dr" + P : std::string()) + ";  // " +
            name(o.array) + ": its groups of 4 rows in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
     indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
@@ -966,9 +987,9 @@ std::string TileWriter::offsetProduct(const StagedOperand& o, const std::string&
   return "(int)((unsigned)" + a + " * (unsigned)(" + b + "))";
 }
 
-// The exact 128-wide tiles (not the batched ones, the triangle's or the tensor-core ones:
-// versionedTile) come in two forms, each a device function of its own, and the kernel takes one
-// per block: where every tile of the block is whole (its rows and columns in range, the grouped
+// The exact tiles (not the triangle's or the tensor-core ones: versionedTile) come in two forms,
+// each a device function of its own, and the kernel takes one per block (and batch): where every
+// tile of the block is whole (its rows and columns in range, the grouped
 // operands aligned, the trip count a multiple of the step), copies unchecked and whole steps of k
 // only; elsewhere the checked form. Measured on an H100 (GemmCell, 4096³): the loop without the
 // checked copies and the partial steps took 3.17-3.19 ms where the one loop of both took
@@ -984,20 +1005,20 @@ void TileWriter::loopOverK() {
            " tiles in flight while one is used.");
   for (unsigned t = 0; t + 1 < stages_; ++t) {
     CodeWriter::Scope first = out_.open("");
-    out_.say("const long long culift_kc = " + str(t * kStep_) + ";");
+    out_.say("const " + kType() + " culift_kc = " + str(t * kStep_) + ";");
     out_.say("const int culift_sc = " + str(t) + ";");
     copyTile();
   }
   out_.say("int culift_st = 0;");
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope tiles = out_.open(
-      "for (long long culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  CodeWriter::Scope tiles = out_.open("for (" + kType() +
+                                      " culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
   if (wg_) out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
   out_.say("__syncthreads();");
   {
     CodeWriter::Scope next = out_.open("");
-    out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
+    out_.say("const " + kType() + " culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
     out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
     copyTile();
   }
