@@ -397,6 +397,11 @@ class TileWriter : EntryWriter {
                const std::string& minus);
   unsigned groupsPerRow(const StagedOperand& o) const { return rowsOf(o) / 4; }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
+  struct ElementLoop {
+    CodeWriter::Scope each;
+    std::optional<CodeWriter::Scope> partial;  // closes before `each`
+  };
+  ElementLoop threadElements(const StagedOperand& o);
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
   std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
   std::string firstK(const StagedOperand& o) const { return kOfElement(o, "(int)threadIdx.x"); }
@@ -630,12 +635,7 @@ void TileWriter::copyElements(bool checked) {
       out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
-    out_.say("#pragma unroll");
-    CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
-    out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-    std::optional<CodeWriter::Scope> partial;
-    if (elements % e_.threads) partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
-    out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
+    const ElementLoop each = threadElements(o);
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
@@ -679,6 +679,18 @@ std::string TileWriter::rowOfElement(const StagedOperand& o, const std::string& 
 }
 std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e) const {
   return o.kContiguous ? e + " % " + str(kStep_) : e + " / " + str(rowsOf(o));
+}
+
+// The loop over this thread's elements of a tile of `o`, element culift_e = threadIdx.x + u *
+// threads at row culift_r and k culift_q of the tile (those below the tile's size).
+TileWriter::ElementLoop TileWriter::threadElements(const StagedOperand& o) {
+  const unsigned elements = rowsOf(o) * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
+  out_.say("#pragma unroll");
+  ElementLoop loop{out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)"), std::nullopt};
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+  if (elements % e_.threads) loop.partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
+  out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
+  return loop;
 }
 
 // For each stepped operand: culift_x<p>, the index of the thread's first element of the tile at
@@ -804,15 +816,9 @@ void TileWriter::findScaled() {
 void TileWriter::scaleStage() {
   for (const auto& [p, factor] : scaled_) {
     const StagedOperand& o = a_.operands[p];
-    const unsigned elements = rowsOf(o) * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
     out_.say("// " + name(o.array) + "'s elements this thread copied, times " + factor +
              " (every output multiplies them so)");
-    out_.say("#pragma unroll");
-    CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
-    out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-    std::optional<CodeWriter::Scope> partial;
-    if (elements % e_.threads) partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
-    out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
+    const ElementLoop each = threadElements(o);
     const std::string at = "culift_s" + str(p) + "[culift_st][culift_q][culift_r]";
     out_.say(at + " = " + at + " * " + factor + ";");
   }
