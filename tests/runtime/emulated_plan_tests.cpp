@@ -43,6 +43,11 @@ void Gemm_kernel_part(const float*, const float*, const float*, float, float, in
                       long long, long long);
 void Conv_kernel_part(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
                       long long);
+void ScaledGemm_kernel(const float*, const float*, float, int, int, float*, long long, long long);
+void ScaledGemm_tiled128(const float*, const float*, float, int, int, float*, long long, long long, long long);
+void ScaledGemm_tiled64(const float*, const float*, float, int, int, float*, long long, long long, long long);
+void Syr2k_kernel(const float*, const float*, const float*, float, int, int, float*, long long, long long);
+void Syr2k_tiled64(const float*, const float*, const float*, float, int, int, float*, long long, long long, long long);
 void Gram_kernel(const float*, int, float*, long long, long long);
 void Gram_tiled64(const float*, int, float*, long long, long long, long long);
 void Gram_sym64(const float*, int, float*, long long, long long, long long);
@@ -340,6 +345,30 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
   });
   CHECK(sameBits(got, want));
+}
+
+TEST_CASE("emulated on the host, tiles that stage an operand times a uniform factor give the per-thread bits",
+          "[emulated][tiled]") {
+  // alpha * A[i, k] * B[k, j]: the stages hold alpha * A's elements; syr2k's A[j, k] * alpha and
+  // B[j, k] * alpha likewise. Whole blocks (the whole form) and partial ones, k not a multiple of
+  // the step, k of 1.
+  for (const auto& [ni, nj, nk] :
+       {std::tuple{256, 128, 16}, std::tuple{70, 90, 37}, std::tuple{128, 128, 32}, std::tuple{64, 70, 1}}) {
+    INFO(ni << " x " << nj << ", k " << nk);
+    const std::vector<float> A = values<float>(static_cast<std::size_t>(std::max(ni, nj)) * nk + 1, 21),
+                             B = values<float>(static_cast<std::size_t>(std::max(ni, nj)) * std::max(nk, nj) + 1, 22),
+                             C = values<float>(static_cast<std::size_t>(ni) * nj, 23);
+    const float alpha = 1.3f;  // its products round (a power of two would not)
+    auto gemm = [&](float* out) { ScaledGemm_kernel(A.data(), B.data(), alpha, nk, nj, out, ni, nj); };
+    compare2D(ni, nj, gemm, dim3(blocks(nj, 128), blocks(ni, 128)),
+              [&](float* out) { ScaledGemm_tiled128(A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
+    compare2D(ni, nj, gemm, dim3(blocks(nj, 64), blocks(ni, 64)),
+              [&](float* out) { ScaledGemm_tiled64(A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
+    compare2D(
+        ni, nj, [&](float* out) { Syr2k_kernel(A.data(), B.data(), C.data(), alpha, nk, nj, out, ni, nj); },
+        dim3(blocks(nj, 64), blocks(ni, 64)),
+        [&](float* out) { Syr2k_tiled64(A.data(), B.data(), C.data(), alpha, nk, nj, out, ni, nj, 0); });
+  }
 }
 
 TEST_CASE("emulated on the host, the batched 128-wide tiles' two forms give the per-thread bits",

@@ -108,6 +108,11 @@ const std::vector<KernelSpec>& specs() {
          return std::vector{array(S::F32, m * nk), array(S::F32, m * nk), array(S::F32, ni * nj),
                             scalar(1.25f),         scalar(asInt(nk)),     scalar(asInt(nj))};
        }},
+      {"ScaledGemm", LoopPlan::TiledContraction,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nk), array(S::F32, nk * nj), scalar(1.3f), scalar(asInt(nk)),
+                            scalar(asInt(nj))};
+       }},
       {"UniformProduct", LoopPlan::TiledContraction,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nk), array(S::F32, nj * nk), scalar(0.75), scalar(5ll),

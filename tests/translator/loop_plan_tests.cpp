@@ -145,6 +145,9 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   CHECK(gemm.planEntries[0].sharedBytes == 2 * 3 * 8 * (128 + 4) * 4);
   CHECK(gemm.planEntries[1].sharedBytes == 2 * 3 * 16 * (64 + 4) * 4);
 
+  // syr2k's A[j * nk + k] * alpha and B[j * nk + k] * alpha: their stages hold the products,
+  // which each output reads (see "loop plans: a staged operand times a uniform factor").
+
   // syr2k: four staged arrays; three stages of their tiles take more than 48 KiB, so they are
   // dynamic shared memory.
   TranslateResult syr2k = lift(
@@ -286,6 +289,62 @@ TEST_CASE("loop plans: why a loop runs per thread", "[loop-plan]") {
   CHECK(reasonFor("CULIFT_KERNEL float f(const float* x, int n, int i, int j, int k) {\n"
                   "  float s = 0.0f;\n  for (int t = 0; t < n; ++t) s += x[i * n + t];\n  return s;\n}\n") ==
         "no array read in the loop is indexed by (j, t) or (k, t) (i, the first index, is the batch)");
+}
+
+TEST_CASE("loop plans: a staged operand times a uniform factor", "[loop-plan][tiled]") {
+  // Staged as the products where every read of the operand is a factor of one, the other factor a
+  // literal or a scalar parameter nothing assigns, of the element's type, the same at every read.
+  auto gemm = [](const std::string& fn, const std::string& params, const std::string& term,
+                 const std::string& before = "") {
+    return "CULIFT_KERNEL float " + fn + "(const float* A, const float* B" + params +
+           ", int nk, int nj, int i, int j) {\n" + before +
+           "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += " + term + ";\n  return s;\n}\n";
+  };
+  TranslateResult r = lift(
+      gemm("Scaled", ", float alpha", "alpha * A[i * nk + k] * B[k * nj + j]") +
+      gemm("Literal", "", "A[i * nk + k] * 0.5f * B[k * nj + j]") +
+      gemm("Raw", ", float alpha", "alpha * A[i * nk + k] * B[k * nj + j] + A[i * nk + k]") +
+      gemm("TwoFactors", ", float alpha, float beta", "alpha * A[i * nk + k] * B[k * nj + j] + beta * A[i * nk + k]") +
+      gemm("Assigned", ", float alpha", "alpha * A[i * nk + k] * B[k * nj + j]", "  alpha += 1.0f;\n") +
+      gemm("Wider", ", double alpha", "alpha * A[i * nk + k] * B[k * nj + j]") +
+      "CULIFT_KERNEL float Syr2k(const float* A, const float* B, float alpha, int nk, int i, int j) {\n"
+      "  float s = 0.0f;\n"
+      "  for (int k = 0; k < nk; ++k) s += A[j * nk + k] * alpha * B[i * nk + k] + B[j * nk + k] * alpha * A[i * "
+      "nk + k];\n"
+      "  return s;\n}\n");
+  const std::string& cuda = r.module->cudaSource;
+  auto entry = [&](const std::string& name) {
+    const std::size_t at = cuda.find("#if !defined(CULIFT_ONLY_ENTRIES) || defined(CULIFT_ENTRY_" + name + ")");
+    REQUIRE(at != std::string::npos);
+    return cuda.substr(at, cuda.find("#endif", at) - at);
+  };
+  const std::string scale0 =
+      "culift_s0[culift_st][culift_q][culift_r] = culift_s0[culift_st][culift_q][culift_r] * alpha;";
+  for (const char* e : {"Scaled_tiled128", "Scaled_tiled64"}) {
+    INFO(e);
+    const std::string text = entry(e);
+    CHECK(text.find("// A's elements this thread copied, times alpha (every output multiplies them so)") !=
+          std::string::npos);
+    CHECK(text.find(scale0) != std::string::npos);
+    CHECK(text.find("+= culift_v0[culift_m] * culift_v1[culift_n];") != std::string::npos);
+    // After the wait for the thread's copies, before the barrier that shows the stage to the block.
+    const std::size_t at = text.find(scale0);
+    CHECK(text.rfind("culift_copy_wait<1>();", at) != std::string::npos);
+    const std::size_t barrier = text.find("__syncthreads();", at);
+    CHECK(barrier != std::string::npos);
+    CHECK(text.find("culift_v0[", at) > barrier);
+  }
+  CHECK(entry("Literal_tiled64").find("culift_s0[culift_st][culift_q][culift_r] * 0.5f;") != std::string::npos);
+  for (const char* e : {"Raw_tiled64", "TwoFactors_tiled64", "Assigned_tiled64", "Wider_tiled64"}) {
+    INFO(e);
+    CHECK(entry(e).find("this thread copied, times") == std::string::npos);
+  }
+  // syr2k: the two operands of the rows j, each times alpha.
+  const std::string syr2k = entry("Syr2k_tiled64");
+  CHECK(syr2k.find("// A's elements this thread copied, times alpha") != std::string::npos);
+  CHECK(syr2k.find("// B's elements this thread copied, times alpha") != std::string::npos);
+  CHECK(syr2k.find("(culift_v0[culift_n] * culift_v1[culift_m]) + (culift_v2[culift_n] * culift_v3[culift_m])") !=
+        std::string::npos);
 }
 
 TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][batched]") {

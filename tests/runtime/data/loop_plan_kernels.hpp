@@ -88,6 +88,14 @@ CULIFT_KERNEL inline double UniformProduct(const float* x, const float* y, doubl
   return p * s;
 }
 
+// alpha inside the loop, times A: the tiles stage alpha * A's elements (every output multiplies
+// them so) and read the products.
+CULIFT_KERNEL inline float ScaledGemm(const float* A, const float* B, float alpha, int nk, int nj, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < nk; ++k) s += alpha * A[i * nk + k] * B[k * nj + j];
+  return s;
+}
+
 // syr2k's lower triangle: four staged arrays (dynamic shared memory), the upper triangle returns
 // before the loop.
 CULIFT_KERNEL inline float Syr2k(const float* A, const float* B, const float* C, float alpha, int nk, int n, int i,

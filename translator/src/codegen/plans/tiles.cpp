@@ -445,10 +445,17 @@ class TileWriter : EntryWriter {
                const std::string& minus);
   unsigned groupsPerRow(const StagedOperand& o) const { return rowsOf(o) / 4; }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
+  struct ElementLoop {
+    CodeWriter::Scope each;
+    std::optional<CodeWriter::Scope> partial;  // closes before `each`
+  };
+  ElementLoop threadElements(const StagedOperand& o);
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
   std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
   std::string firstK(const StagedOperand& o) const { return kOfElement(o, "(int)threadIdx.x"); }
   void steps();
+  void findScaled();
+  void scaleStage();
   void stepRewrites();
   void kStepBody();
   void kSteps(bool whole);
@@ -476,6 +483,10 @@ class TileWriter : EntryWriter {
   std::map<VarId, std::string> registerArrays_;  // the [tm][tn] register array of each
   std::vector<std::pair<std::string, std::string>> uniformCopies_;  // per-output register, uniform value
   PrintRewrites step_;                                              // the loop body: operands from the staged tile
+  // Staged operands that the loop body reads only times one uniform factor (syr2k's A[j * nk + k]
+  // * alpha): the factor's text, and the products the stage holds instead of the elements.
+  std::map<std::size_t, std::string> scaled_;
+  std::vector<std::pair<std::size_t, const Expr*>> scaledProducts_;
 };
 
 TileWriter::PerOutput TileWriter::perOutput(const std::string& what, bool declareI, bool declareJ) {
@@ -693,12 +704,7 @@ void TileWriter::copyElements(bool checked) {
       out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
-    out_.say("#pragma unroll");
-    CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
-    out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-    std::optional<CodeWriter::Scope> partial;
-    if (elements % e_.threads) partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
-    out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
+    const ElementLoop each = threadElements(o);
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
@@ -747,6 +753,18 @@ std::string TileWriter::rowOfElement(const StagedOperand& o, const std::string& 
 }
 std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e) const {
   return o.kContiguous ? e + " % " + str(kStep_) : e + " / " + str(rowsOf(o));
+}
+
+// The loop over this thread's elements of a tile of `o`, element culift_e = threadIdx.x + u *
+// threads at row culift_r and k culift_q of the tile (those below the tile's size).
+TileWriter::ElementLoop TileWriter::threadElements(const StagedOperand& o) {
+  const unsigned elements = rowsOf(o) * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
+  out_.say("#pragma unroll");
+  ElementLoop loop{out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)"), std::nullopt};
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+  if (elements % e_.threads) loop.partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
+  out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
+  return loop;
 }
 
 // For each stepped operand: culift_x<p>, the index of the thread's first element of the tile at
@@ -814,12 +832,80 @@ void TileWriter::groupSteps(std::size_t p) {
            ") / 4 + (unsigned long long)culift_y" + P + ") & 3) == 0;  // 16-byte groups");
 }
 
+// A staged operand whose every read in the loop body is one factor of a product whose other
+// factor is uniform — a literal, or a scalar parameter nothing assigns — of the element's type,
+// the same factor at every read (syr2k's A[j * nk + k] * alpha, alpha * A[i * nk + k] * B[...]):
+// its stage holds the products (each thread multiplies the elements it copied once the copies
+// land, before the barrier that shows them to the block), and each output reads the product from
+// the stage. The same multiplication of the same values: the bits of the product the body
+// computes (a product is the same whichever operand comes first). Per output and k one multiply
+// fewer; per tile each thread's own copies once. Not on tensor cores (their steps read the stages
+// as fragments) and not for an operand copied in 16-byte groups (their elements are each thread's
+// in another order).
+void TileWriter::findScaled() {
+  scaled_.clear();
+  scaledProducts_.clear();
+  if (tc_) return;
+  std::set<VarId> assigned;
+  forEachExpr(*fn_.body, [&](const Expr& e) {
+    if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned.insert(t->var);
+  });
+  auto factorText = [&](const Expr& f, Scalar element) -> std::optional<std::string> {
+    if (!f.type.isValue() || f.type.scalar != element) return std::nullopt;
+    if (f.kind == ExprKind::FloatLiteral || f.kind == ExprKind::IntLiteral) return printer_.printExpression(f);
+    if (f.kind == ExprKind::VarRef && f.var < fn_.numParams && !assigned.count(f.var) && fn_.vars[f.var].type.isValue())
+      return printer_.printExpression(f);
+    return std::nullopt;
+  };
+  for (size_t p = 0; p < a_.operands.size(); ++p) {
+    const StagedOperand& o = a_.operands[p];
+    if (grouped(o) || o.reads.empty()) continue;
+    std::set<const Expr*> reads(o.reads.begin(), o.reads.end()), covered;
+    std::optional<std::string> factor;
+    bool same = true;
+    std::vector<const Expr*> products;
+    forEachExpr(*a_.loop->body, [&](const Expr& e) {
+      if (e.kind != ExprKind::Binary || e.binaryOp != BinaryOp::Mul || e.type.scalar != o.element) return;
+      for (unsigned side = 0; side < 2; ++side) {
+        const Expr* read = e.operands[side].get();
+        if (!reads.count(read) || covered.count(read)) continue;
+        const std::optional<std::string> f = factorText(*e.operands[1 - side], o.element);
+        if (!f) continue;
+        same = same && (!factor || *factor == *f);
+        factor = f;
+        covered.insert(read);
+        products.push_back(&e);
+        break;
+      }
+    });
+    if (!same || !factor || covered.size() != reads.size()) continue;
+    scaled_[p] = *factor;
+    for (const Expr* e : products) scaledProducts_.push_back({p, e});
+  }
+}
+
+// The elements of each scaled operand this thread copied into stage culift_st, times the factor
+// (its copies of the stage are complete: culift_copy_wait). Each thread copies the elements
+// threadIdx.x + u * threads of a tile, element by element or a constant step apart alike.
+void TileWriter::scaleStage() {
+  for (const auto& [p, factor] : scaled_) {
+    const StagedOperand& o = a_.operands[p];
+    out_.say("// " + name(o.array) + "'s elements this thread copied, times " + factor +
+             " (every output multiplies them so)");
+    const ElementLoop each = threadElements(o);
+    const std::string at = "culift_s" + str(p) + "[culift_st][culift_q][culift_r]";
+    out_.say(at + " = " + at + " * " + factor + ";");
+  }
+}
+
 void TileWriter::stepRewrites() {
   step_ = perOut_;
   step_.returns = nullptr;
   for (size_t p = 0; p < a_.operands.size(); ++p)
     for (const Expr* read : a_.operands[p].reads)
       step_.exprs[read] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
+  for (const auto& [p, product] : scaledProducts_)
+    step_.exprs[product] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
 }
 
 // One step of k for every output: the operands from the stage, then the loop body.
@@ -950,6 +1036,7 @@ void TileWriter::wgmmaSteps(bool whole) {
 // barrier makes it visible and frees the stage used last, which takes the next copy. A block
 // whose outputs all returned before it (the far side of a triangle) skips it.
 void TileWriter::loop() {
+  findScaled();
   stepRewrites();
   if (!a_.earlyReturn) return loopOverK();
   const unsigned outputs = tm_ * tn_;
@@ -1014,6 +1101,7 @@ void TileWriter::loopOverK() {
   CodeWriter::Scope tiles = out_.open("for (" + kType() +
                                       " culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
+  scaleStage();
   if (wg_) out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
   out_.say("__syncthreads();");
   {
