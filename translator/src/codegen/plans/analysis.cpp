@@ -548,10 +548,7 @@ class ReadCollector {
  public:
   explicit ReadCollector(const Function& fn) : fn_(fn) {
     for (unsigned a = 0; a < fn.indexParams.size() && a < 3; ++a) axis_[a] = static_cast<VarId>(fn.indexParams[a]);
-    std::set<VarId> assigned;
-    forEachExpr(*fn.body, [&](const Expr& e) {
-      if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned.insert(t->var);
-    });
+    const std::set<VarId> assigned = assignedVars(*fn.body);
     forEachStmt(*fn.body, [&](const Stmt& s) {
       if (s.kind == StmtKind::Decl && s.expr && !assigned.count(s.var) && fn.vars[s.var].type.isValue())
         fixed_[s.var] = s.expr.get();

@@ -1,10 +1,11 @@
 // Walks and comparisons of AST trees the plans' analyses share: every expression or statement of
-// a tree, what an assignment writes, and structural equality up to commutative operands (with i
-// and j exchanged, for the symmetry proof).
+// a tree, what an assignment writes and which variables a tree assigns, and structural equality
+// up to commutative operands (with i and j exchanged, for the symmetry proof).
 #pragma once
 
 #include <functional>
 #include <map>
+#include <set>
 
 #include "culift/ast/module.hpp"
 
@@ -51,6 +52,17 @@ inline const Expr& stripCasts(const Expr& e) {
 inline const Expr* assignmentTarget(const Expr& e) {
   if (e.kind != ExprKind::Assign && e.kind != ExprKind::CompoundAssign && e.kind != ExprKind::IncDec) return nullptr;
   return e.operands.empty() ? nullptr : e.operands[0].get();
+}
+
+// The variables (parameters and locals) that some assignment, compound assignment or ++/-- in `t`
+// writes.
+template <typename Tree> inline std::set<VarId> assignedVars(const Tree& t) {
+  std::set<VarId> assigned;
+  forEachExpr(t, [&](const Expr& e) {
+    if (const Expr* target = assignmentTarget(e); target && target->kind == ExprKind::VarRef)
+      assigned.insert(target->var);
+  });
+  return assigned;
 }
 
 // ---- structural comparison, with i and j exchanged for the symmetry proof -------------------

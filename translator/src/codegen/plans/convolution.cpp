@@ -103,11 +103,8 @@ enum Use : unsigned {
 
 class ConvAnalyzer {
  public:
-  explicit ConvAnalyzer(const Function& fn) : fn_(fn) {
+  explicit ConvAnalyzer(const Function& fn) : fn_(fn), assigned_(assignedVars(*fn.body)) {
     for (unsigned a = 0; a < 3 && a < fn.indexParams.size(); ++a) axes_[a] = static_cast<VarId>(fn.indexParams[a]);
-    forEachExpr(*fn.body, [&](const Expr& e) {
-      if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned_.insert(t->var);
-    });
   }
 
   // The convolution, or nothing: `concerns` says whether the body is a nest of loops at all.
@@ -127,7 +124,7 @@ class ConvAnalyzer {
 
   const Function& fn_;
   VarId axes_[3] = {kNone, kNone, kNone};
-  std::set<VarId> assigned_;
+  const std::set<VarId> assigned_;
   std::set<VarId> counters_;
   Conv c_;
 };

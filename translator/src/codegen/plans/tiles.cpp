@@ -846,10 +846,7 @@ void TileWriter::findScaled() {
   scaled_.clear();
   scaledProducts_.clear();
   if (tc_) return;
-  std::set<VarId> assigned;
-  forEachExpr(*fn_.body, [&](const Expr& e) {
-    if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned.insert(t->var);
-  });
+  const std::set<VarId> assigned = assignedVars(*fn_.body);
   auto factorText = [&](const Expr& f, Scalar element) -> std::optional<std::string> {
     if (!f.type.isValue() || f.type.scalar != element) return std::nullopt;
     if (f.kind == ExprKind::FloatLiteral || f.kind == ExprKind::IntLiteral) return printer_.printExpression(f);
@@ -901,11 +898,13 @@ void TileWriter::scaleStage() {
 void TileWriter::stepRewrites() {
   step_ = perOut_;
   step_.returns = nullptr;
+  // Operand p's staged value for output (culift_m, culift_n).
+  auto staged = [&](size_t p) {
+    return "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
+  };
   for (size_t p = 0; p < a_.operands.size(); ++p)
-    for (const Expr* read : a_.operands[p].reads)
-      step_.exprs[read] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
-  for (const auto& [p, product] : scaledProducts_)
-    step_.exprs[product] = "culift_v" + str(p) + (a_.operands[p].axis == 0 ? "[culift_m]" : "[culift_n]");
+    for (const Expr* read : a_.operands[p].reads) step_.exprs[read] = staged(p);
+  for (const auto& [p, product] : scaledProducts_) step_.exprs[product] = staged(p);
 }
 
 // One step of k for every output: the operands from the stage, then the loop body.
