@@ -43,11 +43,17 @@ for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
       "$out/$h.sass" | cut -c1-200
   fi
   if [ -n "${NCU:-}" ] && command -v ncu > /dev/null; then
-    timeout 200 ncu -k "regex:$NCU" --launch-skip "${NCU_SKIP:-0}" --launch-count "${NCU_COUNT:-4}" \
+    # The clocks left as they are (--clock-control none); the warp states' raw figures name the stalls.
+    timeout 200 ncu --clock-control none -k "regex:$NCU" --launch-skip "${NCU_SKIP:-0}" --launch-count "${NCU_COUNT:-4}" \
       --section SpeedOfLight --section InstructionStats --section Occupancy --section LaunchStats \
-      "$work/$h" > "$out/$h-ncu.txt" 2>&1
-    grep -E "^  [A-Za-z_].*\(|Duration|Executed Instructions  |Issue Slots Busy|Registers Per|Achieved Occupancy|DRAM Throughput|Compute \(SM\)" \
+      --section WarpStateStats --section SchedulerStats -f -o "$work/$h-ncu" "$work/$h" > "$out/$h-ncu-run.txt" 2>&1
+    ncu --import "$work/$h-ncu.ncu-rep" > "$out/$h-ncu.txt" 2>&1
+    ncu --import "$work/$h-ncu.ncu-rep" --page raw > "$out/$h-ncu-raw.txt" 2>&1
+    grep -E "^  [A-Za-z_].*\(|Duration|Executed Instructions  |Issue Slots Busy|Registers Per|Achieved Occupancy|DRAM Throughput|Compute \(SM\)|Warp Cycles Per Issued|One or More Eligible" \
       "$out/$h-ncu.txt" | head -60
+    # Each kernel's stalls of 0.05 cycles or more per issued instruction.
+    awk '/^  [A-Za-z_].*\(/ { print } /smsp__average_warps_issue_stalled_.*_per_issue_active.ratio/ && $NF + 0 >= 0.05 { print "   ", $1, $NF }' \
+      "$out/$h-ncu-raw.txt" | head -120
   fi
 done
 rm -rf "$work"
