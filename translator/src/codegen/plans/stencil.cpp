@@ -696,6 +696,39 @@ class WalkWriter : EntryWriter {
   const unsigned rank_;
 };
 
+// Whether evaluating `e` changes nothing (no assignment, increment, atomic, assertion or call of
+// a lifted function): evaluated once more, or before another output's, it gives the same.
+bool withoutEffects(const Expr& e) {
+  bool pure = true;
+  visitExprs(e, [&](const Expr& x) {
+    switch (x.kind) {
+      case ExprKind::Assign:
+      case ExprKind::CompoundAssign:
+      case ExprKind::IncDec:
+      case ExprKind::Call:
+      case ExprKind::Assert:
+      case ExprKind::AtomicRmw: pure = false; return false;
+      default: return pure;
+    }
+  });
+  return pure;
+}
+
+// A stencil body's guard: its first top-level `if`, without an `else`, where only declarations
+// of scalars initialized without effects come before it and its condition has none (a border
+// test: `if (i == 0 || ... ) return A[c];`). Where it is false, the body without it does what the
+// body does; or null.
+const Stmt* findGuard(const Function& fn) {
+  if (!fn.body || fn.body->kind != StmtKind::Block) return nullptr;
+  for (const StmtPtr& c : fn.body->stmts) {
+    if (c->kind == StmtKind::If) return !c->otherwise && c->cond && withoutEffects(*c->cond) ? c.get() : nullptr;
+    if (c->kind != StmtKind::Decl || !c->expr || !c->inits.empty() || c->arrayInitialized ||
+        !fn.vars[c->var].type.isValue() || !withoutEffects(*c->expr))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 // The windows of a 3-D stencil in registers (`<f>_win3d4`, `<f>_win3d`; Slabs3DWindows). Each
 // thread (j, k .. k + C - 1: C outputs along k, 4 or 1) walks the planes i of its slab, holding
 // for every staged array the values of the planes its outputs read (the halo along i, H + 1
@@ -717,7 +750,12 @@ class WindowWriter : EntryWriter {
 
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
-      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)), cols_(e.tileCols / kTileCols) {}
+      : EntryWriter(module, fn, out, false),
+        e_(e),
+        st_(st),
+        halo_(haloText(st)),
+        cols_(e.tileCols / kTileCols),
+        guard_(cols_ > 1 && !outputVector().empty() ? findGuard(fn) : nullptr) {}
 
   void write() {
     helper();
@@ -744,7 +782,7 @@ class WindowWriter : EntryWriter {
     return d.empty() ? "[1]" : d;
   }
   // The device function's copy for this entry's registers (one per entry: their shapes differ).
-  std::string helperName() const { return e_.kernelName + "_at"; }
+  std::string helperName(const char* part = "_at") const { return e_.kernelName + part; }
   static std::string literal(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
 
   // An offset along one axis: its constant plus each window counter times its coefficient.
@@ -770,6 +808,49 @@ class WindowWriter : EntryWriter {
   // (plane culift_slot holds the output's plane plus the halo's first offset along i), its window
   // loops unrolled (so that every register index is a constant).
   void helper() {
+    const PrintRewrites r = registerRewrites();
+    const std::string params = helperParams();
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
+             " from the thread's registers.");
+    {
+      CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) +
+                                      " " + helperName() + "(" + params + ")");
+      printBody(r, *fn_.body);
+    }
+    if (!guard_) return;
+    // The body split at its guard: the condition (after the declarations before it), and the body
+    // without the guard, which an output whose condition is false runs as the whole body would.
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the condition of its first `if`, at line " +
+             str(guard_->range.begin.line) + ".");
+    {
+      CodeWriter::Scope f = out_.open("__device__ __forceinline__ bool " + helperName("_edge") + "(" + params + ")");
+      for (const StmtPtr& c : fn_.body->stmts) {
+        if (c.get() == guard_) break;
+        printWith(r, *c);
+      }
+      out_.say("return " + printWith(r, *guard_->cond) + ";");
+    }
+    out_.say("// " + fn_.name + " for " + e_.kernelName +
+             " where that condition is false: the body without that `if`.");
+    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
+                                    helperName("_in") + "(" + params + ")");
+    for (const StmtPtr& c : fn_.body->stmts)
+      if (c.get() != guard_) printWith(r, *c);
+  }
+
+  // The helpers' parameters: the registers, the plane slot and column, the function's parameters.
+  std::string helperParams() const {
+    std::string params;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
+    for (std::size_t q = 0; q < st_.uniform.size(); ++q)
+      params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
+    return params + "int culift_slot, int culift_col, " + printer_.parameterList();
+  }
+
+  // The body's reads of the staged arrays and uniform reads taken from the registers, its window
+  // loops unrolled.
+  PrintRewrites registerRewrites() const {
     PrintRewrites r;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       for (const StagedRead& read : st_.arrays[p].reads)
@@ -783,17 +864,7 @@ class WindowWriter : EntryWriter {
       r.exprs[st_.uniform[q].read] = at;
     }
     for (const Stmt* loop : st_.windowLoops) r.unrolled.insert(loop);
-    std::string params;
-    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-      params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
-    for (std::size_t q = 0; q < st_.uniform.size(); ++q)
-      params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
-    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
-             " from the thread's registers.");
-    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
-                                    helperName() + "(" + params + "int culift_slot, int culift_col, " +
-                                    printer_.parameterList() + ")");
-    printBody(r, *fn_.body);
+    return r;
   }
 
   std::string arrayNames() const {
@@ -893,29 +964,17 @@ class WindowWriter : EntryWriter {
     }
   }
 
-  // Plane `plane` (an int expression) of array p into register plane `slot`.
+  // Plane `plane` (an int expression) of array p into register plane `slot`: loaded without checks
+  // where the window lies in the array (rows in 16-byte groups where the array has them and the
+  // thread's rows are so aligned, else one by one), element by element with checks where it
+  // crosses an end. The three are separate branches: a load that chose between a group and single
+  // elements at run time would issue both.
   void loadPlane(std::size_t p, const std::string& slot, const std::string& plane) {
     CodeWriter::Scope load = out_.open("");
     const std::string c = "culift_c" + str(p);
     out_.say("const long long culift_e = " + c + "o + " + c + "0 * (long long)(" + plane + ");  // its centre");
+    const std::string inside = "culift_e >= " + c + "in0 && culift_e < " + c + "in1";
     auto loads = [&](bool checked) {
-      if (!checked && !vectorType(p).empty()) {
-        // Rows of 16-byte groups where the thread's first output is aligned so (every thread of
-        // an aligned array whose rows and planes are multiples of 4 elements), else one by one.
-        CodeWriter::Scope vectors = out_.open("if (" + c + "v)");
-        {
-          out_.say("#pragma unroll");
-          CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
-                                             str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
-          vectorRow(p, slot);
-        }
-        vectors.otherwise();
-        const auto window = windowLoops(p);
-        out_.say(regs(p) + "[" + slot + "][culift_dj][culift_dk] = " + name(st_.arrays[p].array) + "[culift_e + " + c +
-                 "1 * (long long)(culift_dj + " + literal(lo(p, 1)) + ") + (long long)(culift_dk + " +
-                 literal(lo(p, 2)) + ")];");
-        return;
-      }
       const auto window = windowLoops(p);
       const std::string at = "culift_e + " + c + "1 * (long long)(culift_dj + " + literal(lo(p, 1)) +
                              ") + (long long)(culift_dk + " + literal(lo(p, 2)) + ")";
@@ -928,12 +987,109 @@ class WindowWriter : EntryWriter {
       out_.say(target + " = culift_x >= 0 && culift_x < " + lengthOf(p) + " ? " + name(st_.arrays[p].array) +
                "[culift_x] : (" + element(p) + ")0;");
     };
-    CodeWriter::Scope inside = out_.open("if (culift_e + " + c + "lo >= 0 && culift_e + " + c + "hi < " + lengthOf(p) +
-                                             ")",
-                                         "the window lies in the array");
+    if (!vectorType(p).empty()) {
+      CodeWriter::Scope groups = out_.open("if (" + c + "v && " + inside + ")",
+                                           "the window lies in the array, its rows in 16-byte groups");
+      out_.say("#pragma unroll");
+      CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
+                                         str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
+      vectorRow(p, slot);
+      rows.close();
+      groups.otherwise("} else if (" + inside + ") {  // the window lies in the array");
+      loads(false);
+      groups.otherwise();
+      loads(true);
+      return;
+    }
+    CodeWriter::Scope whole = out_.open("if (" + inside + ")", "the window lies in the array");
     loads(false);
-    inside.otherwise();
+    whole.otherwise();
     loads(true);
+  }
+
+  // The planes of the block's slab, each thread's outputs from its windows: the halo's first planes,
+  // then steps of ring() planes, each loading one plane a staged array and running the outputs of
+  // the next.
+  void walk(const std::string& leading, const std::array<std::string, 3>& n) {
+    const std::size_t h = static_cast<std::size_t>(halo()), r = ring();
+    for (std::size_t q = 0; q < h; ++q)
+      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+        loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
+    CodeWriter::Scope slab = slabSteps(out_, r);
+    out_.say("#pragma unroll  // plane culift_s + t + (the halo's last offset) into slot (t + " + str(h) + ") % " +
+             str(r));
+    CodeWriter::Scope step = out_.open("for (int culift_t = 0; culift_t < " + str(r) + "; ++culift_t)");
+    out_.say("const int culift_i = culift_s + culift_t;");
+    out_.say("if (culift_i >= culift_z1) break;");
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
+    if (cols_ == 1) {
+      out_.say(perOutputStatement(fn_, {"culift_i", "culift_j", "culift_k"}, n, helperName(), leading + "culift_t, 0"));
+      return;
+    }
+    const std::string v = outputVector();
+    std::vector<PerOutput> outputs;
+    std::string ks;
+    for (unsigned u = 0; u < cols_; ++u) {
+      const std::string k = "culift_k" + str(u);
+      outputs.push_back(
+          perOutputParts(fn_, {"culift_i", "culift_j", k}, n, helperName(), leading + "culift_t, " + str(u)));
+      ks += (u ? ", " : "") + k + " = culift_k + " + str(u);
+    }
+    out_.say("const int " + ks + ";");
+    if (v.empty()) {
+      for (unsigned u = 0; u < cols_; ++u) {
+        CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+        out_.say(outputs[u].statement());
+      }
+      return;
+    }
+    // Where the thread's outputs all lie in the row (every thread but the row's last) and, where
+    // the body has a guard, it holds for none of them, they are computed side by side without a
+    // branch between them (their sums interleave; the body without its guard), and stored as one
+    // 16-byte vector where aligned. Else each output runs the whole body where it lies in the row.
+    const std::string t(spelling(fn_.returnType.scalar));
+    auto callOf = [&](unsigned u, const char* part) {
+      return helperName(part) + outputs[u].call.substr(helperName().size());
+    };
+    std::string fast = "culift_k + " + str(cols_ - 1) + " < culift_nk";
+    if (guard_) {
+      std::string edges;
+      for (unsigned u = 0; u < cols_; ++u) edges += (u ? " | " : "") + callOf(u, "_edge");
+      fast += " && !(" + edges + ")";
+    }
+    auto store = [&] {
+      CodeWriter::Scope vector = out_.open("if (culift_ov)");
+      out_.say(v + " culift_v;");
+      for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
+      out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
+      vector.otherwise();
+      for (unsigned u = 0; u < cols_; ++u) out_.say(outputs[u].target + " = culift_o" + str(u) + ";");
+    };
+    CodeWriter::Scope whole = out_.open("if (" + fast + ")");
+    for (unsigned u = 0; u < cols_; ++u)
+      out_.say("const " + t + " culift_o" + str(u) + " = " + (guard_ ? callOf(u, "_in") : outputs[u].call) + ";");
+    store();
+    whole.otherwise();
+    if (!guard_) {
+      for (unsigned u = 0; u + 1 < cols_; ++u) {
+        CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+        out_.say(outputs[u].statement());
+      }
+      return;
+    }
+    std::string values;
+    for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
+    out_.say(t + " " + values + ";");
+    for (unsigned u = 0; u < cols_; ++u) {
+      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+      out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
+    }
+    CodeWriter::Scope all = out_.open("if (culift_k + " + str(cols_ - 1) + " < culift_nk)");
+    store();
+    all.otherwise();
+    for (unsigned u = 0; u + 1 < cols_; ++u)
+      out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
   }
 
   void entry() {
@@ -976,10 +1132,11 @@ class WindowWriter : EntryWriter {
                "1 = " + polyText(a.coefficient[1]) + ";  // a plane's elements, a row's");
       out_.say("const long long " + c + "o = " + polyText(a.base) + " + " + c + "1 * (long long)culift_j + " +
                polyText(a.coefficient[2]) + " * (long long)culift_k;  // the thread's element of plane 0");
-      out_.say("const long long " + c + "lo = (" + c + "1 < 0 ? " + c + "1 * " + literal(a.hi[1]) + " : " + c + "1 * " +
-               literal(a.lo[1]) + ") + " + literal(a.lo[2]) + ", " + c + "hi = (" + c + "1 < 0 ? " + c + "1 * " +
-               literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " + literal(a.hi[2] + cols_ - 1) +
-               ";  // the windows' ends from the first output's centre");
+      out_.say("const long long " + c + "in0 = -((" + c + "1 < 0 ? " + c + "1 * " + literal(a.hi[1]) + " : " + c +
+               "1 * " + literal(a.lo[1]) + ") + " + literal(a.lo[2]) + "), " + c + "in1 = " + lengthOf(p) + " - ((" +
+               c + "1 < 0 ? " + c + "1 * " + literal(a.lo[1]) + " : " + c + "1 * " + literal(a.hi[1]) + ") + " +
+               literal(a.hi[2] + cols_ - 1) +
+               ");  // the centres whose windows lie in the array: from in0 up to, not with, in1");
       if (!vectorType(p).empty())
         out_.say("const bool " + c + "v = (" + c + "0 & 3) == 0 && (" + c +
                  "1 & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(a.array) +
@@ -991,55 +1148,7 @@ class WindowWriter : EntryWriter {
       loadUniform(q);
       leading += uniformRegs(q) + ", ";
     }
-    const std::size_t h = static_cast<std::size_t>(halo()), r = ring();
-    for (std::size_t q = 0; q < h; ++q)
-      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-        loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
-    CodeWriter::Scope slab = slabSteps(out_, r);
-    out_.say("#pragma unroll  // plane culift_s + t + (the halo's last offset) into slot (t + " + str(h) + ") % " +
-             str(r));
-    CodeWriter::Scope walk = out_.open("for (int culift_t = 0; culift_t < " + str(r) + "; ++culift_t)");
-    out_.say("const int culift_i = culift_s + culift_t;");
-    out_.say("if (culift_i >= culift_z1) break;");
-    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-      loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
-    if (cols_ == 1) {
-      out_.say(perOutputStatement(fn_, {"culift_i", "culift_j", "culift_k"}, n, helperName(), leading + "culift_t, 0"));
-      return;
-    }
-    const std::string v = outputVector();
-    std::vector<PerOutput> outputs;
-    std::string ks;
-    for (unsigned u = 0; u < cols_; ++u) {
-      const std::string k = "culift_k" + str(u);
-      outputs.push_back(
-          perOutputParts(fn_, {"culift_i", "culift_j", k}, n, helperName(), leading + "culift_t, " + str(u)));
-      ks += (u ? ", " : "") + k + " = culift_k + " + str(u);
-    }
-    out_.say("const int " + ks + ";");
-    if (v.empty()) {
-      for (unsigned u = 0; u < cols_; ++u) {
-        CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-        out_.say(outputs[u].statement());
-      }
-      return;
-    }
-    // The thread's outputs, then one 16-byte store where all are in the row and aligned.
-    const std::string t(spelling(fn_.returnType.scalar));
-    std::string values;
-    for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
-    out_.say(t + " " + values + ";");
-    for (unsigned u = 0; u < cols_; ++u) {
-      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-      out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
-    }
-    CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
-    out_.say(v + " culift_v;");
-    for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
-    out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
-    whole.otherwise();
-    for (unsigned u = 0; u < cols_; ++u)
-      out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
+    walk(leading, n);
   }
 
   // Whether the entry asks for three blocks an SM (__launch_bounds__(256, 3): at most 80 registers
@@ -1076,6 +1185,9 @@ class WindowWriter : EntryWriter {
   const Stencil& st_;
   const std::string halo_;
   const unsigned cols_;  // outputs along k per thread
+  // The body's guard (findGuard), where the thread's outputs are computed side by side: they are
+  // where no output's guard holds.
+  const Stmt* const guard_;
 };
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
