@@ -696,39 +696,6 @@ class WalkWriter : EntryWriter {
   const unsigned rank_;
 };
 
-// Whether evaluating `e` changes nothing (no assignment, increment, atomic, assertion or call of
-// a lifted function): evaluated once more, or before another output's, it gives the same.
-bool withoutEffects(const Expr& e) {
-  bool pure = true;
-  visitExprs(e, [&](const Expr& x) {
-    switch (x.kind) {
-      case ExprKind::Assign:
-      case ExprKind::CompoundAssign:
-      case ExprKind::IncDec:
-      case ExprKind::Call:
-      case ExprKind::Assert:
-      case ExprKind::AtomicRmw: pure = false; return false;
-      default: return pure;
-    }
-  });
-  return pure;
-}
-
-// A stencil body's guard: its first top-level `if`, without an `else`, where only declarations
-// of scalars initialized without effects come before it and its condition has none (a border
-// test: `if (i == 0 || ... ) return A[c];`). Where it is false, the body without it does what the
-// body does; or null.
-const Stmt* findGuard(const Function& fn) {
-  if (!fn.body || fn.body->kind != StmtKind::Block) return nullptr;
-  for (const StmtPtr& c : fn.body->stmts) {
-    if (c->kind == StmtKind::If) return !c->otherwise && c->cond && withoutEffects(*c->cond) ? c.get() : nullptr;
-    if (c->kind != StmtKind::Decl || !c->expr || !c->inits.empty() || c->arrayInitialized ||
-        !fn.vars[c->var].type.isValue() || !withoutEffects(*c->expr))
-      return nullptr;
-  }
-  return nullptr;
-}
-
 // The windows of a 3-D stencil in registers (`<f>_win3d4`, `<f>_win3d`; Slabs3DWindows). Each
 // thread (j, k .. k + C - 1: C outputs along k, 4 or 1) walks the planes i of its slab, holding
 // for every staged array the values of the planes its outputs read (the halo along i, H + 1
@@ -750,12 +717,7 @@ class WindowWriter : EntryWriter {
 
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
-      : EntryWriter(module, fn, out, false),
-        e_(e),
-        st_(st),
-        halo_(haloText(st)),
-        cols_(e.tileCols / kTileCols),
-        guard_(cols_ > 1 && !outputVector().empty() ? findGuard(fn) : nullptr) {}
+      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)), cols_(e.tileCols / kTileCols) {}
 
   void write() {
     helper();
@@ -782,7 +744,7 @@ class WindowWriter : EntryWriter {
     return d.empty() ? "[1]" : d;
   }
   // The device function's copy for this entry's registers (one per entry: their shapes differ).
-  std::string helperName(const char* part = "_at") const { return e_.kernelName + part; }
+  std::string helperName() const { return e_.kernelName + "_at"; }
   static std::string literal(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
 
   // An offset along one axis: its constant plus each window counter times its coefficient.
@@ -808,49 +770,6 @@ class WindowWriter : EntryWriter {
   // (plane culift_slot holds the output's plane plus the halo's first offset along i), its window
   // loops unrolled (so that every register index is a constant).
   void helper() {
-    const PrintRewrites r = registerRewrites();
-    const std::string params = helperParams();
-    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
-             " from the thread's registers.");
-    {
-      CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) +
-                                      " " + helperName() + "(" + params + ")");
-      printBody(r, *fn_.body);
-    }
-    if (!guard_) return;
-    // The body split at its guard: the condition (after the declarations before it), and the body
-    // without the guard, which an output whose condition is false runs as the whole body would.
-    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the condition of its first `if`, at line " +
-             str(guard_->range.begin.line) + ".");
-    {
-      CodeWriter::Scope f = out_.open("__device__ __forceinline__ bool " + helperName("_edge") + "(" + params + ")");
-      for (const StmtPtr& c : fn_.body->stmts) {
-        if (c.get() == guard_) break;
-        printWith(r, *c);
-      }
-      out_.say("return " + printWith(r, *guard_->cond) + ";");
-    }
-    out_.say("// " + fn_.name + " for " + e_.kernelName +
-             " where that condition is false: the body without that `if`.");
-    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
-                                    helperName("_in") + "(" + params + ")");
-    for (const StmtPtr& c : fn_.body->stmts)
-      if (c.get() != guard_) printWith(r, *c);
-  }
-
-  // The helpers' parameters: the registers, the plane slot and column, the function's parameters.
-  std::string helperParams() const {
-    std::string params;
-    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-      params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
-    for (std::size_t q = 0; q < st_.uniform.size(); ++q)
-      params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
-    return params + "int culift_slot, int culift_col, " + printer_.parameterList();
-  }
-
-  // The body's reads of the staged arrays and uniform reads taken from the registers, its window
-  // loops unrolled.
-  PrintRewrites registerRewrites() const {
     PrintRewrites r;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       for (const StagedRead& read : st_.arrays[p].reads)
@@ -864,7 +783,17 @@ class WindowWriter : EntryWriter {
       r.exprs[st_.uniform[q].read] = at;
     }
     for (const Stmt* loop : st_.windowLoops) r.unrolled.insert(loop);
-    return r;
+    std::string params;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+      params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
+    for (std::size_t q = 0; q < st_.uniform.size(); ++q)
+      params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
+             " from the thread's registers.");
+    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
+                                    helperName() + "(" + params + "int culift_slot, int culift_col, " +
+                                    printer_.parameterList() + ")");
+    printBody(r, *fn_.body);
   }
 
   std::string arrayNames() const {
@@ -1044,40 +973,8 @@ class WindowWriter : EntryWriter {
       }
       return;
     }
-    // Where the thread's outputs all lie in the row (every thread but the row's last) and, where
-    // the body has a guard, it holds for none of them, they are computed side by side without a
-    // branch between them (their sums interleave; the body without its guard), and stored as one
-    // 16-byte vector where aligned. Else each output runs the whole body where it lies in the row.
+    // The thread's outputs, then one 16-byte store where all are in the row and aligned.
     const std::string t(spelling(fn_.returnType.scalar));
-    auto callOf = [&](unsigned u, const char* part) {
-      return helperName(part) + outputs[u].call.substr(helperName().size());
-    };
-    std::string fast = "culift_k + " + str(cols_ - 1) + " < culift_nk";
-    if (guard_) {
-      std::string edges;
-      for (unsigned u = 0; u < cols_; ++u) edges += (u ? " | " : "") + callOf(u, "_edge");
-      fast += " && !(" + edges + ")";
-    }
-    auto store = [&] {
-      CodeWriter::Scope vector = out_.open("if (culift_ov)");
-      out_.say(v + " culift_v;");
-      for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
-      out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
-      vector.otherwise();
-      for (unsigned u = 0; u < cols_; ++u) out_.say(outputs[u].target + " = culift_o" + str(u) + ";");
-    };
-    CodeWriter::Scope whole = out_.open("if (" + fast + ")");
-    for (unsigned u = 0; u < cols_; ++u)
-      out_.say("const " + t + " culift_o" + str(u) + " = " + (guard_ ? callOf(u, "_in") : outputs[u].call) + ";");
-    store();
-    whole.otherwise();
-    if (!guard_) {
-      for (unsigned u = 0; u + 1 < cols_; ++u) {
-        CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-        out_.say(outputs[u].statement());
-      }
-      return;
-    }
     std::string values;
     for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
     out_.say(t + " " + values + ";");
@@ -1085,10 +982,12 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
       out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
     }
-    CodeWriter::Scope all = out_.open("if (culift_k + " + str(cols_ - 1) + " < culift_nk)");
-    store();
-    all.otherwise();
-    for (unsigned u = 0; u + 1 < cols_; ++u)
+    CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
+    out_.say(v + " culift_v;");
+    for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
+    out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
+    whole.otherwise();
+    for (unsigned u = 0; u < cols_; ++u)
       out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
   }
 
@@ -1185,9 +1084,6 @@ class WindowWriter : EntryWriter {
   const Stencil& st_;
   const std::string halo_;
   const unsigned cols_;  // outputs along k per thread
-  // The body's guard (findGuard), where the thread's outputs are computed side by side: they are
-  // where no output's guard holds.
-  const Stmt* const guard_;
 };
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
