@@ -191,11 +191,11 @@ TEST_CASE("the TF32 entry on warpgroups compiles for sm_90a with wgmma, without 
   REQUIRE(fn);
   REQUIRE_FALSE(fn->planEntries.empty());
   CHECK(fn->planEntries.front().kernelName == "GemmCellTf32_wg128");
-  const std::string cu = std::string(dir) + "/blas.cu", log = cu + ".log", ptx = cu + ".ptx";
+  // Every path a named string: a StringRef of a temporary would name freed memory by the call.
+  const std::string cu = std::string(dir) + "/blas.cu", log = cu + ".log", ptx = cu + ".ptx", cubin = cu + ".cubin";
   std::ofstream(cu) << "#define CULIFT_ONLY_ENTRIES\n#define CULIFT_ENTRY_GemmCellTf32_wg128\n" << emitCuda(*r.module);
   const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
-  llvm::StringRef build[] = {nvcc,         "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
-                             cu + ".cubin"};
+  llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o", cubin};
   const int status = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
   std::stringstream text;
   text << std::ifstream(log).rdbuf();
