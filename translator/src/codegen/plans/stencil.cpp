@@ -937,8 +937,8 @@ class WindowWriter : EntryWriter {
   }
 
   // The planes of the block's slab, each thread's outputs from its windows: the halo's first planes,
-  // then steps of ring() planes, each loading one plane a staged array and running the outputs of
-  // the next.
+  // then steps of ring() planes; each plane i of a step loads plane i + the halo's last offset of
+  // every staged array, then runs the thread's outputs of plane i.
   void walk(const std::string& leading, const std::array<std::string, 3>& n) {
     const std::size_t h = static_cast<std::size_t>(halo()), r = ring();
     for (std::size_t q = 0; q < h; ++q)

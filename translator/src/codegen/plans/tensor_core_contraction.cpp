@@ -110,7 +110,7 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPl
   // mma.sync entry at 4096³).
   if (f.tensorCores == TensorCores::TF32 && plan == LoopPlan::TensorCoreContraction && live <= 1) {
     entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix), plan, 128, 128, 256, false));
-    entries.back().sharedBytes = warpgroupSharedBytes(a);
+    entries.back().sharedBytes = kWarpgroupSharedBytes;
   }
   for (unsigned t : {128u, 64u}) {
     if (t == 128 && live > 1) continue;

@@ -34,13 +34,6 @@ unsigned tileDynamicShared(const LoopAnalysis& a, unsigned tile, unsigned pad, u
   return bytes <= kStaticSharedBytes ? 0u : static_cast<unsigned>(bytes);
 }
 
-// The row operand's stages (128 rows of k 32, no pad: the swizzle spreads the banks) and the
-// column operand's (k 32 rows of 128 + 8 columns, as the mma.sync entries stage them).
-unsigned warpgroupSharedBytes(const LoopAnalysis& a) {
-  (void)a;  // two float operands (tensorCoreForm)
-  return kWarpgroupStages * kWarpgroupStep * (128 + (128 + kTensorCoreTilePad)) * 4 + 1024;  // + the alignment's room
-}
-
 std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, std::string& reason) {
   // A tile stages what a row or a column of outputs shares; an element of one output is shared by none.
   if (!a.bothAxesReason.empty()) {
@@ -283,13 +276,9 @@ class TileWriter : EntryWriter {
     if (wg_) {
       // The wgmma body where compiled for sm_90a; elsewhere the mma.sync entry's body (the same
       // block of outputs and threads, in less of the same shared memory).
-      const std::string body = str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " +
-                               str(e_.threads) + " threads, two warpgroups of 64 columns x " + str(e_.tileRows) +
-                               " rows on tensor cores (wgmma, tf32 operands, fp32 sums; not exact), " + str(tm_) +
-                               " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_);
       // One block a multiprocessor for the wgmma body (its registers up to 255), two for the
       // mma.sync body (128 registers, as the mma.sync entry).
-      CodeWriter::Scope entry = header(e_, body, 0, "CULIFT_WARPGROUP_BLOCKS");
+      CodeWriter::Scope entry = header(e_, what, 0, "CULIFT_WARPGROUP_BLOCKS");
       out_.say("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)");
       tileBody();
       TileWriter mma(module_, fn_, e_, out_, false);
@@ -327,9 +316,11 @@ class TileWriter : EntryWriter {
   // What a block of the entry computes (its comment).
   std::string description() const {
     return str(e_.tileRows) + " x " + str(e_.tileCols) + " outputs per block of " + str(e_.threads) + " threads, " +
-           (tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) + " on tensor cores (" +
-                      std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
-                : std::string()) +
+           (wg_ ? "two warpgroups of 64 columns x " + str(e_.tileRows) +
+                      " rows on tensor cores (wgmma, tf32 operands, fp32 sums; not exact), "
+            : tc_ ? "8 warps of " + str(e_.tileRows / 2) + " x " + str(e_.tileCols / 4) + " on tensor cores (" +
+                        std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
+                  : std::string()) +
            str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
            (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
            (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");

@@ -36,7 +36,12 @@ inline constexpr unsigned kTensorCoreStep = 16;
 // three stages, the row operand's tile k-major with the 128-byte swizzle (its stages 1024-byte
 // aligned: the entry's dynamic shared memory is 1 KiB over its stages', the alignment's room).
 inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 3;
-unsigned warpgroupSharedBytes(const LoopAnalysis& analysis);
+// Its dynamic shared memory: the row operand's stages (128 rows of k 32, no pad: the swizzle
+// spreads the banks) and the column operand's (k 32 rows of 128 + 8 columns, as the mma.sync
+// entries stage them), of float (TF32 only), and 1 KiB of room for the alignment.
+inline constexpr unsigned kWarpgroupSharedBytes = kWarpgroupStages * kWarpgroupStep *
+                                                      (128 + (128 + kTensorCoreTilePad)) * 4 +
+                                                  1024;
 
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,
 // that the values live across the loop and the staged tiles allow; none with `reason` saying why
