@@ -172,12 +172,12 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
 
 // A CUDA program built by nvcc alone that calls the launchers of emitted kernels: 1-D, 2-D and
 // C-order 3-D. It always compiles and links here; it runs where a GPU is (else it says so).
-// The TF32 GEMM's entry on warpgroups, built as the runtime builds it for an sm_90 device
-// (machine code for sm_90a): its wgmma body is the one compiled (the instruction is in its PTX),
-// within its registers (one block a multiprocessor, 255 at most) without spills, and the device
+// The TF32 GEMM's entries on warpgroups, built as the runtime builds them for an sm_90 device
+// (machine code for sm_90a): their wgmma body is the one compiled (the instruction is in the PTX),
+// within their registers (one block a multiprocessor, 255 at most) without spills, and the device
 // assembler keeps the multiplies of a step in flight (no warning C7513 or C7515 that it serializes
 // them).
-TEST_CASE("the TF32 entry on warpgroups compiles for sm_90a with wgmma, without spills", "[codegen][nvcc]") {
+TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, without spills", "[codegen][nvcc]") {
   const std::string nvcc = nvccOrSkip();
   if (nvcc.empty()) return;
   llvm::SmallString<128> dir;
@@ -189,28 +189,37 @@ TEST_CASE("the TF32 entry on warpgroups compiles for sm_90a with wgmma, without 
   REQUIRE(r.ok());
   const Function* fn = r.module->find("GemmCellTf32");
   REQUIRE(fn);
-  REQUIRE_FALSE(fn->planEntries.empty());
-  CHECK(fn->planEntries.front().kernelName == "GemmCellTf32_wg128");
-  // Every path a named string: a StringRef of a temporary would name freed memory by the call.
-  const std::string cu = std::string(dir) + "/blas.cu", log = cu + ".log", ptx = cu + ".ptx", cubin = cu + ".cubin";
-  std::ofstream(cu) << "#define CULIFT_ONLY_ENTRIES\n#define CULIFT_ENTRY_GemmCellTf32_wg128\n" << emitCuda(*r.module);
-  const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
-  llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o", cubin};
-  const int status = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
-  std::stringstream text;
-  text << std::ifstream(log).rdbuf();
-  INFO(text.str());
-  REQUIRE(status == 0);
-  CHECK(text.str().find("Function properties for GemmCellTf32_wg128") != std::string::npos);
-  CHECK(text.str().find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos);
-  CHECK(text.str().find("C7513") == std::string::npos);
-  CHECK(text.str().find("C7515") == std::string::npos);
-  llvm::StringRef toPtx[] = {nvcc, "-arch=compute_90a", "-ptx", cu, "-o", ptx};
-  REQUIRE(llvm::sys::ExecuteAndWait(nvcc, toPtx, std::nullopt, redirects, 300) == 0);
-  std::stringstream code;
-  code << std::ifstream(ptx).rdbuf();
-  CHECK(code.str().find("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32") != std::string::npos);
-  CHECK(code.str().find("fence.proxy.async.shared::cta") != std::string::npos);
+  REQUIRE(fn->planEntries.size() >= 2);
+  CHECK(fn->planEntries[0].kernelName == "GemmCellTf32_wg256");
+  CHECK(fn->planEntries[1].kernelName == "GemmCellTf32_wg128");
+  for (const auto& [entry, instruction] :
+       {std::pair{"GemmCellTf32_wg256", "m64n256k8"}, std::pair{"GemmCellTf32_wg128", "m64n128k8"}}) {
+    INFO(entry);
+    // Every path a named string: a StringRef of a temporary would name freed memory by the call.
+    const std::string cu = std::string(dir) + "/" + entry + ".cu", log = cu + ".log", ptx = cu + ".ptx",
+                      cubin = cu + ".cubin";
+    std::ofstream(cu) << "#define CULIFT_ONLY_ENTRIES\n#define CULIFT_ENTRY_" << entry << "\n" << emitCuda(*r.module);
+    const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
+                                                        llvm::StringRef(log)};
+    llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
+                               cubin};
+    const int status = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
+    std::stringstream text;
+    text << std::ifstream(log).rdbuf();
+    INFO(text.str());
+    REQUIRE(status == 0);
+    CHECK(text.str().find("Function properties for " + std::string(entry)) != std::string::npos);
+    CHECK(text.str().find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos);
+    CHECK(text.str().find("C7513") == std::string::npos);
+    CHECK(text.str().find("C7515") == std::string::npos);
+    llvm::StringRef toPtx[] = {nvcc, "-arch=compute_90a", "-ptx", cu, "-o", ptx};
+    REQUIRE(llvm::sys::ExecuteAndWait(nvcc, toPtx, std::nullopt, redirects, 300) == 0);
+    std::stringstream code;
+    code << std::ifstream(ptx).rdbuf();
+    CHECK(code.str().find("wgmma.mma_async.sync.aligned." + std::string(instruction) + ".f32.tf32.tf32") !=
+          std::string::npos);
+    CHECK(code.str().find("fence.proxy.async.shared::cta") != std::string::npos);
+  }
   llvm::sys::fs::remove_directories(std::string(dir));
 }
 

@@ -93,6 +93,8 @@ void CumMax_kernel(const float*, float*, int, long long);
 void CumMax_scan32(const float*, float*, int, long long, long long);
 // tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
 void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+void GemmTf32_wg256(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                    long long);
 void GemmTf32_wg128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                     long long);
 void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
@@ -485,9 +487,10 @@ void checkWithin(const std::vector<float>& got, const std::vector<float>& perThr
 TEST_CASE("emulated on the host, tensor-core entries stay within the contract's bound", "[emulated][tensor-cores]") {
   using namespace culift::rttest;
   const double tf32 = kTf32Roundoff, bf16 = kBf16Roundoff, fp16 = kFp16Roundoff;
-  // Partial tiles along both axes, k not a multiple of a step, k of 1 and 0.
-  for (const auto& [ni, nj, nk] :
-       {std::tuple{70, 90, 37}, std::tuple{130, 129, 16}, std::tuple{5, 130, 1}, std::tuple{33, 17, 0}}) {
+  // Partial tiles along both axes, k not a multiple of a step, k of 1 and 0; whole tiles (the
+  // copies in 16-byte groups) beside partial ones.
+  for (const auto& [ni, nj, nk] : {std::tuple{70, 90, 37}, std::tuple{130, 129, 16}, std::tuple{5, 130, 1},
+                                   std::tuple{33, 17, 0}, std::tuple{260, 256, 72}}) {
     INFO(ni << " x " << nj << ", k " << nk);
     const std::size_t outputs = static_cast<std::size_t>(ni) * nj;
     const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 15),
@@ -514,7 +517,7 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
         magT[i * nj + j] = mt;
       }
     const unsigned grid128x = blocks(nj, 128), grid128y = blocks(ni, 128), grid64x = blocks(nj, 64),
-                   grid64y = blocks(ni, 64);
+                   grid64y = blocks(ni, 64), grid256y = blocks(ni, 256);
     auto run = [&](dim3 grid, auto&& launch) {
       std::vector<float> out(outputs, -7.0f);
       culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] { launch(out.data()); });
@@ -537,10 +540,10 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       const std::vector<float> want = perThread(
           [&](float* out) { GemmTf32_kernel(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj); });
       std::vector<std::vector<float>> entries;
-      // The entry on warpgroups (its wgmma body, emulated) first, then the mma.sync entries.
+      // The entries on warpgroups (their wgmma body, emulated) first, then the mma.sync entries.
       for (const auto& [grid, entry] :
-           {std::pair{dim3(grid128x, grid128y), &GemmTf32_wg128}, std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128},
-            std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
+           {std::pair{dim3(grid128x, grid256y), &GemmTf32_wg256}, std::pair{dim3(grid128x, grid128y), &GemmTf32_wg128},
+            std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128}, std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
         const std::vector<float> got = run(grid, [&](float* out) {
           entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0);
         });
@@ -551,8 +554,10 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
         }
         checkWithin(got, want, exact, bound);
       }
-      // Each output's sum goes through the same mma steps in either mma.sync tile: the same bits.
-      CHECK(sameBits(entries[1], entries[2]));
+      // Each output's sum goes through the same mma steps in either mma.sync tile, and the same
+      // wgmma steps in either tile on warpgroups: the same bits.
+      CHECK(sameBits(entries[0], entries[1]));
+      CHECK(sameBits(entries[2], entries[3]));
     }
     {
       INFO("GemmBf16: C + sum, B transposed");

@@ -1342,17 +1342,19 @@ TEST_CASE("tensor-core entries stay within the contract's bound of the exact sum
   std::set<std::string> entriesRun, entriesDeclared;
   std::size_t checked = 0;
   // Partial tiles, k not a multiple of a step, k of 1 and 0; launches that take the 64-wide tiles
-  // (few blocks) and the 128-wide ones; arrays one element off their alignment.
+  // (few blocks), the 128-wide ones and (on sm_90) the 256-row ones; arrays one element off their
+  // alignment (odd rows) and aligned (the copies in 16-byte groups).
   const std::vector<std::tuple<std::int64_t, std::int64_t, std::int64_t>> shapes = {{70, 90, 37},     {130, 129, 16},
                                                                                     {5, 130, 1},      {33, 17, 0},
-                                                                                    {1000, 999, 257}, {2048, 2048, 64}};
+                                                                                    {1000, 999, 257}, {1536, 1400, 40},
+                                                                                    {2048, 2048, 64}};
   for (const TensorCoreSpec& spec : tensorCoreSpecs()) {
     const Function* fn = module->find(spec.name);
     REQUIRE(fn);
     INFO("kernel " << fn->name << ": " << name(fn->loopPlan) << " " << fn->loopPlanReason);
     REQUIRE(fn->loopPlan == LoopPlan::TensorCoreContraction);
-    // The entries this device takes: on sm_90 the entry on warpgroups in place of the 128-wide
-    // mma.sync one, elsewhere not that entry.
+    // The entries this device takes: on sm_90 the entries on warpgroups in place of the 128-wide
+    // mma.sync one, elsewhere not those entries.
     const bool hopper = strict->device().arch() == 90;
     const bool warpgroups = std::any_of(fn->planEntries.begin(), fn->planEntries.end(),
                                         [](const PlanEntry& e) { return onWarpgroups(e); });

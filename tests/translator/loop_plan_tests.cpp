@@ -1350,25 +1350,31 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
       "CULIFT_KERNEL_TENSOR_CORES(tf32) float Doubles(const double* A, const double* B, int n, int i, int j) {\n"
       "  double s = 0.0;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return (float)s;\n}\n"
       "CULIFT_KERNEL float Exact(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float OffDiagonal(const float* A, const float* B, int n, int i, int j) {\n"
+      "  if (i == j) return 0.0f;\n"
       "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n");
   const Function& gemm = function(r, "Gemm");
   CHECK(gemm.tensorCores == TensorCores::TF32);
   CHECK(gemm.loopPlan == LoopPlan::TensorCoreContraction);
-  // TF32 on warpgroups first (wgmma on sm_90a), then the mma.sync entries.
-  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_wg128", "Gemm_tc128", "Gemm_tc64"});
-  REQUIRE(gemm.planEntries.size() == 3);
+  // TF32 on warpgroups first (wgmma on sm_90a), 256 rows a block then 128, then the mma.sync entries.
+  CHECK(entryNames(gemm) == std::vector<std::string>{"Gemm_wg256", "Gemm_wg128", "Gemm_tc128", "Gemm_tc64"});
+  REQUIRE(gemm.planEntries.size() == 4);
   CHECK(onWarpgroups(gemm.planEntries[0]));
-  CHECK_FALSE(onWarpgroups(gemm.planEntries[1]));
-  for (std::size_t e : {0, 1}) {
+  CHECK(onWarpgroups(gemm.planEntries[1]));
+  CHECK_FALSE(onWarpgroups(gemm.planEntries[2]));
+  for (std::size_t e : {0, 1, 2}) {
     CHECK(gemm.planEntries[e].blockMapping() == BlockMapping::Tiles2D);
     CHECK(gemm.planEntries[e].threads == 256);
-    CHECK(gemm.planEntries[e].tileRows == 128);
+    CHECK(gemm.planEntries[e].tileRows == (e == 0 ? 256 : 128));
     CHECK(gemm.planEntries[e].tileCols == 128);
   }
-  // Three stages of k 32: A's 128 rows unpadded (swizzled), B's 128 + 8 columns.
-  CHECK(gemm.planEntries[0].sharedBytes == 3 * 32 * (128 + 136) * 4 + 1024);  // + the 1024-byte alignment's room
-  CHECK(gemm.planEntries[1].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);       // above 48 KiB: dynamic
-  CHECK(gemm.planEntries[2].sharedBytes == 0);
+  // Four stages of k 32: A's 256 or 128 rows unpadded (swizzled), B's 128 + 8 columns; + the
+  // 1024-byte alignment's room.
+  CHECK(gemm.planEntries[0].sharedBytes == 4 * 32 * (256 + 136) * 4 + 1024);
+  CHECK(gemm.planEntries[1].sharedBytes == 4 * 32 * (128 + 136) * 4 + 1024);
+  CHECK(gemm.planEntries[2].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);  // above 48 KiB: dynamic
+  CHECK(gemm.planEntries[3].sharedBytes == 0);
   CHECK(gemm.loopPlanReason.find("tf32 operands, fp32 sums") != std::string::npos);
   {
     // The tensor-core tiles come in one form (split as the exact ones are, the 128-wide one spilled
@@ -1384,22 +1390,37 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
     // The entry on warpgroups: wgmma where compiled for sm_90a (A's tile swizzled, zeros past its
     // end, fenced for the tensor cores), the mma.sync body elsewhere; one block a multiprocessor
     // with wgmma, two without.
-    const std::size_t wg = cuda.find(" Gemm_wg128(");
-    REQUIRE(wg != std::string::npos);
-    const std::string wgText = cuda.substr(wg, cuda.find("\n}\n", wg) - wg);
-    const std::size_t sm90a = wgText.find("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"), other = wgText.find("#else");
-    REQUIRE(sm90a != std::string::npos);
-    REQUIRE(other != std::string::npos);
-    const std::string wgmma = wgText.substr(sm90a, other - sm90a), mma = wgText.substr(other);
-    CHECK(wgmma.find("culift_wgmma_tf32(") != std::string::npos);
-    CHECK(wgmma.find("culift_fence_async_shared();") != std::string::npos);
-    CHECK(wgmma.find("((culift_q >> 2) ^ (culift_r & 7))") != std::string::npos);
-    CHECK(wgmma.find("= 0.0f;") != std::string::npos);
-    CHECK(wgmma.find("culift_mma_tf32(") == std::string::npos);
-    CHECK(mma.find("culift_mma_tf32(") != std::string::npos);
-    CHECK(mma.find("culift_wgmma_tf32(") == std::string::npos);
+    for (const char* name : {"Gemm_wg256", "Gemm_wg128"}) {
+      INFO(name);
+      const std::size_t wg = cuda.find(" " + std::string(name) + "(");
+      REQUIRE(wg != std::string::npos);
+      const std::string wgText = cuda.substr(wg, cuda.find("\n}\n", wg) - wg);
+      const std::size_t sm90a = wgText.find("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)"), other = wgText.find("#else");
+      REQUIRE(sm90a != std::string::npos);
+      REQUIRE(other != std::string::npos);
+      const std::string wgmma = wgText.substr(sm90a, other - sm90a), mma = wgText.substr(other);
+      CHECK(wgmma.find("culift_wgmma_tf32(") != std::string::npos);
+      CHECK(wgmma.find("culift_fence_async_shared();") != std::string::npos);
+      CHECK(wgmma.find("((culift_q >> 2) ^ (culift_r & 7))") != std::string::npos);
+      CHECK(wgmma.find("= 0.0f;") != std::string::npos);
+      CHECK(wgmma.find("culift_mma_tf32(") == std::string::npos);
+      // Whole tiles of both operands copied in 16-byte groups where aligned: A's of 4 k of a row
+      // (stepping by rows), B's of 4 columns of a k.
+      CHECK(wgmma.find("culift_w0 && culift_w1") != std::string::npos);
+      CHECK(wgmma.find("culift_copy_async16(&culift_s0[culift_sc][culift_r * 32 + (((culift_q >> 2) ^ (culift_r & 7)) "
+                       "<< 2) + (culift_q & 3)], culift_g + culift_u * 32 * culift_dr0, 16);") != std::string::npos);
+      CHECK(wgmma.find("culift_copy_async16(&culift_s1[culift_sc][culift_q][culift_r]") != std::string::npos);
+      CHECK(mma.find("culift_mma_tf32(") != std::string::npos);
+      CHECK(mma.find("culift_wgmma_tf32(") == std::string::npos);
+      CHECK(mma.find("culift_copy_async16(") == std::string::npos);  // the mma.sync body copies elements
+    }
+    // Two blocks a multiprocessor for the 128-row tile's mma.sync body, one for the 256-row one.
     CHECK(cuda.find("__launch_bounds__(256, CULIFT_WARPGROUP_BLOCKS) Gemm_wg128(") != std::string::npos);
+    CHECK(cuda.find("__launch_bounds__(256, 1) Gemm_wg256(") != std::string::npos);
   }
+  // Outputs that return before the loop are marked in 64 bits a thread: not the 256-row tile's 128.
+  CHECK(entryNames(function(r, "OffDiagonal")) ==
+        std::vector<std::string>{"OffDiagonal_wg128", "OffDiagonal_tc128", "OffDiagonal_tc64"});
   // `s = s + b * a` with the operands in either order, a symmetric kernel too: the opt-in comes first.
   const Function& gram = function(r, "Gram");
   CHECK(gram.tensorCores == TensorCores::BF16);

@@ -132,9 +132,9 @@ inline void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned
 // __CUDA_ARCH_FEAT_SM90_ALL). The descriptor carries the stage's host address; a wgmma of the
 // block's threads (every thread calls it for each step, as the entry does) meets the block at its
 // barrier: each thread leaves its four fragments in a table, the block meets, each thread adds
-// its 64 sums' products of the step in k order, reading the warpgroup's fragments from the table
-// and the row operand from the swizzled tile as the tensor cores do (absolute address bits 4-6
-// XORed with bits 7-9; the top 19 bits of each value, the tensor cores' tf32), the block meets again.
+// its sums' products of the step in k order (64 or 128: a block of 128 or 256 rows), reading the warpgroup's fragments
+// from the table and the row operand from the swizzled tile as the tensor cores do (absolute address bits 4-6 XORed
+// with bits 7-9; the top 19 bits of each value, the tensor cores' tf32), the block meets again.
 #define CULIFT_WARPGROUP_BLOCKS 1
 inline unsigned long long culift_wgmma_descriptor(const void* shared) {
   return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(shared));
@@ -142,8 +142,8 @@ inline unsigned long long culift_wgmma_descriptor(const void* shared) {
 inline void culift_fence_async_shared() {}
 inline void culift_wgmma_fence() {}
 inline void culift_wgmma_commit_wait() {}
-inline void culift_wgmma_tf32(float (&d)[32][2], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
-                              unsigned long long desc) {
+template <unsigned M> inline void culift_wgmma_tf32(float (&d)[M][2], unsigned a0, unsigned a1, unsigned a2,
+                                                    unsigned a3, unsigned long long desc) {
   static unsigned table[1024][4];  // one block runs at a time
   const unsigned t = culift_emulation::linearThread;
   table[t][0] = a0;
@@ -156,13 +156,13 @@ inline void culift_wgmma_tf32(float (&d)[32][2], unsigned a0, unsigned a1, unsig
     const unsigned owner = group * 128 + column / 16 * 32 + column % 8 * 4 + static_cast<unsigned>(k % 4);
     return __uint_as_float(table[owner][(column % 16 >= 8 ? 1 : 0) + (k >= 4 ? 2 : 0)]);
   };
-  auto b = [&](unsigned row, int k) {  // row of the block's 128
+  auto b = [&](unsigned row, int k) {  // row of the block's 4 M
     const std::uintptr_t at = static_cast<std::uintptr_t>(desc) + row * 128 + static_cast<unsigned>(k) * 4;
     float v;
     std::memcpy(&v, reinterpret_cast<const void*>(at ^ (((at >> 7) & 7) << 4)), sizeof v);
     return __uint_as_float(__float_as_uint(v) & 0xffffe000u);
   };
-  for (unsigned m = 0; m < 32; ++m)
+  for (unsigned m = 0; m < M; ++m)
     for (unsigned n = 0; n < 2; ++n) {
       const unsigned column = warp * 16 + g + 8 * n, row = m / 2 * 8 + 2 * q + m % 2;
       float s = d[m][n];

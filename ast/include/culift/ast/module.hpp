@@ -145,13 +145,15 @@ struct PlanEntry {
   BlockMapping blockMapping() const { return mapping ? *mapping : culift::blockMapping(plan); }
 };
 
-// An entry on warpgroups: the TF32 contraction's <f>_wg128 (wgmma where compiled for sm_90a, the
-// mma.sync entry's body elsewhere). The runtime takes it on sm_90 devices only.
-inline constexpr std::string_view kWarpgroupSuffix = "_wg128";
+// An entry on warpgroups: the TF32 contraction's <f>_wg256 and <f>_wg128, named by their tile's rows
+// (wgmma where compiled for sm_90a, the mma.sync entry's body elsewhere). The runtime takes them on
+// sm_90 devices only.
+inline constexpr std::string_view kWarpgroupSuffix = "_wg";
 inline bool onWarpgroups(const PlanEntry& e) {
+  const std::string suffix = std::string(kWarpgroupSuffix) + std::to_string(e.tileRows);
   const std::string_view name = e.kernelName;
-  return e.plan == LoopPlan::TensorCoreContraction && name.size() > kWarpgroupSuffix.size() &&
-         name.substr(name.size() - kWarpgroupSuffix.size()) == kWarpgroupSuffix;
+  return e.plan == LoopPlan::TensorCoreContraction && name.size() > suffix.size() &&
+         name.substr(name.size() - suffix.size()) == suffix;
 }
 
 struct Function {

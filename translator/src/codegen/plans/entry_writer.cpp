@@ -50,7 +50,9 @@ CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& wha
                                       const std::string& minBlocksSpelled) {
   return signature(e,
                    {fn_.name + ": " + std::string(culift::name(e.plan)) + ", " + what +
-                    "; each output runs the loop in source order (the per-thread entry's bits)."},
+                    (onTensorCores(e.plan)
+                         ? std::string(".")
+                         : "; each output runs the loop in source order (the per-thread entry's bits).")},
                    "", minBlocks, minBlocksSpelled);
 }
 

@@ -105,12 +105,18 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPl
   // 128 x 128 outputs a block for the sum alone (64 accumulators a thread), 64 x 64 beside it.
   const std::size_t live = a.live.size() + a.assignedParams.size();
   std::vector<PlanEntry> entries;
-  // On TF32, the 2-D contraction's entry on warpgroups first (wgmma where compiled for sm_90a, the
+  // On TF32, the 2-D contraction's entries on warpgroups first (wgmma where compiled for sm_90a, the
   // mma.sync body elsewhere; measured on an H100 by bench/gpu/wgmma_variants.cu: 2.5x the
-  // mma.sync entry at 4096³).
+  // mma.sync entry at 4096³): 256 rows a block (128 sums a thread; a thread's outputs that return
+  // before the loop are marked in 64 bits, so not where the statements before the loop return),
+  // then 128.
   if (f.tensorCores == TensorCores::TF32 && plan == LoopPlan::TensorCoreContraction && live <= 1) {
-    entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix), plan, 128, 128, 256, false));
-    entries.back().sharedBytes = kWarpgroupSharedBytes;
+    for (unsigned rows : {256u, 128u}) {
+      if (rows == 256 && a.earlyReturn) continue;
+      entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix) + std::to_string(rows), plan, rows,
+                                         kWarpgroupCols, 256, false));
+      entries.back().sharedBytes = warpgroupSharedBytes(rows);
+    }
   }
   for (unsigned t : {128u, 64u}) {
     if (t == 128 && live > 1) continue;

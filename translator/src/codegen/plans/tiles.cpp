@@ -245,7 +245,7 @@ class TileWriter : EntryWriter {
         wg_(warpgroups),
         fallback_(!warpgroups && onWarpgroups(e)),
         pad_(tc_ ? kTensorCoreTilePad : kTilePad),
-        tm_(wg_ ? 32 : e.tileRows / 16),
+        tm_(wg_ ? e.tileRows / 4 : e.tileRows / 16),
         tn_(wg_ ? 2 : e.tileCols / 16),
         stages_(wg_ ? kWarpgroupStages : tileStages(e.tileRows)),
         kStep_(wg_   ? kWarpgroupStep
@@ -256,7 +256,7 @@ class TileWriter : EntryWriter {
         // On tensor cores, the sums an mma leaves in the lane: 8 warps of (tileRows / 2) x (tileCols /
         // 4), each in mma tiles of 16 x 8, the lane's rows g and g + 8, columns 2 t and 2 t + 1 of each.
         // On warpgroups, the sums wgmma leaves in the lane: the warpgroup's 64 columns by the
-        // block's 128 rows, the lane's rows 8 q + 2 t and 8 q + 2 t + 1 for q < 16, its warp's
+        // block's rows, the lane's rows 8 q + 2 t and 8 q + 2 t + 1 for q < rows / 8, its warp's
         // columns g and g + 8.
         rowOf_(wg_ ? "culift_i0 + (culift_m / 2) * 8 + culift_t4 * 2 + culift_m % 2"
                : tc_
@@ -277,8 +277,9 @@ class TileWriter : EntryWriter {
       // The wgmma body where compiled for sm_90a; elsewhere the mma.sync entry's body (the same
       // block of outputs and threads, in less of the same shared memory).
       // One block a multiprocessor for the wgmma body (its registers up to 255), two for the
-      // mma.sync body (128 registers, as the mma.sync entry).
-      CodeWriter::Scope entry = header(e_, what, 0, "CULIFT_WARPGROUP_BLOCKS");
+      // mma.sync body of 128 rows (128 registers, as the mma.sync entry), one for that of 256 (its
+      // 128 sums a thread).
+      CodeWriter::Scope entry = header(e_, what, 0, e_.tileRows > 128 ? "1" : "CULIFT_WARPGROUP_BLOCKS");
       out_.say("#if defined(__CUDA_ARCH_FEAT_SM90_ALL)");
       tileBody();
       TileWriter mma(module_, fn_, e_, out_, false);
@@ -434,13 +435,17 @@ class TileWriter : EntryWriter {
   void groupSteps(std::size_t p);
   void indexAt(const StagedOperand& o, const std::string& var, const std::string& row, const std::string& k,
                const std::string& minus);
-  unsigned groupsPerRow(const StagedOperand& o) const { return rowsOf(o) / 4; }
+  // Whether a grouped operand's groups are 4 k of one row (the swizzled row operand), not 4 rows of one k.
+  bool groupsAlongK(const StagedOperand& o) const { return wg_ && &o == &a_.operands[tc_->rowOperand]; }
+  // The groups of a row of k (along k), or of a k's rows.
+  unsigned groupsPerRow(const StagedOperand& o) const { return (groupsAlongK(o) ? kStep_ : rowsOf(o)) / 4; }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
   struct ElementLoop {
     CodeWriter::Scope each;
     std::optional<CodeWriter::Scope> partial;  // closes before `each`
   };
-  ElementLoop threadElements(const StagedOperand& o);
+  // `unrolled`: the loop unrolled (each element's address a step from the last).
+  ElementLoop threadElements(const StagedOperand& o, bool unrolled = true);
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
   std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
   std::string firstK(const StagedOperand& o) const { return kOfElement(o, "(int)threadIdx.x"); }
@@ -667,18 +672,21 @@ void TileWriter::copyElements(bool checked) {
     const std::string shared = stagedAt(p);
     if (!checked && grouped(o)) {
       // 16 bytes a copy (a whole tile is copied so only where culift_w<p>): groups of 4 consecutive
-      // rows of one k, each thread's a constant step apart.
-      const std::string P = str(p), g = str(groupsPerRow(o)), kStride = str(e_.threads / groupsPerRow(o));
+      // rows of one k (or of 4 consecutive k of one row), each thread's a constant step apart.
+      const std::string P = str(p), g = str(groupsPerRow(o)), stride = str(e_.threads / groupsPerRow(o));
       CodeWriter::Scope tile = out_.open("");
       out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + " +
                offsetSum(o, "culift_y" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / e_.threads) +
                                          "; ++culift_u)");
-      out_.say("const int culift_r = (int)threadIdx.x % " + g + " * 4, culift_q = (int)threadIdx.x / " + g +
-               " + culift_u * " + kStride + ";");
+      const bool alongK = groupsAlongK(o);
+      out_.say(alongK ? "const int culift_r = (int)threadIdx.x / " + g + " + culift_u * " + stride +
+                            ", culift_q = (int)threadIdx.x % " + g + " * 4;"
+                      : "const int culift_r = (int)threadIdx.x % " + g + " * 4, culift_q = (int)threadIdx.x / " + g +
+                            " + culift_u * " + stride + ";");
       out_.say("culift_copy_async16(&" + shared + ", culift_g + " +
-               offsetProduct(o, "culift_u", kStride + " * culift_dk" + P) + ", 16);");
+               offsetProduct(o, "culift_u", stride + " * culift_d" + (alongK ? "r" : "k") + P) + ", 16);");
       continue;
     }
     if (!checked && stepped(o)) {
@@ -695,7 +703,10 @@ void TileWriter::copyElements(bool checked) {
       out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
-    const ElementLoop each = threadElements(o);
+    // On warpgroups the partial tiles' copies stay a loop: unrolled, the device assembler kept each
+    // element's address across the loop over k, registers the 256-row tile lacks (ptxas, sm_90a:
+    // 200 B spilled).
+    const ElementLoop each = threadElements(o, !(checked && wg_));
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
@@ -729,12 +740,19 @@ bool TileWriter::stepped(const StagedOperand& o) const {
 // step apart; elsewhere its tiles copy element by element, as partial tiles do (one base index a
 // thread, not two: the 128-wide tiles have no registers to spare). The stage's rows are 16-byte
 // aligned (pads of 4 or 8 elements).
+//
+// On warpgroups both operands: the row operand, staged k-major and swizzled, where its index steps
+// by one element a k and by a multiple of 4 a row, in groups of 4 k of one row (the swizzle
+// permutes a row's groups of 4 k: each group lands whole, 16-byte aligned in its 1024-byte aligned
+// stage).
 bool TileWriter::grouped(const StagedOperand& o) const {
   const unsigned rows = rowsOf(o);
-  // The 128-wide exact tiles only: in the 64-wide ones and on tensor cores the flag and the group's
-  // index cost registers that spill (nvcc 13, sm_90).
-  return !tc_ && e_.tileRows >= 128 && stepped(o) && !o.kContiguous && byteSize(o.element) == 4 && rows % 4 == 0 &&
-         pad_ % 4 == 0 && e_.threads % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % e_.threads == 0;
+  // The 128-wide exact tiles and the entry on warpgroups only: in the 64-wide ones and the mma.sync
+  // entries the flag and the group's index cost registers that spill (nvcc 13, sm_90).
+  if (!wg_ && (tc_ || e_.tileRows < 128)) return false;
+  const bool alongK = groupsAlongK(o);
+  return stepped(o) && o.kContiguous == alongK && byteSize(o.element) == 4 && (alongK ? kStep_ : rows) % 4 == 0 &&
+         (alongK || pad_ % 4 == 0) && e_.threads % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % e_.threads == 0;
 }
 
 // The row and the k within the tile of element `e` of a copy (along k: kStep elements a row;
@@ -748,9 +766,9 @@ std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e)
 
 // The loop over this thread's elements of a tile of `o`, element culift_e = threadIdx.x + u *
 // threads at row culift_r and k culift_q of the tile (those below the tile's size).
-TileWriter::ElementLoop TileWriter::threadElements(const StagedOperand& o) {
+TileWriter::ElementLoop TileWriter::threadElements(const StagedOperand& o, bool unrolled) {
   const unsigned elements = rowsOf(o) * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
-  out_.say("#pragma unroll");
+  out_.say(unrolled ? "#pragma unroll" : "#pragma unroll 1");
   ElementLoop loop{out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)"), std::nullopt};
   out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
   if (elements % e_.threads) loop.partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
@@ -802,23 +820,32 @@ void TileWriter::indexAt(const StagedOperand& o, const std::string& var, const s
 }
 
 // For a grouped operand: culift_y<p>, the index of the thread's first group of 4 rows (rows
-// 4 (t % G) .. + 3 of k t / G, G groups a row of k); culift_dk<p> and culift_dr<p>, the index's
-// steps per k and per row; culift_w<p>, whether every group is 16 bytes of consecutive elements,
-// aligned (then the same in every thread).
+// 4 (t % G) .. + 3 of k t / G, G groups a row of k; along k: k 4 (t % G) .. + 3 of row t / G, G
+// groups a row's k); culift_dk<p> and culift_dr<p>, the index's steps per k and per row;
+// culift_w<p>, whether every group is 16 bytes of consecutive elements, aligned (then the same in
+// every thread).
 void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
   const std::string P = str(p), g = str(groupsPerRow(o));
-  const bool flag = !wholeForm();  // the whole form: the dispatch's flag held
-  out_.say(offsetType(o) + " culift_y" + P + ", culift_dk" + P + (flag ? ", culift_dr" + P : std::string()) + ";  // " +
-           name(o.array) + ": its groups of 4 rows in whole tiles");
+  const bool alongK = groupsAlongK(o);
+  const bool flag = !wholeForm();       // the whole form: the dispatch's flag held
+  const bool rowStep = flag || alongK;  // groups along k step by rows from one copy to the next
+  out_.say(offsetType(o) + " culift_y" + P + ", culift_dk" + P + (rowStep ? ", culift_dr" + P : std::string()) +
+           ";  // " + name(o.array) + ": its groups of 4 " + (alongK ? "k" : "rows") + " in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
-    indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
+    if (alongK) indexAt(o, var, "(int)threadIdx.x / " + g + row, "(int)threadIdx.x % " + g + " * 4" + k, minus);
+    else indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
   };
   at("culift_y" + P, "", "", "");
   at("culift_dk" + P, "", " + 1", " - culift_y" + P);
-  if (!flag) return;
+  if (!rowStep) return;
   at("culift_dr" + P, " + 1", "", " - culift_y" + P);
-  out_.say("const bool culift_w" + P + " = culift_dr" + P + " == 1 && (culift_dk" + P +
+  if (!flag) return;
+  // Consecutive along the groups (a step of 1), the other axis's step a multiple of 4, the first
+  // group aligned.
+  const std::string along = "culift_d" + std::string(alongK ? "k" : "r") + P,
+                    across = "culift_d" + std::string(alongK ? "r" : "k") + P;
+  out_.say("const bool culift_w" + P + " = " + along + " == 1 && (" + across +
            " & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(o.array) +
            ") / 4 + (unsigned long long)culift_y" + P + ") & 3) == 0;  // 16-byte groups");
 }

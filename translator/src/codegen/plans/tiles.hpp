@@ -31,17 +31,19 @@ inline constexpr unsigned kTilePad = 4;
 inline constexpr unsigned kTensorCoreTilePad = 8;
 // The k a tensor-core entry stages a tile: two mma steps of tf32, one of bf16 or fp16.
 inline constexpr unsigned kTensorCoreStep = 16;
-// A TF32 contraction's entry on warpgroups (<f>_wg128, wgmma on sm_90a; the mma.sync body where
-// compiled for another target): 128 x 128 outputs a block of two warpgroups, k 32 a stage in
-// three stages, the row operand's tile k-major with the 128-byte swizzle (its stages 1024-byte
-// aligned: the entry's dynamic shared memory is 1 KiB over its stages', the alignment's room).
-inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 3;
-// Its dynamic shared memory: the row operand's stages (128 rows of k 32, no pad: the swizzle
-// spreads the banks) and the column operand's (k 32 rows of 128 + 8 columns, as the mma.sync
-// entries stage them), of float (TF32 only), and 1 KiB of room for the alignment.
-inline constexpr unsigned kWarpgroupSharedBytes = kWarpgroupStages * kWarpgroupStep *
-                                                      (128 + (128 + kTensorCoreTilePad)) * 4 +
-                                                  1024;
+// A TF32 contraction's entries on warpgroups (<f>_wg256 and <f>_wg128, wgmma on sm_90a; the mma.sync
+// body where compiled for another target): 256 or 128 rows x 128 columns of outputs a block of two
+// warpgroups, k 32 a stage in four stages, the row operand's tile k-major with the 128-byte swizzle
+// (its stages 1024-byte aligned: the entry's dynamic shared memory is 1 KiB over its stages', the
+// alignment's room).
+inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 4, kWarpgroupCols = 128;
+// The dynamic shared memory of the entry of `rows` rows: the row operand's stages (`rows` rows of
+// k 32, no pad: the swizzle spreads the banks) and the column operand's (k 32 rows of 128 + 8
+// columns, as the mma.sync entries stage them), of float (TF32 only), and 1 KiB of room for the
+// alignment.
+constexpr unsigned warpgroupSharedBytes(unsigned rows) {
+  return kWarpgroupStages * kWarpgroupStep * (rows + (kWarpgroupCols + kTensorCoreTilePad)) * 4 + 1024;
+}
 
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,
 // that the values live across the loop and the staged tiles allow; none with `reason` saying why

@@ -117,10 +117,10 @@ __device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2,
 #endif
 }
 // ---- warpgroup tensor-core instructions (sm_90a: compiled for it, __CUDA_ARCH_FEAT_SM90_ALL) ----
-// A tensor-core entry on warpgroups (<f>_wg128, the TF32 contraction on sm_90a): each warpgroup of
-// 128 threads multiplies 64 columns of the block (the column operand's fragments, from registers)
-// by the block's 128 rows (the row operand's tile in shared memory, k contiguous, 128-byte
-// swizzle) with wgmma.m64n128k8, k 8 a step, fp32 sums (64 a thread).
+// A tensor-core entry on warpgroups (<f>_wg256 and <f>_wg128, the TF32 contraction on sm_90a): each
+// warpgroup of 128 threads multiplies 64 columns of the block (the column operand's fragments, from
+// registers) by the block's 256 or 128 rows (the row operand's tile in shared memory, k contiguous,
+// 128-byte swizzle) with wgmma.m64n256k8 or m64n128k8, k 8 a step, fp32 sums (128 or 64 a thread).
 // The blocks a multiprocessor an entry on warpgroups is built for: one with wgmma (up to 255
 // registers a thread), two with its mma.sync body (128).
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -144,10 +144,11 @@ __device__ __forceinline__ void culift_wgmma_fence() { asm volatile("wgmma.fence
 __device__ __forceinline__ void culift_wgmma_commit_wait() {
   asm volatile("wgmma.commit_group.sync.aligned;\nwgmma.wait_group.sync.aligned 0;\n" ::: "memory");
 }
-// d (the lane's 64 sums as [32][2]: sums (m, n) of rows 8 (m / 2) + 2 t + m % 2 of the block's
-// 128, column g + 8 n of the warp's 16) += A · B: A the warpgroup's 64 columns x 8 k, lane 4 g + t
-// of warp w holding column 16 w + g at k t (a0) and t + 4 (a2), column 16 w + g + 8 at k t (a1) and
-// t + 4 (a3); B the 128 rows x 8 k at desc.
+// d (the lane's sums of a block of R rows, 128 or 256, as [R / 4][2]: sums (m, n) of rows
+// 8 (m / 2) + 2 t + m % 2 of the block's R, column g + 8 n of the warp's 16) += A · B: A the
+// warpgroup's 64 columns x 8 k, lane 4 g + t of warp w holding column 16 w + g at k t (a0) and t + 4
+// (a2), column 16 w + g + 8 at k t (a1) and t + 4 (a3); B the R rows x 8 k at desc
+// (wgmma.m64nRk8).
 __device__ __forceinline__ void culift_wgmma_tf32(float (&d)[32][2], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
                                                   unsigned long long desc) {
   asm volatile(
@@ -169,6 +170,45 @@ __device__ __forceinline__ void culift_wgmma_tf32(float (&d)[32][2], unsigned a0
         "+f"(d[26][0]), "+f"(d[27][0]), "+f"(d[26][1]), "+f"(d[27][1]),
         "+f"(d[28][0]), "+f"(d[29][0]), "+f"(d[28][1]), "+f"(d[29][1]),
         "+f"(d[30][0]), "+f"(d[31][0]), "+f"(d[30][1]), "+f"(d[31][1])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc));
+}
+__device__ __forceinline__ void culift_wgmma_tf32(float (&d)[64][2], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
+                                                  unsigned long long desc) {
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
+      : "+f"(d[0][0]), "+f"(d[1][0]), "+f"(d[0][1]), "+f"(d[1][1]),
+        "+f"(d[2][0]), "+f"(d[3][0]), "+f"(d[2][1]), "+f"(d[3][1]),
+        "+f"(d[4][0]), "+f"(d[5][0]), "+f"(d[4][1]), "+f"(d[5][1]),
+        "+f"(d[6][0]), "+f"(d[7][0]), "+f"(d[6][1]), "+f"(d[7][1]),
+        "+f"(d[8][0]), "+f"(d[9][0]), "+f"(d[8][1]), "+f"(d[9][1]),
+        "+f"(d[10][0]), "+f"(d[11][0]), "+f"(d[10][1]), "+f"(d[11][1]),
+        "+f"(d[12][0]), "+f"(d[13][0]), "+f"(d[12][1]), "+f"(d[13][1]),
+        "+f"(d[14][0]), "+f"(d[15][0]), "+f"(d[14][1]), "+f"(d[15][1]),
+        "+f"(d[16][0]), "+f"(d[17][0]), "+f"(d[16][1]), "+f"(d[17][1]),
+        "+f"(d[18][0]), "+f"(d[19][0]), "+f"(d[18][1]), "+f"(d[19][1]),
+        "+f"(d[20][0]), "+f"(d[21][0]), "+f"(d[20][1]), "+f"(d[21][1]),
+        "+f"(d[22][0]), "+f"(d[23][0]), "+f"(d[22][1]), "+f"(d[23][1]),
+        "+f"(d[24][0]), "+f"(d[25][0]), "+f"(d[24][1]), "+f"(d[25][1]),
+        "+f"(d[26][0]), "+f"(d[27][0]), "+f"(d[26][1]), "+f"(d[27][1]),
+        "+f"(d[28][0]), "+f"(d[29][0]), "+f"(d[28][1]), "+f"(d[29][1]),
+        "+f"(d[30][0]), "+f"(d[31][0]), "+f"(d[30][1]), "+f"(d[31][1]),
+        "+f"(d[32][0]), "+f"(d[33][0]), "+f"(d[32][1]), "+f"(d[33][1]),
+        "+f"(d[34][0]), "+f"(d[35][0]), "+f"(d[34][1]), "+f"(d[35][1]),
+        "+f"(d[36][0]), "+f"(d[37][0]), "+f"(d[36][1]), "+f"(d[37][1]),
+        "+f"(d[38][0]), "+f"(d[39][0]), "+f"(d[38][1]), "+f"(d[39][1]),
+        "+f"(d[40][0]), "+f"(d[41][0]), "+f"(d[40][1]), "+f"(d[41][1]),
+        "+f"(d[42][0]), "+f"(d[43][0]), "+f"(d[42][1]), "+f"(d[43][1]),
+        "+f"(d[44][0]), "+f"(d[45][0]), "+f"(d[44][1]), "+f"(d[45][1]),
+        "+f"(d[46][0]), "+f"(d[47][0]), "+f"(d[46][1]), "+f"(d[47][1]),
+        "+f"(d[48][0]), "+f"(d[49][0]), "+f"(d[48][1]), "+f"(d[49][1]),
+        "+f"(d[50][0]), "+f"(d[51][0]), "+f"(d[50][1]), "+f"(d[51][1]),
+        "+f"(d[52][0]), "+f"(d[53][0]), "+f"(d[52][1]), "+f"(d[53][1]),
+        "+f"(d[54][0]), "+f"(d[55][0]), "+f"(d[54][1]), "+f"(d[55][1]),
+        "+f"(d[56][0]), "+f"(d[57][0]), "+f"(d[56][1]), "+f"(d[57][1]),
+        "+f"(d[58][0]), "+f"(d[59][0]), "+f"(d[58][1]), "+f"(d[59][1]),
+        "+f"(d[60][0]), "+f"(d[61][0]), "+f"(d[60][1]), "+f"(d[61][1]),
+        "+f"(d[62][0]), "+f"(d[63][0]), "+f"(d[62][1]), "+f"(d[63][1])
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc));
 }
 #endif
