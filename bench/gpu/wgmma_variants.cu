@@ -23,7 +23,8 @@
 // On the GPU machine, `HARNESSES=wgmma OUT=... scripts/gpu-harnesses.sh` builds and runs it;
 // standalone:
 //
-//   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -Ibench/gpu -o wgmma_variants bench/gpu/wgmma_variants.cu
+//   culift emit bench/gpu/blas_cells.hpp -o .gpu/blas.cu -- -Iinclude   (development machine)
+//   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I.gpu -Ibench/gpu -o wgmma_variants bench/gpu/wgmma_variants.cu
 //
 // Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
 // against a double-precision reference at 256 sampled outputs, relative to the sum of the
@@ -33,7 +34,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <vector>
+
+#include "blas.cu"
 
 #include "cuda_check.cuh"
 #include "tf32_gemm.cuh"
@@ -289,5 +293,20 @@ int main() {
   const tf32gemm::Variant both[] = {{"wgmma, A and Bᵀ shared", wgmmaGemmSS<4, true>, ssSharedBytes<4>()},
                                     {"wgmma, A and Bᵀ shared, as they are", wgmmaGemmSS<4, false>, ssSharedBytes<4>()}};
   gemm.run(both, dim3(gemm.N / kSsBN, gemm.M / kBM), kSsThreads);
+  // The emitted entries on warpgroups (256 and 128 rows a block, 128 columns), the outputs
+  // alpha * sum + beta * C with beta 0; their dynamic shared memory as their declarations say
+  // (four stages of k 32, + 1 KiB for the alignment).
+  float* c0;
+  CHECK(cudaMalloc(&c0, (size_t)gemm.M * gemm.N * 4));
+  CHECK(cudaMemset(c0, 0, (size_t)gemm.M * gemm.N * 4));
+  for (const auto& [name, entry, rows] : {std::tuple{"GemmCellTf32_wg256", GemmCellTf32_wg256, 256},
+                                          std::tuple{"GemmCellTf32_wg128", GemmCellTf32_wg128, 128}}) {
+    const int shared = 4 * 32 * (rows + 136) * 4 + 1024;
+    CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
+    gemm.report(name, [&, e = entry, r = rows] {
+      e<<<dim3(gemm.N / 128, gemm.M / r), 256, shared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, gemm.K, gemm.N, gemm.c, gemm.M,
+                                                         gemm.N, 0);
+    });
+  }
   return 0;
 }

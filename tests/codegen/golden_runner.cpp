@@ -296,9 +296,10 @@ TEST_CASE("comparisons with a zero constant compile to no max or min instruction
   CHECK(minMaxInstructions(plain) > 0);
 }
 
-// The 128-wide tiled entries keep to 128 registers a thread, so that two blocks of 256 threads
-// fit on an SM: at 130 (a culift_zero per accumulator) GramDot_sym128 ran at 44 TFLOP/s on the
-// H200 instead of 57. NVRTC writes the PTX as the runtime does; ptxas says what each entry uses.
+// The 128-wide tiled entries of two staged arrays keep to 128 registers a thread, so that two
+// blocks of 256 threads fit on an SM: at 130 (a culift_zero per accumulator) GramDot_sym128 ran at
+// 44 TFLOP/s on the H200 instead of 57. Those of more arrays (syr2k's four) run one block an SM, in
+// at most 255. NVRTC writes the PTX as the runtime does; ptxas says what each entry uses.
 TEST_CASE("the 128-wide tiled entries need at most 128 registers", "[codegen][pearson][nvrtc]") {
   const std::string ptxas = CULIFT_PTXAS;
   const NvrtcFixture& nvrtc = nvrtcFixture();
@@ -337,7 +338,7 @@ TEST_CASE("the 128-wide tiled entries need at most 128 registers", "[codegen][pe
       } else if (const auto used = line.find("Used "); used != std::string::npos && entry.ends_with("128")) {
         const int registers = std::stoi(line.substr(used + 5));
         INFO(entry << ": " << line);
-        CHECK(registers <= 128);
+        CHECK(registers <= (entry == "Syr2kCell_tiled128" ? 255 : 128));
         ++checked;
       }
     }
