@@ -26,6 +26,9 @@
 //   culift emit bench/gpu/blas_cells.hpp -o .gpu/blas.cu -- -Iinclude   (development machine)
 //   nvcc -O3 -gencode=arch=compute_90a,code=sm_90a -I.gpu -Ibench/gpu -o wgmma_variants bench/gpu/wgmma_variants.cu
 //
+// After the hand-written forms, the entries culift emits on warpgroups (`GemmCellTf32_wg256` and
+// `_wg128`, from blas.cu) on the same inputs.
+//
 // Each line: the variant, the median of 10 launches at 4096³, TFLOP/s, and the largest error
 // against a double-precision reference at 256 sampled outputs, relative to the sum of the
 // products' magnitudes (TF32's unit roundoff is 2^-11 ≈ 4.9e-4).

@@ -706,10 +706,12 @@ void TileWriter::copyElements(bool checked) {
       out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
-    // On warpgroups the partial tiles' copies stay a loop: unrolled, the device assembler kept each
-    // element's address across the loop over k, registers the 256-row tile lacks (ptxas, sm_90a:
-    // 200 B spilled).
-    const ElementLoop each = threadElements(o, !(checked && wg_));
+    // On warpgroups the column operand's partial tiles' copies stay a loop: unrolled, the device
+    // assembler kept each element's address across the loop over k, registers the 256-row tile
+    // lacks (ptxas, sm_90a: 200 B spilled). The row operand's stay unrolled: as a loop, they took
+    // the 256-row tile at 4096³ from 0.623 ms to 0.736 on an H100 (its whole tiles' path alike,
+    // bench/gpu/wgmma_variants.cu; both unrolled, spilling: 0.626).
+    const ElementLoop each = threadElements(o, !(checked && wg_ && !swizzled(p)));
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
