@@ -442,6 +442,16 @@ class TileWriter : EntryWriter {
   bool groupsAlongK(const StagedOperand& o) const { return wg_ && &o == &a_.operands[tc_->rowOperand]; }
   // The groups of a row of k (along k), or of a k's rows.
   unsigned groupsPerRow(const StagedOperand& o) const { return (groupsAlongK(o) ? kStep_ : rowsOf(o)) / 4; }
+  // The row and the k within the tile of the thread's first group (G groups a row: along k, k
+  // 4 (t % G) of row t / G; else rows 4 (t % G) of k t / G).
+  std::string groupRow(const StagedOperand& o) const {
+    const std::string g = str(groupsPerRow(o));
+    return groupsAlongK(o) ? "(int)threadIdx.x / " + g : "(int)threadIdx.x % " + g + " * 4";
+  }
+  std::string groupK(const StagedOperand& o) const {
+    const std::string g = str(groupsPerRow(o));
+    return groupsAlongK(o) ? "(int)threadIdx.x % " + g + " * 4" : "(int)threadIdx.x / " + g;
+  }
   std::string rowOfElement(const StagedOperand& o, const std::string& e) const;
   struct ElementLoop {
     CodeWriter::Scope each;
@@ -676,18 +686,18 @@ void TileWriter::copyElements(bool checked) {
     if (!checked && grouped(o)) {
       // 16 bytes a copy (a whole tile is copied so only where culift_w<p>): groups of 4 consecutive
       // rows of one k (or of 4 consecutive k of one row), each thread's a constant step apart.
-      const std::string P = str(p), g = str(groupsPerRow(o)), stride = str(e_.threads / groupsPerRow(o));
+      const std::string P = str(p), stride = str(e_.threads / groupsPerRow(o));
       CodeWriter::Scope tile = out_.open("");
       out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + " +
                offsetSum(o, "culift_y" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / e_.threads) +
                                          "; ++culift_u)");
+      // The thread's groups step along the other axis than the groups': rows along k, k along rows.
       const bool alongK = groupsAlongK(o);
-      out_.say(alongK ? "const int culift_r = (int)threadIdx.x / " + g + " + culift_u * " + stride +
-                            ", culift_q = (int)threadIdx.x % " + g + " * 4;"
-                      : "const int culift_r = (int)threadIdx.x % " + g + " * 4, culift_q = (int)threadIdx.x / " + g +
-                            " + culift_u * " + stride + ";");
+      const std::string step = " + culift_u * " + stride;
+      out_.say("const int culift_r = " + groupRow(o) + (alongK ? step : "") + ", culift_q = " + groupK(o) +
+               (alongK ? "" : step) + ";");
       out_.say("culift_copy_async16(&" + shared + ", culift_g + " +
                offsetProduct(o, "culift_u", stride + " * culift_d" + (alongK ? "r" : "k") + P) + ", 16);");
       continue;
@@ -824,22 +834,19 @@ void TileWriter::indexAt(const StagedOperand& o, const std::string& var, const s
   out_.say(var + " = (long long)(" + printWith(inlineRewrites_, *o.index) + ")" + minus + ";");
 }
 
-// For a grouped operand: culift_y<p>, the index of the thread's first group of 4 rows (rows
-// 4 (t % G) .. + 3 of k t / G, G groups a row of k; along k: k 4 (t % G) .. + 3 of row t / G, G
-// groups a row's k); culift_dk<p> and culift_dr<p>, the index's steps per k and per row;
-// culift_w<p>, whether every group is 16 bytes of consecutive elements, aligned (then the same in
-// every thread).
+// For a grouped operand: culift_y<p>, the index of the thread's first group (groupRow, groupK);
+// culift_dk<p> and culift_dr<p>, the index's steps per k and per row; culift_w<p>, whether every
+// group is 16 bytes of consecutive elements, aligned (then the same in every thread).
 void TileWriter::groupSteps(std::size_t p) {
   const StagedOperand& o = a_.operands[p];
-  const std::string P = str(p), g = str(groupsPerRow(o));
+  const std::string P = str(p);
   const bool alongK = groupsAlongK(o);
   const bool flag = !wholeForm();       // the whole form: the dispatch's flag held
   const bool rowStep = flag || alongK;  // groups along k step by rows from one copy to the next
   out_.say(offsetType(o) + " culift_y" + P + ", culift_dk" + P + (rowStep ? ", culift_dr" + P : std::string()) +
            ";  // " + name(o.array) + ": its groups of 4 " + (alongK ? "k" : "rows") + " in whole tiles");
   auto at = [&](const std::string& var, const std::string& row, const std::string& k, const std::string& minus) {
-    if (alongK) indexAt(o, var, "(int)threadIdx.x / " + g + row, "(int)threadIdx.x % " + g + " * 4" + k, minus);
-    else indexAt(o, var, "(int)threadIdx.x % " + g + " * 4" + row, "(int)threadIdx.x / " + g + k, minus);
+    indexAt(o, var, groupRow(o) + row, groupK(o) + k, minus);
   };
   at("culift_y" + P, "", "", "");
   at("culift_dk" + P, "", " + 1", " - culift_y" + P);
