@@ -20,6 +20,14 @@
 // ordinary instructions define a `wgmma`'s input registers inside the group's span), so the forms
 // wait for each stage's multiplies (kInFlight 0) and that one is timed beside them.
 //
+// Then the copies taken off the multiplying warps: wgmmaGemmWS (a third warpgroup issues the
+// `cp.async` copies and signals each stage on an mbarrier; the two multiplying warpgroups free it on
+// another, no block-wide barrier in the loop), wgmmaGemmTma (the same with bulk tensor copies, TMA,
+// issued by one thread: A's 256 x 32 tile and B's as four 32 x 32 boxes, both with the 128-byte
+// swizzle, B's fragments read through it; the tensor maps encoded on the host through
+// cudaGetDriverEntryPoint) and wgmmaGemmTmaSync (the bulk tensor copies from thread 0 inside the
+// entry's own loop of 256 threads and a barrier a stage, as an emitted entry could take them).
+//
 // On the GPU machine, `HARNESSES=wgmma OUT=... scripts/gpu-harnesses.sh` builds and runs it;
 // standalone:
 //
@@ -413,6 +421,72 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
     }
 }
 
+// Bulk tensor copies without a copying warpgroup: the entry's own loop (256 threads, a barrier a
+// stage) with each stage's copies issued by thread 0 as bulk tensor copies on the stage's mbarrier
+// (ST - 1 stages ahead), which every thread waits for instead of its own `cp.async` groups.
+template <int ST> __global__ void __launch_bounds__(kThreads, 1)
+    wgmmaGemmTmaSync(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, float* __restrict__ C,
+                     int M, int N, int K) {
+  extern __shared__ unsigned char raw[];
+  __shared__ __align__(8) unsigned long long bars[ST];
+  const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  const unsigned aBase = (rawAddress + 1023) & ~1023u;
+  const unsigned bBase = aBase + ST * kAStage;
+  const float* sB = reinterpret_cast<const float*>(raw + (bBase - rawAddress));
+  const unsigned full = static_cast<unsigned>(__cvta_generic_to_shared(bars));
+  const int tid = threadIdx.x, wg = tid / 128;
+  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
+  const int nk = K / kBK;
+  auto load = [&](int kt) {
+    const int st = kt % ST;
+    expectBytes(full + 8 * st, kAStage + kTmaBStage);
+    tensorCopy(aBase + st * kAStage, &mapA, kt * kBK, m0, full + 8 * st);
+#pragma unroll
+    for (int q = 0; q < 4; ++q) tensorCopy(bBase + st * kTmaBStage + q * 4096, &mapB, n0 + 32 * q, kt * kBK, full + 8 * st);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < ST; ++s) barrierInit(full + 8 * s, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < ST - 1 && s < nk; ++s) load(s);
+  }
+  __syncthreads();
+  const int warp = tid % 128 / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+  const int nb = wg * 64 + warp * 16;
+  float d[128];
+#pragma unroll
+  for (int q = 0; q < 128; ++q) d[q] = 0.0f;
+  auto at = [&](int r, int n) { return (n / 32) * 1024 + r * 32 + ((((n % 32) / 4) ^ (r % 8)) << 2) + n % 4; };
+#pragma unroll 1
+  for (int kt = 0; kt < nk; ++kt) {
+    const int st = kt % ST;
+    barrierWait(full + 8 * st, (kt / ST) & 1);
+    __syncthreads();  // every warpgroup done with the stage refilled next
+    if (tid == 0 && kt + ST - 1 < nk) load(kt + ST - 1);
+    const float* b = sB + st * (kTmaBStage / 4);
+    unsigned f[4][4];
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      f[s][0] = tf32<true>(b[at(8 * s + t, nb + g)]);
+      f[s][1] = tf32<true>(b[at(8 * s + t, nb + g + 8)]);
+      f[s][2] = tf32<true>(b[at(8 * s + t + 4, nb + g)]);
+      f[s][3] = tf32<true>(b[at(8 * s + t + 4, nb + g + 8)]);
+    }
+    wgmmaFence();
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
+    wgmmaCommit();
+    wgmmaWait<0>();
+  }
+#pragma unroll
+  for (int j = 0; j < 32; ++j)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
+      C[(long long)m * N + n] = d[4 * j + q];
+    }
+}
+
 // A 2-D tensor map of a row-major rows x cols fp32 matrix, boxes of boxCols x boxRows, 128-byte swizzle.
 CUtensorMap tensorMap(const float* base, int rows, int cols, int boxCols, int boxRows) {
   using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*,
@@ -571,6 +645,12 @@ int main() {
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tmaSharedBytes<4>()));
       gemm.report(name, [&, k = kernel] {
         k<<<dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N, gemm.K);
+      });
+    }
+    for (const auto& [name, kernel] : {std::pair{"wgmma, bulk tensor copies from thread 0, 4 stages", wgmmaGemmTmaSync<4>}}) {
+      CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tmaSharedBytes<4>()));
+      gemm.report(name, [&, k = kernel] {
+        k<<<dim3(gemm.N / kBN, gemm.M / kBM), kThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N, gemm.K);
       });
     }
   }
