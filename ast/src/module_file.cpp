@@ -207,6 +207,14 @@ class Writer {
       integer<std::uint32_t>(e.threads);
       boolean(e.squareOnly);
       integer<std::uint32_t>(e.sharedBytes);
+      count(e.tensorMaps.size());
+      for (const TensorMapOperand& m : e.tensorMaps) {
+        integer<std::uint32_t>(m.buffer);
+        integer<std::uint32_t>(m.strideParam);
+        integer<std::int64_t>(m.stride);
+        integer<std::uint32_t>(m.boxCols);
+        integer<std::uint32_t>(m.boxRows);
+      }
     }
     count(f.reassociatedSums.size());
     for (VarId v : f.reassociatedSums) integer<std::uint32_t>(v);
@@ -498,6 +506,17 @@ class ModuleReader {
       e.threads = r_.integer<std::uint32_t>("threads per block");
       e.squareOnly = r_.boolean("a plan entry's square flag");
       e.sharedBytes = r_.integer<std::uint32_t>("a plan entry's dynamic shared memory");
+      e.tensorMaps.resize(r_.count(24, "a plan entry's tensor maps"));
+      for (TensorMapOperand& m : e.tensorMaps) {
+        m.buffer = r_.integer<std::uint32_t>("a tensor map's array");
+        m.strideParam = r_.integer<std::uint32_t>("a tensor map's stride parameter");
+        m.stride = r_.integer<std::int64_t>("a tensor map's stride");
+        m.boxCols = r_.integer<std::uint32_t>("a tensor map's box columns");
+        m.boxRows = r_.integer<std::uint32_t>("a tensor map's box rows");
+        if (m.buffer >= f.numParams || (m.strideParam != kNone && m.strideParam >= f.numParams))
+          r_.fail("a tensor map of " + f.kernelName + " names variable " + std::to_string(m.buffer) + " or " +
+                  std::to_string(m.strideParam) + ", not a parameter");
+      }
     }
     f.reassociatedSums.resize(r_.count(4, "reassociated sums"));
     for (VarId& v : f.reassociatedSums) {

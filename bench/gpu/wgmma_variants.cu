@@ -46,6 +46,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -110,11 +112,27 @@ __device__ __forceinline__ void wgmmaTf32m64n256k8(float (&d)[128], unsigned a0,
 }
 
 // D (64 x 256) += A (64 x 8) · B (8 x 256), both from shared memory through descriptors.
-__device__ __forceinline__ void wgmmaTf32m64n256k8SS(float (&d)[128], unsigned long long descA, unsigned long long descB) {
+__device__ __forceinline__ void wgmmaTf32m64n256k8SS(float (&d)[128], unsigned long long descA,
+                                                     unsigned long long descB) {
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
+        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
+        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
+        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),
+        "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),
+        "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),
+        "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
+        "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),
+        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]),
+        "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
+        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
       : "l"(descA), "l"(descB));
 }
 
@@ -221,7 +239,8 @@ __device__ __forceinline__ void copiesArrive(unsigned at) {
   asm volatile("cp.async.mbarrier.arrive.noinc.shared::cta.b64 [%0];" ::"r"(at) : "memory");
 }
 
-template <int ST, int kInFlight, int kProducerRegs, int kConsumerRegs, bool kFakeSS = false> __global__ void __launch_bounds__(kWsThreads, 1)
+template <int ST, int kInFlight, int kProducerRegs, int kConsumerRegs, bool kFakeSS = false>
+__global__ void __launch_bounds__(kWsThreads, 1)
     wgmmaGemmWS(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K) {
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) unsigned long long bars[2 * ST];  // full[ST], then empty[ST]
@@ -335,15 +354,15 @@ __device__ __forceinline__ void expectBytes(unsigned at, unsigned bytes) {
 }
 __device__ __forceinline__ void tensorCopy(unsigned to, const CUtensorMap* map, int c0, int c1, unsigned bar) {
   asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
-          to),
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
+          "r"(to),
       "l"(reinterpret_cast<unsigned long long>(map)), "r"(c0), "r"(c1), "r"(bar)
       : "memory");
 }
 
 template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1)
-    wgmmaGemmTma(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, float* __restrict__ C,
-                 int M, int N, int K) {
+    wgmmaGemmTma(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
+                 float* __restrict__ C, int M, int N, int K) {
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) unsigned long long bars[2 * ST];
   const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
@@ -372,7 +391,8 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
         expectBytes(full + 8 * st, kAStage + kTmaBStage);
         tensorCopy(aBase + st * kAStage, &mapA, kt * kBK, m0, full + 8 * st);
 #pragma unroll
-        for (int q = 0; q < 4; ++q) tensorCopy(bBase + st * kTmaBStage + q * 4096, &mapB, n0 + 32 * q, kt * kBK, full + 8 * st);
+        for (int q = 0; q < 4; ++q)
+          tensorCopy(bBase + st * kTmaBStage + q * 4096, &mapB, n0 + 32 * q, kt * kBK, full + 8 * st);
       }
     }
     return;
@@ -425,8 +445,8 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
 // stage) with each stage's copies issued by thread 0 as bulk tensor copies on the stage's mbarrier
 // (ST - 1 stages ahead), which every thread waits for instead of its own `cp.async` groups.
 template <int ST> __global__ void __launch_bounds__(kThreads, 1)
-    wgmmaGemmTmaSync(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB, float* __restrict__ C,
-                     int M, int N, int K) {
+    wgmmaGemmTmaSync(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
+                     float* __restrict__ C, int M, int N, int K) {
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) unsigned long long bars[ST];
   const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
@@ -442,7 +462,8 @@ template <int ST> __global__ void __launch_bounds__(kThreads, 1)
     expectBytes(full + 8 * st, kAStage + kTmaBStage);
     tensorCopy(aBase + st * kAStage, &mapA, kt * kBK, m0, full + 8 * st);
 #pragma unroll
-    for (int q = 0; q < 4; ++q) tensorCopy(bBase + st * kTmaBStage + q * 4096, &mapB, n0 + 32 * q, kt * kBK, full + 8 * st);
+    for (int q = 0; q < 4; ++q)
+      tensorCopy(bBase + st * kTmaBStage + q * 4096, &mapB, n0 + 32 * q, kt * kBK, full + 8 * st);
   };
   if (tid == 0) {
     for (int s = 0; s < ST; ++s) barrierInit(full + 8 * s, 1);
@@ -487,11 +508,85 @@ template <int ST> __global__ void __launch_bounds__(kThreads, 1)
     }
 }
 
+// A by bulk tensor copies from thread 0, B by every thread's `cp.async` of 16 bytes into rows of
+// 136 (no bank conflicts in its fragment loads), inside the entry's own loop.
+template <int ST> __global__ void __launch_bounds__(kThreads, 1)
+    wgmmaGemmTmaA(const __grid_constant__ CUtensorMap mapA, const float* __restrict__ B, float* __restrict__ C, int M,
+                  int N, int K) {
+  extern __shared__ unsigned char raw[];
+  __shared__ __align__(8) unsigned long long bars[ST];
+  const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
+  const unsigned aBase = (rawAddress + 1023) & ~1023u;
+  const unsigned bBase = aBase + ST * kAStage;
+  const float* sB = reinterpret_cast<const float*>(raw + (bBase - rawAddress));
+  const unsigned full = static_cast<unsigned>(__cvta_generic_to_shared(bars));
+  const int tid = threadIdx.x, wg = tid / 128;
+  const int m0 = blockIdx.y * kBM, n0 = blockIdx.x * kBN;
+  const int nk = K / kBK;
+  auto load = [&](int kt) {
+    const int st = kt % ST;
+    if (tid == 0) {
+      expectBytes(full + 8 * st, kAStage);
+      tensorCopy(aBase + st * kAStage, &mapA, kt * kBK, m0, full + 8 * st);
+    }
+#pragma unroll
+    for (int u = 0; u < kBK * kBN / 4 / kThreads; ++u) {
+      const int e = tid + u * kThreads, r = e / (kBN / 4), c = e % (kBN / 4);
+      copy16(bBase + st * kBStage + (r * kPitchB + c * 4) * 4, B + (long long)(kt * kBK + r) * N + n0 + c * 4);
+    }
+  };
+  if (tid == 0) {
+    for (int s = 0; s < ST; ++s) barrierInit(full + 8 * s, 1);
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  for (int s = 0; s < ST - 1; ++s) {
+    if (s < nk) load(s);
+    commit();
+  }
+  const int warp = tid % 128 / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
+  const int nb = wg * 64 + warp * 16;
+  float d[128];
+#pragma unroll
+  for (int q = 0; q < 128; ++q) d[q] = 0.0f;
+#pragma unroll 1
+  for (int kt = 0; kt < nk; ++kt) {
+    const int st = kt % ST;
+    waitCopies<ST - 2>();
+    barrierWait(full + 8 * st, (kt / ST) & 1);
+    __syncthreads();
+    if (kt + ST - 1 < nk) load(kt + ST - 1);
+    commit();
+    const float* b = sB + st * (kBK * kPitchB);
+    unsigned f[4][4];
+#pragma unroll
+    for (int s = 0; s < 4; ++s) {
+      f[s][0] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g]);
+      f[s][1] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g + 8]);
+      f[s][2] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g]);
+      f[s][3] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g + 8]);
+    }
+    wgmmaFence();
+#pragma unroll
+    for (int s = 0; s < 4; ++s)
+      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
+    wgmmaCommit();
+    wgmmaWait<0>();
+  }
+#pragma unroll
+  for (int j = 0; j < 32; ++j)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
+      C[(long long)m * N + n] = d[4 * j + q];
+    }
+}
+
 // A 2-D tensor map of a row-major rows x cols fp32 matrix, boxes of boxCols x boxRows, 128-byte swizzle.
 CUtensorMap tensorMap(const float* base, int rows, int cols, int boxCols, int boxRows) {
-  using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*, const cuuint64_t*,
-                              const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
-                              CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+  using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
+                              const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
+                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
   static Encode encode = [] {
     void* f = nullptr;
     cudaDriverEntryPointQueryResult q;
@@ -501,9 +596,9 @@ CUtensorMap tensorMap(const float* base, int rows, int cols, int boxCols, int bo
   CUtensorMap map;
   const cuuint64_t dims[2] = {(cuuint64_t)cols, (cuuint64_t)rows}, strides[1] = {(cuuint64_t)cols * 4};
   const cuuint32_t box[2] = {(cuuint32_t)boxCols, (cuuint32_t)boxRows}, unit[2] = {1, 1};
-  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box, unit,
-                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,
+                            unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::fprintf(stderr, "cuTensorMapEncodeTiled: %d\n", (int)r);
     std::exit(1);
@@ -638,19 +733,27 @@ int main() {
       {"timing only: both from shared memory, 1 in flight", wgmmaGemmWS<4, 1, 40, 232, true>, wsSharedBytes<4>()}};
   gemm.run(specialized, dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads);
   {
-    const CUtensorMap mapA = tensorMap(gemm.a, gemm.M, gemm.K, kBK, kBM), mapB = tensorMap(gemm.b, gemm.K, gemm.N, 32, kBK);
-    for (const auto& [name, kernel] :
-         {std::pair{"wgmma, bulk tensor copies, 4 stages", wgmmaGemmTma<4, 0>},
-          std::pair{"wgmma, bulk tensor copies, 1 in flight", wgmmaGemmTma<4, 1>}}) {
+    const CUtensorMap mapA = tensorMap(gemm.a, gemm.M, gemm.K, kBK, kBM),
+                      mapB = tensorMap(gemm.b, gemm.K, gemm.N, 32, kBK);
+    for (const auto& [name, kernel] : {std::pair{"wgmma, bulk tensor copies, 4 stages", wgmmaGemmTma<4, 0>},
+                                       std::pair{"wgmma, bulk tensor copies, 1 in flight", wgmmaGemmTma<4, 1>}}) {
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tmaSharedBytes<4>()));
       gemm.report(name, [&, k = kernel] {
-        k<<<dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N, gemm.K);
+        k<<<dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N,
+                                                                                 gemm.K);
       });
     }
-    for (const auto& [name, kernel] : {std::pair{"wgmma, bulk tensor copies from thread 0, 4 stages", wgmmaGemmTmaSync<4>}}) {
+    CHECK(cudaFuncSetAttribute(wgmmaGemmTmaA<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<4>()));
+    gemm.report("wgmma, A by bulk tensor copies, B by cp.async", [&] {
+      wgmmaGemmTmaA<4><<<dim3(gemm.N / kBN, gemm.M / kBM), kThreads, sharedBytes<4>()>>>(mapA, gemm.b, gemm.c, gemm.M,
+                                                                                         gemm.N, gemm.K);
+    });
+    for (const auto& [name, kernel] :
+         {std::pair{"wgmma, bulk tensor copies from thread 0, 4 stages", wgmmaGemmTmaSync<4>}}) {
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tmaSharedBytes<4>()));
       gemm.report(name, [&, k = kernel] {
-        k<<<dim3(gemm.N / kBN, gemm.M / kBM), kThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N, gemm.K);
+        k<<<dim3(gemm.N / kBN, gemm.M / kBM), kThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N,
+                                                                               gemm.K);
       });
     }
   }
@@ -663,14 +766,23 @@ int main() {
   float* c0;
   CHECK(cudaMalloc(&c0, (size_t)gemm.M * gemm.N * 4));
   CHECK(cudaMemset(c0, 0, (size_t)gemm.M * gemm.N * 4));
+  // Each with its bulk tensor copies (the runtime's maps: A as rows of K in boxes of 32 x the
+  // entry's rows, B as rows of N in boxes of 32 x 32) and without (their mask 0: cp.async).
   for (const auto& [name, entry, rows] : {std::tuple{"GemmCellTf32_wg256", GemmCellTf32_wg256, 256},
                                           std::tuple{"GemmCellTf32_wg128", GemmCellTf32_wg128, 128}}) {
-    const int shared = 4 * 32 * (rows + 136) * 4 + 1024;
+    const int shared = 4 * 32 * (rows + 128) * 4 + 1024;
     CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
-    gemm.report(name, [&, e = entry, r = rows] {
-      e<<<dim3(gemm.N / 128, gemm.M / r), 256, shared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, gemm.K, gemm.N, gemm.c, gemm.M,
-                                                         gemm.N, 0);
-    });
+    culift_tensor_map maps[2];
+    const CUtensorMap a = tensorMap(gemm.a, gemm.M, gemm.K, 32, rows), b = tensorMap(gemm.b, gemm.K, gemm.N, 32, 32);
+    std::memcpy(&maps[0], &a, sizeof a);
+    std::memcpy(&maps[1], &b, sizeof b);
+    for (int held : {3, 0}) {
+      const std::string label = std::string(name) + (held ? ", bulk copies" : ", cp.async");
+      gemm.report(label.c_str(), [&, e = entry, r = rows, m = held] {
+        e<<<dim3(gemm.N / 128, gemm.M / r), 256, shared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, gemm.K, gemm.N, gemm.c,
+                                                           gemm.M, gemm.N, 0, maps[0], maps[1], m);
+      });
+    }
   }
   return 0;
 }

@@ -33,6 +33,15 @@ class BackendImpl {
     return false;
   }
 
+  // Encodes into `map` (128 bytes, 64-byte aligned) the tensor map of a row-major fp32 matrix at
+  // `address`, `rows` x `cols` elements with rows `strideBytes` apart, in boxes of boxCols x
+  // boxRows with the 128-byte swizzle; false where the device or driver has none or the matrix
+  // does not allow one (the entry then copies without it).
+  virtual bool encodeTensorMap(void* /*map*/, std::uint64_t /*address*/, std::uint64_t /*rows*/, std::uint64_t /*cols*/,
+                               std::uint64_t /*strideBytes*/, unsigned /*boxCols*/, unsigned /*boxRows*/) {
+    return false;
+  }
+
   // Compiles and loads `module` unless loaded; the returned handle names the kernel entry
   // `entry` of `fn` (its kernelName or wideKernelName).
   virtual void load(const std::shared_ptr<const Module>& module) = 0;

@@ -55,6 +55,17 @@ enum DeviceAttribute : int {
   kAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 
+// cuTensorMapEncodeTiled's enumerators culift passes: CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+// CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+// CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE (elements outside the matrix read as zeros).
+enum TensorMapEnum : int {
+  kTensorMapFloat32 = 7,
+  kTensorMapInterleaveNone = 0,
+  kTensorMapSwizzle128 = 3,
+  kTensorMapL2Promotion256 = 3,
+  kTensorMapFillZeros = 0,
+};
+
 // CUfunction_attribute values.
 enum FunctionAttribute : int {
   kFuncAttrMaxDynamicSharedSizeBytes = 8,
@@ -119,6 +130,11 @@ struct DriverApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  // Optional (CUDA 12): a tensor map for bulk tensor copies, 128 bytes (CUtensorMap), encoded as
+  // cuTensorMapEncodeTiled(map, data type, rank, address, dims, strides (rank - 1, bytes), box,
+  // element strides, interleave, swizzle, L2 promotion, out-of-bounds fill).
+  CUresult (*cuTensorMapEncodeTiled)(void*, int, unsigned, void*, const unsigned long long*, const unsigned long long*,
+                                     const unsigned*, const unsigned*, int, int, int, int) = nullptr;
   // Between devices, optional (culift probe lists the links).
   CUresult (*cuDeviceCanAccessPeer)(int*, CUdevice, CUdevice) = nullptr;
   CUresult (*cuDeviceGetPCIBusId)(char*, int, CUdevice) = nullptr;

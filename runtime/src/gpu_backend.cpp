@@ -141,8 +141,8 @@ class GpuBackend final : public BackendImpl {
     llvm::SmallVector<void*, 16> pointers(args.size());
     for (std::size_t p = 0; p < args.size(); ++p) {
       if (args[p].isBuffer) slots[p] = args[p].buffer.address;
-      else args[p].value.store(&slots[p]);
-      pointers[p] = &slots[p];
+      else if (!args[p].bytes) args[p].value.store(&slots[p]);
+      pointers[p] = args[p].bytes ? const_cast<void*>(args[p].bytes) : &slots[p];
     }
     makeCurrent();
     CUresult r = api_->cuLaunchKernel(static_cast<CUfunction>(function), plan.grid.x, plan.grid.y, plan.grid.z,
@@ -152,6 +152,22 @@ class GpuBackend final : public BackendImpl {
       std::string context = "launching " + fn.name + " (" + plan.toString() + ")";
       api_->fail(r, "cuLaunchKernel", context.c_str());
     }
+  }
+
+  bool encodeTensorMap(void* map, std::uint64_t address, std::uint64_t rows, std::uint64_t cols,
+                       std::uint64_t strideBytes, unsigned boxCols, unsigned boxRows) override {
+    // The driver's limits: a 16-byte aligned address and stride, dimensions up to 2^32, a stride
+    // below 2^40, boxes of at most 256 a side whose rows of the 128-byte swizzle are 128 bytes at most.
+    if (!api_->cuTensorMapEncodeTiled || info_.arch() < 90 || address % 16 != 0 || strideBytes % 16 != 0 || rows == 0 ||
+        cols == 0 || rows > (1ull << 32) || cols > (1ull << 32) || strideBytes >= (1ull << 40) ||
+        strideBytes < cols * 4 || boxCols * 4 > 128 || boxRows > 256 || boxCols == 0 || boxRows == 0)
+      return false;
+    const unsigned long long dims[2] = {cols, rows}, strides[1] = {strideBytes};
+    const unsigned box[2] = {boxCols, boxRows}, unit[2] = {1, 1};
+    makeCurrent();
+    return api_->cuTensorMapEncodeTiled(map, kTensorMapFloat32, 2, reinterpret_cast<void*>(address), dims, strides, box,
+                                        unit, kTensorMapInterleaveNone, kTensorMapSwizzle128, kTensorMapL2Promotion256,
+                                        kTensorMapFillZeros) == kCudaSuccess;
   }
 
   // Dynamic shared memory above 48 KiB needs the function's limit raised first, once per function.

@@ -1,6 +1,7 @@
 #include "culift/runtime/kernel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -55,6 +56,9 @@ std::optional<LaunchPlan> narrowIndexPlan(const Function& fn, const LaunchPlan& 
 }
 
 namespace {
+
+// The tensor maps an entry takes at most (its operands' bulk tensor copies).
+constexpr std::size_t kMaxTensorMaps = 2;
 
 // Planes of i a Slabs3D block walks when the launch has enough of them: few, so that the blocks of
 // one plane's neighbourhood run together and share its planes in the cache (measured on an H200:
@@ -191,6 +195,29 @@ std::optional<std::int64_t> argumentOf(std::optional<VarId> param, std::span<con
         a.param->userParam == static_cast<int>(*param) && isInteger(a.value.type))
       return isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
   return std::nullopt;
+}
+
+// The tensor map of operand `m` of an entry's bulk tensor copies for a launch with `args` (the
+// kernel's parameters, resolved): its array read as rows of its stride's elements, as many whole
+// rows as the array holds. False where the array or stride allow none (not fp32, a stride that is
+// not positive) or the backend encodes none.
+bool tensorMapOf(const TensorMapOperand& m, std::span<const ResolvedArg> args, detail::BackendImpl& backend,
+                 void* map) {
+  const ResolvedArg* array = nullptr;
+  std::optional<std::int64_t> stride;
+  if (m.strideParam == kNone) stride = m.stride;
+  for (const ResolvedArg& a : args) {
+    if (!a.param || a.param->userParam < 0) continue;
+    const auto user = static_cast<VarId>(a.param->userParam);
+    if (a.isBuffer && user == m.buffer) array = &a;
+    if (!a.isBuffer && a.param->role == ParamRole::Scalar && user == m.strideParam && isInteger(a.value.type))
+      stride = isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
+  }
+  if (!array || !stride || *stride <= 0 || array->buffer.element != Scalar::F32 || array->buffer.recordSize != 0)
+    return false;
+  const auto cols = static_cast<std::uint64_t>(*stride);
+  const std::uint64_t rows = array->buffer.count / cols;
+  return rows > 0 && backend.encodeTensorMap(map, array->buffer.address, rows, cols, cols * 4, m.boxCols, m.boxRows);
 }
 
 }  // namespace
@@ -372,6 +399,28 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
           count.value = ScalarValue::of(static_cast<long long>(resolved[k].buffer.count));
           resolved.push_back(count);
         }
+      }
+      // An entry's bulk tensor copies: a tensor map per operand (zeros where the matrix allows none,
+      // which the entry then copies without), then the mask of the maps that hold.
+      struct alignas(64) TensorMap {
+        std::uint64_t bits[16] = {};
+      };
+      std::array<TensorMap, kMaxTensorMaps> maps{};
+      if (!e.tensorMaps.empty()) {
+        if (e.tensorMaps.size() > maps.size())
+          throw ArgumentError(name() + ": entry " + e.kernelName + " takes " + std::to_string(e.tensorMaps.size()) +
+                              " tensor maps; the runtime passes " + std::to_string(maps.size()) + " at most");
+        const std::size_t params = resolved.size() - 1;
+        int mask = 0;
+        for (std::size_t m = 0; m < e.tensorMaps.size(); ++m) {
+          if (tensorMapOf(e.tensorMaps[m], std::span(resolved).first(params), backend, &maps[m])) mask |= 1 << m;
+          ResolvedArg map;
+          map.bytes = &maps[m];
+          resolved.push_back(map);
+        }
+        ResolvedArg held;
+        held.value = ScalarValue::of(mask);
+        resolved.push_back(held);
       }
       if (e.blockMapping() == BlockMapping::SplitRows) {
         const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());

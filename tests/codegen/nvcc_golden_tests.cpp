@@ -4,6 +4,7 @@
 // required (CULIFT_REQUIRE_NVRTC=1).
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -174,10 +175,11 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
 // C-order 3-D. It always compiles and links here; it runs where a GPU is (else it says so).
 // The TF32 GEMM's entries on warpgroups, built as the runtime builds them for an sm_90 device
 // (machine code for sm_90a): their wgmma body is the one compiled (the instruction is in the PTX),
-// within their registers (one block a multiprocessor, 255 at most) without spills, and the device
+// within their registers (one block a multiprocessor, 255 at most; the 256-row tile with bulk
+// tensor copies spills a few words outside their loop, the others nothing), and the device
 // assembler keeps the multiplies of a step in flight (no warning C7513 or C7515 that it serializes
 // them).
-TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, without spills", "[codegen][nvcc]") {
+TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, within their registers", "[codegen][nvcc]") {
   const std::string nvcc = nvccOrSkip();
   if (nvcc.empty()) return;
   llvm::SmallString<128> dir;
@@ -209,7 +211,16 @@ TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, without
     INFO(text.str());
     REQUIRE(status == 0);
     CHECK(text.str().find("Function properties for " + std::string(entry)) != std::string::npos);
-    CHECK(text.str().find("0 bytes spill stores, 0 bytes spill loads") != std::string::npos);
+    // No spills, but in the 256-row tile with bulk tensor copies: a few words in the threads' copies
+    // (the partial tiles' and those without tensor maps), none in the loop of tensor copies. Without
+    // them (its row operand's partial copies a loop) it ran 0.682 ms at 4096³ on an H100 against
+    // 0.547-0.568 (bench/gpu/NOTES.md, eighth run).
+    const std::string properties = text.str().substr(text.str().find("Function properties for " + std::string(entry)));
+    const std::size_t stack = properties.find("bytes stack frame, ");
+    REQUIRE(stack != std::string::npos);
+    const int spilled = std::atoi(properties.c_str() + stack + std::strlen("bytes stack frame, "));
+    const bool bulk = !fn->planEntries[entry == std::string("GemmCellTf32_wg256") ? 0 : 1].tensorMaps.empty();
+    CHECK(spilled <= (bulk && entry == std::string("GemmCellTf32_wg256") ? 48 : 0));
     CHECK(text.str().find("C7513") == std::string::npos);
     CHECK(text.str().find("C7515") == std::string::npos);
     llvm::StringRef toPtx[] = {nvcc, "-arch=compute_90a", "-ptx", cu, "-o", ptx};

@@ -208,6 +208,21 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   REQUIRE(sb.planEntries.size() == sa.planEntries.size());
   for (std::size_t e = 0; e < sa.planEntries.size(); ++e)
     CHECK(sb.planEntries[e].sharedBytes == sa.planEntries[e].sharedBytes);
+  // An entry's tensor maps (a TF32 contraction on warpgroups: A as rows of a parameter, B of a literal).
+  const TranslateResult maps = translateSource(
+      "[[clang::annotate(\"culift:tensor_cores=tf32\")]]\n"
+      "float Gemm(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * 64 + j];\n  return s;\n}\n",
+      "gemm.cpp");
+  REQUIRE(maps.ok());
+  const Function& ma = *maps.module->find("Gemm");
+  REQUIRE(!ma.planEntries.empty());
+  REQUIRE(ma.planEntries[0].tensorMaps.size() == 2);
+  const std::shared_ptr<const Module> mapsLoaded = loadModule(saveModule(*maps.module));
+  const Function& mb = *mapsLoaded->find("Gemm");
+  REQUIRE(mb.planEntries.size() == ma.planEntries.size());
+  for (std::size_t e = 0; e < ma.planEntries.size(); ++e)
+    CHECK(mb.planEntries[e].tensorMaps == ma.planEntries[e].tensorMaps);
   auto engine = rt::Engine::createCpu();
   std::vector<float> x(64 * 3);
   for (std::size_t e = 0; e < x.size(); ++e) x[e] = 1.0f / static_cast<float>(e + 1);

@@ -13,6 +13,7 @@
 #include "catch.hpp"
 #include "emulated_launch.hpp"
 #include "tensor_core_bound.hpp"
+#include "tensor_map.hpp"
 
 // The entries of tests/runtime/data/convolution_kernels.hpp, emitted at build time.
 extern "C" {
@@ -93,10 +94,12 @@ void CumMax_kernel(const float*, float*, int, long long);
 void CumMax_scan32(const float*, float*, int, long long, long long);
 // tests/runtime/data/tensor_core_kernels.hpp: contractions on tensor cores, one per format.
 void GemmTf32_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
+// The entries on warpgroups take the tensor maps of their operands' bulk tensor copies, then the
+// mask of those that hold.
 void GemmTf32_wg256(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
-                    long long);
+                    long long, culift_tensor_map, culift_tensor_map, int);
 void GemmTf32_wg128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
-                    long long);
+                    long long, culift_tensor_map, culift_tensor_map, int);
 void GemmTf32_tc128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                     long long);
 void GemmTf32_tc64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
@@ -540,10 +543,34 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       const std::vector<float> want = perThread(
           [&](float* out) { GemmTf32_kernel(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj); });
       std::vector<std::vector<float>> entries;
-      // The entries on warpgroups (their wgmma body, emulated) first, then the mma.sync entries.
+      // The entries on warpgroups (their wgmma body, emulated) first, with and without their bulk
+      // tensor copies (A as rows of nk, B as rows of nj): the same products in the same order, the
+      // same bits whichever copies stage the tiles.
+      for (const auto& [grid, entry, rows] : {std::tuple{dim3(grid128x, grid256y), &GemmTf32_wg256, 256},
+                                              std::tuple{dim3(grid128x, grid128y), &GemmTf32_wg128, 128}}) {
+        INFO("the entry of " << rows << " rows");
+        const culift_tensor_map a = culift_emulated_tensor_map(A.data(), ni, nk, 32, rows),
+                                b = culift_emulated_tensor_map(B.data(), nk, nj, 32, 32);
+        std::vector<float> copied;
+        for (int maps : {0, 3}) {
+          const std::vector<float> got = run(grid, [&](float* out) {
+            entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0, a, b, maps);
+          });
+          if (maps == 0) {
+            copied = got;
+            entries.push_back(got);
+          } else {
+            CHECK(sameBits(got, copied));
+          }
+          if (nk == 0) {
+            CHECK(sameBits(got, want));
+            continue;
+          }
+          checkWithin(got, want, exact, bound);
+        }
+      }
       for (const auto& [grid, entry] :
-           {std::pair{dim3(grid128x, grid256y), &GemmTf32_wg256}, std::pair{dim3(grid128x, grid128y), &GemmTf32_wg128},
-            std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128}, std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
+           {std::pair{dim3(grid128x, grid128y), &GemmTf32_tc128}, std::pair{dim3(grid64x, grid64y), &GemmTf32_tc64}}) {
         const std::vector<float> got = run(grid, [&](float* out) {
           entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0);
         });

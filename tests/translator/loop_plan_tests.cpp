@@ -1353,6 +1353,10 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
       "  double s = 0.0;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return (float)s;\n}\n"
       "CULIFT_KERNEL float Exact(const float* A, const float* B, int n, int i, int j) {\n"
       "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float GemmNT(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[j * n + k];\n  return s;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Narrow(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * 64 + j];\n  return s;\n}\n"
       "CULIFT_KERNEL_TENSOR_CORES(tf32) float OffDiagonal(const float* A, const float* B, int n, int i, int j) {\n"
       "  if (i == j) return 0.0f;\n"
       "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n");
@@ -1371,10 +1375,25 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
     CHECK(gemm.planEntries[e].tileRows == (e == 0 ? 256 : 128));
     CHECK(gemm.planEntries[e].tileCols == 128);
   }
-  // Four stages of k 32: A's 256 or 128 rows unpadded (swizzled), B's 128 + 8 columns; + the
-  // 1024-byte alignment's room.
-  CHECK(gemm.planEntries[0].sharedBytes == 4 * 32 * (256 + 136) * 4 + 1024);
-  CHECK(gemm.planEntries[1].sharedBytes == 4 * 32 * (128 + 136) * 4 + 1024);
+  // Four stages of k 32: A's 256 or 128 rows, B's 128 columns, unpadded (swizzled); + the 1024-byte
+  // alignment's room.
+  CHECK(gemm.planEntries[0].sharedBytes == 4 * 32 * (256 + 128) * 4 + 1024);
+  CHECK(gemm.planEntries[1].sharedBytes == 4 * 32 * (128 + 128) * 4 + 1024);
+  // Both operands row-major matrices: bulk tensor copies, A as rows of nk (boxes of 32 k x the
+  // tile's rows), B as rows of nj (boxes of 32 columns x 32 k); the mma.sync entries take none.
+  for (std::size_t e : {0, 1}) {
+    const std::vector<TensorMapOperand>& maps = gemm.planEntries[e].tensorMaps;
+    REQUIRE(maps.size() == 2);
+    CHECK(maps[0].buffer == 0);       // A
+    CHECK(maps[0].strideParam == 4);  // nk
+    CHECK(maps[0].boxCols == 32);
+    CHECK(maps[0].boxRows == (e == 0 ? 256 : 128));
+    CHECK(maps[1].buffer == 1);       // B
+    CHECK(maps[1].strideParam == 5);  // nj
+    CHECK(maps[1].boxCols == 32);
+    CHECK(maps[1].boxRows == 32);
+  }
+  CHECK(gemm.planEntries[2].tensorMaps.empty());
   CHECK(gemm.planEntries[2].sharedBytes == 3 * 16 * (128 + 8) * 4 * 2);  // above 48 KiB: dynamic
   CHECK(gemm.planEntries[3].sharedBytes == 0);
   CHECK(gemm.loopPlanReason.find("tf32 operands, fp32 sums") != std::string::npos);
@@ -1411,7 +1430,14 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
       CHECK(wgmma.find("culift_w0 && culift_w1") != std::string::npos);
       CHECK(wgmma.find("culift_copy_async16(&culift_s0[culift_sc][culift_r * 32 + (((culift_q >> 2) ^ (culift_r & 7)) "
                        "<< 2) + (culift_q & 3)], culift_g + culift_u * 32 * culift_dr0, 16);") != std::string::npos);
-      CHECK(wgmma.find("culift_copy_async16(&culift_s1[culift_sc][culift_q][culift_r]") != std::string::npos);
+      CHECK(wgmma.find("culift_copy_async16(&culift_s1[culift_sc][((culift_r) >> 5) * 1024 + (culift_q) * 32 + "
+                       "((((culift_r) & 31) >> 2) ^ ((culift_q) & 7)) * 4 + ((culift_r) & 3)]") != std::string::npos);
+      // The whole tiles by bulk tensor copies where the maps hold, in a loop of their own.
+      CHECK(wgmma.find("culift_tensor_copy(&culift_s0[culift_sc][0], culift_map0") != std::string::npos);
+      CHECK(wgmma.find("culift_tensor_copy(&culift_s1[culift_sc][culift_b * 1024], culift_map1") != std::string::npos);
+      CHECK(wgmma.find("for (; culift_kt + 96 <= culift_kmax; culift_kt += 32)") != std::string::npos);
+      CHECK(wgmma.find("culift_barrier_wait(&culift_full[culift_st]") != std::string::npos);
+      CHECK(mma.find("culift_tensor_copy(") == std::string::npos);
       CHECK(mma.find("culift_mma_tf32(") != std::string::npos);
       CHECK(mma.find("culift_wgmma_tf32(") == std::string::npos);
       CHECK(mma.find("culift_copy_async16(") == std::string::npos);  // the mma.sync body copies elements
@@ -1419,6 +1445,19 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
     // Two blocks a multiprocessor for the 128-row tile's mma.sync body, one for the 256-row one.
     CHECK(cuda.find("__launch_bounds__(256, CULIFT_WARPGROUP_BLOCKS) Gemm_wg128(") != std::string::npos);
     CHECK(cuda.find("__launch_bounds__(256, 1) Gemm_wg256(") != std::string::npos);
+    CHECK(cuda.find("const __grid_constant__ culift_tensor_map culift_map0, const __grid_constant__ culift_tensor_map "
+                    "culift_map1, int culift_maps) {") != std::string::npos);
+  }
+  // B read as (j, k): its rows are not row-major along j, so neither operand goes by tensor copy (the
+  // entries copy with cp.async and take no maps); a literal stride is one.
+  for (const auto& [name, maps] : {std::pair{"GemmNT", std::size_t{0}}, std::pair{"Narrow", std::size_t{2}}}) {
+    INFO(name);
+    const Function& f = function(r, name);
+    REQUIRE(f.planEntries.size() >= 2);
+    REQUIRE(onWarpgroups(f.planEntries[0]));
+    CHECK(f.planEntries[0].tensorMaps.size() == maps);
+    if (maps) CHECK(f.planEntries[0].tensorMaps[1].strideParam == kNone);
+    if (maps) CHECK(f.planEntries[0].tensorMaps[1].stride == 64);
   }
   // Outputs that return before the loop are marked in 64 bits a thread: not the 256-row tile's 128.
   CHECK(entryNames(function(r, "OffDiagonal")) ==

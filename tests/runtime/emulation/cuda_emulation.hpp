@@ -31,6 +31,7 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
 #define __restrict__ __restrict
+#define __grid_constant__
 
 // The 16-byte vectors the entries load rows through (aligned as CUDA aligns them).
 struct alignas(16) float4 {

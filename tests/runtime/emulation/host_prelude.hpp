@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tensor_map.hpp"
+
 template <typename T> inline T culift_min(T a, T b) { return (b < a) ? b : a; }
 template <typename T> inline T culift_max(T a, T b) { return (a < b) ? b : a; }
 template <typename T> inline T culift_clamp(T v, T lo, T hi) { return (v < lo) ? lo : (hi < v) ? hi : v; }
@@ -140,6 +142,21 @@ inline unsigned long long culift_wgmma_descriptor(const void* shared) {
   return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(shared));
 }
 inline void culift_fence_async_shared() {}
+// Bulk tensor copies: the emulated map holds the matrix itself (tensor_map.hpp), and a
+// copy lands at once, swizzled as the device lays it (16-byte chunk c of box row r at c ^ (r % 8));
+// the mbarrier has nothing to wait for.
+inline void culift_barrier_init(unsigned long long* bar) { *bar = 0; }
+inline void culift_expect_bytes(unsigned long long*, unsigned) {}
+inline void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c, int r, unsigned long long*) {
+  float* to = static_cast<float*>(shared);
+  for (int y = 0; y < map.boxRows; ++y)
+    for (int x = 0; x < map.boxCols; ++x) {
+      const long long row = r + y, col = c + x;
+      const float v = row < map.rows && col < map.cols ? map.base[row * map.stride + col] : 0.0f;
+      to[y * map.boxCols + (((x / 4) ^ (y % 8)) * 4) + x % 4] = v;
+    }
+}
+inline void culift_barrier_wait(unsigned long long*, unsigned) {}
 inline void culift_wgmma_fence() {}
 inline void culift_wgmma_commit_wait() {}
 template <unsigned M> inline void culift_wgmma_tf32(float (&d)[M][2], unsigned a0, unsigned a1, unsigned a2,

@@ -128,6 +128,21 @@ std::optional<LoopPlan> loopPlanOfModuleFileId(std::uint8_t id);
 inline constexpr unsigned kStaticSharedBytes = 48 * 1024;
 inline constexpr unsigned kPlanSharedBudget = 96 * 1024;
 
+// An operand an entry copies by bulk tensor copies (the TF32 entries on warpgroups, sm_90a): the
+// array parameter `buffer` read as a row-major matrix whose rows lie `stride` elements apart (the
+// scalar parameter `strideParam`, or the literal `stride` where it is kNone), copied in boxes of
+// boxCols x boxRows elements with the 128-byte swizzle. At each launch the runtime encodes one
+// tensor map per operand (where the matrix allows one: 16-byte aligned, a whole number of 16-byte
+// groups a row) and passes them after the entry's other parameters, then a mask of the maps that
+// hold; the entry checks the index's steps against the stride before it copies a tile with one.
+struct TensorMapOperand {
+  VarId buffer = kNone;
+  VarId strideParam = kNone;
+  std::int64_t stride = 0;
+  unsigned boxCols = 0, boxRows = 0;
+  bool operator==(const TensorMapOperand&) const = default;
+};
+
 struct PlanEntry {
   std::string kernelName;
   LoopPlan plan = LoopPlan::PerThread;
@@ -139,6 +154,7 @@ struct PlanEntry {
   // Above 48 KiB a device must opt in: the runtime sets the function's limit, and takes another
   // entry where the device has less.
   unsigned sharedBytes = 0;
+  std::vector<TensorMapOperand> tensorMaps;  // bulk tensor copies' operands, in parameter order
   // How its blocks map to outputs; unset, its plan's mapping (plans.def). The planner sets it;
   // module files do not store it (every entry has its plan's mapping, which a loaded entry gets).
   std::optional<BlockMapping> mapping = std::nullopt;

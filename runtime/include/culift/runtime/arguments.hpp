@@ -86,6 +86,9 @@ struct ResolvedArg {
   bool isBuffer = false;
   BufferRef buffer;   // arrays; an array of structs as its records' scalars (the kernel's view)
   ScalarValue value;  // scalars (converted to the parameter's type) and extents (I64)
+  // An entry's argument passed by its bytes (a tensor map), where set: the launch's caller keeps
+  // them until the launch call returns.
+  const void* bytes = nullptr;
 };
 
 // Checks `args` against `fn`'s kernel signature and `plan`, and resolves every parameter.

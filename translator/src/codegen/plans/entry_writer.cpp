@@ -53,7 +53,16 @@ CodeWriter::Scope EntryWriter::header(const PlanEntry& e, const std::string& wha
                     (onTensorCores(e.plan)
                          ? std::string(".")
                          : "; each output runs the loop in source order (the per-thread entry's bits).")},
-                   "", minBlocks, minBlocksSpelled);
+                   tensorMapParams(e), minBlocks, minBlocksSpelled);
+}
+
+// The parameters of an entry's bulk tensor copies: a tensor map per operand, then the mask of
+// those the runtime could encode.
+std::string EntryWriter::tensorMapParams(const PlanEntry& e) {
+  std::string params;
+  for (std::size_t m = 0; m < e.tensorMaps.size(); ++m)
+    params += "const __grid_constant__ culift_tensor_map culift_map" + str(m) + ", ";
+  return params.empty() ? params : params + "int culift_maps";
 }
 
 CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<std::string>& comment,

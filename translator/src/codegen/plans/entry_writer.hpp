@@ -53,6 +53,7 @@ class EntryWriter {
   // `minBlocks`: the blocks an SM must hold at once (__launch_bounds__' second argument: the
   // device assembler then keeps the registers within their share); 0 says nothing.
   // (`minBlocksSpelled`, where not empty: the launch bound's blocks as the source spells them.)
+  static std::string tensorMapParams(const PlanEntry& e);
   CodeWriter::Scope header(const PlanEntry& e, const std::string& what, unsigned minBlocks = 0,
                            const std::string& minBlocksSpelled = "");
   // The same with a comment of the entry's own (lines of `// ...`), and parameters of the entry's

@@ -97,6 +97,66 @@ std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnaly
 
 namespace {
 
+// d(index)/d(var) where it is a literal or one integer scalar parameter (`P * var`, `var * P`,
+// `var * 4`, through + and - with terms free of var): the stride of a row of an operand's matrix.
+struct Coefficient {
+  VarId param = kNone;  // the parameter's value, where set
+  std::int64_t literal = 0;
+};
+bool uses(const Expr& e, VarId var) {
+  if (e.kind == ExprKind::VarRef && e.var == var) return true;
+  return std::any_of(e.operands.begin(), e.operands.end(), [&](const ExprPtr& o) { return o && uses(*o, var); });
+}
+// Whether `e` reads only parameters, the counter and literals (no local that could stand for var).
+bool plain(const Function& f, const Expr& e, VarId counter) {
+  if (e.kind == ExprKind::VarRef && e.var >= f.numParams && e.var != counter) return false;
+  return std::all_of(e.operands.begin(), e.operands.end(),
+                     [&](const ExprPtr& o) { return !o || plain(f, *o, counter); });
+}
+std::optional<Coefficient> coefficientOf(const Function& f, const Expr& e, VarId var, unsigned depth = 0) {
+  const Expr& s = stripCasts(e);
+  if (depth > 32) return std::nullopt;
+  if (!uses(s, var)) return Coefficient{};
+  if (s.kind == ExprKind::VarRef) return Coefficient{kNone, 1};
+  if (s.kind != ExprKind::Binary) return std::nullopt;
+  const Expr& l = *s.operands[0];
+  const Expr& r = *s.operands[1];
+  const bool ul = uses(l, var), ur = uses(r, var);
+  if ((s.binaryOp == BinaryOp::Add || s.binaryOp == BinaryOp::Sub) && ul != ur) {
+    if (ur && s.binaryOp == BinaryOp::Sub) return std::nullopt;
+    return coefficientOf(f, ul ? l : r, var, depth + 1);
+  }
+  if (s.binaryOp != BinaryOp::Mul || ul == ur) return std::nullopt;
+  const std::optional<Coefficient> c = coefficientOf(f, ul ? l : r, var, depth + 1);
+  const Expr& factor = stripCasts(ul ? r : l);
+  if (!c || c->param != kNone) return std::nullopt;
+  if (factor.kind == ExprKind::IntLiteral)
+    return Coefficient{kNone, c->literal * static_cast<std::int64_t>(factor.intBits)};
+  if (c->literal == 1 && factor.kind == ExprKind::VarRef && factor.var < f.numParams &&
+      f.vars[factor.var].type.isValue() && isInteger(f.vars[factor.var].type.scalar))
+    return Coefficient{factor.var, 0};
+  return std::nullopt;
+}
+
+// The operand's matrix for bulk tensor copies: its index steps one element along `inner` and a
+// row (a literal or a parameter's value) along `outer`, and reads nothing but parameters, k and
+// literals; nothing where it does not.
+std::optional<TensorMapOperand> tensorMapOf(const Function& f, const LoopAnalysis& a, const StagedOperand& o,
+                                            VarId inner, VarId outer, unsigned boxCols, unsigned boxRows) {
+  if (o.element != Scalar::F32 || !plain(f, *o.index, a.counter)) return std::nullopt;
+  const std::optional<Coefficient> step = coefficientOf(f, *o.index, inner);
+  const std::optional<Coefficient> row = coefficientOf(f, *o.index, outer);
+  if (!step || step->param != kNone || step->literal != 1 || !row) return std::nullopt;
+  if (row->param == kNone && row->literal <= 0) return std::nullopt;
+  TensorMapOperand m;
+  m.buffer = o.array;
+  m.strideParam = row->param;
+  m.stride = row->literal;
+  m.boxCols = boxCols;
+  m.boxRows = boxRows;
+  return m;
+}
+
 // The entries <f>_tc128 and <f>_tc64 of `plan` (the batched one for 3-D kernels), or why none.
 plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPlan plan) {
   const LoopAnalysis& a = *analysis.loop;
@@ -115,7 +175,16 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPl
       if (rows == 256 && a.earlyReturn) continue;
       entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix) + std::to_string(rows), plan, rows,
                                          kWarpgroupCols, 256, false));
-      entries.back().sharedBytes = warpgroupSharedBytes(rows);
+      // Both operands by bulk tensor copies where their indices allow: the row operand's tile as one
+      // box of 32 k x rows, the column operand's as boxes of 32 columns x 32 k.
+      const TensorCoreForm form = *tensorCoreForm(f, a, why);
+      const auto i = static_cast<VarId>(f.indexParams.at(0)), j = static_cast<VarId>(f.indexParams.at(1));
+      const std::optional<TensorMapOperand> rowMap = tensorMapOf(f, a, a.operands[form.rowOperand], a.counter, i,
+                                                                 kWarpgroupStep, rows);
+      const std::optional<TensorMapOperand> colMap = tensorMapOf(f, a, a.operands[form.colOperand], j, a.counter,
+                                                                 kWarpgroupBox, kWarpgroupStep);
+      if (rowMap && colMap) entries.back().tensorMaps = {*rowMap, *colMap};
+      entries.back().sharedBytes = warpgroupSharedBytes(rows, !entries.back().tensorMaps.empty());
     }
   }
   for (unsigned t : {128u, 64u}) {

@@ -326,6 +326,7 @@ class TileWriter : EntryWriter {
                         std::string(culift::name(fn_.tensorCores)) + " operands, fp32 sums; not exact), "
                   : std::string()) +
            str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
+           (bulk() ? ", whole tiles by bulk tensor copies where the runtime's tensor maps hold" : "") +
            (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
            (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
   }
@@ -432,6 +433,18 @@ class TileWriter : EntryWriter {
   void copyElements(bool checked);
   // Operand p staged k-major and swizzled (the row operand of an entry on warpgroups).
   bool swizzled(std::size_t p) const { return wg_ && p == tc_->rowOperand; }
+  // Operand p staged in boxes of 32 columns x the step's k, swizzled as a bulk tensor copy lays
+  // them (the column operand of an entry on warpgroups, whichever path copies its tile).
+  bool boxed(std::size_t p) const { return bulk() && p == tc_->colOperand; }
+  // Its element (k `q`, column `r` of the block's) in stage `stage`.
+  std::string boxedAt(std::size_t p, const std::string& stage, const std::string& q, const std::string& r) const {
+    return "culift_s" + str(p) + "[" + stage + "][((" + r + ") >> 5) * " + str(kWarpgroupBox * kStep_) + " + (" + q +
+           ") * " + str(kWarpgroupBox) + " + ((((" + r + ") & 31) >> 2) ^ ((" + q + ") & 7)) * 4 + ((" + r + ") & 3)]";
+  }
+  // The entry copies whole tiles by bulk tensor copies where the runtime's maps hold.
+  bool bulk() const { return wg_ && !e_.tensorMaps.empty(); }
+  void bulkSetup();
+  void bulkCopies();
   std::string stagedAt(std::size_t p) const;
   bool stepped(const StagedOperand& o) const;
   bool grouped(const StagedOperand& o) const;
@@ -522,6 +535,13 @@ void TileWriter::stagedTiles() {
                         std::size_t{stages_} * kStep_ * rowsOf(o) * byteSize(o.element)});
       continue;
     }
+    if (boxed(p)) {
+      arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
+                        "[" + str(stages_) + "][" + str(rowsOf(o) * kStep_) + "]",
+                        what + ", boxes of " + str(kWarpgroupBox) + " columns, swizzled",
+                        std::size_t{stages_} * kStep_ * rowsOf(o) * byteSize(o.element)});
+      continue;
+    }
     arrays.push_back({"culift_s" + str(p), std::string(spelling(o.element)),
                       "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + pad_) + "]", what,
                       std::size_t{stages_} * kStep_ * (rowsOf(o) + pad_) * byteSize(o.element)});
@@ -535,6 +555,7 @@ std::string TileWriter::stagedAt(std::size_t p) const {
   if (swizzled(p))
     return "culift_s" + str(p) + "[culift_sc][culift_r * " + str(kStep_) +
            " + (((culift_q >> 2) ^ (culift_r & 7)) << 2) + (culift_q & 3)]";
+  if (boxed(p)) return boxedAt(p, "culift_sc", "culift_q", "culift_r");
   return "culift_s" + str(p) + "[culift_sc][culift_q][culift_r]";
 }
 
@@ -664,6 +685,12 @@ void TileWriter::copyTile() {
     } else {
       // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
       // another layout takes the element-by-element copies of a partial tile.
+      std::optional<CodeWriter::Scope> byMaps;  // its other branch holds the copies by the threads
+      if (bulk()) {
+        byMaps.emplace(out_.open("if (culift_kc <= culift_kmax)"));
+        bulkCopies();
+        byMaps->otherwise();
+      }
       CodeWriter::Scope whole = out_.open("if (culift_whole" + groupFlags() + " && culift_kc + " + str(kStep_) +
                                           " <= culift_trip)");
       unchecked();
@@ -720,7 +747,9 @@ void TileWriter::copyElements(bool checked) {
     // assembler kept each element's address across the loop over k, registers the 256-row tile
     // lacks (ptxas, sm_90a: 200 B spilled). The row operand's stay unrolled: as a loop, they took
     // the 256-row tile at 4096³ from 0.623 ms to 0.736 on an H100 (its whole tiles' path alike,
-    // bench/gpu/wgmma_variants.cu; both unrolled, spilling: 0.626).
+    // bench/gpu/wgmma_variants.cu; both unrolled, spilling: 0.626). With bulk tensor copies the same:
+    // the row operand's rolled too, the 256-row tile spilled nothing but ran 0.682 ms where, unrolled
+    // (36 B spilled in the threads' copies, none in the loop of tensor copies), it runs 0.547-0.568.
     const ElementLoop each = threadElements(o, !(checked && wg_ && !swizzled(p)));
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
@@ -1031,19 +1060,23 @@ void TileWriter::mmaSteps(bool whole) {
 // row operand's swizzled tile, read by the tensor cores as it lies: zeros past the trip count, as
 // its copies left them), waited for before the tile's stage is copied into again.
 void TileWriter::wgmmaSteps(bool whole) {
-  const std::string pitch = str(e_.tileCols + pad_), col = str(tc_->colOperand), row = str(tc_->rowOperand);
+  const std::string row = str(tc_->rowOperand);
   if (!whole) out_.say("const int culift_rem = (int)(culift_trip - culift_kt);  // the steps of k left in this tile");
   out_.say("unsigned culift_fa[" + str(kStep_ / 8) + "][4];");
   {
     out_.say("#pragma unroll");
     CodeWriter::Scope each = out_.open("for (int culift_ks = 0; culift_ks < " + str(kStep_ / 8) + "; ++culift_ks)");
     out_.say("const int culift_kq = culift_ks * 8 + culift_t4;  // the lane's first k of the step");
-    out_.say("const float* culift_p = &culift_s" + col + "[culift_st][culift_kq][culift_wn + culift_g];");
+    const std::string col = str(tc_->colOperand), pitch = str(e_.tileCols + pad_);
+    const bool boxes = boxed(tc_->colOperand);
+    if (!boxes) out_.say("const float* culift_p = &culift_s" + col + "[culift_st][culift_kq][culift_wn + culift_g];");
     const std::pair<unsigned, unsigned> at[4] = {{0, 0}, {8, 0}, {0, 4}, {8, 4}};
     for (unsigned q = 0; q < 4; ++q) {
       const auto [r, k] = at[q];
-      const std::string offset = !k ? str(r) : str(k) + " * " + pitch + (r ? " + " + str(r) : std::string());
-      const std::string element = "culift_p[" + offset + "]";
+      const std::string element =
+          boxes ? boxedAt(tc_->colOperand, "culift_st", "culift_kq" + (k ? " + " + str(k) : std::string()),
+                          "culift_wn + culift_g" + (r ? " + " + str(r) : std::string()))
+                : "culift_p[" + (!k ? str(r) : str(k) + " * " + pitch + (r ? " + " + str(r) : std::string())) + "]";
       out_.say("culift_fa[culift_ks][" + str(q) + "] = culift_tf32(" +
                (whole ? element
                       : "culift_kq" + (k ? " + " + str(k) : std::string()) + " < culift_rem ? " + element + " : 0.0f") +
@@ -1117,6 +1150,7 @@ bool TileWriter::versioned() const { return versionedTile(e_); }
 // The stages' first copies, then the loop over the tiles.
 void TileWriter::loopOverK() {
   steps();
+  if (bulk()) bulkSetup();
   out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
            " tiles in flight while one is used.");
   for (unsigned t = 0; t + 1 < stages_; ++t) {
@@ -1126,12 +1160,41 @@ void TileWriter::loopOverK() {
     copyTile();
   }
   out_.say("int culift_st = 0;");
+  if (bulk()) {
+    // The tiles whose copies, and those of the tile stages - 1 on, go by tensor copy: a loop
+    // without the threads' copies (inside the general loop below, the entry ran 0.572 ms at 4096³
+    // on an H100; in a loop of its own 0.547-0.568).
+    out_.say(kType() + " culift_kt = 0;");
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope fast = out_.open("for (; culift_kt + " + str((stages_ - 1) * kStep_) +
+                                       " <= culift_kmax; culift_kt += " + str(kStep_) + ")");
+    out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
+    out_.say("culift_phases ^= 1u << culift_st;");
+    out_.say("__syncthreads();");
+    {
+      CodeWriter::Scope next = out_.open("");
+      out_.say("const " + kType() + " culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
+      out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
+      bulkCopies();
+    }
+    kSteps(true);
+    out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
+  }
   out_.say("#pragma unroll 1");
-  CodeWriter::Scope tiles = out_.open("for (" + kType() +
-                                      " culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  CodeWriter::Scope tiles = out_.open(
+      bulk() ? "for (; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")"
+             : "for (" + kType() + " culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
+  std::optional<CodeWriter::Scope> byMaps;  // its other branch fences the threads' copies
+  if (bulk()) {
+    byMaps.emplace(out_.open("if (culift_kt <= culift_kmax)"));
+    out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
+    out_.say("culift_phases ^= 1u << culift_st;");
+    byMaps->otherwise();
+  }
   scaleStage();
   if (wg_) out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
+  byMaps.reset();
   out_.say("__syncthreads();");
   {
     CodeWriter::Scope next = out_.open("");
@@ -1148,6 +1211,74 @@ void TileWriter::loopOverK() {
     kSteps(false);
   }
   out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
+}
+
+// An entry's bulk tensor copies (TMA, sm_90a): the runtime passes a tensor map of each operand's
+// matrix (PlanEntry::tensorMaps: the row operand's, then the column operand's) and a mask of those
+// that hold. The translator found each index to step one element along its inner axis (k for the
+// row operand, j for the column operand) and its map's stride along the other, so the tile of k
+// culift_kc lies at the map's (column, row) culift_c0 + culift_kc, culift_r0 (the row operand's
+// origin culift_o0 = its index at (i0, the loop's start)) and culift_c1, culift_r1 + culift_kc
+// (culift_o1 at (the loop's start, j0)); a tile goes by tensor copy where both maps hold, the
+// block and the step are whole and the tile's k stay in one row of the map (culift_by_tma, the
+// same for every thread). Its stage's copies complete on the stage's mbarrier (culift_full),
+// which every thread waits on at the phase it counts for the stage (culift_phases).
+void TileWriter::bulkSetup() {
+  const StagedOperand& rowOp = a_.operands[tc_->rowOperand];
+  const StagedOperand& colOp = a_.operands[tc_->colOperand];
+  auto stride = [&](const TensorMapOperand& m) {
+    return m.strideParam == kNone ? str(m.stride) + "LL" : "(long long)" + name(m.strideParam);
+  };
+  out_.say("// Bulk tensor copies where the runtime's tensor maps hold: the stages' mbarriers, the tiles' origins.");
+  out_.say("__shared__ __align__(8) unsigned long long culift_full[" + str(stages_) + "];");
+  out_.say("unsigned culift_phases = 0;  // bit s: the phase of stage s's next bulk copies");
+  out_.say("if (threadIdx.x == 0)");
+  out_.say("  for (int culift_s = 0; culift_s < " + str(stages_) +
+           "; ++culift_s) culift_barrier_init(&culift_full[culift_s]);");
+  out_.say("__syncthreads();");
+  out_.say("long long culift_o0, culift_o1;");
+  indexAt(rowOp, "culift_o0", "0", "0", "");
+  indexAt(colOp, "culift_o1", "0", "0", "");
+  out_.say("const long long culift_S0 = " + stride(e_.tensorMaps.at(0)) +
+           ", culift_S1 = " + stride(e_.tensorMaps.at(1)) + ";");
+  // The maps' coordinates are ints: the strides, the rows the tiles reach and the column tile's
+  // columns within a row checked first.
+  out_.say(
+      "const bool culift_tma = (culift_maps & 3) == 3 && culift_S0 > 0 && culift_S1 > 0 && culift_S0 <= 2147483647LL && "
+      "culift_S1 <= 2147483647LL && culift_o0 >= 0 && culift_o1 >= 0 && culift_o0 / culift_S0 + " +
+      str(e_.tileRows) +
+      " <= 2147483647LL && culift_o1 / culift_S1 + culift_trip <= 2147483647LL && culift_o1 % culift_S1 + " +
+      str(e_.tileCols) + " <= culift_S1;");
+  // The maps' coordinates of the tiles' origins, which thread 0 alone reads (from shared memory:
+  // registers the 256-row tile lacks), and the last tile's k that goes by tensor copy (-1: none).
+  out_.say("__shared__ int culift_at[4];  // the row operand's column and row, the column operand's");
+  CodeWriter::Scope origins = out_.open("if (threadIdx.x == 0 && culift_tma)");
+  out_.say("culift_at[0] = (int)(culift_o0 % culift_S0);");
+  out_.say("culift_at[1] = (int)(culift_o0 / culift_S0);");
+  out_.say("culift_at[2] = (int)(culift_o1 % culift_S1);");
+  out_.say("culift_at[3] = (int)(culift_o1 / culift_S1);");
+  origins.close();
+  out_.say(
+      "const long long culift_kmax = culift_tma && culift_whole ? (culift_trip < culift_S0 - culift_o0 % culift_S0 ? "
+      "culift_trip : culift_S0 - culift_o0 % culift_S0) - " +
+      str(kStep_) + " : -1;");
+}
+
+// Thread 0's bulk tensor copies of the tile of k culift_kc into stage culift_sc: the row operand's
+// as one box of the step's k x the block's rows, the column operand's as boxes of 32 columns.
+void TileWriter::bulkCopies() {
+  const std::string row = str(tc_->rowOperand), col = str(tc_->colOperand);
+  const unsigned bytes = (e_.tileRows + e_.tileCols) * kStep_ * 4;
+  CodeWriter::Scope one = out_.open("if (threadIdx.x == 0)");
+  out_.say("culift_expect_bytes(&culift_full[culift_sc], " + str(bytes) + ");");
+  out_.say("culift_tensor_copy(&culift_s" + row +
+           "[culift_sc][0], culift_map0, culift_at[0] + (int)culift_kc, culift_at[1], "
+           "&culift_full[culift_sc]);");
+  out_.say("#pragma unroll");
+  out_.say("for (int culift_b = 0; culift_b < " + str(e_.tileCols / kWarpgroupBox) + "; ++culift_b)");
+  out_.say("  culift_tensor_copy(&culift_s" + col + "[culift_sc][culift_b * " + str(kWarpgroupBox * kStep_) +
+           "], culift_map1, culift_at[2] + culift_b * " + str(kWarpgroupBox) +
+           ", culift_at[3] + (int)culift_kc, &culift_full[culift_sc]);");
 }
 
 // The statements after the loop, per output; a return stores the value.

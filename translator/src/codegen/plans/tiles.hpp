@@ -36,13 +36,16 @@ inline constexpr unsigned kTensorCoreStep = 16;
 // warpgroups, k 32 a stage in four stages, the row operand's tile k-major with the 128-byte swizzle
 // (its stages 1024-byte aligned: the entry's dynamic shared memory is 1 KiB over its stages', the
 // alignment's room).
-inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 4, kWarpgroupCols = 128;
+// An entry whose operands go by bulk tensor copies (PlanEntry::tensorMaps) stages the column
+// operand in boxes of kWarpgroupBox columns x 32 k, each box's rows of 128 bytes swizzled as the
+// row operand's (the layout a bulk tensor copy with the 128-byte swizzle leaves, whichever path
+// copies the tile); the others as the mma.sync entries do, rows of 128 + 8 columns.
+inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 4, kWarpgroupCols = 128, kWarpgroupBox = 32;
 // The dynamic shared memory of the entry of `rows` rows: the row operand's stages (`rows` rows of
-// k 32, no pad: the swizzle spreads the banks) and the column operand's (k 32 rows of 128 + 8
-// columns, as the mma.sync entries stage them), of float (TF32 only), and 1 KiB of room for the
-// alignment.
-constexpr unsigned warpgroupSharedBytes(unsigned rows) {
-  return kWarpgroupStages * kWarpgroupStep * (rows + (kWarpgroupCols + kTensorCoreTilePad)) * 4 + 1024;
+// k 32, unpadded: the swizzle spreads the banks) and the column operand's (k 32 rows of 128
+// columns, boxed, or of 128 + 8), of float (TF32 only), and 1 KiB of room for the alignment.
+constexpr unsigned warpgroupSharedBytes(unsigned rows, bool boxed) {
+  return kWarpgroupStages * kWarpgroupStep * (rows + kWarpgroupCols + (boxed ? 0 : kTensorCoreTilePad)) * 4 + 1024;
 }
 
 // The tiles (outputs a side per block: 128 for 8 x 8 per thread, 64 for 4 x 4), largest first,

@@ -128,6 +128,11 @@ __device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2,
 #else
 #define CULIFT_WARPGROUP_BLOCKS 2
 #endif
+// A tensor map the runtime encodes at each launch (culift::TensorMapOperand), passed by its 128
+// bytes to the entries on warpgroups whose operands allow bulk tensor copies.
+struct __align__(64) culift_tensor_map {
+  unsigned long long bits[16];
+};
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // A shared-memory matrix descriptor: rows of 128 bytes (32 tf32 values of k) in atoms of 8 rows
 // (1024 bytes, 1024-byte aligned), 16-byte chunk c of row r at chunk c ^ (r % 8) (the 128-byte
@@ -135,6 +140,37 @@ __device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2,
 __device__ __forceinline__ unsigned long long culift_wgmma_descriptor(const void* shared) {
   const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(shared));
   return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
+}
+// Bulk tensor copies (TMA): a stage's copies complete on an mbarrier in shared memory that every
+// thread waits on (its phase: the stage's uses by tensor copy so far, modulo 2).
+__device__ __forceinline__ void culift_barrier_init(unsigned long long* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\nfence.mbarrier_init.release.cluster;\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(bar)))
+               : "memory");
+}
+// Thread 0: the stage's `bytes` expected on `bar`, then a box of the map at (column c, row r) into `shared`.
+__device__ __forceinline__ void culift_expect_bytes(unsigned long long* bar, unsigned bytes) {
+  asm volatile("{\n.reg .b64 s;\nmbarrier.arrive.expect_tx.shared::cta.b64 s, [%0], %1;\n}\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(bar))),
+               "r"(bytes)
+               : "memory");
+}
+__device__ __forceinline__ void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c, int r,
+                                                   unsigned long long* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          static_cast<unsigned>(__cvta_generic_to_shared(shared))),
+      "l"(reinterpret_cast<unsigned long long>(&map)), "r"(c), "r"(r),
+      "r"(static_cast<unsigned>(__cvta_generic_to_shared(bar)))
+      : "memory");
+}
+__device__ __forceinline__ void culift_barrier_wait(unsigned long long* bar, unsigned phase) {
+  asm volatile(
+      "{\n.reg .pred p;\nCULIFT_WAIT_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+      "@!p bra CULIFT_WAIT_%=;\n}\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(bar))),
+      "r"(phase)
+      : "memory");
 }
 // Shared memory written by the block's threads (copies and stores) that the tensor cores read
 // next: each writing thread fences it before the barrier.
