@@ -85,6 +85,25 @@ __device__ __forceinline__ unsigned long long descriptor(unsigned address) {
 
 using tf32gemm::tf32;
 
+// The 128 sums of a thread of wgmma.m64n256k8, as asm operands.
+#define SUMS128                                                                                                       \
+  "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),         \
+      "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),          \
+      "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),         \
+      "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),         \
+      "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),         \
+      "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),         \
+      "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),         \
+      "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),         \
+      "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),         \
+      "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),         \
+      "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),         \
+      "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),         \
+      "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),    \
+      "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), \
+      "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), \
+      "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+
 // D (64 x 256, fp32, 128 a thread) += A (64 x 8, tf32, 4 registers a thread) · B (8 x 256, from
 // shared memory through desc).
 __device__ __forceinline__ void wgmmaTf32m64n256k8(float (&d)[128], unsigned a0, unsigned a1, unsigned a2, unsigned a3,
@@ -92,22 +111,7 @@ __device__ __forceinline__ void wgmmaTf32m64n256k8(float (&d)[128], unsigned a0,
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, {%128, %129, %130, %131}, %132, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
-        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
-        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
-        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
-        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),
-        "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),
-        "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),
-        "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
-        "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),
-        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]),
-        "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
-        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : SUMS128
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc));
 }
 
@@ -117,23 +121,46 @@ __device__ __forceinline__ void wgmmaTf32m64n256k8SS(float (&d)[128], unsigned l
   asm volatile(
       "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, %128, %129, p, 1, 1;\n}\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
-        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),
-        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),
-        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),
-        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),
-        "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),
-        "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),
-        "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),
-        "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),
-        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]),
-        "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),
-        "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : SUMS128
       : "l"(descA), "l"(descB));
+}
+
+// B's element (k r, column n of the block's) in a stage of rows of kPitchB, and in a stage of four
+// boxes of 32 columns x 32 k as a bulk tensor copy with the 128-byte swizzle leaves them.
+__device__ __forceinline__ int padded(int r, int n) { return r * kPitchB + n; }
+__device__ __forceinline__ int boxed(int r, int n) {
+  return (n / 32) * 1024 + r * 32 + ((((n % 32) / 4) ^ (r % 8)) << 2) + n % 4;
+}
+
+// One stage's products: the lane's fragments of B's stage `b` (its warp's columns from nb, rounded
+// or as they are), then the four multiplies by A's stage at `aStage`, committed, kInFlight groups
+// left in flight.
+template <bool kRound, int kInFlight, typename At>
+__device__ __forceinline__ void multiplyStage(float (&d)[128], unsigned (&f)[4][4], const float* b, At at, int nb,
+                                              int g, int t, unsigned aStage) {
+#pragma unroll
+  for (int s = 0; s < 4; ++s) {
+    f[s][0] = tf32<kRound>(b[at(8 * s + t, nb + g)]);
+    f[s][1] = tf32<kRound>(b[at(8 * s + t, nb + g + 8)]);
+    f[s][2] = tf32<kRound>(b[at(8 * s + t + 4, nb + g)]);
+    f[s][3] = tf32<kRound>(b[at(8 * s + t + 4, nb + g + 8)]);
+  }
+  wgmmaFence();
+#pragma unroll
+  for (int s = 0; s < 4; ++s) wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aStage + s * 32));
+  wgmmaCommit();
+  wgmmaWait<kInFlight>();
+}
+
+// The lane's sums into C: d[4j + q] is Cᵀ's row nb + g + 8 (q / 2), column 8 j + 2 t + q % 2.
+__device__ __forceinline__ void storeC(float* C, const float (&d)[128], int m0, int n0, int nb, int g, int t, int N) {
+#pragma unroll
+  for (int j = 0; j < 32; ++j)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
+      C[(long long)m * N + n] = d[4 * j + q];
+    }
 }
 
 template <int ST, bool kRound, int kInFlight> __global__ void __launch_bounds__(kThreads, 1)
@@ -180,20 +207,7 @@ template <int ST, bool kRound, int kInFlight> __global__ void __launch_bounds__(
       commit();
     }
     const int st = kt % ST;
-    const float* b = sB + st * (kBK * kPitchB);
-#pragma unroll
-    for (int s = 0; s < 4; ++s) {
-      f[s][0] = tf32<kRound>(b[(8 * s + t) * kPitchB + nb + g]);
-      f[s][1] = tf32<kRound>(b[(8 * s + t) * kPitchB + nb + g + 8]);
-      f[s][2] = tf32<kRound>(b[(8 * s + t + 4) * kPitchB + nb + g]);
-      f[s][3] = tf32<kRound>(b[(8 * s + t + 4) * kPitchB + nb + g + 8]);
-    }
-    wgmmaFence();
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
-    wgmmaCommit();
-    wgmmaWait<kInFlight>();
+    multiplyStage<kRound, kInFlight>(d, f, sB + st * (kBK * kPitchB), padded, nb, g, t, aBase + st * kAStage);
   };
 #pragma unroll 1
   for (int kt = 0; kt < nk; kt += 2) {
@@ -201,14 +215,7 @@ template <int ST, bool kRound, int kInFlight> __global__ void __launch_bounds__(
     if (kt + 1 < nk) step(kt + 1, f1);
   }
   wgmmaWait<0>();
-  // d[4j + q]: Cᵀ row nb + g + 8 (q / 2), column 8 j + 2 t + q % 2.
-#pragma unroll
-  for (int j = 0; j < 32; ++j)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
-      C[(long long)m * N + n] = d[4 * j + q];
-    }
+  storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // Warp-specialized: a third warpgroup only copies (`cp.async` of 16 bytes, each stage's
@@ -309,20 +316,7 @@ __global__ void __launch_bounds__(kWsThreads, 1)
       else if (kt > 0) barrierArrive(empty + 8 * ((kt - 1) % ST));
       return;
     }
-    const float* b = sB + st * (kBK * kPitchB);
-#pragma unroll
-    for (int s = 0; s < 4; ++s) {
-      f[s][0] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g]);
-      f[s][1] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g + 8]);
-      f[s][2] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g]);
-      f[s][3] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g + 8]);
-    }
-    wgmmaFence();
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
-    wgmmaCommit();
-    wgmmaWait<kInFlight>();
+    multiplyStage<true, kInFlight>(d, f, sB + st * (kBK * kPitchB), padded, nb, g, t, aBase + st * kAStage);
     if (kInFlight == 0) barrierArrive(empty + 8 * st);
     else if (kt > 0) barrierArrive(empty + 8 * ((kt - 1) % ST));
   };
@@ -332,13 +326,7 @@ __global__ void __launch_bounds__(kWsThreads, 1)
     if (kt + 1 < nk) step(kt + 1, f1);
   }
   wgmmaWait<0>();
-#pragma unroll
-  for (int j = 0; j < 32; ++j)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
-      C[(long long)m * N + n] = d[4 * j + q];
-    }
+  storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // Bulk tensor copies (TMA): one thread of the copying warpgroup fills a stage with one copy of A's
@@ -403,26 +391,11 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
   float d[128];
 #pragma unroll
   for (int q = 0; q < 128; ++q) d[q] = 0.0f;
-  // B's element (k r, column n) of a stage: box n / 32, row r, 16-byte chunk (n % 32 / 4) ^ (r % 8).
-  auto at = [&](int r, int n) { return (n / 32) * 1024 + r * 32 + ((((n % 32) / 4) ^ (r % 8)) << 2) + n % 4; };
   unsigned f0[4][4], f1[4][4];
   auto step = [&](int kt, unsigned(&f)[4][4]) {
     const int st = kt % ST;
     barrierWait(full + 8 * st, (kt / ST) & 1);
-    const float* b = sB + st * (kTmaBStage / 4);
-#pragma unroll
-    for (int s = 0; s < 4; ++s) {
-      f[s][0] = tf32<true>(b[at(8 * s + t, nb + g)]);
-      f[s][1] = tf32<true>(b[at(8 * s + t, nb + g + 8)]);
-      f[s][2] = tf32<true>(b[at(8 * s + t + 4, nb + g)]);
-      f[s][3] = tf32<true>(b[at(8 * s + t + 4, nb + g + 8)]);
-    }
-    wgmmaFence();
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
-    wgmmaCommit();
-    wgmmaWait<kInFlight>();
+    multiplyStage<true, kInFlight>(d, f, sB + st * (kTmaBStage / 4), boxed, nb, g, t, aBase + st * kAStage);
     if (kInFlight == 0) barrierArrive(empty + 8 * st);
     else if (kt > 0) barrierArrive(empty + 8 * ((kt - 1) % ST));
   };
@@ -432,13 +405,7 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
     if (kt + 1 < nk) step(kt + 1, f1);
   }
   wgmmaWait<0>();
-#pragma unroll
-  for (int j = 0; j < 32; ++j)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
-      C[(long long)m * N + n] = d[4 * j + q];
-    }
+  storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // Bulk tensor copies without a copying warpgroup: the entry's own loop (256 threads, a barrier a
@@ -476,36 +443,16 @@ template <int ST> __global__ void __launch_bounds__(kThreads, 1)
   float d[128];
 #pragma unroll
   for (int q = 0; q < 128; ++q) d[q] = 0.0f;
-  auto at = [&](int r, int n) { return (n / 32) * 1024 + r * 32 + ((((n % 32) / 4) ^ (r % 8)) << 2) + n % 4; };
 #pragma unroll 1
   for (int kt = 0; kt < nk; ++kt) {
     const int st = kt % ST;
     barrierWait(full + 8 * st, (kt / ST) & 1);
     __syncthreads();  // every warpgroup done with the stage refilled next
     if (tid == 0 && kt + ST - 1 < nk) load(kt + ST - 1);
-    const float* b = sB + st * (kTmaBStage / 4);
     unsigned f[4][4];
-#pragma unroll
-    for (int s = 0; s < 4; ++s) {
-      f[s][0] = tf32<true>(b[at(8 * s + t, nb + g)]);
-      f[s][1] = tf32<true>(b[at(8 * s + t, nb + g + 8)]);
-      f[s][2] = tf32<true>(b[at(8 * s + t + 4, nb + g)]);
-      f[s][3] = tf32<true>(b[at(8 * s + t + 4, nb + g + 8)]);
-    }
-    wgmmaFence();
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
-    wgmmaCommit();
-    wgmmaWait<0>();
+    multiplyStage<true, 0>(d, f, sB + st * (kTmaBStage / 4), boxed, nb, g, t, aBase + st * kAStage);
   }
-#pragma unroll
-  for (int j = 0; j < 32; ++j)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
-      C[(long long)m * N + n] = d[4 * j + q];
-    }
+  storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // A by bulk tensor copies from thread 0, B by every thread's `cp.async` of 16 bytes into rows of
@@ -557,29 +504,10 @@ template <int ST> __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();
     if (kt + ST - 1 < nk) load(kt + ST - 1);
     commit();
-    const float* b = sB + st * (kBK * kPitchB);
     unsigned f[4][4];
-#pragma unroll
-    for (int s = 0; s < 4; ++s) {
-      f[s][0] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g]);
-      f[s][1] = tf32<true>(b[(8 * s + t) * kPitchB + nb + g + 8]);
-      f[s][2] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g]);
-      f[s][3] = tf32<true>(b[(8 * s + t + 4) * kPitchB + nb + g + 8]);
-    }
-    wgmmaFence();
-#pragma unroll
-    for (int s = 0; s < 4; ++s)
-      wgmmaTf32m64n256k8(d, f[s][0], f[s][1], f[s][2], f[s][3], descriptor(aBase + st * kAStage + s * 32));
-    wgmmaCommit();
-    wgmmaWait<0>();
+    multiplyStage<true, 0>(d, f, sB + st * (kBK * kPitchB), padded, nb, g, t, aBase + st * kAStage);
   }
-#pragma unroll
-  for (int j = 0; j < 32; ++j)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
-      C[(long long)m * N + n] = d[4 * j + q];
-    }
+  storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // A 2-D tensor map of a row-major rows x cols fp32 matrix, boxes of boxCols x boxRows, 128-byte swizzle.
