@@ -434,7 +434,8 @@ class TileWriter : EntryWriter {
   // Operand p staged k-major and swizzled (the row operand of an entry on warpgroups).
   bool swizzled(std::size_t p) const { return wg_ && p == tc_->rowOperand; }
   // Operand p staged in boxes of 32 columns x the step's k, swizzled as a bulk tensor copy lays
-  // them (the column operand of an entry on warpgroups, whichever path copies its tile).
+  // them (the column operand of an entry on warpgroups that takes tensor maps, whichever path
+  // copies its tile).
   bool boxed(std::size_t p) const { return bulk() && p == tc_->colOperand; }
   // Its element (k `q`, column `r` of the block's) in stage `stage`.
   std::string boxedAt(std::size_t p, const std::string& stage, const std::string& q, const std::string& r) const {
@@ -445,6 +446,11 @@ class TileWriter : EntryWriter {
   bool bulk() const { return wg_ && !e_.tensorMaps.empty(); }
   void bulkSetup();
   void bulkCopies();
+  // Every thread's wait for the bulk copies of stage culift_st, at the phase it counts for the stage.
+  void bulkWait() {
+    out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
+    out_.say("culift_phases ^= 1u << culift_st;");
+  }
   std::string stagedAt(std::size_t p) const;
   bool stepped(const StagedOperand& o) const;
   bool grouped(const StagedOperand& o) const;
@@ -1168,8 +1174,7 @@ void TileWriter::loopOverK() {
     out_.say("#pragma unroll 1");
     CodeWriter::Scope fast = out_.open("for (; culift_kt + " + str((stages_ - 1) * kStep_) +
                                        " <= culift_kmax; culift_kt += " + str(kStep_) + ")");
-    out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
-    out_.say("culift_phases ^= 1u << culift_st;");
+    bulkWait();
     out_.say("__syncthreads();");
     {
       CodeWriter::Scope next = out_.open("");
@@ -1188,8 +1193,7 @@ void TileWriter::loopOverK() {
   std::optional<CodeWriter::Scope> byMaps;  // its other branch fences the threads' copies
   if (bulk()) {
     byMaps.emplace(out_.open("if (culift_kt <= culift_kmax)"));
-    out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
-    out_.say("culift_phases ^= 1u << culift_st;");
+    bulkWait();
     byMaps->otherwise();
   }
   scaleStage();
