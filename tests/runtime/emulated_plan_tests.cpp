@@ -491,9 +491,10 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
   using namespace culift::rttest;
   const double tf32 = kTf32Roundoff, bf16 = kBf16Roundoff, fp16 = kFp16Roundoff;
   // Partial tiles along both axes, k not a multiple of a step, k of 1 and 0; whole tiles (the
-  // copies in 16-byte groups) beside partial ones.
+  // copies in 16-byte groups, or the bulk tensor copies) beside partial ones, and enough whole
+  // steps of k (136) for the entries on warpgroups' loop of tensor copies alone.
   for (const auto& [ni, nj, nk] : {std::tuple{70, 90, 37}, std::tuple{130, 129, 16}, std::tuple{5, 130, 1},
-                                   std::tuple{33, 17, 0}, std::tuple{260, 256, 72}}) {
+                                   std::tuple{33, 17, 0}, std::tuple{260, 256, 72}, std::tuple{260, 256, 136}}) {
     INFO(ni << " x " << nj << ", k " << nk);
     const std::size_t outputs = static_cast<std::size_t>(ni) * nj;
     const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 15),
