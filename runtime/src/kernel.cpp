@@ -203,17 +203,13 @@ std::optional<std::int64_t> argumentOf(std::optional<VarId> param, std::span<con
 // not positive) or the backend encodes none.
 bool tensorMapOf(const TensorMapOperand& m, std::span<const ResolvedArg> args, detail::BackendImpl& backend,
                  void* map) {
-  const ResolvedArg* array = nullptr;
-  std::optional<std::int64_t> stride;
-  if (m.strideParam == kNone) stride = m.stride;
-  for (const ResolvedArg& a : args) {
-    if (!a.param || a.param->userParam < 0) continue;
-    const auto user = static_cast<VarId>(a.param->userParam);
-    if (a.isBuffer && user == m.buffer) array = &a;
-    if (!a.isBuffer && a.param->role == ParamRole::Scalar && user == m.strideParam && isInteger(a.value.type))
-      stride = isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u);
-  }
-  if (!array || !stride || *stride <= 0 || array->buffer.element != Scalar::F32 || array->buffer.recordSize != 0)
+  const auto array = std::find_if(args.begin(), args.end(), [&](const ResolvedArg& a) {
+    return a.isBuffer && a.param && a.param->userParam == static_cast<int>(m.buffer);
+  });
+  const std::optional<std::int64_t> stride = m.strideParam == kNone ? std::optional(m.stride)
+                                                                    : argumentOf(m.strideParam, args);
+  if (array == args.end() || !stride || *stride <= 0 || array->buffer.element != Scalar::F32 ||
+      array->buffer.recordSize != 0)
     return false;
   const auto cols = static_cast<std::uint64_t>(*stride);
   const std::uint64_t rows = array->buffer.count / cols;

@@ -104,14 +104,17 @@ struct Coefficient {
   std::int64_t literal = 0;
 };
 bool uses(const Expr& e, VarId var) {
-  if (e.kind == ExprKind::VarRef && e.var == var) return true;
-  return std::any_of(e.operands.begin(), e.operands.end(), [&](const ExprPtr& o) { return o && uses(*o, var); });
+  bool found = false;
+  forEachExpr(e, [&](const Expr& x) { found |= x.kind == ExprKind::VarRef && x.var == var; });
+  return found;
 }
 // Whether `e` reads only parameters, the counter and literals (no local that could stand for var).
 bool plain(const Function& f, const Expr& e, VarId counter) {
-  if (e.kind == ExprKind::VarRef && e.var >= f.numParams && e.var != counter) return false;
-  return std::all_of(e.operands.begin(), e.operands.end(),
-                     [&](const ExprPtr& o) { return !o || plain(f, *o, counter); });
+  bool only = true;
+  forEachExpr(e, [&](const Expr& x) {
+    only &= !(x.kind == ExprKind::VarRef && x.var >= f.numParams && x.var != counter);
+  });
+  return only;
 }
 std::optional<Coefficient> coefficientOf(const Function& f, const Expr& e, VarId var, unsigned depth = 0) {
   const Expr& s = stripCasts(e);
@@ -171,18 +174,18 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPl
   // before the loop are marked in 64 bits, so not where the statements before the loop return),
   // then 128.
   if (f.tensorCores == TensorCores::TF32 && plan == LoopPlan::TensorCoreContraction && live <= 1) {
+    // Both operands by bulk tensor copies where their indices allow: the row operand's tile as one
+    // box of 32 k x the tile's rows, the column operand's as boxes of 32 columns x 32 k.
+    const TensorCoreForm form = *tensorCoreForm(f, a, why);
+    const auto i = static_cast<VarId>(f.indexParams.at(0)), j = static_cast<VarId>(f.indexParams.at(1));
+    const std::optional<TensorMapOperand> colMap = tensorMapOf(f, a, a.operands[form.colOperand], j, a.counter,
+                                                               kWarpgroupBox, kWarpgroupStep);
     for (unsigned rows : {256u, 128u}) {
       if (rows == 256 && a.earlyReturn) continue;
       entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix) + std::to_string(rows), plan, rows,
                                          kWarpgroupCols, 256, false));
-      // Both operands by bulk tensor copies where their indices allow: the row operand's tile as one
-      // box of 32 k x rows, the column operand's as boxes of 32 columns x 32 k.
-      const TensorCoreForm form = *tensorCoreForm(f, a, why);
-      const auto i = static_cast<VarId>(f.indexParams.at(0)), j = static_cast<VarId>(f.indexParams.at(1));
       const std::optional<TensorMapOperand> rowMap = tensorMapOf(f, a, a.operands[form.rowOperand], a.counter, i,
                                                                  kWarpgroupStep, rows);
-      const std::optional<TensorMapOperand> colMap = tensorMapOf(f, a, a.operands[form.colOperand], j, a.counter,
-                                                                 kWarpgroupBox, kWarpgroupStep);
       if (rowMap && colMap) entries.back().tensorMaps = {*rowMap, *colMap};
       entries.back().sharedBytes = warpgroupSharedBytes(rows, !entries.back().tensorMaps.empty());
     }
