@@ -522,9 +522,9 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       }
     const unsigned grid128x = blocks(nj, 128), grid128y = blocks(ni, 128), grid64x = blocks(nj, 64),
                    grid64y = blocks(ni, 64), grid256y = blocks(ni, 256);
-    auto run = [&](dim3 grid, auto&& launch) {
+    auto run = [&](dim3 grid, auto&& launch, unsigned threads = 256) {
       std::vector<float> out(outputs, -7.0f);
-      culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] { launch(out.data()); });
+      culiftEmulatedLaunch(grid, dim3(threads, 1, 1), [&] { launch(out.data()); });
       return out;
     };
     auto perThread = [&](auto&& launch) {
@@ -546,9 +546,11 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
       std::vector<std::vector<float>> entries;
       // The entries on warpgroups (their wgmma body, emulated) first, with and without their bulk
       // tensor copies (A as rows of nk, B as rows of nj): the same products in the same order, the
-      // same bits whichever copies stage the tiles.
-      for (const auto& [grid, entry, rows] : {std::tuple{dim3(grid128x, grid256y), &GemmTf32_wg256, 256},
-                                              std::tuple{dim3(grid128x, grid128y), &GemmTf32_wg128, 128}}) {
+      // same bits whichever copies stage the tiles. The 256-row entry's block has a copying
+      // warpgroup (384 threads: its mbarriers emulated, the workers meeting at their own barrier).
+      for (const auto& [grid, entry, rows, threads] :
+           {std::tuple{dim3(grid128x, grid256y), &GemmTf32_wg256, 256, 384u},
+            std::tuple{dim3(grid128x, grid128y), &GemmTf32_wg128, 128, 256u}}) {
         INFO("the entry of " << rows << " rows");
         const culift_tensor_map a = culift_emulated_tensor_map(A.data(), ni, nk, 32, rows),
                                 b = culift_emulated_tensor_map(B.data(), nk, nj, 32, 32);
@@ -556,7 +558,7 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
         for (int maps : {0, 3}) {
           const std::vector<float> got = run(grid, [&](float* out) {
             entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0, a, b, maps);
-          });
+          }, threads);
           if (maps == 0) {
             copied = got;
             entries.push_back(got);

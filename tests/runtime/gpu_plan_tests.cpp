@@ -297,6 +297,20 @@ double floatAt(const std::vector<std::byte>& bytes, std::size_t at, Scalar eleme
   return d;
 }
 
+// The value of `element` at byte `at` of `bytes`, for a failure's message (integers as such).
+std::string valueAt(const std::vector<std::byte>& bytes, std::size_t at, Scalar element) {
+  std::ostringstream out;
+  out.precision(17);
+  if (isFloating(element)) {
+    out << floatAt(bytes, at, element);
+  } else {
+    std::int32_t v;
+    std::memcpy(&v, bytes.data() + at, 4);
+    out << v;
+  }
+  return out.str();
+}
+
 // The first element where two read-backs differ, or -1: bit for bit, or for floating values
 // with `relative` > 0 within relative * max(1, |a|, |b|), or with `absolute` > 0 within it.
 std::int64_t firstDifference(const std::vector<std::byte>& a, const std::vector<std::byte>& b, Scalar element,
@@ -312,6 +326,9 @@ std::int64_t firstDifference(const std::vector<std::byte>& a, const std::vector<
       if (relative > 0 && std::fabs(x - y) <= relative * std::max({1.0, std::fabs(x), std::fabs(y)})) continue;
       if (absolute > 0 && std::fabs(x - y) <= absolute) continue;
     }
+    // Shown with the failing check: the element and both values.
+    UNSCOPED_INFO("first difference at element " << k / width << " of " << a.size() / width << ": "
+                                                 << valueAt(a, k, element) << " against " << valueAt(b, k, element));
     return static_cast<std::int64_t>(k / width);
   }
   return -1;

@@ -24,6 +24,10 @@ inline dim3 blockDim, gridDim;
 
 namespace culift_emulation {
 inline std::barrier<>* barrier = nullptr;
+// The block's first 256 threads (all of a smaller block): an entry's workers, which meet at
+// culift_sync_workers and at each warpgroup multiply while a copying warpgroup may still run.
+inline constexpr unsigned kWorkers = 256;
+inline std::barrier<>* workers = nullptr;
 inline std::atomic<unsigned> falses{0};
 // A warp: 32 consecutive threads of the block (the last may have fewer), meeting at their own
 // barrier to exchange registers (the tensor-core operations, host_prelude.hpp; the shuffles and
@@ -39,7 +43,7 @@ inline Warp& warp() { return *warps[linearThread / 32]; }
 }  // namespace culift_emulation
 
 // Runs `body` as the kernel of a launch of `grid` x `block` threads: block by block, each
-// block's threads at once. A thread that returns drops out of the block's barrier.
+// block's threads at once. A thread that returns drops out of the block's barriers.
 template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body) {
   gridDim = grid;
   blockDim = block;
@@ -50,6 +54,8 @@ template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body)
         blockIdx = uint3{bx, by, bz};
         std::barrier<> b(static_cast<std::ptrdiff_t>(n));
         culift_emulation::barrier = &b;
+        std::barrier<> workers(static_cast<std::ptrdiff_t>(std::min(n, culift_emulation::kWorkers)));
+        culift_emulation::workers = &workers;
         culift_emulation::warps.clear();
         for (unsigned w = 0; w < (n + 31) / 32; ++w) {
           const unsigned lanes = std::min(32u, n - 32 * w);
@@ -65,6 +71,7 @@ template <typename F> void culiftEmulatedLaunch(dim3 grid, dim3 block, F&& body)
             culift_emulation::linearThread = t;
             body();
             b.arrive_and_drop();
+            if (t < culift_emulation::kWorkers) workers.arrive_and_drop();
             culift_emulation::warp().active[t % 32] = false;
             culift_emulation::warp().barrier->arrive_and_drop();
           });

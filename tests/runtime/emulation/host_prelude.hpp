@@ -6,8 +6,11 @@
 
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "tensor_map.hpp"
 
@@ -132,22 +135,52 @@ inline void culift_mma_tf32(float& d0, float& d1, float& d2, float& d3, unsigned
 }
 // Entries on warpgroups (the wgmma body, compiled here as for sm_90a: cuda_emulation.hpp defines
 // __CUDA_ARCH_FEAT_SM90_ALL). The descriptor carries the stage's host address; a wgmma of the
-// block's threads (every thread calls it for each step, as the entry does) meets the block at its
-// barrier: each thread leaves its four fragments in a table, the block meets, each thread adds
+// block's workers (every worker calls it for each step, as the entry does) meets the others at their
+// workers' barrier: each thread leaves its four fragments in a table, the workers meet, each thread adds
 // its sums' products of the step in k order (64 or 128: a block of 128 or 256 rows), reading the warpgroup's fragments
 // from the table and the row operand from the swizzled tile as the tensor cores do (absolute address bits 4-6 XORed
-// with bits 7-9; the top 19 bits of each value, the tensor cores' tf32), the block meets again.
+// with bits 7-9; the top 19 bits of each value, the tensor cores' tf32), the workers meet again.
 #define CULIFT_WARPGROUP_BLOCKS 1
 inline unsigned long long culift_wgmma_descriptor(const void* shared) {
   return static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(shared));
 }
 inline void culift_fence_async_shared() {}
 // Bulk tensor copies: the emulated map holds the matrix itself (tensor_map.hpp), and a
-// copy lands at once, swizzled as the device lays it (16-byte chunk c of box row r at c ^ (r % 8));
-// the mbarrier has nothing to wait for.
-inline void culift_barrier_init(unsigned long long* bar) { *bar = 0; }
-inline void culift_expect_bytes(unsigned long long*, unsigned) {}
-inline void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c, int r, unsigned long long*) {
+// copy lands at once, swizzled as the device lays it (16-byte chunk c of box row r at c ^ (r % 8)).
+// The mbarriers count as the device's do: a phase completes when its arrivals are all in and the
+// bytes expected have landed, and a wait for parity p returns once the phase of that parity is
+// complete (at once for 1 before the first phase completes).
+namespace culift_emulation {
+struct MBarrier {
+  unsigned count = 0, pending = 0, phase = 0;
+  long long bytes = 0;  // expected and not yet landed
+};
+inline std::mutex mbarrierLock;
+inline std::condition_variable mbarrierMoved;
+inline std::map<const void*, MBarrier> mbarriers;  // by the barrier's address (one block runs at a time)
+inline void mbarrierStep(MBarrier& b, unsigned arrivals, long long expected) {
+  b.pending -= arrivals;
+  b.bytes += expected;
+  if (b.pending == 0 && b.bytes == 0) {
+    ++b.phase;
+    b.pending = b.count;
+    mbarrierMoved.notify_all();
+  }
+}
+}  // namespace culift_emulation
+inline void culift_barrier_init(unsigned long long* bar, unsigned count) {
+  std::lock_guard<std::mutex> lock(culift_emulation::mbarrierLock);
+  culift_emulation::mbarriers[bar] = {count, count, 0, 0};
+}
+inline void culift_barrier_arrive(unsigned long long* bar) {
+  std::lock_guard<std::mutex> lock(culift_emulation::mbarrierLock);
+  culift_emulation::mbarrierStep(culift_emulation::mbarriers.at(bar), 1, 0);
+}
+inline void culift_expect_bytes(unsigned long long* bar, unsigned bytes) {
+  std::lock_guard<std::mutex> lock(culift_emulation::mbarrierLock);
+  culift_emulation::mbarrierStep(culift_emulation::mbarriers.at(bar), 1, bytes);
+}
+inline void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c, int r, unsigned long long* bar) {
   float* to = static_cast<float*>(shared);
   for (int y = 0; y < map.boxRows; ++y)
     for (int x = 0; x < map.boxCols; ++x) {
@@ -155,8 +188,19 @@ inline void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c
       const float v = row < map.rows && col < map.cols ? map.base[row * map.stride + col] : 0.0f;
       to[y * map.boxCols + (((x / 4) ^ (y % 8)) * 4) + x % 4] = v;
     }
+  std::lock_guard<std::mutex> lock(culift_emulation::mbarrierLock);
+  culift_emulation::mbarrierStep(culift_emulation::mbarriers.at(bar), 0,
+                                 -4LL * map.boxRows * map.boxCols);
 }
-inline void culift_barrier_wait(unsigned long long*, unsigned) {}
+inline void culift_barrier_wait(unsigned long long* bar, unsigned parity) {
+  std::unique_lock<std::mutex> lock(culift_emulation::mbarrierLock);
+  const culift_emulation::MBarrier& b = culift_emulation::mbarriers.at(bar);
+  culift_emulation::mbarrierMoved.wait(lock, [&] { return (b.phase & 1u) != parity; });
+}
+// An entry with a copying warpgroup: its workers' barrier; the registers' moves are the device's.
+inline void culift_sync_workers() { culift_emulation::workers->arrive_and_wait(); }
+inline void culift_registers_copier() {}
+inline void culift_registers_worker() {}
 inline void culift_wgmma_fence() {}
 inline void culift_wgmma_commit_wait() {}
 template <unsigned M> inline void culift_wgmma_tf32(float (&d)[M][2], unsigned a0, unsigned a1, unsigned a2,
@@ -167,7 +211,7 @@ template <unsigned M> inline void culift_wgmma_tf32(float (&d)[M][2], unsigned a
   table[t][1] = a1;
   table[t][2] = a2;
   table[t][3] = a3;
-  culift_emulation::barrier->arrive_and_wait();
+  culift_emulation::workers->arrive_and_wait();
   const unsigned group = t / 128, warp = t % 128 / 32, lane = t % 32, g = lane / 4, q = lane % 4;
   auto a = [&](unsigned column, int k) {  // column of the warpgroup's 64, k of the step's 8
     const unsigned owner = group * 128 + column / 16 * 32 + column % 8 * 4 + static_cast<unsigned>(k % 4);
@@ -186,7 +230,7 @@ template <unsigned M> inline void culift_wgmma_tf32(float (&d)[M][2], unsigned a
       for (int k = 0; k < 8; ++k) s += a(column, k) * b(row, k);
       d[m][n] = s;
     }
-  culift_emulation::barrier->arrive_and_wait();
+  culift_emulation::workers->arrive_and_wait();
 }
 template <bool bf16> inline void culift_mma_half(float& d0, float& d1, float& d2, float& d3, unsigned a0, unsigned a1,
                                                  unsigned a2, unsigned a3, unsigned b0, unsigned b1) {

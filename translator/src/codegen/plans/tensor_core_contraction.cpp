@@ -183,10 +183,12 @@ plans::Decision decide(const Function& f, const KernelAnalysis& analysis, LoopPl
     for (unsigned rows : {256u, 128u}) {
       if (rows == 256 && a.earlyReturn) continue;
       entries.push_back(plans::makeEntry(f, std::string(kWarpgroupSuffix) + std::to_string(rows), plan, rows,
-                                         kWarpgroupCols, 256, false));
+                                         kWarpgroupCols, kWarpgroupThreads, false));
       const std::optional<TensorMapOperand> rowMap = tensorMapOf(f, a, a.operands[form.rowOperand], a.counter, i,
                                                                  kWarpgroupStep, rows);
       if (rowMap && colMap) entries.back().tensorMaps = {*rowMap, *colMap};
+      // With the maps, the 256-row entry's copies go to a warpgroup of their own (tiles.hpp).
+      if (rows == 256 && rowMap && colMap) entries.back().threads = kWarpgroupThreads + kWarpgroupCopiers;
       entries.back().sharedBytes = warpgroupSharedBytes(rows, !entries.back().tensorMaps.empty());
     }
   }

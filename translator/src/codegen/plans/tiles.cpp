@@ -246,6 +246,8 @@ class TileWriter : EntryWriter {
         tc_(tensorCoreFormOf(fn, a_, e)),
         wg_(warpgroups),
         fallback_(!warpgroups && onWarpgroups(e)),
+        specialized_(onWarpgroups(e) && !e.tensorMaps.empty() && e.threads == kWarpgroupThreads + kWarpgroupCopiers),
+        workers_(specialized_ ? kWarpgroupThreads : e.threads),
         pad_(tc_ ? kTensorCoreTilePad : kTilePad),
         tm_(wg_ ? e.tileRows / 4 : e.tileRows / 16),
         tn_(wg_ ? 2 : e.tileCols / 16),
@@ -327,6 +329,8 @@ class TileWriter : EntryWriter {
                   : std::string()) +
            str(tm_) + " x " + str(tn_) + " per thread, " + name(a_.counter) + " in steps of " + str(kStep_) +
            (bulk() ? ", whole tiles by bulk tensor copies where the runtime's tensor maps hold" : "") +
+           (specialized_ && wg_ ? ", issued by a copying warpgroup of their own" : "") +
+           (fallback_ && specialized_ ? ", the threads past " + str(workers_) + " idle" : "") +
            (triangle_ ? ", tiles on and below the diagonal, mirrored" : "") +
            (batched() ? ", batch " + name(a_.batch) + " from blockIdx.z in steps of gridDim.z" : "");
   }
@@ -334,6 +338,8 @@ class TileWriter : EntryWriter {
  private:
   // The entry's work after its signature (a versioned entry's: one form's).
   void tileBody() {
+    // The mma.sync body of an entry with a copying warpgroup: the threads past the workers leave.
+    if (fallback_ && specialized_) out_.say("if (threadIdx.x >= " + str(workers_) + ") return;");
     extents(true);
     aliases();
     stagedTiles();
@@ -368,6 +374,11 @@ class TileWriter : EntryWriter {
     if (oneBatch) out_.say("const " + typeOf(a_.batch) + " " + name(a_.batch) + " = culift_batch;");
     else if (batched()) batches.emplace(batchLoop());
     bounds();
+    // The copying warpgroup's work, before the registers of the outputs: it leaves when done.
+    if (specialized_ && wg_) {
+      bulkSetup();
+      copier();
+    }
     registers();
     prologue();
     loop();
@@ -446,6 +457,12 @@ class TileWriter : EntryWriter {
   bool bulk() const { return wg_ && !e_.tensorMaps.empty(); }
   void bulkSetup();
   void bulkCopies();
+  void bulkIssue();
+  void copier();
+  void specializedLoop();
+  // A barrier of the threads that copy and multiply: the block's, or the workers' alone where a
+  // copying warpgroup does not wait at it.
+  std::string sync() const { return specialized_ ? "culift_sync_workers();" : "__syncthreads();"; }
   // Every thread's wait for the bulk copies of stage culift_st, at the phase it counts for the stage.
   void bulkWait() {
     out_.say("culift_barrier_wait(&culift_full[culift_st], (culift_phases >> culift_st) & 1u);");
@@ -500,6 +517,10 @@ class TileWriter : EntryWriter {
   const std::optional<TensorCoreForm> tc_;  // a tensor-core entry's loop
   const bool wg_;                           // the wgmma body of an entry on warpgroups
   const bool fallback_;                     // the mma.sync body of an entry on warpgroups
+  // An entry with a copying warpgroup (tiles.hpp: kWarpgroupCopiers); its threads past workers_
+  // copy (the wgmma body) or leave at once (the mma.sync body).
+  const bool specialized_;
+  const unsigned workers_;  // the threads that multiply and copy the tiles the threads copy
   const unsigned pad_;                      // of each staged row, in elements
   const unsigned tm_, tn_;                  // outputs per thread along i, j
   const unsigned stages_, kStep_;
@@ -692,7 +713,7 @@ void TileWriter::copyTile() {
       // A grouped operand's whole tile is copied unchecked only in 16-byte groups (culift_w<p>);
       // another layout takes the element-by-element copies of a partial tile.
       std::optional<CodeWriter::Scope> byMaps;  // its other branch holds the copies by the threads
-      if (bulk()) {
+      if (bulk() && !specialized_) {
         byMaps.emplace(out_.open("if (culift_kc <= culift_kmax)"));
         bulkCopies();
         byMaps->otherwise();
@@ -714,17 +735,17 @@ void TileWriter::copyElements(bool checked) {
     const VarId rowVar = axisVar(o.axis);
     // A count the compiler knows (the loop unrolls, each element's address a step from the
     // last); measured on an H200 the loop from threadIdx.x stayed a loop, 26 instructions an element.
-    const unsigned elements = rows * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
+    const unsigned elements = rows * kStep_, steps = (elements + workers_ - 1) / workers_;
     const std::string shared = stagedAt(p);
     if (!checked && grouped(o)) {
       // 16 bytes a copy (a whole tile is copied so only where culift_w<p>): groups of 4 consecutive
       // rows of one k (or of 4 consecutive k of one row), each thread's a constant step apart.
-      const std::string P = str(p), stride = str(e_.threads / groupsPerRow(o));
+      const std::string P = str(p), stride = str(workers_ / groupsPerRow(o));
       CodeWriter::Scope tile = out_.open("");
       out_.say("const " + std::string(spelling(o.element)) + "* culift_g = " + name(o.array) + " + " +
                offsetSum(o, "culift_y" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
-      CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / e_.threads) +
+      CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(elements / 4 / workers_) +
                                          "; ++culift_u)");
       // The thread's groups step along the other axis than the groups': rows along k, k along rows.
       const bool alongK = groupsAlongK(o);
@@ -744,8 +765,8 @@ void TileWriter::copyElements(bool checked) {
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
       out_.say("const int culift_r = " + firstRow(o) +
-               (o.kContiguous ? " + culift_u * " + str(e_.threads / kStep_) : "") + ", culift_q = " + firstK(o) +
-               (o.kContiguous ? "" : " + culift_u * " + str(e_.threads / rows)) + ";");
+               (o.kContiguous ? " + culift_u * " + str(workers_ / kStep_) : "") + ", culift_q = " + firstK(o) +
+               (o.kContiguous ? "" : " + culift_u * " + str(workers_ / rows)) + ";");
       out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, "culift_u", "culift_du" + P) + ");");
       continue;
     }
@@ -756,7 +777,9 @@ void TileWriter::copyElements(bool checked) {
     // bench/gpu/wgmma_variants.cu; both unrolled, spilling: 0.626). With bulk tensor copies the same:
     // the row operand's rolled too, the 256-row tile spilled nothing but ran 0.682 ms where, unrolled
     // (36 B spilled in the threads' copies, none in the loop of tensor copies), it runs 0.547-0.568.
-    const ElementLoop each = threadElements(o, !(checked && wg_ && !swizzled(p)));
+    // In an entry with a copying warpgroup (whose workers have 232 registers, not 255) the threads'
+    // copies take the tiles the maps leave, and both operands' partial copies are loops.
+    const ElementLoop each = threadElements(o, !(checked && wg_ && (specialized_ || !swizzled(p))));
     out_.say("const " + typeOf(rowVar) + " " + name(rowVar) + " = " + (o.axis == 0 ? "culift_i0" : "culift_j0") +
              " + culift_r;");
     std::optional<CodeWriter::Scope> inRange;
@@ -781,7 +804,7 @@ void TileWriter::copyElements(bool checked) {
 // whole tile lie a constant step apart, and a tile a constant step from the one before.
 bool TileWriter::stepped(const StagedOperand& o) const {
   const unsigned rows = rowsOf(o);
-  return o.affine && e_.threads % kStep_ == 0 && e_.threads % rows == 0 && (rows * kStep_) % e_.threads == 0;
+  return o.affine && workers_ % kStep_ == 0 && workers_ % rows == 0 && (rows * kStep_) % workers_ == 0;
 }
 // A stepped operand of 4-byte elements laid out along its rows (B[k * n + j] for the rows j):
 // where its index steps by one element a row and by a multiple of 4 a k, and the tile's first
@@ -802,7 +825,7 @@ bool TileWriter::grouped(const StagedOperand& o) const {
   if (!wg_ && (tc_ || e_.tileRows < 128)) return false;
   const bool alongK = groupsAlongK(o);
   return stepped(o) && o.kContiguous == alongK && byteSize(o.element) == 4 && (alongK ? kStep_ : rows) % 4 == 0 &&
-         (alongK || pad_ % 4 == 0) && e_.threads % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % e_.threads == 0;
+         (alongK || pad_ % 4 == 0) && workers_ % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % workers_ == 0;
 }
 
 // The row and the k within the tile of element `e` of a copy (along k: kStep elements a row;
@@ -817,11 +840,11 @@ std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e)
 // The loop over this thread's elements of a tile of `o`, element culift_e = threadIdx.x + u *
 // threads at row culift_r and k culift_q of the tile (those below the tile's size).
 TileWriter::ElementLoop TileWriter::threadElements(const StagedOperand& o, bool unrolled) {
-  const unsigned elements = rowsOf(o) * kStep_, steps = (elements + e_.threads - 1) / e_.threads;
+  const unsigned elements = rowsOf(o) * kStep_, steps = (elements + workers_ - 1) / workers_;
   out_.say(unrolled ? "#pragma unroll" : "#pragma unroll 1");
   ElementLoop loop{out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)"), std::nullopt};
-  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-  if (elements % e_.threads) loop.partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
+  out_.say("const int culift_e = threadIdx.x + culift_u * " + str(workers_) + ";");
+  if (elements % workers_) loop.partial.emplace(out_.open("if (culift_e < " + str(elements) + ")"));
   out_.say("const int culift_r = " + rowOfElement(o, "culift_e") + ", culift_q = " + kOfElement(o, "culift_e") + ";");
   return loop;
 }
@@ -850,9 +873,9 @@ void TileWriter::steps() {
     at("culift_dk" + P, "", " + 1", " - culift_x" + P);
     if (o.kContiguous) {
       at("culift_du" + P, " + 1", "", " - culift_x" + P);
-      out_.say("culift_du" + P + " *= " + str(e_.threads / kStep_) + ";");
+      out_.say("culift_du" + P + " *= " + str(workers_ / kStep_) + ";");
     } else {
-      out_.say("culift_du" + P + " = culift_dk" + P + " * " + str(e_.threads / rowsOf(o)) + ";");
+      out_.say("culift_du" + P + " = culift_dk" + P + " * " + str(workers_ / rowsOf(o)) + ";");
     }
   }
 }
@@ -1155,6 +1178,7 @@ bool TileWriter::versioned() const { return versionedTile(e_); }
 
 // The stages' first copies, then the loop over the tiles.
 void TileWriter::loopOverK() {
+  if (specialized_ && wg_) return specializedLoop();
   steps();
   if (bulk()) bulkSetup();
   out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
@@ -1175,7 +1199,7 @@ void TileWriter::loopOverK() {
     CodeWriter::Scope fast = out_.open("for (; culift_kt + " + str((stages_ - 1) * kStep_) +
                                        " <= culift_kmax; culift_kt += " + str(kStep_) + ")");
     bulkWait();
-    out_.say("__syncthreads();");
+    out_.say(sync());
     {
       CodeWriter::Scope next = out_.open("");
       out_.say("const " + kType() + " culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
@@ -1199,7 +1223,7 @@ void TileWriter::loopOverK() {
   scaleStage();
   if (wg_) out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
   byMaps.reset();
-  out_.say("__syncthreads();");
+  out_.say(sync());
   {
     CodeWriter::Scope next = out_.open("");
     out_.say("const " + kType() + " culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
@@ -1235,11 +1259,10 @@ void TileWriter::bulkSetup() {
   };
   out_.say("// Bulk tensor copies where the runtime's tensor maps hold: the stages' mbarriers, the tiles' origins.");
   out_.say("__shared__ __align__(8) unsigned long long culift_full[" + str(stages_) + "];");
+  if (specialized_)
+    out_.say("__shared__ __align__(8) unsigned long long culift_empty[" + str(stages_) +
+             "];  // the workers done with the stage: the copying thread's to fill");
   out_.say("unsigned culift_phases = 0;  // bit s: the phase of stage s's next bulk copies");
-  out_.say("if (threadIdx.x == 0)");
-  out_.say("  for (int culift_s = 0; culift_s < " + str(stages_) +
-           "; ++culift_s) culift_barrier_init(&culift_full[culift_s]);");
-  out_.say("__syncthreads();");
   out_.say("long long culift_o0, culift_o1;");
   indexAt(rowOp, "culift_o0", "0", "0", "");
   indexAt(colOp, "culift_o1", "0", "0", "");
@@ -1253,27 +1276,42 @@ void TileWriter::bulkSetup() {
       str(e_.tileRows) +
       " <= 2147483647LL && culift_o1 / culift_S1 + culift_trip <= 2147483647LL && culift_o1 % culift_S1 + " +
       str(e_.tileCols) + " <= culift_S1;");
-  // The maps' coordinates of the tiles' origins, which thread 0 alone reads (from shared memory:
-  // registers the 256-row tile lacks), and the last tile's k that goes by tensor copy (-1: none).
+  // The maps' coordinates of the tiles' origins, which the copying thread alone reads (from shared
+  // memory: registers the 256-row tile lacks), written with the mbarriers before the block's barrier.
   out_.say("__shared__ int culift_at[4];  // the row operand's column and row, the column operand's");
-  CodeWriter::Scope origins = out_.open("if (threadIdx.x == 0 && culift_tma)");
-  out_.say("culift_at[0] = (int)(culift_o0 % culift_S0);");
-  out_.say("culift_at[1] = (int)(culift_o0 / culift_S0);");
-  out_.say("culift_at[2] = (int)(culift_o1 % culift_S1);");
-  out_.say("culift_at[3] = (int)(culift_o1 / culift_S1);");
-  origins.close();
+  {
+    CodeWriter::Scope first = out_.open("if (threadIdx.x == 0)");
+    CodeWriter::Scope each =
+        out_.open("for (int culift_s = 0; culift_s < " + str(stages_) + "; ++culift_s)");
+    out_.say("culift_barrier_init(&culift_full[culift_s], 1);");
+    if (specialized_) out_.say("culift_barrier_init(&culift_empty[culift_s], " + str(workers_) + ");");
+    each.close();
+    CodeWriter::Scope origins = out_.open("if (culift_tma)");
+    out_.say("culift_at[0] = (int)(culift_o0 % culift_S0);");
+    out_.say("culift_at[1] = (int)(culift_o0 / culift_S0);");
+    out_.say("culift_at[2] = (int)(culift_o1 % culift_S1);");
+    out_.say("culift_at[3] = (int)(culift_o1 / culift_S1);");
+  }
+  out_.say("__syncthreads();");
+  // The last tile's k that goes by tensor copy (-1: none).
   out_.say(
       "const long long culift_kmax = culift_tma && culift_whole ? (culift_trip < culift_S0 - culift_o0 % culift_S0 ? "
       "culift_trip : culift_S0 - culift_o0 % culift_S0) - " +
       str(kStep_) + " : -1;");
 }
 
-// Thread 0's bulk tensor copies of the tile of k culift_kc into stage culift_sc: the row operand's
-// as one box of the step's k x the block's rows, the column operand's as boxes of 32 columns.
+// Thread 0's bulk tensor copies of the tile of k culift_kc into stage culift_sc.
 void TileWriter::bulkCopies() {
+  CodeWriter::Scope one = out_.open("if (threadIdx.x == 0)");
+  bulkIssue();
+}
+
+// The bulk tensor copies of the tile of k culift_kc into stage culift_sc, on its mbarrier: the row
+// operand's as one box of the step's k x the block's rows, the column operand's as boxes of 32
+// columns.
+void TileWriter::bulkIssue() {
   const std::string row = str(tc_->rowOperand), col = str(tc_->colOperand);
   const unsigned bytes = (e_.tileRows + e_.tileCols) * kStep_ * 4;
-  CodeWriter::Scope one = out_.open("if (threadIdx.x == 0)");
   out_.say("culift_expect_bytes(&culift_full[culift_sc], " + str(bytes) + ");");
   out_.say("culift_tensor_copy(&culift_s" + row +
            "[culift_sc][0], culift_map0, culift_at[0] + (int)culift_kc, culift_at[1], "
@@ -1283,6 +1321,83 @@ void TileWriter::bulkCopies() {
   out_.say("  culift_tensor_copy(&culift_s" + col + "[culift_sc][culift_b * " + str(kWarpgroupBox * kStep_) +
            "], culift_map1, culift_at[2] + culift_b * " + str(kWarpgroupBox) +
            ", culift_at[3] + (int)culift_kc, &culift_full[culift_sc]);");
+}
+
+// The copying warpgroup (an entry with one): its registers go to the workers; its first thread
+// issues the bulk tensor copies of every tile the maps cover, each into its stage once the workers
+// freed it (culift_empty, at the phase it counts for the stage: the first round of stages is free);
+// then the warpgroup leaves. Measured on an H100 (bench/gpu/wgmma_variants.cu, 4096³): the
+// hand-written form of this 0.362-0.369 ms, the copies from thread 0 within the workers' loop
+// (a barrier a stage) 0.481-0.498.
+void TileWriter::copier() {
+  out_.say("// The copying warpgroup: one thread issues the bulk tensor copies, the others leave.");
+  CodeWriter::Scope copying = out_.open("if (threadIdx.x >= " + str(workers_) + ")");
+  out_.say("culift_registers_copier();");
+  {
+    CodeWriter::Scope one = out_.open("if (threadIdx.x == " + str(workers_) + ")");
+    out_.say("unsigned culift_freed = 0;  // bit s: the phase of stage s's next freeing");
+    out_.say("int culift_sc = 0;");
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope tiles = out_.open("for (long long culift_kc = 0; culift_kc <= culift_kmax; culift_kc += " +
+                                        str(kStep_) + ")");
+    {
+      CodeWriter::Scope reuse = out_.open("if (culift_kc >= " + str(stages_ * kStep_) + ")");
+      out_.say("culift_barrier_wait(&culift_empty[culift_sc], (culift_freed >> culift_sc) & 1u);");
+      out_.say("culift_freed ^= 1u << culift_sc;");
+    }
+    bulkIssue();
+    out_.say("culift_sc = culift_sc == " + str(stages_ - 1) + " ? 0 : culift_sc + 1;");
+  }
+  out_.say("return;");
+  copying.close();
+  out_.say("culift_registers_worker();");
+}
+
+// The workers' loop of an entry with a copying warpgroup: the tiles the maps cover, each waited
+// for on its stage's mbarrier, multiplied and freed, with no barrier of the block; then the tiles
+// left (a block or a step partial, none where the maps do not hold), copied by the workers as in an
+// entry without maps, after a barrier of theirs (the stages they copy into may still be read).
+void TileWriter::specializedLoop() {
+  steps();
+  out_.say("int culift_st = 0;");
+  out_.say("long long culift_kt = 0;");
+  out_.say("// The tiles by tensor copy, stage by stage as the copying warpgroup fills them.");
+  {
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope tiles =
+        out_.open("for (; culift_kt <= culift_kmax; culift_kt += " + str(kStep_) + ")");
+    bulkWait();
+    kSteps(true);
+    out_.say("culift_barrier_arrive(&culift_empty[culift_st]);");
+    out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
+  }
+  out_.say("// The tiles left, by the workers' copies, " + str(stages_ - 1) + " in flight while one is used.");
+  CodeWriter::Scope left = out_.open("if (culift_kt < culift_trip)");
+  out_.say("culift_sync_workers();  // every worker done with the stages these copies reuse");
+  for (unsigned t = 0; t + 1 < stages_; ++t) {
+    CodeWriter::Scope first = out_.open("");
+    out_.say("const long long culift_kc = culift_kt + " + str(t * kStep_) + ";");
+    out_.say("const int culift_sc = (culift_st + " + str(t) + ") % " + str(stages_) + ";");
+    copyTile();
+  }
+  out_.say("#pragma unroll 1");
+  CodeWriter::Scope tiles = out_.open("for (; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
+  scaleStage();
+  out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
+  out_.say(sync());
+  {
+    CodeWriter::Scope next = out_.open("");
+    out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
+    out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
+    copyTile();
+  }
+  CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
+  kSteps(true);
+  whole.otherwise();
+  kSteps(false);
+  whole.close();
+  out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
 }
 
 // The statements after the loop, per output; a return stores the value.

@@ -41,6 +41,12 @@ inline constexpr unsigned kTensorCoreStep = 16;
 // row operand's (the layout a bulk tensor copy with the 128-byte swizzle leaves, whichever path
 // copies the tile); the others as the mma.sync entries do, rows of 128 + 8 columns.
 inline constexpr unsigned kWarpgroupStep = 32, kWarpgroupStages = 4, kWarpgroupCols = 128, kWarpgroupBox = 32;
+// The 256-row entry with tensor maps takes a third warpgroup of its own for the copies
+// (kWarpgroupThreads + kWarpgroupCopiers threads a block): one of its threads issues the bulk
+// tensor copies of every stage and waits for the multiplying warpgroups to free it, the others
+// leave at once; the registers move to the multiplying warpgroups (setmaxnreg). The tiles the maps
+// do not cover are copied by the multiplying warpgroups' threads after those of the maps.
+inline constexpr unsigned kWarpgroupThreads = 256, kWarpgroupCopiers = 128;
 // The dynamic shared memory of the entry of `rows` rows: the row operand's stages (`rows` rows of
 // k 32, unpadded: the swizzle spreads the banks) and the column operand's (k 32 rows of 128
 // columns, boxed, or of 128 + 8), of float (TF32 only), and 1 KiB of room for the alignment.

@@ -133,6 +133,10 @@ __device__ __forceinline__ void culift_mma_half(float& d0, float& d1, float& d2,
 struct __align__(64) culift_tensor_map {
   unsigned long long bits[16];
 };
+// The barrier of the threads that multiply (and copy, but by tensor copy) in an entry with a
+// copying warpgroup: the block's first 256 threads, named barrier 1 (the copying warpgroup does
+// not wait at it; its threads may have left).
+__device__ __forceinline__ void culift_sync_workers() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 // A shared-memory matrix descriptor: rows of 128 bytes (32 tf32 values of k) in atoms of 8 rows
 // (1024 bytes, 1024-byte aligned), 16-byte chunk c of row r at chunk c ^ (r % 8) (the 128-byte
@@ -142,12 +146,24 @@ __device__ __forceinline__ unsigned long long culift_wgmma_descriptor(const void
   return (unsigned long long)((a & 0x3FFFFu) >> 4) | (1ull << 16) | (64ull << 32) | (1ull << 62);
 }
 // Bulk tensor copies (TMA): a stage's copies complete on an mbarrier in shared memory that every
-// thread waits on (its phase: the stage's uses by tensor copy so far, modulo 2).
-__device__ __forceinline__ void culift_barrier_init(unsigned long long* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\nfence.mbarrier_init.release.cluster;\n" ::"r"(
+// thread waits on (its phase: the stage's uses by tensor copy so far, modulo 2). With a copying
+// warpgroup, a second mbarrier a stage that each worker arrives on when done with it (`count`
+// arrivals a phase), which the copying thread waits on before it copies the stage again.
+__device__ __forceinline__ void culift_barrier_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\nfence.mbarrier_init.release.cluster;\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(bar))),
+               "r"(count)
+               : "memory");
+}
+__device__ __forceinline__ void culift_barrier_arrive(unsigned long long* bar) {
+  asm volatile("{\n.reg .b64 s;\nmbarrier.arrive.shared::cta.b64 s, [%0];\n}\n" ::"r"(
                    static_cast<unsigned>(__cvta_generic_to_shared(bar)))
                : "memory");
 }
+// The copying warpgroup's registers given up (40 a thread), the workers' taken (232): 256 x 232 +
+// 128 x 40 of the multiprocessor's 65536, with every warp of the warpgroup (setmaxnreg).
+__device__ __forceinline__ void culift_registers_copier() { asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n"); }
+__device__ __forceinline__ void culift_registers_worker() { asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n"); }
 // Thread 0: the stage's `bytes` expected on `bar`, then a box of the map at (column c, row r) into `shared`.
 __device__ __forceinline__ void culift_expect_bytes(unsigned long long* bar, unsigned bytes) {
   asm volatile("{\n.reg .b64 s;\nmbarrier.arrive.expect_tx.shared::cta.b64 s, [%0], %1;\n}\n" ::"r"(
