@@ -697,9 +697,8 @@ int main() {
   // Each with its bulk tensor copies (the runtime's maps: A as rows of K in boxes of 32 x the
   // entry's rows, B as rows of N in boxes of 32 x 32) and without (their mask 0: cp.async).
   // The 256-row entry's block has a copying warpgroup (384 threads), the 128-row entry's not.
-  for (const auto& [name, entry, rows, threads] :
-       {std::tuple{"GemmCellTf32_wg256", GemmCellTf32_wg256, 256, 384},
-        std::tuple{"GemmCellTf32_wg128", GemmCellTf32_wg128, 128, 256}}) {
+  for (const auto& [name, entry, rows, threads] : {std::tuple{"GemmCellTf32_wg256", GemmCellTf32_wg256, 256, 384},
+                                                   std::tuple{"GemmCellTf32_wg128", GemmCellTf32_wg128, 128, 256}}) {
     const int shared = 4 * 32 * (rows + 128) * 4 + 1024;
     CHECK(cudaFuncSetAttribute(entry, cudaFuncAttributeMaxDynamicSharedMemorySize, shared));
     culift_tensor_map maps[2];
@@ -709,8 +708,8 @@ int main() {
     for (int held : {3, 0}) {
       const std::string label = std::string(name) + (held ? ", bulk copies" : ", cp.async");
       gemm.report(label.c_str(), [&, e = entry, r = rows, t = threads, m = held] {
-        e<<<dim3(gemm.N / 128, gemm.M / r), t, shared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, gemm.K, gemm.N, gemm.c,
-                                                           gemm.M, gemm.N, 0, maps[0], maps[1], m);
+        e<<<dim3(gemm.N / 128, gemm.M / r), t, shared>>>(gemm.a, gemm.b, c0, 1.0f, 0.0f, gemm.K, gemm.N, gemm.c, gemm.M,
+                                                         gemm.N, 0, maps[0], maps[1], m);
       });
     }
   }

@@ -556,9 +556,10 @@ TEST_CASE("emulated on the host, tensor-core entries stay within the contract's 
                                 b = culift_emulated_tensor_map(B.data(), nk, nj, 32, 32);
         std::vector<float> copied;
         for (int maps : {0, 3}) {
-          const std::vector<float> got = run(grid, [&](float* out) {
-            entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0, a, b, maps);
-          }, threads);
+          const std::vector<float> got = run(
+              grid,
+              [&](float* out) { entry(A.data(), B.data(), C.data(), alpha, beta, nk, nj, out, ni, nj, 0, a, b, maps); },
+              threads);
           if (maps == 0) {
             copied = got;
             entries.push_back(got);

@@ -1338,6 +1338,43 @@ TEST_CASE("loop plans: why a nest of loops is no convolution", "[loop-plan][conv
       "the body has 2 loops (one counted loop is lifted)");
 }
 
+// The 256-row TF32 entry's copying thread prefetches into L2 only the lines every output reads
+// after the loop: a read under ?: or after a branch may be one the kernel never makes (a null C),
+// and a read that does not step along j gains nothing from lines of a row.
+TEST_CASE("loop plans: the TF32 entry prefetches the epilogue's unconditional row reads only",
+          "[loop-plan][tensor-cores]") {
+  TranslateResult r = lift(
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Both(const float* A, const float* B, const float* C,\n"
+      "                                            const float* D, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
+      "  return s + C[i * nj + j] * D[i * nj + j];\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Guarded(const float* A, const float* B, const float* C, float beta,\n"
+      "                                               int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
+      "  return beta != 0.0f ? s + beta * C[i * nj + j] : s;\n}\n"
+      "CULIFT_KERNEL_TENSOR_CORES(tf32) float Transposed(const float* A, const float* B, const float* C,\n"
+      "                                                  int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
+      "  return s + C[j * nk + i];\n}\n");
+  const std::string& cuda = r.module->cudaSource;
+  auto body = [&](const std::string& entry) {
+    const std::size_t at = cuda.find(" " + entry + "(");
+    REQUIRE(at != std::string::npos);
+    return cuda.substr(at, cuda.find("\n}\n", at) - at);
+  };
+  for (const char* f : {"Both", "Guarded", "Transposed"}) {
+    INFO(f);
+    REQUIRE(function(r, f).planEntries.size() >= 1);
+    CHECK(function(r, f).planEntries[0].threads == 384);  // a copying warpgroup: both operands by maps
+  }
+  const std::string both = body("Both_wg256");
+  CHECK(both.find("culift_prefetch_l2(&C[(i * nj) + j]);") != std::string::npos);
+  CHECK(both.find("culift_prefetch_l2(&D[(i * nj) + j]);") != std::string::npos);
+  CHECK(body("Guarded_wg256").find("culift_prefetch_l2") == std::string::npos);
+  CHECK(body("Transposed_wg256").find("culift_prefetch_l2") == std::string::npos);
+  CHECK(body("Both_wg128").find("culift_prefetch_l2") == std::string::npos);  // no copying warpgroup
+}
+
 TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted in", "[loop-plan][tensor-cores]") {
   TranslateResult r = lift(
       "CULIFT_KERNEL_TENSOR_CORES(tf32) float Gemm(const float* A, const float* B, const float* C, float alpha,\n"
@@ -1452,6 +1489,12 @@ TEST_CASE("loop plans: contractions on tensor cores, only where the kernel opted
         CHECK(tmaLoop.find("__syncthreads") == std::string::npos);
         CHECK(tmaLoop.find("culift_copy_async") == std::string::npos);
         CHECK(wgmma.find("culift_sync_workers();") != std::string::npos);
+        // Its copies issued, the copying thread brings the lines of C the epilogue reads into L2,
+        // a line per 32 floats of each of the block's rows.
+        const std::size_t prefetch = wgmma.find("if (j < culift_nj) culift_prefetch_l2(&C[(i * nj) + j]);");
+        CHECK(prefetch != std::string::npos);
+        CHECK(prefetch < wgmma.find("culift_registers_worker();"));
+        CHECK(wgmma.find("for (int culift_q = 0; culift_q < 128; culift_q += 32)") != std::string::npos);
         CHECK(mma.find("if (threadIdx.x >= 256) return;") != std::string::npos);
         CHECK(mma.find("__syncthreads") == std::string::npos);
       } else {

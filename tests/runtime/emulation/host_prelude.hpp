@@ -189,8 +189,7 @@ inline void culift_tensor_copy(void* shared, const culift_tensor_map& map, int c
       to[y * map.boxCols + (((x / 4) ^ (y % 8)) * 4) + x % 4] = v;
     }
   std::lock_guard<std::mutex> lock(culift_emulation::mbarrierLock);
-  culift_emulation::mbarrierStep(culift_emulation::mbarriers.at(bar), 0,
-                                 -4LL * map.boxRows * map.boxCols);
+  culift_emulation::mbarrierStep(culift_emulation::mbarriers.at(bar), 0, -4LL * map.boxRows * map.boxCols);
 }
 inline void culift_barrier_wait(unsigned long long* bar, unsigned parity) {
   std::unique_lock<std::mutex> lock(culift_emulation::mbarrierLock);
@@ -200,6 +199,7 @@ inline void culift_barrier_wait(unsigned long long* bar, unsigned parity) {
 // An entry with a copying warpgroup: its workers' barrier; the registers' moves are the device's.
 inline void culift_sync_workers() { culift_emulation::workers->arrive_and_wait(); }
 inline void culift_registers_copier() {}
+inline void culift_prefetch_l2(const void*) {}
 inline void culift_registers_worker() {}
 inline void culift_wgmma_fence() {}
 inline void culift_wgmma_commit_wait() {}

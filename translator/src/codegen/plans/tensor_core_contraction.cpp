@@ -141,6 +141,15 @@ std::optional<Coefficient> coefficientOf(const Function& f, const Expr& e, VarId
   return std::nullopt;
 }
 
+}  // namespace
+
+bool unitStepOf(const Function& fn, const Expr& index, VarId var) {
+  const std::optional<Coefficient> step = coefficientOf(fn, index, var);
+  return plain(fn, index, kNone) && step && step->param == kNone && step->literal == 1;
+}
+
+namespace {
+
 // The operand's matrix for bulk tensor copies: its index steps one element along `inner` and a
 // row (a literal or a parameter's value) along `outer`, and reads nothing but parameters, k and
 // literals; nothing where it does not.

@@ -70,6 +70,10 @@ struct TensorCoreForm {
   VarId sum = kNone;
   unsigned rowOperand = 0, colOperand = 1;  // indices into LoopAnalysis::operands
 };
+// Whether `index` steps one element along `var` (a literal coefficient of 1 through + and -) and
+// reads nothing but parameters and literals (tensor_core_contraction.cpp).
+bool unitStepOf(const Function& fn, const Expr& index, VarId var);
+
 // The form, or nothing with `reason` saying why the loop is not one.
 std::optional<TensorCoreForm> tensorCoreForm(const Function& fn, const LoopAnalysis& analysis, std::string& reason);
 

@@ -160,6 +160,10 @@ __device__ __forceinline__ void culift_barrier_arrive(unsigned long long* bar) {
                    static_cast<unsigned>(__cvta_generic_to_shared(bar)))
                : "memory");
 }
+// The 128-byte line at `p` into L2 (a hint: nothing waits for it).
+__device__ __forceinline__ void culift_prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p));
+}
 // The copying warpgroup's registers given up (40 a thread), the workers' taken (232): 256 x 232 +
 // 128 x 40 of the multiprocessor's 65536, with every warp of the warpgroup (setmaxnreg).
 __device__ __forceinline__ void culift_registers_copier() { asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n"); }
