@@ -521,7 +521,7 @@ class TileWriter : EntryWriter {
   // An entry with a copying warpgroup (tiles.hpp: kWarpgroupCopiers); its threads past workers_
   // copy (the wgmma body) or leave at once (the mma.sync body).
   const bool specialized_;
-  const unsigned workers_;  // the threads that multiply and copy the tiles the threads copy
+  const unsigned workers_;  // the threads that multiply and make the threads' copies (all but the copiers)
   const unsigned pad_;      // of each staged row, in elements
   const unsigned tm_, tn_;  // outputs per thread along i, j
   const unsigned stages_, kStep_;
