@@ -509,6 +509,7 @@ class TileWriter : EntryWriter {
   void wgmmaSteps(bool whole);
   void loop();
   void loopOverK();
+  void threadTile();
   void epilogue();
   unsigned rowsOf(const StagedOperand& o) const { return o.axis == 0 ? e_.tileRows : e_.tileCols; }
 
@@ -1214,9 +1215,16 @@ void TileWriter::loopOverK() {
   CodeWriter::Scope tiles = out_.open(
       bulk() ? "for (; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")"
              : "for (" + kType() + " culift_kt = 0; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
+  threadTile();
+}
+
+// One tile of the loop over k whose copies the threads make: wait for its copies (or, where a
+// tile of the loop may go by tensor copy, for those), one barrier makes the stage visible and frees
+// the stage used last, which takes the copies of the tile stages - 1 on; then its steps of k.
+void TileWriter::threadTile() {
   out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
   std::optional<CodeWriter::Scope> byMaps;  // its other branch fences the threads' copies
-  if (bulk()) {
+  if (bulk() && !specialized_) {
     byMaps.emplace(out_.open("if (culift_kt <= culift_kmax)"));
     bulkWait();
     byMaps->otherwise();
@@ -1371,11 +1379,12 @@ void TileWriter::prefetchEpilogue() {
     visitExprs(*s, [&](const Expr& e) {
       if (e.kind == ExprKind::Conditional) return false;
       if (e.kind == ExprKind::Binary && (e.binaryOp == BinaryOp::LogAnd || e.binaryOp == BinaryOp::LogOr)) return false;
-      if (e.kind == ExprKind::Subscript && e.operands[0]->kind == ExprKind::VarRef &&
-          e.operands[0]->var < fn_.numParams && unitStepOf(fn_, *e.operands[1], j) &&
-          std::none_of(reads.begin(), reads.end(),
-                       [&](const std::string& r) { return r == printer_.printExpression(e); }))
-        reads.push_back(printer_.printExpression(e)), elements.push_back(e.type.scalar);
+      if (e.kind != ExprKind::Subscript || e.operands[0]->kind != ExprKind::VarRef ||
+          e.operands[0]->var >= fn_.numParams || !unitStepOf(fn_, *e.operands[1], j))
+        return true;
+      std::string text = printer_.printExpression(e);
+      if (std::find(reads.begin(), reads.end(), text) == reads.end())
+        reads.push_back(std::move(text)), elements.push_back(e.type.scalar);
       return true;
     });
     if (s->kind == StmtKind::Return) break;
@@ -1426,22 +1435,7 @@ void TileWriter::specializedLoop() {
   }
   out_.say("#pragma unroll 1");
   CodeWriter::Scope tiles = out_.open("for (; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")");
-  out_.say("culift_copy_wait<" + str(stages_ - 2) + ">();");
-  scaleStage();
-  out_.say("culift_fence_async_shared();  // the copies and stores, for the tensor cores' reads");
-  out_.say(sync());
-  {
-    CodeWriter::Scope next = out_.open("");
-    out_.say("const long long culift_kc = culift_kt + " + str((stages_ - 1) * kStep_) + ";");
-    out_.say("const int culift_sc = culift_st == 0 ? " + str(stages_ - 1) + " : culift_st - 1;");
-    copyTile();
-  }
-  CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
-  kSteps(true);
-  whole.otherwise();
-  kSteps(false);
-  whole.close();
-  out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
+  threadTile();
 }
 
 // The statements after the loop, per output; a return stores the value.
