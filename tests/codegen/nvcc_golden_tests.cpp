@@ -103,7 +103,10 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
 // not spill more. The TF32 256-row entry on warpgroups compiled for sm_90 (not sm_90a) holds its
 // mma.sync body, 128 sums a thread in a block of 384 threads (its copying warpgroup's, idle there):
 // 168 registers, and it spills; the runtime compiles sm_90 as sm_90a, where its wgmma body spills
-// nothing (the sm_90a test below), so only a program built by nvcc for sm_90 runs this body.
+// nothing (the sm_90a test below), so only a program built by nvcc for sm_90 runs this body. The
+// convolution's 64-channel entry holds tiles of 96 channels, 48 sums a thread at two blocks a
+// multiprocessor (128 registers): it spills 52 B, and so measured it runs KernelBench's conv2d in
+// 2.41 ms on an H100 against 3.30 in tiles of 64 alone (bench/gpu/NOTES.md, "Tenth run").
 TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling registers", "[codegen][nvcc]") {
   const std::string nvcc = nvccOrSkip();
   if (nvcc.empty()) return;
@@ -115,7 +118,8 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
                                             {"culift_BatchedGemmCell_batched128_whole", 4},
                                             {"culift_BatchedGemmCell_batched128_edge", 12},
                                             {"DoitgenCell_batched128", 4},
-                                            {"culift_DoitgenCell_batched128_edge", 16}};
+                                            {"culift_DoitgenCell_batched128_edge", 16},
+                                            {"Conv2D_conv64x128", 52}};
   auto allowance = [&](const std::string& name) {
     const auto allowed = known.find(name);
     return allowed == known.end() ? 0 : allowed->second;

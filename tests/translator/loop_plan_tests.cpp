@@ -1217,27 +1217,83 @@ TEST_CASE("loop plans: convolutions as an implicit GEMM", "[loop-plan][convoluti
   // term does not run.
   CHECK(cuda.find("const float* const culift_gx0 = x + culift_b0[culift_gpp];") != std::string::npos);
   CHECK(cuda.find("culift_r0[culift_u] = culift_gx0[culift_d0[culift_nxt][culift_qq]];") != std::string::npos);
-  CHECK(cuda.find("culift_s0[culift_qq][culift_gpp] = culift_run ? culift_r0[culift_u] : (float)0;") !=
+  CHECK(cuda.find("culift_s0[culift_sb ^ 1][culift_qq][culift_gpp] = culift_run ? culift_r0[culift_u] : (float)0;") !=
         std::string::npos);
-  // A warp holds 4 x 8 threads: its loads of a term's positions read one wavefront.
+  // A warp holds 4 x 8 threads: its loads of a term's positions read one wavefront (a thread's 8
+  // positions are two runs of 4 half a tile apart).
   CHECK(cuda.find(
-            "const int culift_tx = (int)(threadIdx.x / 32 % 4 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x "
-            "/ 32 / 4 * 4 + threadIdx.x % 32 / 8);") != std::string::npos);
+            "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x "
+            "/ 32 / 2 * 4 + threadIdx.x % 32 / 8);") != std::string::npos);
+  CHECK(cuda.find("culift_s0[culift_sb][culift_qq][((culift_u) / 4 * 64 + culift_tx * 4 + (culift_u) % 4)]") !=
+        std::string::npos);
   // A term every stored position runs reads no flag; one some position skips stays under its flag.
   // A chunk's terms are marked during the products of the chunk two before it (culift_aft), so that
   // its channel operands load with no barrier after its position gather.
   CHECK(cuda.find("culift_all[culift_aft][culift_qq] = 0;") != std::string::npos);
   CHECK(cuda.find("culift_rf = culift_mf;") != std::string::npos);
-  CHECK(cuda.find("__shared__ int culift_any[3][16];") != std::string::npos);
+  CHECK(cuda.find("__shared__ int culift_any[4][16];") != std::string::npos);
+  // Two stages of float operands: the next chunk staged into one while the products read the other.
+  CHECK(cuda.find("culift_sb ^= 1;") != std::string::npos);
+  // Double ones take one stage (two would pass the 48 KiB of static shared memory).
+  CHECK(cuda.find("__shared__ __align__(16) double culift_s1[1][16][128];") != std::string::npos);
   CHECK(cuda.find("if (culift_all[culift_cur][culift_qq]) {") != std::string::npos);
   CHECK(cuda.find("__launch_bounds__(256, 2) Conv2D_conv64x128(") != std::string::npos);
   CHECK(cuda.find("__launch_bounds__(256) Single_conv64x128(") != std::string::npos);  // double sums
   // The filter's stage: four elements more per term than the tile's channels.
-  CHECK(cuda.find("__shared__ __align__(16) float culift_s1[16][68];") != std::string::npos);
+  CHECK(cuda.find("__shared__ __align__(16) float culift_s1[2][16][100];") != std::string::npos);  // 96 + 4
+  // The 64-channel entry also runs tiles of 96 channels, 6 x 8 outputs a thread, where the channels
+  // per image fill them no worse.
+  CHECK(cuda.find("if ((culift_kpi + 95) / 96 * 96 <= (culift_kpi + 63) / 64 * 64) {") != std::string::npos);
+  CHECK(cuda.find("float culift_acc_") != std::string::npos);
+  CHECK(cuda.find("[6][8] = {};") != std::string::npos);
+  CHECK(cuda.find("[4][8] = {};") != std::string::npos);
   CHECK(cuda.find("w[culift_b1[culift_kk] + culift_d1[culift_nxt][culift_qq]]") != std::string::npos);
   CHECK(cuda.find("nk / K) * C) + c)") == std::string::npos);  // no division per gathered element
   CHECK(cuda.find("const long long culift_kpi = (long long)K;  // channels per image") != std::string::npos);
   CHECK(cuda.find("const long long culift_kpi = culift_n0;  // channels per image") != std::string::npos);
+}
+
+TEST_CASE("loop plans: a convolution's skipped terms run on zeros only where that keeps the bits",
+          "[loop-plan][convolution]") {
+  TranslateResult r = lift(
+      convolution("Padded", kPaddedTerm) +
+      convolution("Either",
+                  "        if (y >= 0 && y < H && xx >= 0 && xx < W)\n"
+                  "          acc = acc + w[((k * C + c) * R + r) * S + s] * x[((n * C + c) * H + y) * W + xx];") +
+      convolution("Plus",
+                  "        if (y >= 0 && y < H && xx >= 0 && xx < W)\n"
+                  "          acc += x[((n * C + c) * H + y) * W + xx] * w[((k * C + c) * R + r) * S + s] + 1.0f;") +
+      convolution("Twice",
+                  "        if (y >= 0 && y < H && xx >= 0 && xx < W)\n"
+                  "          acc += 2.0f * x[((n * C + c) * H + y) * W + xx] * w[((k * C + c) * R + r) * S + s];"));
+  // A sum that starts at -0 may stay -0, which adding +0 would change.
+  std::string negative = convolution("Negative", kPaddedTerm);
+  negative.replace(negative.find("float acc = 0.0f;"), 17, "float acc = -0.0f;");
+  TranslateResult n = lift(negative);
+  for (const Function* f : {&function(r, "Padded"), &function(r, "Either"), &function(r, "Plus"), &function(r, "Twice"),
+                            &function(n, "Negative")}) {
+    INFO(f->name << ": " << f->loopPlanReason);
+    CHECK(f->loopPlan == LoopPlan::Convolution);
+  }
+  // Where they do, a chunk whose staged filter values are all finite runs its terms with no flag:
+  // the block learns it at the barrier after the staging.
+  auto zeroes = [](const std::string& cuda, const std::string& fn) {
+    const std::size_t at = cuda.find(") " + fn + "_conv64x128(");
+    REQUIRE(at != std::string::npos);
+    const std::size_t end = cuda.find(fn + "_conv32x64(", at);
+    const std::string entry = cuda.substr(at, end - at);
+    const bool finite = entry.find("culift_zbad |= !isfinite(culift_z") != std::string::npos;
+    const bool barrier = entry.find("culift_zok = __syncthreads_or(culift_zbad) == 0;") != std::string::npos;
+    const bool path = entry.find("if (culift_nq == 16 && culift_zok) {") != std::string::npos;
+    CHECK(finite == barrier);
+    CHECK(finite == path);
+    return finite && barrier && path;
+  };
+  CHECK(zeroes(r.module->cudaSource, "Padded"));
+  CHECK(zeroes(r.module->cudaSource, "Either"));
+  CHECK_FALSE(zeroes(r.module->cudaSource, "Plus"));
+  CHECK_FALSE(zeroes(r.module->cudaSource, "Twice"));
+  CHECK_FALSE(zeroes(n.module->cudaSource, "Negative"));
 }
 
 TEST_CASE("loop plans: a convolution's flags join the padding test's comparisons only where each is safe alone",

@@ -57,6 +57,8 @@ inline int __syncthreads_and(int p) {
   culift_emulation::barrier->arrive_and_wait();
   return all;
 }
+// Whether `p` holds for some thread of the block.
+inline int __syncthreads_or(int p) { return !__syncthreads_and(!p); }
 
 using std::isfinite;
 using std::isinf;

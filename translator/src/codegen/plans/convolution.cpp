@@ -29,6 +29,7 @@
 // the outputs before culift_first are not stored.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <optional>
@@ -43,19 +44,31 @@ namespace culift::codegen {
 namespace {
 
 constexpr unsigned kTermStep = 16;  // terms per staged chunk
-constexpr unsigned kRowsPerThread = 8, kColsPerThread = 4;
+// A thread's outputs: channels x positions. Tiles of 64 channels or more: tileRows / 16 channels x
+// 8 positions, 16 x 16 threads of 128 positions (a term's loads: two 16-byte loads of positions, one
+// or two of channels); smaller tiles 8 x 4.
+struct ThreadTile {
+  unsigned rows, cols;
+};
+ThreadTile threadTile(unsigned tileRows) { return tileRows >= 64 ? ThreadTile{tileRows / 16, 8} : ThreadTile{8, 4}; }
+// The 64-channel entry also holds tiles of 96 channels (6 x 8 a thread, the same 256 threads), which
+// it takes where the channels per image fill 96s no worse than 64s (96 channels: one tile instead of
+// a tile of 64 and a half-idle one of 32).
+constexpr unsigned kNarrowRows = 64, kWideRows = 96;
 constexpr unsigned kMaxOperands = 4;
+constexpr std::size_t kStaticShared = 48 * 1024;  // the static shared memory a block may take
 constexpr unsigned kMaxLive = 2;
 // Elements a channel operand's staged rows carry beyond the tile's channels: the gather stores the
 // 16 terms of a channel (a column of the stage) from consecutive threads, which a row of 64 or 32
 // elements would put in one bank; 4 more keep each row 16-byte aligned and the column's stores
 // two to a bank at most.
 constexpr unsigned kChannelPad = 4;
-// Counter tables (and culift_any / culift_all marks) of three chunks: the one in the stages
-// (culift_cur), the one being gathered (culift_nxt) and the one after it (culift_aft), whose terms
+// Counter tables (and culift_any / culift_all marks) of four chunks: the one in the stages
+// (culift_cur), the one being gathered (culift_nxt), the one after it (culift_aft), whose terms
 // are marked a chunk ahead of its gather, so that its channel operands' loads need no barrier of
-// their own after the position gather.
-constexpr unsigned kTables = 3;
+// their own after the position gather, and the one the first threads fill meanwhile (culift_fil:
+// the slot of the chunk before the current one, which no thread reads any more).
+constexpr unsigned kTables = 4;
 
 struct ConvOperand {
   VarId array = kNone;
@@ -78,6 +91,9 @@ struct Conv {
   std::vector<ConvOperand> operands;
   std::map<VarId, const Expr*> fixed;  // locals set once from a pure expression, in order below
   std::vector<VarId> fixedOrder;
+  // The term a false condition skips may run on zeros for its position operands instead, where its
+  // channel operands' values are finite (ConvAnalyzer::checkZeroes).
+  bool zeroes = false;
 };
 
 // The statements of a block, declaration groups flattened.
@@ -117,6 +133,8 @@ class ConvAnalyzer {
   bool checkHeader(const Stmt& loop, std::string& reason);
   bool checkInner(std::string& reason);
   bool termStatements(const Stmt& s, std::string& reason);
+  void checkZeroes(const Stmt& guarded);
+  const ConvOperand* operandOf(const Expr& read) const;
   bool addRead(const Expr& e, std::string& reason);
   unsigned uses(const Expr& e, unsigned depth = 0);
   bool pure(const Expr& e);
@@ -383,6 +401,7 @@ bool ConvAnalyzer::checkInner(std::string& reason) {
     }
     c_.predicate = &cond;
     if (!termStatements(*c_.inner[decls]->then, reason)) return false;
+    checkZeroes(*c_.inner[decls]->then);
   } else {
     for (const Stmt* s : c_.inner)
       if (!termStatements(*s, reason)) return false;
@@ -407,6 +426,82 @@ bool ConvAnalyzer::checkInner(std::string& reason) {
     return false;
   }
   return true;
+}
+
+// The operand whose reads hold `read`, or none.
+const ConvOperand* ConvAnalyzer::operandOf(const Expr& read) const {
+  for (const ConvOperand& o : c_.operands)
+    if (std::find(o.reads.begin(), o.reads.end(), &read) != o.reads.end()) return &o;
+  return nullptr;
+}
+
+// Whether the guarded term is `acc += p * w` (or `acc -= ...`, `acc = acc + ...`, the factors in
+// either order, converted to a floating type that holds their values), p a read of a position
+// operand and w one of a channel operand, and acc a floating local that the statements before the
+// loops set to +0 and that nothing but the term changes. Then the term on p = 0 leaves the bits of
+// acc wherever w's value is finite: 0 * w is +0 or -0, acc starts at +0 and, rounding to nearest, a
+// sum or fused multiply-add whose value is exactly zero is +0, so acc is never -0, and x + 0 and
+// x - 0 are x for every other x (a NaN acc stays the device's one NaN). So a chunk whose staged
+// channel values are all finite runs every term with no flag (conv.zeroes; the entries check the
+// values per chunk). Flushing subnormal results to zero (MathMode::Fast) could make acc -0: that
+// mode gives no bit guarantee.
+void ConvAnalyzer::checkZeroes(const Stmt& guarded) {
+  const Stmt* t = &guarded;
+  while (t->kind == StmtKind::Block && t->stmts.size() == 1) t = t->stmts[0].get();
+  if (t->kind != StmtKind::ExprStmt || !t->expr) return;
+  const Expr& e = *t->expr;
+  // Conversions that keep every value of the operand, to a floating type.
+  auto exact = [&](const Expr& x) -> const Expr& {
+    const Expr* p = &x;
+    while (p->kind == ExprKind::Cast && !p->operands.empty() && p->type.isValue() && isFloating(p->type.scalar)) {
+      const Type& from = p->operands[0]->type;
+      if (!from.isValue() || !(isInteger(from.scalar) || byteSize(from.scalar) <= byteSize(p->type.scalar))) break;
+      p = p->operands[0].get();
+    }
+    return *p;
+  };
+  const Expr* target = nullptr;
+  const Expr* product = nullptr;
+  if (e.kind == ExprKind::CompoundAssign && (e.binaryOp == BinaryOp::Add || e.binaryOp == BinaryOp::Sub) &&
+      isFloating(e.computeType)) {
+    target = e.operands[0].get();
+    product = e.operands[1].get();
+  } else if (e.kind == ExprKind::Assign && e.operands[1]->kind == ExprKind::Binary &&
+             (e.operands[1]->binaryOp == BinaryOp::Add || e.operands[1]->binaryOp == BinaryOp::Sub) &&
+             isFloating(e.operands[1]->type.scalar)) {
+    target = e.operands[0].get();
+    const Expr& sum = *e.operands[1];
+    for (unsigned k = 0; k < 2 && !product; ++k) {
+      const Expr& a = exact(*sum.operands[k]);
+      if (a.kind == ExprKind::VarRef && a.var == target->var && (k == 0 || sum.binaryOp == BinaryOp::Add))
+        product = sum.operands[1 - k].get();
+    }
+  }
+  if (!target || !product || target->kind != ExprKind::VarRef || !fn_.vars[target->var].type.isValue() ||
+      !isFloating(fn_.vars[target->var].type.scalar))
+    return;
+  const VarId acc = target->var;
+  const Expr& mul = exact(*product);
+  if (mul.kind != ExprKind::Binary || mul.binaryOp != BinaryOp::Mul || !isFloating(mul.type.scalar)) return;
+  const ConvOperand* a = operandOf(exact(*mul.operands[0]));
+  const ConvOperand* b = operandOf(exact(*mul.operands[1]));
+  if (!a || !b || a->position == b->position) return;
+  // acc: declared before the loops as +0, and set nowhere else.
+  bool zero = false;
+  for (const Stmt* s : c_.prologue) {
+    if (s->kind == StmtKind::Decl && s->var == acc && s->expr) {
+      const Expr& init = exact(*s->expr);
+      zero = (init.kind == ExprKind::FloatLiteral && init.floatValue == 0 && !std::signbit(init.floatValue)) ||
+             (init.kind == ExprKind::IntLiteral && init.intBits == 0);
+    } else if (s->kind != StmtKind::Decl) {
+      return;
+    }
+  }
+  unsigned writes = 0;
+  forEachExpr(*fn_.body, [&](const Expr& x) {
+    if (const Expr* w = assignmentTarget(x); w && w->kind == ExprKind::VarRef && w->var == acc) ++writes;
+  });
+  c_.zeroes = zero && writes == 1;
 }
 
 std::optional<Conv> ConvAnalyzer::run(bool& concerns, std::string& reason) {
@@ -467,12 +562,13 @@ TermRewrites termRewrites(const Conv& c) {
   return t;
 }
 
-// Shared memory of a tile of `rows` channels and `cols` positions, in bytes.
-std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols) {
+// Shared memory of a tile of `rows` channels and `cols` positions with `stages` stages, in bytes.
+std::size_t sharedBytes(const Conv& c, unsigned rows, unsigned cols, unsigned stages) {
   // flags, the counters', culift_any's and culift_all's tables of kTables chunks, the counters' step
-  std::size_t bytes = kTermStep * cols + kTables * kTermStep * 4 * (c.counters.size() + 2) + 8 * c.counters.size();
+  std::size_t bytes = stages * kTermStep * cols + kTables * kTermStep * 4 * (c.counters.size() + 2) +
+                      8 * c.counters.size();
   for (const ConvOperand& o : c.operands) {
-    bytes += kTermStep * (o.position ? cols : rows + kChannelPad) * byteSize(o.element);
+    bytes += stages * kTermStep * (o.position ? cols : rows + kChannelPad) * byteSize(o.element);
     bytes += 8 * ((o.position ? cols : rows) + kTables * kTermStep);  // a separable gather's bases and offsets
   }
   return bytes;
@@ -490,9 +586,9 @@ plans::Decision decide(const Function& f, const KernelAnalysis&) {
   std::vector<PlanEntry> entries;
   for (unsigned rows : {64u, 32u}) {
     const unsigned cols = rows * 2;
-    if (sharedBytes(*conv, rows, cols) <= 48 * 1024)
+    if (sharedBytes(*conv, rows == kNarrowRows ? kWideRows : rows, cols, 1) <= kStaticShared)
       entries.push_back(plans::makeEntry(f, "_conv" + str(rows) + "x" + str(cols), LoopPlan::Convolution, rows, cols,
-                                         rows * cols / (kRowsPerThread * kColsPerThread), false));
+                                         rows * cols / (threadTile(rows).rows * threadTile(rows).cols), false));
   }
   if (entries.empty()) return plans::Decision::no("the staged arrays do not fit shared memory");
   return plans::Decision::yes(std::move(entries));
@@ -503,7 +599,14 @@ plans::Decision decide(const Function& f, const KernelAnalysis&) {
 class ConvWriter : EntryWriter {
  public:
   ConvWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out)
-      : EntryWriter(module, fn, out, false), e_(e), tk_(e.tileRows), tp_(e.tileCols) {
+      : EntryWriter(module, fn, out, false),
+        e_(e),
+        tk_(e.tileRows),
+        tp_(e.tileCols),
+        rowsPerThread_(threadTile(tk_).rows),
+        colsPerThread_(threadTile(tk_).cols),
+        wide_(tk_ == kNarrowRows && tp_ == 128 &&
+              e.threads == kWideRows * tp_ / (threadTile(kWideRows).rows * threadTile(kWideRows).cols)) {
     bool concerns = false;
     std::string reason;
     std::optional<Conv> c = analyzeConvolution(fn, concerns, reason);
@@ -514,6 +617,7 @@ class ConvWriter : EntryWriter {
     live_ = std::move(t.live);
     for (VarId v : c_.fixedOrder) inline_.vars[v] = "(" + printWith(inline_, *c_.fixed.at(v)) + ")";
     for (const ConvOperand& o : c_.operands) separable_.push_back(separable(*o.index));
+    stages_ = sharedBytes(c_, wide_ ? kWideRows : tk_, tp_, 2) <= kStaticShared ? 2 : 1;
     // Every gathered element of a thread is at one position (threadIdx.x % tp_), and each thread
     // gathers as many elements of every chunk.
     if (e.threads % tp_ != 0 || kTermStep * tp_ % e.threads != 0 || kTermStep * tk_ % e.threads != 0 ||
@@ -549,10 +653,11 @@ class ConvWriter : EntryWriter {
   void gatheredValues(const std::function<bool(VarId)>& used, const std::string& table);
   void markPositions(const std::string& q0, const std::string& table);
   void gatherPositions(const std::string& table);
-  void stagePositions();
+  void stagePositions(const std::string& stage);
   bool gatherUses(VarId v, bool position) const;
   void gatherChannels(const std::string& table);
-  void stageChannels();
+  void stageChannels(const std::string& stage);
+  std::string stagedBarrier() const;
   // A thread's elements of a chunk's channel operands.
   unsigned channelsGathered() const { return kTermStep * tk_ / e_.threads; }
   // A thread's elements of a chunk's position operands.
@@ -591,7 +696,34 @@ class ConvWriter : EntryWriter {
   }
 
   const PlanEntry& e_;
-  const unsigned tk_, tp_;  // channels and positions per block
+  unsigned tk_;                             // channels per block (of the tile loop being written)
+  const unsigned tp_;                       // positions per block
+  unsigned rowsPerThread_, colsPerThread_;  // channels and positions per thread
+  const bool wide_;                         // the entry also holds tiles of kWideRows channels
+  // Two stages where they fit (a chunk staged into one while the block's products read the other:
+  // one barrier a chunk), else one (a barrier before the staging too).
+  unsigned stages_ = 1;
+  void setTile(unsigned rows) {
+    tk_ = rows;
+    rowsPerThread_ = threadTile(rows).rows;
+    colsPerThread_ = threadTile(rows).cols;
+  }
+  void tileLoop();
+  // The tile's position of this thread's output column n (of culift_tx): runs of 4 positions, the
+  // first at culift_tx * 4 and each next one a run of the tile's threads on, so that the 16-byte
+  // loads of a term's positions by a warp's 8 columns of threads fall in one shared-memory wavefront.
+  std::string colOf(const std::string& n) const {
+    if (colsPerThread_ <= 4) return "culift_tx * " + str(colsPerThread_) + " + " + n;
+    return "((" + n + ") / 4 * " + str(tp_ / (colsPerThread_ / 4)) + " + culift_tx * 4 + (" + n + ") % 4)";
+  }
+  // The tile's channel of this thread's output row m (of culift_ty); 6 a thread: 4 at culift_ty * 4,
+  // 2 in the last third at culift_ty * 2 (a 16-byte and an 8-byte load a term). Row 0 is the thread's
+  // first channel.
+  std::string rowOf(const std::string& m) const {
+    if (rowsPerThread_ != 6) return "culift_ty * " + str(rowsPerThread_) + " + " + m;
+    return "((" + m + ") < 4 ? culift_ty * 4 + (" + m + ") : " + str(tk_ / 6 * 4) + " + culift_ty * 2 + (" + m +
+           ") - 4)";
+  }
   Conv c_;
   PrintRewrites step_, inline_, perOut_;
   std::vector<VarId> live_;
@@ -725,13 +857,13 @@ void ConvWriter::perThread() {
 void ConvWriter::sharedTiles() {
   for (size_t p = 0; p < c_.operands.size(); ++p) {
     const ConvOperand& o = c_.operands[p];
-    out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " " + tileName(p) + "[" + str(kTermStep) +
-             "][" + str(o.position ? tp_ : tk_ + kChannelPad) + "];  // " + name(o.array) + "[" +
-             printer_.printExpression(*o.index) + "], by " + (o.position ? "position" : "channel"));
+    out_.say("__shared__ __align__(16) " + std::string(spelling(o.element)) + " " + tileName(p) + "[" + str(stages_) +
+             "][" + str(kTermStep) + "][" + str(o.position ? tp_ : tk_ + kChannelPad) + "];  // " + name(o.array) +
+             "[" + printer_.printExpression(*o.index) + "], by " + (o.position ? "position" : "channel"));
   }
   if (c_.predicate)
-    out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(kTermStep) + "][" + str(tp_) +
-             "];  // the term runs for this position");
+    out_.say("__shared__ __align__(16) unsigned char culift_f[" + str(stages_) + "][" + str(kTermStep) + "][" +
+             str(tp_) + "];  // the term runs for this position");
   for (size_t d = 0; d < c_.counters.size(); ++d)
     out_.say("__shared__ " + typeOf(c_.counters[d]) + " culift_c" + str(d) + "[" + str(kTables) + "][" +
              str(kTermStep) + "];  // " + name(c_.counters[d]) + " of each term");
@@ -756,7 +888,7 @@ void ConvWriter::registers() {
   perOut_ = PrintRewrites{};
   for (VarId v : live_) {
     const std::string reg = "culift_" + name(v) + "_" + str(v);
-    out_.say(typeOf(v) + " " + reg + "[" + str(kRowsPerThread) + "][" + str(kColsPerThread) + "] = {};");
+    out_.say(typeOf(v) + " " + reg + "[" + str(rowsPerThread_) + "][" + str(colsPerThread_) + "] = {};");
     perOut_.vars[v] = reg + "[culift_m][culift_n]";
     perOut_.hoisted.insert(v);
     step_.vars[v] = perOut_.vars[v];
@@ -801,8 +933,8 @@ void ConvWriter::declareAxes(const std::vector<VarId>& which, const std::array<s
 // launch go on to the next.
 void ConvWriter::outputIndices(const std::vector<VarId>& used, bool guard) {
   if (!guard && used.empty()) return;
-  out_.say("const long long culift_k = culift_k0 + culift_ty * " + str(kRowsPerThread) + " + culift_m;");
-  out_.say("const int culift_pp = culift_tx * " + str(kColsPerThread) + " + culift_n;");
+  out_.say("const long long culift_k = culift_k0 + " + rowOf("culift_m") + ";");
+  out_.say("const int culift_pp = " + colOf("culift_n") + ";");
   out_.say("const long long culift_img = culift_pimg[culift_pp], culift_pos = culift_ppos[culift_pp];");
   out_.say("const long long culift_nk = culift_img * culift_kpi + culift_k;");
   if (guard)
@@ -814,9 +946,9 @@ void ConvWriter::outputIndices(const std::vector<VarId>& used, bool guard) {
 ConvWriter::PerOutput ConvWriter::perOutput(const std::string& what, const std::vector<VarId>& axes, bool guard) {
   out_.say("// " + what);
   out_.say("#pragma unroll");
-  CodeWriter::Scope outer = out_.open("for (int culift_m = 0; culift_m < " + str(kRowsPerThread) + "; ++culift_m)");
+  CodeWriter::Scope outer = out_.open("for (int culift_m = 0; culift_m < " + str(rowsPerThread_) + "; ++culift_m)");
   out_.say("#pragma unroll");
-  CodeWriter::Scope inner = out_.open("for (int culift_n = 0; culift_n < " + str(kColsPerThread) + "; ++culift_n)");
+  CodeWriter::Scope inner = out_.open("for (int culift_n = 0; culift_n < " + str(colsPerThread_) + "; ++culift_n)");
   outputIndices(axes, guard);
   return {std::move(outer), std::move(inner)};
 }
@@ -1036,7 +1168,7 @@ void ConvWriter::gatherPositions(const std::string& table) {
 }
 
 // The registers gatherPositions filled, into the stages (a zero where the term does not run).
-void ConvWriter::stagePositions() {
+void ConvWriter::stagePositions(const std::string& stage) {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(gathered()) + "; ++culift_u)");
   out_.say(gatheredTerm());
@@ -1044,9 +1176,10 @@ void ConvWriter::stagePositions() {
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (c_.operands[p].position) {
       const std::string t(spelling(c_.operands[p].element));
-      out_.say(tileName(p) + "[culift_qq][culift_gpp] = culift_run ? culift_r" + str(p) + "[culift_u] : (" + t + ")0;");
+      out_.say(tileName(p) + "[" + stage + "][culift_qq][culift_gpp] = culift_run ? culift_r" + str(p) +
+               "[culift_u] : (" + t + ")0;");
     }
-  if (c_.predicate) out_.say("culift_f[culift_qq][culift_gpp] = culift_run;");
+  if (c_.predicate) out_.say("culift_f[" + stage + "][culift_qq][culift_gpp] = culift_run;");
 }
 
 // Whether gathering a chunk's position operands (their flags not: markPositions) or its channel
@@ -1086,16 +1219,39 @@ void ConvWriter::gatherChannels(const std::string& table) {
   out_.say("culift_wf |= 1u << culift_u;");
 }
 
-// The registers gatherChannels filled, into the stages.
-void ConvWriter::stageChannels() {
+// The registers gatherChannels filled, into the stages. Where a skipped term may run on zeros
+// (conv.zeroes), an element not read is staged as a zero and culift_zbad says whether one this
+// thread staged is not finite.
+void ConvWriter::stageChannels(const std::string& stage) {
+  if (c_.zeroes) out_.say("culift_zbad = 0;");
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(channelsGathered()) + "; ++culift_u)");
   out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
+  if (c_.zeroes) {
+    out_.say("const bool culift_read = (culift_wf >> culift_u) & 1u;");
+    for (size_t p = 0; p < c_.operands.size(); ++p) {
+      const ConvOperand& o = c_.operands[p];
+      if (o.position) continue;
+      const std::string v = "culift_z" + str(p);
+      out_.say("const " + std::string(spelling(o.element)) + " " + v + " = culift_read ? culift_w" + str(p) +
+               "[culift_u] : (" + std::string(spelling(o.element)) + ")0;");
+      out_.say(tileName(p) + "[" + stage + "][culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) +
+               "] = " + v + ";");
+      if (isFloating(o.element)) out_.say("culift_zbad |= !isfinite(" + v + ");");
+    }
+    return;
+  }
   CodeWriter::Scope read = out_.open("if ((culift_wf >> culift_u) & 1u)");
   for (size_t p = 0; p < c_.operands.size(); ++p)
     if (!c_.operands[p].position)
-      out_.say(tileName(p) + "[culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) + "] = culift_w" +
-               str(p) + "[culift_u];");
+      out_.say(tileName(p) + "[" + stage + "][culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) +
+               "] = culift_w" + str(p) + "[culift_u];");
+}
+
+// The barrier after a chunk's staging; where a skipped term may run on zeros, it also tells the
+// block whether every staged channel value is finite (culift_zok).
+std::string ConvWriter::stagedBarrier() const {
+  return c_.zeroes ? "culift_zok = __syncthreads_or(culift_zbad) == 0;" : "__syncthreads();";
 }
 
 // One term for every output of the thread: the staged values, then the loop body.
@@ -1109,19 +1265,18 @@ void ConvWriter::termStep(bool all) {
       "culift_cur");
   for (size_t p = 0; p < c_.operands.size(); ++p) {
     const ConvOperand& o = c_.operands[p];
-    const unsigned n = o.position ? kColsPerThread : kRowsPerThread;
+    const unsigned n = o.position ? colsPerThread_ : rowsPerThread_;
     const std::string v = "culift_v" + str(p);
     out_.say(std::string(spelling(o.element)) + " " + v + "[" + str(n) + "];");
     out_.say("#pragma unroll");
     out_.say("for (int culift_u = 0; culift_u < " + str(n) + "; ++culift_u) " + v + "[culift_u] = " + tileName(p) +
-             "[culift_qq][" + (o.position ? "culift_tx" : "culift_ty") + " * " + str(n) + " + culift_u];");
+             "[culift_sb][culift_qq][" + (o.position ? colOf("culift_u") : rowOf("culift_u")) + "];");
   }
   if (c_.predicate && !all) {
-    out_.say("bool culift_fv[" + str(kColsPerThread) + "];");
+    out_.say("bool culift_fv[" + str(colsPerThread_) + "];");
     out_.say("#pragma unroll");
-    out_.say("for (int culift_u = 0; culift_u < " + str(kColsPerThread) +
-             "; ++culift_u) culift_fv[culift_u] = culift_f[culift_qq][culift_tx * " + str(kColsPerThread) +
-             " + culift_u] != 0;");
+    out_.say("for (int culift_u = 0; culift_u < " + str(colsPerThread_) +
+             "; ++culift_u) culift_fv[culift_u] = culift_f[culift_sb][culift_qq][" + colOf("culift_u") + "] != 0;");
   }
   PrintRewrites r = step_;
   if (c_.predicate && all) r.exprs[c_.predicate] = "true";
@@ -1134,9 +1289,10 @@ void ConvWriter::termStep(bool all) {
 // position operands where the flags say their terms run and the channel operands for the terms some
 // position runs (culift_any, complete since the last barrier: a chunk's terms are marked during the
 // chunk before's products), both loaded before the chunk's products so that their loads overlap
-// them; and it marks the chunk after (culift_aft). After a barrier the registers go to the stages
-// and the first threads fill the freed table with the chunk kTables on. Then every output runs each
-// term of the chunk.
+// them; it marks the chunk after (culift_aft), and the first threads fill the table of the chunk
+// before the current one (culift_fil) with the chunk kTables - 1 on. Then every output runs each
+// term of the chunk, and the registers go to the other stage (with one stage: to it, after a
+// barrier).
 void ConvWriter::chunks() {
   // Registers of the next chunk: each position operand's elements and their flags.
   for (size_t p = 0; p < c_.operands.size(); ++p)
@@ -1149,7 +1305,12 @@ void ConvWriter::chunks() {
       out_.say(std::string(spelling(c_.operands[p].element)) + " culift_w" + str(p) + "[" + str(channelsGathered()) +
                "];");
   out_.say("unsigned culift_wf;  // bit u: this thread read its element u of the next chunk's channel operands");
-  out_.say("int culift_cur = 0;");
+  if (c_.zeroes) {
+    out_.say("int culift_zbad;  // a channel value this thread staged is not finite");
+    out_.say("bool culift_zok;  // every channel value staged is finite: the terms skipped run on zeros");
+  }
+  out_.say("int culift_cur = 0;  // the slot of the chunk in the stages");
+  out_.say("int culift_sb = 0;  // the stage it is in");
   // The first chunk into the stages, the second one marked, every table filled (the position
   // table's last barrier follows the last tile's chunks: nothing reads the stages or the tables now).
   for (unsigned b = 0; b < kTables; ++b) counterTable(str(b), str(b * kTermStep));
@@ -1160,14 +1321,14 @@ void ConvWriter::chunks() {
   out_.say("__syncthreads();");
   gatherPositions("0");
   gatherChannels("0");
-  stagePositions();
-  stageChannels();
-  out_.say("__syncthreads();");
+  stagePositions("0");
+  stageChannels("0");
+  out_.say(stagedBarrier());
   out_.say("#pragma unroll 1");
   CodeWriter::Scope each = out_.open(
       "for (long long culift_q0 = 0; culift_q0 < culift_terms; culift_q0 += " + str(kTermStep) + ")");
-  out_.say("const int culift_nxt = culift_cur == " + str(kTables - 1) + " ? 0 : culift_cur + 1;");
-  out_.say("const int culift_aft = culift_nxt == " + str(kTables - 1) + " ? 0 : culift_nxt + 1;");
+  out_.say("const int culift_nxt = (culift_cur + 1) % " + str(kTables) + ", culift_aft = (culift_cur + 2) % " +
+           str(kTables) + ", culift_fil = (culift_cur + " + str(kTables - 1) + ") % " + str(kTables) + ";");
   out_.say("const bool culift_more = culift_q0 + " + str(kTermStep) + " < culift_terms;");
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
@@ -1176,21 +1337,28 @@ void ConvWriter::chunks() {
     gatherChannels("culift_nxt");
     markPositions("(culift_q0 + " + str(2 * kTermStep) + ")", "culift_aft");
   }
+  // The chunk kTables - 1 on into the slot of the one before the current (the first kTables chunks'
+  // tables are filled before the loop).
+  {
+    CodeWriter::Scope later = out_.open("if (culift_q0 > 0)");
+    counterTable("culift_fil", "(culift_q0 + " + str((kTables - 1) * kTermStep) + ")", true);
+  }
   {
     // A thread whose channels are all beyond the image's (the last channel tile's) has no output
     // to store: it only gathers.
-    CodeWriter::Scope run = out_.open("if (culift_k0 + culift_ty * " + str(kRowsPerThread) + " < culift_kpi)");
+    CodeWriter::Scope run = out_.open("if (culift_k0 + " + rowOf("0") + " < culift_kpi)");
     chunk();
   }
-  out_.say("__syncthreads();  // the chunk's terms are done with the stages and its table");
+  if (stages_ == 1) out_.say("__syncthreads();  // the chunk's terms are done with the stage");
   {
     CodeWriter::Scope more = out_.open("if (culift_more)");
-    stagePositions();
-    stageChannels();
-    counterTable("culift_cur", "(culift_q0 + " + str(kTables * kTermStep) + ")", true);
+    const std::string next = stages_ == 2 ? "culift_sb ^ 1" : "0";
+    stagePositions(next);
+    stageChannels(next);
   }
   out_.say("culift_cur = culift_nxt;");
-  out_.say("__syncthreads();");
+  if (stages_ == 2) out_.say("culift_sb ^= 1;");
+  out_.say(stagedBarrier());
 }
 
 // One chunk of terms in the stages: every output runs each term.
@@ -1206,6 +1374,23 @@ void ConvWriter::chunk() {
     every.otherwise();
     termStep(false);
   };
+  // Where the skipped terms may run on zeros and the chunk's channel values are finite, every term
+  // of a whole chunk runs so (the staged position values of a skipped term are zeros): one run of
+  // the chunk's products with no branch, which the device compiler schedules as one. Other chunks
+  // (an infinite or NaN channel value: rare) take the terms one by one, a loop not unrolled.
+  if (c_.zeroes) {
+    CodeWriter::Scope zeros = out_.open("if (culift_nq == " + str(kTermStep) + " && culift_zok)");
+    out_.say("#pragma unroll");
+    {
+      CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
+      termStep(true);
+    }
+    zeros.otherwise();
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < culift_nq; ++culift_qq)");
+    term();
+    return;
+  }
   CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
   out_.say("#pragma unroll");
   {
@@ -1219,11 +1404,11 @@ void ConvWriter::chunk() {
 }
 
 void ConvWriter::write() {
-  const unsigned threadCols = tp_ / kColsPerThread;
+  const unsigned threadCols = tp_ / colsPerThread_;
   CodeWriter::Scope entry = signature(e_,
                                       {fn_.name + ": " + std::string(culift::name(e_.plan)) + ", " + str(tk_) +
                                        " channels x " + str(tp_) + " positions per block of " + str(e_.threads) +
-                                       " threads, " + str(kRowsPerThread) + " x " + str(kColsPerThread) +
+                                       " threads, " + str(rowsPerThread_) + " x " + str(colsPerThread_) +
                                        " per thread, the terms (" +
                                        [&] {
                                          std::string s;
@@ -1243,12 +1428,8 @@ void ConvWriter::write() {
   out_.say(
       "const long long culift_allpos = ((culift_n0 + culift_kpi - 1) / culift_kpi - culift_img0) * "
       "culift_plane;  // positions of the part's images");
-  // One image whose channel is the first index: the part's channel tiles from culift_first's on.
-  out_.say("const long long culift_kbase = " +
-           (c_.divisor != kNone ? std::string("0") : "culift_first / " + str(tk_) + " * " + str(tk_)) +
-           ";  // the first channel tile's");
-  out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
-           ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
+  const unsigned narrow = tk_;
+  if (wide_) setTile(kWideRows);  // the stages of the wider tile
   sharedTiles();
   // The digits of kTables * kTermStep terms in the counters' trip counts (the innermost first; the
   // outermost takes the rest): the step of a counter table from a chunk to the one kTables after.
@@ -1277,6 +1458,26 @@ void ConvWriter::write() {
   out_.say("const int culift_tx = (int)(threadIdx.x / 32 % " + str(threadCols / 8) +
            " * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x / 32 / " + str(threadCols / 8) +
            " * 4 + threadIdx.x % 32 / 8);  // a warp: 4 x 8 threads");
+  if (!wide_) return tileLoop();
+  out_.say("// Tiles of " + str(kWideRows) +
+           " channels where the channels per image fill them no worse than tiles of " + str(narrow) + ".");
+  CodeWriter::Scope wider = out_.open("if ((culift_kpi + " + str(kWideRows - 1) + ") / " + str(kWideRows) + " * " +
+                                      str(kWideRows) + " <= (culift_kpi + " + str(narrow - 1) + ") / " + str(narrow) +
+                                      " * " + str(narrow) + ")");
+  tileLoop();
+  wider.otherwise();
+  setTile(narrow);
+  tileLoop();
+}
+
+// The loop over the launch's tiles of tk_ channels.
+void ConvWriter::tileLoop() {
+  // One image whose channel is the first index: the part's channel tiles from culift_first's on.
+  out_.say("const long long culift_kbase = " +
+           (c_.divisor != kNone ? std::string("0") : "culift_first / " + str(tk_) + " * " + str(tk_)) +
+           ";  // the first channel tile's");
+  out_.say("const long long culift_tilesK = (culift_kpi - culift_kbase + " + str(tk_ - 1) + ") / " + str(tk_) +
+           ", culift_tilesP = (culift_allpos + " + str(tp_ - 1) + ") / " + str(tp_) + ";");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope tiles = out_.open(
       "for (long long culift_t = (long long)blockIdx.y * gridDim.x + blockIdx.x; culift_t < culift_tilesK * "
