@@ -184,6 +184,8 @@ def main():
     parser.add_argument("--no-batched", action="store_true", help="skip the batched contraction rows")
     parser.add_argument("--no-columns", action="store_true", help="skip the column rows (tensors of 8 GB)")
     parser.add_argument("--no-conv", action="store_true", help="skip the convolution row")
+    parser.add_argument("--only-conv", action="store_true",
+                        help="the convolution row alone (with culift_gpu_bench --only conv)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("torch: no CUDA device", file=sys.stderr)
@@ -210,6 +212,10 @@ def main():
 
     def sets(make, bytes_per_set):
         return [make() for _ in range(sets_for(bytes_per_set))]
+
+    if args.only_conv:
+        conv_baselines(both)
+        return
 
     for n in args.pearson_size or (1024, 4096):
         xs = sets(lambda: (torch.rand(n, n, device=dev) * 2 - 1,), 4 * n * n)
