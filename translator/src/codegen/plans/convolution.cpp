@@ -55,6 +55,8 @@ ThreadTile threadTile(unsigned tileRows) { return tileRows >= 64 ? ThreadTile{ti
 // it takes where the channels per image fill 96s no worse than 64s (96 channels: one tile instead of
 // a tile of 64 and a half-idle one of 32).
 constexpr unsigned kNarrowRows = 64, kWideRows = 96;
+// The most channels a tile of an entry of `rows` channels takes (its stages' size).
+unsigned widestRows(unsigned rows) { return rows == kNarrowRows ? kWideRows : rows; }
 constexpr unsigned kMaxOperands = 4;
 constexpr std::size_t kStaticShared = 48 * 1024;  // the static shared memory a block may take
 constexpr unsigned kMaxLive = 2;
@@ -586,7 +588,7 @@ plans::Decision decide(const Function& f, const KernelAnalysis&) {
   std::vector<PlanEntry> entries;
   for (unsigned rows : {64u, 32u}) {
     const unsigned cols = rows * 2;
-    if (sharedBytes(*conv, rows == kNarrowRows ? kWideRows : rows, cols, 1) <= kStaticShared)
+    if (sharedBytes(*conv, widestRows(rows), cols, 1) <= kStaticShared)
       entries.push_back(plans::makeEntry(f, "_conv" + str(rows) + "x" + str(cols), LoopPlan::Convolution, rows, cols,
                                          rows * cols / (threadTile(rows).rows * threadTile(rows).cols), false));
   }
@@ -617,7 +619,7 @@ class ConvWriter : EntryWriter {
     live_ = std::move(t.live);
     for (VarId v : c_.fixedOrder) inline_.vars[v] = "(" + printWith(inline_, *c_.fixed.at(v)) + ")";
     for (const ConvOperand& o : c_.operands) separable_.push_back(separable(*o.index));
-    stages_ = sharedBytes(c_, wide_ ? kWideRows : tk_, tp_, 2) <= kStaticShared ? 2 : 1;
+    stages_ = sharedBytes(c_, wide_ ? widestRows(tk_) : tk_, tp_, 2) <= kStaticShared ? 2 : 1;
     // Every gathered element of a thread is at one position (threadIdx.x % tp_), and each thread
     // gathers as many elements of every chunk.
     if (e.threads % tp_ != 0 || kTermStep * tp_ % e.threads != 0 || kTermStep * tk_ % e.threads != 0 ||
@@ -1227,25 +1229,22 @@ void ConvWriter::stageChannels(const std::string& stage) {
   out_.say("#pragma unroll");
   CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(channelsGathered()) + "; ++culift_u)");
   out_.say("const int culift_e = threadIdx.x + culift_u * " + str(e_.threads) + ";");
-  if (c_.zeroes) {
-    out_.say("const bool culift_read = (culift_wf >> culift_u) & 1u;");
-    for (size_t p = 0; p < c_.operands.size(); ++p) {
-      const ConvOperand& o = c_.operands[p];
-      if (o.position) continue;
-      const std::string v = "culift_z" + str(p);
-      out_.say("const " + std::string(spelling(o.element)) + " " + v + " = culift_read ? culift_w" + str(p) +
-               "[culift_u] : (" + std::string(spelling(o.element)) + ")0;");
-      out_.say(tileName(p) + "[" + stage + "][culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) +
-               "] = " + v + ";");
-      if (isFloating(o.element)) out_.say("culift_zbad |= !isfinite(" + v + ");");
+  std::optional<CodeWriter::Scope> read;
+  if (c_.zeroes) out_.say("const bool culift_read = (culift_wf >> culift_u) & 1u;");
+  else read.emplace(out_.open("if ((culift_wf >> culift_u) & 1u)"));
+  for (size_t p = 0; p < c_.operands.size(); ++p) {
+    const ConvOperand& o = c_.operands[p];
+    if (o.position) continue;
+    std::string v = "culift_w" + str(p) + "[culift_u]";
+    if (c_.zeroes) {
+      const std::string t(spelling(o.element));
+      out_.say("const " + t + " culift_z" + str(p) + " = culift_read ? " + v + " : (" + t + ")0;");
+      v = "culift_z" + str(p);
     }
-    return;
+    out_.say(tileName(p) + "[" + stage + "][culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) +
+             "] = " + v + ";");
+    if (c_.zeroes && isFloating(o.element)) out_.say("culift_zbad |= !isfinite(" + v + ");");
   }
-  CodeWriter::Scope read = out_.open("if ((culift_wf >> culift_u) & 1u)");
-  for (size_t p = 0; p < c_.operands.size(); ++p)
-    if (!c_.operands[p].position)
-      out_.say(tileName(p) + "[" + stage + "][culift_e % " + str(kTermStep) + "][culift_e / " + str(kTermStep) +
-               "] = culift_w" + str(p) + "[culift_u];");
 }
 
 // The barrier after a chunk's staging; where a skipped term may run on zeros, it also tells the
@@ -1374,28 +1373,16 @@ void ConvWriter::chunk() {
     every.otherwise();
     termStep(false);
   };
-  // Where the skipped terms may run on zeros and the chunk's channel values are finite, every term
-  // of a whole chunk runs so (the staged position values of a skipped term are zeros): one run of
-  // the chunk's products with no branch, which the device compiler schedules as one. Other chunks
-  // (an infinite or NaN channel value: rare) take the terms one by one, a loop not unrolled.
-  if (c_.zeroes) {
-    CodeWriter::Scope zeros = out_.open("if (culift_nq == " + str(kTermStep) + " && culift_zok)");
-    out_.say("#pragma unroll");
-    {
-      CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
-      termStep(true);
-    }
-    zeros.otherwise();
-    out_.say("#pragma unroll 1");
-    CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < culift_nq; ++culift_qq)");
-    term();
-    return;
-  }
-  CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + ")");
+  // A whole chunk's terms unrolled. Where the skipped terms may run on zeros, only a chunk whose
+  // channel values are finite, every term run so (the staged position values of a skipped term are
+  // zeros): one run of the chunk's products with no branch, which the device compiler schedules as
+  // one; other chunks (an infinite or NaN channel value: rare) take the loop below, not unrolled.
+  CodeWriter::Scope whole = out_.open("if (culift_nq == " + str(kTermStep) + (c_.zeroes ? " && culift_zok" : "") + ")");
   out_.say("#pragma unroll");
   {
     CodeWriter::Scope steps = out_.open("for (int culift_qq = 0; culift_qq < " + str(kTermStep) + "; ++culift_qq)");
-    term();
+    if (c_.zeroes) termStep(true);
+    else term();
   }
   whole.otherwise();
   out_.say("#pragma unroll 1");
