@@ -7,6 +7,9 @@
 //             next plane's window per output (9 loads), slabs of P planes;
 // - flat<P>:  lean<P> in every block (tests per thread and plane, not per block; see convFlat);
 // - quad<P>:  flat<P> with four outputs per thread along k, sharing each plane's loads;
+// - pipe<P, D, R>: quad<P> with the block's planes copied into shared memory asynchronously D
+//             planes ahead (R: each thread's window of the newest plane into a ring of registers;
+//             otherwise all three planes' windows read from shared memory per output plane);
 // - lean<P>:  regs<P> with fewer instructions per output (no tests inside the extents, weights in
 //             registers, the plane loop unrolled by three);
 // - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
@@ -357,6 +360,18 @@ template <int T> __device__ __forceinline__ float quadSum(const float (&w)[27], 
   return s;
 }
 
+// The four outputs k0 .. k0 + 3 of a plane whose window is q: a border output (a border plane or
+// row, `edge`, or the row's first or last column) takes its own element.
+__device__ __forceinline__ float4 quadOutputs(const float (&w)[27], const float (&p)[18], const float (&q)[18],
+                                              const float (&r)[18], bool edge, bool first, bool last) {
+  float4 v;
+  v.x = edge || first ? q[7] : quadSum<0>(w, p, q, r);
+  v.y = edge ? q[8] : quadSum<1>(w, p, q, r);
+  v.z = edge ? q[9] : quadSum<2>(w, p, q, r);
+  v.w = edge || last ? q[10] : quadSum<3>(w, p, q, r);
+  return v;
+}
+
 __global__ void __launch_bounds__(256) convQuad(const float* __restrict__ A, const float* __restrict__ wg, int ni,
                                                 int nj, int nk, float* __restrict__ out, int per) {
   const int k0 = (blockIdx.x * kQx + threadIdx.x % kQx) * 4, j = blockIdx.y * kQy + threadIdx.x / kQx;
@@ -374,13 +389,7 @@ __global__ void __launch_bounds__(256) convQuad(const float* __restrict__ A, con
   quadWindow(A, c, row, count, b);
   // The four outputs of plane z (window q): a border output takes its own element.
   auto store = [&](int z, long long at, const float(&p)[18], const float(&q)[18], const float(&r)[18]) {
-    const bool edge = jEdge || z == 0 || z == ni - 1;
-    float4 v;
-    v.x = edge || first ? q[7] : quadSum<0>(w, p, q, r);
-    v.y = edge ? q[8] : quadSum<1>(w, p, q, r);
-    v.z = edge ? q[9] : quadSum<2>(w, p, q, r);
-    v.w = edge || last ? q[10] : quadSum<3>(w, p, q, r);
-    *reinterpret_cast<float4*>(out + at) = v;
+    *reinterpret_cast<float4*>(out + at) = quadOutputs(w, p, q, r, jEdge || z == 0 || z == ni - 1, first, last);
   };
   int i = z0;
 #pragma unroll 1
@@ -400,6 +409,131 @@ __global__ void __launch_bounds__(256) convQuad(const float* __restrict__ A, con
 #pragma unroll
     for (int t = 0; t < 18; ++t) a[t] = b[t], b[t] = d[t];
   }
+}
+
+// pipe<P, D, R>: quad<P>'s four outputs per thread along k, the block's planes copied into shared
+// memory by asynchronous 16-byte copies D planes ahead (a ring of planes of the 8 x 128 tile and
+// its halo, 10 rows x 136 columns). R: each thread's window of the newest plane read from shared
+// memory into a registers' ring of three planes (D + 1 planes in shared memory); otherwise all
+// three planes' windows read from shared memory for each output plane (D + 3 planes). One barrier
+// per plane. Needs nk a multiple of 4.
+constexpr int kPx = 32, kPy = 8, kPRows = kPy + 2, kPCols = kPx * 4 + 8, kPChunks = kPRows * kPCols / 4;
+
+__device__ __forceinline__ void cpAsync16(unsigned dst, const float* src, bool in) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(in ? 16 : 0));
+}
+__device__ __forceinline__ void cpCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> __device__ __forceinline__ void cpWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// A thread's share of a plane's copy: chunks threadIdx.x and threadIdx.x + 256 of the tile.
+struct PipeChunks {
+  long long off[2];  // element offsets within a plane
+  unsigned at[2];    // byte offsets within a tile
+  bool in[2];        // inside the (j, k) extents
+  __device__ PipeChunks(int j0, int k0, int nj, int nk) {
+#pragma unroll
+    for (int c = 0; c < 2; ++c) {
+      const int e = threadIdx.x + 256 * c, y = e / (kPCols / 4), x = e % (kPCols / 4);
+      const int jj = j0 - 1 + y, kk = k0 - 4 + 4 * x;
+      in[c] = e < kPChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
+      off[c] = in[c] ? (long long)jj * nk + kk : 0;
+      at[c] = 16u * e;
+    }
+  }
+  // Copies plane z into the tile at shared address `tile` (a chunk outside the array: zeros), then
+  // commits the group (an empty one past the slab, so that the groups stay counted).
+  __device__ __forceinline__ void copy(const float* __restrict__ A, long long plane, int z, int zEnd, int ni,
+                                       unsigned tile) const {
+    if (z < zEnd) {
+      const bool zin = z >= 0 && z < ni;
+      const float* base = A + (zin ? (long long)z * plane : 0);
+      cpAsync16(tile + at[0], base + off[0], zin && in[0]);
+      if (threadIdx.x + 256 < kPChunks) cpAsync16(tile + at[1], base + off[1], zin && in[1]);
+    }
+    cpCommit();
+  }
+};
+
+__device__ __forceinline__ void pipeWindow(const float* tile, int ty, int tx, float (&dst)[18]) {
+#pragma unroll
+  for (int dj = 0; dj < 3; ++dj) {
+    const float* r = tile + (ty + dj) * kPCols + 4 + 4 * tx;
+    const float4 m = *reinterpret_cast<const float4*>(r);
+    dst[dj * 6] = r[-1], dst[dj * 6 + 1] = m.x, dst[dj * 6 + 2] = m.y, dst[dj * 6 + 3] = m.z;
+    dst[dj * 6 + 4] = m.w, dst[dj * 6 + 5] = r[4];
+  }
+}
+
+template <int D, bool R> __global__ void __launch_bounds__(256, R ? 3 : 4)
+    convPipe(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk, float* __restrict__ out,
+             int per) {
+  constexpr int S = R ? D + 1 : D + 3, kTile = kPRows * kPCols;
+  __shared__ __align__(16) float ring[S * kTile];
+  const int tx = threadIdx.x % kPx, ty = threadIdx.x / kPx;
+  const int k0 = blockIdx.x * kPx * 4, j0 = blockIdx.y * kPy, k = k0 + 4 * tx, j = j0 + ty;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (z0 >= z1) return;
+  float w[27];
+#pragma unroll
+  for (int t = 0; t < 27; ++t) w[t] = wg[t];
+  const long long plane = (long long)nj * nk;
+  const PipeChunks chunks(j0, k0, nj, nk);
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
+  // Plane p in slot (p - z0 + 1) % S.
+  auto slot = [&](int p) { return (p - z0 + 1) % S; };
+#pragma unroll
+  for (int d = 0; d < D; ++d) chunks.copy(A, plane, z0 - 1 + d, z1 + 1, ni, base + 4u * kTile * d);
+  const bool live = j < nj && k < nk, jEdge = j == 0 || j == nj - 1, first = k == 0, last = k + 4 == nk;
+  float* const o = out + (long long)j * nk + k;
+  auto arrive = [&](int p) {  // plane p readable; the copy of plane p + D started
+    cpWait<D - 1>();
+    __syncthreads();
+    chunks.copy(A, plane, p + D, z1 + 1, ni, base + 4u * kTile * slot(p + D));
+  };
+  auto store = [&](int z, const float(&p)[18], const float(&q)[18], const float(&r)[18]) {
+    if (live)
+      *reinterpret_cast<float4*>(o + z * plane) = quadOutputs(w, p, q, r, jEdge || z == 0 || z == ni - 1, first, last);
+  };
+  if constexpr (R) {
+    float a[18], b[18], c[18];
+    arrive(z0 - 1);
+    pipeWindow(ring + kTile * slot(z0 - 1), ty, tx, a);
+    arrive(z0);
+    pipeWindow(ring + kTile * slot(z0), ty, tx, b);
+    int i = z0;
+#pragma unroll 1
+    for (; i + 3 <= z1; i += 3) {
+      arrive(i + 1);
+      pipeWindow(ring + kTile * slot(i + 1), ty, tx, c);
+      store(i, a, b, c);
+      arrive(i + 2);
+      pipeWindow(ring + kTile * slot(i + 2), ty, tx, a);
+      store(i + 1, b, c, a);
+      arrive(i + 3);
+      pipeWindow(ring + kTile * slot(i + 3), ty, tx, b);
+      store(i + 2, c, a, b);
+    }
+    for (; i < z1; ++i) {
+      arrive(i + 1);
+      pipeWindow(ring + kTile * slot(i + 1), ty, tx, c);
+      store(i, a, b, c);
+#pragma unroll
+      for (int t = 0; t < 18; ++t) a[t] = b[t], b[t] = c[t];
+    }
+  } else {
+    arrive(z0 - 1);
+    arrive(z0);
+#pragma unroll 1
+    for (int i = z0; i < z1; ++i) {
+      arrive(i + 1);
+      float a[18], b[18], c[18];
+      pipeWindow(ring + kTile * slot(i - 1), ty, tx, a);
+      pipeWindow(ring + kTile * slot(i), ty, tx, b);
+      pipeWindow(ring + kTile * slot(i + 1), ty, tx, c);
+      store(i, a, b, c);
+    }
+  }
+  cpWait<0>();
 }
 
 __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long long n4) {
@@ -458,9 +592,19 @@ int main() {
   // Each variant's (j, k) plane of blocks: quad<P> takes four outputs per thread along k.
   const dim3 quadPlane((nk / 4 + kQx - 1) / kQx, (nj + kQy - 1) / kQy);
   using Variant = void (*)(const float*, const float*, int, int, int, float*, int);
-  const std::tuple<const char*, Variant, dim3> variants[] = {{"quad", convQuad, quadPlane}, {"flat", convFlat, plane},
-                                                             {"lean", convLean, plane},     {"regs", convRegs, plane},
-                                                             {"smem", convSmem, plane},     {"both", convBoth, plane}};
+  const dim3 pipePlane((nk / 4 + kPx - 1) / kPx, (nj + kPy - 1) / kPy);
+  const std::tuple<const char*, Variant, dim3> variants[] = {{"pipe<P,1,r>", convPipe<1, true>, pipePlane},
+                                                             {"pipe<P,2,r>", convPipe<2, true>, pipePlane},
+                                                             {"pipe<P,3,r>", convPipe<3, true>, pipePlane},
+                                                             {"pipe<P,1,s>", convPipe<1, false>, pipePlane},
+                                                             {"pipe<P,2,s>", convPipe<2, false>, pipePlane},
+                                                             {"pipe<P,3,s>", convPipe<3, false>, pipePlane},
+                                                             {"quad", convQuad, quadPlane},
+                                                             {"flat", convFlat, plane},
+                                                             {"lean", convLean, plane},
+                                                             {"regs", convRegs, plane},
+                                                             {"smem", convSmem, plane},
+                                                             {"both", convBoth, plane}};
   for (const auto& [name, fn, blocks] : variants)
     for (int per : {4, 8, 16, 32, 64}) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
@@ -469,7 +613,7 @@ int main() {
       const double ms = median([&] { f<<<grid, block>>>(A, w, ni, nj, nk, out, per); });
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
-      std::printf("%-4s<%2d> grid z %4u      %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+      std::printf("%-11s<%2d> grid z %4u %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
                   8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
     }
   return 0;

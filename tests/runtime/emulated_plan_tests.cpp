@@ -73,6 +73,9 @@ void Skew_win3d4(const double*, const double*, int, int, int, double*, long long
                  long long, long long, long long);
 void Skew_win3d(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
                 long long, long long, long long);
+void SkewF_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void SkewF_win3d4(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                  long long, long long, long long);
 // Row reductions (tests/runtime/data/loop_plan_kernels.hpp), min/max rows
 // (extremum_kernels.hpp) and scans (scan_kernels.hpp): entries of warps.
 void RowSum_kernel(const float*, int, float*, long long);
@@ -459,6 +462,23 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Skew_win3d4(a.data(), b.data(), ni, nj, nk, quads.data(), ni, nj, nk, 0, n, n, n); });
     CHECK(sameBits(quads, want));
+  }
+  // The same in floats: four outputs a thread take both arrays' planes through shared memory
+  // (tiles of 8 and 9 rows, 136 and 128 columns), element by element where a group of four crosses
+  // an end of an array or the rows are not aligned (nk 37, 70), in 16-byte groups otherwise.
+  for (const auto& [ni, nj, nk, slabs] :
+       {std::tuple{1, 1, 1, 1u}, std::tuple{3, 2, 4, 1u}, std::tuple{13, 9, 37, 1u}, std::tuple{13, 9, 40, 4u},
+        std::tuple{21, 5, 70, 2u}, std::tuple{9, 11, 136, 3u}}) {
+    INFO("SkewF " << ni << " x " << nj << " x " << nk << ", " << slabs << " slabs");
+    const std::size_t count = static_cast<std::size_t>(ni) * nj * nk;
+    const std::vector<float> a = values<float>(count, 17), b = values<float>(count, 18);
+    std::vector<float> want(count, -7.0f), got(count, -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { SkewF_kernel(a.data(), b.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    const auto n = static_cast<long long>(count);
+    culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 8), slabs), dim3(256, 1, 1),
+                         [&] { SkewF_win3d4(a.data(), b.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n, n); });
+    CHECK(sameBits(got, want));
   }
 }
 

@@ -707,6 +707,11 @@ const std::vector<StencilSpec>& stencilSpecs() {
          return std::vector{array(S::F64, ni * nj * nk), array(S::F64, ni * nj * nk), scalar(asInt(ni)),
                             scalar(asInt(nj)), scalar(asInt(nk))};
        }},
+      {"SkewF", LoopPlan::Stencil3DWindows,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), array(S::F32, ni * nj * nk), scalar(asInt(ni)),
+                            scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
   };
   return all;
 }
@@ -720,7 +725,8 @@ std::vector<Extent> stencilExtents(unsigned rank) {
     if (!smallOnly()) out.push_back({2048, 2050, 1, 0});
     return out;
   }
-  std::vector<Extent> out = {{1, 1, 1, 0}, {3, 3, 3, 1}, {2, 9, 33, 0}, {17, 8, 32, 1}, {40, 37, 70, 0}};
+  std::vector<Extent> out = {{1, 1, 1, 0},   {3, 3, 3, 1},    {2, 9, 33, 0},
+                             {17, 8, 32, 1}, {40, 37, 70, 0}, {21, 19, 136, 0}};
   if (!smallOnly()) {
     out.push_back({130, 20, 70, 1});
     out.push_back({64, 64, 64, 0});

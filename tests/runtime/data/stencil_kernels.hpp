@@ -86,3 +86,15 @@ CULIFT_KERNEL double Skew(const double* A, const double* B, int ni, int nj, int 
   for (int dj = -1; dj <= 0; ++dj) s -= 0.5 * B[c + dj * nk];
   return s;
 }
+
+// Skew in floats: four outputs a thread take the planes through shared memory (two arrays, a
+// halo of columns -2 .. +1 and of rows -1 .. 0).
+CULIFT_KERNEL float SkewF(const float* A, const float* B, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i + 2 >= ni || j < 1 || k < 2 || k + 1 >= nk) return B[c];
+  float s = 0.0f;
+  for (int di = 0; di <= 2; ++di)
+    for (int dk = -2; dk <= 1; ++dk) s += A[c + di * nj * nk + dk] * (float)(3 * di + dk);
+  for (int dj = -1; dj <= 0; ++dj) s -= 0.5f * B[c + dj * nk];
+  return s;
+}

@@ -37,6 +37,8 @@ constexpr unsigned kPlanesPerStep = 4;           // 3-D: planes of one unrolled 
 constexpr std::int64_t kMaxWindow = 16;          // iterations of one window loop at most
 constexpr unsigned kWindowColumns = 4;  // 3-D, windows in registers: outputs along k a thread of <f>_win3d4 takes
 constexpr std::int64_t kMaxWindowRegisters = 128;  // ... and the registers its windows may take
+constexpr unsigned kStages = 4;  // <f>_win3d4 through shared memory: planes of a staged array's ring of tiles
+constexpr std::int64_t kMaxStagedBytes = 40 * 1024;  // ... and the static shared memory they may take
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -717,7 +719,12 @@ class WindowWriter : EntryWriter {
 
  public:
   WindowWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, const Stencil& st)
-      : EntryWriter(module, fn, out, false), e_(e), st_(st), halo_(haloText(st)), cols_(e.tileCols / kTileCols) {}
+      : EntryWriter(module, fn, out, false),
+        e_(e),
+        st_(st),
+        halo_(haloText(st)),
+        cols_(e.tileCols / kTileCols),
+        staged_(stagedInShared()) {}
 
   void write() {
     helper();
@@ -793,7 +800,77 @@ class WindowWriter : EntryWriter {
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
                                     helperName() + "(" + params + "int culift_slot, int culift_col, " +
                                     printer_.parameterList() + ")");
-    printBody(r, *fn_.body);
+    speculated_ = staged_ && !outputVector().empty() && speculatable(r);
+    if (!speculated_) {
+      printBody(r, *fn_.body);
+      return;
+    }
+    // Guards that return early become selects at the end: the body runs whole for every output,
+    // so that a thread's outputs are one stretch of code without branches.
+    std::string chain;
+    std::size_t guards = 0;
+    const std::string t(spelling(fn_.returnType.scalar));
+    for (const StmtPtr& c : fn_.body->stmts) {
+      if (const Expr* value = guardReturn(*c)) {
+        const std::string m = str(guards++);
+        out_.say("const bool culift_e" + m + " = " + printWith(r, *c->cond) + ";  // returns early");
+        out_.say("const " + t + " culift_v" + m + " = " + printWith(r, *value) + ";");
+        chain += "culift_e" + m + " ? culift_v" + m + " : ";
+      } else if (c.get() == fn_.body->stmts.back().get()) {
+        out_.say("return " + chain + "(" + printWith(r, *c->expr) + ");");
+      } else {
+        printWith(r, *c);
+      }
+    }
+  }
+
+  // The value of `if (cond) return value;` (no else; the return alone or in a block of its own).
+  static const Expr* guardReturn(const Stmt& s) {
+    if (s.kind != StmtKind::If || s.otherwise || !s.then) return nullptr;
+    const Stmt* r = s.then.get();
+    if (r->kind == StmtKind::Block && r->stmts.size() == 1) r = r->stmts[0].get();
+    return r->kind == StmtKind::Return && r->expr ? r->expr.get() : nullptr;
+  }
+
+  // Whether every output may run the whole body, its early returns taken as selects at the end:
+  // the body's top level is statements, guards `if (cond) return value;` and a last `return`; it
+  // reads memory only where the reads take registers, writes only variables, calls nothing but math
+  // functions, and loops only over windows (constant bounds), so that running what an early
+  // return would skip changes nothing the output sees and cannot fault.
+  bool speculatable(const PrintRewrites& r) const {
+    const Stmt& body = *fn_.body;
+    if (body.kind != StmtKind::Block || body.stmts.empty()) return false;
+    const Stmt& last = *body.stmts.back();
+    if (last.kind != StmtKind::Return || !last.expr) return false;
+    std::set<const Stmt*> windows(st_.windowLoops.begin(), st_.windowLoops.end());
+    bool pure = true;
+    for (const StmtPtr& c : body.stmts) {
+      if (guardReturn(*c) || c.get() == &last) continue;
+      forEachStmt(*c, [&](const Stmt& s) {
+        switch (s.kind) {
+          case StmtKind::Block:
+          case StmtKind::Decl:
+          case StmtKind::ExprStmt:
+          case StmtKind::If:
+          case StmtKind::Null: break;
+          case StmtKind::For: pure = pure && windows.count(&s) > 0; break;
+          default: pure = false;  // returns inside, other loops, switches, jumps
+        }
+      });
+    }
+    forEachExpr(body, [&](const Expr& e) {
+      switch (e.kind) {
+        case ExprKind::Subscript: pure = pure && r.exprs.count(&e) > 0; break;
+        case ExprKind::Assign:
+        case ExprKind::CompoundAssign:
+        case ExprKind::IncDec: pure = pure && assignmentTarget(e)->kind == ExprKind::VarRef; break;
+        case ExprKind::Call:
+        case ExprKind::Assert:
+        case ExprKind::AtomicRmw: pure = false; break;
+        default: break;
+      }
+    });
+    return pure;
   }
 
   std::string arrayNames() const {
@@ -848,6 +925,111 @@ class WindowWriter : EntryWriter {
     return {std::move(rows), std::move(cols)};
   }
 
+  // ---- the planes through shared memory (`staged_`) ----
+  // A block's tile of a staged array's plane: the rows of its outputs and their halo, the columns
+  // from the halo's first offset to past its last, each end taken out to a 16-byte group of the
+  // block's first output (a multiple of 4 columns from it), so that every group lies in one row.
+  std::int64_t tileRows(std::size_t p) const { return kWarps + width(p, 1) - 1; }
+  std::int64_t tileFirstCol(std::size_t p) const { return lo(p, 2) - (((lo(p, 2) % 4) + 4) % 4); }
+  std::int64_t tileColumns(std::size_t p) const {
+    const std::int64_t end = static_cast<std::int64_t>(e_.tileCols) + st_.arrays[p].hi[2];  // past the last column
+    return (end + 3 - (((end + 3) % 4) + 4) % 4) - tileFirstCol(p);
+  }
+  std::int64_t tileElements(std::size_t p) const { return tileRows(p) * tileColumns(p); }
+  std::string shared(std::size_t p) const { return "culift_sh" + str(p); }
+
+  // Whether the planes go through shared memory: four outputs a thread, every staged array of
+  // 4-byte elements read in 16-byte groups along k, the same halo along i for all, and their rings
+  // of kStages tiles within kMaxStagedBytes.
+  bool stagedInShared() const {
+    if (cols_ != kWindowColumns || e_.threads != kThreads) return false;
+    std::int64_t bytes = 0;
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
+      if (vectorType(p).empty() || lo(p, 0) != lo(0, 0) || st_.arrays[p].hi[0] != st_.arrays[0].hi[0]) return false;
+      bytes += kStages * tileElements(p) * 4;
+    }
+    return bytes <= kMaxStagedBytes;
+  }
+
+  // A thread's 16-byte groups of a tile: groups threadIdx.x, + 256, ... of the tile's groups in
+  // row-major order.
+  std::size_t groups(std::size_t p) const { return static_cast<std::size_t>(tileElements(p) / 4); }
+  std::size_t groupsPerThread(std::size_t p) const { return (groups(p) + kThreads - 1) / kThreads; }
+
+  // Each of the thread's groups of array p's tile: its first element's offset from the tile's first
+  // element in a plane (culift_qo<p>), and its place in the tile (culift_qs<p>); then the planes
+  // whose groups of the thread all lie in the array, 16-byte aligned: culift_pin<p>0 through
+  // culift_pin<p>1 (none where the rows are not so aligned or the planes do not step forward).
+  void groupOffsets(std::size_t p) {
+    const std::string c = "culift_c" + str(p), g = str(groupsPerThread(p)), P = str(p);
+    const std::string perRow = str(static_cast<std::size_t>(tileColumns(p) / 4));
+    out_.say("long long culift_qo" + P + "[" + g + "];  // the thread's groups of the tile: their first elements");
+    out_.say("int culift_qs" + P + "[" + g + "];  // ... and their places in the tile");
+    out_.say("int culift_pin" + P + "0, culift_pin" + P + "1;");
+    CodeWriter::Scope range = out_.open("");
+    out_.say(
+        "long long culift_ql = 0x7fffffffffffffffLL, culift_qh = -0x7fffffffffffffffLL - 1;  // the least and the greatest");
+    {
+      out_.say("#pragma unroll");
+      CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + g + "; ++culift_g)");
+      out_.say("const int culift_q = threadIdx.x + " + str(kThreads) + " * culift_g, culift_y = culift_q / " + perRow +
+               ", culift_x = culift_q - culift_y * " + perRow + ";");
+      out_.say("culift_qo" + P + "[culift_g] = " + c + "b + " + c + "1 * (long long)culift_y + 4 * culift_x;");
+      out_.say("culift_qs" + P + "[culift_g] = culift_y * " + str(static_cast<std::size_t>(tileColumns(p))) +
+               " + 4 * culift_x;");
+      CodeWriter::Scope mine = out_.open("if (culift_q < " + str(groups(p)) + ")");
+      out_.say("culift_ql = min(culift_ql, culift_qo" + P + "[culift_g]);");
+      out_.say("culift_qh = max(culift_qh, culift_qo" + P + "[culift_g]);");
+    }
+    out_.say("culift_planes_inside(" + c + "v, culift_ql, culift_qh, " + c + "0, " + lengthOf(p) + ", culift_pin" + P +
+             "0, culift_pin" + P + "1);");
+  }
+
+  // The copy of the tiles of ring plane `n` (an int expression: plane z0 + the halo's first offset
+  // + n of each staged array) into stage n % kStages, started where the slab reads that plane, then
+  // the group committed (an empty group otherwise, so that every thread's groups stay counted).
+  // Where the thread's groups lie in the array, aligned: one asynchronous 16-byte copy each;
+  // otherwise element by element, an element outside the array as zero (as the loads from global
+  // memory take it).
+  void copyPlanes(const std::string& n) {
+    CodeWriter::Scope planes = out_.open("if ((" + n + ") < culift_np)", "the slab reads this plane");
+    for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
+      const std::string c = "culift_c" + str(p), a = name(st_.arrays[p].array), t = element(p), P = str(p);
+      CodeWriter::Scope copy = out_.open("");
+      out_.say("const int culift_pl = culift_z0 + " + literal(lo(p, 0)) + " + (" + n + ");  // the plane");
+      out_.say("const long long culift_pe = " + c + "0 * (long long)culift_pl;  // its first element");
+      out_.say(t + "* const culift_st = " + shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) + "u * " +
+               str(static_cast<std::size_t>(tileElements(p))) + ";");
+      auto groupLoop = [&](const std::string& body) {
+        out_.say("#pragma unroll");
+        CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + str(groupsPerThread(p)) +
+                                           "; ++culift_g)");
+        if (groups(p) % kThreads != 0)
+          out_.say("if (culift_g == " + str(groupsPerThread(p) - 1) +
+                   " && threadIdx.x >= " + str(groups(p) % kThreads) + ") break;");
+        out_.say(body);
+      };
+      CodeWriter::Scope inside = out_.open("if (culift_pl >= culift_pin" + P + "0 && culift_pl <= culift_pin" + P +
+                                           "1)");
+      groupLoop("culift_copy_async16(culift_st + culift_qs" + P + "[culift_g], " + a + " + (culift_qo" + P +
+                "[culift_g] + culift_pe), 16);");
+      inside.otherwise();
+      groupLoop("culift_copy_group4(culift_st + culift_qs" + P + "[culift_g], " + a + ", culift_qo" + P +
+                "[culift_g] + culift_pe, " + lengthOf(p) + ");");
+    }
+    planes.close();
+    out_.say("culift_copy_commit();");
+  }
+
+  // Ring plane `n` readable by every thread (its copy done, the block past the barrier), and the
+  // copy of ring plane n + kStages - 1 started into the stage whose plane every thread read before
+  // the barrier.
+  void arrive(const std::string& n) {
+    out_.say("culift_copy_wait<" + str(kStages - 2) + ">();");
+    out_.say("__syncthreads();");
+    copyPlanes("(" + n + ") + " + str(kStages - 1));
+  }
+
   // The 16-byte vector of array p's 4-byte elements (float4, int4, uint4), or "" where its rows
   // are not read so: a thread of four outputs along k whose array steps by one element along k.
   std::string vectorType(std::size_t p) const {
@@ -873,10 +1055,9 @@ class WindowWriter : EntryWriter {
 
   // A row of array p's window from its 16-byte groups and the scalars beside them: `row`, the
   // element of the thread's first output in that row (aligned to 16 bytes).
-  void vectorRow(std::size_t p, const std::string& slot) {
-    const std::string a = name(st_.arrays[p].array), v = vectorType(p);
-    out_.say("const " + element(p) + "* culift_r = " + a + " + (culift_e + culift_c" + str(p) +
-             "1 * (long long)(culift_dj + " + literal(lo(p, 1)) + "));  // the row at the thread's first output");
+  void vectorRow(std::size_t p, const std::string& slot, const std::string& row) {
+    const std::string v = vectorType(p);
+    out_.say("const " + element(p) + "* culift_r = " + row + ";  // the row at the thread's first output");
     for (std::int64_t col = 0; col < columns(p); ++col) {
       const std::int64_t o = col + lo(p, 2);
       const std::string target = regs(p) + "[" + slot + "][culift_dj][" + std::to_string(col) + "] = ";
@@ -922,7 +1103,9 @@ class WindowWriter : EntryWriter {
       out_.say("#pragma unroll");
       CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
                                          str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
-      vectorRow(p, slot);
+      vectorRow(p, slot,
+                name(st_.arrays[p].array) + " + (culift_e + " + c + "1 * (long long)(culift_dj + " + literal(lo(p, 1)) +
+                    "))");
       rows.close();
       groups.otherwise("} else if (" + inside + ") {  // the window lies in the array");
       loads(false);
@@ -936,22 +1119,55 @@ class WindowWriter : EntryWriter {
     loads(true);
   }
 
+  // Ring plane `n` of array p from its stage in shared memory into register plane `slot`.
+  void loadStaged(std::size_t p, const std::string& slot, const std::string& n) {
+    CodeWriter::Scope load = out_.open("");
+    out_.say("const " + element(p) + "* const culift_st = " + shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) +
+             "u * " + str(static_cast<std::size_t>(tileElements(p))) + " + culift_ty * " +
+             str(static_cast<std::size_t>(tileColumns(p))) + " + (" + str(kWindowColumns) + " * culift_tx - (" +
+             std::to_string(tileFirstCol(p)) + "));  // the thread's first output in the tile's first row");
+    out_.say("#pragma unroll");
+    CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
+                                       str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
+    vectorRow(p, slot, "culift_st + culift_dj * " + str(static_cast<std::size_t>(tileColumns(p))));
+  }
+
   // The planes of the block's slab, each thread's outputs from its windows: the halo's first planes,
   // then steps of ring() planes; each plane i of a step loads plane i + the halo's last offset of
   // every staged array, then runs the thread's outputs of plane i.
   void walk(const std::string& leading, const std::array<std::string, 3>& n) {
     const std::size_t h = static_cast<std::size_t>(halo()), r = ring();
-    for (std::size_t q = 0; q < h; ++q)
-      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-        loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
+    if (staged_) {
+      out_.say("const int culift_np = culift_z1 - culift_z0 + " + str(h) + ";  // ring planes the slab reads");
+      for (unsigned q = 0; q + 1 < kStages; ++q) copyPlanes(str(q));
+      for (std::size_t q = 0; q < h; ++q) {
+        arrive(str(q));
+        for (std::size_t p = 0; p < st_.arrays.size(); ++p) loadStaged(p, str(q), str(q));
+      }
+    } else {
+      for (std::size_t q = 0; q < h; ++q)
+        for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+          loadPlane(p, str(q), "culift_z0 + " + literal(lo(p, 0) + static_cast<std::int64_t>(q)));
+    }
     CodeWriter::Scope slab = slabSteps(out_, r);
     out_.say("#pragma unroll  // plane culift_s + t + (the halo's last offset) into slot (t + " + str(h) + ") % " +
              str(r));
     CodeWriter::Scope step = out_.open("for (int culift_t = 0; culift_t < " + str(r) + "; ++culift_t)");
     out_.say("const int culift_i = culift_s + culift_t;");
     out_.say("if (culift_i >= culift_z1) break;");
-    for (std::size_t p = 0; p < st_.arrays.size(); ++p)
-      loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
+    if (staged_) {
+      out_.say("const int culift_n = culift_i - culift_z0 + " + str(h) + ";  // its last plane's in the ring");
+      arrive("culift_n");
+      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+        loadStaged(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_n");
+    } else {
+      for (std::size_t p = 0; p < st_.arrays.size(); ++p)
+        loadPlane(p, "(culift_t + " + str(h) + ") % " + str(r), "culift_i + " + literal(st_.arrays[p].hi[0]));
+    }
+    // With the planes in shared memory every thread of the block takes part in the copies and
+    // barriers; those past the extents compute nothing.
+    std::optional<CodeWriter::Scope> live;
+    if (staged_) live.emplace(out_.open("if (culift_j < culift_nj && culift_k < culift_nk)"));
     if (cols_ == 1) {
       out_.say(perOutputStatement(fn_, {"culift_i", "culift_j", "culift_k"}, n, helperName(), leading + "culift_t, 0"));
       return;
@@ -979,6 +1195,10 @@ class WindowWriter : EntryWriter {
     for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
     out_.say(t + " " + values + ";");
     for (unsigned u = 0; u < cols_; ++u) {
+      if (speculated_) {  // an output past the row runs too, and is not stored
+        out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
+        continue;
+      }
       CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
       out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
     }
@@ -1017,7 +1237,12 @@ class WindowWriter : EntryWriter {
              str(cols_) + ", culift_j = blockIdx.y * " + str(kWarps) + " + threadIdx.x / " + str(kTileCols) +
              ";  // the thread's first output along k");
     blockSlab(out_);
-    CodeWriter::Scope inside = out_.open("if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
+    if (staged_)
+      out_.say("const int culift_tx = threadIdx.x % " + str(kTileCols) + ", culift_ty = threadIdx.x / " +
+               str(kTileCols) + ";");
+    CodeWriter::Scope inside = out_.open(
+        staged_ ? "if (culift_z0 < culift_z1)"
+                : "if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
     if (!outputVector().empty())
       out_.say("const bool culift_ov = (culift_nk & 3) == 0 && (reinterpret_cast<unsigned long long>(" +
                params_.outName + ") & 15) == 0;  // the outputs' rows in 16-byte groups");
@@ -1029,6 +1254,22 @@ class WindowWriter : EntryWriter {
                ": a ring of planes x rows x columns of the thread's windows");
       out_.say("const long long " + c + "0 = " + polyText(a.coefficient[0]) + ", " + c +
                "1 = " + polyText(a.coefficient[1]) + ";  // a plane's elements, a row's");
+      leading += regs(p) + ", ";
+      if (staged_) {
+        out_.say("__shared__ __align__(16) " + element(p) + " " + shared(p) + "[" +
+                 str(static_cast<std::size_t>(kStages * tileElements(p))) + "];  // " + name(a.array) + ": a ring of " +
+                 str(kStages) + " planes of the block's tile, " + str(static_cast<std::size_t>(tileRows(p))) +
+                 " rows x " + str(static_cast<std::size_t>(tileColumns(p))) + " columns");
+        out_.say("const long long " + c + "b = " + polyText(a.base) + " + " + c + "1 * (long long)((int)blockIdx.y * " +
+                 str(kWarps) + " + " + literal(lo(p, 1)) + ") + " + polyText(a.coefficient[2]) +
+                 " * (long long)((int)blockIdx.x * " + str(e_.tileCols) + " + " + literal(tileFirstCol(p)) +
+                 ");  // the tile's first element in plane 0");
+        out_.say("const bool " + c + "v = (" + c + "0 & 3) == 0 && (" + c +
+                 "1 & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(a.array) +
+                 ") / 4 + (unsigned long long)" + c + "b) & 3) == 0;  // the tiles' rows in aligned 16-byte groups");
+        groupOffsets(p);
+        continue;
+      }
       out_.say("const long long " + c + "o = " + polyText(a.base) + " + " + c + "1 * (long long)culift_j + " +
                polyText(a.coefficient[2]) + " * (long long)culift_k;  // the thread's element of plane 0");
       out_.say("const long long " + c + "in0 = -((" + c + "1 < 0 ? " + c + "1 * " + literal(a.hi[1]) + " : " + c +
@@ -1041,7 +1282,6 @@ class WindowWriter : EntryWriter {
                  "1 & 3) == 0 && ((reinterpret_cast<unsigned long long>(" + name(a.array) +
                  ") / 4 + (unsigned long long)" + c +
                  "o) & 3) == 0;  // the thread's first outputs' elements 16-byte aligned in every row");
-      leading += regs(p) + ", ";
     }
     for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
       loadUniform(q);
@@ -1083,7 +1323,9 @@ class WindowWriter : EntryWriter {
   const PlanEntry& e_;
   const Stencil& st_;
   const std::string halo_;
-  const unsigned cols_;  // outputs along k per thread
+  const unsigned cols_;      // outputs along k per thread
+  const bool staged_;        // the planes through shared memory
+  bool speculated_ = false;  // every output runs the whole body (helper() decides)
 };
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
