@@ -753,6 +753,69 @@ TEST_CASE("loop plans: stencils over rows and planes of literal size", "[loop-pl
   CHECK(store.loopPlanReason == "y is written at another index than the output's own");
 }
 
+TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through shared memory", "[loop-plan][stencil]") {
+  // Conv: a pure body; its early return becomes a select and the four outputs run unguarded.
+  // Quot: an integer quotient by a parameter (undefined by zero) keeps the branch. Loaded: a read
+  // of a third array outside the windows keeps it too. Wide: doubles keep the loads from global
+  // memory.
+  const std::string conv =
+      "  const int c = (i * nj + j) * nk + k;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
+      "  float s = 0.0f;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
+      "      for (int dk = -1; dk <= 1; ++dk) s += w[(di + 1) * 9 + (dj + 1) * 3 + dk + 1] * A[c + (di * nj + dj) * nk + dk];\n";
+  TranslateResult r = lift(
+      "CULIFT_KERNEL float Conv(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {\n" +
+      conv +
+      "  return s;\n}\n"
+      "CULIFT_KERNEL float Quot(const float* A, const float* w, int ni, int nj, int nk, int q, int i, int j, int k) {\n" +
+      conv +
+      "  return s + (float)(k / q);\n}\n"
+      "CULIFT_KERNEL float Loaded(const float* A, const float* w, const float* b, int ni, int nj, int nk, int i, int j, "
+      "int k) {\n" +
+      conv +
+      "  return s + b[i];\n}\n"
+      "CULIFT_KERNEL double Wide(const double* A, int ni, int nj, int nk, int i, int j, int k) {\n"
+      "  const int c = (i * nj + j) * nk + k;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
+      "  double s = 0.0;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dk = -1; dk <= 1; ++dk) s += A[c + di * nj * nk + dk];\n"
+      "  return s;\n}\n");
+  const std::string& src = r.module->cudaSource;
+  auto entry = [&](const std::string& name) {
+    const std::size_t at = src.find(" " + name + "(const");
+    REQUIRE(at != std::string::npos);
+    return src.substr(at, src.find("#endif", at) - at);
+  };
+  auto helper = [&](const std::string& name) {
+    const std::size_t at = src.find(name + "_at(const");
+    REQUIRE(at != std::string::npos);
+    return src.substr(at, src.find("\n}\n", at) - at);
+  };
+  for (const std::string f : {"Conv", "Quot", "Loaded"}) {
+    INFO(f);
+    CHECK(function(r, f).loopPlan == LoopPlan::Stencil3DWindows);
+    const std::string e = entry(f + "_win3d4");
+    // A ring of 4 tiles of 10 rows x 136 columns, copied three planes ahead, one barrier a plane.
+    CHECK(e.find("__shared__ __align__(16) float culift_sh0[5440];") != std::string::npos);
+    CHECK(e.find("culift_copy_wait<2>();") != std::string::npos);
+    CHECK(
+        e.find("culift_copy_async16(culift_st + culift_qs0[culift_g], A + (culift_qo0[culift_g] + culift_pe), 16);") !=
+        std::string::npos);
+    CHECK(e.find("culift_copy_group4(") != std::string::npos);
+    CHECK(e.find("culift_planes_inside(culift_c0v, ") != std::string::npos);
+    // The weights stay a uniform read in registers: no tile of w.
+    CHECK(e.find("culift_sh1") == std::string::npos);
+    const bool selects = f == "Conv";
+    CHECK((helper(f + "_win3d4").find("return culift_e0 ? culift_v0 : (") != std::string::npos) == selects);
+    CHECK((e.find("if (culift_k + 1 < culift_nk) {") != std::string::npos) == !selects);
+  }
+  // One output a thread, and 8-byte windows, load from global memory.
+  CHECK(entry("Conv_win3d").find("__shared__") == std::string::npos);
+  CHECK(entry("Wide_win3d4").find("__shared__") == std::string::npos);
+  CHECK(helper("Wide_win3d4").find("culift_e0") == std::string::npos);
+}
+
 TEST_CASE("loop plans: why a kernel is no stencil", "[loop-plan][stencil]") {
   // In place: each output must read the values before any is written.
   CHECK(stencilPlan("CULIFT_KERNEL void f(float* x, int n, int i, int j) {\n"

@@ -858,12 +858,26 @@ class WindowWriter : EntryWriter {
         }
       });
     }
+    // An integer quotient or remainder by zero (or of the least value by -1) is undefined: run
+    // where an early return would skip it, the compiler could take its operands for values they
+    // are not. Only literal divisors other than 0 and -1 are taken.
+    auto safeDivision = [](const Expr& e) {
+      if ((e.binaryOp != BinaryOp::Div && e.binaryOp != BinaryOp::Rem) || e.operands.size() != 2) return true;
+      const Scalar t = e.kind == ExprKind::CompoundAssign ? e.computeType : e.type.scalar;
+      if (isFloating(t)) return true;
+      const Expr& d = stripCasts(*e.operands[1]);
+      return d.kind == ExprKind::IntLiteral && d.intBits != 0 && static_cast<std::int64_t>(d.intBits) != -1;
+    };
     forEachExpr(body, [&](const Expr& e) {
       switch (e.kind) {
+        case ExprKind::Binary: pure = pure && safeDivision(e); break;
         case ExprKind::Subscript: pure = pure && r.exprs.count(&e) > 0; break;
         case ExprKind::Assign:
         case ExprKind::CompoundAssign:
-        case ExprKind::IncDec: pure = pure && assignmentTarget(e)->kind == ExprKind::VarRef; break;
+        case ExprKind::IncDec:
+          pure = pure && assignmentTarget(e)->kind == ExprKind::VarRef &&
+                 (e.kind != ExprKind::CompoundAssign || safeDivision(e));
+          break;
         case ExprKind::Call:
         case ExprKind::Assert:
         case ExprKind::AtomicRmw: pure = false; break;
