@@ -19,6 +19,9 @@ failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
 # legs over the machine's cores: CAMPAIGN_SEED, CAMPAIGN_COUNT, CAMPAIGN_DEADLINE seconds, and
 # CAMPAIGN_OPTIONS for culift-difftest, e.g. --no-compiled: the compiled CPU leg's JIT takes
 # about 70 % of a batch's time).
+# plans (not run by default) runs the loop-plan GPU test cases PLAN_TESTS names (a Catch filter,
+# e.g. "every stencil entry*") and, over their small shapes, compute-sanitizer memcheck, racecheck
+# and synccheck side by side.
 # DIFFTEST_DEADLINE stops the GPU leg's shards after that long, counting what they compared.
 want() { [[ " ${PARTS:-check pearson difftest bench startup} " == *" $1 "* ]]; }
 
@@ -27,6 +30,21 @@ if want check; then
   OUT="$logs/check" timeout 540 scripts/gpu-check.sh .gpu > "$logs/check.txt" 2>&1
   status=$?; failed $status
   echo "gpu-check exit $status"; tail -n 120 "$logs/check.txt"  # the first failures come before the summary
+fi
+
+if [[ " ${PARTS:-} " == *" plans "* ]]; then
+  echo "== loop-plan entries: ${PLAN_TESTS:?set PLAN_TESTS}"
+  timeout 240 .gpu/runtime_gpu_plan_tests "$PLAN_TESTS" > "$logs/plans.txt" 2>&1
+  status=$?; failed $status
+  echo "plans exit $status"; grep -E "entries run|launches compared|passed|failed" "$logs/plans.txt" | head -n 12
+  for tool in memcheck racecheck synccheck; do
+    CULIFT_PLAN_TESTS_SMALL=1 timeout 240 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      .gpu/runtime_gpu_plan_tests "$PLAN_TESTS" > "$logs/plans-$tool.txt" 2>&1 &
+  done
+  for job in $(jobs -p); do wait "$job"; failed $?; done
+  for tool in memcheck racecheck synccheck; do
+    echo "-- $tool"; grep -E "SUMMARY|All tests passed|test cases" "$logs/plans-$tool.txt" | head -n 3
+  done
 fi
 
 if want pearson; then
