@@ -803,7 +803,8 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
         e.find("culift_copy_async16(culift_st + culift_qs0[culift_g], A + (culift_qo0[culift_g] + culift_pe), 16);") !=
         std::string::npos);
     CHECK(e.find("culift_copy_group4(") != std::string::npos);
-    CHECK(e.find("culift_planes_inside(culift_c0v, ") != std::string::npos);
+    // The planes at which the thread's groups all lie in the array, aligned.
+    CHECK(e.find("if (culift_c0v && culift_c00 > 0 && culift_ql <= culift_qh) {") != std::string::npos);
     // The weights stay a uniform read in registers: no tile of w.
     CHECK(e.find("culift_sh1") == std::string::npos);
     const bool selects = f == "Conv";

@@ -71,16 +71,6 @@ inline void culift_copy_async16(void* shared, const void* global, int bytes) {
 template <typename T> inline void culift_copy_group4(T* shared, const T* global, long long x0, long long count) {
   for (int u = 0; u < 4; ++u) shared[u] = x0 + u >= 0 && x0 + u < count ? global[x0 + u] : T(0);
 }
-inline void culift_planes_inside(bool aligned, long long lo, long long hi, long long step, long long count, int& first,
-                                 int& last) {
-  first = 1, last = 0;
-  if (!aligned || step <= 0 || lo > hi) return;
-  const long long need = -lo, room = count - 4 - hi;
-  const long long f = need <= 0 ? -((-need) / step) : (need + step - 1) / step;
-  const long long l = room >= 0 ? room / step : -((-room + step - 1) / step);
-  first = static_cast<int>(std::max(f, -(1LL << 30)));
-  last = static_cast<int>(std::min(l, 1LL << 30));
-}
 template <int N> inline void culift_copy_wait() {}
 template <typename T> inline void culift_store_streaming(T* global, T value) { *global = value; }
 

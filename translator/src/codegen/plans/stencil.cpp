@@ -753,6 +753,8 @@ class WindowWriter : EntryWriter {
   // The device function's copy for this entry's registers (one per entry: their shapes differ).
   std::string helperName() const { return e_.kernelName + "_at"; }
   static std::string literal(std::int64_t v) { return v < 0 ? "(" + std::to_string(v) + ")" : std::to_string(v); }
+  // The greatest multiple of 4 not above v (a column's 16-byte group of 4-byte elements).
+  static std::int64_t floor4(std::int64_t v) { return v - ((v % 4) + 4) % 4; }
 
   // An offset along one axis: its constant plus each window counter times its coefficient.
   std::string offset(const Offset& d) const {
@@ -944,22 +946,27 @@ class WindowWriter : EntryWriter {
   // from the halo's first offset to past its last, each end taken out to a 16-byte group of the
   // block's first output (a multiple of 4 columns from it), so that every group lies in one row.
   std::int64_t tileRows(std::size_t p) const { return kWarps + width(p, 1) - 1; }
-  std::int64_t tileFirstCol(std::size_t p) const { return lo(p, 2) - (((lo(p, 2) % 4) + 4) % 4); }
+  std::int64_t tileFirstCol(std::size_t p) const { return floor4(lo(p, 2)); }
   std::int64_t tileColumns(std::size_t p) const {
     const std::int64_t end = static_cast<std::int64_t>(e_.tileCols) + st_.arrays[p].hi[2];  // past the last column
-    return (end + 3 - (((end + 3) % 4) + 4) % 4) - tileFirstCol(p);
+    return floor4(end + 3) - tileFirstCol(p);
   }
   std::int64_t tileElements(std::size_t p) const { return tileRows(p) * tileColumns(p); }
   std::string shared(std::size_t p) const { return "culift_sh" + str(p); }
+  // The first element of array p's tile of ring plane `n` (an int expression) in shared memory.
+  std::string stage(std::size_t p, const std::string& n) const {
+    return shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) + "u * " +
+           str(static_cast<std::size_t>(tileElements(p)));
+  }
 
   // Whether the planes go through shared memory: four outputs a thread, every staged array of
-  // 4-byte elements read in 16-byte groups along k, the same halo along i for all, and their rings
-  // of kStages tiles within kMaxStagedBytes.
+  // 4-byte elements read in 16-byte groups along k, and their rings of kStages tiles within
+  // kMaxStagedBytes (the analysis gives every staged array of a 3-D stencil the same halo along i).
   bool stagedInShared() const {
     if (cols_ != kWindowColumns || e_.threads != kThreads) return false;
     std::int64_t bytes = 0;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
-      if (vectorType(p).empty() || lo(p, 0) != lo(0, 0) || st_.arrays[p].hi[0] != st_.arrays[0].hi[0]) return false;
+      if (vectorType(p).empty()) return false;
       bytes += kStages * tileElements(p) * 4;
     }
     return bytes <= kMaxStagedBytes;
@@ -995,8 +1002,17 @@ class WindowWriter : EntryWriter {
       out_.say("culift_ql = min(culift_ql, culift_qo" + P + "[culift_g]);");
       out_.say("culift_qh = max(culift_qh, culift_qo" + P + "[culift_g]);");
     }
-    out_.say("culift_planes_inside(" + c + "v, culift_ql, culift_qh, " + c + "0, " + lengthOf(p) + ", culift_pin" + P +
-             "0, culift_pin" + P + "1);");
+    // The least plane whose first group starts at or after the array's first element, and the
+    // greatest whose last group ends before its end (divisions rounded down and up by hand: C++
+    // rounds towards zero), kept far from int's limits.
+    out_.say("culift_pin" + P + "0 = 1, culift_pin" + P + "1 = 0;");
+    CodeWriter::Scope inside = out_.open("if (" + c + "v && " + c + "0 > 0 && culift_ql <= culift_qh)",
+                                         "planes step forward, rows aligned");
+    out_.say("const long long culift_need = -culift_ql, culift_room = " + lengthOf(p) + " - 4 - culift_qh;");
+    out_.say("culift_pin" + P + "0 = (int)max(culift_need <= 0 ? -(-culift_need / " + c + "0) : (culift_need + " + c +
+             "0 - 1) / " + c + "0, -(1LL << 30));");
+    out_.say("culift_pin" + P + "1 = (int)min(culift_room >= 0 ? culift_room / " + c + "0 : -((-culift_room + " + c +
+             "0 - 1) / " + c + "0), 1LL << 30);");
   }
 
   // The copy of the tiles of ring plane `n` (an int expression: plane z0 + the halo's first offset
@@ -1012,8 +1028,7 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope copy = out_.open("");
       out_.say("const int culift_pl = culift_z0 + " + literal(lo(p, 0)) + " + (" + n + ");  // the plane");
       out_.say("const long long culift_pe = " + c + "0 * (long long)culift_pl;  // its first element");
-      out_.say(t + "* const culift_st = " + shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) + "u * " +
-               str(static_cast<std::size_t>(tileElements(p))) + ";");
+      out_.say(t + "* const culift_st = " + stage(p, n) + ";");
       auto groupLoop = [&](const std::string& body) {
         out_.say("#pragma unroll");
         CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + str(groupsPerThread(p)) +
@@ -1063,7 +1078,7 @@ class WindowWriter : EntryWriter {
   // a multiple of 4 from its first output (a 16-byte vector where that output's element is aligned
   // so), the group wholly in the window.
   bool inVector(std::size_t p, std::int64_t col) const {
-    const std::int64_t o = col + lo(p, 2), first = o - ((o % 4) + 4) % 4;
+    const std::int64_t o = col + lo(p, 2), first = floor4(o);
     return first >= lo(p, 2) && first + 3 <= st_.arrays[p].hi[2] + cols_ - 1;
   }
 
@@ -1079,7 +1094,7 @@ class WindowWriter : EntryWriter {
         out_.say(target + "culift_r[" + std::to_string(o) + "];");
         continue;
       }
-      const std::int64_t lane = ((o % 4) + 4) % 4, group = (o - lane) / 4;
+      const std::int64_t lane = o - floor4(o), group = floor4(o) / 4;
       const std::string g = "culift_g" + (group < 0 ? "m" + std::to_string(-group) : std::to_string(group));
       if (lane == 0)
         out_.say("const " + v + " " + g + " = *reinterpret_cast<const " + v + "*>(culift_r + " + std::to_string(o) +
@@ -1136,8 +1151,7 @@ class WindowWriter : EntryWriter {
   // Ring plane `n` of array p from its stage in shared memory into register plane `slot`.
   void loadStaged(std::size_t p, const std::string& slot, const std::string& n) {
     CodeWriter::Scope load = out_.open("");
-    out_.say("const " + element(p) + "* const culift_st = " + shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) +
-             "u * " + str(static_cast<std::size_t>(tileElements(p))) + " + culift_ty * " +
+    out_.say("const " + element(p) + "* const culift_st = " + stage(p, n) + " + culift_ty * " +
              str(static_cast<std::size_t>(tileColumns(p))) + " + (" + str(kWindowColumns) + " * culift_tx - (" +
              std::to_string(tileFirstCol(p)) + "));  // the thread's first output in the tile's first row");
     out_.say("#pragma unroll");

@@ -36,20 +36,6 @@ __device__ __noinline__ void culift_copy_group4(T* shared, const T* global, long
       shared[u] = T(0);
   }
 }
-// The planes P, from `first` through `last`, at which groups of four elements that start at
-// lo + step * P .. hi + step * P all lie in [0, count) (none where `aligned` is false or step is
-// not positive): the entries copy those planes' groups without a check.
-__device__ __forceinline__ void culift_planes_inside(bool aligned, long long lo, long long hi, long long step,
-                                                     long long count, int& first, int& last) {
-  first = 1, last = 0;
-  if (!aligned || step <= 0 || lo > hi) return;
-  // first: the least P with lo + step * P >= 0; last: the greatest with hi + 3 + step * P < count.
-  const long long need = -lo, room = count - 4 - hi;
-  const long long f = need <= 0 ? -((-need) / step) : (need + step - 1) / step;
-  const long long l = room >= 0 ? room / step : -((-room + step - 1) / step);
-  first = (int)max(f, -(1LL << 30));
-  last = (int)min(l, 1LL << 30);
-}
 // Waits until at most N committed groups of this thread's copies are still in flight.
 template <int N> __device__ __forceinline__ void culift_copy_wait() {
 #if __CUDA_ARCH__ >= 800
