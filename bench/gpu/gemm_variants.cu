@@ -145,6 +145,148 @@ template <int BK, int ST, bool V, bool Q, int TN = 8> __global__ void __launch_b
     }
 }
 
+// rowa<BK, ST>: pipe<BK, ST, true, true>'s outputs, warp layout and order of products, with A staged
+// as it lies in memory (a row's BK values of k, copied 16 bytes at once: one copy a thread a tile of
+// 8) and read as 4 values of k a row from one 16-byte load (8 loads a thread for 4 steps of k, as
+// the transposed tile's 2 a step); the tile loop unrolled by ST so that every stage's place in
+// shared memory is a constant, the copies' sources one pointer each stepped by the tile.
+__device__ __forceinline__ void rowaCopy(unsigned shared, const float* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(global));
+}
+__device__ __forceinline__ void rowaCopy4(unsigned shared, const float* global) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared), "l"(global));
+}
+template <int BK, int ST, bool RA, int TN> constexpr int rowaShared() {
+  return ST * ((RA ? kTile * BK : BK * kPad) + BK * padB<TN>()) * 4;
+}
+// RA false: A staged transposed as pipe stages it (4-byte copies), the rest as above (the loop's
+// constant stage places alone). RA true: a thread's rows are ty + 16 m (the 4 rows a warp reads at
+// once then lie in 4 different 32-byte lines of the tile: no bank conflicts; as pipe's rows
+// ty * 4 + m they would share banks). TN: 8 (128 x 128 a block, two blocks a multiprocessor) or 16
+// (128 x 256, one block).
+template <int BK, int ST, bool RA, int TN> __global__ void __launch_bounds__(kThreads, TN == 8 ? 2 : 1)
+    rowa(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
+         int M, int N, int K, float* __restrict__ out) {
+  extern __shared__ __align__(16) float smem[];
+  constexpr int kCols = blockCols<TN>(), kPadB = padB<TN>();
+  constexpr int kStageA = RA ? kTile * BK : BK * kPad, kStageB = BK * kPadB;  // floats a stage
+  float* const sA = smem;                                                     // [ST][128][BK] (RA) or [ST][BK][kPad]
+  float* const sB = smem + ST * kStageA;                                      // [ST][BK][kPadB]: B[k][j] at [k][j - j0]
+  const int i0 = blockIdx.y * kTile, j0 = blockIdx.x * kCols;
+  const int tx = threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8;
+  const int ty = threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8;
+  auto rowOf = [&](int m) { return RA ? ty + 16 * m : (m / 4) * 64 + ty * 4 + m % 4; };
+  constexpr int kCopiesA = RA ? kTile * BK / 4 / kThreads : kTile * BK / kThreads, kCopiesB = BK * kCols / 4 / kThreads;
+  const float* gA[kCopiesA];
+  unsigned dA[kCopiesA];
+#pragma unroll
+  for (int u = 0; u < kCopiesA; ++u) {
+    const int e = threadIdx.x + u * kThreads;
+    if constexpr (RA) {
+      const int r = e / (BK / 4), g = e % (BK / 4);
+      gA[u] = A + (long long)(i0 + r) * K + g * 4;
+      dA[u] = (unsigned)__cvta_generic_to_shared(sA + r * BK + g * 4);
+    } else {
+      const int r = (e / 8) % kTile, q = e % 8 + 8 * (e / (8 * kTile));
+      gA[u] = A + (long long)(i0 + r) * K + q;
+      dA[u] = (unsigned)__cvta_generic_to_shared(sA + q * kPad + r);
+    }
+  }
+  const float* gB[kCopiesB];
+  unsigned dB[kCopiesB];
+#pragma unroll
+  for (int u = 0; u < kCopiesB; ++u) {
+    const int e = threadIdx.x + u * kThreads, q = e / (kCols / 4), r = e % (kCols / 4) * 4;
+    gB[u] = B + (long long)q * N + j0 + r;
+    dB[u] = (unsigned)__cvta_generic_to_shared(sB + q * kPadB + r);
+  }
+  const long long stepB = (long long)BK * N;
+  auto load = [&](int tile, int st) {  // tile: its index (k = tile * BK)
+#pragma unroll
+    for (int u = 0; u < kCopiesA; ++u) {
+      if constexpr (RA) rowaCopy(dA[u] + st * kStageA * 4, gA[u] + tile * BK);
+      else rowaCopy4(dA[u] + st * kStageA * 4, gA[u] + tile * BK);
+    }
+#pragma unroll
+    for (int u = 0; u < kCopiesB; ++u) rowaCopy(dB[u] + st * kStageB * 4, gB[u] + tile * stepB);
+  };
+  float sum[8][TN];
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; ++n) sum[m][n] = 0.0f;
+  const int tiles = K / BK;
+#pragma unroll
+  for (int s = 0; s < ST - 1; ++s) {
+    if (s < tiles) load(s, s);
+    asm volatile("cp.async.commit_group;\n" ::);
+  }
+  const float* aRow = sA + (RA ? ty * BK : ty * 4);
+  const float* bCol = sB + tx * 4;
+#pragma unroll 1
+  for (int t0 = 0; t0 < tiles; t0 += ST) {
+#pragma unroll
+    for (int st = 0; st < ST; ++st) {
+      const int t = t0 + st;
+      if (t < tiles) {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(ST - 2));
+        __syncthreads();
+        if (t + ST - 1 < tiles) load(t + ST - 1, (st + ST - 1) % ST);
+        asm volatile("cp.async.commit_group;\n" ::);
+        const float* a = aRow + st * kStageA;
+        const float* b = bCol + st * kStageB;
+        if constexpr (!RA) {
+#pragma unroll
+          for (int kk = 0; kk < BK; ++kk) {
+            const float4 a0 = *(const float4*)&a[kk * kPad], a1 = *(const float4*)&a[kk * kPad + 64];
+            const float v0[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            float v1[TN];
+#pragma unroll
+            for (int g = 0; g < TN / 4; ++g) {
+              const float4 bg = *(const float4*)&b[kk * kPadB + g * 64];
+              v1[4 * g] = bg.x, v1[4 * g + 1] = bg.y, v1[4 * g + 2] = bg.z, v1[4 * g + 3] = bg.w;
+            }
+#pragma unroll
+            for (int m = 0; m < 8; ++m)
+#pragma unroll
+              for (int n = 0; n < TN; ++n) sum[m][n] += v0[m] * v1[n];
+          }
+        } else {
+#pragma unroll
+          for (int kq = 0; kq < BK; kq += 4) {
+            float4 va[8];
+#pragma unroll
+            for (int m = 0; m < 8; ++m) va[m] = *(const float4*)&a[16 * m * BK + kq];
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk) {
+              float v1[TN];
+#pragma unroll
+              for (int g = 0; g < TN / 4; ++g) {
+                const float4 bg = *(const float4*)&b[(kq + kk) * kPadB + g * 64];
+                v1[4 * g] = bg.x, v1[4 * g + 1] = bg.y, v1[4 * g + 2] = bg.z, v1[4 * g + 3] = bg.w;
+              }
+#pragma unroll
+              for (int m = 0; m < 8; ++m) {
+                const float v0 = kk == 0 ? va[m].x : kk == 1 ? va[m].y : kk == 2 ? va[m].z : va[m].w;
+#pragma unroll
+                for (int n = 0; n < TN; ++n) sum[m][n] += v0 * v1[n];
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int n = 0; n < TN; ++n) {
+      const int i = i0 + rowOf(m), j = j0 + (n / 4) * 64 + tx * 4 + n % 4;
+      const float r = (alpha * sum[m][n]) + (beta * C[(long long)i * N + j]);
+      out[(long long)i * N + j] = r;
+    }
+}
+
 using Variant = void (*)(const float*, const float*, const float*, float, float, int, int, int, float*);
 
 struct Form {
@@ -158,6 +300,12 @@ template <int BK, int ST, bool V, bool Q, int TN = 8> Form form(const char* name
   const Variant f = pipe<BK, ST, V, Q, TN>;
   CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<BK, ST, TN>()));
   return {name, f, sharedBytes<BK, ST, TN>(), blockCols<TN>()};
+}
+
+template <int BK, int ST, bool RA, int TN = 8> Form rowaForm(const char* name) {
+  const Variant f = rowa<BK, ST, RA, TN>;
+  CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, rowaShared<BK, ST, RA, TN>()));
+  return {name, f, rowaShared<BK, ST, RA, TN>(), blockCols<TN>()};
 }
 
 void fill(std::vector<float>& v, unsigned s) {
@@ -209,12 +357,13 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 
 int main() {
   const std::vector<Form> forms = {
-      form<8, 3, false, false>("pipe<8,3>"),     form<8, 3, false, true>("pipe<8,3,q>"),
-      form<8, 4, false, true>("pipe<8,4,q>"),    form<8, 3, true, true>("pipe<8,3,v,q>"),
-      form<16, 2, false, true>("pipe<16,2,q>"),  form<16, 3, false, true>("pipe<16,3,q>"),
-      form<16, 3, true, true>("pipe<16,3,v,q>"), form<16, 4, true, true>("pipe<16,4,v,q>"),
-      form<8, 3, true, true, 16>("wide<8,3>"),   form<8, 4, true, true, 16>("wide<8,4>"),
-      form<16, 3, true, true, 16>("wide<16,3>"),
+      form<8, 3, true, true>("pipe<8,3,v,q>"),     form<16, 3, true, true, 16>("wide<16,3>"),
+      rowaForm<8, 3, false>("unrolled<8,3>"),      rowaForm<8, 4, false>("unrolled<8,4>"),
+      rowaForm<16, 3, false>("unrolled<16,3>"),    rowaForm<16, 2, false>("unrolled<16,2>"),
+      rowaForm<8, 3, false, 16>("unrolledw<8,3>"), rowaForm<16, 3, false, 16>("unrolledw<16,3>"),
+      rowaForm<8, 3, true>("rowa<8,3>"),           rowaForm<8, 4, true>("rowa<8,4>"),
+      rowaForm<16, 3, true>("rowa<16,3>"),         rowaForm<8, 3, true, 16>("rowaw<8,3>"),
+      rowaForm<8, 4, true, 16>("rowaw<8,4>"),      rowaForm<16, 3, true, 16>("rowaw<16,3>"),
   };
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);

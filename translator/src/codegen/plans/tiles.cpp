@@ -1217,8 +1217,8 @@ void TileWriter::loopOverK() {
     // address is a register plus a constant. Measured on an H100 (bench/gpu/gemm_variants.cu,
     // 4096³): the hand-written GEMM so 3.044 ms against 3.092 with the stage counted in the loop.
     out_.say("#pragma unroll 1");
-    CodeWriter::Scope rounds = out_.open("for (int culift_kr = 0; culift_kr < culift_trip; culift_kr += " +
-                                         str(stages_ * kStep_) + ")");
+    CodeWriter::Scope rounds = out_.open(
+        "for (int culift_kr = 0; culift_kr < culift_trip; culift_kr += " + str(stages_ * kStep_) + ")");
     out_.say("#pragma unroll");
     CodeWriter::Scope round = out_.open("for (int culift_st = 0; culift_st < " + str(stages_) + "; ++culift_st)");
     out_.say("const int culift_kt = culift_kr + culift_st * " + str(kStep_) + ";");
