@@ -11,19 +11,39 @@
 
 namespace culift::codegen {
 
-unsigned tileStages(unsigned) { return 3; }
-unsigned tileStep(unsigned tile, unsigned widestElement) { return tile >= 128 || widestElement > 4 ? 8 : 16; }
+unsigned tileStages(unsigned, bool deep) { return deep ? 2 : 3; }
+unsigned tileStep(unsigned tile, unsigned widestElement, bool deep) {
+  return deep || (tile < 128 && widestElement <= 4) ? 16 : 8;
+}
+
+namespace {
+
+unsigned widestOperand(const LoopAnalysis& a) {
+  unsigned widest = 0;
+  for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
+  return widest;
+}
+
+}  // namespace
+
+// The exact 128-wide tiles of two staged arrays of at most 4-byte elements, in two forms: k 16 a
+// tile in two stages, not 8 in three (one barrier and one wait per 16 steps of k; the copy of the
+// next tile overlaps the 16 steps of this one). Measured on an H100 (bench/gpu/gemm_variants.cu,
+// the stages unrolled, 4096³): 2.966 ms so, 3.065 with k 8 in three stages, 3.106 with k 16 in
+// three (36 B spilled).
+bool deepPipeline(const LoopAnalysis& a, unsigned tile, bool versioned) {
+  return versioned && tile >= 128 && a.operands.size() <= 2 && widestOperand(a) <= 4;
+}
 
 namespace {
 
 // Bytes of shared memory the staged tiles of `tile` outputs a side take (every stage of every operand).
-std::size_t tileSharedBytes(const LoopAnalysis& a, unsigned tile, unsigned pad = kTilePad, unsigned step = 0) {
-  unsigned widest = 0;
-  for (const StagedOperand& o : a.operands) widest = std::max(widest, byteSize(o.element));
-  if (step == 0) step = tileStep(tile, widest);
+std::size_t tileSharedBytes(const LoopAnalysis& a, unsigned tile, unsigned pad = kTilePad, unsigned step = 0,
+                            bool deep = false) {
+  if (step == 0) step = tileStep(tile, widestOperand(a), deep);
   std::size_t bytes = 0;
   for (const StagedOperand& o : a.operands)
-    bytes += std::size_t{tileStages(tile)} * step * (tile + pad) * byteSize(o.element);
+    bytes += std::size_t{tileStages(tile, deep)} * step * (tile + pad) * byteSize(o.element);
   return bytes;
 }
 
@@ -55,7 +75,7 @@ std::vector<unsigned> tilesThatFit(const Function& fn, const LoopAnalysis& a, st
   // ptxas, sm_90), one block an SM: measured on an H100, syr2k 4096 took 4.95 ms so against 5.63 in
   // the 64-wide tile at two blocks.
   if (live * 64 + a.operands.size() * 8 <= 160 && a.operands.size() <= 4 &&
-      tileSharedBytes(a, 128) <= kPlanSharedBudget)
+      tileSharedBytes(a, 128, kTilePad, 0, deepPipeline(a, 128, true)) <= kPlanSharedBudget)
     tiles.push_back(128);
   if (live * 16 <= 128 && tileSharedBytes(a, 64) <= kPlanSharedBudget) tiles.push_back(64);
   if (tiles.empty())
@@ -84,8 +104,10 @@ std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& a, c
   for (unsigned t : tiles) {
     entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
     // A versioned tile's two forms share one dynamic allocation.
-    entries.back().sharedBytes = versionedTile(entries.back()) ? static_cast<unsigned>(tileSharedBytes(a, t))
-                                                               : tileDynamicShared(a, t);
+    entries.back().sharedBytes = versionedTile(entries.back())
+                                     ? static_cast<unsigned>(
+                                           tileSharedBytes(a, t, kTilePad, 0, deepPipeline(a, t, true)))
+                                     : tileDynamicShared(a, t);
   }
   return entries;
 }
@@ -238,7 +260,9 @@ std::optional<TensorCoreForm> tensorCoreFormOf(const Function& fn, const LoopAna
 class TileWriter : EntryWriter {
  public:
   // `warpgroups`: the wgmma body of an entry on warpgroups (false for its mma.sync body).
-  TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, bool warpgroups)
+  // `deep`: whether the entry may take the deep pipeline (deepPipeline); its checked form does not.
+  TileWriter(const Module& module, const Function& fn, const PlanEntry& e, CodeWriter& out, bool warpgroups,
+             bool deep = true)
       : EntryWriter(module, fn, out),
         module_(module),
         e_(e),
@@ -251,10 +275,12 @@ class TileWriter : EntryWriter {
         pad_(tc_ ? kTensorCoreTilePad : kTilePad),
         tm_(wg_ ? e.tileRows / 4 : e.tileRows / 16),
         tn_(wg_ ? 2 : e.tileCols / 16),
-        stages_(wg_ ? kWarpgroupStages : tileStages(e.tileRows)),
+        shallow_(!deep && deepPipeline(a_, e.tileRows, versionedTile(e))),
+        deep_(deep && !wg_ && !tc_ && deepPipeline(a_, e.tileRows, versionedTile(e))),
+        stages_(wg_ ? kWarpgroupStages : tileStages(e.tileRows, deep_)),
         kStep_(wg_   ? kWarpgroupStep
                : tc_ ? kTensorCoreStep
-                     : tileStep(e.tileRows, widestElement())),
+                     : tileStep(e.tileRows, widestElement(), deep_)),
         triangle_(e.blockMapping() == BlockMapping::Triangle),
         // Output (m, n) of this thread: rows in groups of 4, the groups tileRows / (tm / 4) apart.
         // On tensor cores, the sums an mma leaves in the lane: 8 warps of (tileRows / 2) x (tileCols /
@@ -312,7 +338,15 @@ class TileWriter : EntryWriter {
                                       (fast && !batched() ? "__forceinline__" : "__noinline__") + " void " +
                                       formName(fast) + "(" + params_.declarations + ", long long culift_first" +
                                       (batched() ? ", " + typeOf(a_.batch) + " culift_batch" : std::string()) + ")");
-      tileBody();
+      if (fast || !deep_) {
+        tileBody();
+        continue;
+      }
+      // The checked form keeps k 8 a tile in three stages (within the whole form's shared memory):
+      // with the deep pipeline's, its checked copies spilled (GemmCell_tiled128: 52 B).
+      TileWriter checked(module_, fn_, e_, out_, false, false);
+      checked.fast_ = false;
+      checked.tileBody();
     }
     fast_ = false;  // the dispatch computes the flags and culift_whole as the checked form does
     CodeWriter::Scope entry = header(e_, what, minBlocks);
@@ -525,6 +559,9 @@ class TileWriter : EntryWriter {
   const unsigned workers_;  // the threads that multiply and make the threads' copies (all but the copiers)
   const unsigned pad_;      // of each staged row, in elements
   const unsigned tm_, tn_;  // outputs per thread along i, j
+  // The checked form of a deep pipeline's entry (its stages within the whole form's memory).
+  const bool shallow_;
+  const bool deep_;  // k 16 a tile in two stages (deepPipeline: the whole form of such an entry)
   const unsigned stages_, kStep_;
   const bool triangle_;
   const std::string rowOf_, colOf_, bit_;
@@ -575,7 +612,7 @@ void TileWriter::stagedTiles() {
                       "[" + str(stages_) + "][" + str(kStep_) + "][" + str(rowsOf(o) + pad_) + "]", what,
                       std::size_t{stages_} * kStep_ * (rowsOf(o) + pad_) * byteSize(o.element)});
   }
-  declareShared(e_, arrays, wg_ ? 1024 : 16, fallback_);
+  declareShared(e_, arrays, wg_ ? 1024 : 16, fallback_ || shallow_);
 }
 
 // The staged element (culift_q, culift_r) of operand p in stage culift_sc: [k][row], or in the
@@ -1211,7 +1248,7 @@ void TileWriter::loopOverK() {
     kSteps(true);
     out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
   }
-  if (wholeForm() && !bulk()) {
+  if (wholeForm() && !bulk() && a_.operands.size() <= 2) {
     // The whole form's tiles a round of `stages` at a time, the round's stages unrolled: each
     // tile's stage (and the stage its copies go to) a constant, so that every shared-memory
     // address is a register plus a constant. Measured on an H100 (bench/gpu/gemm_variants.cu,
@@ -1257,7 +1294,7 @@ void TileWriter::threadTile() {
   }
   if (wholeForm()) {
     kSteps(true);
-    if (!bulk()) return;  // the stage counted by the round's loop (loopOverK)
+    if (!bulk() && a_.operands.size() <= 2) return;  // the stage counted by the round's loop (loopOverK)
   } else {
     CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
     kSteps(true);

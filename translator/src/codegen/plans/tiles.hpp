@@ -23,8 +23,11 @@ class CodeWriter;
 // register tiles take more k per barrier, where elements of at most 4 bytes leave room), the
 // stages of its pipeline (one in use, the rest in flight), and the padding of each staged row in
 // elements.
-unsigned tileStep(unsigned tile, unsigned widestElement);
-unsigned tileStages(unsigned tile);
+// `deep`: deepPipeline's tiles.
+unsigned tileStep(unsigned tile, unsigned widestElement, bool deep = false);
+unsigned tileStages(unsigned tile, bool deep = false);
+// Whether the exact tiles of `tile` rows (`versioned`: in two forms) take the deep pipeline.
+bool deepPipeline(const LoopAnalysis& analysis, unsigned tile, bool versioned);
 inline constexpr unsigned kTilePad = 4;
 // The padding of a tensor-core entry's staged rows: the fragments' reads (8 rows by 4 k a warp)
 // then fall in 32 different banks.
