@@ -19,6 +19,15 @@
 // - wide<BK, ST>:    pipe<BK, ST, true, true> with 128 x 256 outputs a block, 8 x 16 a thread at
 //                    one block a multiprocessor (fewer shared-memory loads a product than 8 x 8).
 //
+// - rowa<BK, ST, RA, TN>: the loop over k in rounds of ST tiles, each round's stages unrolled (every
+//                    stage's place in shared memory a constant), the copies' sources one pointer
+//                    each, stepped a tile at a time; named "unrolled" (RA false: A transposed as
+//                    pipe stages it) and "rowa" (RA true: A as it lies in memory, 16-byte copies,
+//                    read 4 k of a row at once, a thread's rows ty + 16 m), with TN 16 ("...w")
+//                    the wide tile of 128 x 256 at one block a multiprocessor. Measured on an H100
+//                    (NOTES.md, eleventh run): unrolled<16, 2> 2.966 ms at 4096³ against
+//                    pipe<8, 3, v, q> 3.096; the rowa forms lose (41-43 TFLOP/s).
+//
 // The forms take whole tiles only (the shapes below are multiples of 256 and of 16); the entry
 // takes any.
 //
