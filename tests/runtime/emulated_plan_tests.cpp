@@ -286,13 +286,15 @@ TEST_CASE("emulated on the host, the 128-wide tiles copy B in 16-byte groups whe
 }
 
 TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thread bits", "[emulated][tiled]") {
-  // Blocks whose tiles are all whole (k a multiple of 8, B's rows 16-byte aligned) run the whole
-  // form, the others the checked one: every block whole, whole and partial blocks side by side,
-  // B 4 bytes off or k not a multiple of 8 (the checked form everywhere), and a launch in two parts
-  // (rows from 128 on).
+  // Blocks whose tiles are all whole (k a multiple of the whole form's 16, B's rows 16-byte
+  // aligned) run the whole form, the others the checked one: every block whole (one tile of k; a
+  // round of two tiles and one of one; two rounds), whole and partial blocks side by side, B 4 bytes
+  // off or k not a multiple of 16 (the checked form everywhere), and a launch in two parts (rows
+  // from 128 on).
   for (const auto& [ni, nj, nk, offset] :
-       {std::tuple{256, 128, 16, 0}, std::tuple{260, 260, 24, 0}, std::tuple{256, 128, 16, 1},
-        std::tuple{256, 128, 20, 0}, std::tuple{130, 256, 8, 0}}) {
+       {std::tuple{256, 128, 16, 0}, std::tuple{128, 256, 48, 0}, std::tuple{128, 128, 64, 0},
+        std::tuple{260, 260, 32, 0}, std::tuple{256, 128, 16, 1}, std::tuple{256, 128, 24, 0},
+        std::tuple{130, 256, 8, 0}}) {
     INFO(ni << " x " << nj << ", k " << nk << ", B offset by " << offset);
     const std::vector<float> A = values<float>(static_cast<std::size_t>(ni) * nk, 15),
                              Bstore = values<float>(static_cast<std::size_t>(nk) * nj + 4, 16),
@@ -310,7 +312,7 @@ TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thre
                          [&] { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128); });
     CHECK(sameBits(got, want));
     // Where every block is whole, each form alone gives the same bits.
-    if (ni % 128 == 0 && nj % 128 == 0 && nk % 8 == 0 && offset == 0)
+    if (ni % 128 == 0 && nj % 128 == 0 && nk % 16 == 0 && offset == 0)
       for (auto* form : {&culift_Gemm_tiled128_whole, &culift_Gemm_tiled128_edge})
         compare2D(ni, nj, reference, dim3(nj / 128, ni / 128),
                   [&](float* out) { form(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
@@ -381,11 +383,12 @@ TEST_CASE("emulated on the host, tiles that stage an operand times a uniform fac
 
 TEST_CASE("emulated on the host, the batched 128-wide tiles' two forms give the per-thread bits",
           "[emulated][tiled][batched]") {
-  // Each block takes a form per batch: whole and partial blocks side by side in every batch, k not a
-  // multiple of 8 (the checked form everywhere), B's rows not a multiple of 4 (no 16-byte groups),
-  // k of 0; 3 batches over 2 blocks along z, and a launch in two parts (batch 0, then 1 on).
-  for (const auto& [m, n, nk] :
-       {std::tuple{130, 256, 16}, std::tuple{128, 128, 20}, std::tuple{128, 130, 8}, std::tuple{128, 128, 0}}) {
+  // Each block takes a form per batch: whole and partial blocks side by side in every batch (k of
+  // one tile of 16, and of three: a round of two and one of one), k not a multiple of 16 (the
+  // checked form everywhere), B's rows not a multiple of 4 (no 16-byte groups), k of 0; 3 batches
+  // over 2 blocks along z, and a launch in two parts (batch 0, then 1 on).
+  for (const auto& [m, n, nk] : {std::tuple{130, 256, 16}, std::tuple{130, 128, 48}, std::tuple{128, 128, 20},
+                                 std::tuple{128, 130, 8}, std::tuple{128, 128, 0}}) {
     INFO(m << " x " << n << ", k " << nk);
     const int nb = 3;
     const std::vector<float> A = values<float>(static_cast<std::size_t>(nb) * m * nk + 1, 18),

@@ -1221,7 +1221,7 @@ void TileWriter::loopOverK() {
   steps();
   if (bulk()) bulkSetup();
   out_.say("// The loop over " + name(a_.counter) + ", tile by tile, " + str(stages_ - 1) +
-           " tiles in flight while one is used.");
+           (stages_ == 2 ? " tile" : " tiles") + " in flight while one is used.");
   for (unsigned t = 0; t + 1 < stages_; ++t) {
     CodeWriter::Scope first = out_.open("");
     out_.say("const " + kType() + " culift_kc = " + str(t * kStep_) + ";");
