@@ -462,6 +462,12 @@ class TileWriter : EntryWriter {
   bool versioned() const;
   // Writing a versioned entry's whole form (every tile of the block whole).
   bool wholeForm() const { return versioned() && fast_; }
+  // The whole form's tiles a round of `stages` at a time, the round's stages unrolled: each tile's
+  // stage (and the stage its copies go to) a constant, so that every shared-memory address is a
+  // register plus a constant. Measured on an H100 (bench/gpu/gemm_variants.cu, 4096³): the
+  // hand-written GEMM so 3.044 ms against 3.092 with the stage counted in the loop. Not for more
+  // than two staged arrays (syr2k's four, 243 registers: unrolled it took 5.19 ms against 4.95).
+  bool rounds() const { return wholeForm() && !bulk() && a_.operands.size() <= 2; }
   // The whole form counts k in 32 bits: the dispatch takes it for trip counts up to kWholeTripMax
   // only, so that the copies' k (a tile past the last) stays an int. With the offsets in 32 bits
   // too (narrowOffsets), registers the 128-wide tiles lack otherwise (ptxas, sm_90: the batched
@@ -1228,8 +1234,8 @@ void TileWriter::loopOverK() {
     out_.say("const int culift_sc = " + str(t) + ";");
     copyTile();
   }
+  if (!rounds()) out_.say("int culift_st = 0;");
   if (bulk()) {
-    out_.say("int culift_st = 0;");
     // The tiles whose copies, and those of the tile stages - 1 on, go by tensor copy: a loop
     // without the threads' copies (inside the general loop below, the entry ran 0.572 ms at 4096³
     // on an H100; in a loop of its own 0.547-0.568).
@@ -1248,11 +1254,7 @@ void TileWriter::loopOverK() {
     kSteps(true);
     out_.say("culift_st = culift_st == " + str(stages_ - 1) + " ? 0 : culift_st + 1;");
   }
-  if (wholeForm() && !bulk() && a_.operands.size() <= 2) {
-    // The whole form's tiles a round of `stages` at a time, the round's stages unrolled: each
-    // tile's stage (and the stage its copies go to) a constant, so that every shared-memory
-    // address is a register plus a constant. Measured on an H100 (bench/gpu/gemm_variants.cu,
-    // 4096³): the hand-written GEMM so 3.044 ms against 3.092 with the stage counted in the loop.
+  if (rounds()) {
     out_.say("#pragma unroll 1");
     CodeWriter::Scope rounds = out_.open(
         "for (int culift_kr = 0; culift_kr < culift_trip; culift_kr += " + str(stages_ * kStep_) + ")");
@@ -1263,7 +1265,6 @@ void TileWriter::loopOverK() {
     threadTile();
     return;
   }
-  if (!bulk()) out_.say("int culift_st = 0;");
   out_.say("#pragma unroll 1");
   CodeWriter::Scope tiles = out_.open(
       bulk() ? "for (; culift_kt < culift_trip; culift_kt += " + str(kStep_) + ")"
@@ -1294,7 +1295,7 @@ void TileWriter::threadTile() {
   }
   if (wholeForm()) {
     kSteps(true);
-    if (!bulk() && a_.operands.size() <= 2) return;  // the stage counted by the round's loop (loopOverK)
+    if (rounds()) return;  // the stage counted by the round's loop (loopOverK)
   } else {
     CodeWriter::Scope whole = out_.open("if (culift_kt + " + str(kStep_) + " <= culift_trip)");
     kSteps(true);
