@@ -19,6 +19,13 @@ std::vector<std::string> entryNames(const Function& f) {
   return names;
 }
 
+// The text of `src` from `start` (which must be there) to the first `end` after it.
+std::string textFrom(const std::string& src, const std::string& start, const std::string& end) {
+  const std::size_t at = src.find(start);
+  REQUIRE(at != std::string::npos);
+  return src.substr(at, src.find(end, at) - at);
+}
+
 // The reason the loop of the only function in `code` runs per thread.
 std::string reasonFor(const std::string& code) {
   TranslateResult r = lift(code);
@@ -66,21 +73,13 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
   // one and the tiles without groups (Gram's operands run along k) keep a warp of 2 x 16.
   {
     const std::string& cuda = r.module->cudaSource;
-    auto entryText = [&](const std::string& name) {
-      const std::size_t at = cuda.find(") " + name + "(");
-      REQUIRE(at != std::string::npos);
-      return cuda.substr(at, cuda.find("\n}\n", at) - at);
-    };
+    auto entryText = [&](const std::string& name) { return textFrom(cuda, ") " + name + "(", "\n}\n"); };
     const std::string q =
         "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = "
         "(int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);";
     const std::string row = "const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;";
     // A function of the entry's (a 128-wide tile's form), by name.
-    auto formText = [&](const std::string& name) {
-      const std::size_t at = cuda.find(" void " + name + "(");
-      REQUIRE(at != std::string::npos);
-      return cuda.substr(at, cuda.find("\n}\n", at) - at);
-    };
+    auto formText = [&](const std::string& name) { return textFrom(cuda, " void " + name + "(", "\n}\n"); };
     CHECK(formText("culift_Gemm_tiled128_whole").find(q) != std::string::npos);
     CHECK(formText("culift_Gemm_tiled128_edge").find(q) != std::string::npos);
     for (const char* name : {"culift_Gemm_tiled64_whole", "culift_Gemm_tiled64_edge"}) {
@@ -323,9 +322,7 @@ TEST_CASE("loop plans: a staged operand times a uniform factor", "[loop-plan][ti
       "  return s;\n}\n");
   const std::string& cuda = r.module->cudaSource;
   auto entry = [&](const std::string& name) {
-    const std::size_t at = cuda.find("#if !defined(CULIFT_ONLY_ENTRIES) || defined(CULIFT_ENTRY_" + name + ")");
-    REQUIRE(at != std::string::npos);
-    return cuda.substr(at, cuda.find("#endif", at) - at);
+    return textFrom(cuda, "#if !defined(CULIFT_ONLY_ENTRIES) || defined(CULIFT_ENTRY_" + name + ")", "#endif");
   };
   const std::string scale0 =
       "culift_s0[culift_st][culift_q][culift_r] = culift_s0[culift_st][culift_q][culift_r] * alpha;";
@@ -386,9 +383,7 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
   // kernel loops over its batches and takes a form per batch.
   {
     const std::string& cuda = r.module->cudaSource;
-    const std::size_t at = cuda.find(") Bmm_batched128(");
-    REQUIRE(at != std::string::npos);
-    const std::string bmm = cuda.substr(at, cuda.find("\n}\n", at) - at);
+    const std::string bmm = textFrom(cuda, ") Bmm_batched128(", "\n}\n");
     CHECK(bmm.find("for (int b = (int)(culift_first + blockIdx.z); b < culift_nb; b += (int)gridDim.z)") !=
           std::string::npos);
     CHECK(bmm.find("culift_Bmm_batched128_whole(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
@@ -789,16 +784,8 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
       "  for (int di = -1; di <= 1; ++di)\n    for (int dk = -1; dk <= 1; ++dk) s += A[c + di * nj * nk + dk];\n"
       "  return s;\n}\n");
   const std::string& src = r.module->cudaSource;
-  auto entry = [&](const std::string& name) {
-    const std::size_t at = src.find(" " + name + "(const");
-    REQUIRE(at != std::string::npos);
-    return src.substr(at, src.find("#endif", at) - at);
-  };
-  auto helper = [&](const std::string& name) {
-    const std::size_t at = src.find(name + "_at(const");
-    REQUIRE(at != std::string::npos);
-    return src.substr(at, src.find("\n}\n", at) - at);
-  };
+  auto entry = [&](const std::string& name) { return textFrom(src, " " + name + "(const", "#endif"); };
+  auto helper = [&](const std::string& name) { return textFrom(src, name + "_at(const", "\n}\n"); };
   for (const std::string f : {"Conv", "Quot", "Loaded"}) {
     INFO(f);
     CHECK(function(r, f).loopPlan == LoopPlan::Stencil3DWindows);
@@ -1349,10 +1336,7 @@ TEST_CASE("loop plans: a convolution's skipped terms run on zeros only where tha
   // Where they do, a chunk whose staged filter values are all finite runs its terms with no flag:
   // the block learns it at the barrier after the staging.
   auto zeroes = [](const std::string& cuda, const std::string& fn) {
-    const std::size_t at = cuda.find(") " + fn + "_conv64x128(");
-    REQUIRE(at != std::string::npos);
-    const std::size_t end = cuda.find(fn + "_conv32x64(", at);
-    const std::string entry = cuda.substr(at, end - at);
+    const std::string entry = textFrom(cuda, ") " + fn + "_conv64x128(", fn + "_conv32x64(");
     const bool finite = entry.find("culift_zbad |= !isfinite(culift_z") != std::string::npos;
     const bool barrier = entry.find("culift_zok = __syncthreads_or(culift_zbad) == 0;") != std::string::npos;
     const bool path = entry.find("if (culift_nq == 16 && culift_zok) {") != std::string::npos;
@@ -1416,9 +1400,7 @@ TEST_CASE("loop plans: a convolution gathers at a base plus an offset only where
   // Each kernel's 64 x 128 entry: the filter always at a base plus an offset; the input so only
   // where its index separates, else at its index as written.
   auto entry = [&](const std::string& fn) {
-    const std::size_t at = cuda.find(") " + fn + "_conv64x128(");
-    REQUIRE(at != std::string::npos);
-    return cuda.substr(at, cuda.find(") " + fn + "_conv32x64(") - at);
+    return textFrom(cuda, ") " + fn + "_conv64x128(", ") " + fn + "_conv32x64(");
   };
   CHECK(entry("Separates").find("= culift_gx1[culift_d1[culift_nxt][culift_qq]];") != std::string::npos);
   CHECK(entry("Warped").find("= x[(((((c * H) + oh) + (r * (1 + (oh % 2)))) * W) + ow) + s];") != std::string::npos);
@@ -1484,11 +1466,7 @@ TEST_CASE("loop plans: the TF32 entry prefetches the epilogue's unconditional ro
       "  float s = 0.0f;\n  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
       "  return s + C[j * nk + i];\n}\n");
   const std::string& cuda = r.module->cudaSource;
-  auto body = [&](const std::string& entry) {
-    const std::size_t at = cuda.find(" " + entry + "(");
-    REQUIRE(at != std::string::npos);
-    return cuda.substr(at, cuda.find("\n}\n", at) - at);
-  };
+  auto body = [&](const std::string& entry) { return textFrom(cuda, " " + entry + "(", "\n}\n"); };
   for (const char* f : {"Both", "Guarded", "Transposed"}) {
     INFO(f);
     REQUIRE(function(r, f).planEntries.size() >= 1);
