@@ -77,9 +77,9 @@ CodeWriter::Scope EntryWriter::signature(const PlanEntry& e, const std::vector<s
                    "(" + params_.declarations + ", long long culift_first" + (extra.empty() ? "" : ", " + extra) + ")");
 }
 
-void EntryWriter::extents(bool columns) {
+void EntryWriter::extents(bool columns, bool batches) {
   const unsigned first = batched() ? 1 : 0;
-  if (batched()) out_.say("const int culift_nb = (int)" + params_.extent[0] + ";");
+  if (batched() && batches) out_.say("const int culift_nb = (int)" + params_.extent[0] + ";");
   out_.say("const int culift_ni = (int)" + params_.extent[first] + ";");
   if (columns) out_.say("const int culift_nj = (int)" + params_.extent[first + 1] + ";");
 }

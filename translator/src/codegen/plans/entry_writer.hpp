@@ -62,8 +62,8 @@ class EntryWriter {
                               const std::string& extra = "", unsigned minBlocks = 0,
                               const std::string& minBlocksSpelled = "");
   // `const int culift_ni = (int)n_i;` (and culift_nj for 2-D entries: `columns`; culift_nb first,
-  // the batches, where the loop is planned per batch).
-  void extents(bool columns);
+  // the batches, where the loop is planned per batch and `batches` says the code loops over them).
+  void extents(bool columns, bool batches = true);
   // The user's parameters under the names the statements print them with, where the entry's
   // parameter list had to rename them.
   void aliases();

@@ -374,7 +374,9 @@ class TileWriter : EntryWriter {
   void tileBody() {
     // The mma.sync body of an entry with a copying warpgroup: the threads past the workers leave.
     if (fallback_ && specialized_) out_.say("if (threadIdx.x >= " + str(workers_) + ") return;");
-    extents(true);
+    // A batched entry's form takes one batch (culift_batch): the kernel loops over them.
+    const bool oneBatch = batched() && versioned();
+    extents(true, !oneBatch);
     aliases();
     stagedTiles();
     blockOrigin();
@@ -402,8 +404,6 @@ class TileWriter : EntryWriter {
     } else {
       out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
-    // A batched entry's form takes one batch (culift_batch): the kernel loops over them.
-    const bool oneBatch = batched() && versioned();
     std::optional<CodeWriter::Scope> batches;
     if (oneBatch) out_.say("const " + typeOf(a_.batch) + " " + name(a_.batch) + " = culift_batch;");
     else if (batched()) batches.emplace(batchLoop());
