@@ -173,7 +173,7 @@ template <int BK, int ST, bool RA, int TN> constexpr int rowaShared() {
 // once then lie in 4 different 32-byte lines of the tile: no bank conflicts; as pipe's rows
 // ty * 4 + m they would share banks). TN: 8 (128 x 128 a block, two blocks a multiprocessor) or 16
 // (128 x 256, one block).
-template <int BK, int ST, bool RA, int TN> __global__ void __launch_bounds__(kThreads, TN == 8 ? 2 : 1)
+template <int BK, int ST, bool RA, int TN, int AQ = 8> __global__ void __launch_bounds__(kThreads, TN == 8 ? 2 : 1)
     rowa(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha, float beta,
          int M, int N, int K, float* __restrict__ out) {
   extern __shared__ __align__(16) float smem[];
@@ -196,7 +196,7 @@ template <int BK, int ST, bool RA, int TN> __global__ void __launch_bounds__(kTh
       gA[u] = A + (long long)(i0 + r) * K + g * 4;
       dA[u] = (unsigned)__cvta_generic_to_shared(sA + r * BK + g * 4);
     } else {
-      const int r = (e / 8) % kTile, q = e % 8 + 8 * (e / (8 * kTile));
+      const int r = (e / AQ) % kTile, q = e % AQ + AQ * (e / (AQ * kTile));
       gA[u] = A + (long long)(i0 + r) * K + q;
       dA[u] = (unsigned)__cvta_generic_to_shared(sA + q * kPad + r);
     }
@@ -296,6 +296,13 @@ template <int BK, int ST, bool RA, int TN> __global__ void __launch_bounds__(kTh
     }
 }
 
+// The entry's whole form alone (no dispatch, no call of the checked form beside it).
+__global__ void __launch_bounds__(kThreads, 2) entryWhole(const float* __restrict__ A, const float* __restrict__ B,
+                                                           const float* __restrict__ C, float alpha, float beta, int M,
+                                                           int N, int K, float* __restrict__ out) {
+  culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, N, 0);
+}
+
 using Variant = void (*)(const float*, const float*, const float*, float, float, int, int, int, float*);
 
 struct Form {
@@ -311,8 +318,8 @@ template <int BK, int ST, bool V, bool Q, int TN = 8> Form form(const char* name
   return {name, f, sharedBytes<BK, ST, TN>(), blockCols<TN>()};
 }
 
-template <int BK, int ST, bool RA, int TN = 8> Form rowaForm(const char* name) {
-  const Variant f = rowa<BK, ST, RA, TN>;
+template <int BK, int ST, bool RA, int TN = 8, int AQ = 8> Form rowaForm(const char* name) {
+  const Variant f = rowa<BK, ST, RA, TN, AQ>;
   CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, rowaShared<BK, ST, RA, TN>()));
   return {name, f, rowaShared<BK, ST, RA, TN>(), blockCols<TN>()};
 }
@@ -341,9 +348,9 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
   const float alpha = 1.5f, beta = 1.2f;
   const double flops = 2.0 * M * N * (double)K;
   const dim3 grid(N / kTile, M / kTile), block(kThreads);
-  // The emitted entry's two forms share its stages in dynamic shared memory (3 x 8 x 132 floats of
-  // each operand, as its declaration says).
-  constexpr int kEntryShared = 2 * 3 * 8 * 132 * 4;
+  // The emitted entry's two forms share its dynamic shared memory: the whole form's 2 stages of
+  // 16 x 132 floats of each operand, the checked form's 3 of 8 x 132 within them.
+  constexpr int kEntryShared = 2 * 2 * 16 * 132 * 4;
   CHECK(cudaFuncSetAttribute(GemmCell_tiled128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
   const double entryMs =
       medianMs([&] { GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
@@ -365,7 +372,9 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 }  // namespace
 
 int main() {
+  CHECK(cudaFuncSetAttribute(entryWhole, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
   const std::vector<Form> forms = {
+      {"entry whole form", entryWhole, 2 * 2 * 16 * 132 * 4, kTile}, rowaForm<16, 2, false, 8, 16>("unrolled<16,2>a16"),
       form<8, 3, true, true>("pipe<8,3,v,q>"),     form<16, 3, true, true, 16>("wide<16,3>"),
       rowaForm<8, 3, false>("unrolled<8,3>"),      rowaForm<8, 4, false>("unrolled<8,4>"),
       rowaForm<16, 3, false>("unrolled<16,3>"),    rowaForm<16, 2, false>("unrolled<16,2>"),
