@@ -297,9 +297,9 @@ template <int BK, int ST, bool RA, int TN, int AQ = 8> __global__ void __launch_
 }
 
 // The entry's whole form alone (no dispatch, no call of the checked form beside it).
-__global__ void __launch_bounds__(kThreads, 2) entryWhole(const float* __restrict__ A, const float* __restrict__ B,
-                                                           const float* __restrict__ C, float alpha, float beta, int M,
-                                                           int N, int K, float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads, 2)
+    entryWhole(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha,
+               float beta, int M, int N, int K, float* __restrict__ out) {
   culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, N, 0);
 }
 
@@ -374,14 +374,22 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 int main() {
   CHECK(cudaFuncSetAttribute(entryWhole, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
   const std::vector<Form> forms = {
-      {"entry whole form", entryWhole, 2 * 2 * 16 * 132 * 4, kTile}, rowaForm<16, 2, false, 8, 16>("unrolled<16,2>a16"),
-      form<8, 3, true, true>("pipe<8,3,v,q>"),     form<16, 3, true, true, 16>("wide<16,3>"),
-      rowaForm<8, 3, false>("unrolled<8,3>"),      rowaForm<8, 4, false>("unrolled<8,4>"),
-      rowaForm<16, 3, false>("unrolled<16,3>"),    rowaForm<16, 2, false>("unrolled<16,2>"),
-      rowaForm<8, 3, false, 16>("unrolledw<8,3>"), rowaForm<16, 3, false, 16>("unrolledw<16,3>"),
-      rowaForm<8, 3, true>("rowa<8,3>"),           rowaForm<8, 4, true>("rowa<8,4>"),
-      rowaForm<16, 3, true>("rowa<16,3>"),         rowaForm<8, 3, true, 16>("rowaw<8,3>"),
-      rowaForm<8, 4, true, 16>("rowaw<8,4>"),      rowaForm<16, 3, true, 16>("rowaw<16,3>"),
+      {"entry whole form", entryWhole, 2 * 2 * 16 * 132 * 4, kTile},
+      rowaForm<16, 2, false, 8, 16>("unrolled<16,2>a16"),
+      form<8, 3, true, true>("pipe<8,3,v,q>"),
+      form<16, 3, true, true, 16>("wide<16,3>"),
+      rowaForm<8, 3, false>("unrolled<8,3>"),
+      rowaForm<8, 4, false>("unrolled<8,4>"),
+      rowaForm<16, 3, false>("unrolled<16,3>"),
+      rowaForm<16, 2, false>("unrolled<16,2>"),
+      rowaForm<8, 3, false, 16>("unrolledw<8,3>"),
+      rowaForm<16, 3, false, 16>("unrolledw<16,3>"),
+      rowaForm<8, 3, true>("rowa<8,3>"),
+      rowaForm<8, 4, true>("rowa<8,4>"),
+      rowaForm<16, 3, true>("rowa<16,3>"),
+      rowaForm<8, 3, true, 16>("rowaw<8,3>"),
+      rowaForm<8, 4, true, 16>("rowaw<8,4>"),
+      rowaForm<16, 3, true, 16>("rowaw<16,3>"),
   };
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);

@@ -819,8 +819,8 @@ void TileWriter::copyElements(bool checked) {
         // Copy u: rows (u % R) a round of the threads on, group u / R of k (R rounds a group).
         const unsigned g = kGroup(o), rounds = g * rows / workers_;
         const std::string u = "(culift_u % " + str(rounds) + ")", group = "(culift_u / " + str(rounds) + ")";
-        out_.say("const int culift_r = " + firstRow(o) + " + " + u + " * " + str(workers_ / g) + ", culift_q = " +
-                 firstK(o) + " + " + group + " * " + str(g) + ";");
+        out_.say("const int culift_r = " + firstRow(o) + " + " + u + " * " + str(workers_ / g) +
+                 ", culift_q = " + firstK(o) + " + " + group + " * " + str(g) + ";");
         out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, u, "culift_du" + P) + " + " +
                  offsetProduct(o, group, str(g) + " * culift_dk" + P) + ");");
         continue;
