@@ -127,14 +127,6 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     CHECK(edge.find(checkedCopy) != std::string::npos);
     CHECK(edge.find(partialStep) != std::string::npos);
     CHECK(edge.find("A + (culift_x0 + culift_kc * culift_dk0)") != std::string::npos);
-    // A's whole tiles of 16 k (stored [k][row], rows padded to 132) are copied 8 k of a row at a
-    // time (a warp's copies: 8 k x 4 rows, one to a bank), then the next 8; the 8-k tiles a row's
-    // whole step.
-    CHECK(whole.find("const int culift_r = (int)threadIdx.x / 8 + (culift_u % 4) * 32, culift_q = (int)threadIdx.x "
-                     "% 8 + (culift_u / 4) * 8;") != std::string::npos);
-    CHECK(whole.find("culift_du0 *= 32;") != std::string::npos);
-    CHECK(edge.find("const int culift_r = (int)threadIdx.x / 8 + culift_u * 32, culift_q = (int)threadIdx.x % 8;") !=
-          std::string::npos);
     // The 64-wide tiles come in two forms too (the whole one inlined); the triangle's keep one form
     // (its checked form spilled as a function of its own).
     CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled64_whole(") != std::string::npos);

@@ -537,14 +537,8 @@ class TileWriter : EntryWriter {
   // `unrolled`: the loop unrolled (each element's address a step from the last).
   ElementLoop threadElements(const StagedOperand& o, bool unrolled = true);
   std::string kOfElement(const StagedOperand& o, const std::string& e) const;
-  unsigned kGroup(const StagedOperand& o) const;
-  // The thread's first element of a whole tile's copies (threadIdx.x below a group's rows of copies).
-  std::string firstRow(const StagedOperand& o) const {
-    return o.kContiguous ? "(int)threadIdx.x / " + str(kGroup(o)) : rowOfElement(o, "(int)threadIdx.x");
-  }
-  std::string firstK(const StagedOperand& o) const {
-    return o.kContiguous ? "(int)threadIdx.x % " + str(kGroup(o)) : kOfElement(o, "(int)threadIdx.x");
-  }
+  std::string firstRow(const StagedOperand& o) const { return rowOfElement(o, "(int)threadIdx.x"); }
+  std::string firstK(const StagedOperand& o) const { return kOfElement(o, "(int)threadIdx.x"); }
   void steps();
   void findScaled();
   void scaleStage();
@@ -815,16 +809,6 @@ void TileWriter::copyElements(bool checked) {
                offsetSum(o, "culift_x" + P, "culift_kc", "culift_dk" + P) + ";");
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_u = 0; culift_u < " + str(steps) + "; ++culift_u)");
-      if (o.kContiguous && kGroup(o) != kStep_) {
-        // Copy u: rows (u % R) a round of the threads on, group u / R of k (R rounds a group).
-        const unsigned g = kGroup(o), rounds = g * rows / workers_;
-        const std::string u = "(culift_u % " + str(rounds) + ")", group = "(culift_u / " + str(rounds) + ")";
-        out_.say("const int culift_r = " + firstRow(o) + " + " + u + " * " + str(workers_ / g) +
-                 ", culift_q = " + firstK(o) + " + " + group + " * " + str(g) + ";");
-        out_.say("culift_copy_async(&" + shared + ", culift_g + " + offsetProduct(o, u, "culift_du" + P) + " + " +
-                 offsetProduct(o, group, str(g) + " * culift_dk" + P) + ");");
-        continue;
-      }
       out_.say("const int culift_r = " + firstRow(o) +
                (o.kContiguous ? " + culift_u * " + str(workers_ / kStep_) : "") + ", culift_q = " + firstK(o) +
                (o.kContiguous ? "" : " + culift_u * " + str(workers_ / rows)) + ";");
@@ -889,33 +873,13 @@ bool TileWriter::grouped(const StagedOperand& o) const {
          (alongK || pad_ % 4 == 0) && workers_ % groupsPerRow(o) == 0 && (rows * kStep_ / 4) % workers_ == 0;
 }
 
-// In the whole form, an operand laid out along k (A[i * n + k]) is copied a group of consecutive
-// k at a time: the tile's step of k where a step of k fits in 32 bytes, else 32 bytes of k (each
-// group one sector of memory), the tile's rows, then the next group. The exact tiles stage such an
-// operand transposed ([k][row], rows padded to 4 banks past a multiple of 32): a warp's copies of
-// 8 k of 4 rows land in 32 banks, where 16 k of 2 rows land two to a bank. (The checked form keeps
-// a row's whole step of k: in the groups' arithmetic the 64-wide tiles' checked forms spilled 8 B,
-// ptxas sm_90.)
-unsigned TileWriter::kGroup(const StagedOperand& o) const {
-  const unsigned sector = 32 / byteSize(o.element);
-  if (!wholeForm() || !o.kContiguous || tc_ || wg_ || kStep_ <= sector || kStep_ % sector || workers_ % sector ||
-      (sector * rowsOf(o)) % workers_)
-    return kStep_;
-  return sector;
-}
-// The row and the k within the tile of element `e` of a copy (along k: a group of k of a row
-// (kGroup), the tile's rows, then the next group; along rows: a row's elements of one k, then the
-// next k).
+// The row and the k within the tile of element `e` of a copy (along k: kStep elements a row;
+// along rows: a row's elements of one k, then the next k).
 std::string TileWriter::rowOfElement(const StagedOperand& o, const std::string& e) const {
-  if (!o.kContiguous) return e + " % " + str(rowsOf(o));
-  const unsigned g = kGroup(o);
-  return g == kStep_ ? e + " / " + str(kStep_) : e + " / " + str(g) + " % " + str(rowsOf(o));
+  return o.kContiguous ? e + " / " + str(kStep_) : e + " % " + str(rowsOf(o));
 }
 std::string TileWriter::kOfElement(const StagedOperand& o, const std::string& e) const {
-  if (!o.kContiguous) return e + " / " + str(rowsOf(o));
-  const unsigned g = kGroup(o);
-  return g == kStep_ ? e + " % " + str(kStep_)
-                     : e + " % " + str(g) + " + " + str(g) + " * (" + e + " / " + str(g * rowsOf(o)) + ")";
+  return o.kContiguous ? e + " % " + str(kStep_) : e + " / " + str(rowsOf(o));
 }
 
 // The loop over this thread's elements of a tile of `o`, element culift_e = threadIdx.x + u *
@@ -954,7 +918,7 @@ void TileWriter::steps() {
     at("culift_dk" + P, "", " + 1", " - culift_x" + P);
     if (o.kContiguous) {
       at("culift_du" + P, " + 1", "", " - culift_x" + P);
-      out_.say("culift_du" + P + " *= " + str(workers_ / kGroup(o)) + ";");
+      out_.say("culift_du" + P + " *= " + str(workers_ / kStep_) + ";");
     } else {
       out_.say("culift_du" + P + " = culift_dk" + P + " * " + str(workers_ / rowsOf(o)) + ";");
     }
