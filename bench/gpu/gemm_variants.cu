@@ -303,6 +303,15 @@ __global__ void __launch_bounds__(kThreads, 2)
   culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, N, 0);
 }
 
+// The entry's whole form behind a barrier's vote of every thread (as the kernel once took its
+// form), no call of the checked form beside it: the vote's cost apart from the call's.
+__global__ void __launch_bounds__(kThreads, 2) entryVoted(const float* __restrict__ A, const float* __restrict__ B,
+                                                           const float* __restrict__ C, float alpha, float beta, int M,
+                                                           int N, int K, float* __restrict__ out) {
+  if (__syncthreads_and(((reinterpret_cast<unsigned long long>(B) / 4 + threadIdx.x % 32 * 4) & 3) == 0))
+    culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, N, 0);
+}
+
 using Variant = void (*)(const float*, const float*, const float*, float, float, int, int, int, float*);
 
 struct Form {
@@ -373,8 +382,10 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 
 int main() {
   CHECK(cudaFuncSetAttribute(entryWhole, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
+  CHECK(cudaFuncSetAttribute(entryVoted, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
   const std::vector<Form> forms = {
       {"entry whole form", entryWhole, 2 * 2 * 16 * 132 * 4, kTile},
+      {"whole form, voted", entryVoted, 2 * 2 * 16 * 132 * 4, kTile},
       rowaForm<16, 2, false, 8, 16>("unrolled<16,2>a16"),
       form<8, 3, true, true>("pipe<8,3,v,q>"),
       form<16, 3, true, true, 16>("wide<16,3>"),

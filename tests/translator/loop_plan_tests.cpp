@@ -95,13 +95,17 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     // (inlined) where every tile is whole, the grouped operand aligned and the trip count a
     // multiple of the step, the other form (a call: registers of its own) elsewhere.
     const std::string gemm128 = entryText("Gemm_tiled128");
-    CHECK(gemm128.find("if (__syncthreads_and(culift_whole && culift_w1 && culift_trip % 16 == 0 && culift_trip <= "
-                       "2147418112)) culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(gemm128.find("if (culift_whole && culift_w1 && culift_trip % 16 == 0 && culift_trip <= "
+                       "2147418112) culift_Gemm_tiled128_whole(") != std::string::npos);
+    // The test reads values the same in every thread: the grouped operand's block's first group.
+    CHECK(gemm128.find("__syncthreads_and") == std::string::npos);
+    CHECK(gemm128.find("B: its block's first group of 4 rows in whole tiles") != std::string::npos);
+    CHECK(gemm128.find("threadIdx") == std::string::npos);
     CHECK(gemm128.find("else culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(entryText("Gram_tiled128")
-              .find("if (__syncthreads_and(culift_whole && culift_trip % 16 == 0 && culift_trip <= 2147418112)) "
+              .find("if (culift_whole && culift_trip % 16 == 0 && culift_trip <= 2147418112) "
                     "culift_Gram_tiled128_whole(") != std::string::npos);
     const std::string whole = formText("culift_Gemm_tiled128_whole"), edge = formText("culift_Gemm_tiled128_edge");
     // The whole form: no checked copy, no partial step of k; the int indices' offsets in 32 bits.
