@@ -305,9 +305,9 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 // The entry's whole form behind a barrier's vote of every thread (as the kernel once took its
 // form), no call of the checked form beside it: the vote's cost apart from the call's.
-__global__ void __launch_bounds__(kThreads, 2) entryVoted(const float* __restrict__ A, const float* __restrict__ B,
-                                                           const float* __restrict__ C, float alpha, float beta, int M,
-                                                           int N, int K, float* __restrict__ out) {
+__global__ void __launch_bounds__(kThreads, 2)
+    entryVoted(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha,
+               float beta, int M, int N, int K, float* __restrict__ out) {
   if (__syncthreads_and(((reinterpret_cast<unsigned long long>(B) / 4 + threadIdx.x % 32 * 4) & 3) == 0))
     culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, N, 0);
 }

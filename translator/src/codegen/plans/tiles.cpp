@@ -445,8 +445,8 @@ class TileWriter : EntryWriter {
     for (const std::string& n : params_.names) args += n + ", ";
     args += "culift_first";
     if (batched()) args += ", " + name(a_.batch);
-    out_.say("if (culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) + " == 0 && culift_trip <= " +
-             str(kWholeTripMax) + ") " + formName(true) + "(" + args + ");");
+    out_.say("if (culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) +
+             " == 0 && culift_trip <= " + str(kWholeTripMax) + ") " + formName(true) + "(" + args + ");");
     out_.say("else " + formName(false) + "(" + args + ");");
     if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
