@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -65,7 +66,12 @@ template <typename T> inline T culift_atomic_sub(T* p, T v) { return std::atomic
 // The plan prelude: copies at once, stores plainly.
 template <typename T> inline void culift_copy_async(T* shared, const T* global) { *shared = *global; }
 inline void culift_copy_commit() {}
+// A 16-byte copy's addresses are 16-byte aligned on the device (else the launch faults): so here.
 inline void culift_copy_async16(void* shared, const void* global, int bytes) {
+  if (reinterpret_cast<std::uintptr_t>(shared) % 16 || reinterpret_cast<std::uintptr_t>(global) % 16) {
+    std::fprintf(stderr, "culift_copy_async16: an address not 16-byte aligned (%p <- %p)\n", shared, global);
+    std::abort();
+  }
   for (int b = 0; b < 16; ++b) static_cast<char*>(shared)[b] = b < bytes ? static_cast<const char*>(global)[b] : 0;
 }
 template <typename T> inline void culift_copy_group4(T* shared, const T* global, long long x0, long long count) {
