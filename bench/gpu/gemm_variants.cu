@@ -54,6 +54,9 @@
 namespace {
 
 constexpr int kTile = 128, kPad = 132, kThreads = 256;
+// The emitted entry's two forms share its dynamic shared memory: the whole form's 2 stages of
+// 16 x 132 floats of each operand, the checked form's 3 of 8 x 132 within them.
+constexpr int kEntryShared = 2 * 2 * 16 * 132 * 4;
 
 // A block's columns and the pad of its staged B rows for TN outputs a thread along j (16 threads a row).
 template <int TN> __host__ __device__ constexpr int blockCols() { return 16 * TN; }
@@ -357,9 +360,6 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
   const float alpha = 1.5f, beta = 1.2f;
   const double flops = 2.0 * M * N * (double)K;
   const dim3 grid(N / kTile, M / kTile), block(kThreads);
-  // The emitted entry's two forms share its dynamic shared memory: the whole form's 2 stages of
-  // 16 x 132 floats of each operand, the checked form's 3 of 8 x 132 within them.
-  constexpr int kEntryShared = 2 * 2 * 16 * 132 * 4;
   CHECK(cudaFuncSetAttribute(GemmCell_tiled128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
   const double entryMs =
       medianMs([&] { GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
@@ -381,11 +381,11 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
 }  // namespace
 
 int main() {
-  CHECK(cudaFuncSetAttribute(entryWhole, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
-  CHECK(cudaFuncSetAttribute(entryVoted, cudaFuncAttributeMaxDynamicSharedMemorySize, 2 * 2 * 16 * 132 * 4));
+  CHECK(cudaFuncSetAttribute(entryWhole, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
+  CHECK(cudaFuncSetAttribute(entryVoted, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
   const std::vector<Form> forms = {
-      {"entry whole form", entryWhole, 2 * 2 * 16 * 132 * 4, kTile},
-      {"whole form, voted", entryVoted, 2 * 2 * 16 * 132 * 4, kTile},
+      {"entry whole form", entryWhole, kEntryShared, kTile},
+      {"whole form, voted", entryVoted, kEntryShared, kTile},
       rowaForm<16, 2, false, 8, 16>("unrolled<16,2>a16"),
       form<8, 3, true, true>("pipe<8,3,v,q>"),
       form<16, 3, true, true, 16>("wide<16,3>"),
