@@ -431,7 +431,8 @@ class TileWriter : EntryWriter {
   // the branch taken alike by every thread of a warp: measured on an H200 (gemm_variants.cu,
   // 4096³), the GEMM's kernel that took its form by a barrier's vote (__syncthreads_and of each
   // thread's flags) ran 3.084 ms where its whole form alone ran 2.933; its loop read the
-  // parameters from constant memory into uniform registers again in every round.
+  // parameters from constant memory into uniform registers again in every round. (This test of
+  // uniform values is not timed yet: loop-plans.md.)
   void dispatch() {
     extents(true);
     aliases();
