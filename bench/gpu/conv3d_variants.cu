@@ -10,6 +10,9 @@
 // - pipe<P, D, R>: quad<P> with the block's planes copied into shared memory asynchronously D
 //             planes ahead (R: each thread's window of the newest plane into a ring of registers;
 //             otherwise all three planes' windows read from shared memory per output plane);
+// - stream<P, RJ, D>: each output's sum built as its planes arrive (plane p starts output p + 1,
+//             continues p and finishes p - 1: the source's order), three sums per output in
+//             registers and no ring of windows; 4 x RJ outputs a thread, the tiles D planes ahead;
 // - lean<P>:  regs<P> with fewer instructions per output (no tests inside the extents, weights in
 //             registers, the plane loop unrolled by three);
 // - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
@@ -49,6 +52,7 @@
 #include <cstdio>
 #include <cstring>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "stencil.cu"
@@ -536,6 +540,146 @@ template <int D, bool R> __global__ void __launch_bounds__(256, R ? 3 : 4)
   cpWait<0>();
 }
 
+// stream<RJ, D>: each output's sum built as its planes arrive. Plane p, once in shared memory,
+// gives output plane p + 1 its first nine products (di = -1, from zero), output plane p its next
+// nine (di = 0) and output plane p - 1 its last nine (di = +1), which is the order of the source's
+// loops, so each output's operations are the per-thread entry's. A thread keeps three sums per
+// output in registers (no ring of windows): 4 outputs along k x RJ rows along j, its window of
+// plane p (RJ + 2 rows x 6 columns) read from the tile once; the block's tile of (8 RJ + 2) x 136
+// floats copied asynchronously D planes ahead into a ring of D + 2 tiles (the output's own element,
+// for a border output, read from plane p - 1's tile). Needs nk a multiple of 4.
+template <int RJ> struct StreamTile {
+  static constexpr int kRows = kPy * RJ + 2, kChunks = kRows * kPCols / 4, kPer = (kChunks + 255) / 256,
+                       kFloats = kRows * kPCols;
+};
+
+template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
+    convStream(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk,
+               float* __restrict__ out, int per) {
+  using T = StreamTile<RJ>;
+  constexpr int S = D + 2;
+  extern __shared__ __align__(16) float ring[];
+  const int tx = threadIdx.x % kPx, ty = threadIdx.x / kPx;
+  const int k0 = blockIdx.x * kPx * 4, j0 = blockIdx.y * kPy * RJ, k = k0 + 4 * tx, jt = j0 + ty * RJ;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (z0 >= z1) return;
+  float w[27];
+#pragma unroll
+  for (int t = 0; t < 27; ++t) w[t] = wg[t];
+  const long long plane = (long long)nj * nk;
+  long long off[T::kPer];
+  unsigned at[T::kPer];
+  bool in[T::kPer];
+#pragma unroll
+  for (int c = 0; c < T::kPer; ++c) {
+    const int e = threadIdx.x + 256 * c, y = e / (kPCols / 4), x = e % (kPCols / 4);
+    const int jj = j0 - 1 + y, kk = k0 - 4 + 4 * x;
+    in[c] = e < T::kChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
+    off[c] = in[c] ? (long long)jj * nk + kk : 0;
+    at[c] = 16u * e;
+  }
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
+  // Plane z (z0 - 1 <= z <= z1) into slot (z - z0 + 1) % S; a group committed for each plane.
+  auto copy = [&](int z) {
+    if (z <= z1) {
+      const bool zin = z >= 0 && z < ni;
+      const float* src = A + (zin ? (long long)z * plane : 0);
+      const unsigned tile = base + 4u * T::kFloats * ((z - z0 + 1) % S);
+#pragma unroll
+      for (int c = 0; c < T::kPer; ++c)
+        if (c + 1 < T::kPer || threadIdx.x + 256 * c < T::kChunks) cpAsync16(tile + at[c], src + off[c], zin && in[c]);
+    }
+    cpCommit();
+  };
+#pragma unroll
+  for (int d = 0; d < D; ++d) copy(z0 - 1 + d);
+  const bool live = k < nk, first = k == 0, last = k + 4 == nk;
+  float s[3][RJ][4];  // sums of output planes in slots (z - z0) % 3
+  // Step p: plane p readable; the sums of p + 1 started, of p continued, of p - 1 finished and stored.
+  auto step = [&](int p, auto slotConst) {
+    constexpr int t = decltype(slotConst)::value;  // (p - z0 + 3) % 3 == t
+    cpWait<D - 1>();
+    __syncthreads();
+    copy(p + D);
+    const float* tile = ring + T::kFloats * ((p - z0 + 1) % S);
+    float win[RJ + 2][6];
+#pragma unroll
+    for (int r = 0; r < RJ + 2; ++r) {
+      const float* row = tile + (ty * RJ + r) * kPCols + 4 + 4 * tx;
+      const float4 m = *reinterpret_cast<const float4*>(row);
+      win[r][0] = row[-1], win[r][1] = m.x, win[r][2] = m.y, win[r][3] = m.z, win[r][4] = m.w, win[r][5] = row[4];
+    }
+    constexpr int nx = (t + 1) % 3, cu = t, pv = (t + 2) % 3;
+    if (p + 1 < z1) {  // output p + 1: di = -1
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          float a = culift_zero(0.0f);
+#pragma unroll
+          for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+            for (int dk = 0; dk < 3; ++dk) a += w[dj * 3 + dk] * win[jr + dj][q + dk];
+          s[nx][jr][q] = a;
+        }
+    }
+    if (p >= z0 && p < z1) {  // output p: di = 0
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          float a = s[cu][jr][q];
+#pragma unroll
+          for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+            for (int dk = 0; dk < 3; ++dk) a += w[9 + dj * 3 + dk] * win[jr + dj][q + dk];
+          s[cu][jr][q] = a;
+        }
+    }
+    if (p > z0) {  // output p - 1: di = +1, then stored
+      const float* own = ring + T::kFloats * ((p - z0) % S);
+      const bool zEdge = p - 1 == 0 || p - 1 == ni - 1;
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr) {
+        float v[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          float a = s[pv][jr][q];
+#pragma unroll
+          for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+            for (int dk = 0; dk < 3; ++dk) a += w[18 + dj * 3 + dk] * win[jr + dj][q + dk];
+          v[q] = a;
+        }
+        const int j = jt + jr;
+        if (live && j < nj) {
+          const float4 e = *reinterpret_cast<const float4*>(own + (ty * RJ + jr + 1) * kPCols + 4 + 4 * tx);
+          const bool edge = zEdge || j == 0 || j == nj - 1;
+          float4 o;
+          o.x = edge || first ? e.x : v[0];
+          o.y = edge ? e.y : v[1];
+          o.z = edge ? e.z : v[2];
+          o.w = edge || last ? e.w : v[3];
+          *reinterpret_cast<float4*>(out + (long long)(p - 1) * plane + (long long)j * nk + k) = o;
+        }
+      }
+    }
+  };
+  using C0 = std::integral_constant<int, 0>;
+  using C1 = std::integral_constant<int, 1>;
+  using C2 = std::integral_constant<int, 2>;
+  // p - z0 + 3 = 2 (mod 3) for p = z0 - 1; planes z0 - 1 .. z1, three a round.
+#pragma unroll 1
+  for (int p = z0 - 1; p <= z1; p += 3) {
+    step(p, C2{});
+    if (p + 1 > z1) break;
+    step(p + 1, C0{});
+    if (p + 2 > z1) break;
+    step(p + 2, C1{});
+  }
+  cpWait<0>();
+}
+
 __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long long n4) {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n4; e += (long long)gridDim.x * blockDim.x)
     b[e] = a[e];
@@ -605,6 +749,26 @@ int main() {
                                                              {"regs", convRegs, plane},
                                                              {"smem", convSmem, plane},
                                                              {"both", convBoth, plane}};
+  // stream<RJ, D>: dynamic shared memory of D + 2 tiles.
+  using Stream = void (*)(const float*, const float*, int, int, int, float*, int);
+  const std::tuple<const char*, Stream, int, int> streams[] = {
+      {"stream<P,1,2>", convStream<1, 2>, 1, (2 + 2) * StreamTile<1>::kFloats * 4},
+      {"stream<P,1,3>", convStream<1, 3>, 1, (3 + 2) * StreamTile<1>::kFloats * 4},
+      {"stream<P,2,2>", convStream<2, 2>, 2, (2 + 2) * StreamTile<2>::kFloats * 4},
+      {"stream<P,2,3>", convStream<2, 3>, 2, (3 + 2) * StreamTile<2>::kFloats * 4}};
+  for (const auto& [name, fn, rj, shared] : streams)
+    for (int per : {8, 16, 32, 64}) {
+      CHECK(cudaMemset(out, 0xff, cells * 4));
+      const dim3 grid(pipePlane.x, (nj + kPy * rj - 1) / (kPy * rj), (ni + per - 1) / per);
+      const Stream f = fn;
+      const int sh = shared;
+      CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sh));
+      const double ms = median([&] { f<<<grid, block, sh>>>(A, w, ni, nj, nk, out, per); });
+      CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
+      std::printf("%-13s<%2d> grid z %4u %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+                  8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
+    }
   for (const auto& [name, fn, blocks] : variants)
     for (int per : {4, 8, 16, 32, 64}) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
