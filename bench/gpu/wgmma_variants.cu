@@ -329,6 +329,18 @@ __global__ void __launch_bounds__(kWsThreads, 1)
   storeC(C, d, m0, n0, nb, g, t, N);
 }
 
+// storeC with the entry's epilogue: C = alpha * sum + beta * Cin, Cin read at the same place.
+__device__ __forceinline__ void storeCEpilogue(float* C, const float* __restrict__ Cin, float alpha, float beta,
+                                               const float (&d)[128], int m0, int n0, int nb, int g, int t, int N) {
+#pragma unroll
+  for (int j = 0; j < 32; ++j)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int n = n0 + nb + g + 8 * (q / 2), m = m0 + 8 * j + 2 * t + q % 2;
+      C[(long long)m * N + n] = alpha * d[4 * j + q] + beta * Cin[(long long)m * N + n];
+    }
+}
+
 // Bulk tensor copies (TMA): one thread of the copying warpgroup fills a stage with one copy of A's
 // 256 x 32 tile and four of B's 32 x 32 (the 128-byte swizzle on both) and tells the stage's
 // mbarrier how many bytes to expect; the multiplying warpgroups as in wgmmaGemmWS, B's fragments
@@ -348,9 +360,10 @@ __device__ __forceinline__ void tensorCopy(unsigned to, const CUtensorMap* map, 
       : "memory");
 }
 
-template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1)
+template <int ST, int kInFlight, bool kEpilogue = false> __global__ void __launch_bounds__(kWsThreads, 1)
     wgmmaGemmTma(const __grid_constant__ CUtensorMap mapA, const __grid_constant__ CUtensorMap mapB,
-                 float* __restrict__ C, int M, int N, int K) {
+                 float* __restrict__ C, int M, int N, int K, const float* __restrict__ Cin = nullptr,
+                 float alpha = 1.0f, float beta = 0.0f) {
   extern __shared__ unsigned char raw[];
   __shared__ __align__(8) unsigned long long bars[2 * ST];
   const unsigned rawAddress = static_cast<unsigned>(__cvta_generic_to_shared(raw));
@@ -405,7 +418,8 @@ template <int ST, int kInFlight> __global__ void __launch_bounds__(kWsThreads, 1
     if (kt + 1 < nk) step(kt + 1, f1);
   }
   wgmmaWait<0>();
-  storeC(C, d, m0, n0, nb, g, t, N);
+  if constexpr (kEpilogue) storeCEpilogue(C, Cin, alpha, beta, d, m0, n0, nb, g, t, N);
+  else storeC(C, d, m0, n0, nb, g, t, N);
 }
 
 // Bulk tensor copies without a copying warpgroup: the entry's own loop (256 threads, a barrier a
@@ -668,7 +682,7 @@ int main() {
       CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, tmaSharedBytes<4>()));
       gemm.report(name, [&, k = kernel] {
         k<<<dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N,
-                                                                                 gemm.K);
+                                                                                 gemm.K, nullptr, 1.0f, 0.0f);
       });
     }
     CHECK(cudaFuncSetAttribute(wgmmaGemmTmaA<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedBytes<4>()));
@@ -694,6 +708,18 @@ int main() {
   float* c0;
   CHECK(cudaMalloc(&c0, (size_t)gemm.M * gemm.N * 4));
   CHECK(cudaMemset(c0, 0, (size_t)gemm.M * gemm.N * 4));
+  // The hand-written bulk-copy form with the entry's epilogue (alpha * sum + beta * C, beta 0, C read).
+  {
+    const CUtensorMap mapA = tensorMap(gemm.a, gemm.M, gemm.K, kBK, kBM),
+                      mapB = tensorMap(gemm.b, gemm.K, gemm.N, 32, kBK);
+    CHECK(cudaFuncSetAttribute(wgmmaGemmTma<4, 0, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               tmaSharedBytes<4>()));
+    gemm.report("wgmma, bulk tensor copies, 4 stages, epilogue", [&] {
+      wgmmaGemmTma<4, 0, true>
+          <<<dim3(gemm.N / kBN, gemm.M / kBM), kWsThreads, tmaSharedBytes<4>()>>>(mapA, mapB, gemm.c, gemm.M, gemm.N,
+                                                                                  gemm.K, c0, 1.0f, 0.0f);
+    });
+  }
   // Each with its bulk tensor copies (the runtime's maps: A as rows of K in boxes of 32 x the
   // entry's rows, B as rows of N in boxes of 32 x 32) and without (their mask 0: cp.async).
   // The 256-row entry's block has a copying warpgroup (384 threads), the 128-row entry's not.
