@@ -76,6 +76,15 @@ void Skew_win3d(const double*, const double*, int, int, int, double*, long long,
 void SkewF_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
 void SkewF_win3d4(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
                   long long, long long, long long);
+void ConvPair_kernel(const float*, const float*, int, int, int, float*, long long, long long, long long);
+void ConvPair_win3d4(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                     long long, long long, long long);
+void Upward_kernel(const float*, int, int, int, float*, long long, long long, long long);
+void Upward_win3d4(const float*, int, int, int, float*, long long, long long, long long, long long, long long,
+                   long long);
+void Centred3D_kernel(const float*, int, int, int, float*, long long, long long, long long);
+void Centred3D_win3d4(const float*, int, int, int, float*, long long, long long, long long, long long, long long,
+                      long long);
 // Row reductions (tests/runtime/data/loop_plan_kernels.hpp), min/max rows
 // (extremum_kernels.hpp) and scans (scan_kernels.hpp): entries of warps.
 void RowSum_kernel(const float*, int, float*, long long);
@@ -446,6 +455,35 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 8), slabs), dim3(256, 1, 1),
                          [&] { Conv_win3d4(a.data(), w.data(), ni, nj, nk, quads.data(), ni, nj, nk, 0, n, 27, n); });
     CHECK(sameBits(quads, want));
+  }
+  // Streamed planes (two carried values, a guard reading the plane below; planes ahead alone) and
+  // a body the stream does not take (the output's element read before its loop): every shape of
+  // the convolution's, and slabs of one plane.
+  for (const auto& [ni, nj, nk, slabs] : {std::tuple{1, 1, 1, 1u}, std::tuple{3, 3, 3, 1u}, std::tuple{11, 9, 37, 3u},
+                                          std::tuple{6, 20, 40, 6u}, std::tuple{7, 10, 136, 2u}}) {
+    INFO("streamed " << ni << " x " << nj << " x " << nk << ", " << slabs << " slabs");
+    const std::size_t count = static_cast<std::size_t>(ni) * nj * nk;
+    const std::vector<float> a = values<float>(count, 19), w = values<float>(27, 20);
+    const auto n = static_cast<long long>(count);
+    const dim3 grid(blocks(nk, 128), blocks(nj, 8), slabs);
+    std::vector<float> want(count, -7.0f), got(count, -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { ConvPair_kernel(a.data(), w.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    culiftEmulatedLaunch(grid, dim3(256, 1, 1),
+                         [&] { ConvPair_win3d4(a.data(), w.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, 27, n); });
+    CHECK(sameBits(got, want));
+    std::fill(want.begin(), want.end(), -7.0f), std::fill(got.begin(), got.end(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { Upward_kernel(a.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    culiftEmulatedLaunch(grid, dim3(256, 1, 1),
+                         [&] { Upward_win3d4(a.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n); });
+    CHECK(sameBits(got, want));
+    std::fill(want.begin(), want.end(), -7.0f), std::fill(got.begin(), got.end(), -7.0f);
+    culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
+                         [&] { Centred3D_kernel(a.data(), ni, nj, nk, want.data(), ni, nj, nk); });
+    culiftEmulatedLaunch(grid, dim3(256, 1, 1),
+                         [&] { Centred3D_win3d4(a.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n); });
+    CHECK(sameBits(got, want));
   }
   // Two arrays' windows, asymmetric halos, doubles: the loads that cross the arrays' ends are
   // checked one by one (one slab: every plane's window; several: the slabs' first planes).

@@ -697,6 +697,19 @@ const std::vector<StencilSpec>& stencilSpecs() {
          return std::vector{array(S::F32, ni * nj * nk), array(S::F32, 27), scalar(asInt(ni)), scalar(asInt(nj)),
                             scalar(asInt(nk))};
        }},
+      {"ConvPair", LoopPlan::Stencil3DWindows,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), array(S::F32, 27), scalar(asInt(ni)), scalar(asInt(nj)),
+                            scalar(asInt(nk))};
+       }},
+      {"Upward", LoopPlan::Stencil3DWindows,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), scalar(asInt(ni)), scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
+      {"Centred3D", LoopPlan::Stencil3DWindows,
+       [](auto ni, auto nj, auto nk) {
+         return std::vector{array(S::F32, ni * nj * nk), scalar(asInt(ni)), scalar(asInt(nj)), scalar(asInt(nk))};
+       }},
       {"Ahead", LoopPlan::Stencil3D,
        [](auto ni, auto nj, auto nk) {
          return std::vector{array(S::F32, ni * nj * nk), array(S::F32, ni * nj * nk), scalar(asInt(ni)),

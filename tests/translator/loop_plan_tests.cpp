@@ -711,9 +711,9 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   // The entries are emitted; each output runs the per-thread entry's statement.
   for (const std::string entry : {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d"})
     CHECK(r.module->cudaSource.find("__launch_bounds__(256) " + entry + "(") != std::string::npos);
-  // Four outputs a thread over the 27-point convolution's windows of floats: three blocks an SM
-  // (at most 80 registers a thread).
-  CHECK(r.module->cudaSource.find("__launch_bounds__(256, 3) Conv_win3d4(") != std::string::npos);
+  // Four outputs a thread over the 27-point convolution's windows of floats, its planes streamed
+  // into running sums: four blocks an SM (at most 64 registers a thread).
+  CHECK(r.module->cudaSource.find("__launch_bounds__(256, 4) Conv_win3d4(") != std::string::npos);
   // A 3-D entry without loops asks for six blocks per multiprocessor; one with window loops does not.
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 6) Heat_walk3d(") != std::string::npos);
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);
@@ -781,6 +781,13 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
       "int k) {\n" +
       conv +
       "  return s + b[i];\n}\n"
+      "CULIFT_KERNEL float Early(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {\n"
+      "  const int c = (i * nj + j) * nk + k;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
+      "  const float m = A[c];\n  float s = 0.0f;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
+      "      for (int dk = -1; dk <= 1; ++dk) s += A[c + (di * nj + dj) * nk + dk] - m;\n"
+      "  return s;\n}\n"
       "CULIFT_KERNEL double Wide(const double* A, int ni, int nj, int nk, int i, int j, int k) {\n"
       "  const int c = (i * nj + j) * nk + k;\n"
       "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
@@ -790,13 +797,15 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
   const std::string& src = r.module->cudaSource;
   auto entry = [&](const std::string& name) { return textFrom(src, " " + name + "(const", "#endif"); };
   auto helper = [&](const std::string& name) { return textFrom(src, name + "_at(const", "\n}\n"); };
-  for (const std::string f : {"Conv", "Quot", "Loaded"}) {
+  for (const std::string f : {"Conv", "Quot", "Loaded", "Early"}) {
     INFO(f);
     CHECK(function(r, f).loopPlan == LoopPlan::Stencil3DWindows);
     const std::string e = entry(f + "_win3d4");
-    // A ring of 4 tiles of 10 rows x 136 columns, copied three planes ahead, one barrier a plane.
+    // A ring of 4 tiles of 10 rows x 136 columns, one barrier a plane, copied three planes ahead
+    // (two where the planes are streamed).
+    const bool streamed = f == "Conv";
     CHECK(e.find("__shared__ __align__(16) float culift_sh0[5440];") != std::string::npos);
-    CHECK(e.find("culift_copy_wait<2>();") != std::string::npos);
+    CHECK(e.find(streamed ? "culift_copy_wait<1>();" : "culift_copy_wait<2>();") != std::string::npos);
     CHECK(
         e.find("culift_copy_async16(culift_st + culift_qs0[culift_g], A + (culift_qo0[culift_g] + culift_pe), 16);") !=
         std::string::npos);
@@ -805,9 +814,33 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
     CHECK(e.find("if (culift_c0v && culift_c00 > 0 && culift_ql <= culift_qh) {") != std::string::npos);
     // The weights stay a uniform read in registers: no tile of w.
     CHECK(e.find("culift_sh1") == std::string::npos);
-    const bool selects = f == "Conv";
-    CHECK((helper(f + "_win3d4").find("return culift_e0 ? culift_v0 : (") != std::string::npos) == selects);
+    const bool selects = f == "Conv" || f == "Early";
     CHECK((e.find("if (culift_k + 1 < culift_nk) {") != std::string::npos) == !selects);
+    if (!streamed) {
+      CHECK((helper(f + "_win3d4").find("return culift_e0 ? culift_v0 : (") != std::string::npos) == selects);
+      CHECK(e.find("_part<") == std::string::npos);
+      continue;
+    }
+    // The planes streamed: each plane runs its iteration of the loop over di for the outputs of
+    // three planes, their sums in the thread's registers (output plane z in slot (z - z0) % 3), the
+    // last iteration storing them; the early return's element read from the output's plane's tile.
+    CHECK(src.find("Conv_win3d4_at(") == std::string::npos);
+    CHECK(e.find("float culift_w0[1][3][6];") != std::string::npos);
+    CHECK(e.find("float culift_a0[3][4];") != std::string::npos);
+    CHECK(e.find("Conv_win3d4_part<(-1)>(culift_w0, culift_u0, culift_a0[(culift_t + 0) % 3][0], 0, ") !=
+          std::string::npos);
+    CHECK(e.find("Conv_win3d4_part<0>(culift_w0, culift_u0, culift_a0[(culift_t + 2) % 3][1], 1, ") !=
+          std::string::npos);
+    CHECK(e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_sh0, culift_i - culift_z0, culift_tx, "
+                 "culift_ty, culift_a0[(culift_t + 1) % 3][3], 3, ") != std::string::npos);
+    const std::string part = textFrom(src, "Conv_win3d4_part(const", "\n}\n");
+    CHECK(part.find("if (culift_di == (-1)) culift_a0 = culift_zero(0.0f);") != std::string::npos);
+    CHECK(part.find("const int di = culift_di;") != std::string::npos);
+    const std::string last = textFrom(src, "Conv_win3d4_last(const", "\n}\n");
+    CHECK(last.find("const int di = 1;") != std::string::npos);
+    CHECK(last.find("const float culift_v0 = culift_sh[(unsigned)(culift_zn + 1) % 4u * 1360 + (culift_ty + 1) * 136 + "
+                    "4 * culift_tx + culift_col + 4];") != std::string::npos);
+    CHECK(last.find("return culift_e0 ? culift_v0 : (culift_a0);") != std::string::npos);
   }
   // One output a thread, and 8-byte windows, load from global memory.
   CHECK(entry("Conv_win3d").find("__shared__") == std::string::npos);

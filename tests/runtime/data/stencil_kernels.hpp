@@ -67,6 +67,47 @@ CULIFT_KERNEL float Conv(const float* A, const float* w, int ni, int nj, int nk,
   return s;
 }
 
+// Two values carried from plane to plane (a weighted sum and a plain one), the border returning
+// the plane below's element: streamed with the copies one plane ahead (the guard's plane is two
+// before the loop's last).
+CULIFT_KERNEL float ConvPair(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i == 0) return A[c];
+  if (i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c - nj * nk];
+  float s = 0.0f, t = 1.0f;
+  for (int di = -1; di <= 1; ++di)
+    for (int dj = -1; dj <= 1; ++dj)
+      for (int dk = -1; dk <= 1; ++dk) {
+        const float a = A[c + (di * nj + dj) * nk + dk];
+        s += w[(di + 1) * 9 + (dj + 1) * 3 + (dk + 1)] * a;
+        t = t * 0.5f + a;
+      }
+  const float m = s - 0.25f * t;
+  return m;
+}
+
+// Planes i + 1 and i + 2 alone in the loop (a halo above), the border's element read outside it.
+CULIFT_KERNEL float Upward(const float* A, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i + 2 >= ni || k < 1 || k + 1 >= nk) return A[c];
+  float s = 2.0f;
+  for (int di = 1; di <= 2; ++di)
+    for (int dk = -1; dk <= 1; ++dk) s = s * 0.75f + (float)(di * 3 + dk) * A[c + di * nj * nk + dk];
+  return s;
+}
+
+// The element at the output read before the loop (not in a guard): the windows in a ring of
+// register planes, not streamed.
+CULIFT_KERNEL float Centred3D(const float* A, int ni, int nj, int nk, int i, int j, int k) {
+  const int c = (i * nj + j) * nk + k;
+  if (i == 0 || i == ni - 1 || k == 0 || k == nk - 1) return A[c];
+  const float m = A[c];
+  float s = 0.0f;
+  for (int di = -1; di <= 1; ++di)
+    for (int dk = -1; dk <= 1; ++dk) s += (A[c + di * nj * nk + dk] - m) * (float)(di + 2 * dk);
+  return s;
+}
+
 // Planes i + 1 and i + 2 only (a halo above, none below), two arrays staged.
 CULIFT_KERNEL float Ahead(const float* A, const float* B, int ni, int nj, int nk, int i, int j, int k) {
   if (i >= ni - 2) return 0.0f;

@@ -17,10 +17,12 @@
 #include <array>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "ast_match.hpp"
 #include "entry_writer.hpp"
@@ -39,6 +41,7 @@ constexpr unsigned kWindowColumns = 4;  // 3-D, windows in registers: outputs al
 constexpr std::int64_t kMaxWindowRegisters = 128;  // ... and the registers its windows may take
 constexpr unsigned kStages = 4;  // <f>_win3d4 through shared memory: planes of a staged array's ring of tiles
 constexpr std::int64_t kMaxStagedBytes = 40 * 1024;  // ... and the static shared memory they may take
+constexpr std::int64_t kStreamAhead = 2;  // <f>_win3d4 streaming its planes: the planes copied ahead, at most
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -727,7 +730,14 @@ class WindowWriter : EntryWriter {
         staged_(stagedInShared()) {}
 
   void write() {
-    helper();
+    stream_ = streamPlan();
+    if (stream_) {
+      speculated_ = true;
+      streamPart();
+      streamLast();
+    } else {
+      helper();
+    }
     entry();
   }
 
@@ -740,7 +750,7 @@ class WindowWriter : EntryWriter {
   std::string regs(std::size_t p) const { return "culift_w" + str(p); }
   std::string element(std::size_t p) const { return std::string(spelling(fn_.vars[st_.arrays[p].array].type.scalar)); }
   std::string dims(std::size_t p) const {
-    return "[" + str(ring()) + "][" + str(static_cast<std::size_t>(width(p, 1))) + "][" +
+    return "[" + str(stream_ ? 1 : ring()) + "][" + str(static_cast<std::size_t>(width(p, 1))) + "][" +
            str(static_cast<std::size_t>(columns(p))) + "]";
   }
   std::string uniformRegs(std::size_t q) const { return "culift_u" + str(q); }
@@ -778,13 +788,19 @@ class WindowWriter : EntryWriter {
   // `<entry>_at`: the function's body, its reads of the staged arrays taken from the registers
   // (plane culift_slot holds the output's plane plus the halo's first offset along i), its window
   // loops unrolled (so that every register index is a constant).
-  void helper() {
-    PrintRewrites r;
+  // The reads of the staged arrays from the ring of register planes, the uniform reads from their
+  // registers, the window loops unrolled.
+  PrintRewrites ringRewrites() const {
+    PrintRewrites r = uniformRewrites();
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       for (const StagedRead& read : st_.arrays[p].reads)
         r.exprs[read.read] = regs(p) + "[(culift_slot + " + offset(read.d[0]) + " - " + literal(lo(p, 0)) + ") % " +
                              str(ring()) + "][" + offset(read.d[1]) + " - " + literal(lo(p, 1)) + "][culift_col + " +
                              offset(read.d[2]) + " - " + literal(lo(p, 2)) + "]";
+    return r;
+  }
+  PrintRewrites uniformRewrites() const {
+    PrintRewrites r;
     for (std::size_t q = 0; q < st_.uniform.size(); ++q) {
       std::string at = uniformRegs(q);
       for (VarId c : st_.uniform[q].counters) at += "[" + name(c) + " - " + literal(st_.windows.at(c).first) + "]";
@@ -792,11 +808,21 @@ class WindowWriter : EntryWriter {
       r.exprs[st_.uniform[q].read] = at;
     }
     for (const Stmt* loop : st_.windowLoops) r.unrolled.insert(loop);
+    return r;
+  }
+  // The helpers' parameters of the windows' and the uniform reads' registers.
+  std::string registerParams() const {
     std::string params;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p)
       params += "const " + element(p) + " (&" + regs(p) + ")" + dims(p) + ", ";
     for (std::size_t q = 0; q < st_.uniform.size(); ++q)
       params += "const " + typeOf(st_.uniform[q].array) + " (&" + uniformRegs(q) + ")" + uniformDims(q) + ", ";
+    return params;
+  }
+
+  void helper() {
+    const PrintRewrites r = ringRewrites();
+    const std::string params = registerParams();
     out_.say("// " + fn_.name + " for " + e_.kernelName + ": the body, its reads of " + arrayNames() +
              " from the thread's registers.");
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + std::string(spelling(fn_.returnType.scalar)) + " " +
@@ -887,6 +913,297 @@ class WindowWriter : EntryWriter {
       }
     });
     return pure;
+  }
+
+  // ---- the planes streamed into running values (`stream_`) ----
+  // A body that adds up its window plane by plane: one window loop at its top level over the planes
+  // (counter d, every read of the staged array inside it at plane d + a constant), the values it
+  // carries from one iteration to the next declared before it, and reads of the array outside it
+  // only at constant offsets and only in guards or after it. Plane p, once in shared memory, then
+  // runs iteration d of the loop for output plane p - the constant - d, from the values that
+  // output's earlier iterations left in the thread's registers: the outputs of several planes are
+  // under way at once, each one's operations those of the per-thread entry in the same order (its
+  // bits), and a thread holds its window of one plane, not of every plane its outputs read.
+  struct StreamPlan {
+    const Stmt* loop = nullptr;  // the window loop over the planes
+    VarId counter = kNone;
+    std::int64_t first = 0, last = 0;  // its bounds
+    std::int64_t base = 0;             // the plane offset of its reads at counter 0
+    std::size_t at = 0;                // its place among the body's statements
+    std::vector<VarId> carried;        // declared before it, assigned in it
+    std::int64_t ahead = 0;            // planes copied ahead
+  };
+
+  static VarId counterOf(const Stmt& loop) {
+    const Stmt* init = loop.init.get();
+    if (init && init->kind == StmtKind::Block && !init->scoped && init->stmts.size() == 1) init = init->stmts[0].get();
+    return init && init->kind == StmtKind::Decl ? init->var : kNone;
+  }
+
+  // The body's statements at its top level, a declaration of several variables (a block of its
+  // own, not a scope) taken apart.
+  std::vector<const Stmt*> topLevel() const {
+    std::vector<const Stmt*> out;
+    for (const StmtPtr& c : fn_.body->stmts) {
+      if (c->kind == StmtKind::Block && !c->scoped)
+        for (const StmtPtr& d : c->stmts) out.push_back(d.get());
+      else out.push_back(c.get());
+    }
+    return out;
+  }
+
+  std::optional<StreamPlan> streamPlan() const {
+    if (!staged_ || outputVector().empty() || st_.arrays.size() != 1 || !speculatable(ringRewrites())) return {};
+    const std::vector<const Stmt*> body = topLevel();
+    const std::set<const Stmt*> windows(st_.windowLoops.begin(), st_.windowLoops.end());
+    StreamPlan s;
+    for (std::size_t q = 0; q < body.size(); ++q) {
+      if (!windows.count(body[q])) continue;
+      if (s.loop) return {};  // one loop over the planes
+      s.loop = body[q], s.at = q;
+    }
+    if (!s.loop || (s.counter = counterOf(*s.loop)) == kNone || !st_.windows.count(s.counter)) return {};
+    std::tie(s.first, s.last) = st_.windows.at(s.counter);
+    std::set<const Expr*> inside, staged;
+    forEachExpr(*s.loop, [&](const Expr& e) { inside.insert(&e); });
+    bool based = false;
+    std::int64_t least = std::numeric_limits<std::int64_t>::max(), most = std::numeric_limits<std::int64_t>::min();
+    for (const StagedRead& read : st_.arrays[0].reads) {
+      staged.insert(read.read);
+      const Offset& d = read.d[0];
+      if (inside.count(read.read)) {
+        if (d.counters.size() != 1 || !d.counters.count(s.counter) || d.counters.at(s.counter) != 1) return {};
+        if (based && d.constant != s.base) return {};
+        s.base = d.constant, based = true;
+        continue;
+      }
+      for (const Offset& a : read.d)
+        if (!a.counters.empty()) return {};
+      least = std::min(least, d.constant), most = std::max(most, d.constant);
+    }
+    if (!based) return {};
+    // The reads outside the loop are made with the loop's last plane: in it or the planes before,
+    // still in the ring of tiles while the copies run `ahead` planes on.
+    const std::int64_t finish = s.base + s.last;
+    if (most != std::numeric_limits<std::int64_t>::min() && most > finish) return {};
+    const std::int64_t kept = most == std::numeric_limits<std::int64_t>::min() ? 0 : finish - least;
+    s.ahead = std::min<std::int64_t>(kStreamAhead, static_cast<std::int64_t>(kStages) - 1 - kept);
+    if (s.ahead < 1) return {};
+    std::set<VarId> assigned, declared;
+    forEachExpr(*s.loop, [&](const Expr& e) {
+      if (const Expr* t = assignmentTarget(e); t && t->kind == ExprKind::VarRef) assigned.insert(t->var);
+    });
+    forEachStmt(*s.loop, [&](const Stmt& c) {
+      if (c.kind == StmtKind::Decl) declared.insert(c.var);
+    });
+    bool fits = true;
+    for (std::size_t q = 0; q < body.size(); ++q) {
+      const Stmt& c = *body[q];
+      if (q == s.at) continue;
+      // Before the loop, the array is read in guards alone (they run with the output's last plane).
+      if (q < s.at && !guardReturn(c)) forEachExpr(c, [&](const Expr& e) { fits = fits && !staged.count(&e); });
+      if (q < s.at && c.kind == StmtKind::Decl && assigned.count(c.var)) {
+        if (!c.expr || !fn_.vars[c.var].type.isValue()) return {};
+        s.carried.push_back(c.var);
+      }
+    }
+    for (VarId v : assigned)
+      if (!declared.count(v) && std::find(s.carried.begin(), s.carried.end(), v) == s.carried.end()) return {};
+    // A carried value is set by its declaration and the loop alone.
+    for (std::size_t q = 0; q < body.size(); ++q)
+      if (q != s.at)
+        forEachExpr(*body[q], [&](const Expr& e) {
+          const Expr* t = assignmentTarget(e);
+          if (t && t->kind == ExprKind::VarRef &&
+              std::find(s.carried.begin(), s.carried.end(), t->var) != s.carried.end())
+            fits = false;
+        });
+    if (!fits || s.carried.empty()) return {};
+    return s;
+  }
+
+  std::string carriedName(std::size_t m) const { return "culift_a" + str(m); }
+
+  // The reads of the staged array inside the loop from the thread's window of the current plane.
+  PrintRewrites streamRewrites() const {
+    PrintRewrites r = uniformRewrites();
+    for (const StagedRead& read : st_.arrays[0].reads)
+      r.exprs[read.read] = regs(0) + "[0][" + offset(read.d[1]) + " - " + literal(lo(0, 1)) + "][culift_col + " +
+                           offset(read.d[2]) + " - " + literal(lo(0, 2)) + "]";
+    return r;
+  }
+
+  // The loop's iteration `counter` (an expression), in a block of its own.
+  void streamIteration(const PrintRewrites& r, const std::string& counter) {
+    CodeWriter::Scope iteration = out_.open("");
+    out_.say("const " + typeOf(stream_->counter) + " " + name(stream_->counter) + " = " + counter + ";");
+    printWith(r, *stream_->loop->body);
+  }
+
+  // `<entry>_part<d>`: iteration d (not the last) of the loop for one output, its carried values
+  // in the thread's registers (set by their declarations at the first).
+  void streamPart() {
+    PrintRewrites r = streamRewrites();
+    std::string carried;
+    for (std::size_t m = 0; m < stream_->carried.size(); ++m) {
+      const VarId v = stream_->carried[m];
+      r.vars[v] = carriedName(m);
+      carried += typeOf(v) + "& " + carriedName(m) + ", ";
+    }
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": iteration culift_di of its loop over " +
+             name(stream_->counter) +
+             " (not the last) for one output, the values it carries in the thread's registers.");
+    out_.say("template <int culift_di>");
+    CodeWriter::Scope f = out_.open("__device__ __forceinline__ void " + e_.kernelName + "_part(" + registerParams() +
+                                    carried + "int culift_col, " + printer_.parameterList() + ")");
+    const std::vector<const Stmt*> body = topLevel();
+    for (std::size_t q = 0; q < stream_->at; ++q) {
+      const Stmt& c = *body[q];
+      if (guardReturn(c)) continue;
+      const auto it = std::find(stream_->carried.begin(), stream_->carried.end(), c.var);
+      if (c.kind == StmtKind::Decl && it != stream_->carried.end()) {
+        out_.say("if (culift_di == " + literal(stream_->first) + ") " +
+                 carriedName(static_cast<std::size_t>(it - stream_->carried.begin())) + " = " + printWith(r, *c.expr) +
+                 ";");
+        continue;
+      }
+      printWith(r, c);
+    }
+    streamIteration(r, "culift_di");
+  }
+
+  // `<entry>_last`: the loop's last iteration for one output, then the statements after it; its
+  // guards (their reads from the tiles in shared memory) as selects at the end.
+  void streamLast() {
+    PrintRewrites r = streamRewrites();
+    const std::int64_t tc = tileColumns(0), te = tileElements(0);
+    for (const StagedRead& read : st_.arrays[0].reads) {
+      if (read.d[0].counters.empty())
+        r.exprs[read.read] = "culift_sh[(unsigned)(culift_zn + " + literal(read.d[0].constant - lo(0, 0)) + ") % " +
+                             str(kStages) + "u * " + str(static_cast<std::size_t>(te)) + " + (culift_ty + " +
+                             literal(read.d[1].constant - lo(0, 1)) + ") * " + str(static_cast<std::size_t>(tc)) +
+                             " + " + str(kWindowColumns) + " * culift_tx + culift_col + " +
+                             literal(read.d[2].constant - tileFirstCol(0)) + "]";
+    }
+    std::string carried;
+    for (std::size_t m = 0; m < stream_->carried.size(); ++m) {
+      const VarId v = stream_->carried[m];
+      r.vars[v] = carriedName(m);
+      carried += typeOf(v) + " " + carriedName(m) + ", ";
+    }
+    const std::string t(spelling(fn_.returnType.scalar));
+    out_.say("// " + fn_.name + " for " + e_.kernelName + ": the last iteration of its loop over " +
+             name(stream_->counter) + " for one output and the statements after it; its early returns as selects, " +
+             "their reads of " + arrayNames() +
+             " from the tiles in shared memory (culift_zn: the output's plane in the slab).");
+    CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + t + " " + e_.kernelName + "_last(" +
+                                    registerParams() + "const " + element(0) +
+                                    "* culift_sh, int culift_zn, int culift_tx, int culift_ty, " + carried +
+                                    "int culift_col, " + printer_.parameterList() + ")");
+    std::string chain;
+    std::size_t guards = 0;
+    const std::vector<const Stmt*> body = topLevel();
+    for (std::size_t q = 0; q < body.size(); ++q) {
+      const Stmt& c = *body[q];
+      if (q == stream_->at) {
+        streamIteration(r, literal(stream_->last));
+      } else if (const Expr* value = guardReturn(c)) {
+        const std::string m = str(guards++);
+        out_.say("const bool culift_e" + m + " = " + printWith(r, *c.cond) + ";  // returns early");
+        out_.say("const " + t + " culift_v" + m + " = " + printWith(r, *value) + ";");
+        chain += "culift_e" + m + " ? culift_v" + m + " : ";
+      } else if (q + 1 == body.size()) {
+        out_.say("return " + chain + "(" + printWith(r, *c.expr) + ");");
+      } else if (c.kind != StmtKind::Decl ||
+                 std::find(stream_->carried.begin(), stream_->carried.end(), c.var) == stream_->carried.end()) {
+        printWith(r, c);
+      }
+    }
+  }
+
+  // The slab's planes streamed: every ring plane of the slab in turn, copied `ahead` planes ahead;
+  // with plane n in shared memory, each thread loads its window of it and runs, for every iteration
+  // d of the loop, that iteration for its outputs of plane (the plane - the reads' offset - d), the
+  // last iteration storing them. Steps of as many planes as the loop has iterations, unrolled, so
+  // that the slots of the carried values are constants.
+  void streamWalk(const std::string& leading, const std::array<std::string, 3>& n) {
+    const StreamPlan& s = *stream_;
+    const std::size_t h = static_cast<std::size_t>(halo());
+    const std::int64_t span = s.last - s.first + 1;
+    const std::string ahead = str(static_cast<std::size_t>(s.ahead)), spanText = str(static_cast<std::size_t>(span));
+    out_.say("const int culift_np = culift_z1 - culift_z0 + " + str(h) + ";  // ring planes the slab reads");
+    for (std::int64_t q = 0; q < s.ahead; ++q) copyPlanes(str(static_cast<std::size_t>(q)));
+    for (std::size_t m = 0; m < s.carried.size(); ++m)
+      out_.say(typeOf(s.carried[m]) + " " + carriedName(m) + "[" + spanText + "][" + str(cols_) + "];  // " +
+               name(s.carried[m]) + " of the outputs under way, output plane z in slot (z - culift_z0) % " + spanText);
+    out_.say("#pragma unroll 1");
+    CodeWriter::Scope slab = out_.open("for (int culift_s = 0; culift_s < culift_np; culift_s += " + spanText + ")");
+    out_.say("#pragma unroll");
+    CodeWriter::Scope step = out_.open("for (int culift_t = 0; culift_t < " + spanText + "; ++culift_t)");
+    out_.say("const int culift_n = culift_s + culift_t;  // ring plane culift_z0 + " + literal(lo(0, 0)) +
+             " + culift_n");
+    out_.say("if (culift_n >= culift_np) break;");
+    out_.say("culift_copy_wait<" + str(static_cast<std::size_t>(s.ahead - 1)) + ">();");
+    out_.say("__syncthreads();");
+    copyPlanes("culift_n + " + ahead);
+    loadStaged(0, "0", "culift_n");
+    CodeWriter::Scope live = out_.open("if (culift_j < culift_nj && culift_k < culift_nk)");
+    const std::string t(spelling(fn_.returnType.scalar));
+    for (std::int64_t d = s.first; d <= s.last; ++d) {
+      // Output plane culift_s + culift_t + lo - base - d, in slot (culift_t + lo - base - d) % span.
+      const std::int64_t shift = lo(0, 0) - s.base - d;
+      const std::string slot = "(culift_t + " + str(static_cast<std::size_t>(((shift % span) + span) % span)) + ") % " +
+                               spanText;
+      CodeWriter::Scope part = out_.open("");
+      out_.say("const int culift_i = culift_z0 + culift_n + " + literal(shift) + ";  // its output plane");
+      CodeWriter::Scope in = out_.open("if (culift_i >= culift_z0 && culift_i < culift_z1)");
+      std::vector<PerOutput> outputs;
+      std::string ks;
+      for (unsigned u = 0; u < cols_; ++u) {
+        const std::string k = "culift_k" + str(u);
+        ks += (u ? ", " : "") + k + " = culift_k + " + str(u);
+        std::string carried;
+        for (std::size_t m = 0; m < s.carried.size(); ++m)
+          carried += carriedName(m) + "[" + slot + "][" + str(u) + "], ";
+        if (d < s.last)
+          outputs.push_back(perOutputParts(fn_, {"culift_i", "culift_j", k}, n,
+                                           e_.kernelName + "_part<" + literal(d) + ">", leading + carried + str(u)));
+        else
+          outputs.push_back(perOutputParts(fn_, {"culift_i", "culift_j", k}, n, e_.kernelName + "_last",
+                                           leading + shared(0) + ", culift_i - culift_z0, culift_tx, culift_ty, " +
+                                               carried + str(u)));
+      }
+      out_.say("const int " + ks + ";");
+      if (d < s.last) {
+        for (const PerOutput& o : outputs) out_.say(o.call + ";");
+        continue;
+      }
+      storeOutputs(outputs);
+    }
+  }
+
+  // The thread's outputs, each computed (an output past the row too, not stored), then stored: one
+  // 16-byte store where all are in the row and aligned.
+  void storeOutputs(const std::vector<PerOutput>& outputs) {
+    const std::string t(spelling(fn_.returnType.scalar)), v = outputVector();
+    std::string values;
+    for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
+    out_.say(t + " " + values + ";");
+    for (unsigned u = 0; u < cols_; ++u) {
+      if (speculated_) {
+        out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
+        continue;
+      }
+      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
+      out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
+    }
+    CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
+    out_.say(v + " culift_v;");
+    for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
+    out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
+    whole.otherwise();
+    for (unsigned u = 0; u < cols_; ++u)
+      out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
   }
 
   std::string arrayNames() const {
@@ -1217,26 +1534,7 @@ class WindowWriter : EntryWriter {
       }
       return;
     }
-    // The thread's outputs, then one 16-byte store where all are in the row and aligned.
-    const std::string t(spelling(fn_.returnType.scalar));
-    std::string values;
-    for (unsigned u = 0; u < cols_; ++u) values += (u ? ", " : "") + ("culift_o" + str(u) + " = (" + t + ")0");
-    out_.say(t + " " + values + ";");
-    for (unsigned u = 0; u < cols_; ++u) {
-      if (speculated_) {  // an output past the row runs too, and is not stored
-        out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
-        continue;
-      }
-      CodeWriter::Scope output = out_.open("if (culift_k + " + str(u) + " < culift_nk)");
-      out_.say("culift_o" + str(u) + " = " + outputs[u].call + ";");
-    }
-    CodeWriter::Scope whole = out_.open("if (culift_ov && culift_k + " + str(cols_ - 1) + " < culift_nk)");
-    out_.say(v + " culift_v;");
-    for (unsigned u = 0; u < cols_; ++u) out_.say("culift_v." + std::string(kLane[u]) + " = culift_o" + str(u) + ";");
-    out_.say("*reinterpret_cast<" + v + "*>(&" + outputs[0].target + ") = culift_v;");
-    whole.otherwise();
-    for (unsigned u = 0; u < cols_; ++u)
-      out_.say("if (culift_k + " + str(u) + " < culift_nk) " + outputs[u].target + " = culift_o" + str(u) + ";");
+    storeOutputs(outputs);
   }
 
   void entry() {
@@ -1244,16 +1542,24 @@ class WindowWriter : EntryWriter {
     for (std::size_t k = 0; k < fn_.signature.params.size(); ++k)
       if (fn_.signature.params[k].type.isPointer())
         lengths += (lengths.empty() ? "" : ", ") + ("long long culift_len" + str(k));
+    const std::string what = fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" + halo_ + "), " +
+                             str(kWarps) + " x " + str(e_.tileCols) + " outputs of the (j, k) plane per block of " +
+                             str(kThreads) + " threads, " + str(cols_) + " along k per thread,";
     CodeWriter::Scope entry =
-        signature(e_,
-                  {fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" + halo_ + "), " +
-                       str(kWarps) + " x " + str(e_.tileCols) + " outputs of the (j, k) plane per block of " +
-                       str(kThreads) + " threads, " + str(cols_) + " along k per thread,",
-                   "each thread walking the planes i of the block's slab with the values of " + arrayNames() +
-                       " its outputs read in a ring of registers, loaded once "
-                       "per plane;",
-                   "each output as the per-thread entry runs it (its bits)."},
-                  lengths, threeBlocks() ? 3 : 0);
+        stream_ ? signature(e_,
+                            {what,
+                             "each thread walking the planes of the block's slab as they arrive in shared memory, "
+                             "each plane's window loaded once and each plane",
+                             "running its iteration of the loop over " + name(stream_->counter) +
+                                 " for the outputs under way (their carried values in registers);",
+                             "each output as the per-thread entry runs it (its bits)."},
+                            lengths, 4)
+                : signature(e_,
+                            {what,
+                             "each thread walking the planes i of the block's slab with the values of " + arrayNames() +
+                                 " its outputs read in a ring of registers, loaded once per plane;",
+                             "each output as the per-thread entry runs it (its bits)."},
+                            lengths, threeBlocks() ? 3 : 0);
     aliases();
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
     std::array<std::string, 3> n;
@@ -1279,7 +1585,8 @@ class WindowWriter : EntryWriter {
       const StagedArray& a = st_.arrays[p];
       const std::string c = "culift_c" + str(p);
       out_.say(element(p) + " " + regs(p) + dims(p) + ";  // " + name(a.array) +
-               ": a ring of planes x rows x columns of the thread's windows");
+               (stream_ ? ": the thread's window of the current plane, rows x columns"
+                        : ": a ring of planes x rows x columns of the thread's windows"));
       out_.say("const long long " + c + "0 = " + polyText(a.coefficient[0]) + ", " + c +
                "1 = " + polyText(a.coefficient[1]) + ";  // a plane's elements, a row's");
       leading += regs(p) + ", ";
@@ -1315,7 +1622,8 @@ class WindowWriter : EntryWriter {
       loadUniform(q);
       leading += uniformRegs(q) + ", ";
     }
-    walk(leading, n);
+    if (stream_) streamWalk(leading, n);
+    else walk(leading, n);
   }
 
   // Whether the entry asks for three blocks an SM (__launch_bounds__(256, 3): at most 80 registers
@@ -1351,9 +1659,10 @@ class WindowWriter : EntryWriter {
   const PlanEntry& e_;
   const Stencil& st_;
   const std::string halo_;
-  const unsigned cols_;      // outputs along k per thread
-  const bool staged_;        // the planes through shared memory
-  bool speculated_ = false;  // every output runs the whole body (helper() decides)
+  const unsigned cols_;               // outputs along k per thread
+  const bool staged_;                 // the planes through shared memory
+  bool speculated_ = false;           // every output runs the whole body (helper() decides)
+  std::optional<StreamPlan> stream_;  // the planes streamed into running values (write() decides)
 };
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
