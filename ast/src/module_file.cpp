@@ -207,6 +207,7 @@ class Writer {
       integer<std::uint32_t>(e.threads);
       boolean(e.squareOnly);
       integer<std::uint32_t>(e.sharedBytes);
+      integer<std::uint32_t>(e.blocksPerSm);
       count(e.tensorMaps.size());
       for (const TensorMapOperand& m : e.tensorMaps) {
         integer<std::uint32_t>(m.buffer);
@@ -506,6 +507,7 @@ class ModuleReader {
       e.threads = r_.integer<std::uint32_t>("threads per block");
       e.squareOnly = r_.boolean("a plan entry's square flag");
       e.sharedBytes = r_.integer<std::uint32_t>("a plan entry's dynamic shared memory");
+      e.blocksPerSm = r_.integer<std::uint32_t>("a plan entry's blocks per multiprocessor");
       e.tensorMaps.resize(r_.count(24, "a plan entry's tensor maps"));
       for (TensorMapOperand& m : e.tensorMaps) {
         m.buffer = r_.integer<std::uint32_t>("a tensor map's array");

@@ -208,6 +208,26 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   REQUIRE(sb.planEntries.size() == sa.planEntries.size());
   for (std::size_t e = 0; e < sa.planEntries.size(); ++e)
     CHECK(sb.planEntries[e].sharedBytes == sa.planEntries[e].sharedBytes);
+  // An entry's blocks per multiprocessor (the 27-point convolution's streamed entry: 4).
+  const TranslateResult conv = translateSource(
+      "[[clang::annotate(\"culift\")]] float Conv(const float* A, const float* w, int ni, int nj, int nk, int i, int j,"
+      " int k) {\n"
+      "  const int c = (i * nj + j) * nk + k;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
+      "  float s = 0.0f;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
+      "      for (int dk = -1; dk <= 1; ++dk) s += w[(di + 1) * 9 + (dj + 1) * 3 + dk + 1] * A[c + (di * nj + dj) * nk + dk];\n"
+      "  return s;\n}\n",
+      "conv.cpp");
+  REQUIRE(conv.ok());
+  const Function& ca = *conv.module->find("Conv");
+  REQUIRE(!ca.planEntries.empty());
+  REQUIRE(ca.planEntries[0].blocksPerSm == 4);
+  const std::shared_ptr<const Module> convLoaded = loadModule(saveModule(*conv.module));
+  const Function& cb = *convLoaded->find("Conv");
+  REQUIRE(cb.planEntries.size() == ca.planEntries.size());
+  for (std::size_t e = 0; e < ca.planEntries.size(); ++e)
+    CHECK(cb.planEntries[e].blocksPerSm == ca.planEntries[e].blocksPerSm);
   // An entry's tensor maps (a TF32 contraction on warpgroups: A as rows of a parameter, B of a literal).
   const TranslateResult maps = translateSource(
       "[[clang::annotate(\"culift:tensor_cores=tf32\")]]\n"

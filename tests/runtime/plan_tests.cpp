@@ -432,6 +432,23 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
   auto partGrid = choosePlanEntry(cube, part, device132());
   REQUIRE(partGrid);
   CHECK(partGrid->plan.grid == Dim3{7, 36, 3});  // 33 planes
+  // An entry that says how many blocks a multiprocessor holds: the slab of 4 to 32 planes with the
+  // fewest waves x planes a block reads (its slab + 2). Four outputs a thread, 2 x 36 blocks a
+  // plane, 132 SMs: four blocks an SM take slabs of 8 (5 waves x 10 planes against 3 x 18), three
+  // blocks 16 (3 x 18 against 6 x 10); one plane: the shortest slab.
+  culift::PlanEntry win4 = planEntry("k_win3d4", culift::LoopPlan::Stencil3DWindows, 8, false);
+  win4.tileCols = 128;
+  cube.planEntries = {win4, walk3};
+  for (const auto& [resident, slabs] : {std::pair{4u, 32u}, std::pair{3u, 16u}, std::pair{0u, 16u}}) {
+    INFO(resident << " blocks an SM");
+    cube.planEntries[0].blocksPerSm = resident;
+    auto quads = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+    REQUIRE(quads);
+    CHECK(quads->plan.grid == Dim3{2, 36, slabs});
+    auto thin = choosePlanEntry(cube, LaunchPlanner::for3D(1, 288, 224), device132());
+    REQUIRE(thin);
+    CHECK(thin->plan.grid.z == 1u);
+  }
 }
 
 TEST_CASE("column reductions: a thread per output, 256 per block while they fill the device, 64 below", "[plan]") {

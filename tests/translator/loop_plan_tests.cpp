@@ -701,6 +701,11 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   CHECK(conv.planEntries[1].blockMapping() == BlockMapping::Slabs3DWindows);
   CHECK(conv.planEntries[1].tileCols == 32);
   CHECK(conv.planEntries[2].blockMapping() == BlockMapping::Slabs3D);
+  // The streamed entry holds four blocks a multiprocessor (the runtime's slabs follow); the others
+  // do not say.
+  CHECK(conv.planEntries[0].blocksPerSm == 4);
+  CHECK(conv.planEntries[1].blocksPerSm == 0);
+  CHECK(conv.planEntries[2].blocksPerSm == 0);
   CHECK(std::string(name(LoopPlan::Stencil3DWindows)) == "stencil, 2.5-D blocking, windows in registers");
   CHECK(std::string(name(LoopPlan::Stencil)) == "stencil");
 

@@ -154,6 +154,9 @@ struct PlanEntry {
   // Above 48 KiB a device must opt in: the runtime sets the function's limit, and takes another
   // entry where the device has less.
   unsigned sharedBytes = 0;
+  // The blocks a multiprocessor holds as the entry asks for them (its __launch_bounds__), where
+  // they decide how the runtime splits its launch (a stencil's slabs); 0: not known.
+  unsigned blocksPerSm = 0;
   std::vector<TensorMapOperand> tensorMaps;  // bulk tensor copies' operands, in parameter order
   // How its blocks map to outputs; unset, its plan's mapping (plans.def). The planner sets it;
   // module files do not store it (every entry has its plan's mapping, which a loaded entry gets).

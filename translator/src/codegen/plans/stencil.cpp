@@ -594,6 +594,8 @@ std::int64_t windowRegisters(const Function& f, const Stencil& st, unsigned colu
   return n;
 }
 
+unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil& st);
+
 // Windows in registers: a 3-D stencil whose reads walk windows (loops with constant bounds over
 // the offsets, a convolution's 27 points) and whose windows fit the registers. Kernels without
 // window loops (a 7-point stencil, each offset written out) keep the cache walk alone.
@@ -612,6 +614,7 @@ plans::Decision decide3DWindows(const Function& f, const KernelAnalysis&) {
     entries.push_back(plans::makeEntry(f, "_win3d" + str(kWindowColumns), LoopPlan::Stencil3DWindows, kWarps,
                                        kTileCols * kWindowColumns, kThreads, false));
   entries.push_back(plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false));
+  for (PlanEntry& e : entries) e.blocksPerSm = windowBlocksPerSm(f, e, *st);  // the runtime's slabs follow them
   entries.push_back(plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false));
   plans::Decision d = plans::Decision::yes(std::move(entries));
   d.reason = haloText(*st);
@@ -728,6 +731,14 @@ class WindowWriter : EntryWriter {
         halo_(haloText(st)),
         cols_(e.tileCols / kTileCols),
         staged_(stagedInShared()) {}
+
+  // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): four where
+  // the planes are streamed (the 27-point convolution: 54 registers), three where the windows'
+  // ring is no larger than the convolution's (at most 80 registers), else not asked (0).
+  unsigned blocksPerSm() {
+    stream_ = streamPlan();
+    return stream_ ? 4 : threeBlocks() ? 3 : 0;
+  }
 
   void write() {
     stream_ = streamPlan();
@@ -1553,13 +1564,13 @@ class WindowWriter : EntryWriter {
                              "running its iteration of the loop over " + name(stream_->counter) +
                                  " for the outputs under way (their carried values in registers);",
                              "each output as the per-thread entry runs it (its bits)."},
-                            lengths, 4)
+                            lengths, blocksPerSm())
                 : signature(e_,
                             {what,
                              "each thread walking the planes i of the block's slab with the values of " + arrayNames() +
                                  " its outputs read in a ring of registers, loaded once per plane;",
                              "each output as the per-thread entry runs it (its bits)."},
-                            lengths, threeBlocks() ? 3 : 0);
+                            lengths, blocksPerSm());
     aliases();
     static constexpr std::array<const char*, 3> kCount = {"culift_ni", "culift_nj", "culift_nk"};
     std::array<std::string, 3> n;
@@ -1664,6 +1675,12 @@ class WindowWriter : EntryWriter {
   bool speculated_ = false;           // every output runs the whole body (helper() decides)
   std::optional<StreamPlan> stream_;  // the planes streamed into running values (write() decides)
 };
+
+unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil& st) {
+  const Module none;  // the writer's printer names f's variables; nothing is printed
+  CodeWriter out(false, "", "");
+  return WindowWriter(none, f, e, out, st).blocksPerSm();
+}
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
   bool concerns = false;
