@@ -553,6 +553,18 @@ template <int RJ> struct StreamTile {
                        kFloats = kRows * kPCols;
 };
 
+// a plus the nine products of one plane's weights (from w[W0]) with output (jr, q)'s window rows, in
+// the source's order.
+template <int RJ, int W0> __device__ __forceinline__ float planeTerms(const float (&w)[27],
+                                                                      const float (&win)[RJ + 2][6], int jr, int q,
+                                                                      float a) {
+#pragma unroll
+  for (int dj = 0; dj < 3; ++dj)
+#pragma unroll
+    for (int dk = 0; dk < 3; ++dk) a += w[W0 + dj * 3 + dk] * win[jr + dj][q + dk];
+  return a;
+}
+
 template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
     convStream(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk,
                float* __restrict__ out, int per) {
@@ -614,27 +626,13 @@ template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
 #pragma unroll
       for (int jr = 0; jr < RJ; ++jr)
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          float a = culift_zero(0.0f);
-#pragma unroll
-          for (int dj = 0; dj < 3; ++dj)
-#pragma unroll
-            for (int dk = 0; dk < 3; ++dk) a += w[dj * 3 + dk] * win[jr + dj][q + dk];
-          s[nx][jr][q] = a;
-        }
+        for (int q = 0; q < 4; ++q) s[nx][jr][q] = planeTerms<RJ, 0>(w, win, jr, q, culift_zero(0.0f));
     }
     if (p >= z0 && p < z1) {  // output p: di = 0
 #pragma unroll
       for (int jr = 0; jr < RJ; ++jr)
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          float a = s[cu][jr][q];
-#pragma unroll
-          for (int dj = 0; dj < 3; ++dj)
-#pragma unroll
-            for (int dk = 0; dk < 3; ++dk) a += w[9 + dj * 3 + dk] * win[jr + dj][q + dk];
-          s[cu][jr][q] = a;
-        }
+        for (int q = 0; q < 4; ++q) s[cu][jr][q] = planeTerms<RJ, 9>(w, win, jr, q, s[cu][jr][q]);
     }
     if (p > z0) {  // output p - 1: di = +1, then stored
       const float* own = ring + T::kFloats * ((p - z0) % S);
@@ -643,14 +641,7 @@ template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
       for (int jr = 0; jr < RJ; ++jr) {
         float v[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          float a = s[pv][jr][q];
-#pragma unroll
-          for (int dj = 0; dj < 3; ++dj)
-#pragma unroll
-            for (int dk = 0; dk < 3; ++dk) a += w[18 + dj * 3 + dk] * win[jr + dj][q + dk];
-          v[q] = a;
-        }
+        for (int q = 0; q < 4; ++q) v[q] = planeTerms<RJ, 18>(w, win, jr, q, s[pv][jr][q]);
         const int j = jt + jr;
         if (live && j < nj) {
           const float4 e = *reinterpret_cast<const float4*>(own + (ty * RJ + jr + 1) * kPCols + 4 + 4 * tx);
