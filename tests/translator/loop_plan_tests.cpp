@@ -793,6 +793,12 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
       "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
       "      for (int dk = -1; dk <= 1; ++dk) s += A[c + (di * nj + dj) * nk + dk] - m;\n"
       "  return s;\n}\n"
+      "CULIFT_KERNEL float Seen(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {\n"
+      "  const int c = (i * nj + j) * nk + k;\n  float s = 0.5f;\n"
+      "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c] + s;\n"
+      "  for (int di = -1; di <= 1; ++di)\n    for (int dj = -1; dj <= 1; ++dj)\n"
+      "      for (int dk = -1; dk <= 1; ++dk) s += A[c + (di * nj + dj) * nk + dk];\n"
+      "  return s;\n}\n"
       "CULIFT_KERNEL double Wide(const double* A, int ni, int nj, int nk, int i, int j, int k) {\n"
       "  const int c = (i * nj + j) * nk + k;\n"
       "  if (i == 0 || i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c];\n"
@@ -802,7 +808,8 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
   const std::string& src = r.module->cudaSource;
   auto entry = [&](const std::string& name) { return textFrom(src, " " + name + "(const", "#endif"); };
   auto helper = [&](const std::string& name) { return textFrom(src, name + "_at(const", "\n}\n"); };
-  for (const std::string f : {"Conv", "Quot", "Loaded", "Early"}) {
+  // Seen: a guard before the loop reads the carried sum (its first value): not streamed.
+  for (const std::string f : {"Conv", "Quot", "Loaded", "Early", "Seen"}) {
     INFO(f);
     CHECK(function(r, f).loopPlan == LoopPlan::Stencil3DWindows);
     const std::string e = entry(f + "_win3d4");
@@ -819,7 +826,7 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
     CHECK(e.find("if (culift_c0v && culift_c00 > 0 && culift_ql <= culift_qh) {") != std::string::npos);
     // The weights stay a uniform read in registers: no tile of w.
     CHECK(e.find("culift_sh1") == std::string::npos);
-    const bool selects = f == "Conv" || f == "Early";
+    const bool selects = f == "Conv" || f == "Early" || f == "Seen";
     CHECK((e.find("if (culift_k + 1 < culift_nk) {") != std::string::npos) == !selects);
     if (!streamed) {
       CHECK((helper(f + "_win3d4").find("return culift_e0 ? culift_v0 : (") != std::string::npos) == selects);

@@ -1020,6 +1020,19 @@ class WindowWriter : EntryWriter {
     }
     for (VarId v : assigned)
       if (!declared.count(v) && std::find(s.carried.begin(), s.carried.end(), v) == s.carried.end()) return {};
+    // Before the loop, a carried value is named by its declaration alone: a guard or statement
+    // there that read it would see its first value, not the one the loop leaves.
+    auto carriedRef = [&](const Expr& e) {
+      return e.kind == ExprKind::VarRef && std::find(s.carried.begin(), s.carried.end(), e.var) != s.carried.end();
+    };
+    for (std::size_t q = 0; q < s.at; ++q) {
+      const Stmt& c = *body[q];
+      if (c.kind == StmtKind::Decl && std::find(s.carried.begin(), s.carried.end(), c.var) != s.carried.end()) {
+        if (c.expr) forEachExpr(*c.expr, [&](const Expr& e) { fits = fits && !carriedRef(e); });
+        continue;
+      }
+      forEachExpr(c, [&](const Expr& e) { fits = fits && !carriedRef(e); });
+    }
     // A carried value is set by its declaration and the loop alone.
     for (std::size_t q = 0; q < body.size(); ++q)
       if (q != s.at)
