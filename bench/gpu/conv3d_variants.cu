@@ -421,7 +421,7 @@ __global__ void __launch_bounds__(256) convQuad(const float* __restrict__ A, con
 // memory into a registers' ring of three planes (D + 1 planes in shared memory); otherwise all
 // three planes' windows read from shared memory for each output plane (D + 3 planes). One barrier
 // per plane. Needs nk a multiple of 4.
-constexpr int kPx = 32, kPy = 8, kPRows = kPy + 2, kPCols = kPx * 4 + 8, kPChunks = kPRows * kPCols / 4;
+constexpr int kPx = 32, kPy = 8, kPRows = kPy + 2, kPCols = kPx * 4 + 8;
 
 __device__ __forceinline__ void cpAsync16(unsigned dst, const float* src, bool in) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(in ? 16 : 0));
@@ -429,17 +429,19 @@ __device__ __forceinline__ void cpAsync16(unsigned dst, const float* src, bool i
 __device__ __forceinline__ void cpCommit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> __device__ __forceinline__ void cpWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
-// A thread's share of a plane's copy: chunks threadIdx.x and threadIdx.x + 256 of the tile.
-struct PipeChunks {
-  long long off[2];  // element offsets within a plane
-  unsigned at[2];    // byte offsets within a tile
-  bool in[2];        // inside the (j, k) extents
-  __device__ PipeChunks(int j0, int k0, int nj, int nk) {
+// A thread's share of a plane's copy into a tile of kRows rows of kPCols floats: chunks
+// threadIdx.x, + 256, ... of the tile's 16-byte chunks.
+template <int kRows> struct TileChunks {
+  static constexpr int kChunks = kRows * kPCols / 4, kPer = (kChunks + 255) / 256;
+  long long off[kPer];  // element offsets within a plane
+  unsigned at[kPer];    // byte offsets within a tile
+  bool in[kPer];        // inside the (j, k) extents
+  __device__ TileChunks(int j0, int k0, int nj, int nk) {
 #pragma unroll
-    for (int c = 0; c < 2; ++c) {
+    for (int c = 0; c < kPer; ++c) {
       const int e = threadIdx.x + 256 * c, y = e / (kPCols / 4), x = e % (kPCols / 4);
       const int jj = j0 - 1 + y, kk = k0 - 4 + 4 * x;
-      in[c] = e < kPChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
+      in[c] = e < kChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
       off[c] = in[c] ? (long long)jj * nk + kk : 0;
       at[c] = 16u * e;
     }
@@ -451,12 +453,14 @@ struct PipeChunks {
     if (z < zEnd) {
       const bool zin = z >= 0 && z < ni;
       const float* base = A + (zin ? (long long)z * plane : 0);
-      cpAsync16(tile + at[0], base + off[0], zin && in[0]);
-      if (threadIdx.x + 256 < kPChunks) cpAsync16(tile + at[1], base + off[1], zin && in[1]);
+#pragma unroll
+      for (int c = 0; c < kPer; ++c)
+        if (c + 1 < kPer || threadIdx.x + 256 * c < kChunks) cpAsync16(tile + at[c], base + off[c], zin && in[c]);
     }
     cpCommit();
   }
 };
+using PipeChunks = TileChunks<kPRows>;
 
 __device__ __forceinline__ void pipeWindow(const float* tile, int ty, int tx, float (&dst)[18]) {
 #pragma unroll
@@ -549,8 +553,7 @@ template <int D, bool R> __global__ void __launch_bounds__(256, R ? 3 : 4)
 // floats copied asynchronously D planes ahead into a ring of D + 2 tiles (the output's own element,
 // for a border output, read from plane p - 1's tile). Needs nk a multiple of 4.
 template <int RJ> struct StreamTile {
-  static constexpr int kRows = kPy * RJ + 2, kChunks = kRows * kPCols / 4, kPer = (kChunks + 255) / 256,
-                       kFloats = kRows * kPCols;
+  static constexpr int kRows = kPy * RJ + 2, kFloats = kRows * kPCols;
 };
 
 // a plus the nine products of one plane's weights (from w[W0]) with output (jr, q)'s window rows, in
@@ -579,30 +582,10 @@ template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
 #pragma unroll
   for (int t = 0; t < 27; ++t) w[t] = wg[t];
   const long long plane = (long long)nj * nk;
-  long long off[T::kPer];
-  unsigned at[T::kPer];
-  bool in[T::kPer];
-#pragma unroll
-  for (int c = 0; c < T::kPer; ++c) {
-    const int e = threadIdx.x + 256 * c, y = e / (kPCols / 4), x = e % (kPCols / 4);
-    const int jj = j0 - 1 + y, kk = k0 - 4 + 4 * x;
-    in[c] = e < T::kChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
-    off[c] = in[c] ? (long long)jj * nk + kk : 0;
-    at[c] = 16u * e;
-  }
+  const TileChunks<T::kRows> chunks(j0, k0, nj, nk);
   const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
   // Plane z (z0 - 1 <= z <= z1) into slot (z - z0 + 1) % S; a group committed for each plane.
-  auto copy = [&](int z) {
-    if (z <= z1) {
-      const bool zin = z >= 0 && z < ni;
-      const float* src = A + (zin ? (long long)z * plane : 0);
-      const unsigned tile = base + 4u * T::kFloats * ((z - z0 + 1) % S);
-#pragma unroll
-      for (int c = 0; c < T::kPer; ++c)
-        if (c + 1 < T::kPer || threadIdx.x + 256 * c < T::kChunks) cpAsync16(tile + at[c], src + off[c], zin && in[c]);
-    }
-    cpCommit();
-  };
+  auto copy = [&](int z) { chunks.copy(A, plane, z, z1 + 1, ni, base + 4u * T::kFloats * ((z - z0 + 1) % S)); };
 #pragma unroll
   for (int d = 0; d < D; ++d) copy(z0 - 1 + d);
   const bool live = k < nk, first = k == 0, last = k + 4 == nk;
