@@ -730,18 +730,16 @@ class WindowWriter : EntryWriter {
         st_(st),
         halo_(haloText(st)),
         cols_(e.tileCols / kTileCols),
-        staged_(stagedInShared()) {}
+        staged_(stagedInShared()) {
+    stream_ = streamPlan();  // after staged_: the stream takes the planes through shared memory
+  }
 
   // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): four where
   // the planes are streamed (the 27-point convolution: 54 registers), three where the windows'
   // ring is no larger than the convolution's (at most 80 registers), else not asked (0).
-  unsigned blocksPerSm() {
-    stream_ = streamPlan();
-    return stream_ ? 4 : threeBlocks() ? 3 : 0;
-  }
+  unsigned blocksPerSm() const { return stream_ ? 4 : threeBlocks() ? 3 : 0; }
 
   void write() {
-    stream_ = streamPlan();
     if (stream_) {
       speculated_ = true;
       streamPart();
@@ -1172,7 +1170,6 @@ class WindowWriter : EntryWriter {
     copyPlanes("culift_n + " + ahead);
     loadStaged(0, "0", "culift_n");
     CodeWriter::Scope live = out_.open("if (culift_j < culift_nj && culift_k < culift_nk)");
-    const std::string t(spelling(fn_.returnType.scalar));
     for (std::int64_t d = s.first; d <= s.last; ++d) {
       // Output plane culift_s + culift_t + lo - base - d, in slot (culift_t + lo - base - d) % span.
       const std::int64_t shift = lo(0, 0) - s.base - d;
@@ -1686,7 +1683,7 @@ class WindowWriter : EntryWriter {
   const unsigned cols_;               // outputs along k per thread
   const bool staged_;                 // the planes through shared memory
   bool speculated_ = false;           // every output runs the whole body (helper() decides)
-  std::optional<StreamPlan> stream_;  // the planes streamed into running values (write() decides)
+  std::optional<StreamPlan> stream_;  // the planes streamed into running values (the constructor decides)
 };
 
 unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil& st) {
