@@ -846,19 +846,25 @@ class WindowWriter : EntryWriter {
     // so that a thread's outputs are one stretch of code without branches.
     std::string chain;
     std::size_t guards = 0;
-    const std::string t(spelling(fn_.returnType.scalar));
     for (const StmtPtr& c : fn_.body->stmts) {
       if (const Expr* value = guardReturn(*c)) {
-        const std::string m = str(guards++);
-        out_.say("const bool culift_e" + m + " = " + printWith(r, *c->cond) + ";  // returns early");
-        out_.say("const " + t + " culift_v" + m + " = " + printWith(r, *value) + ";");
-        chain += "culift_e" + m + " ? culift_v" + m + " : ";
+        chain += guardAsSelect(r, *c, *value, guards++);
       } else if (c.get() == fn_.body->stmts.back().get()) {
         out_.say("return " + chain + "(" + printWith(r, *c->expr) + ");");
       } else {
         printWith(r, *c);
       }
     }
+  }
+
+  // Guard number m, `if (cond) return value;`, evaluated in place (culift_e<m>, culift_v<m>); its
+  // part of the selects the copy returns at the end.
+  std::string guardAsSelect(const PrintRewrites& r, const Stmt& guard, const Expr& value, std::size_t m) {
+    const std::string n = str(m);
+    out_.say("const bool culift_e" + n + " = " + printWith(r, *guard.cond) + ";  // returns early");
+    out_.say("const " + std::string(spelling(fn_.returnType.scalar)) + " culift_v" + n + " = " + printWith(r, value) +
+             ";");
+    return "culift_e" + n + " ? culift_v" + n + " : ";
   }
 
   // The value of `if (cond) return value;` (no else; the return alone or in a block of its own).
@@ -1130,10 +1136,7 @@ class WindowWriter : EntryWriter {
       if (q == stream_->at) {
         streamIteration(r, literal(stream_->last));
       } else if (const Expr* value = guardReturn(c)) {
-        const std::string m = str(guards++);
-        out_.say("const bool culift_e" + m + " = " + printWith(r, *c.cond) + ";  // returns early");
-        out_.say("const " + t + " culift_v" + m + " = " + printWith(r, *value) + ";");
-        chain += "culift_e" + m + " ? culift_v" + m + " : ";
+        chain += guardAsSelect(r, c, *value, guards++);
       } else if (q + 1 == body.size()) {
         out_.say("return " + chain + "(" + printWith(r, *c.expr) + ");");
       } else if (c.kind != StmtKind::Decl ||
