@@ -835,7 +835,8 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
     }
     // The planes streamed: each plane runs its iteration of the loop over di for the outputs of
     // three planes, their sums in the thread's registers (output plane z in slot (z - z0) % 3), the
-    // last iteration storing them; the early return's element read from the output's plane's tile.
+    // last iteration storing them; the early return's element read from the output's plane's tile
+    // by the caller.
     CHECK(src.find("Conv_win3d4_at(") == std::string::npos);
     CHECK(e.find("float culift_w0[1][3][6];") != std::string::npos);
     CHECK(e.find("float culift_a0[3][4];") != std::string::npos);
@@ -843,15 +844,17 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
           std::string::npos);
     CHECK(e.find("Conv_win3d4_part<0>(culift_w0, culift_u0, culift_a0[(culift_t + 2) % 3][1], 1, ") !=
           std::string::npos);
-    CHECK(e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_sh0, culift_i - culift_z0, culift_tx, "
-                 "culift_ty, culift_a0[(culift_t + 1) % 3][3], 3, ") != std::string::npos);
+    // The guard's element (the output's own) for the thread's four outputs: one 16-byte load.
+    CHECK(e.find("const float4 culift_g0 = *reinterpret_cast<const float4*>(culift_sh0 + (unsigned)(culift_i - "
+                 "culift_z0 + 1) % 4u * 1360 + (culift_ty + 1) * 136 + 4 * culift_tx + 4);") != std::string::npos);
+    CHECK(e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_g0.w, culift_a0[(culift_t + 1) % 3][3], "
+                 "3, ") != std::string::npos);
     const std::string part = textFrom(src, "Conv_win3d4_part(const", "\n}\n");
     CHECK(part.find("if (culift_di == (-1)) culift_a0 = culift_zero(0.0f);") != std::string::npos);
     CHECK(part.find("const int di = culift_di;") != std::string::npos);
     const std::string last = textFrom(src, "Conv_win3d4_last(const", "\n}\n");
     CHECK(last.find("const int di = 1;") != std::string::npos);
-    CHECK(last.find("const float culift_v0 = culift_sh[(unsigned)(culift_zn + 1) % 4u * 1360 + (culift_ty + 1) * 136 + "
-                    "4 * culift_tx + culift_col + 4];") != std::string::npos);
+    CHECK(last.find("const float culift_v0 = culift_g0;") != std::string::npos);
     CHECK(last.find("return culift_e0 ? culift_v0 : (culift_a0);") != std::string::npos);
   }
   // One output a thread, and 8-byte windows, load from global memory.

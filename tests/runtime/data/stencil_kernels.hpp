@@ -68,12 +68,13 @@ CULIFT_KERNEL float Conv(const float* A, const float* w, int ni, int nj, int nk,
 }
 
 // Two values carried from plane to plane (a weighted sum and a plain one), the border returning
-// the plane below's element: streamed with the copies one plane ahead (the guard's plane is two
-// before the loop's last).
+// the plane below's element one column on: streamed with the copies one plane ahead (the guard's
+// plane is two before the loop's last), that guard's elements loaded one an output (not a 16-byte
+// group of the tile's row), the output's own for the first guard in one 16-byte load.
 CULIFT_KERNEL float ConvPair(const float* A, const float* w, int ni, int nj, int nk, int i, int j, int k) {
   const int c = (i * nj + j) * nk + k;
   if (i == 0) return A[c];
-  if (i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c - nj * nk];
+  if (i == ni - 1 || j == 0 || j == nj - 1 || k == 0 || k == nk - 1) return A[c - nj * nk + 1];
   float s = 0.0f, t = 1.0f;
   for (int di = -1; di <= 1; ++di)
     for (int dj = -1; dj <= 1; ++dj)

@@ -1100,18 +1100,30 @@ class WindowWriter : EntryWriter {
     streamIteration(r, "culift_di");
   }
 
+  // The staged array's elements the guards read (outside the loop, at constant offsets from the
+  // output), each offset once, in the order of the reads.
+  std::vector<std::array<std::int64_t, 3>> guardOffsets() const {
+    std::vector<std::array<std::int64_t, 3>> out;
+    for (const StagedRead& read : st_.arrays[0].reads) {
+      if (!read.d[0].counters.empty()) continue;
+      const std::array<std::int64_t, 3> at = {read.d[0].constant, read.d[1].constant, read.d[2].constant};
+      if (std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
+    }
+    return out;
+  }
+
   // `<entry>_last`: the loop's last iteration for one output, then the statements after it; its
-  // guards (their reads from the tiles in shared memory) as selects at the end.
+  // guards as selects, the elements they read (from the tiles in shared memory) its arguments.
   void streamLast() {
     PrintRewrites r = streamRewrites();
-    const std::int64_t tc = tileColumns(0), te = tileElements(0);
-    for (const StagedRead& read : st_.arrays[0].reads) {
-      if (read.d[0].counters.empty())
-        r.exprs[read.read] = "culift_sh[(unsigned)(culift_zn + " + literal(read.d[0].constant - lo(0, 0)) + ") % " +
-                             str(kStages) + "u * " + str(static_cast<std::size_t>(te)) + " + (culift_ty + " +
-                             literal(read.d[1].constant - lo(0, 1)) + ") * " + str(static_cast<std::size_t>(tc)) +
-                             " + " + str(kWindowColumns) + " * culift_tx + culift_col + " +
-                             literal(read.d[2].constant - tileFirstCol(0)) + "]";
+    const std::vector<std::array<std::int64_t, 3>> guards = guardOffsets();
+    std::string read;
+    for (std::size_t m = 0; m < guards.size(); ++m) read += element(0) + " culift_g" + str(m) + ", ";
+    for (const StagedRead& sr : st_.arrays[0].reads) {
+      if (!sr.d[0].counters.empty()) continue;
+      const std::array<std::int64_t, 3> at = {sr.d[0].constant, sr.d[1].constant, sr.d[2].constant};
+      r.exprs[sr.read] = "culift_g" +
+                         str(static_cast<std::size_t>(std::find(guards.begin(), guards.end(), at) - guards.begin()));
     }
     std::string carried;
     for (std::size_t m = 0; m < stream_->carried.size(); ++m) {
@@ -1122,21 +1134,20 @@ class WindowWriter : EntryWriter {
     const std::string t(spelling(fn_.returnType.scalar));
     out_.say("// " + fn_.name + " for " + e_.kernelName + ": the last iteration of its loop over " +
              name(stream_->counter) + " for one output and the statements after it; its early returns as selects, " +
-             "their reads of " + arrayNames() +
-             " from the tiles in shared memory (culift_zn: the output's plane in the slab).");
+             "the elements of " + arrayNames() + " they read (culift_g...) loaded by the caller from the tiles in " +
+             "shared memory.");
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + t + " " + e_.kernelName + "_last(" +
-                                    registerParams() + "const " + element(0) +
-                                    "* culift_sh, int culift_zn, int culift_tx, int culift_ty, " + carried +
-                                    "int culift_col, " + printer_.parameterList() + ")");
+                                    registerParams() + read + carried + "int culift_col, " + printer_.parameterList() +
+                                    ")");
     std::string chain;
-    std::size_t guards = 0;
+    std::size_t guardCount = 0;
     const std::vector<const Stmt*> body = topLevel();
     for (std::size_t q = 0; q < body.size(); ++q) {
       const Stmt& c = *body[q];
       if (q == stream_->at) {
         streamIteration(r, literal(stream_->last));
       } else if (const Expr* value = guardReturn(c)) {
-        chain += guardAsSelect(r, c, *value, guards++);
+        chain += guardAsSelect(r, c, *value, guardCount++);
       } else if (q + 1 == body.size()) {
         out_.say("return " + chain + "(" + printWith(r, *c.expr) + ");");
       } else if (c.kind != StmtKind::Decl ||
@@ -1144,6 +1155,32 @@ class WindowWriter : EntryWriter {
         printWith(r, c);
       }
     }
+  }
+
+  // The elements the guards of the thread's outputs of plane culift_i read, from the tiles in
+  // shared memory: one 16-byte load a guard offset where the outputs' elements are a group of the
+  // tile's row (the output's own element among them), one load an output elsewhere. Returns each
+  // output's arguments.
+  std::vector<std::string> loadGuardElements() {
+    const std::vector<std::array<std::int64_t, 3>> guards = guardOffsets();
+    std::vector<std::string> args(cols_);
+    const std::string v = vectorType(0);
+    for (std::size_t m = 0; m < guards.size(); ++m) {
+      const std::array<std::int64_t, 3>& g = guards[m];
+      const std::int64_t column = g[2] - tileFirstCol(0);
+      const std::string at = stage(0, "culift_i - culift_z0 + " + literal(g[0] - lo(0, 0))) + " + (culift_ty + " +
+                             literal(g[1] - lo(0, 1)) + ") * " + str(static_cast<std::size_t>(tileColumns(0))) + " + " +
+                             str(kWindowColumns) + " * culift_tx + " + literal(column);
+      const std::string var = "culift_g" + str(m);
+      if (column % 4 == 0) {
+        out_.say("const " + v + " " + var + " = *reinterpret_cast<const " + v + "*>(" + at + ");  // for the guards");
+        for (unsigned u = 0; u < cols_; ++u) args[u] += var + "." + kLane[u] + ", ";
+      } else {
+        out_.say("const " + element(0) + "* const " + var + " = " + at + ";  // for the guards");
+        for (unsigned u = 0; u < cols_; ++u) args[u] += var + "[" + str(u) + "], ";
+      }
+    }
+    return args;
   }
 
   // The slab's planes streamed: every ring plane of the slab in turn, copied `ahead` planes ahead;
@@ -1183,9 +1220,11 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope in = out_.open("if (culift_i >= culift_z0 && culift_i < culift_z1)");
       std::vector<PerOutput> outputs;
       std::string ks;
+      for (unsigned u = 0; u < cols_; ++u) ks += (u ? ", " : "") + ("culift_k" + str(u)) + " = culift_k + " + str(u);
+      out_.say("const int " + ks + ";");
+      const std::vector<std::string> guards = d < s.last ? std::vector<std::string>(cols_) : loadGuardElements();
       for (unsigned u = 0; u < cols_; ++u) {
         const std::string k = "culift_k" + str(u);
-        ks += (u ? ", " : "") + k + " = culift_k + " + str(u);
         std::string carried;
         for (std::size_t m = 0; m < s.carried.size(); ++m)
           carried += carriedName(m) + "[" + slot + "][" + str(u) + "], ";
@@ -1194,10 +1233,8 @@ class WindowWriter : EntryWriter {
                                            e_.kernelName + "_part<" + literal(d) + ">", leading + carried + str(u)));
         else
           outputs.push_back(perOutputParts(fn_, {"culift_i", "culift_j", k}, n, e_.kernelName + "_last",
-                                           leading + shared(0) + ", culift_i - culift_z0, culift_tx, culift_ty, " +
-                                               carried + str(u)));
+                                           leading + guards[u] + carried + str(u)));
       }
-      out_.say("const int " + ks + ";");
       if (d < s.last) {
         for (const PerOutput& o : outputs) out_.say(o.call + ";");
         continue;
