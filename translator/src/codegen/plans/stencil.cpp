@@ -41,7 +41,8 @@ constexpr unsigned kWindowColumns = 4;  // 3-D, windows in registers: outputs al
 constexpr std::int64_t kMaxWindowRegisters = 128;  // ... and the registers its windows may take
 constexpr unsigned kStages = 4;  // <f>_win3d4 through shared memory: planes of a staged array's ring of tiles
 constexpr std::int64_t kMaxStagedBytes = 40 * 1024;  // ... and the static shared memory they may take
-constexpr std::int64_t kStreamAhead = 2;  // <f>_win3d4 streaming its planes: the planes copied ahead, at most
+constexpr std::int64_t kStreamAhead = 3;  // <f>_win3d4 streaming its planes: the planes copied ahead, at most,
+constexpr unsigned kStreamStages = 5;     // ... into a ring of this many tiles where they fit kMaxStagedBytes
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -947,6 +948,7 @@ class WindowWriter : EntryWriter {
     std::size_t at = 0;                // its place among the body's statements
     std::vector<VarId> carried;        // declared before it, assigned in it
     std::int64_t ahead = 0;            // planes copied ahead
+    unsigned stages = kStages;         // the ring's tiles
   };
 
   static VarId counterOf(const Stmt& loop) {
@@ -1002,7 +1004,8 @@ class WindowWriter : EntryWriter {
     const std::int64_t finish = s.base + s.last;
     if (most != std::numeric_limits<std::int64_t>::min() && most > finish) return {};
     const std::int64_t kept = most == std::numeric_limits<std::int64_t>::min() ? 0 : finish - least;
-    s.ahead = std::min<std::int64_t>(kStreamAhead, static_cast<std::int64_t>(kStages) - 1 - kept);
+    if (kStreamStages * tileElements(0) * 4 <= kMaxStagedBytes) s.stages = kStreamStages;
+    s.ahead = std::min<std::int64_t>(kStreamAhead, static_cast<std::int64_t>(s.stages) - 1 - kept);
     if (s.ahead < 1) return {};
     std::set<VarId> assigned, declared;
     forEachExpr(*s.loop, [&](const Expr& e) {
@@ -1331,9 +1334,11 @@ class WindowWriter : EntryWriter {
   }
   std::int64_t tileElements(std::size_t p) const { return tileRows(p) * tileColumns(p); }
   std::string shared(std::size_t p) const { return "culift_sh" + str(p); }
+  // The tiles of a staged array's ring: kStages, or the stream's.
+  unsigned stages() const { return stream_ ? stream_->stages : kStages; }
   // The first element of array p's tile of ring plane `n` (an int expression) in shared memory.
   std::string stage(std::size_t p, const std::string& n) const {
-    return shared(p) + " + (unsigned)(" + n + ") % " + str(kStages) + "u * " +
+    return shared(p) + " + (unsigned)(" + n + ") % " + str(stages()) + "u * " +
            str(static_cast<std::size_t>(tileElements(p)));
   }
 
@@ -1653,9 +1658,10 @@ class WindowWriter : EntryWriter {
       leading += regs(p) + ", ";
       if (staged_) {
         out_.say("__shared__ __align__(16) " + element(p) + " " + shared(p) + "[" +
-                 str(static_cast<std::size_t>(kStages * tileElements(p))) + "];  // " + name(a.array) + ": a ring of " +
-                 str(kStages) + " planes of the block's tile, " + str(static_cast<std::size_t>(tileRows(p))) +
-                 " rows x " + str(static_cast<std::size_t>(tileColumns(p))) + " columns");
+                 str(static_cast<std::size_t>(stages() * tileElements(p))) + "];  // " + name(a.array) +
+                 ": a ring of " + str(stages()) + " planes of the block's tile, " +
+                 str(static_cast<std::size_t>(tileRows(p))) + " rows x " +
+                 str(static_cast<std::size_t>(tileColumns(p))) + " columns");
         out_.say("const long long " + c + "b = " + polyText(a.base) + " + " + c + "1 * (long long)((int)blockIdx.y * " +
                  str(kWarps) + " + " + literal(lo(p, 1)) + ") + " + polyText(a.coefficient[2]) +
                  " * (long long)((int)blockIdx.x * " + str(e_.tileCols) + " + " + literal(tileFirstCol(p)) +
