@@ -1518,15 +1518,33 @@ void TileWriter::epilogue() {
     if (!value) return std::string("continue;");
     return "{ const " + returnType() + " culift_r = " + v + "; " + store("culift_r") + mirror + " continue; }";
   };
-  PerOutput each = perOutput("The statements after the loop, per output.");
-  out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
-  if (a_.earlyReturn) {
-    CodeWriter::Scope returned = out_.open("if (culift_done & " + bit_ + ")");
-    if (value)
-      out_.say("const " + returnType() + " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
-    out_.say("continue;");
+  // Each output's statements, behind the test of its row and column where `guarded`. Without
+  // the tests the device compiler issues the outputs' loads (GEMM's C) ahead of their stores;
+  // with them it kept each load next to its use and store, one round trip to memory an output
+  // (the TF32 entry's SASS: LDG, then FMUL on it, then STG, 128 times a thread).
+  auto outputs = [&](bool guarded) {
+    PerOutput each = perOutput(guarded ? "The statements after the loop, per output."
+                                       : "The statements after the loop, per output (every one in range).");
+    if (guarded)
+      out_.say("if (" + name(axisVar(0)) + " >= culift_ni || " + name(axisVar(1)) + " >= culift_nj) continue;");
+    if (a_.earlyReturn) {
+      CodeWriter::Scope returned = out_.open("if (culift_done & " + bit_ + ")");
+      if (value)
+        out_.say("const " + returnType() + " culift_r = culift_res[culift_m][culift_n]; " + store("culift_r") + mirror);
+      out_.say("continue;");
+    }
+    for (const Stmt* s : a_.epilogue) printWith(after, *s);
+  };
+  if (wholeForm()) {  // every row and column of the block in range
+    outputs(false);
+  } else if (wg_) {  // a block of the warpgroups' tile: the whole block's outputs without the tests
+    CodeWriter::Scope whole = out_.open("if (culift_whole)");
+    outputs(false);
+    whole.otherwise();
+    outputs(true);
+  } else {
+    outputs(true);
   }
-  for (const Stmt* s : a_.epilogue) printWith(after, *s);
 }
 
 }  // namespace
