@@ -431,8 +431,8 @@ class TileWriter : EntryWriter {
   // the branch taken alike by every thread of a warp: with a barrier's vote (__syncthreads_and of
   // each thread's flags) the GEMM's kernel read its parameters from constant memory into uniform
   // registers again in every round of its loop; with this test its loop is the whole form's
-  // (gemm_variants.cu). The kernel still runs 5 % slower than its whole form alone, voted or not
-  // (loop-plans.md).
+  // (gemm_variants.cu). The kernel still runs 5 % slower than its whole form alone, voted or not:
+  // the checked form's call being in the kernel costs it (loop-plans.md).
   void dispatch() {
     extents(true);
     aliases();
