@@ -736,7 +736,7 @@ class WindowWriter : EntryWriter {
   }
 
   // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): four where
-  // the planes are streamed (the 27-point convolution: 54 registers), three where the windows'
+  // the planes are streamed (the 27-point convolution: 56 registers), three where the windows'
   // ring is no larger than the convolution's (at most 80 registers), else not asked (0).
   unsigned blocksPerSm() const { return stream_ ? 4 : threeBlocks() ? 3 : 0; }
 
