@@ -1103,15 +1103,19 @@ class WindowWriter : EntryWriter {
     streamIteration(r, "culift_di");
   }
 
-  // The staged array's elements the guards read (outside the loop, at constant offsets from the
-  // output), each offset once, in the order of the reads.
+  // A read of the staged array outside the loop (a guard's: constant offsets from the output), and
+  // its offsets along (i, j, k).
+  static bool guardRead(const StagedRead& read) { return read.d[0].counters.empty(); }
+  static std::array<std::int64_t, 3> offsetsOf(const StagedRead& read) {
+    return {read.d[0].constant, read.d[1].constant, read.d[2].constant};
+  }
+
+  // The staged array's elements the guards read, each offset once, in the order of the reads.
   std::vector<std::array<std::int64_t, 3>> guardOffsets() const {
     std::vector<std::array<std::int64_t, 3>> out;
-    for (const StagedRead& read : st_.arrays[0].reads) {
-      if (!read.d[0].counters.empty()) continue;
-      const std::array<std::int64_t, 3> at = {read.d[0].constant, read.d[1].constant, read.d[2].constant};
-      if (std::find(out.begin(), out.end(), at) == out.end()) out.push_back(at);
-    }
+    for (const StagedRead& read : st_.arrays[0].reads)
+      if (guardRead(read) && std::find(out.begin(), out.end(), offsetsOf(read)) == out.end())
+        out.push_back(offsetsOf(read));
     return out;
   }
 
@@ -1122,12 +1126,10 @@ class WindowWriter : EntryWriter {
     const std::vector<std::array<std::int64_t, 3>> guards = guardOffsets();
     std::string read;
     for (std::size_t m = 0; m < guards.size(); ++m) read += element(0) + " culift_g" + str(m) + ", ";
-    for (const StagedRead& sr : st_.arrays[0].reads) {
-      if (!sr.d[0].counters.empty()) continue;
-      const std::array<std::int64_t, 3> at = {sr.d[0].constant, sr.d[1].constant, sr.d[2].constant};
-      r.exprs[sr.read] = "culift_g" +
-                         str(static_cast<std::size_t>(std::find(guards.begin(), guards.end(), at) - guards.begin()));
-    }
+    for (const StagedRead& sr : st_.arrays[0].reads)
+      if (guardRead(sr))
+        r.exprs[sr.read] = "culift_g" + str(static_cast<std::size_t>(
+                                            std::find(guards.begin(), guards.end(), offsetsOf(sr)) - guards.begin()));
     std::string carried;
     for (std::size_t m = 0; m < stream_->carried.size(); ++m) {
       const VarId v = stream_->carried[m];
