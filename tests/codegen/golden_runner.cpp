@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "nvrtc_compile.hpp"
+#include "temp_files.hpp"
 
 using namespace culift;
 using namespace culift::test;
@@ -328,7 +329,7 @@ TEST_CASE("the 128-wide tiled entries need at most 128 registers", "[codegen][pe
     llvm::StringRef args[] = {ptxas, "-arch=sm_90", "-v", file, "-o", cubin};
     const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
                                                         llvm::StringRef(log)};
-    const int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 300);
+    const int status = culift::test::executeAndWait(ptxas, args, std::nullopt, redirects, 300);
     std::ifstream in(log);
     if (status != 0) FAIL("ptxas exit " << status << ":\n" << std::string(std::istreambuf_iterator<char>(in), {}));
     std::string line, entry;

@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
+#include "temp_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace culift;
@@ -72,7 +73,7 @@ TEST_CASE("every golden's emitted CUDA compiles with nvcc", "[codegen][golden][n
       llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-c", cu, "-o", cubin};
       const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
                                                           llvm::StringRef(log)};
-      const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
+      const int status = culift::test::executeAndWait(nvcc, args, std::nullopt, redirects, 300);
       if (status == 0 && fs::exists(cubin) && fs::file_size(cubin) > 0) return;
       std::ifstream in(log);
       std::ostringstream text;
@@ -141,7 +142,7 @@ TEST_CASE("the benchmark's plan entries compile for sm_90 without spilling regis
     llvm::StringRef args[] = {nvcc, "-arch=sm_90", "-cubin", "-Xptxas", "-v", cu, "-o", cubin};
     const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
                                                         llvm::StringRef(log)};
-    REQUIRE(llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300) == 0);
+    REQUIRE(culift::test::executeAndWait(nvcc, args, std::nullopt, redirects, 300) == 0);
     // ptxas -v: "Function properties for NAME" (an entry's, or a function's it calls), then "N bytes
     // stack frame, S bytes spill stores, L bytes spill loads".
     std::map<std::string, int> spills;
@@ -212,7 +213,7 @@ TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, within 
                                                         llvm::StringRef(log)};
     llvm::StringRef build[] = {nvcc, "-gencode=arch=compute_90a,code=sm_90a", "-cubin", "-Xptxas", "-v", cu, "-o",
                                cubin};
-    const int status = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
+    const int status = culift::test::executeAndWait(nvcc, build, std::nullopt, redirects, 300);
     std::stringstream text;
     text << std::ifstream(log).rdbuf();
     INFO(text.str());
@@ -231,7 +232,7 @@ TEST_CASE("the TF32 entries on warpgroups compile for sm_90a with wgmma, within 
     CHECK(text.str().find("C7513") == std::string::npos);
     CHECK(text.str().find("C7515") == std::string::npos);
     llvm::StringRef toPtx[] = {nvcc, "-arch=compute_90a", "-ptx", cu, "-o", ptx};
-    REQUIRE(llvm::sys::ExecuteAndWait(nvcc, toPtx, std::nullopt, redirects, 300) == 0);
+    REQUIRE(culift::test::executeAndWait(nvcc, toPtx, std::nullopt, redirects, 300) == 0);
     std::stringstream code;
     code << std::ifstream(ptx).rdbuf();
     CHECK(code.str().find("wgmma.mma_async.sync.aligned." + std::string(instruction) + ".f32.tf32.tf32") !=
@@ -297,7 +298,7 @@ int main() {
   const std::string log = std::string(dir) + "/build.log";
   llvm::StringRef build[] = {nvcc, "-arch=sm_90", "-o", exe, cu};
   const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log), llvm::StringRef(log)};
-  const int built = llvm::sys::ExecuteAndWait(nvcc, build, std::nullopt, redirects, 300);
+  const int built = culift::test::executeAndWait(nvcc, build, std::nullopt, redirects, 300);
   std::ifstream in(log);
   std::ostringstream text;
   text << in.rdbuf();
@@ -307,7 +308,7 @@ int main() {
   const std::optional<llvm::StringRef> runRedirects[] = {llvm::StringRef(""), llvm::StringRef(runLog),
                                                          llvm::StringRef(runLog)};
   llvm::StringRef run[] = {exe};
-  const int status = llvm::sys::ExecuteAndWait(exe, run, std::nullopt, runRedirects, 120);
+  const int status = culift::test::executeAndWait(exe, run, std::nullopt, runRedirects, 120);
   std::ifstream out(runLog);
   std::ostringstream said;
   said << out.rdbuf();
@@ -376,7 +377,7 @@ extern "C" __global__ void uses_every_helper(const float* x, const double* y, fl
     llvm::StringRef args[] = {nvcc, arch, "-I", prelude, "-c", cu, "-o", object};
     const std::optional<llvm::StringRef> redirects[] = {llvm::StringRef(""), llvm::StringRef(log),
                                                         llvm::StringRef(log)};
-    const int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, redirects, 300);
+    const int status = culift::test::executeAndWait(nvcc, args, std::nullopt, redirects, 300);
     const bool built = fs::exists(object) && fs::file_size(object) > 0;
     std::ifstream in(log);
     std::ostringstream text;

@@ -10,6 +10,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace {
 
@@ -51,7 +52,7 @@ Run culiftRun(const std::string& source, const std::string& function, const std:
   for (const char* a : {"--", "-I" CULIFT_SOURCE_DIR "/include"}) argv.push_back(a);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
   Run r;
-  r.exitCode = llvm::sys::ExecuteAndWait(exe, argv, std::nullopt, redirects, 120);
+  r.exitCode = culift::test::executeAndWait(exe, argv, std::nullopt, redirects, 120);
   r.out = slurp(out);
   r.err = slurp(err);
   llvm::sys::fs::remove(src);

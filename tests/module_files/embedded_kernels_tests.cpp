@@ -42,7 +42,7 @@ Run culift(std::vector<std::string> args, const TempDir& dir) {
   std::vector<llvm::StringRef> argv = {kCulift};
   for (const std::string& a : args) argv.push_back(a);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt, llvm::StringRef(err)};
-  const int code = llvm::sys::ExecuteAndWait(kCulift, argv, std::nullopt, redirects);
+  const int code = culift::test::executeAndWait(kCulift, argv, std::nullopt, redirects);
   return {code, readFile(err)};
 }
 

@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "temp_files.hpp"
 
 namespace culift {
 namespace {
@@ -354,7 +355,7 @@ TEST_CASE("culift emit --module writes the module translate() gives") {
   argv = {culift, "emit", header, "--module", "/nonexistent/dir/x.culift"};
   const std::string err = std::string(dir) + "/err.txt";
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, std::nullopt, llvm::StringRef(err)};
-  CHECK(llvm::sys::ExecuteAndWait(culift, argv, std::nullopt, redirects) == 1);
+  CHECK(culift::test::executeAndWait(culift, argv, std::nullopt, redirects) == 1);
   auto message = llvm::MemoryBuffer::getFile(err);
   REQUIRE(message);
   CHECK((*message)->getBuffer().contains("/nonexistent/dir/x.culift: cannot write the module file"));

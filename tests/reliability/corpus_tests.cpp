@@ -21,6 +21,7 @@
 
 #include "catch.hpp"
 #include "deep_inputs.hpp"
+#include "temp_files.hpp"
 
 namespace fs = std::filesystem;
 
@@ -47,7 +48,7 @@ Run emit(const std::string& input) {
   Run r;
   const auto start = std::chrono::steady_clock::now();
   std::string err;
-  r.exitCode = llvm::sys::ExecuteAndWait(kCulift, args, std::nullopt, redirects, kTimeLimitSeconds, 0, &err);
+  r.exitCode = culift::test::executeAndWait(kCulift, args, std::nullopt, redirects, kTimeLimitSeconds, &err);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::ifstream in(logPath);
   std::stringstream text;

@@ -49,7 +49,7 @@ Run run(const std::string& program, const std::vector<std::string>& args) {
     if (llvm::StringRef(*e).startswith("CULIFT_SOURCE_ROOT=") == false) env.emplace_back(*e);
   std::vector<llvm::StringRef> envRefs(env.begin(), env.end());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
-  const int code = llvm::sys::ExecuteAndWait(program, argv, envRefs, redirects);
+  const int code = culift::test::executeAndWait(program, argv, envRefs, redirects);
   return {code, readFile(out), readFile(err)};
 }
 

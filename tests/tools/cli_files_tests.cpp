@@ -41,7 +41,7 @@ Run runCulift(const std::vector<std::string>& args, const TempDir& dir, const st
   std::optional<llvm::StringRef> in;
   if (!stdinFile.empty()) in = llvm::StringRef(stdinFile);
   std::optional<llvm::StringRef> redirects[] = {in, llvm::StringRef(out), llvm::StringRef(err)};
-  const int code = llvm::sys::ExecuteAndWait(kCulift, argv, std::nullopt, redirects);
+  const int code = culift::test::executeAndWait(kCulift, argv, std::nullopt, redirects);
   return {code, readFile(out), readFile(err)};
 }
 

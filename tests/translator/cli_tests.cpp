@@ -35,7 +35,7 @@ Run runCulift(const std::vector<std::string>& args, const TempDir& dir) {
   std::vector<llvm::StringRef> argv = {kCulift};
   for (const std::string& a : args) argv.push_back(a);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), llvm::StringRef(err)};
-  const int code = llvm::sys::ExecuteAndWait(kCulift, argv, std::nullopt, redirects);
+  const int code = culift::test::executeAndWait(kCulift, argv, std::nullopt, redirects);
   return {code, readFile(out), readFile(err)};
 }
 
