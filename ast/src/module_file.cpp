@@ -208,6 +208,7 @@ class Writer {
       boolean(e.squareOnly);
       integer<std::uint32_t>(e.sharedBytes);
       integer<std::uint32_t>(e.blocksPerSm);
+      boolean(e.edgeKernel);
       count(e.tensorMaps.size());
       for (const TensorMapOperand& m : e.tensorMaps) {
         integer<std::uint32_t>(m.buffer);
@@ -508,6 +509,7 @@ class ModuleReader {
       e.squareOnly = r_.boolean("a plan entry's square flag");
       e.sharedBytes = r_.integer<std::uint32_t>("a plan entry's dynamic shared memory");
       e.blocksPerSm = r_.integer<std::uint32_t>("a plan entry's blocks per multiprocessor");
+      e.edgeKernel = r_.boolean("a plan entry's edge kernel flag");
       e.tensorMaps.resize(r_.count(24, "a plan entry's tensor maps"));
       for (TensorMapOperand& m : e.tensorMaps) {
         m.buffer = r_.integer<std::uint32_t>("a tensor map's array");

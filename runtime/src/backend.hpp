@@ -43,9 +43,12 @@ class BackendImpl {
   }
 
   // Compiles and loads `module` unless loaded; the returned handle names the kernel entry
-  // `entry` of `fn` (its kernelName or wideKernelName).
+  // `entry` of `fn` (its kernelName, wideKernelName, a plan entry's or its edge kernel). `unit`:
+  // the kernel whose guard holds `entry` (entryMacro), compiled where the engine compiles kernel
+  // by kernel; empty: `entry`'s own.
   virtual void load(const std::shared_ptr<const Module>& module) = 0;
-  virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry) = 0;
+  virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry,
+                         const std::string& unit = {}) = 0;
   virtual void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
                       void* stream) = 0;
   virtual unsigned suggestedBlockSize(void* function) = 0;

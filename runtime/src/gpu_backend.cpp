@@ -106,12 +106,13 @@ class GpuBackend final : public BackendImpl {
     loadLocked(module);
   }
 
-  void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry) override {
+  void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry,
+                 const std::string& unit) override {
     std::lock_guard lock(mutex_);
     // The whole module where it is loaded or carries a cubin for the device; else, when the
-    // engine compiles kernel by kernel, this one alone.
+    // engine compiles kernel by kernel, this one alone (with the others of its guard).
     const bool alone = options_.compileEachEntry && !modules_.count(module.get()) && !embeddedImage(*module);
-    LoadedModule& loaded = alone ? loadEntryLocked(module, entry) : loadLocked(module);
+    LoadedModule& loaded = alone ? loadEntryLocked(module, unit.empty() ? entry : unit) : loadLocked(module);
     if (auto it = loaded.functions.find(entry); it != loaded.functions.end()) return it->second;
     makeCurrent();
     CUfunction f = nullptr;

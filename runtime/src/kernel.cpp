@@ -305,7 +305,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
 
 struct Kernel::Entries {
   Entries(const Function& fn, detail::BackendImpl& b)
-      : count(2 + fn.planEntries.size()), handles(new std::atomic<void*>[count]), backend(b) {
+      : count(2 + 2 * fn.planEntries.size()), handles(new std::atomic<void*>[count]), backend(b) {
     for (std::size_t k = 0; k < count; ++k) handles[k].store(nullptr, std::memory_order_relaxed);
     if (std::any_of(fn.planEntries.begin(), fn.planEntries.end(),
                     [](const PlanEntry& e) { return e.blockMapping() == BlockMapping::SplitRows; }))
@@ -361,11 +361,11 @@ Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> mod
   if (engine_->backend() == Backend::Gpu) entries_ = std::make_shared<Entries>(*function_, detail::backendOf(*engine_));
 }
 
-void* Kernel::entry(std::size_t slot, const std::string& name) const {
+void* Kernel::entry(std::size_t slot, const std::string& name, const std::string& unit) const {
   std::atomic<void*>& cached = entries_->handles[slot];
   if (void* h = cached.load(std::memory_order_acquire)) return h;
   // Two threads may look it up at once: the backend returns the same handle to both.
-  void* h = detail::backendOf(*engine_).function(module_, *function_, name);
+  void* h = detail::backendOf(*engine_).function(module_, *function_, name, unit);
   cached.store(h, std::memory_order_release);
   return h;
 }
@@ -447,6 +447,11 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
         resolved.push_back(scratch);
       }
       backend.launch(*function_, h, choice->plan, resolved, target.stream);
+      // The blocks the entry left: its edge kernel, over the same grid (disjoint outputs).
+      if (e.edgeKernel)
+        backend.launch(*function_,
+                       entry(1 + function_->planEntries.size() + choice->entry, edgeKernelName(e), e.kernelName),
+                       choice->plan, resolved, target.stream);
       return;
     }
   }

@@ -232,7 +232,10 @@ TEST_CASE("a module compiled for some of its kernels holds those alone", "[codeg
   std::vector<std::string> kernels;
   for (const Function* fn : m.kernels()) {
     kernels.insert(kernels.end(), {fn->kernelName, fn->wideKernelName, fn->partKernelName()});
-    for (const PlanEntry& e : fn->planEntries) kernels.push_back(e.kernelName);
+    for (const PlanEntry& e : fn->planEntries) {
+      kernels.push_back(e.kernelName);
+      CHECK(e.edgeKernel);
+    }
   }
   REQUIRE(kernels.size() == 8);  // Gemm_tiled128 and _tiled64 beside the wrappers
   for (const std::string& k : kernels) {
@@ -240,6 +243,7 @@ TEST_CASE("a module compiled for some of its kernels holds those alone", "[codeg
     CHECK(m.cudaSource.find("#if !defined(CULIFT_ONLY_ENTRIES) || defined(" + entryMacro(k) + ")") !=
           std::string::npos);
   }
+  kernels.insert(kernels.end(), {"Gemm_tiled128_edge", "Gemm_tiled64_edge"});  // behind their entries' guards
   const NvrtcFixture& nvrtc = nvrtcFixture();
   if (!nvrtc.nvrtc) {
     culift::test::noNvrtc(nvrtc.whyNot);
@@ -258,7 +262,8 @@ TEST_CASE("a module compiled for some of its kernels holds those alone", "[codeg
   };
   CHECK(entries({}) == kernels);
   const std::string only = "-D" + std::string(kOnlyEntriesMacro);
-  CHECK(entries({only, "-D" + entryMacro("Gemm_tiled128")}) == std::vector<std::string>{"Gemm_tiled128"});
+  CHECK(entries({only, "-D" + entryMacro("Gemm_tiled128")}) ==
+        std::vector<std::string>{"Gemm_tiled128", "Gemm_tiled128_edge"});
   CHECK(entries({only, "-D" + entryMacro("Scale_kernel"), "-D" + entryMacro("Gemm_kernel_part")}) ==
         std::vector<std::string>{"Scale_kernel", "Gemm_kernel_part"});
   CHECK(entries({only}).empty());

@@ -244,6 +244,21 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   REQUIRE(mb.planEntries.size() == ma.planEntries.size());
   for (std::size_t e = 0; e < ma.planEntries.size(); ++e)
     CHECK(mb.planEntries[e].tensorMaps == ma.planEntries[e].tensorMaps);
+  // An entry's edge kernel (an exact GEMM's tiles; none for the row sum's entries).
+  const TranslateResult exact = translateSource(
+      "[[clang::annotate(\"culift\")]] float Gemm(const float* A, const float* B, int n, int i, int j) {\n"
+      "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n",
+      "gemm_exact.cpp");
+  REQUIRE(exact.ok());
+  const Function& ea = *exact.module->find("Gemm");
+  REQUIRE(!ea.planEntries.empty());
+  REQUIRE(ea.planEntries[0].edgeKernel);
+  const std::shared_ptr<const Module> exactLoaded = loadModule(saveModule(*exact.module));
+  const Function& eb = *exactLoaded->find("Gemm");
+  REQUIRE(eb.planEntries.size() == ea.planEntries.size());
+  for (std::size_t e = 0; e < ea.planEntries.size(); ++e) CHECK(eb.planEntries[e].edgeKernel == ea.planEntries[e].edgeKernel);
+  REQUIRE(!loaded->find("RowSum")->planEntries.empty());
+  for (const PlanEntry& e : loaded->find("RowSum")->planEntries) CHECK(!e.edgeKernel);
   auto engine = rt::Engine::createCpu();
   std::vector<float> x(64 * 3);
   for (std::size_t e = 0; e < x.size(); ++e) x[e] = 1.0f / static_cast<float>(e + 1);

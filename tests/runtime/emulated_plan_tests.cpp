@@ -33,7 +33,11 @@ void ValidConv_conv32x64(const double*, const double*, int, int, int, int, int, 
 void Gemm_kernel(const float*, const float*, const float*, float, float, int, int, float*, long long, long long);
 void Gemm_tiled128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                    long long);
+void Gemm_tiled128_edge(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                   long long);
 void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
+                  long long);
+void Gemm_tiled64_edge(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                   long long);
 // The two forms of Gemm_tiled128 (every tile of the block whole; the others), called alone.
 void culift_Gemm_tiled128_whole(const float*, const float*, const float*, float, float, int, int, float*, long long,
@@ -46,18 +50,30 @@ void Conv_kernel_part(const float*, const float*, int, int, int, float*, long lo
                       long long);
 void ScaledGemm_kernel(const float*, const float*, float, int, int, float*, long long, long long);
 void ScaledGemm_tiled128(const float*, const float*, float, int, int, float*, long long, long long, long long);
+void ScaledGemm_tiled128_edge(const float*, const float*, float, int, int, float*, long long, long long, long long);
 void ScaledGemm_tiled64(const float*, const float*, float, int, int, float*, long long, long long, long long);
+void ScaledGemm_tiled64_edge(const float*, const float*, float, int, int, float*, long long, long long, long long);
 void Syr2k_kernel(const float*, const float*, const float*, float, int, int, float*, long long, long long);
 void Syr2k_tiled64(const float*, const float*, const float*, float, int, int, float*, long long, long long, long long);
+void Syr2k_tiled64_edge(const float*, const float*, const float*, float, int, int, float*, long long, long long, long long);
 void Gram_kernel(const float*, int, float*, long long, long long);
 void Gram_tiled64(const float*, int, float*, long long, long long, long long);
+void Gram_tiled64_edge(const float*, int, float*, long long, long long, long long);
 void Gram_sym64(const float*, int, float*, long long, long long, long long);
 void BatchedGemm_kernel(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
                         long long);
 void BatchedGemm_batched64(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
                            long long, long long);
+void BatchedGemm_batched64_edge(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
+                           long long, long long);
 void BatchedGemm_batched128(const float*, const float*, const float*, float, int, int, int, float*, long long,
                             long long, long long, long long);
+void BatchedGemm_batched128_edge(const float*, const float*, const float*, float, int, int, int, float*, long long,
+                            long long, long long, long long);
+// A tiled entry with its edge kernel (PlanEntry::edgeKernel): the entry computes the blocks (of a
+// batch) whose tiles are all whole, the edge kernel the others. The runtime launches both over
+// one grid; here each block's threads run both, the block's outputs computed by one of them.
+#define CULIFT_TILES(entry, ...) (entry(__VA_ARGS__), entry##_edge(__VA_ARGS__))
 // tests/runtime/data/stencil_kernels.hpp: a 2-D stencil and the 27-point convolution.
 void Jacobi_kernel(const float*, int, int, float*, long long, long long);
 void Jacobi_walk(const float*, int, int, float*, long long, long long, long long);
@@ -290,7 +306,7 @@ TEST_CASE("emulated on the host, the 128-wide tiles copy B in 16-byte groups whe
     compare2D(
         ni, nj, [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 128), blocks(ni, 128)),
-        [&](float* out) { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+        [&](float* out) { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
   }
 }
 
@@ -311,15 +327,34 @@ TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thre
     const float* B = Bstore.data() + offset;
     auto reference = [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); };
     compare2D(ni, nj, reference, dim3(blocks(nj, 128), blocks(ni, 128)),
-              [&](float* out) { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+              [&](float* out) { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
     // Rows 0-127, then 128 on: each part's blocks start at its first row.
     std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f), got(want.size(), -7.0f);
     culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { reference(want.data()); });
     culiftEmulatedLaunch(dim3(blocks(nj, 128), 1), dim3(256, 1, 1),
-                         [&] { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 0); });
+                         [&] { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 0); });
     culiftEmulatedLaunch(dim3(blocks(nj, 128), blocks(ni - 128, 128)), dim3(256, 1, 1),
-                         [&] { Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128); });
+                         [&] { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128); });
     CHECK(sameBits(got, want));
+    // The entry alone writes the whole blocks (B's rows in 16-byte groups, whole steps of k) and
+    // nothing else; its edge kernel alone the others.
+    const bool groups = nj % 4 == 0 && offset == 0 && nk % 16 == 0;
+    for (const bool edge : {false, true}) {
+      INFO((edge ? "the edge kernel alone" : "the entry alone"));
+      std::vector<float> alone(want.size(), -7.0f);
+      culiftEmulatedLaunch(dim3(blocks(nj, 128), blocks(ni, 128)), dim3(256, 1, 1), [&] {
+        if (edge) Gemm_tiled128_edge(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, alone.data(), ni, nj, 0);
+        else Gemm_tiled128(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, alone.data(), ni, nj, 0);
+      });
+      std::size_t wrong = 0;
+      for (int i = 0; i < ni; ++i)
+        for (int j = 0; j < nj; ++j) {
+          const bool whole = groups && (i / 128 + 1) * 128 <= ni && (j / 128 + 1) * 128 <= nj;
+          const std::size_t o = static_cast<std::size_t>(i) * nj + j;
+          wrong += whole != edge ? std::memcmp(&alone[o], &want[o], 4) != 0 : alone[o] != -7.0f;
+        }
+      CHECK(wrong == 0);
+    }
     // Where every block is whole, each form alone gives the same bits.
     if (ni % 128 == 0 && nj % 128 == 0 && nk % 16 == 0 && offset == 0)
       for (auto* form : {&culift_Gemm_tiled128_whole, &culift_Gemm_tiled128_edge})
@@ -339,13 +374,13 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     compare2D(
         ni, nj, [&](float* out) { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 64), blocks(ni, 64)),
-        [&](float* out) { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+        [&](float* out) { CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
     // Gram: rows of x against rows of x, square; the symmetric entry takes the tiles on and below
     // the diagonal (a block per tile of the triangle) and mirrors them.
     const std::vector<float> x = values<float>(static_cast<std::size_t>(ni) * nk, 8);
     compare2D(
         ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(blocks(ni, 64), blocks(ni, 64)),
-        [&](float* out) { Gram_tiled64(x.data(), nk, out, ni, ni, 0); });
+        [&](float* out) { CULIFT_TILES(Gram_tiled64, x.data(), nk, out, ni, ni, 0); });
     const unsigned t = blocks(ni, 64);
     compare2D(
         ni, ni, [&](float* out) { Gram_kernel(x.data(), nk, out, ni, ni); }, dim3(t * (t + 1) / 2, 1),
@@ -361,7 +396,7 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     BatchedGemm_kernel(A.data(), B.data(), C.data(), 0.75f, m, nk, n, want.data(), nb, m, n);
   });
   culiftEmulatedLaunch(dim3(blocks(n, 64), blocks(m, 64), 2), dim3(256, 1, 1), [&] {
-    BatchedGemm_batched64(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
+    CULIFT_TILES(BatchedGemm_batched64, A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
   });
   CHECK(sameBits(got, want));
 }
@@ -380,13 +415,13 @@ TEST_CASE("emulated on the host, tiles that stage an operand times a uniform fac
     const float alpha = 1.3f;  // its products round (a power of two would not)
     auto gemm = [&](float* out) { ScaledGemm_kernel(A.data(), B.data(), alpha, nk, nj, out, ni, nj); };
     compare2D(ni, nj, gemm, dim3(blocks(nj, 128), blocks(ni, 128)),
-              [&](float* out) { ScaledGemm_tiled128(A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
+              [&](float* out) { CULIFT_TILES(ScaledGemm_tiled128, A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
     compare2D(ni, nj, gemm, dim3(blocks(nj, 64), blocks(ni, 64)),
-              [&](float* out) { ScaledGemm_tiled64(A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
+              [&](float* out) { CULIFT_TILES(ScaledGemm_tiled64, A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
     compare2D(
         ni, nj, [&](float* out) { Syr2k_kernel(A.data(), B.data(), C.data(), alpha, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 64), blocks(ni, 64)),
-        [&](float* out) { Syr2k_tiled64(A.data(), B.data(), C.data(), alpha, nk, nj, out, ni, nj, 0); });
+        [&](float* out) { CULIFT_TILES(Syr2k_tiled64, A.data(), B.data(), C.data(), alpha, nk, nj, out, ni, nj, 0); });
   }
 }
 
@@ -410,14 +445,14 @@ TEST_CASE("emulated on the host, the batched 128-wide tiles' two forms give the 
     });
     const dim3 grid(blocks(n, 128), blocks(m, 128), 2);
     culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] {
-      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
+      CULIFT_TILES(BatchedGemm_batched128, A.data(), B.data(), C.data(), 0.75f, m, nk, n, got.data(), nb, m, n, 0);
     });
     CHECK(sameBits(got, want));
     culiftEmulatedLaunch(dim3(grid.x, grid.y, 1), dim3(256, 1, 1), [&] {
-      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), 1, m, n, 0);
+      CULIFT_TILES(BatchedGemm_batched128, A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), 1, m, n, 0);
     });
     culiftEmulatedLaunch(grid, dim3(256, 1, 1), [&] {
-      BatchedGemm_batched128(A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), nb, m, n, 1);
+      CULIFT_TILES(BatchedGemm_batched128, A.data(), B.data(), C.data(), 0.75f, m, nk, n, parts.data(), nb, m, n, 1);
     });
     CHECK(sameBits(parts, want));
   }
@@ -818,7 +853,7 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
        {std::pair{0ll, 70ll}, std::pair{13ll, 45ll}, std::pair{64ll, 70ll}, std::pair{69ll, 70ll}})
     comparePart(want, nj, first, last, [&](long long f, long long l, float* out) {
       culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(l - f, 64)), dim3(256, 1, 1),
-                           [&] { Gemm_tiled64(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
+                           [&] { CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
     });
   // The same on tensor cores: the part's rows give the whole launch's bits for those rows.
   {
@@ -861,7 +896,7 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
   for (const auto& [first, last] : {std::pair{1ll, 3ll}, std::pair{2ll, 3ll}, std::pair{0ll, 1ll}})
     comparePart(batched, static_cast<long long>(m) * n, first, last, [&](long long f, long long l, float* out) {
       culiftEmulatedLaunch(dim3(blocks(n, 64), blocks(m, 64), static_cast<unsigned>(l - f)), dim3(256, 1, 1), [&] {
-        BatchedGemm_batched64(BA.data(), BB.data(), BC.data(), 0.75f, m, bk, n, out, l, m, n, f);
+        CULIFT_TILES(BatchedGemm_batched64, BA.data(), BB.data(), BC.data(), 0.75f, m, bk, n, out, l, m, n, f);
       });
     });
   // Tiles2D (a stencil): the part's rows read the rows around them as the whole launch does.

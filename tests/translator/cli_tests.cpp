@@ -153,6 +153,20 @@ TEST_CASE("culift ast: modes, names, signatures; --function picks", "[cli]") {
   CHECK_THAT(unknown.err, Catch::Contains("no function named 'Nope'"));
 }
 
+TEST_CASE("culift ast: a tiled contraction's entries name their shared memory and edge kernels", "[cli]") {
+  TempDir dir;
+  writeFile(dir.file("g.cpp"),
+            "#include <culift/annotate.hpp>\n"
+            "CULIFT_KERNEL float Gemm(const float* A, const float* B, int n, int i, int j) {\n"
+            "  float s = 0.0f;\n  for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n  return s;\n}\n");
+  Run r = runCulift({"ast", dir.file("g.cpp")}, dir);
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("; entries Gemm_tiled128 (33 KiB of dynamic shared memory; the blocks not whole: "
+                                    "Gemm_tiled128_edge), Gemm_tiled64 ("));
+  CHECK_THAT(r.out, Catch::Contains("the blocks not whole: Gemm_tiled64_edge)\n"));
+}
+
 TEST_CASE("culift ast: an element-wise kernel's uniform parameters are marked so", "[cli][uniform]") {
   TempDir dir;
   writeFile(dir.file("u.cpp"),

@@ -91,21 +91,30 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
       INFO(name);
       CHECK(formText(name).find(row) != std::string::npos);
     }
-    // The 128-wide exact tiles come in two forms: the kernel takes, per block, the whole form
-    // (inlined) where every tile is whole, the grouped operand aligned and the trip count a
-    // multiple of the step, the other form (a call: registers of its own) elsewhere.
-    const std::string gemm128 = entryText("Gemm_tiled128");
-    CHECK(gemm128.find("if (culift_whole && culift_w1 && culift_trip % 16 == 0 && culift_trip <= "
-                       "2147418112) culift_Gemm_tiled128_whole(") != std::string::npos);
+    // The 128-wide exact tiles come in two forms: the entry's kernel takes the whole form (inlined)
+    // for the blocks where every tile is whole, the grouped operand aligned and the trip count a
+    // multiple of the step; its edge kernel, launched after it over the same grid, the other form
+    // for the other blocks.
+    const std::string gemm128 = entryText("Gemm_tiled128"), gemm128Edge = entryText("Gemm_tiled128_edge");
+    const std::string test = "culift_whole && culift_w1 && culift_trip % 16 == 0 && culift_trip <= 2147418112";
+    CHECK(gemm128.find("if (" + test + ") {\n    culift_Gemm_tiled128_whole(") != std::string::npos);
+    CHECK(gemm128.find("culift_Gemm_tiled128_edge(") == std::string::npos);
+    CHECK(gemm128Edge.find("if (!(" + test + ")) {\n    culift_Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(gemm128Edge.find("culift_Gemm_tiled128_whole(") == std::string::npos);
+    CHECK(cuda.find("__launch_bounds__(256, 2) Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(gemm.planEntries[0].edgeKernel);
+    CHECK(gemm.planEntries[1].edgeKernel);
+    CHECK_FALSE(gram.planEntries[0].edgeKernel);  // the triangle's tiles: one form
+    CHECK(gram.planEntries[2].edgeKernel);
     // The test reads values the same in every thread: the grouped operand's block's first group.
     CHECK(gemm128.find("__syncthreads_and") == std::string::npos);
     CHECK(gemm128.find("B: its block's first group of 4 rows in whole tiles") != std::string::npos);
     CHECK(gemm128.find("threadIdx") == std::string::npos);
-    CHECK(gemm128.find("else culift_Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(gemm128Edge.find("threadIdx") == std::string::npos);
     CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_whole(") != std::string::npos);
-    CHECK(cuda.find("__device__ __noinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
+    CHECK(cuda.find("__device__ __forceinline__ void culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(entryText("Gram_tiled128")
-              .find("if (culift_whole && culift_trip % 16 == 0 && culift_trip <= 2147418112) "
+              .find("if (culift_whole && culift_trip % 16 == 0 && culift_trip <= 2147418112) {\n    "
                     "culift_Gram_tiled128_whole(") != std::string::npos);
     const std::string whole = formText("culift_Gemm_tiled128_whole"), edge = formText("culift_Gemm_tiled128_edge");
     // The whole form: no checked copy, no partial step of k; the int indices' offsets in 32 bits.
@@ -384,7 +393,8 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
   }
   CHECK(std::string(culift::name(LoopPlan::BatchedTiledContraction)) == "batched tiled contraction");
   // The batched tiles come in two forms of one batch each, both calls (registers of their own); the
-  // kernel loops over its batches and takes a form per batch.
+  // entry's kernel loops over its batches and takes the whole form for the batches its block finds
+  // whole, the edge kernel the other form for the others.
   {
     const std::string& cuda = r.module->cudaSource;
     const std::string bmm = textFrom(cuda, ") Bmm_batched128(", "\n}\n");
@@ -392,7 +402,13 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
           std::string::npos);
     CHECK(bmm.find("culift_Bmm_batched128_whole(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
                    "culift_first, b);") != std::string::npos);
-    CHECK(bmm.find("else culift_Bmm_batched128_edge(") != std::string::npos);
+    CHECK(bmm.find("culift_Bmm_batched128_edge(") == std::string::npos);
+    const std::string edge = textFrom(cuda, ") Bmm_batched128_edge(", "\n}\n");
+    CHECK(edge.find("for (int b = (int)(culift_first + blockIdx.z); b < culift_nb; b += (int)gridDim.z)") !=
+          std::string::npos);
+    CHECK(edge.find("culift_Bmm_batched128_edge(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
+                    "culift_first, b);\n      __syncthreads();") != std::string::npos);
+    CHECK(edge.find("culift_Bmm_batched128_whole(") == std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_edge(") != std::string::npos);
     CHECK(cuda.find("const int b = culift_batch;") != std::string::npos);

@@ -105,7 +105,8 @@ class CpuBackend final : public BackendImpl {
     std::lock_guard lock(mutex_);
     loadLocked(module);
   }
-  void* function(const std::shared_ptr<const Module>& module, const Function&, const std::string&) override {
+  void* function(const std::shared_ptr<const Module>& module, const Function&, const std::string&,
+                 const std::string&) override {
     std::lock_guard lock(mutex_);
     return &loadLocked(module);
   }

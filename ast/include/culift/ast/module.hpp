@@ -158,11 +158,20 @@ struct PlanEntry {
   // they decide how the runtime splits its launch (a stencil's slabs); 0: not known.
   unsigned blocksPerSm = 0;
   std::vector<TensorMapOperand> tensorMaps;  // bulk tensor copies' operands, in parameter order
+  // The entry computes only the blocks (of a batch) it finds whole, every tile in range; a kernel
+  // of its own, edgeKernelName(), computes the others: the runtime launches it after the entry,
+  // with the same grid, threads, shared memory and arguments (the tiled contractions' checked
+  // form: a call of it in the entry's kernel cost the GEMM 5 %, docs/loop-plans.md).
+  bool edgeKernel = false;
   // How its blocks map to outputs; unset, its plan's mapping (plans.def). The planner sets it;
   // module files do not store it (every entry has its plan's mapping, which a loaded entry gets).
   std::optional<BlockMapping> mapping = std::nullopt;
   BlockMapping blockMapping() const { return mapping ? *mapping : culift::blockMapping(plan); }
 };
+
+// The kernel that computes the blocks a PlanEntry with edgeKernel leaves. It sits behind the
+// entry's guard (entryMacro(e.kernelName)): compiled for the entry alone, the module holds both.
+inline std::string edgeKernelName(const PlanEntry& e) { return e.kernelName + "_edge"; }
 
 // An entry on warpgroups: the TF32 contraction's <f>_wg256 and <f>_wg128, named by their tile's rows
 // (wgmma where compiled for sm_90a, the mma.sync entry's body elsewhere). The runtime takes them on

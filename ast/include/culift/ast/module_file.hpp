@@ -17,7 +17,7 @@ namespace culift {
 // The format version this culift writes and the only one it reads. Any change to what a module
 // file holds (a field of the AST, of a Function or of a plan entry; an enumerator's meaning)
 // changes the bytes, so it bumps this number.
-inline constexpr std::uint32_t kModuleFileVersion = 11;
+inline constexpr std::uint32_t kModuleFileVersion = 12;
 
 // Why a module file could not be read or written: the file (or "<memory>") and what is wrong
 // with it ("truncated", "corrupt", "format version 7, this culift reads version 1", ...).

@@ -82,8 +82,10 @@ class Kernel {
   // microseconds each, which a start-up should pay only for the entries it launches.
   struct Entries;
   Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function, void* handle);
-  // The entry `name`'s handle (slot: 0 the 64-bit-index entry, 1 + k plan entry k).
-  void* entry(std::size_t slot, const std::string& name) const;
+  // The entry `name`'s handle (slot: 0 the 64-bit-index entry, 1 + k plan entry k, 1 + n + k its
+  // edge kernel of n entries, the last the part wrapper); `unit`: the kernel whose guard holds it
+  // where not its own (an edge kernel's entry), which an engine compiling kernel by kernel compiles.
+  void* entry(std::size_t slot, const std::string& name, const std::string& unit = {}) const;
 
   template <typename A> static LaunchArg toLaunchArg(A&& a) {
     using D = std::remove_cvref_t<A>;

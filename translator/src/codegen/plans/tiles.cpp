@@ -104,6 +104,7 @@ std::vector<PlanEntry> tiledEntries(const Function& fn, const LoopAnalysis& a, c
   for (unsigned t : tiles) {
     entries.push_back(plans::makeEntry(fn, prefix + str(t), plan, t, t, 256, squareOnly));
     // A versioned tile's two forms share one dynamic allocation.
+    entries.back().edgeKernel = versionedTile(entries.back());  // its checked form a kernel of its own
     entries.back().sharedBytes = versionedTile(entries.back())
                                      ? static_cast<unsigned>(
                                            tileSharedBytes(a, t, kTilePad, 0, deepPipeline(a, t, true)))
@@ -301,6 +302,8 @@ class TileWriter : EntryWriter {
   void write() {
     if (batched() != (e_.blockMapping() == BlockMapping::BatchedTiles2D))
       throw std::logic_error("tiled entry " + e_.kernelName + " does not match the batches of " + fn_.name);
+    if (e_.edgeKernel != versioned())
+      throw std::logic_error("tiled entry " + e_.kernelName + (versioned() ? " has no" : " has an") + " edge kernel");
     const std::string what = description();
     // 128-wide: two blocks an SM (128 registers a thread) for two staged arrays, one for more.
     const unsigned minBlocks = e_.tileRows >= 128 ? (a_.operands.size() <= 2 ? 2 : 1) : 0;
@@ -329,13 +332,13 @@ class TileWriter : EntryWriter {
       out_.say(fast ? "// " + e_.kernelName +
                           " for a block whose tiles are all whole (unchecked copies, whole steps of " +
                           name(a_.counter) + ")."
-                    : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial); a " +
-                          "function of its own, so that the device assembler gives each form its own registers.");
-      // The whole form is inlined into the kernel, but a batched one: inlined in the kernel's loop
-      // over the batches it spilled 92 B (ptxas, sm_90: 6 loads from the stack in its loop over k
-      // against 4 as a call).
+                    : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial), run by " +
+                          edgeKernelName(e_) + ".");
+      // Each form is inlined into its kernel, but a batched one: inlined in the kernel's loop over
+      // the batches the whole form spilled 92 B (ptxas, sm_90: 6 loads from the stack in its loop
+      // over k against 4 as a call).
       CodeWriter::Scope f = out_.open(std::string("extern \"C\" __device__ ") +
-                                      (fast && !batched() ? "__forceinline__" : "__noinline__") + " void " +
+                                      (batched() ? "__noinline__" : "__forceinline__") + " void " +
                                       formName(fast) + "(" + params_.declarations + ", long long culift_first" +
                                       (batched() ? ", " + typeOf(a_.batch) + " culift_batch" : std::string()) + ")");
       if (fast || !deep_) {
@@ -349,8 +352,18 @@ class TileWriter : EntryWriter {
       checked.tileBody();
     }
     fast_ = false;  // the dispatch computes the flags and culift_whole as the checked form does
-    CodeWriter::Scope entry = header(e_, what, minBlocks);
-    dispatch();
+    {
+      CodeWriter::Scope entry = header(e_, what, minBlocks);
+      dispatch(true);
+    }
+    PlanEntry edge = e_;
+    edge.kernelName = edgeKernelName(e_);
+    CodeWriter::Scope entry = signature(edge,
+                                        {fn_.name + ": the blocks " + e_.kernelName +
+                                         " leaves (a tile partial, or operands not in 16-byte groups), launched after "
+                                         "it over the same grid; each output runs the loop in source order."},
+                                        "", minBlocks);
+    dispatch(false);
   }
 
   // What a block of the entry computes (its comment).
@@ -431,9 +444,9 @@ class TileWriter : EntryWriter {
   // the branch taken alike by every thread of a warp: with a barrier's vote (__syncthreads_and of
   // each thread's flags) the GEMM's kernel read its parameters from constant memory into uniform
   // registers again in every round of its loop; with this test its loop is the whole form's
-  // (gemm_variants.cu). The kernel still runs 5 % slower than its whole form alone, voted or not:
-  // the checked form's call being in the kernel costs it (loop-plans.md).
-  void dispatch() {
+  // (gemm_variants.cu). The checked form is a kernel of its own (`whole` false: the blocks the
+  // test fails): its call in the entry's kernel, never taken, cost the GEMM 5 % (loop-plans.md).
+  void dispatch(bool whole) {
     extents(true);
     aliases();
     blockOrigin();
@@ -446,9 +459,10 @@ class TileWriter : EntryWriter {
     for (const std::string& n : params_.names) args += n + ", ";
     args += "culift_first";
     if (batched()) args += ", " + name(a_.batch);
-    out_.say("if (culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) +
-             " == 0 && culift_trip <= " + str(kWholeTripMax) + ") " + formName(true) + "(" + args + ");");
-    out_.say("else " + formName(false) + "(" + args + ");");
+    const std::string test = "culift_whole" + groupFlags() + " && culift_trip % " + str(kStep_) +
+                             " == 0 && culift_trip <= " + str(kWholeTripMax);
+    CodeWriter::Scope form = out_.open(whole ? "if (" + test + ")" : "if (!(" + test + "))");
+    out_.say(formName(whole) + "(" + args + ");");
     if (batched()) out_.say("__syncthreads();  // the next batch's copies reuse the stages this one read");
   }
 
