@@ -256,7 +256,8 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   const std::shared_ptr<const Module> exactLoaded = loadModule(saveModule(*exact.module));
   const Function& eb = *exactLoaded->find("Gemm");
   REQUIRE(eb.planEntries.size() == ea.planEntries.size());
-  for (std::size_t e = 0; e < ea.planEntries.size(); ++e) CHECK(eb.planEntries[e].edgeKernel == ea.planEntries[e].edgeKernel);
+  for (std::size_t e = 0; e < ea.planEntries.size(); ++e)
+    CHECK(eb.planEntries[e].edgeKernel == ea.planEntries[e].edgeKernel);
   REQUIRE(!loaded->find("RowSum")->planEntries.empty());
   for (const PlanEntry& e : loaded->find("RowSum")->planEntries) CHECK(!e.edgeKernel);
   auto engine = rt::Engine::createCpu();

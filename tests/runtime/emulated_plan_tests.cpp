@@ -34,11 +34,11 @@ void Gemm_kernel(const float*, const float*, const float*, float, float, int, in
 void Gemm_tiled128(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                    long long);
 void Gemm_tiled128_edge(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
-                   long long);
+                        long long);
 void Gemm_tiled64(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
                   long long);
 void Gemm_tiled64_edge(const float*, const float*, const float*, float, float, int, int, float*, long long, long long,
-                  long long);
+                       long long);
 // The two forms of Gemm_tiled128 (every tile of the block whole; the others), called alone.
 void culift_Gemm_tiled128_whole(const float*, const float*, const float*, float, float, int, int, float*, long long,
                                 long long, long long);
@@ -55,7 +55,8 @@ void ScaledGemm_tiled64(const float*, const float*, float, int, int, float*, lon
 void ScaledGemm_tiled64_edge(const float*, const float*, float, int, int, float*, long long, long long, long long);
 void Syr2k_kernel(const float*, const float*, const float*, float, int, int, float*, long long, long long);
 void Syr2k_tiled64(const float*, const float*, const float*, float, int, int, float*, long long, long long, long long);
-void Syr2k_tiled64_edge(const float*, const float*, const float*, float, int, int, float*, long long, long long, long long);
+void Syr2k_tiled64_edge(const float*, const float*, const float*, float, int, int, float*, long long, long long,
+                        long long);
 void Gram_kernel(const float*, int, float*, long long, long long);
 void Gram_tiled64(const float*, int, float*, long long, long long, long long);
 void Gram_tiled64_edge(const float*, int, float*, long long, long long, long long);
@@ -64,12 +65,12 @@ void BatchedGemm_kernel(const float*, const float*, const float*, float, int, in
                         long long);
 void BatchedGemm_batched64(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
                            long long, long long);
-void BatchedGemm_batched64_edge(const float*, const float*, const float*, float, int, int, int, float*, long long, long long,
-                           long long, long long);
+void BatchedGemm_batched64_edge(const float*, const float*, const float*, float, int, int, int, float*, long long,
+                                long long, long long, long long);
 void BatchedGemm_batched128(const float*, const float*, const float*, float, int, int, int, float*, long long,
                             long long, long long, long long);
 void BatchedGemm_batched128_edge(const float*, const float*, const float*, float, int, int, int, float*, long long,
-                            long long, long long, long long);
+                                 long long, long long, long long);
 // A tiled entry with its edge kernel (PlanEntry::edgeKernel): the entry computes the blocks (of a
 // batch) whose tiles are all whole, the edge kernel the others. The runtime launches both over
 // one grid; here each block's threads run both, the block's outputs computed by one of them.
@@ -326,15 +327,18 @@ TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thre
                              C = values<float>(static_cast<std::size_t>(ni) * nj, 17);
     const float* B = Bstore.data() + offset;
     auto reference = [&](float* out) { Gemm_kernel(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); };
-    compare2D(ni, nj, reference, dim3(blocks(nj, 128), blocks(ni, 128)),
-              [&](float* out) { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+    compare2D(ni, nj, reference, dim3(blocks(nj, 128), blocks(ni, 128)), [&](float* out) {
+      CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0);
+    });
     // Rows 0-127, then 128 on: each part's blocks start at its first row.
     std::vector<float> want(static_cast<std::size_t>(ni) * nj, -7.0f), got(want.size(), -7.0f);
     culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 8, 1), [&] { reference(want.data()); });
-    culiftEmulatedLaunch(dim3(blocks(nj, 128), 1), dim3(256, 1, 1),
-                         [&] { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 0); });
-    culiftEmulatedLaunch(dim3(blocks(nj, 128), blocks(ni - 128, 128)), dim3(256, 1, 1),
-                         [&] { CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128); });
+    culiftEmulatedLaunch(dim3(blocks(nj, 128), 1), dim3(256, 1, 1), [&] {
+      CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 0);
+    });
+    culiftEmulatedLaunch(dim3(blocks(nj, 128), blocks(ni - 128, 128)), dim3(256, 1, 1), [&] {
+      CULIFT_TILES(Gemm_tiled128, A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, got.data(), ni, nj, 128);
+    });
     CHECK(sameBits(got, want));
     // The entry alone writes the whole blocks (B's rows in 16-byte groups, whole steps of k) and
     // nothing else; its edge kernel alone the others.
@@ -374,7 +378,9 @@ TEST_CASE("emulated on the host, tiled, symmetric and batched contractions give 
     compare2D(
         ni, nj, [&](float* out) { Gemm_kernel(A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj); },
         dim3(blocks(nj, 64), blocks(ni, 64)),
-        [&](float* out) { CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+        [&](float* out) {
+          CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0);
+        });
     // Gram: rows of x against rows of x, square; the symmetric entry takes the tiles on and below
     // the diagonal (a block per tile of the triangle) and mirrors them.
     const std::vector<float> x = values<float>(static_cast<std::size_t>(ni) * nk, 8);
@@ -414,8 +420,9 @@ TEST_CASE("emulated on the host, tiles that stage an operand times a uniform fac
                              C = values<float>(static_cast<std::size_t>(ni) * nj, 23);
     const float alpha = 1.3f;  // its products round (a power of two would not)
     auto gemm = [&](float* out) { ScaledGemm_kernel(A.data(), B.data(), alpha, nk, nj, out, ni, nj); };
-    compare2D(ni, nj, gemm, dim3(blocks(nj, 128), blocks(ni, 128)),
-              [&](float* out) { CULIFT_TILES(ScaledGemm_tiled128, A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
+    compare2D(ni, nj, gemm, dim3(blocks(nj, 128), blocks(ni, 128)), [&](float* out) {
+      CULIFT_TILES(ScaledGemm_tiled128, A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0);
+    });
     compare2D(ni, nj, gemm, dim3(blocks(nj, 64), blocks(ni, 64)),
               [&](float* out) { CULIFT_TILES(ScaledGemm_tiled64, A.data(), B.data(), alpha, nk, nj, out, ni, nj, 0); });
     compare2D(
@@ -852,8 +859,9 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
   for (const auto& [first, last] :
        {std::pair{0ll, 70ll}, std::pair{13ll, 45ll}, std::pair{64ll, 70ll}, std::pair{69ll, 70ll}})
     comparePart(want, nj, first, last, [&](long long f, long long l, float* out) {
-      culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(l - f, 64)), dim3(256, 1, 1),
-                           [&] { CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f); });
+      culiftEmulatedLaunch(dim3(blocks(nj, 64), blocks(l - f, 64)), dim3(256, 1, 1), [&] {
+        CULIFT_TILES(Gemm_tiled64, A.data(), B.data(), C.data(), 1.5f, -0.5f, nk, nj, out, l, nj, f);
+      });
     });
   // The same on tensor cores: the part's rows give the whole launch's bits for those rows.
   {

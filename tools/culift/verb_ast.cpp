@@ -56,9 +56,11 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
       const PlanEntry& entry = f.planEntries[e];
       os << (e ? ", " : "; entries ") << entry.kernelName;
       std::vector<std::string> notes;
-      if (entry.sharedBytes) notes.push_back(std::to_string((entry.sharedBytes + 1023) / 1024) + " KiB of dynamic shared memory");
+      if (entry.sharedBytes)
+        notes.push_back(std::to_string((entry.sharedBytes + 1023) / 1024) + " KiB of dynamic shared memory");
       if (entry.edgeKernel) notes.push_back("the blocks not whole: " + edgeKernelName(entry));
-      for (size_t n = 0; n < notes.size(); ++n) os << (n ? "; " : " (") << notes[n] << (n + 1 == notes.size() ? ")" : "");
+      for (size_t n = 0; n < notes.size(); ++n)
+        os << (n ? "; " : " (") << notes[n] << (n + 1 == notes.size() ? ")" : "");
     }
     os << "\n";
     os << "  signature:\n";

@@ -329,17 +329,17 @@ class TileWriter : EntryWriter {
     }
     for (bool fast : {true, false}) {
       fast_ = fast;
-      out_.say(fast ? "// " + e_.kernelName +
-                          " for a block whose tiles are all whole (unchecked copies, whole steps of " +
-                          name(a_.counter) + ")."
-                    : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial), run by " +
-                          edgeKernelName(e_) + ".");
+      out_.say(
+          fast ? "// " + e_.kernelName + " for a block whose tiles are all whole (unchecked copies, whole steps of " +
+                     name(a_.counter) + ")."
+               : "// " + e_.kernelName + " for the other blocks (copies checked where a tile is partial), run by " +
+                     edgeKernelName(e_) + ".");
       // Each form is inlined into its kernel, but a batched one: inlined in the kernel's loop over
       // the batches the whole form spilled 92 B (ptxas, sm_90: 6 loads from the stack in its loop
       // over k against 4 as a call).
       CodeWriter::Scope f = out_.open(std::string("extern \"C\" __device__ ") +
-                                      (batched() ? "__noinline__" : "__forceinline__") + " void " +
-                                      formName(fast) + "(" + params_.declarations + ", long long culift_first" +
+                                      (batched() ? "__noinline__" : "__forceinline__") + " void " + formName(fast) +
+                                      "(" + params_.declarations + ", long long culift_first" +
                                       (batched() ? ", " + typeOf(a_.batch) + " culift_batch" : std::string()) + ")");
       if (fast || !deep_) {
         tileBody();
