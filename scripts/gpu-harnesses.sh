@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The standalone harnesses of bench/gpu that compare an emitted entry with hand-written forms of
-# it (the 2-D and 3-D convolutions, the exact-order GEMM, the GEMM on tensor cores by mma.sync and by wgmma), on the GPU machine: the entries emitted there by the staged
+# it (the 2-D and 3-D convolutions, the exact-order GEMM and batched matmul, the GEMM on tensor cores by mma.sync and by wgmma), on the GPU machine: the entries emitted there by the staged
 # culift, each harness built with nvcc as its header says and run, and with NCU set, Nsight
 # Compute's instruction and throughput figures for the kernels NCU matches.
 #
-#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm tf32 wgmma"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] [CONV3D_FLAGS=...] scripts/gpu-harnesses.sh [BIN_DIR]
+#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm bmm tf32 wgmma"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] [CONV3D_FLAGS=...] scripts/gpu-harnesses.sh [BIN_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -19,7 +19,7 @@ for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
     conv2d) header=bench/gpu/conv_kernels.hpp emitted=conv.cu flags="" ;;
     # CONV3D_FLAGS: the default math's contracted products with CONV3D_FLAGS="" (the runtime's strict math by default)
     conv3d) header=bench/gpu/stencil_kernels.hpp emitted=stencil.cu flags="${CONV3D_FLAGS--fmad=false}" ;;
-    gemm | tf32) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
+    gemm | bmm | tf32) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
     # wgmma needs the sm_90a target (Hopper's own instructions)
     wgmma) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" arch="-gencode=arch=compute_90a,code=sm_90a" ;;
     *) echo "gpu-harnesses: no harness $h"; continue ;;
@@ -30,6 +30,15 @@ for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
   nvcc -O3 $flags "${arch:--arch=sm_90}" -I"$work" -o "$work/$h" "bench/gpu/${h}_variants.cu" > "$out/$h-build.txt" 2>&1 ||
     { grep -m5 error "$out/$h-build.txt"; continue; }
   timeout 200 "$work/$h" | tee "$out/$h.txt"
+  if [ "$h" = bmm ]; then
+    # Again with the batched entry's whole form inlined into its kernel.
+    mkdir -p "$work/inlined"
+    cp bench/gpu/cuda_check.cuh "$work/inlined/"
+    sed 's/__noinline__ void culift_BatchedGemmCell_batched128_whole/__forceinline__ void culift_BatchedGemmCell_batched128_whole/' \
+      "$work/$emitted" > "$work/inlined/$emitted"
+    nvcc -O3 -arch=sm_90 -DBMM_LABEL='"inlined"' -I"$work/inlined" -o "$work/bmm-inlined" bench/gpu/bmm_variants.cu \
+      > "$out/bmm-inlined-build.txt" 2>&1 && timeout 200 "$work/bmm-inlined" | tee -a "$out/$h.txt"
+  fi
   # The instruction mix of each kernel's SASS (static counts): fused multiply-adds against selects,
   # shared and global loads, barriers.
   if command -v cuobjdump > /dev/null; then
