@@ -91,8 +91,9 @@ int main() {
   report("entry + edge", medianMs(entry, 9));
   CHECK(cudaMemset(out, 0xff, outs * 4));
   report("entry alone",
-         medianMs([&] { BatchedGemmCell_batched128<<<grid, block, kShared>>>(a, b, kM, kK, kN, out, kBatches, kM, kN, 0); },
-                  9));
+         medianMs(
+             [&] { BatchedGemmCell_batched128<<<grid, block, kShared>>>(a, b, kM, kK, kN, out, kBatches, kM, kN, 0); },
+             9));
   CHECK(cudaMemset(out, 0xff, outs * 4));
   report("whole form a block", medianMs([&] { wholePerBlock<<<grid, block, kShared>>>(a, b, out); }, 9));
   CHECK(cudaMemset(out, 0xff, outs * 4));

@@ -359,11 +359,20 @@ TEST_CASE("emulated on the host, the 128-wide tiles' two forms give the per-thre
         }
       CHECK(wrong == 0);
     }
-    // Where every block is whole, each form alone gives the same bits.
-    if (ni % 128 == 0 && nj % 128 == 0 && nk % 16 == 0 && offset == 0)
+    // Where every block is whole, each form alone gives the same bits; and the whole form's
+    // outputs stored one by one where the output array is not 16-byte aligned (four at once
+    // where it is, as above: a vector's storage is 16-byte aligned).
+    if (ni % 128 == 0 && nj % 128 == 0 && nk % 16 == 0 && offset == 0) {
       for (auto* form : {&culift_Gemm_tiled128_whole, &culift_Gemm_tiled128_edge})
         compare2D(ni, nj, reference, dim3(nj / 128, ni / 128),
                   [&](float* out) { form(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, out, ni, nj, 0); });
+      std::vector<float> shifted(want.size() + 1, -7.0f);
+      culiftEmulatedLaunch(dim3(nj / 128, ni / 128), dim3(256, 1, 1), [&] {
+        culift_Gemm_tiled128_whole(A.data(), B, C.data(), 1.5f, -0.5f, nk, nj, shifted.data() + 1, ni, nj, 0);
+      });
+      CHECK(shifted[0] == -7.0f);
+      CHECK(sameBits(std::vector<float>(shifted.begin() + 1, shifted.end()), want));
+    }
   }
 }
 

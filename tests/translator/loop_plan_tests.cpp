@@ -139,6 +139,16 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
           std::string::npos);
     CHECK(edge.find(checkedCopy) != std::string::npos);
     CHECK(edge.find(partialStep) != std::string::npos);
+    // The whole form stores four consecutive columns at once where the output's rows are 16-byte
+    // groups (one by one elsewhere); the checked form one by one, each behind its test.
+    CHECK(whole.find("const bool culift_vo = (culift_nj & 3) == 0 && (reinterpret_cast<unsigned long long>(culift_out) "
+                     "& 15) == 0;") != std::string::npos);
+    CHECK(whole.find("*reinterpret_cast<float4*>(&culift_out[(long long)i * culift_nj + j]) = "
+                     "make_float4(culift_rv[0], culift_rv[1], culift_rv[2], culift_rv[3]);") != std::string::npos);
+    CHECK(whole.find("culift_out[(long long)i * culift_nj + j] = culift_rv[culift_n - culift_g];") !=
+          std::string::npos);
+    CHECK(edge.find("culift_rv") == std::string::npos);
+    CHECK(edge.find("float4") == std::string::npos);
     CHECK(edge.find("A + (culift_x0 + culift_kc * culift_dk0)") != std::string::npos);
     // The 64-wide tiles come in two forms too (the whole one inlined); the triangle's keep one form
     // (its checked form spilled as a function of its own).

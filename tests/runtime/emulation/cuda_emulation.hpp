@@ -33,7 +33,7 @@
 #define __restrict__ __restrict
 #define __grid_constant__
 
-// The 16-byte vectors the entries load rows through (aligned as CUDA aligns them).
+// The 16-byte vectors the entries load rows through and store outputs by (aligned as CUDA aligns them).
 struct alignas(16) float4 {
   float x, y, z, w;
 };
@@ -43,6 +43,9 @@ struct alignas(16) int4 {
 struct alignas(16) uint4 {
   unsigned int x, y, z, w;
 };
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) { return {x, y, z, w}; }
 
 // A shared address's bits: the host address (the entries on warpgroups align their stages by it).
 inline std::size_t __cvta_generic_to_shared(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }

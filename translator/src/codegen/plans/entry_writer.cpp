@@ -167,14 +167,16 @@ void EntryWriter::declareShared(const PlanEntry& e, const std::vector<SharedArra
                            std::to_string(e.sharedBytes) + " it declares");
 }
 
-std::string EntryWriter::store(const std::string& value) const {
+std::string EntryWriter::outIndex() const {
   if (batched())
-    return params_.outName + "[((long long)" + name(a_.batch) + " * culift_ni + " + name(axisVar(0)) +
-           ") * culift_nj + " + name(axisVar(1)) + "] = " + value + ";";
-  if (fn_.mode == IndexMode::Grid2D)
-    return params_.outName + "[(long long)" + name(axisVar(0)) + " * culift_nj + " + name(axisVar(1)) + "] = " + value +
-           ";";
-  return params_.outName + "[" + name(axisVar(0)) + "] = " + value + ";";
+    return "((long long)" + name(a_.batch) + " * culift_ni + " + name(axisVar(0)) + ") * culift_nj + " +
+           name(axisVar(1));
+  if (fn_.mode == IndexMode::Grid2D) return "(long long)" + name(axisVar(0)) + " * culift_nj + " + name(axisVar(1));
+  return name(axisVar(0));
+}
+
+std::string EntryWriter::store(const std::string& value) const {
+  return params_.outName + "[" + outIndex() + "] = " + value + ";";
 }
 
 void EntryWriter::epilogueStoring(PrintRewrites after) {

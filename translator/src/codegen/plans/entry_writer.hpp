@@ -91,6 +91,8 @@ class EntryWriter {
                      bool within = false);
   // The value store of a value-returning function at ([b, ]i[, j]).
   std::string store(const std::string& value) const;
+  // The output's index in the out array (of the output at i, or i and j, of batch b).
+  std::string outIndex() const;
   // The statements after the loop of a 1-D entry, inside its loop over rows: a return stores its
   // value and goes on to the next row.
   void epilogueStoring(PrintRewrites after);
