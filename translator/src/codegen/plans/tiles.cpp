@@ -1571,9 +1571,8 @@ void TileWriter::epilogue() {
 // The whole form's outputs four consecutive columns at a time (culift_n in groups of 4): each
 // output's statements as written, its value kept in culift_rv; then the four values stored, 16
 // bytes at once where the output's rows are 16-byte groups (its columns a multiple of 4 and the
-// array 16-byte aligned), else one by one. The same
-// values to the same places: a warp's store of four columns at once writes a quarter of the
-// sectors its four stores of one column did.
+// array 16-byte aligned), else one by one. The same values to the same places: a warp's store of
+// four columns at once writes a quarter of the sectors its four stores of one column did.
 bool TileWriter::vectorStores() const {
   const Scalar r = fn_.returnType.scalar;
   return returnsValue() && !triangle_ && !tc_ && !wg_ && tn_ % 4 == 0 &&
