@@ -33,7 +33,8 @@
 // the call ran 3.05 (NOTES.md, fourteenth run): the call's presence was its 5 %. The checked form
 // is now a kernel of its own (`GemmCell_tiled128_edge`, launched after the entry, here a test and a
 // return a block): "GemmCell_tiled128 + _edge" times both launches as the runtime makes them, and
-// the entry and its edge kernel are timed alone too.
+// the entry and its edge kernel are timed alone too; on shapes of partial tiles, beside the kernel
+// of both forms as it was (the edge kernel's blocks run after the entry's, not in its waves).
 //
 // The forms take whole tiles only (the shapes below are multiples of 256 and of 16); the entry
 // takes any.
@@ -330,6 +331,25 @@ __global__ void __launch_bounds__(kThreads, 2)
   culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, (long long)M, (long long)N, (long long)(K >> 31));
 }
 
+// The kernel as it was before the edge kernels: the entry's test, then the whole form inlined or
+// the checked form as a call (a function of its own), in one kernel. On shapes of partial tiles
+// its blocks of either form share the waves, where the entry and its edge kernel run one after
+// the other: `runPartial` times both.
+__device__ __noinline__ void checkedCall(const float* __restrict__ A, const float* __restrict__ B,
+                                         const float* __restrict__ C, float alpha, float beta, int K, int N,
+                                         float* __restrict__ out, long long M, long long cols) {
+  culift_GemmCell_tiled128_edge(A, B, C, alpha, beta, K, N, out, M, cols, 0);
+}
+__global__ void __launch_bounds__(kThreads, 2)
+    combined(const float* __restrict__ A, const float* __restrict__ B, const float* __restrict__ C, float alpha,
+             float beta, int K, int N, float* __restrict__ out, long long M, long long cols) {
+  const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
+  const bool whole = (int)M - i0 >= 128 && (int)cols - j0 >= 128;
+  const bool w1 = (N & 3) == 0 && ((reinterpret_cast<unsigned long long>(B) / 4 + (unsigned long long)j0) & 3) == 0;
+  if (whole && w1 && K % 16 == 0) culift_GemmCell_tiled128_whole(A, B, C, alpha, beta, K, N, out, M, cols, 0);
+  else checkedCall(A, B, C, alpha, beta, K, N, out, M, cols);
+}
+
 using Variant = void (*)(const float*, const float*, const float*, float, float, int, int, int, float*);
 
 struct Form {
@@ -408,6 +428,44 @@ void run(int M, int N, int K, const std::vector<Form>& forms) {
   for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
 }
 
+// A shape of partial tiles (M, N not multiples of 128): the entry and its edge kernel one after
+// the other, against the kernel of both forms (`combined`); the same bits.
+void runPartial(int M, int N, int K) {
+  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
+  fill(ha, 31u);
+  fill(hb, 41u);
+  fill(hc, 59u);
+  float *a, *b, *c, *ref, *out;
+  CHECK(cudaMalloc(&a, ha.size() * 4));
+  CHECK(cudaMalloc(&b, hb.size() * 4));
+  CHECK(cudaMalloc(&c, hc.size() * 4));
+  CHECK(cudaMalloc(&ref, hc.size() * 4));
+  CHECK(cudaMalloc(&out, hc.size() * 4));
+  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  const float alpha = 1.5f, beta = 1.2f;
+  const double flops = 2.0 * M * N * (double)K;
+  const dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile), block(kThreads);
+  const double splitMs = medianMs(
+      [&] {
+        GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+        GemmCell_tiled128_edge<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+      },
+      15);
+  const double oneMs =
+      medianMs([&] { combined<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, out, M, N); }, 15);
+  std::vector<float> want(hc.size()), got(hc.size());
+  CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+  const bool same = std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
+  std::printf("%d x %d x %d  GemmCell_tiled128 + _edge   %.4f ms  %5.2f TFLOP/s\n", M, N, K, splitMs,
+              flops / (splitMs * 1e9));
+  std::printf("%d x %d x %d  both forms in one kernel     %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, oneMs,
+              flops / (oneMs * 1e9), same ? "same bits" : "DIFFERENT BITS");
+  for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
+}
+
 }  // namespace
 
 int main() {
@@ -434,7 +492,10 @@ int main() {
       rowaForm<8, 4, true, 16>("rowaw<8,4>"),
       rowaForm<16, 3, true, 16>("rowaw<16,3>"),
   };
+  CHECK(cudaFuncSetAttribute(combined, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);
+  runPartial(4000, 4000, 4096);
+  runPartial(3000, 5000, 4096);
   return 0;
 }
