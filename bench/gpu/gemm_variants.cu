@@ -453,8 +453,8 @@ void runPartial(int M, int N, int K) {
         GemmCell_tiled128_edge<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
       },
       15);
-  const double oneMs =
-      medianMs([&] { combined<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, out, M, N); }, 15);
+  const double oneMs = medianMs([&] { combined<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, out, M, N); },
+                                15);
   std::vector<float> want(hc.size()), got(hc.size());
   CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
