@@ -378,92 +378,92 @@ void fill(std::vector<float>& v, unsigned s) {
   }
 }
 
-void run(int M, int N, int K, const std::vector<Form>& forms) {
-  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
-  fill(ha, 31u);
-  fill(hb, 41u);
-  fill(hc, 59u);
+// A shape's operands on the device (A, B, C filled alike for every shape), the entry's result
+// (`ref`) and a form's (`out`); launches of the entry and its edge kernel over `grid`.
+struct Gemm {
+  int M, N, K;
   float *a, *b, *c, *ref, *out;
-  CHECK(cudaMalloc(&a, ha.size() * 4));
-  CHECK(cudaMalloc(&b, hb.size() * 4));
-  CHECK(cudaMalloc(&c, hc.size() * 4));
-  CHECK(cudaMalloc(&ref, hc.size() * 4));
-  CHECK(cudaMalloc(&out, hc.size() * 4));
-  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
   const float alpha = 1.5f, beta = 1.2f;
-  const double flops = 2.0 * M * N * (double)K;
-  const dim3 grid(N / kTile, M / kTile), block(kThreads);
-  CHECK(cudaFuncSetAttribute(GemmCell_tiled128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
-  CHECK(cudaFuncSetAttribute(GemmCell_tiled128_edge, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
+  Gemm(int m, int n, int k) : M(m), N(n), K(k) {
+    std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
+    fill(ha, 31u);
+    fill(hb, 41u);
+    fill(hc, 59u);
+    CHECK(cudaMalloc(&a, ha.size() * 4));
+    CHECK(cudaMalloc(&b, hb.size() * 4));
+    CHECK(cudaMalloc(&c, hc.size() * 4));
+    CHECK(cudaMalloc(&ref, hc.size() * 4));
+    CHECK(cudaMalloc(&out, hc.size() * 4));
+    CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
+  }
+  ~Gemm() {
+    for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
+  }
+  Gemm(const Gemm&) = delete;
+  Gemm& operator=(const Gemm&) = delete;
+  size_t outputs() const { return (size_t)M * N; }
+  double flops() const { return 2.0 * M * N * (double)K; }
+  // Whether `out` holds `ref`'s bits.
+  bool same() const {
+    std::vector<float> want(outputs()), got(outputs());
+    CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
+    return std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
+  }
+  void entry(dim3 grid) const {
+    GemmCell_tiled128<<<grid, kThreads, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+  }
+  void edge(dim3 grid) const {
+    GemmCell_tiled128_edge<<<grid, kThreads, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+  }
+};
+
+void run(int M, int N, int K, const std::vector<Form>& forms) {
+  const Gemm g(M, N, K);
+  const dim3 grid(N / kTile, M / kTile);
   auto both = [&] {
-    GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
-    GemmCell_tiled128_edge<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+    g.entry(grid);
+    g.edge(grid);
   };
   const double entryMs = medianMs(both, 15);
   std::printf("%d x %d x %d  GemmCell_tiled128 + _edge   %.4f ms  %5.2f TFLOP/s\n", M, N, K, entryMs,
-              flops / (entryMs * 1e9));
-  const double aloneMs =
-      medianMs([&] { GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
-  std::printf("%d x %d x %d  GemmCell_tiled128 alone   %.4f ms\n", M, N, K, aloneMs);
-  const double edgeMs = medianMs(
-      [&] { GemmCell_tiled128_edge<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0); }, 15);
-  std::printf("%d x %d x %d  GemmCell_tiled128_edge alone (no block of its own)   %.4f ms\n", M, N, K, edgeMs);
-  std::vector<float> want(hc.size()), got(hc.size());
-  CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
+              g.flops() / (entryMs * 1e9));
+  std::printf("%d x %d x %d  GemmCell_tiled128 alone   %.4f ms\n", M, N, K, medianMs([&] { g.entry(grid); }, 15));
+  std::printf("%d x %d x %d  GemmCell_tiled128_edge alone (no block of its own)   %.4f ms\n", M, N, K,
+              medianMs([&] { g.edge(grid); }, 15));
   for (const Form& f : forms) {
-    CHECK(cudaMemset(out, 0xff, hc.size() * 4));
-    const dim3 g(N / f.cols, M / kTile);
-    const double ms = medianMs([&] { f.fn<<<g, block, f.shared>>>(a, b, c, alpha, beta, M, N, K, out); }, 15);
-    CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
-    const bool same = std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
-    std::printf("%d x %d x %d  %-18s  %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, f.name, ms, flops / (ms * 1e9),
-                same ? "same bits" : "DIFFERENT BITS");
+    CHECK(cudaMemset(g.out, 0xff, g.outputs() * 4));
+    const dim3 fg(N / f.cols, M / kTile);
+    const double ms =
+        medianMs([&] { f.fn<<<fg, kThreads, f.shared>>>(g.a, g.b, g.c, g.alpha, g.beta, M, N, K, g.out); }, 15);
+    std::printf("%d x %d x %d  %-18s  %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, f.name, ms, g.flops() / (ms * 1e9),
+                g.same() ? "same bits" : "DIFFERENT BITS");
   }
   // The entry again, after the forms: the first figure without the clocks' ramp.
   const double againMs = medianMs(both, 15);
   std::printf("%d x %d x %d  GemmCell_tiled128 + _edge (again)  %.4f ms  %5.2f TFLOP/s\n", M, N, K, againMs,
-              flops / (againMs * 1e9));
-  for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
+              g.flops() / (againMs * 1e9));
 }
 
 // A shape of partial tiles (M, N not multiples of 128): the entry and its edge kernel one after
 // the other, against the kernel of both forms (`combined`); the same bits.
 void runPartial(int M, int N, int K) {
-  std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
-  fill(ha, 31u);
-  fill(hb, 41u);
-  fill(hc, 59u);
-  float *a, *b, *c, *ref, *out;
-  CHECK(cudaMalloc(&a, ha.size() * 4));
-  CHECK(cudaMalloc(&b, hb.size() * 4));
-  CHECK(cudaMalloc(&c, hc.size() * 4));
-  CHECK(cudaMalloc(&ref, hc.size() * 4));
-  CHECK(cudaMalloc(&out, hc.size() * 4));
-  CHECK(cudaMemcpy(a, ha.data(), ha.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(b, hb.data(), hb.size() * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(c, hc.data(), hc.size() * 4, cudaMemcpyHostToDevice));
-  const float alpha = 1.5f, beta = 1.2f;
-  const double flops = 2.0 * M * N * (double)K;
-  const dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile), block(kThreads);
+  const Gemm g(M, N, K);
+  const dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile);
   const double splitMs = medianMs(
       [&] {
-        GemmCell_tiled128<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
-        GemmCell_tiled128_edge<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, ref, M, N, 0);
+        g.entry(grid);
+        g.edge(grid);
       },
       15);
-  const double oneMs = medianMs([&] { combined<<<grid, block, kEntryShared>>>(a, b, c, alpha, beta, K, N, out, M, N); },
-                                15);
-  std::vector<float> want(hc.size()), got(hc.size());
-  CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
-  const bool same = std::memcmp(got.data(), want.data(), got.size() * 4) == 0;
+  const double oneMs = medianMs(
+      [&] { combined<<<grid, kThreads, kEntryShared>>>(g.a, g.b, g.c, g.alpha, g.beta, K, N, g.out, M, N); }, 15);
   std::printf("%d x %d x %d  GemmCell_tiled128 + _edge   %.4f ms  %5.2f TFLOP/s\n", M, N, K, splitMs,
-              flops / (splitMs * 1e9));
+              g.flops() / (splitMs * 1e9));
   std::printf("%d x %d x %d  both forms in one kernel     %.4f ms  %5.2f TFLOP/s  %s\n", M, N, K, oneMs,
-              flops / (oneMs * 1e9), same ? "same bits" : "DIFFERENT BITS");
-  for (float* p : {a, b, c, ref, out}) CHECK(cudaFree(p));
+              g.flops() / (oneMs * 1e9), g.same() ? "same bits" : "DIFFERENT BITS");
 }
 
 }  // namespace
@@ -493,6 +493,8 @@ int main() {
       rowaForm<16, 3, true, 16>("rowaw<16,3>"),
   };
   CHECK(cudaFuncSetAttribute(combined, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
+  CHECK(cudaFuncSetAttribute(GemmCell_tiled128, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
+  CHECK(cudaFuncSetAttribute(GemmCell_tiled128_edge, cudaFuncAttributeMaxDynamicSharedMemorySize, kEntryShared));
   run(4096, 4096, 4096, forms);
   run(2048, 4096, 8192, forms);
   runPartial(4000, 4000, 4096);

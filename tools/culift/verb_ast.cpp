@@ -7,6 +7,7 @@
 #include "culift/ast/dump.hpp"
 #include "culift/codegen.hpp"
 #include "culift/translate.hpp"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "verb.hpp"
@@ -59,8 +60,7 @@ void printFunction(llvm::raw_ostream& os, const Module& module, const Function& 
       if (entry.sharedBytes)
         notes.push_back(std::to_string((entry.sharedBytes + 1023) / 1024) + " KiB of dynamic shared memory");
       if (entry.edgeKernel) notes.push_back("the blocks not whole: " + edgeKernelName(entry));
-      for (size_t n = 0; n < notes.size(); ++n)
-        os << (n ? "; " : " (") << notes[n] << (n + 1 == notes.size() ? ")" : "");
+      if (!notes.empty()) os << " (" << llvm::join(notes, "; ") << ")";
     }
     os << "\n";
     os << "  signature:\n";

@@ -1573,10 +1573,10 @@ void TileWriter::epilogue() {
 // bytes at once where the output's rows are 16-byte groups (its columns a multiple of 4 and the
 // array 16-byte aligned), else one by one. The same values to the same places: a warp's store of
 // four columns at once writes a quarter of the sectors its four stores of one column did.
+// Only whole forms ask: exact tiles, not the triangle's, of a 2-D or batched kernel.
 bool TileWriter::vectorStores() const {
   const Scalar r = fn_.returnType.scalar;
-  return returnsValue() && !triangle_ && !tc_ && !wg_ && tn_ % 4 == 0 &&
-         (r == Scalar::F32 || r == Scalar::I32 || r == Scalar::U32) && (fn_.mode == IndexMode::Grid2D || batched());
+  return tn_ % 4 == 0 && (r == Scalar::F32 || r == Scalar::I32 || r == Scalar::U32);
 }
 
 void TileWriter::vectorEpilogue(PrintRewrites after) {
