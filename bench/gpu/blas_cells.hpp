@@ -23,6 +23,20 @@ inline float GemmCellTf32(const float* A, const float* B, const float* C, float 
   return alpha * sum + beta * C[i * nj + j];
 }
 
+// C = A B, one cell, as a matrix multiply is written: A is ni x nk, B is nk x nj, row-major.
+CULIFT_KERNEL inline float MatMulCell(const float* A, const float* B, int nk, int nj, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[i * nk + k] * B[k * nj + j];
+  return sum;
+}
+
+// C = A Bᵀ, one cell: A is ni x nk, B is nj x nk, row-major.
+CULIFT_KERNEL inline float MatMulBtCell(const float* A, const float* B, int nk, int i, int j) {
+  float sum = 0.0f;
+  for (int k = 0; k < nk; ++k) sum += A[i * nk + k] * B[j * nk + k];
+  return sum;
+}
+
 // C = alpha * A Aᵀ + beta * C, one cell: A is n x nk row-major.
 CULIFT_KERNEL inline float SyrkCell(const float* A, const float* C, float alpha, float beta, int nk, int n, int i,
                                     int j) {

@@ -1,7 +1,8 @@
 // The benchmark's dense linear algebra rows: a GEMM cell (i, k) x (k, j), a SYRK cell
 // (i, k) x (j, k) and a matrix-vector row, each lifted from blas_cells.hpp beside a hand-written
 // kernel (ref_gemm, ref_gemv; SYRK has none) and the PyTorch call that does the same work
-// (torch.addmm in fp32 with TF32 off, torch.mv); and the batched contractions, batched matrix
+// (torch.addmm in fp32 with TF32 off, torch.mv); KernelBench's matrix multiplies (torch.matmul,
+// also with B transposed, and a shape of partial tiles); and the batched contractions, batched matrix
 // multiply (torch.bmm) and doitgen (torch.einsum), lifted only.
 #include <functional>
 #include <string>
@@ -185,6 +186,45 @@ std::vector<Row> benchBlas(Context& c, int n) {
     }
   }
   logLine(c, "BLAS rows at " + size + " done");
+  return rows;
+}
+
+std::vector<Row> benchMatMul(Context& c, MatMulSizes sizes) {
+  rt::Engine& e = c.engine;
+  std::vector<Row> rows;
+  for (const int which : {0, 1, 2}) {
+    const bool bt = which == 1;
+    const int* d = which == 2 ? sizes.partial : sizes.large;
+    const int m = d[0], nk = d[1], n = d[2];
+    const std::string size = std::to_string(m) + "x" + std::to_string(nk) + "x" + std::to_string(n);
+    Row row{bt ? "MatMulBtCell (B transposed)" : "MatMulCell", size};
+    const double outputs = double(m) * n;
+    const std::size_t aCount = std::size_t(m) * nk, bCount = std::size_t(nk) * n;
+    row.bytes = 4.0 * (double(aCount) + double(bCount) + outputs);
+    row.flops = 2.0 * nk * outputs;
+    row.torchKey = std::string(bt ? "matmul_bt " : "matmul ") + size;
+    row.tolerance = 1e-4 * nk;
+    try {
+      const std::uint64_t seed = c.seed ^ (0x3a7 + which);
+      const std::vector<float> a = uniformFloats(seed, aCount, -1, 1), b = uniformFloats(seed + 1, bCount, -1, 1);
+      DeviceBuffer<float> dA(e, a), dB(e, b), gen(e, static_cast<std::size_t>(outputs));
+      const rt::Kernel k = e.kernel(c.blas, bt ? "MatMulBtCell" : "MatMulCell");
+      const rt::LaunchPlan plan = LaunchPlanner::for2D(m, n, 32, 8, e.device().limits);
+      Launch g = bt ? Launch([&](int) { k.launch(e, plan, dA, dB, nk, gen); })
+                    : Launch([&](int) { k.launch(e, plan, dA, dB, nk, n, gen); });
+      auto want = [&](std::int64_t idx) {
+        const int i = int(idx / n), j = int(idx % n);
+        return double(bt ? MatMulBtCell(a.data(), b.data(), nk, i, j) : MatMulCell(a.data(), b.data(), nk, n, i, j));
+      };
+      const auto total = static_cast<std::int64_t>(outputs);
+      const auto sample = sampleIndices(total, 1 << 12, seed ^ 5);
+      checkAndTime(c, row, k, plan, g, want, sample, total, gen, "cells");
+    } catch (const std::exception& ex) {
+      row.error = ex.what();
+    }
+    rows.push_back(std::move(row));
+  }
+  logLine(c, "matrix multiplies done");
   return rows;
 }
 

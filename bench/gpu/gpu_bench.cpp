@@ -42,7 +42,7 @@ cl::opt<bool> Quick("quick", cl::desc("small sizes and few samples: a smoke test
 cl::list<std::string> Only(
     "only",
     cl::desc(
-        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, batched, reductions, stencil, columns, conv"));
+        "run only rows whose group matches: copy, sat, masked, clamp, pearson, blas, matmul, batched, reductions, stencil, columns, conv"));
 cl::opt<long long> SatPairs("sat-pairs", cl::desc("SAT batch size (default 16M)"), cl::init(1ll << 24));
 cl::opt<int> MaskedSize("masked-size", cl::desc("masked broadcast rows = cols (default 4096)"), cl::init(4096));
 cl::opt<long long> ClampN("clamp-n", cl::desc("PearsonClamp elements (default 16M)"), cl::init(1ll << 24));
@@ -268,6 +268,11 @@ int main(int argc, char** argv) {
   const int blasSize = Quick ? 256 : BlasSize.getValue();
   if (usable && wanted("blas"))
     usable = attempt("BLAS kernels", std::to_string(blasSize), [&] { return benchBlas(c, blasSize); });
+  MatMulSizes matMulSizes;
+  if (Quick) matMulSizes = MatMulSizes{{96, 160, 64}, {100, 72, 90}};
+  if (usable && wanted("matmul"))
+    usable = attempt("matrix multiplies", Quick ? "small" : "2048x8192x4096, 4000^3",
+                     [&] { return benchMatMul(c, matMulSizes); });
   BatchedSizes batchedSizes;
   if (Quick) batchedSizes = BatchedSizes{{3, 64, 96, 128}, {16, 32, 48, 40}};
   if (usable && wanted("batched"))

@@ -135,6 +135,20 @@ def column_baselines(both, sizes_sum=(128, 4096, 4095), sizes_rms=(112, 64, 512,
         torch.cuda.empty_cache()
 
 
+def matmul_baselines(both, large=(2048, 8192, 4096), partial=(4000, 4000, 4000)):
+    """The matrix multiply rows (bench/gpu/blas_workloads.cpp, benchMatMul): torch.matmul of A m x k
+    and B k x n, with B given n x k and transposed, and a shape of partial tiles. fp32, TF32 off, as
+    set by the caller."""
+    dev = "cuda"
+    for name, (m, k, n) in (("matmul", large), ("matmul_bt", large), ("matmul", partial)):
+        bt = name == "matmul_bt"
+        ins = [(torch.rand(m, k, device=dev) * 2 - 1, torch.rand(*((n, k) if bt else (k, n)), device=dev) * 2 - 1)]
+        fn = (lambda a, b: torch.matmul(a, b.T)) if bt else (lambda a, b: torch.matmul(a, b))
+        both(name, f"{m}x{k}x{n}", fn, ins, reps=20)
+        del ins
+    torch.cuda.empty_cache()
+
+
 def batched_baselines(both, bmm=(128, 512, 1024, 2048), doitgen=(256, 256, 256, 256)):
     """The batched contraction rows (bench/gpu/blas_workloads.cpp, benchBatched): torch.bmm of
     nb x (m x nk) x (nk x n), and doitgen (A nr x nq x ns times C4 ns x np, C4 shared by every r) as
@@ -246,6 +260,7 @@ def main():
     both("gesummv", n, lambda a, b, v: 1.5 * torch.mv(a, v) - 0.75 * torch.mv(b, v), gesummv)
     del gesummv
     if not args.no_batched:
+        matmul_baselines(both)
         batched_baselines(both)
     if not args.no_conv:
         conv_baselines(both)

@@ -58,6 +58,13 @@ struct BatchedSizes {
   int doitgen[4] = {256, 256, 256, 256};  // nr, nq, ns, np
 };
 std::vector<Row> benchBatched(Context& c, BatchedSizes sizes);
+// MatMulCell and MatMulBtCell (B transposed) over m x k x n as KernelBench's matmul shapes
+// (torch.matmul), and MatMulCell over a shape of partial tiles, from blas_cells.hpp.
+struct MatMulSizes {
+  int large[3] = {2048, 8192, 4096};    // m, k, n: A m x k, B k x n (or n x k)
+  int partial[3] = {4000, 4000, 4000};  // not a multiple of the tiles
+};
+std::vector<Row> benchMatMul(Context& c, MatMulSizes sizes);
 // Heat3D (heat-3d, heatN^3, two launches per step), Jacobi2D (jacobi-2d, jacobiN^2, the same) over
 // `steps` steps and Conv3D (27 points) over convI x convJ x convK, from stencil_kernels.hpp.
 std::vector<Row> benchStencils(Context& c, int heatN, int jacobiN, int steps, int convI, int convJ, int convK);

@@ -49,8 +49,11 @@ class BackendImpl {
   virtual void load(const std::shared_ptr<const Module>& module) = 0;
   virtual void* function(const std::shared_ptr<const Module>& module, const Function& fn, const std::string& entry,
                          const std::string& unit = {}) = 0;
+  // `afterEntry`: an entry's edge kernel, launched right after its entry on `stream`; its blocks
+  // may start beside the entry's last ones (disjoint outputs; the kernels order themselves:
+  // culift_start_edge, culift_wait_for_entry) where the device and driver allow.
   virtual void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
-                      void* stream) = 0;
+                      void* stream, bool afterEntry = false) = 0;
   virtual unsigned suggestedBlockSize(void* function) = 0;
 
   virtual void* createStream() = 0;

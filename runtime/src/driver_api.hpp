@@ -66,6 +66,28 @@ enum TensorMapEnum : int {
   kTensorMapFillZeros = 0,
 };
 
+// cuLaunchKernelEx's configuration (CUlaunchConfig) with one attribute (CUlaunchAttribute: its
+// id, padding to 8 bytes, a 64-byte union of values), and the one attribute culift sets:
+// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (value: an int, nonzero allows the
+// launch to overlap the previous kernel on the stream where that kernel triggers it).
+struct LaunchAttribute {
+  int id = 0;
+  char pad[4] = {};
+  union {
+    char bytes[64];
+    int value;
+    void* align;
+  } value{};
+};
+static_assert(sizeof(LaunchAttribute) == 72);
+struct LaunchConfig {
+  unsigned gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes;
+  CUstream stream;
+  LaunchAttribute* attributes;
+  unsigned attributeCount;
+};
+constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
+
 // CUfunction_attribute values.
 enum FunctionAttribute : int {
   kFuncAttrMaxDynamicSharedSizeBytes = 8,
@@ -112,6 +134,8 @@ struct DriverApi {
   CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, std::size_t, CUstream) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                              void**, void**) = nullptr;
+  // Optional (CUDA 12): a launch with attributes (an entry's edge kernel overlapping the entry).
+  CUresult (*cuLaunchKernelEx)(const LaunchConfig*, CUfunction, void**, void**) = nullptr;
   CUresult (*cuStreamCreate)(CUstream*, unsigned) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream) = nullptr;

@@ -451,7 +451,7 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
       if (e.edgeKernel)
         backend.launch(*function_,
                        entry(1 + function_->planEntries.size() + choice->entry, edgeKernelName(e), e.kernelName),
-                       choice->plan, resolved, target.stream);
+                       choice->plan, resolved, target.stream, true);
       return;
     }
   }

@@ -7,7 +7,8 @@
 // enough for the split-row entry and its scratch, and prints "skipped: no GPU" without one.
 // Adjacent launches of a row total and a row sum of squares over one array run as one launch of
 // their fused kernel, with each kernel's bits; launches that differ, are apart, or share a result
-// buffer run one by one.
+// buffer run one by one. A tiled product whose edge kernel may overlap it, read at once by the next
+// launch, gives the host's bits eager, captured and replayed.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -59,6 +60,12 @@ CULIFT_KERNEL float Normalize(const float* x, const float* mean, const float* va
 CULIFT_KERNEL_REASSOCIATE float RowTotal(const float* x, int cols, int i) {
   float s = 0.0f;
   for (int k = 0; k < cols; ++k) s += x[i * cols + k];
+  return s;
+}
+
+CULIFT_KERNEL float MatMul(const float* a, const float* b, int nk, int nj, int i, int j) {
+  float s = 0.0f;
+  for (int k = 0; k < nk; ++k) s += a[i * nk + k] * b[k * nj + j];
   return s;
 }
 
@@ -365,6 +372,51 @@ TEST_CASE("fused launches on the GPU: split rows and a warp per row, eager and c
     st.requireOwnBits(p, 3);  // eager, captured, replayed
     INFO(p.whyNotCaptured());
     CHECK(p.captured());
+  }
+}
+
+TEST_CASE("a tiled product and its edge kernel, then a launch reading it: the host's bits, eager and captured",
+          "[gpu][pipeline]") {
+  auto gpu = gpuOrSkip(rt::MathMode::Strict);
+  if (!gpu) return;
+  // Partial tiles both ways: the entry's kernel takes the whole blocks, its edge kernel (which may
+  // start beside the entry's last blocks) the others; the row mean reads every output at once after.
+  const int rows = 300, nk = 96, cols = 260;
+  const Kernel matMul = gpu->kernel(pipelineKernels(), "MatMul"), rowMean = gpu->kernel(pipelineKernels(), "RowMean");
+  const LaunchPlan productPlan = LaunchPlanner::for2D(rows, cols), rowsPlan = LaunchPlanner::for1D(rows);
+  {
+    const Function* fn = pipelineKernels()->find("MatMul");
+    REQUIRE(fn);
+    const std::optional<rt::PlanChoice> choice = rt::choosePlanEntry(*fn, productPlan, gpu->device());
+    REQUIRE(choice);
+    REQUIRE(fn->planEntries.at(choice->entry).edgeKernel);
+  }
+  const std::vector<float> a = randomFloats(static_cast<std::size_t>(rows) * nk, 5),
+                           b = randomFloats(static_cast<std::size_t>(nk) * cols, 6);
+  std::vector<float> product(static_cast<std::size_t>(rows) * cols), means(rows);
+  for (int i = 0; i < rows; ++i) {
+    for (int j = 0; j < cols; ++j) {
+      float s = 0.0f;
+      for (int k = 0; k < nk; ++k) s += a[i * nk + k] * b[k * cols + j];
+      product[static_cast<std::size_t>(i) * cols + j] = s;
+    }
+    float s = 0.0f;
+    for (int k = 0; k < cols; ++k) s += product[static_cast<std::size_t>(i) * cols + k];
+    means[i] = s / (float)cols;
+  }
+  DeviceBuffer<float> da(*gpu, a), db(*gpu, b), dProduct(*gpu, product.size()), dMeans(*gpu, rows);
+  Pipeline p(*gpu);
+  p.add(matMul, productPlan, da, db, nk, cols, dProduct).add(rowMean, rowsPlan, dProduct, cols, dMeans);
+  for (int run = 1; run <= 3; ++run) {
+    INFO("run " << run << (run == 1 ? " (eager)" : run == 2 ? " (captured)" : " (replayed)"));
+    dProduct.zero();
+    dMeans.zero();
+    p.run(*gpu);
+    gpu->synchronize();
+    REQUIRE(sameBits(dProduct.read(), product));
+    REQUIRE(sameBits(dMeans.read(), means));
+    INFO(p.whyNotCaptured());
+    CHECK(p.captured() == (run >= 2));
   }
 }
 

@@ -102,6 +102,15 @@ TEST_CASE("loop plans: contractions, symmetric ones and row reductions", "[loop-
     CHECK(gemm128Edge.find("if (!(" + test + ")) {\n    culift_Gemm_tiled128_edge(") != std::string::npos);
     CHECK(gemm128Edge.find("culift_Gemm_tiled128_whole(") == std::string::npos);
     CHECK(cuda.find("__launch_bounds__(256, 2) Gemm_tiled128_edge(") != std::string::npos);
+    // The edge kernel may start beside the entry's last wave: the entry lets it at once, its first
+    // block waits for the whole entry before anything else; an entry without one lets nothing.
+    CHECK(gemm128.find(") {\n  culift_start_edge();") != std::string::npos);
+    CHECK(gemm128Edge.find(") {\n  culift_wait_for_entry();") != std::string::npos);
+    CHECK(gemm128.find("culift_wait_for_entry") == std::string::npos);
+    CHECK(gemm128Edge.find("culift_start_edge") == std::string::npos);
+    const std::string triangle = entryText(gram.planEntries[0].kernelName);
+    CHECK(triangle.find("culift_bi") != std::string::npos);
+    CHECK(triangle.find("culift_start_edge") == std::string::npos);
     CHECK(gemm.planEntries[0].edgeKernel);
     CHECK(gemm.planEntries[1].edgeKernel);
     CHECK_FALSE(gram.planEntries[0].edgeKernel);  // the triangle's tiles: one form
@@ -419,6 +428,8 @@ TEST_CASE("loop plans: batched tiled contractions of 3-D kernels", "[loop-plan][
     CHECK(edge.find("culift_Bmm_batched128_edge(A, B, m, nk, n, culift_out, culift_rows, culift_cols, culift_depth, "
                     "culift_first, b);\n      __syncthreads();") != std::string::npos);
     CHECK(edge.find("culift_Bmm_batched128_whole(") == std::string::npos);
+    CHECK(bmm.find(") {\n  culift_start_edge();") != std::string::npos);
+    CHECK(edge.find(") {\n  culift_wait_for_entry();") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_whole(") != std::string::npos);
     CHECK(cuda.find("__device__ __noinline__ void culift_Bmm_batched128_edge(") != std::string::npos);
     CHECK(cuda.find("const int b = culift_batch;") != std::string::npos);

@@ -111,8 +111,8 @@ class CpuBackend final : public BackendImpl {
     return &loadLocked(module);
   }
 
-  void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args,
-              void*) override {
+  void launch(const Function& fn, void* function, const LaunchPlan& plan, std::span<const ResolvedArg> args, void*,
+              bool) override {
     const auto& loaded = *static_cast<const LoadedProgram*>(function);
     // A reassociating plan's order where the GPU would take that plan's entry; the loop as
     // written where it would run a per-thread entry.

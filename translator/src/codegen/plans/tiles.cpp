@@ -354,6 +354,7 @@ class TileWriter : EntryWriter {
     fast_ = false;  // the dispatch computes the flags and culift_whole as the checked form does
     {
       CodeWriter::Scope entry = header(e_, what, minBlocks);
+      out_.say("culift_start_edge();  // the edge kernel's blocks may start beside this kernel's last ones");
       dispatch(true);
     }
     PlanEntry edge = e_;
@@ -363,6 +364,7 @@ class TileWriter : EntryWriter {
                                          " leaves (a tile partial, or operands not in 16-byte groups), launched after "
                                          "it over the same grid; each output runs the loop in source order."},
                                         "", minBlocks);
+    out_.say("culift_wait_for_entry();  // the first block ends after the whole entry, so this kernel does");
     dispatch(false);
   }
 

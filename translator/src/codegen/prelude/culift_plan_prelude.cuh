@@ -63,4 +63,20 @@ template <typename T> __device__ __forceinline__ void culift_store_streaming(T* 
     *global = value;
   }
 }
+// An entry whose blocks an edge kernel completes lets it start once every block of the entry has
+// started (programmatic dependent launch, sm_90+; the runtime launches the edge kernel so where the
+// driver allows): the edge kernel's blocks then share the entry's last wave. Their outputs are
+// disjoint and neither reads what the other writes. Elsewhere, or launched plainly, both are no-ops.
+__device__ __forceinline__ void culift_start_edge() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+// The edge kernel's first block waits for the whole entry (its writes done and visible), so that
+// the edge kernel ends after the entry: the stream's next work waits for both.
+__device__ __forceinline__ void culift_wait_for_entry() {
+#if __CUDA_ARCH__ >= 900
+  if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
 // ---- end of culift plan prelude ----
