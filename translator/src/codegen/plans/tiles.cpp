@@ -406,17 +406,20 @@ class TileWriter : EntryWriter {
       out_.say("const int culift_wm = (culift_warp / 4) * " + str(e_.tileRows / 2) +
                ", culift_wn = (culift_warp % 4) * " + str(e_.tileCols / 4) + ";  // the warp's outputs");
     } else if (std::any_of(a_.operands.begin(), a_.operands.end(),
-                           [&](const StagedOperand& o) { return grouped(o); })) {
-      // Tiles that copy an operand in 16-byte groups: a warp holds 4 rows x 8 columns of the 16 x 16
-      // threads (2 x 16 in the others). Measured on an H100 (bench/gpu/gemm_variants.cu, 4096³): the
-      // hand-written pipe<8,3,v,q> (B in groups, 4 x 8 a warp) 44.35 TFLOP/s, the entry with the
-      // groups and 2 x 16 a warp 39.96; without the groups 4 x 8 lost 2 % (pipe<8,3,q> 39.44 against
-      // pipe<8,3> 40.27). In this arithmetic form ptxas keeps the GEMM entry at 128 registers
-      // without spills (in bit operations it spilled 20 B).
+                           [&](const StagedOperand& o) { return grouped(o); }) ||
+               (e_.tileRows >= 128 && a_.operands.size() <= 2)) {
+      // A warp holds 4 rows x 8 columns of the 16 x 16 threads: its reads of a stage's row are
+      // 4 + 8 16-byte loads (2 x 16: 2 + 16, two wavefronts). Measured on an H100
+      // (bench/gpu/gemm_variants.cu, 4096³): the hand-written pipe<8,3,v,q> (B in 16-byte groups,
+      // 4 x 8 a warp) 44.35 TFLOP/s, the entry with the groups and 2 x 16 a warp 39.96; and
+      // (NOTES.md, seventeenth run) the emitted whole form of C = A Bᵀ (no operand in groups) 3.023
+      // ms with 4 x 8 against 3.066 with 2 x 16 at 2048 x 8192 x 4096, the same bits. In this
+      // arithmetic form ptxas keeps the GEMM entry at 128 registers without spills (in bit
+      // operations it spilled 20 B).
       out_.say(
           "const int culift_tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), culift_ty = (int)(threadIdx.x / 64 "
           "* 4 + threadIdx.x % 32 / 8);  // a warp: 4 x 8 threads");
-    } else {
+    } else {  // not measured with 4 x 8: the 64-wide tiles, syr2k's four staged arrays
       out_.say("const int culift_tx = threadIdx.x % 16, culift_ty = threadIdx.x / 16;");
     }
     std::optional<CodeWriter::Scope> batches;
