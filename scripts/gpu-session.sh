@@ -11,6 +11,9 @@ mkdir -p "$logs"
 count="${DIFFTEST_COUNT:-300}"  # DIFFTEST_SEED (default 1) and SHARDS (parallel processes) too
 # A GPU check that finds no GPU fails; the session's exit status is its first failure's.
 export CULIFT_REQUIRE_GPU=1
+# Stopped from outside (a caller's timeout), the session stops the jobs it started in the
+# background too (the sanitizers side by side), so that none shares the GPU with what runs next.
+trap 'kill $(jobs -p) 2>/dev/null; exit 143' TERM INT
 first_failure=0
 failed() { [ "$first_failure" -ne 0 ] || first_failure="$1"; }
 # PARTS picks sections (a device call has a time limit): check pearson difftest bench startup, and
