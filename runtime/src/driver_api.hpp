@@ -86,6 +86,8 @@ struct LaunchConfig {
   LaunchAttribute* attributes;
   unsigned attributeCount;
 };
+static_assert(offsetof(LaunchConfig, stream) == 32 && offsetof(LaunchConfig, attributes) == 40 &&
+              sizeof(LaunchConfig) == 56);
 constexpr int kLaunchAttrProgrammaticStreamSerialization = 6;
 
 // CUfunction_attribute values.
