@@ -43,7 +43,9 @@
 // output): flat<P> (not measured yet) takes the lean path in every block, with tests per thread
 // and plane (about 98 PTX instructions per output).
 //
-// Each line: the variant, its grid, the median of 20 launches, the bandwidth counting A read once
+// Every form runs over slabs of 8 to 64 planes (grid z 32 down to 4; the streamed forms first say
+// how many blocks a multiprocessor holds and how many a plane takes). Each line: the variant, its
+// grid, the median of 20 launches, the bandwidth counting A read once
 // and the output written once, its share of a float4 copy of the same bytes, and whether every
 // output has the emitted entry's bits.
 #include <cuda_runtime.h>
@@ -696,8 +698,10 @@ int main() {
                            long long, long long, long long, long long);
   const std::tuple<const char*, Windows, unsigned> windows[] = {{"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx},
                                                                 {"Conv3D_win3d", Conv3D_win3d, kTx}};
+  // Slabs of 8 to 64 planes: grid z 32 down to 4, the single waves of long slabs among them.
+  const int pers[] = {8, 10, 12, 13, 15, 16, 19, 22, 24, 26, 29, 32, 37, 43, 52, 64};
   for (const auto& [name, fn, columns] : windows)
-    for (int per : {4, 8, 16, 32}) {
+    for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
       const dim3 grid((nk + columns - 1) / columns, plane.y, (ni + per - 1) / per);
       const Windows f = fn;
@@ -731,12 +735,15 @@ int main() {
       {"stream<P,2,2>", convStream<2, 2>, 2, (2 + 2) * StreamTile<2>::kFloats * 4},
       {"stream<P,2,3>", convStream<2, 3>, 2, (3 + 2) * StreamTile<2>::kFloats * 4}};
   for (const auto& [name, fn, rj, shared] : streams)
-    for (int per : {8, 16, 32, 64}) {
+    for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
       const dim3 grid(pipePlane.x, (nj + kPy * rj - 1) / (kPy * rj), (ni + per - 1) / per);
       const Stream f = fn;
       const int sh = shared;
       CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sh));
+      int resident = 0;
+      CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, f, 256, sh));
+      if (per == pers[0]) std::printf("%s: %d blocks an SM, %u blocks a plane\n", name, resident, grid.x * grid.y);
       const double ms = median([&] { f<<<grid, block, sh>>>(A, w, ni, nj, nk, out, per); });
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
@@ -744,7 +751,7 @@ int main() {
                   8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
     }
   for (const auto& [name, fn, blocks] : variants)
-    for (int per : {4, 8, 16, 32, 64}) {
+    for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
       const dim3 grid(blocks.x, blocks.y, (ni + per - 1) / per);
       const Variant f = fn;
