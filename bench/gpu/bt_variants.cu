@@ -36,14 +36,14 @@ namespace {
 
 constexpr int kRowPitch = 20;  // B's staged row: 16 k + 4
 
-template <bool Permuted, int V>
-__global__ void __launch_bounds__(256, 2)
+template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
     rows(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
   __shared__ __align__(16) float sA[2][16][132];
   __shared__ __align__(16) float sB[2][128][kRowPitch];
   const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
   // The entry's warp of 4 x 8 threads, 8 x 8 outputs a thread.
-  const int tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8), ty = (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);
+  const int tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8),
+            ty = (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);
   float acc[8][8] = {};
   const float* const bRow = &sB[0][Permuted ? tx : tx * 4][0];
   const float* ga = A + (size_t)(i0 + threadIdx.x / 16) * nk + threadIdx.x % 16;
@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(256, 2)
 #pragma unroll
     for (int g = 0; g < 8; g += 4) {
       const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (g / 4) * 64 + tx * 4;
-      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) =
-          make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2], acc[m][g + 3]);
+      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) = make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2],
+                                                                       acc[m][g + 3]);
     }
 }
 
