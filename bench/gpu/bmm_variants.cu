@@ -44,19 +44,13 @@ __global__ void __launch_bounds__(kThreads, 2)
   culift_BatchedGemmCell_batched128_whole(A, B, kM, kK, kN, out, kBatches, kM, kN, 0, (int)blockIdx.z);
 }
 
-void fill(std::vector<float>& v, unsigned s) {
-  for (auto& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
-}
 
 }  // namespace
 
 int main() {
   std::vector<float> ha((size_t)kBatches * kM * kK), hb((size_t)kBatches * kK * kN);
-  fill(ha, 31u);
-  fill(hb, 41u);
+  fillUniform(ha, 31u);
+  fillUniform(hb, 41u);
   const size_t outs = (size_t)kBatches * kM * kN;
   float *a, *b, *ref, *out;
   CHECK(cudaMalloc(&a, ha.size() * 4));

@@ -119,12 +119,7 @@ __global__ void __launch_bounds__(256, 2)
 int main() {
   const int m = 2048, n = 4096, nk = 8192;  // the forms take whole tiles and whole steps of 16 k
   std::vector<float> ha((size_t)m * nk), hb((size_t)n * nk);
-  unsigned s = 12345u;
-  for (auto* v : {&ha, &hb})
-    for (float& x : *v) {
-      s = s * 1664525u + 1013904223u;
-      x = (float)(s >> 8) / 8388608.0f - 1.0f;
-    }
+  fillUniform(hb, fillUniform(ha, 12345u));
   float *A, *B, *C, *ref;
   CHECK(cudaMalloc(&A, ha.size() * 4));
   CHECK(cudaMalloc(&B, hb.size() * 4));

@@ -637,15 +637,8 @@ int main() {
   const int OH = (H + 2 * pad - R) / stride + 1, OW = (W + 2 * pad - S) / stride + 1;
   const long long nx = (long long)N * C * H * W, nw = (long long)K * C * R * S, no = (long long)N * K * OH * OW;
   std::vector<float> hx(nx), hw(nw);
-  unsigned s = 2718281u;
-  for (auto& v : hx) {
-    s = s * 1664525u + 1013904223u;
-    v = (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
-  for (auto& v : hw) {
-    s = s * 1664525u + 1013904223u;
-    v = ((float)(s >> 8) / 8388608.0f - 1.0f) * 0.1f;
-  }
+  fillUniform(hw, fillUniform(hx, 2718281u));
+  for (auto& v : hw) v *= 0.1f;
   float *x, *w, *out, *ref;
   CHECK(cudaMalloc(&x, nx * 4));
   CHECK(cudaMalloc(&w, nw * 4));

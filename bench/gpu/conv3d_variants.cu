@@ -667,11 +667,7 @@ int main() {
   const int ni = 256, nj = 288, nk = 224;
   const long long cells = (long long)ni * nj * nk;
   std::vector<float> host(cells), hw(27);
-  unsigned s = 2718281u;
-  for (long long e = 0; e < cells; ++e) {
-    s = s * 1664525u + 1013904223u;
-    host[e] = (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
+  fillUniform(host, 2718281u);
   for (int t = 0; t < 27; ++t) hw[t] = 0.01f * (t + 1) - 0.1f;
   float *A, *w, *out, *ref;
   CHECK(cudaMalloc(&A, cells * 4));

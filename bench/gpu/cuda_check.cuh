@@ -1,5 +1,6 @@
 // CHECK(call) for the standalone nvcc harnesses of bench/gpu: a CUDA runtime call that fails
-// prints what failed and where, and the harness exits. medianMs times a launch.
+// prints what failed and where, and the harness exits. medianMs times a launch; fillUniform gives
+// the harnesses' inputs.
 #pragma once
 
 #include <algorithm>
@@ -44,3 +45,12 @@ template <typename Launch> double medianMs(Launch&& launch, int runs, int warmup
   return times[times.size() / 2];
 }
 
+// `v` filled with values in [-1, 1) from a linear congruential stream at state `s`; returns the
+// stream's state after them (for the next array of the same stream).
+inline unsigned fillUniform(std::vector<float>& v, unsigned s) {
+  for (float& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = (float)(s >> 8) / 8388608.0f - 1.0f;
+  }
+  return s;
+}

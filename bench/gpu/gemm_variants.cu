@@ -373,12 +373,6 @@ template <int BK, int ST, bool RA, int TN = 8, int AQ = 8> Form rowaForm(const c
   return {name, f, rowaShared<BK, ST, RA, TN>(), blockCols<TN>()};
 }
 
-void fill(std::vector<float>& v, unsigned s) {
-  for (auto& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
-}
 
 // A shape's operands on the device (A, B, C filled alike for every shape), the entry's result
 // (`ref`) and a form's (`out`); launches of the entry and its edge kernel over `grid`.
@@ -388,9 +382,9 @@ struct Gemm {
   const float alpha = 1.5f, beta = 1.2f;
   Gemm(int m, int n, int k) : M(m), N(n), K(k) {
     std::vector<float> ha((size_t)M * K), hb((size_t)K * N), hc((size_t)M * N);
-    fill(ha, 31u);
-    fill(hb, 41u);
-    fill(hc, 59u);
+    fillUniform(ha, 31u);
+    fillUniform(hb, 41u);
+    fillUniform(hc, 59u);
     CHECK(cudaMalloc(&a, ha.size() * 4));
     CHECK(cudaMalloc(&b, hb.size() * 4));
     CHECK(cudaMalloc(&c, hc.size() * 4));

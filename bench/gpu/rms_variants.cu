@@ -29,11 +29,7 @@ int main() {
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   std::vector<float> host(elements);
-  unsigned s = 12345;
-  for (long long k = 0; k < elements; ++k) {
-    s = s * 1664525u + 1013904223u;
-    host[k] = (float)(s >> 8) / 8388608.0f - 1.0f;
-  }
+  fillUniform(host, 12345u);
   float *x, *out, *ref;
   CHECK(cudaMalloc(&x, elements * 4));
   CHECK(cudaMalloc(&out, elements * 4));
