@@ -45,9 +45,9 @@
 //
 // Every form runs over slabs of 8 to 64 planes (grid z 32 down to 4; the streamed forms first say
 // how many blocks a multiprocessor holds and how many a plane takes). Each line: the variant, its
-// grid, the median of 20 launches, the bandwidth counting A read once
-// and the output written once, its share of a float4 copy of the same bytes, and whether every
-// output has the emitted entry's bits.
+// grid, the median of 20 launches, the bandwidth counting A read once and the output written once,
+// its share of a float4 copy of the same bytes, and whether every output has the emitted entry's
+// bits.
 #include <cuda_runtime.h>
 
 #include <algorithm>
