@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The standalone harnesses of bench/gpu that compare an emitted entry with hand-written forms of
-# it (the 2-D and 3-D convolutions, the exact-order GEMM, C = A Bᵀ and the batched matmul, the GEMM on tensor cores by mma.sync and by wgmma), on the GPU machine: the entries emitted there by the staged
+# it (the 2-D and 3-D convolutions, the exact-order GEMM, C = A Bᵀ and the batched matmul, the GEMM on tensor cores by mma.sync and by wgmma, RMS norm's column entries), on the GPU machine: the entries emitted there by the staged
 # culift, each harness built with nvcc as its header says and run, and with NCU set, Nsight
 # Compute's instruction and throughput figures for the kernels NCU matches.
 #
-#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm bmm bt tf32 wgmma"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] [CONV3D_FLAGS=...] scripts/gpu-harnesses.sh [BIN_DIR]
+#   OUT=/path/to/logs [HARNESSES="conv2d conv3d gemm bmm bt tf32 wgmma rms"] [NCU=regex NCU_SKIP=N NCU_COUNT=N] [CONV3D_FLAGS=...] scripts/gpu-harnesses.sh [BIN_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -20,6 +20,7 @@ for h in ${HARNESSES:-conv2d conv3d gemm tf32}; do
     # CONV3D_FLAGS: the default math's contracted products with CONV3D_FLAGS="" (the runtime's strict math by default)
     conv3d) header=bench/gpu/stencil_kernels.hpp emitted=stencil.cu flags="${CONV3D_FLAGS--fmad=false}" ;;
     gemm | bmm | bt | tf32) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" ;;
+    rms) header=bench/gpu/column_cells.hpp emitted=cols.cu flags="" ;;
     # wgmma needs the sm_90a target (Hopper's own instructions)
     wgmma) header=bench/gpu/blas_cells.hpp emitted=blas.cu flags="" arch="-gencode=arch=compute_90a,code=sm_90a" ;;
     *) echo "gpu-harnesses: no harness $h"; continue ;;

@@ -21,7 +21,8 @@
 
 #include "cuda_check.cuh"
 
-using Entry = void (*)(const float*, int, int, float, float*, long long, long long, long long);
+// x, F, S, eps, out, then the entry's extents (batches, F, S) and its first batch.
+using Entry = void (*)(const float*, int, int, float, float*, long long, long long, long long, long long);
 
 int main() {
   const int B = 112, F = 64, S = 512 * 512;
@@ -46,7 +47,7 @@ int main() {
     for (int perSm : {0, 2, 4, 6, 8, 16}) {
       const long long all = (columns + v.threads - 1) / v.threads;
       const long long blocks = perSm == 0 ? all : std::min<long long>(all, (long long)perSm * sms * (256 / v.threads));
-      auto launch = [&](float* o) { v.entry<<<(unsigned)blocks, v.threads>>>(x, F, S, 1e-6f, o, B, F, S); };
+      auto launch = [&](float* o) { v.entry<<<(unsigned)blocks, v.threads>>>(x, F, S, 1e-6f, o, B, F, S, 0); };
       launch(out);
       CHECK(cudaDeviceSynchronize());
       if (!haveRef) {
