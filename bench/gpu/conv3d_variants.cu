@@ -692,14 +692,17 @@ int main() {
   // culift_first.
   using Windows = void (*)(const float*, const float*, int, int, int, float*, long long, long long, long long,
                            long long, long long, long long, long long);
-  const std::tuple<const char*, Windows, unsigned> windows[] = {{"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx},
-                                                                {"Conv3D_win3d", Conv3D_win3d, kTx}};
+  // Each with its tile's columns and rows (the plan entry's tileCols and tileRows): four outputs
+  // along k and two along j a thread, and one output.
+  const std::tuple<const char*, Windows, unsigned, unsigned> windows[] = {{"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx,
+                                                                           2 * kTy},
+                                                                          {"Conv3D_win3d", Conv3D_win3d, kTx, kTy}};
   // Slabs of 8 to 64 planes: grid z 32 down to 4, the single waves of long slabs among them.
   const int pers[] = {8, 10, 12, 13, 15, 16, 19, 22, 24, 26, 29, 32, 37, 43, 52, 64};
-  for (const auto& [name, fn, columns] : windows)
+  for (const auto& [name, fn, columns, rows] : windows)
     for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
-      const dim3 grid((nk + columns - 1) / columns, plane.y, (ni + per - 1) / per);
+      const dim3 grid((nk + columns - 1) / columns, (nj + rows - 1) / rows, (ni + per - 1) / per);
       const Windows f = fn;
       const double ms = median([&] { f<<<grid, block>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 #include "backend.hpp"
 #include "culift/ast/reassociation.hpp"
@@ -67,10 +68,11 @@ constexpr std::int64_t kSlabPlanes = 4;
 // ... and a Slabs3DWindows block: its threads load the halo's planes once per slab, so longer slabs
 // load less (the 27-point convolution by hand on an H200: slabs of 16 planes), but fewer blocks
 // fill the last wave less. Where the entry says how many blocks a multiprocessor holds, the slab
-// is the one of 4 to 32 planes with the least (waves of blocks x planes each block reads, its
-// slab and a halo of 2): measured on an H100 for the 27-point convolution 256 x 288 x 224, the
-// streamed entry (4 blocks an SM) ran at 75.6 % of copy in slabs of 8 and 68.9 % in slabs of 16,
-// the ring of windows (3 blocks) 70.8 % and 74.9 %, as this count says.
+// is the one of 4 to 32 planes (or, at two blocks an SM, one wave's: below) with the least (waves
+// of blocks x planes each block reads, its slab and a halo of 2): measured on an H100 for the
+// 27-point convolution 256 x 288 x 224, the streamed entry of one row (4 blocks an SM) ran at
+// 75.6 % of copy in slabs of 8 and 68.9 % in slabs of 16, the ring of windows (3 blocks) 70.8 % and
+// 74.9 %, as this count says.
 constexpr std::int64_t kWindowSlabPlanes = 16;
 
 std::int64_t windowSlabPlanes(const PlanEntry& entry, std::int64_t planes, std::int64_t blocksPerPlane,
@@ -78,7 +80,16 @@ std::int64_t windowSlabPlanes(const PlanEntry& entry, std::int64_t planes, std::
   if (entry.blocksPerSm == 0 || planes <= 0 || blocksPerPlane <= 0) return kWindowSlabPlanes;
   const std::int64_t resident = static_cast<std::int64_t>(entry.blocksPerSm) * std::max<std::int64_t>(sms, 1);
   std::int64_t best = kWindowSlabPlanes, bestCost = -1;
-  for (std::int64_t p : {32, 16, 8, 4}) {  // ties to the longer slab
+  std::vector<std::int64_t> slabs = {32, 16, 8, 4};  // ties to the longer slab
+  // An entry of two blocks an SM (the streamed convolution's eight outputs a thread) may take the
+  // slab that starts every block in one wave: on an H100 its slabs of 43 planes (grid z 6) ran at
+  // 86.5 % of a copy of the same bytes, of 8 planes at 81.3 %; the entries of four blocks an SM lost
+  // with such slabs (74 % against 80 %) and keep the four lengths.
+  if (entry.blocksPerSm <= 2 && resident >= blocksPerPlane) {
+    const std::int64_t slabsInWave = resident / blocksPerPlane, p = (planes + slabsInWave - 1) / slabsInWave;
+    if (p > 4) slabs.insert(slabs.begin(), p);
+  }
+  for (std::int64_t p : slabs) {
     const std::int64_t blocks = blocksPerPlane * ((planes + p - 1) / p);
     const std::int64_t cost = (blocks + resident - 1) / resident * (std::min(p, planes) + 2);
     if (bestCost < 0 || cost < bestCost) best = p, bestCost = cost;

@@ -223,12 +223,15 @@ TEST_CASE("a module that reassociates keeps its plan and its order through a fil
   REQUIRE(conv.ok());
   const Function& ca = *conv.module->find("Conv");
   REQUIRE(!ca.planEntries.empty());
-  REQUIRE(ca.planEntries[0].blocksPerSm == 4);
+  REQUIRE(ca.planEntries[0].blocksPerSm == 2);
+  REQUIRE(ca.planEntries[0].tileRows == 16);
   const std::shared_ptr<const Module> convLoaded = loadModule(saveModule(*conv.module));
   const Function& cb = *convLoaded->find("Conv");
   REQUIRE(cb.planEntries.size() == ca.planEntries.size());
-  for (std::size_t e = 0; e < ca.planEntries.size(); ++e)
+  for (std::size_t e = 0; e < ca.planEntries.size(); ++e) {
     CHECK(cb.planEntries[e].blocksPerSm == ca.planEntries[e].blocksPerSm);
+    CHECK(cb.planEntries[e].tileRows == ca.planEntries[e].tileRows);
+  }
   // An entry's tensor maps (a TF32 contraction on warpgroups: A as rows of a parameter, B of a literal).
   const TranslateResult maps = translateSource(
       "[[clang::annotate(\"culift:tensor_cores=tf32\")]]\n"

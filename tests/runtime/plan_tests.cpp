@@ -449,6 +449,17 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
     REQUIRE(thin);
     CHECK(thin->plan.grid.z == 1u);
   }
+  // Eight outputs a thread (16 rows a tile: 2 x 18 blocks a plane) at two blocks an SM: the slab
+  // that starts every block in one wave, 7 slabs of 37 planes (252 blocks of 264), against slabs of
+  // 8 (5 waves x 10 planes); a plane of blocks beyond one wave keeps the four lengths.
+  cube.planEntries[0].tileRows = 16;
+  cube.planEntries[0].blocksPerSm = 2;
+  auto pairs = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+  REQUIRE(pairs);
+  CHECK(pairs->plan.grid == Dim3{2, 18, 7});
+  auto tall = choosePlanEntry(cube, LaunchPlanner::for3D(64, 4096, 224), device132());
+  REQUIRE(tall);
+  CHECK(tall->plan.grid == Dim3{2, 256, 2});
 }
 
 TEST_CASE("column reductions: a thread per output, 256 per block while they fill the device, 64 below", "[plan]") {

@@ -739,12 +739,14 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   REQUIRE(entryNames(conv) == std::vector<std::string>{"Conv_win3d4", "Conv_win3d", "Conv_walk3d"});
   CHECK(conv.planEntries[0].blockMapping() == BlockMapping::Slabs3DWindows);
   CHECK(conv.planEntries[0].tileCols == 128);  // four outputs along k a thread
+  CHECK(conv.planEntries[0].tileRows == 16);   // ... and two along j (its planes streamed)
   CHECK(conv.planEntries[1].blockMapping() == BlockMapping::Slabs3DWindows);
   CHECK(conv.planEntries[1].tileCols == 32);
+  CHECK(conv.planEntries[1].tileRows == 8);
   CHECK(conv.planEntries[2].blockMapping() == BlockMapping::Slabs3D);
-  // The streamed entry holds four blocks a multiprocessor (the runtime's slabs follow); the others
-  // do not say.
-  CHECK(conv.planEntries[0].blocksPerSm == 4);
+  // The streamed entry of eight outputs a thread holds two blocks a multiprocessor (the runtime's
+  // slabs follow); the others do not say.
+  CHECK(conv.planEntries[0].blocksPerSm == 2);
   CHECK(conv.planEntries[1].blocksPerSm == 0);
   CHECK(conv.planEntries[2].blocksPerSm == 0);
   CHECK(std::string(name(LoopPlan::Stencil3DWindows)) == "stencil, 2.5-D blocking, windows in registers");
@@ -757,9 +759,9 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   // The entries are emitted; each output runs the per-thread entry's statement.
   for (const std::string entry : {"Jacobi_walk", "Jacobi_walk2", "Blur_walk", "Conv_walk3d", "Conv_win3d"})
     CHECK(r.module->cudaSource.find("__launch_bounds__(256) " + entry + "(") != std::string::npos);
-  // Four outputs a thread over the 27-point convolution's windows of floats, its planes streamed
-  // into running sums: four blocks an SM (at most 64 registers a thread).
-  CHECK(r.module->cudaSource.find("__launch_bounds__(256, 4) Conv_win3d4(") != std::string::npos);
+  // Eight outputs a thread (4 along k x 2 along j) over the 27-point convolution's windows of
+  // floats, its planes streamed into running sums: two blocks an SM (at most 128 registers a thread).
+  CHECK(r.module->cudaSource.find("__launch_bounds__(256, 2) Conv_win3d4(") != std::string::npos);
   // A 3-D entry without loops asks for six blocks per multiprocessor; one with window loops does not.
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 6) Heat_walk3d(") != std::string::npos);
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);
@@ -855,12 +857,13 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
     CHECK(function(r, f).loopPlan == LoopPlan::Stencil3DWindows);
     const std::string e = entry(f + "_win3d4");
     // A ring of 4 tiles of 10 rows x 136 columns, one barrier a plane, copied three planes ahead
-    // (where the planes are streamed, a ring of 5, three ahead too).
+    // (where the planes are streamed, two rows a thread: a ring of 4 tiles of 18 rows, two ahead,
+    // the output's plane among them for the guard).
     const bool streamed = f == "Conv";
-    CHECK(e.find(streamed ? "__shared__ __align__(16) float culift_sh0[6800];"
+    CHECK(e.find(streamed ? "__shared__ __align__(16) float culift_sh0[9792];"
                           : "__shared__ __align__(16) float culift_sh0[5440];") != std::string::npos);
-    CHECK(e.find("culift_copy_wait<2>();") != std::string::npos);
-    CHECK(e.find(streamed ? "(culift_n + 3) < culift_np" : "((culift_n) + 3) < culift_np") != std::string::npos);
+    CHECK(e.find(streamed ? "culift_copy_wait<1>();" : "culift_copy_wait<2>();") != std::string::npos);
+    CHECK(e.find(streamed ? "(culift_n + 2) < culift_np" : "((culift_n) + 3) < culift_np") != std::string::npos);
     CHECK(
         e.find("culift_copy_async16(culift_st + culift_qs0[culift_g], A + (culift_qo0[culift_g] + culift_pe), 16);") !=
         std::string::npos);
@@ -879,19 +882,26 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
     // The planes streamed: each plane runs its iteration of the loop over di for the outputs of
     // three planes, their sums in the thread's registers (output plane z in slot (z - z0) % 3), the
     // last iteration storing them; the early return's element read from the output's plane's tile
-    // by the caller.
+    // by the caller. A thread's two rows share the window of a plane: 4 rows of 6 values.
     CHECK(src.find("Conv_win3d4_at(") == std::string::npos);
-    CHECK(e.find("float culift_w0[1][3][6];") != std::string::npos);
-    CHECK(e.find("float culift_a0[3][4];") != std::string::npos);
-    CHECK(e.find("Conv_win3d4_part<(-1)>(culift_w0, culift_u0, culift_a0[(culift_t + 0) % 3][0], 0, ") !=
+    CHECK(e.find("culift_j = blockIdx.y * 16 + threadIdx.x / 32 * 2;") != std::string::npos);
+    CHECK(e.find("float culift_w0[1][4][6];") != std::string::npos);
+    CHECK(e.find("float culift_a0[3][2][4];") != std::string::npos);
+    CHECK(e.find("Conv_win3d4_part<(-1)>(culift_w0, culift_u0, culift_a0[(culift_t + 0) % 3][0][0], 0, 0, ") !=
           std::string::npos);
-    CHECK(e.find("Conv_win3d4_part<0>(culift_w0, culift_u0, culift_a0[(culift_t + 2) % 3][1], 1, ") !=
+    CHECK(e.find("Conv_win3d4_part<0>(culift_w0, culift_u0, culift_a0[(culift_t + 2) % 3][1][1], 1, 1, ") !=
           std::string::npos);
-    // The guard's element (the output's own) for the thread's four outputs: one 16-byte load.
+    CHECK(e.find("if (culift_j + 1 < culift_nj) {") != std::string::npos);
+    // The guard's element (the output's own) for each row's four outputs: one 16-byte load.
     CHECK(e.find("const float4 culift_g0 = *reinterpret_cast<const float4*>(culift_sh0 + (unsigned)(culift_i - "
-                 "culift_z0 + 1) % 5u * 1360 + (culift_ty + 1) * 136 + 4 * culift_tx + 4);") != std::string::npos);
-    CHECK(e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_g0.w, culift_a0[(culift_t + 1) % 3][3], "
-                 "3, ") != std::string::npos);
+                 "culift_z0 + 1) % 4u * 2448 + (culift_ty * 2 + 1) * 136 + 4 * culift_tx + 4);") != std::string::npos);
+    CHECK(e.find("const float4 culift_g0r1 = *reinterpret_cast<const float4*>(culift_sh0 + (unsigned)(culift_i - "
+                 "culift_z0 + 1) % 4u * 2448 + (culift_ty * 2 + 2) * 136 + 4 * culift_tx + 4);") != std::string::npos);
+    CHECK(e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_g0.w, culift_a0[(culift_t + 1) % 3][0][3], "
+                 "0, 3, ") != std::string::npos);
+    CHECK(
+        e.find("culift_o3 = Conv_win3d4_last(culift_w0, culift_u0, culift_g0r1.w, culift_a0[(culift_t + 1) % 3][1][3], "
+               "1, 3, A, w, ni, nj, nk, culift_i, culift_j1, culift_k3);") != std::string::npos);
     const std::string part = textFrom(src, "Conv_win3d4_part(const", "\n}\n");
     CHECK(part.find("if (culift_di == (-1)) culift_a0 = culift_zero(0.0f);") != std::string::npos);
     CHECK(part.find("const int di = culift_di;") != std::string::npos);

@@ -43,6 +43,7 @@ constexpr unsigned kStages = 4;  // <f>_win3d4 through shared memory: planes of 
 constexpr std::int64_t kMaxStagedBytes = 40 * 1024;  // ... and the static shared memory they may take
 constexpr std::int64_t kStreamAhead = 3;  // <f>_win3d4 streaming its planes: the planes copied ahead, at most,
 constexpr unsigned kStreamStages = 5;     // ... into a ring of this many tiles where they fit kMaxStagedBytes
+constexpr unsigned kStreamRows = 2;       // ... and the rows along j a thread takes where they fit its registers
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -596,6 +597,7 @@ std::int64_t windowRegisters(const Function& f, const Stencil& st, unsigned colu
 }
 
 unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil& st);
+unsigned windowRowsPerThread(const Function& f, const PlanEntry& e, const Stencil& st);
 
 // Windows in registers: a 3-D stencil whose reads walk windows (loops with constant bounds over
 // the offsets, a convolution's 27 points) and whose windows fit the registers. Kernels without
@@ -615,7 +617,10 @@ plans::Decision decide3DWindows(const Function& f, const KernelAnalysis&) {
     entries.push_back(plans::makeEntry(f, "_win3d" + str(kWindowColumns), LoopPlan::Stencil3DWindows, kWarps,
                                        kTileCols * kWindowColumns, kThreads, false));
   entries.push_back(plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false));
-  for (PlanEntry& e : entries) e.blocksPerSm = windowBlocksPerSm(f, e, *st);  // the runtime's slabs follow them
+  for (PlanEntry& e : entries) {
+    e.tileRows = kWarps * windowRowsPerThread(f, e, *st);  // the runtime's grid follows it
+    e.blocksPerSm = windowBlocksPerSm(f, e, *st);          // ... and its slabs these
+  }
   entries.push_back(plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false));
   plans::Decision d = plans::Decision::yes(std::move(entries));
   d.reason = haloText(*st);
@@ -731,16 +736,39 @@ class WindowWriter : EntryWriter {
         st_(st),
         halo_(haloText(st)),
         cols_(e.tileCols / kTileCols),
+        rows_(e.tileRows / kWarps),
         staged_(stagedInShared()) {
     stream_ = streamPlan();  // after staged_: the stream takes the planes through shared memory
+  }
+
+  // Whether the planes are streamed: then the entry may take kStreamRows rows a thread.
+  bool streamed() const { return stream_.has_value(); }
+  // Whether the streamed form of kStreamRows rows a thread (this writer's) keeps to the registers of
+  // two blocks an SM: its running values (iterations x rows x columns), its window of a plane and the
+  // uniform values, in 4-byte registers, no more than the 27-point convolution's (3 x 2 x 4 + 4 x 6 +
+  // 27, measured at two blocks an SM without a spill).
+  bool rowsFit() const {
+    if (!stream_ || rows_ != kStreamRows) return false;
+    auto words = [](Scalar t) { return static_cast<std::int64_t>((byteSize(t) + 3) / 4); };
+    const std::int64_t span = stream_->last - stream_->first + 1;
+    std::int64_t values = windowRows(0) * columns(0) * words(fn_.vars[st_.arrays[0].array].type.scalar);
+    for (VarId v : stream_->carried) values += span * rows_ * cols_ * words(fn_.vars[v].type.scalar);
+    for (const UniformRead& u : st_.uniform) {
+      std::int64_t n = words(fn_.vars[u.array].type.scalar);
+      for (VarId c : u.counters) n *= st_.windows.at(c).second - st_.windows.at(c).first + 1;
+      values += n;
+    }
+    return values <= 3 * 2 * 4 + 4 * 6 + 27;
   }
 
   // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): four where
   // the planes are streamed (the 27-point convolution: 56 registers), three where the windows'
   // ring is no larger than the convolution's (at most 80 registers), else not asked (0).
-  unsigned blocksPerSm() const { return stream_ ? 4 : threeBlocks() ? 3 : 0; }
+  unsigned blocksPerSm() const { return stream_ ? (rows_ > 1 ? 2 : 4) : threeBlocks() ? 3 : 0; }
 
   void write() {
+    if (rows_ != 1 && !stream_)
+      throw std::logic_error("stencil plan of " + fn_.name + ": " + str(rows_) + " rows a thread, planes not streamed");
     if (stream_) {
       speculated_ = true;
       streamPart();
@@ -754,13 +782,14 @@ class WindowWriter : EntryWriter {
  private:
   std::int64_t lo(std::size_t p, unsigned a) const { return st_.arrays[p].lo[a]; }
   std::int64_t width(std::size_t p, unsigned a) const { return st_.arrays[p].hi[a] - st_.arrays[p].lo[a] + 1; }
-  std::int64_t halo() const { return st_.arrays[0].hi[0] - st_.arrays[0].lo[0]; }  // the same for every array
-  std::size_t ring() const { return static_cast<std::size_t>(halo()) + 1; }        // register planes
-  std::int64_t columns(std::size_t p) const { return width(p, 2) + cols_ - 1; }    // a row's values
+  std::int64_t halo() const { return st_.arrays[0].hi[0] - st_.arrays[0].lo[0]; }   // the same for every array
+  std::size_t ring() const { return static_cast<std::size_t>(halo()) + 1; }         // register planes
+  std::int64_t columns(std::size_t p) const { return width(p, 2) + cols_ - 1; }     // a row's values
+  std::int64_t windowRows(std::size_t p) const { return width(p, 1) + rows_ - 1; }  // a plane's rows
   std::string regs(std::size_t p) const { return "culift_w" + str(p); }
   std::string element(std::size_t p) const { return std::string(spelling(fn_.vars[st_.arrays[p].array].type.scalar)); }
   std::string dims(std::size_t p) const {
-    return "[" + str(stream_ ? 1 : ring()) + "][" + str(static_cast<std::size_t>(width(p, 1))) + "][" +
+    return "[" + str(stream_ ? 1 : ring()) + "][" + str(static_cast<std::size_t>(windowRows(p))) + "][" +
            str(static_cast<std::size_t>(columns(p))) + "]";
   }
   std::string uniformRegs(std::size_t q) const { return "culift_u" + str(q); }
@@ -1059,8 +1088,8 @@ class WindowWriter : EntryWriter {
   PrintRewrites streamRewrites() const {
     PrintRewrites r = uniformRewrites();
     for (const StagedRead& read : st_.arrays[0].reads)
-      r.exprs[read.read] = regs(0) + "[0][" + offset(read.d[1]) + " - " + literal(lo(0, 1)) + "][culift_col + " +
-                           offset(read.d[2]) + " - " + literal(lo(0, 2)) + "]";
+      r.exprs[read.read] = regs(0) + "[0][culift_row + " + offset(read.d[1]) + " - " + literal(lo(0, 1)) +
+                           "][culift_col + " + offset(read.d[2]) + " - " + literal(lo(0, 2)) + "]";
     return r;
   }
 
@@ -1086,7 +1115,7 @@ class WindowWriter : EntryWriter {
              " (not the last) for one output, the values it carries in the thread's registers.");
     out_.say("template <int culift_di>");
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ void " + e_.kernelName + "_part(" + registerParams() +
-                                    carried + "int culift_col, " + printer_.parameterList() + ")");
+                                    carried + "int culift_row, int culift_col, " + printer_.parameterList() + ")");
     const std::vector<const Stmt*> body = topLevel();
     for (std::size_t q = 0; q < stream_->at; ++q) {
       const Stmt& c = *body[q];
@@ -1142,8 +1171,8 @@ class WindowWriter : EntryWriter {
              "the elements of " + arrayNames() + " they read (culift_g...) loaded by the caller from the tiles in " +
              "shared memory.");
     CodeWriter::Scope f = out_.open("__device__ __forceinline__ " + t + " " + e_.kernelName + "_last(" +
-                                    registerParams() + read + carried + "int culift_col, " + printer_.parameterList() +
-                                    ")");
+                                    registerParams() + read + carried + "int culift_row, int culift_col, " +
+                                    printer_.parameterList() + ")");
     std::string chain;
     std::size_t guardCount = 0;
     const std::vector<const Stmt*> body = topLevel();
@@ -1162,21 +1191,22 @@ class WindowWriter : EntryWriter {
     }
   }
 
-  // The elements the guards of the thread's outputs of plane culift_i read, from the tiles in
-  // shared memory: one 16-byte load a guard offset where the outputs' elements are a group of the
-  // tile's row (the output's own element among them), one load an output elsewhere. Returns each
-  // output's arguments.
-  std::vector<std::string> loadGuardElements() {
+  // The elements the guards of the thread's outputs of plane culift_i in its row `row` read, from
+  // the tiles in shared memory: one 16-byte load a guard offset where the outputs' elements are a
+  // group of the tile's row (the output's own element among them), one load an output elsewhere.
+  // Returns each output's arguments.
+  std::vector<std::string> loadGuardElements(unsigned row) {
     const std::vector<std::array<std::int64_t, 3>> guards = guardOffsets();
     std::vector<std::string> args(cols_);
     const std::string v = vectorType(0);
     for (std::size_t m = 0; m < guards.size(); ++m) {
       const std::array<std::int64_t, 3>& g = guards[m];
       const std::int64_t column = g[2] - tileFirstCol(0);
-      const std::string at = stage(0, "culift_i - culift_z0 + " + literal(g[0] - lo(0, 0))) + " + (culift_ty + " +
-                             literal(g[1] - lo(0, 1)) + ") * " + str(static_cast<std::size_t>(tileColumns(0))) + " + " +
-                             str(kWindowColumns) + " * culift_tx + " + literal(column);
-      const std::string var = "culift_g" + str(m);
+      const std::string at = stage(0, "culift_i - culift_z0 + " + literal(g[0] - lo(0, 0))) + " + (culift_ty * " +
+                             str(rows_) + " + " + literal(static_cast<std::int64_t>(row) + g[1] - lo(0, 1)) + ") * " +
+                             str(static_cast<std::size_t>(tileColumns(0))) + " + " + str(kWindowColumns) +
+                             " * culift_tx + " + literal(column);
+      const std::string var = "culift_g" + str(m) + (row ? "r" + str(row) : "");
       if (column % 4 == 0) {
         out_.say("const " + v + " " + var + " = *reinterpret_cast<const " + v + "*>(" + at + ");  // for the guards");
         for (unsigned u = 0; u < cols_; ++u) args[u] += var + "." + kLane[u] + ", ";
@@ -1201,8 +1231,9 @@ class WindowWriter : EntryWriter {
     out_.say("const int culift_np = culift_z1 - culift_z0 + " + str(h) + ";  // ring planes the slab reads");
     for (std::int64_t q = 0; q < s.ahead; ++q) copyPlanes(str(static_cast<std::size_t>(q)));
     for (std::size_t m = 0; m < s.carried.size(); ++m)
-      out_.say(typeOf(s.carried[m]) + " " + carriedName(m) + "[" + spanText + "][" + str(cols_) + "];  // " +
-               name(s.carried[m]) + " of the outputs under way, output plane z in slot (z - culift_z0) % " + spanText);
+      out_.say(typeOf(s.carried[m]) + " " + carriedName(m) + "[" + spanText + "][" + str(rows_) + "][" + str(cols_) +
+               "];  // " + name(s.carried[m]) + " of the outputs under way, output plane z in slot (z - culift_z0) % " +
+               spanText);
     out_.say("#pragma unroll 1");
     CodeWriter::Scope slab = out_.open("for (int culift_s = 0; culift_s < culift_np; culift_s += " + spanText + ")");
     out_.say("#pragma unroll");
@@ -1223,28 +1254,38 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope part = out_.open("");
       out_.say("const int culift_i = culift_z0 + culift_n + " + literal(shift) + ";  // its output plane");
       CodeWriter::Scope in = out_.open("if (culift_i >= culift_z0 && culift_i < culift_z1)");
-      std::vector<PerOutput> outputs;
       std::string ks;
       for (unsigned u = 0; u < cols_; ++u) ks += (u ? ", " : "") + ("culift_k" + str(u)) + " = culift_k + " + str(u);
       out_.say("const int " + ks + ";");
-      const std::vector<std::string> guards = d < s.last ? std::vector<std::string>(cols_) : loadGuardElements();
-      for (unsigned u = 0; u < cols_; ++u) {
-        const std::string k = "culift_k" + str(u);
-        std::string carried;
-        for (std::size_t m = 0; m < s.carried.size(); ++m)
-          carried += carriedName(m) + "[" + slot + "][" + str(u) + "], ";
-        if (d < s.last)
-          outputs.push_back(perOutputParts(fn_, {"culift_i", "culift_j", k}, n,
-                                           e_.kernelName + "_part<" + literal(d) + ">", leading + carried + str(u)));
-        else
-          outputs.push_back(perOutputParts(fn_, {"culift_i", "culift_j", k}, n, e_.kernelName + "_last",
-                                           leading + guards[u] + carried + str(u)));
+      // The thread's rows in turn, row r (output row culift_j + r) where it lies in the extents.
+      for (unsigned row = 0; row < rows_; ++row) {
+        std::optional<CodeWriter::Scope> inRow;
+        std::string j = "culift_j";
+        if (row > 0) {
+          j = "culift_j" + str(row);
+          inRow.emplace(out_.open("if (culift_j + " + str(row) + " < culift_nj)"));
+          out_.say("const int " + j + " = culift_j + " + str(row) + ";");
+        }
+        std::vector<PerOutput> outputs;
+        const std::vector<std::string> guards = d < s.last ? std::vector<std::string>(cols_) : loadGuardElements(row);
+        for (unsigned u = 0; u < cols_; ++u) {
+          const std::string k = "culift_k" + str(u), at = str(row) + ", " + str(u);
+          std::string carried;
+          for (std::size_t m = 0; m < s.carried.size(); ++m)
+            carried += carriedName(m) + "[" + slot + "][" + str(row) + "][" + str(u) + "], ";
+          if (d < s.last)
+            outputs.push_back(perOutputParts(fn_, {"culift_i", j, k}, n, e_.kernelName + "_part<" + literal(d) + ">",
+                                             leading + carried + at));
+          else
+            outputs.push_back(perOutputParts(fn_, {"culift_i", j, k}, n, e_.kernelName + "_last",
+                                             leading + guards[u] + carried + at));
+        }
+        if (d < s.last) {
+          for (const PerOutput& o : outputs) out_.say(o.call + ";");
+          continue;
+        }
+        storeOutputs(outputs);
       }
-      if (d < s.last) {
-        for (const PerOutput& o : outputs) out_.say(o.call + ";");
-        continue;
-      }
-      storeOutputs(outputs);
     }
   }
 
@@ -1328,7 +1369,7 @@ class WindowWriter : EntryWriter {
   // A block's tile of a staged array's plane: the rows of its outputs and their halo, the columns
   // from the halo's first offset to past its last, each end taken out to a 16-byte group of the
   // block's first output (a multiple of 4 columns from it), so that every group lies in one row.
-  std::int64_t tileRows(std::size_t p) const { return kWarps + width(p, 1) - 1; }
+  std::int64_t tileRows(std::size_t p) const { return kWarps * rows_ + width(p, 1) - 1; }
   std::int64_t tileFirstCol(std::size_t p) const { return floor4(lo(p, 2)); }
   std::int64_t tileColumns(std::size_t p) const {
     const std::int64_t end = static_cast<std::int64_t>(e_.tileCols) + st_.arrays[p].hi[2];  // past the last column
@@ -1537,11 +1578,11 @@ class WindowWriter : EntryWriter {
   void loadStaged(std::size_t p, const std::string& slot, const std::string& n) {
     CodeWriter::Scope load = out_.open("");
     out_.say("const " + element(p) + "* const culift_st = " + stage(p, n) + " + culift_ty * " +
-             str(static_cast<std::size_t>(tileColumns(p))) + " + (" + str(kWindowColumns) + " * culift_tx - (" +
+             str(static_cast<std::size_t>(rows_ * tileColumns(p))) + " + (" + str(kWindowColumns) + " * culift_tx - (" +
              std::to_string(tileFirstCol(p)) + "));  // the thread's first output in the tile's first row");
     out_.say("#pragma unroll");
     CodeWriter::Scope rows = out_.open("for (int culift_dj = 0; culift_dj < " +
-                                       str(static_cast<std::size_t>(width(p, 1))) + "; ++culift_dj)");
+                                       str(static_cast<std::size_t>(windowRows(p))) + "; ++culift_dj)");
     vectorRow(p, slot, "culift_st + culift_dj * " + str(static_cast<std::size_t>(tileColumns(p))));
   }
 
@@ -1611,8 +1652,10 @@ class WindowWriter : EntryWriter {
       if (fn_.signature.params[k].type.isPointer())
         lengths += (lengths.empty() ? "" : ", ") + ("long long culift_len" + str(k));
     const std::string what = fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" + halo_ + "), " +
-                             str(kWarps) + " x " + str(e_.tileCols) + " outputs of the (j, k) plane per block of " +
-                             str(kThreads) + " threads, " + str(cols_) + " along k per thread,";
+                             str(e_.tileRows) + " x " + str(e_.tileCols) +
+                             " outputs of the (j, k) plane per block of " + str(kThreads) + " threads, " + str(cols_) +
+                             " along k" + (rows_ > 1 ? " x " + str(rows_) + " along j" : std::string()) +
+                             " per thread,";
     CodeWriter::Scope entry =
         stream_ ? signature(e_,
                             {what,
@@ -1636,8 +1679,8 @@ class WindowWriter : EntryWriter {
       out_.say("const int " + n[a] + " = (int)" + params_.extent[a] + ";");
     }
     out_.say("const int culift_k = (blockIdx.x * " + str(kTileCols) + " + threadIdx.x % " + str(kTileCols) + ") * " +
-             str(cols_) + ", culift_j = blockIdx.y * " + str(kWarps) + " + threadIdx.x / " + str(kTileCols) +
-             ";  // the thread's first output along k");
+             str(cols_) + ", culift_j = blockIdx.y * " + str(e_.tileRows) + " + threadIdx.x / " + str(kTileCols) +
+             (rows_ > 1 ? " * " + str(rows_) : std::string()) + ";  // the thread's first output along k and j");
     blockSlab(out_);
     if (staged_)
       out_.say("const int culift_tx = threadIdx.x % " + str(kTileCols) + ", culift_ty = threadIdx.x / " +
@@ -1665,7 +1708,7 @@ class WindowWriter : EntryWriter {
                  str(static_cast<std::size_t>(tileRows(p))) + " rows x " +
                  str(static_cast<std::size_t>(tileColumns(p))) + " columns");
         out_.say("const long long " + c + "b = " + polyText(a.base) + " + " + c + "1 * (long long)((int)blockIdx.y * " +
-                 str(kWarps) + " + " + literal(lo(p, 1)) + ") + " + polyText(a.coefficient[2]) +
+                 str(e_.tileRows) + " + " + literal(lo(p, 1)) + ") + " + polyText(a.coefficient[2]) +
                  " * (long long)((int)blockIdx.x * " + str(e_.tileCols) + " + " + literal(tileFirstCol(p)) +
                  ");  // the tile's first element in plane 0");
         out_.say("const bool " + c + "v = (" + c + "0 & 3) == 0 && (" + c +
@@ -1729,6 +1772,7 @@ class WindowWriter : EntryWriter {
   const Stencil& st_;
   const std::string halo_;
   const unsigned cols_;               // outputs along k per thread
+  const unsigned rows_;               // ... and along j (kStreamRows where the planes are streamed, else 1)
   const bool staged_;                 // the planes through shared memory
   bool speculated_ = false;           // every output runs the whole body (helper() decides)
   std::optional<StreamPlan> stream_;  // the planes streamed into running values (the constructor decides)
@@ -1738,6 +1782,17 @@ unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil&
   const Module none;  // the writer's printer names f's variables; nothing is printed
   CodeWriter out(false, "", "");
   return WindowWriter(none, f, e, out, st).blocksPerSm();
+}
+
+// The rows along j a thread of `e` (one row of tiles of kWarps rows) takes: kStreamRows where its
+// planes are streamed and the form of that many rows is streamed too and fits its registers, else 1.
+unsigned windowRowsPerThread(const Function& f, const PlanEntry& e, const Stencil& st) {
+  const Module none;
+  CodeWriter out(false, "", "");
+  if (!WindowWriter(none, f, e, out, st).streamed()) return 1;
+  PlanEntry rows = e;
+  rows.tileRows = kWarps * kStreamRows;
+  return WindowWriter(none, f, rows, out, st).rowsFit() ? kStreamRows : 1;
 }
 
 void emitWindows(const Module& module, const Function& fn, const PlanEntry& entry, CodeWriter& out) {
