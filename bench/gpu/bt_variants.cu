@@ -13,6 +13,9 @@
 // - rows<true, V>:  column c in staged row (c % 4) * 32 + c / 4: those 8 columns in consecutive
 //                   rows, 8 groups of banks (the 16-byte copies of two columns of a quarter warp
 //                   meet in one: 2 wavefronts a copy instruction, against 32 reads a copy).
+// - turned:         both operands read 16 bytes at once into registers a tile ahead and stored
+//                   k-major (4-byte stores) after the tile before is computed, the outputs' loop
+//                   C = A B's: the transposition through registers instead of 4-byte copies.
 //
 // Standalone, over the entry as culift emits it:
 //
@@ -108,6 +111,76 @@ template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
     }
 }
 
+// turned: both operands loaded 16 bytes at once into registers a tile ahead (4 k of a row), then
+// stored k-major into shared memory (4-byte stores, each warp's 32 rows of one k group: no two to
+// a bank), after the tile before is computed; the outputs' loop is C = A B's (both tiles k-major,
+// 4 consecutive rows or columns of a k read at once). One barrier a tile.
+__global__ void __launch_bounds__(256, 2)
+    turned(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
+  __shared__ __align__(16) float sA[2][16][132];
+  __shared__ __align__(16) float sB[2][16][132];
+  const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
+  const int tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8),
+            ty = (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);
+  float acc[8][8] = {};
+  // The thread's rows (lane + 32 (warp / 4), + 64) and k group (warp % 4) of each tile.
+  const int w = (int)(threadIdx.x / 32), row = (int)(threadIdx.x % 32) + 32 * (w / 4), kg = w % 4;
+  const float* ga = A + (size_t)(i0 + row) * nk + kg * 4;
+  const float* gb = B + (size_t)(j0 + row) * nk + kg * 4;
+  float4 ra[2], rb[2];
+  auto load = [&](int k0) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      ra[u] = *reinterpret_cast<const float4*>(ga + (size_t)u * 64 * nk + k0);
+      rb[u] = *reinterpret_cast<const float4*>(gb + (size_t)u * 64 * nk + k0);
+    }
+  };
+  auto store = [&](int st) {
+#pragma unroll
+    for (int u = 0; u < 2; ++u) {
+      const int r = row + 64 * u;
+      sA[st][kg * 4 + 0][r] = ra[u].x, sA[st][kg * 4 + 1][r] = ra[u].y;
+      sA[st][kg * 4 + 2][r] = ra[u].z, sA[st][kg * 4 + 3][r] = ra[u].w;
+      sB[st][kg * 4 + 0][r] = rb[u].x, sB[st][kg * 4 + 1][r] = rb[u].y;
+      sB[st][kg * 4 + 2][r] = rb[u].z, sB[st][kg * 4 + 3][r] = rb[u].w;
+    }
+  };
+  load(0);
+  store(0);
+  __syncthreads();
+  const int tiles = nk / 16;
+#pragma unroll 1
+  for (int t = 0; t < tiles; t += 2) {
+#pragma unroll
+    for (int st = 0; st < 2; ++st) {
+      const bool more = t + st + 1 < tiles;
+      if (more) load((t + st + 1) * 16);
+#pragma unroll
+      for (int k = 0; k < 16; ++k) {
+        float a[8], b[8];
+#pragma unroll
+        for (int m = 0; m < 8; ++m) a[m] = sA[st][k][(m / 4) * 64 + ty * 4 + m % 4];
+#pragma unroll
+        for (int n = 0; n < 8; ++n) b[n] = sB[st][k][(n / 4) * 64 + tx * 4 + n % 4];
+#pragma unroll
+        for (int m = 0; m < 8; ++m)
+#pragma unroll
+          for (int n = 0; n < 8; ++n) acc[m][n] += a[m] * b[n];
+      }
+      if (more) store(st ^ 1);
+      __syncthreads();
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int g = 0; g < 8; g += 4) {
+      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (g / 4) * 64 + tx * 4;
+      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) = make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2],
+                                                                       acc[m][g + 3]);
+    }
+}
+
 // The entry's whole form alone, over whole tiles.
 __global__ void __launch_bounds__(256, 2)
     wholeForm(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
@@ -137,7 +210,8 @@ int main() {
   std::vector<float> want((size_t)m * n), got((size_t)m * n);
   CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
   using Form = void (*)(const float*, const float*, int, float*, int);
-  const std::pair<const char*, Form> forms[] = {{"rows<false, 4>", rows<false, 4>},
+  const std::pair<const char*, Form> forms[] = {{"turned", turned},
+                                                {"rows<false, 4>", rows<false, 4>},
                                                 {"rows<true, 4>", rows<true, 4>},
                                                 {"rows<false, 2>", rows<false, 2>},
                                                 {"rows<true, 2>", rows<true, 2>}};
