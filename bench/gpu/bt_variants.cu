@@ -39,14 +39,29 @@ namespace {
 
 constexpr int kRowPitch = 20;  // B's staged row: 16 k + 4
 
+// The entry's warp of 4 x 8 threads, 8 x 8 outputs a thread: the thread's place along j and i.
+__device__ __forceinline__ int threadTx() { return (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8); }
+__device__ __forceinline__ int threadTy() { return (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8); }
+
+// The thread's 8 x 8 outputs of the tile at (i0, j0), four columns a store, as the entry stores them.
+__device__ __forceinline__ void storeTile(const float (&acc)[8][8], float* __restrict__ C, int nj, int i0, int j0,
+                                          int tx, int ty) {
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+#pragma unroll
+    for (int g = 0; g < 8; g += 4) {
+      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (g / 4) * 64 + tx * 4;
+      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) = make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2],
+                                                                       acc[m][g + 3]);
+    }
+}
+
 template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
     rows(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
   __shared__ __align__(16) float sA[2][16][132];
   __shared__ __align__(16) float sB[2][128][kRowPitch];
   const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
-  // The entry's warp of 4 x 8 threads, 8 x 8 outputs a thread.
-  const int tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8),
-            ty = (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);
+  const int tx = threadTx(), ty = threadTy();
   float acc[8][8] = {};
   const float* const bRow = &sB[0][Permuted ? tx : tx * 4][0];
   const float* ga = A + (size_t)(i0 + threadIdx.x / 16) * nk + threadIdx.x % 16;
@@ -101,14 +116,7 @@ template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
       }
     }
   }
-#pragma unroll
-  for (int m = 0; m < 8; ++m)
-#pragma unroll
-    for (int g = 0; g < 8; g += 4) {
-      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (g / 4) * 64 + tx * 4;
-      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) = make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2],
-                                                                       acc[m][g + 3]);
-    }
+  storeTile(acc, C, nj, i0, j0, tx, ty);
 }
 
 // turned: both operands loaded 16 bytes at once into registers a tile ahead (4 k of a row), then
@@ -120,8 +128,7 @@ __global__ void __launch_bounds__(256, 2)
   __shared__ __align__(16) float sA[2][16][132];
   __shared__ __align__(16) float sB[2][16][132];
   const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
-  const int tx = (int)(threadIdx.x / 32 % 2 * 8 + threadIdx.x % 8),
-            ty = (int)(threadIdx.x / 64 * 4 + threadIdx.x % 32 / 8);
+  const int tx = threadTx(), ty = threadTy();
   float acc[8][8] = {};
   // The thread's rows (lane + 32 (warp / 4), + 64) and k group (warp % 4) of each tile.
   const int w = (int)(threadIdx.x / 32), row = (int)(threadIdx.x % 32) + 32 * (w / 4), kg = w % 4;
@@ -171,14 +178,7 @@ __global__ void __launch_bounds__(256, 2)
       __syncthreads();
     }
   }
-#pragma unroll
-  for (int m = 0; m < 8; ++m)
-#pragma unroll
-    for (int g = 0; g < 8; g += 4) {
-      const int i = i0 + (m / 4) * 64 + ty * 4 + m % 4, j = j0 + (g / 4) * 64 + tx * 4;
-      *reinterpret_cast<float4*>(&C[(size_t)i * nj + j]) = make_float4(acc[m][g], acc[m][g + 1], acc[m][g + 2],
-                                                                       acc[m][g + 3]);
-    }
+  storeTile(acc, C, nj, i0, j0, tx, ty);
 }
 
 // The entry's whole form alone, over whole tiles.

@@ -741,8 +741,6 @@ class WindowWriter : EntryWriter {
     stream_ = streamPlan();  // after staged_: the stream takes the planes through shared memory
   }
 
-  // Whether the planes are streamed: then the entry may take kStreamRows rows a thread.
-  bool streamed() const { return stream_.has_value(); }
   // Whether the streamed form of kStreamRows rows a thread (this writer's) keeps to the registers of
   // two blocks an SM: its running values (iterations x rows x columns), its window of a plane and the
   // uniform values, in 4-byte registers, no more than the 27-point convolution's (3 x 2 x 4 + 4 x 6 +
@@ -753,11 +751,7 @@ class WindowWriter : EntryWriter {
     const std::int64_t span = stream_->last - stream_->first + 1;
     std::int64_t values = windowRows(0) * columns(0) * words(fn_.vars[st_.arrays[0].array].type.scalar);
     for (VarId v : stream_->carried) values += span * rows_ * cols_ * words(fn_.vars[v].type.scalar);
-    for (const UniformRead& u : st_.uniform) {
-      std::int64_t n = words(fn_.vars[u.array].type.scalar);
-      for (VarId c : u.counters) n *= st_.windows.at(c).second - st_.windows.at(c).first + 1;
-      values += n;
-    }
+    for (const UniformRead& u : st_.uniform) values += uniformElements(st_, u) * words(fn_.vars[u.array].type.scalar);
     return values <= 3 * 2 * 4 + 4 * 6 + 27;
   }
 
@@ -1754,9 +1748,7 @@ class WindowWriter : EntryWriter {
     }
     for (const UniformRead& u : st_.uniform) {
       if (byteSize(fn_.vars[u.array].type.scalar) > 4) return false;
-      std::int64_t n = 1;
-      for (VarId c : u.counters) n *= st_.windows.at(c).second - st_.windows.at(c).first + 1;
-      values += n;
+      values += uniformElements(st_, u);
     }
     return values <= 3 * 3 * 6 + 27;
   }
@@ -1784,12 +1776,11 @@ unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil&
   return WindowWriter(none, f, e, out, st).blocksPerSm();
 }
 
-// The rows along j a thread of `e` (one row of tiles of kWarps rows) takes: kStreamRows where its
-// planes are streamed and the form of that many rows is streamed too and fits its registers, else 1.
+// The rows along j a thread of `e` takes: kStreamRows where the form of that many rows streams its
+// planes and fits its registers, else 1 (a larger tile streams only where the smaller one would).
 unsigned windowRowsPerThread(const Function& f, const PlanEntry& e, const Stencil& st) {
   const Module none;
   CodeWriter out(false, "", "");
-  if (!WindowWriter(none, f, e, out, st).streamed()) return 1;
   PlanEntry rows = e;
   rows.tileRows = kWarps * kStreamRows;
   return WindowWriter(none, f, rows, out, st).rowsFit() ? kStreamRows : 1;
