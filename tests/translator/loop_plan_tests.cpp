@@ -864,10 +864,17 @@ TEST_CASE("loop plans: four outputs of 4-byte windows take the planes through sh
                           : "__shared__ __align__(16) float culift_sh0[5440];") != std::string::npos);
     CHECK(e.find(streamed ? "culift_copy_wait<1>();" : "culift_copy_wait<2>();") != std::string::npos);
     CHECK(e.find(streamed ? "(culift_n + 2) < culift_np" : "((culift_n) + 3) < culift_np") != std::string::npos);
+    // The copies of a plane: the ring's shared address taken once, each group's pointer and bytes
+    // in its tile kept, a plane adding its stage's bytes and its first element.
+    CHECK(e.find("const culift_saddr culift_sa0 = culift_shared_at(culift_sh0);") != std::string::npos);
+    CHECK(e.find(streamed ? "const culift_saddr culift_sb = culift_sa0 + (unsigned)(culift_n + 2) % 4u * 9792u;"
+                          : "const culift_saddr culift_sb = culift_sa0 + (unsigned)((culift_n) + 3) % 4u * 5440u;") !=
+          std::string::npos);
+    CHECK(e.find("culift_copy_async16_at(culift_sb + culift_qb0[culift_g], culift_qp0[culift_g] + culift_pe);") !=
+          std::string::npos);
     CHECK(
-        e.find("culift_copy_async16(culift_st + culift_qs0[culift_g], A + (culift_qo0[culift_g] + culift_pe), 16);") !=
+        e.find("culift_copy_group4(culift_st + culift_qb0[culift_g] / 4, A, (culift_qp0[culift_g] - A) + culift_pe,") !=
         std::string::npos);
-    CHECK(e.find("culift_copy_group4(") != std::string::npos);
     // The planes at which the thread's groups all lie in the array, aligned.
     CHECK(e.find("if (culift_c0v && culift_c00 > 0 && culift_ql <= culift_qh) {") != std::string::npos);
     // The weights stay a uniform read in registers: no tile of w.

@@ -74,6 +74,10 @@ inline void culift_copy_async16(void* shared, const void* global, int bytes) {
   }
   for (int b = 0; b < 16; ++b) static_cast<char*>(shared)[b] = b < bytes ? static_cast<const char*>(global)[b] : 0;
 }
+// A shared address is a pointer here.
+typedef char* culift_saddr;
+inline culift_saddr culift_shared_at(const void* shared) { return static_cast<char*>(const_cast<void*>(shared)); }
+inline void culift_copy_async16_at(culift_saddr shared, const void* global) { culift_copy_async16(shared, global, 16); }
 template <typename T> inline void culift_copy_group4(T* shared, const T* global, long long x0, long long count) {
   for (int u = 0; u < 4; ++u) shared[u] = x0 + u >= 0 && x0 + u < count ? global[x0 + u] : T(0);
 }

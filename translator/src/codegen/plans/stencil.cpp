@@ -1370,6 +1370,8 @@ class WindowWriter : EntryWriter {
     return floor4(end + 3) - tileFirstCol(p);
   }
   std::int64_t tileElements(std::size_t p) const { return tileRows(p) * tileColumns(p); }
+  // The bytes of a staged array's element (stagedInShared: 4-byte elements only).
+  static constexpr std::size_t kElementBytes = 4;
   std::string shared(std::size_t p) const { return "culift_sh" + str(p); }
   // The tiles of a staged array's ring: kStages, or the stream's.
   unsigned stages() const { return stream_ ? stream_->stages : kStages; }
@@ -1397,15 +1399,20 @@ class WindowWriter : EntryWriter {
   std::size_t groups(std::size_t p) const { return static_cast<std::size_t>(tileElements(p) / 4); }
   std::size_t groupsPerThread(std::size_t p) const { return (groups(p) + kThreads - 1) / kThreads; }
 
-  // Each of the thread's groups of array p's tile: its first element's offset from the tile's first
-  // element in a plane (culift_qo<p>), and its place in the tile (culift_qs<p>); then the planes
-  // whose groups of the thread all lie in the array, 16-byte aligned: culift_pin<p>0 through
-  // culift_pin<p>1 (none where the rows are not so aligned or the planes do not step forward).
+  // Each of the thread's groups of array p's tile: its first element in plane 0 (culift_qp<p>), and
+  // its place in a tile of the ring in bytes (culift_qb<p>); then the planes whose groups of the
+  // thread all lie in the array, 16-byte aligned: culift_pin<p>0 through culift_pin<p>1 (none where
+  // the rows are not so aligned or the planes do not step forward). The ring's shared address
+  // (culift_sa<p>) is taken once, so that a plane's copies add offsets to it and to the groups'
+  // pointers only.
   void groupOffsets(std::size_t p) {
     const std::string c = "culift_c" + str(p), g = str(groupsPerThread(p)), P = str(p);
     const std::string perRow = str(static_cast<std::size_t>(tileColumns(p) / 4));
-    out_.say("long long culift_qo" + P + "[" + g + "];  // the thread's groups of the tile: their first elements");
-    out_.say("int culift_qs" + P + "[" + g + "];  // ... and their places in the tile");
+    out_.say("const culift_saddr culift_sa" + P + " = culift_shared_at(" + shared(p) +
+             ");  // the ring's shared address");
+    out_.say("const " + element(p) + "* culift_qp" + P + "[" + g +
+             "];  // the thread's groups of the tile in plane 0: their first elements");
+    out_.say("int culift_qb" + P + "[" + g + "];  // ... and their places in a tile of the ring, in bytes");
     out_.say("int culift_pin" + P + "0, culift_pin" + P + "1;");
     CodeWriter::Scope range = out_.open("");
     out_.say(
@@ -1415,12 +1422,13 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + g + "; ++culift_g)");
       out_.say("const int culift_q = threadIdx.x + " + str(kThreads) + " * culift_g, culift_y = culift_q / " + perRow +
                ", culift_x = culift_q - culift_y * " + perRow + ";");
-      out_.say("culift_qo" + P + "[culift_g] = " + c + "b + " + c + "1 * (long long)culift_y + 4 * culift_x;");
-      out_.say("culift_qs" + P + "[culift_g] = culift_y * " + str(static_cast<std::size_t>(tileColumns(p))) +
-               " + 4 * culift_x;");
+      out_.say("const long long culift_o = " + c + "b + " + c + "1 * (long long)culift_y + 4 * culift_x;");
+      out_.say("culift_qp" + P + "[culift_g] = " + name(st_.arrays[p].array) + " + culift_o;");
+      out_.say("culift_qb" + P + "[culift_g] = (culift_y * " + str(static_cast<std::size_t>(tileColumns(p))) +
+               " + 4 * culift_x) * " + str(kElementBytes) + ";");
       CodeWriter::Scope mine = out_.open("if (culift_q < " + str(groups(p)) + ")");
-      out_.say("culift_ql = min(culift_ql, culift_qo" + P + "[culift_g]);");
-      out_.say("culift_qh = max(culift_qh, culift_qo" + P + "[culift_g]);");
+      out_.say("culift_ql = min(culift_ql, culift_o);");
+      out_.say("culift_qh = max(culift_qh, culift_o);");
     }
     // The least plane whose first group starts at or after the array's first element, and the
     // greatest whose last group ends before its end (divisions rounded down and up by hand: C++
@@ -1436,11 +1444,11 @@ class WindowWriter : EntryWriter {
   }
 
   // The copy of the tiles of ring plane `n` (an int expression: plane z0 + the halo's first offset
-  // + n of each staged array) into stage n % kStages, started where the slab reads that plane, then
+  // + n of each staged array) into stage n % stages(), started where the slab reads that plane, then
   // the group committed (an empty group otherwise, so that every thread's groups stay counted).
-  // Where the thread's groups lie in the array, aligned: one asynchronous 16-byte copy each;
-  // otherwise element by element, an element outside the array as zero (as the loads from global
-  // memory take it).
+  // Where the thread's groups lie in the array, aligned: one asynchronous 16-byte copy each, to the
+  // ring's shared address plus the stage's and the group's bytes; otherwise element by element, an
+  // element outside the array as zero (as the loads from global memory take it).
   void copyPlanes(const std::string& n) {
     CodeWriter::Scope planes = out_.open("if ((" + n + ") < culift_np)", "the slab reads this plane");
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
@@ -1448,7 +1456,6 @@ class WindowWriter : EntryWriter {
       CodeWriter::Scope copy = out_.open("");
       out_.say("const int culift_pl = culift_z0 + " + literal(lo(p, 0)) + " + (" + n + ");  // the plane");
       out_.say("const long long culift_pe = " + c + "0 * (long long)culift_pl;  // its first element");
-      out_.say(t + "* const culift_st = " + stage(p, n) + ";");
       auto groupLoop = [&](const std::string& body) {
         out_.say("#pragma unroll");
         CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + str(groupsPerThread(p)) +
@@ -1460,11 +1467,14 @@ class WindowWriter : EntryWriter {
       };
       CodeWriter::Scope inside = out_.open("if (culift_pl >= culift_pin" + P + "0 && culift_pl <= culift_pin" + P +
                                            "1)");
-      groupLoop("culift_copy_async16(culift_st + culift_qs" + P + "[culift_g], " + a + " + (culift_qo" + P +
-                "[culift_g] + culift_pe), 16);");
+      out_.say("const culift_saddr culift_sb = culift_sa" + P + " + (unsigned)(" + n + ") % " + str(stages()) + "u * " +
+               str(static_cast<std::size_t>(tileElements(p)) * kElementBytes) + "u;  // the stage's shared address");
+      groupLoop("culift_copy_async16_at(culift_sb + culift_qb" + P + "[culift_g], culift_qp" + P +
+                "[culift_g] + culift_pe);");
       inside.otherwise();
-      groupLoop("culift_copy_group4(culift_st + culift_qs" + P + "[culift_g], " + a + ", culift_qo" + P +
-                "[culift_g] + culift_pe, " + lengthOf(p) + ");");
+      out_.say(t + "* const culift_st = " + stage(p, n) + ";");
+      groupLoop("culift_copy_group4(culift_st + culift_qb" + P + "[culift_g] / " + str(kElementBytes) + ", " + a +
+                ", (culift_qp" + P + "[culift_g] - " + a + ") + culift_pe, " + lengthOf(p) + ");");
     }
     planes.close();
     out_.say("culift_copy_commit();");

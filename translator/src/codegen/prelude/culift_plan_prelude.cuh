@@ -24,6 +24,20 @@ __device__ __forceinline__ void culift_copy_async16(void* shared, const void* gl
   for (int b = 0; b < 16; ++b) ((char*)shared)[b] = b < bytes ? ((const char*)global)[b] : 0;
 #endif
 }
+// A shared-memory address as the 16-byte copies below take it (32 bits on the device): taken once
+// from a __shared__ array, then offset in bytes, so that a copy's address costs one addition.
+typedef unsigned culift_saddr;
+__device__ __forceinline__ culift_saddr culift_shared_at(const void* shared) {
+  return (unsigned)__cvta_generic_to_shared(shared);
+}
+// 16 bytes, all read, to a shared address.
+__device__ __forceinline__ void culift_copy_async16_at(culift_saddr shared, const void* global) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(global));
+#else
+  for (int b = 0; b < 16; ++b) ((char*)__cvta_shared_to_generic(shared))[b] = ((const char*)global)[b];
+#endif
+}
 // Four consecutive elements global[x0 .. x0 + 3] into shared[0 .. 3]: each one in [0, count)
 // copied asynchronously, each outside it set to zero. Out of line: the entries call it only where a
 // group of four crosses an end of the array or is not aligned to 16 bytes.
