@@ -331,7 +331,7 @@ class Generator {
       f.body = contraction(f, statements);
     else if (f.kernel && mode_ == 3 && f.returnType != Scalar::Void && r_.chance(20))  // (the plan's kernels return)
       f.body = convolution(f, statements);
-    else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(20)) f.body = stencil(f, statements);
+    else if (f.kernel && (mode_ == 2 || mode_ == 3) && r_.chance(mode_ == 3 ? 40 : 20)) f.body = stencil(f, statements);
     else if (f.kernel && mode_ == 1 && r_.chance(50)) f.body = scan(f, statements);
     else f.body = block(0, statements, false);
     if (f.returnStruct >= 0) {
@@ -489,7 +489,9 @@ class Generator {
   // loops with literal bounds (`for (int d = -1; d < 2; ++d)`). The array is padded by one on each
   // side of each axis (rows of 10 in 2-D, 6 x 6 planes in 3-D), so that every offset in -1..+1 is
   // in bounds; nothing else reads it, and no array parameter is written but at the output's index,
-  // so that the plan holds.
+  // so that the plan holds. Most 3-D stencils (7 in 10) read an array of floats in a loop over the planes
+  // (the first axis) at the top of the body: the shape whose planes the 2.5-D entry streams through
+  // shared memory (where the kernel returns a 4-byte value: the entries of four outputs a thread).
   std::vector<GStmtPtr> stencil(GFunction& f, unsigned statements) {
     ShapeParams q = shapeParams(f);
     const unsigned rank = mode_ == 3 ? 3 : 2;
@@ -498,9 +500,17 @@ class Generator {
     if (q.inputs.empty()) return block(0, statements, false);
     const int array = r_.pick(q.inputs);
     fn_->vars[static_cast<std::size_t>(array)].extent = kPlanArrayLength;
+    const bool planes = rank == 3 && r_.chance(70);
+    if (planes) {
+      // (No statement reads the array or returns yet.)
+      fn_->vars[static_cast<std::size_t>(array)].type = Scalar::F32;
+      if (f.returnType != Scalar::Void && f.returnStruct < 0)
+        f.returnType = r_.chance(70) ? Scalar::F32 : r_.chance(50) ? Scalar::I32 : Scalar::U32;
+    }
     const int floor = beginShape(f, {array});
     f.stencil = true;
-    std::vector<GStmtPtr> body = block(0, statements / 3, false);
+    // (Where the planes are streamed, no statements before the loop: only guards may come before it.)
+    std::vector<GStmtPtr> body = planes ? std::vector<GStmtPtr>{} : block(0, statements / 3, false);
     const Scalar t = r_.chance(50) ? Scalar::F32 : Scalar::F64;
     auto acc = accumulator(t);
     body.push_back(acc);
@@ -524,14 +534,15 @@ class Generator {
       u->a = binary(r_.chance(85) ? "+" : "-", t, var(acc->var), std::move(term));
       return u;
     };
-    if (r_.chance(50)) {
-      // Window loops over some axes (counters -1..+1), the other axes at a constant offset.
+    if (planes || r_.chance(50)) {
+      // Window loops over some axes (counters -1..+1), the other axes at a constant offset (the
+      // planes' loop always where they are streamed).
       int counter[3] = {-1, -1, -1};
       std::int64_t offset[3] = {0, 0, 0};
       std::vector<GStmtPtr>* into = &body;
       std::size_t loops = 0;
       for (unsigned a = 0; a < rank; ++a) {
-        if (a + 1 < rank && r_.chance(40)) {
+        if (a + 1 < rank && !(planes && a == 0) && r_.chance(40)) {
           offset[a] = r_.range(-1, 1);
           continue;
         }
@@ -553,7 +564,9 @@ class Generator {
         body.push_back(update(none, offset));
       }
     }
-    auto after = block(0, statements / 3, false);
+    // (Where the planes are streamed, at most one statement after the loop: the entry runs them as
+    // selects, which loops, switches and returns inside other statements rule out.)
+    auto after = block(0, planes ? static_cast<unsigned>(r_.range(0, 1)) : statements / 3, false);
     body.insert(body.end(), after.begin(), after.end());
     endShape(floor);
     return body;

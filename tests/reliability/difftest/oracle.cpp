@@ -45,6 +45,12 @@ void countPlans(LegCounts& counts, const Module& module) {
   for (const Function* k : module.kernels()) {
     counts.planned += !k->planEntries.empty();
     if (!k->planEntries.empty()) ++counts.plans[std::string(name(k->loopPlan))];
+    // The 2.5-D entries that stream their planes through shared memory (two blocks an SM where a
+    // thread takes two rows, four where it takes one; the other forms ask for three or none).
+    for (const PlanEntry& e : k->planEntries)
+      if (e.plan == LoopPlan::Stencil3DWindows && (e.blocksPerSm == 2 || e.blocksPerSm == 4))
+        ++counts.plans[e.blocksPerSm == 2 ? "stencil, planes streamed, two rows a thread"
+                                          : "stencil, planes streamed, one row a thread"];
     counts.reassociating += !k->reassociatedSums.empty();
   }
 }
