@@ -1377,9 +1377,10 @@ class WindowWriter : EntryWriter {
   unsigned stages() const { return stream_ ? stream_->stages : kStages; }
   // The first element of array p's tile of ring plane `n` (an int expression) in shared memory.
   std::string stage(std::size_t p, const std::string& n) const {
-    return shared(p) + " + (unsigned)(" + n + ") % " + str(stages()) + "u * " +
-           str(static_cast<std::size_t>(tileElements(p)));
+    return shared(p) + " + " + ringSlot(n) + " * " + str(static_cast<std::size_t>(tileElements(p)));
   }
+  // The stage of the ring that ring plane `n` (an int expression) takes: n % stages().
+  std::string ringSlot(const std::string& n) const { return "(unsigned)(" + n + ") % " + str(stages()) + "u"; }
 
   // Whether the planes go through shared memory: four outputs a thread, every staged array of
   // 4-byte elements read in 16-byte groups along k, and their rings of kStages tiles within
@@ -1467,7 +1468,7 @@ class WindowWriter : EntryWriter {
       };
       CodeWriter::Scope inside = out_.open("if (culift_pl >= culift_pin" + P + "0 && culift_pl <= culift_pin" + P +
                                            "1)");
-      out_.say("const culift_saddr culift_sb = culift_sa" + P + " + (unsigned)(" + n + ") % " + str(stages()) + "u * " +
+      out_.say("const culift_saddr culift_sb = culift_sa" + P + " + " + ringSlot(n) + " * " +
                str(static_cast<std::size_t>(tileElements(p)) * kElementBytes) + "u;  // the stage's shared address");
       groupLoop("culift_copy_async16_at(culift_sb + culift_qb" + P + "[culift_g], culift_qp" + P +
                 "[culift_g] + culift_pe);");

@@ -35,7 +35,7 @@ __device__ __forceinline__ void culift_copy_async16_at(culift_saddr shared, cons
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared), "l"(global));
 #else
-  for (int b = 0; b < 16; ++b) ((char*)__cvta_shared_to_generic(shared))[b] = ((const char*)global)[b];
+  culift_copy_async16(__cvta_shared_to_generic(shared), global, 16);
 #endif
 }
 // Four consecutive elements global[x0 .. x0 + 3] into shared[0 .. 3]: each one in [0, count)
