@@ -52,6 +52,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <tuple>
 #include <type_traits>
@@ -656,6 +657,118 @@ template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
   cpWait<0>();
 }
 
+// streamw<RJ, D, PX, NT>: stream<P, RJ, D> with PX threads along k (4 outputs each) and NT threads a
+// block, so the block's tile is (NT / PX) RJ rows x 4 PX columns: a tile that divides the extents
+// (32 columns: 224 = 7 x 32, and 32 rows: 288 = 9 x 32) leaves no thread idle, where the 128-column
+// tile of stream<P, RJ, D> idles a quarter of the second column of blocks at nk = 224.
+template <int RJ, int PX, int NT> struct WideTile {
+  static constexpr int kPy = NT / PX, kRows = kPy * RJ + 2, kCols = PX * 4 + 8, kFloats = kRows * kCols;
+  static constexpr int kChunks = kRows * kCols / 4, kPer = (kChunks + NT - 1) / NT;
+};
+
+template <int RJ, int D, int PX, int NT> __global__ void __launch_bounds__(NT, RJ == 1 ? 1024 / NT : 512 / NT)
+    convStreamW(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk,
+                float* __restrict__ out, int per) {
+  using T = WideTile<RJ, PX, NT>;
+  constexpr int S = D + 2;
+  extern __shared__ __align__(16) float ring[];
+  const int tx = threadIdx.x % PX, ty = threadIdx.x / PX;
+  const int k0 = blockIdx.x * PX * 4, j0 = blockIdx.y * T::kPy * RJ, k = k0 + 4 * tx, jt = j0 + ty * RJ;
+  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
+  if (z0 >= z1) return;
+  float w[27];
+#pragma unroll
+  for (int t = 0; t < 27; ++t) w[t] = wg[t];
+  const long long plane = (long long)nj * nk;
+  long long off[T::kPer];
+  unsigned at[T::kPer];
+  bool in[T::kPer];
+#pragma unroll
+  for (int c = 0; c < T::kPer; ++c) {
+    const int e = threadIdx.x + NT * c, y = e / (T::kCols / 4), x = e % (T::kCols / 4);
+    const int jj = j0 - 1 + y, kk = k0 - 4 + 4 * x;
+    in[c] = e < T::kChunks && jj >= 0 && jj < nj && kk >= 0 && kk < nk;
+    off[c] = in[c] ? (long long)jj * nk + kk : 0;
+    at[c] = 16u * e;
+  }
+  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
+  auto copy = [&](int z) {
+    if (z < z1 + 1) {
+      const bool zin = z >= 0 && z < ni;
+      const float* src = A + (zin ? (long long)z * plane : 0);
+      const unsigned tile = base + 4u * T::kFloats * ((z - z0 + 1) % S);
+#pragma unroll
+      for (int c = 0; c < T::kPer; ++c)
+        if (c + 1 < T::kPer || threadIdx.x + NT * c < T::kChunks) cpAsync16(tile + at[c], src + off[c], zin && in[c]);
+    }
+    cpCommit();
+  };
+#pragma unroll
+  for (int d = 0; d < D; ++d) copy(z0 - 1 + d);
+  const bool live = k < nk, first = k == 0, last = k + 4 == nk;
+  float s[3][RJ][4];
+  auto step = [&](int p, auto slotConst) {
+    constexpr int t = decltype(slotConst)::value;
+    cpWait<D - 1>();
+    __syncthreads();
+    copy(p + D);
+    const float* tile = ring + T::kFloats * ((p - z0 + 1) % S);
+    float win[RJ + 2][6];
+#pragma unroll
+    for (int r = 0; r < RJ + 2; ++r) {
+      const float* row = tile + (ty * RJ + r) * T::kCols + 4 + 4 * tx;
+      const float4 m = *reinterpret_cast<const float4*>(row);
+      win[r][0] = row[-1], win[r][1] = m.x, win[r][2] = m.y, win[r][3] = m.z, win[r][4] = m.w, win[r][5] = row[4];
+    }
+    constexpr int nx = (t + 1) % 3, cu = t, pv = (t + 2) % 3;
+    if (p + 1 < z1) {
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) s[nx][jr][q] = planeTerms<RJ, 0>(w, win, jr, q, culift_zero(0.0f));
+    }
+    if (p >= z0 && p < z1) {
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) s[cu][jr][q] = planeTerms<RJ, 9>(w, win, jr, q, s[cu][jr][q]);
+    }
+    if (p > z0) {
+      const float* own = ring + T::kFloats * ((p - z0) % S);
+      const bool zEdge = p - 1 == 0 || p - 1 == ni - 1;
+#pragma unroll
+      for (int jr = 0; jr < RJ; ++jr) {
+        float v[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) v[q] = planeTerms<RJ, 18>(w, win, jr, q, s[pv][jr][q]);
+        const int j = jt + jr;
+        if (live && j < nj) {
+          const float4 e = *reinterpret_cast<const float4*>(own + (ty * RJ + jr + 1) * T::kCols + 4 + 4 * tx);
+          const bool edge = zEdge || j == 0 || j == nj - 1;
+          float4 o;
+          o.x = edge || first ? e.x : v[0];
+          o.y = edge ? e.y : v[1];
+          o.z = edge ? e.z : v[2];
+          o.w = edge || last ? e.w : v[3];
+          *reinterpret_cast<float4*>(out + (long long)(p - 1) * plane + (long long)j * nk + k) = o;
+        }
+      }
+    }
+  };
+  using C0 = std::integral_constant<int, 0>;
+  using C1 = std::integral_constant<int, 1>;
+  using C2 = std::integral_constant<int, 2>;
+#pragma unroll 1
+  for (int p = z0 - 1; p <= z1; p += 3) {
+    step(p, C2{});
+    if (p + 1 > z1) break;
+    step(p + 1, C0{});
+    if (p + 2 > z1) break;
+    step(p + 2, C1{});
+  }
+  cpWait<0>();
+}
+
 __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long long n4) {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n4; e += (long long)gridDim.x * blockDim.x)
     b[e] = a[e];
@@ -663,8 +776,10 @@ __global__ void copy4(const float4* __restrict__ a, float4* __restrict__ b, long
 
 }  // namespace
 
-int main() {
-  const int ni = 256, nj = 288, nk = 224;
+// An argument, if any, is the extent along k in place of 224 (a multiple of 4).
+int main(int argc, char** argv) {
+  const int ni = 256, nj = 288, nk = argc > 1 ? std::atoi(argv[1]) : 224;
+  std::printf("extents %d x %d x %d\n", ni, nj, nk);
   const long long cells = (long long)ni * nj * nk;
   std::vector<float> host(cells), hw(27);
   fillUniform(host, 2718281u);
@@ -692,22 +807,25 @@ int main() {
   // culift_first.
   using Windows = void (*)(const float*, const float*, int, int, int, float*, long long, long long, long long,
                            long long, long long, long long, long long);
-  // Each with its tile's columns and rows (the plan entry's tileCols and tileRows): four outputs
-  // along k and two along j a thread, and one output.
-  const std::tuple<const char*, Windows, unsigned, unsigned> windows[] = {{"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx,
-                                                                           2 * kTy},
-                                                                          {"Conv3D_win3d", Conv3D_win3d, kTx, kTy}};
+  // Each with its tile's columns and rows and its threads (the plan entry's tileCols, tileRows and
+  // threads): four outputs along k and two along j a thread in tiles of 16 x 128 and of 32 x 32, and
+  // one output.
+  const std::tuple<const char*, Windows, unsigned, unsigned, unsigned> windows[] = {
+      {"Conv3D_win3d4", Conv3D_win3d4, 4 * kTx, 2 * kTy, 256},
+      {"Conv3D_win3d4n", Conv3D_win3d4n, 32, 32, 128},
+      {"Conv3D_win3d", Conv3D_win3d, kTx, kTy, 256}};
   // Slabs of 8 to 64 planes: grid z 32 down to 4, the single waves of long slabs among them.
   const int pers[] = {8, 10, 12, 13, 15, 16, 19, 22, 24, 26, 29, 32, 37, 43, 52, 64};
-  for (const auto& [name, fn, columns, rows] : windows)
+  for (const auto& [name, fn, columns, rows, threads] : windows)
     for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
       const dim3 grid((nk + columns - 1) / columns, (nj + rows - 1) / rows, (ni + per - 1) / per);
       const Windows f = fn;
-      const double ms = median([&] { f<<<grid, block>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
+      const unsigned nt = threads;
+      const double ms = median([&] { f<<<grid, nt>>>(A, w, ni, nj, nk, out, ni, nj, nk, 0, cells, 27, cells); });
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
-      std::printf("%-13s<%2d> grid z %4u  %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+      std::printf("%-14s<%2d> grid z %4u  %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
                   8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
     }
   // Each variant's (j, k) plane of blocks: quad<P> takes four outputs per thread along k.
@@ -747,6 +865,37 @@ int main() {
       CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
       const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
       std::printf("%-13s<%2d> grid z %4u %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", name, per, grid.z, ms,
+                  8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
+    }
+  // streamw<RJ, D, PX, NT>: the tile's shape as parameters (rows (NT / PX) RJ x columns 4 PX).
+  struct Wide {
+    const char* name;
+    Stream f;
+    int px, nt, rj, shared;
+  };
+  const Wide wides[] = {
+      {"streamw<P,2,2,32,256>", convStreamW<2, 2, 32, 256>, 32, 256, 2, 4 * WideTile<2, 32, 256>::kFloats * 4},
+      {"streamw<P,2,2,8,128>", convStreamW<2, 2, 8, 128>, 8, 128, 2, 4 * WideTile<2, 8, 128>::kFloats * 4},
+      {"streamw<P,2,2,8,256>", convStreamW<2, 2, 8, 256>, 8, 256, 2, 4 * WideTile<2, 8, 256>::kFloats * 4},
+      {"streamw<P,2,2,16,256>", convStreamW<2, 2, 16, 256>, 16, 256, 2, 4 * WideTile<2, 16, 256>::kFloats * 4},
+      {"streamw<P,2,3,8,128>", convStreamW<2, 3, 8, 128>, 8, 128, 2, 5 * WideTile<2, 8, 128>::kFloats * 4},
+      {"streamw<P,1,3,8,128>", convStreamW<1, 3, 8, 128>, 8, 128, 1, 5 * WideTile<1, 8, 128>::kFloats * 4},
+      {"streamw<P,1,2,8,256>", convStreamW<1, 2, 8, 256>, 8, 256, 1, 4 * WideTile<1, 8, 256>::kFloats * 4}};
+  for (const Wide& v : wides)
+    for (int per : pers) {
+      CHECK(cudaMemset(out, 0xff, cells * 4));
+      const int rows = v.nt / v.px * v.rj, columns = 4 * v.px;
+      const dim3 grid((nk + columns - 1) / columns, (nj + rows - 1) / rows, (ni + per - 1) / per);
+      const Stream f = v.f;
+      const int sh = v.shared, nt = v.nt;
+      CHECK(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, sh));
+      int resident = 0;
+      CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, f, nt, sh));
+      if (per == pers[0]) std::printf("%s: %d blocks an SM, %u blocks a plane\n", v.name, resident, grid.x * grid.y);
+      const double ms = median([&] { f<<<grid, dim3(nt), sh>>>(A, w, ni, nj, nk, out, per); });
+      CHECK(cudaMemcpy(got.data(), out, cells * 4, cudaMemcpyDeviceToHost));
+      const bool same = std::memcmp(got.data(), want.data(), cells * 4) == 0;
+      std::printf("%-21s<%2d> grid z %4u %.4f ms  %6.0f GB/s  %5.1f %% of copy  %s\n", v.name, per, grid.z, ms,
                   8.0 * cells / (ms * 1e6), 100.0 * copyMs / ms, same ? "same bits" : "DIFFERENT BITS");
     }
   for (const auto& [name, fn, blocks] : variants)

@@ -246,6 +246,24 @@ bool tensorMapOf(const TensorMapOperand& m, std::span<const ResolvedArg> args, d
   return rows > 0 && backend.encodeTensorMap(map, array->buffer.address, rows, cols, cols * 4, m.boxCols, m.boxRows);
 }
 
+// Whether `b` is `a`'s form in tiles of another shape: a 3-D stencil's windows entries of as many
+// outputs a thread and as many threads a multiprocessor (<f>_win3d4's 16 x 128 tiles of 256 threads
+// and <f>_win3d4n's 32 x 32 of 128).
+bool sameFormOtherTile(const PlanEntry& a, const PlanEntry& b) {
+  if (a.blockMapping() != BlockMapping::Slabs3DWindows || b.blockMapping() != BlockMapping::Slabs3DWindows)
+    return false;
+  if (a.threads == 0 || b.threads == 0 || a.blocksPerSm == 0 || b.blocksPerSm == 0) return false;
+  return std::int64_t{a.tileRows} * a.tileCols * b.threads == std::int64_t{b.tileRows} * b.tileCols * a.threads &&
+         a.threads * a.blocksPerSm == b.threads * b.blocksPerSm;
+}
+
+// The outputs of the (j, k) plane a Slabs3DWindows entry's blocks cover, those past the extents
+// included (their threads idle).
+std::int64_t coveredPlane(const PlanEntry& e, const LaunchPlan& plan) {
+  auto covered = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile * tile; };
+  return covered(plan.extent[1], e.tileRows) * covered(plan.extent[2], e.tileCols);
+}
+
 }  // namespace
 
 std::optional<std::pair<std::int64_t, std::int64_t>> partRows(const LaunchPlan& plan) {
@@ -277,11 +295,15 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   const GridLimits& limits = device.limits;
   const std::int64_t sms = std::max(1, device.multiprocessors);
   std::optional<PlanChoice> chosen;
+  bool chosenFills = false;  // the chosen entry's blocks fill the device (nine in ten multiprocessors at least)
+  std::int64_t chosenBlocks = 0;
   for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
     const PlanEntry& entry = fn.planEntries[e];
     // Entries come fastest first and the tiles of each mapping largest first: once an entry fits,
-    // only the smaller tiles of its mapping remain to consider.
+    // only the smaller tiles of its mapping remain to consider (and, once it fills the device, the
+    // same form in tiles of another shape).
     if (chosen && fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping()) break;
+    if (chosen && chosenFills && !sameFormOtherTile(fn.planEntries[chosen->entry], entry)) continue;
     std::optional<std::pair<Dim3, std::int64_t>> band;
     if (plan.partTriangle) {
       // A band of the triangle: its tile rows' tiles on and below the diagonal, a block each.
@@ -308,8 +330,20 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     p.sharedBytes = entry.sharedBytes;
     // Move on to a smaller tile of the same mapping while this one leaves more than a tenth of the
     // multiprocessors without a block.
+    const bool fills = grid->second * 10 >= sms * 9;
+    if (chosen && sameFormOtherTile(fn.planEntries[chosen->entry], entry)) {
+      // The same form in tiles of another shape (a stencil's narrow tiles): taken where it gives
+      // more blocks to a device the chosen one leaves short, or where both fill it and its tiles
+      // leave fewer outputs of the (j, k) plane idle.
+      if (chosenFills ? fills && coveredPlane(entry, sized) < coveredPlane(fn.planEntries[chosen->entry], sized)
+                      : grid->second > chosenBlocks)
+        chosen = PlanChoice{e, p}, chosenFills = fills, chosenBlocks = grid->second;
+      continue;
+    }
+    if (chosen && chosenFills) break;
     chosen = PlanChoice{e, p};
-    if (grid->second * 10 >= sms * 9) break;
+    chosenFills = fills;
+    chosenBlocks = grid->second;
   }
   return chosen;
 }

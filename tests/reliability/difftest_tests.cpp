@@ -335,15 +335,15 @@ TEST_CASE("a fixed-seed batch agrees on every leg and compiles with NVRTC", "[di
   // Each reduction shape the generator makes gets its plan in this batch: rows reassociated, column
   // loops, min/max loops, stencils in 2-D and 3-D (the generator's walk windows: their registers'
   // entry first, the cache walk beside it; in 3-D the form that streams its planes, two rows a
-  // thread), scans, batched contractions and convolutions.
+  // thread, and the same in narrow tiles), scans, batched contractions and convolutions.
   std::string plans;
   for (const auto& [plan, n] : t.plans) plans += (plans.empty() ? "" : "; ") + plan + " " + std::to_string(n);
   std::printf("  plans: %s\n", plans.c_str());
   if (t.nvrtcSkipped.empty())
     for (const char* plan :
          {"row reduction (reassociating)", "column reduction", "min/max row reduction (exact order)", "stencil",
-          "stencil, 2.5-D blocking, windows in registers", "stencil, planes streamed, two rows a thread", "scan",
-          "batched tiled contraction", "convolution"}) {
+          "stencil, 2.5-D blocking, windows in registers", "stencil, planes streamed, two rows a thread",
+          "stencil, planes streamed, narrow tiles", "scan", "batched tiled contraction", "convolution"}) {
       INFO(plan << " among: " << plans);
       CHECK(t.plans.count(plan) == 1);
     }

@@ -85,6 +85,8 @@ void Conv_win3d(const float*, const float*, int, int, int, float*, long long, lo
                 long long, long long, long long);
 void Conv_win3d4(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
                  long long, long long, long long);
+void Conv_win3d4n(const float*, const float*, int, int, int, float*, long long, long long, long long, long long,
+                  long long, long long, long long);
 void Skew_kernel(const double*, const double*, int, int, int, double*, long long, long long, long long);
 void Skew_win3d4(const double*, const double*, int, int, int, double*, long long, long long, long long, long long,
                  long long, long long, long long);
@@ -99,6 +101,8 @@ void ConvPair_win3d4(const float*, const float*, int, int, int, float*, long lon
 void Upward_kernel(const float*, int, int, int, float*, long long, long long, long long);
 void Upward_win3d4(const float*, int, int, int, float*, long long, long long, long long, long long, long long,
                    long long);
+void Upward_win3d4n(const float*, int, int, int, float*, long long, long long, long long, long long, long long,
+                    long long);
 void Centred3D_kernel(const float*, int, int, int, float*, long long, long long, long long);
 void Centred3D_win3d4(const float*, int, int, int, float*, long long, long long, long long, long long, long long,
                       long long);
@@ -507,6 +511,11 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
     culiftEmulatedLaunch(dim3(blocks(nk, 128), blocks(nj, 16), slabs), dim3(256, 1, 1),
                          [&] { Conv_win3d4(a.data(), w.data(), ni, nj, nk, quads.data(), ni, nj, nk, 0, n, 27, n); });
     CHECK(sameBits(quads, want));
+    // ... in narrow tiles: 32 x 32 outputs, 8 threads along k x 16 along j.
+    std::vector<float> narrow(a.size(), -7.0f);
+    culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 32), slabs), dim3(128, 1, 1),
+                         [&] { Conv_win3d4n(a.data(), w.data(), ni, nj, nk, narrow.data(), ni, nj, nk, 0, n, 27, n); });
+    CHECK(sameBits(narrow, want));
   }
   // Streamed planes (two carried values, a guard reading the plane below; planes ahead alone) and
   // a body the stream does not take (the output's element read before its loop): every shape of
@@ -530,6 +539,10 @@ TEST_CASE("emulated on the host, stencil entries give the per-thread bits", "[em
                          [&] { Upward_kernel(a.data(), ni, nj, nk, want.data(), ni, nj, nk); });
     culiftEmulatedLaunch(pairs, dim3(256, 1, 1),
                          [&] { Upward_win3d4(a.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n); });
+    CHECK(sameBits(got, want));
+    std::fill(got.begin(), got.end(), -7.0f);
+    culiftEmulatedLaunch(dim3(blocks(nk, 32), blocks(nj, 32), slabs), dim3(128, 1, 1),
+                         [&] { Upward_win3d4n(a.data(), ni, nj, nk, got.data(), ni, nj, nk, 0, n, n); });
     CHECK(sameBits(got, want));
     std::fill(want.begin(), want.end(), -7.0f), std::fill(got.begin(), got.end(), -7.0f);
     culiftEmulatedLaunch(dim3(1, 1, 1), dim3(32, 4, 2),
@@ -954,6 +967,12 @@ TEST_CASE("emulated on the host, plan entries run a part of a launch: its rows, 
       const auto n = static_cast<long long>(v.size());
       culiftEmulatedLaunch(dim3(blocks(pk, 128), blocks(pj, 8), slabs), dim3(256, 1, 1),
                            [&] { Conv_win3d4(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f, n, 27, n); });
+    });
+  for (const auto& [first, last, slabs] : {std::tuple{3ll, 11ll, 2u}, std::tuple{7ll, 8ll, 1u}})
+    comparePart(conv, static_cast<long long>(pj) * pk, first, last, [&](long long f, long long l, float* out) {
+      const auto n = static_cast<long long>(v.size());
+      culiftEmulatedLaunch(dim3(blocks(pk, 32), blocks(pj, 32), slabs), dim3(128, 1, 1),
+                           [&] { Conv_win3d4n(v.data(), w.data(), pi, pj, pk, out, l, pj, pk, f, n, 27, n); });
     });
   // ConvTiles: rows nk = image * filters + filter, parts that start and end inside an image and
   // inside a tile of channels; one image whose channel is nk itself (ValidConv), from a channel tile

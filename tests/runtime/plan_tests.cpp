@@ -460,6 +460,39 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
   auto tall = choosePlanEntry(cube, LaunchPlanner::for3D(64, 4096, 224), device132());
   REQUIRE(tall);
   CHECK(tall->plan.grid == Dim3{2, 256, 2});
+  // The same form in narrow tiles (32 x 32 outputs, 128 threads, four blocks an SM) after it: taken
+  // where its tiles leave fewer outputs of the (j, k) plane idle. k = 224: 256 columns of 128-wide
+  // tiles against 224 of 32-wide ones (7 x 9 blocks a plane, slabs of 32: 504 blocks of 528).
+  culift::PlanEntry narrow = planEntry("k_win3d4n", culift::LoopPlan::Stencil3DWindows, 32, false);
+  narrow.tileCols = 32;
+  narrow.threads = 128;
+  narrow.blocksPerSm = 4;
+  cube.planEntries = {cube.planEntries[0], narrow, walk3};
+  auto fitted = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+  REQUIRE(fitted);
+  CHECK(cube.planEntries[fitted->entry].kernelName == "k_win3d4n");
+  CHECK(fitted->plan.grid == Dim3{7, 9, 8});
+  CHECK(fitted->plan.block == Dim3{128, 1, 1});
+  // k = 256 and j = 288: both cover the plane exactly; the first stays. j = 300: 304 rows of 16-row
+  // tiles against 320 of 32-row ones: the wide tiles.
+  for (const std::int64_t nj : {288, 300}) {
+    INFO("j extent " << nj);
+    auto wide = choosePlanEntry(cube, LaunchPlanner::for3D(256, nj, 256), device132());
+    REQUIRE(wide);
+    CHECK(cube.planEntries[wide->entry].kernelName == "k_win3d4");
+  }
+  // A launch whose wide tiles leave the device short (one plane of 2 x 3 blocks): the narrow tiles'
+  // more blocks (8 x 2).
+  auto few = choosePlanEntry(cube, LaunchPlanner::for3D(1, 40, 256), device132());
+  REQUIRE(few);
+  CHECK(cube.planEntries[few->entry].kernelName == "k_win3d4n");
+  CHECK(few->plan.grid == Dim3{8, 2, 1});
+  // Another form of the mapping (one output a thread, no blocks an SM said) is no alternative tile:
+  // the first entry that fills the device stays.
+  cube.planEntries[1].blocksPerSm = 0;
+  auto other = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
+  REQUIRE(other);
+  CHECK(cube.planEntries[other->entry].kernelName == "k_win3d4");
 }
 
 TEST_CASE("column reductions: a thread per output, 256 per block while they fill the device, 64 below", "[plan]") {

@@ -736,19 +736,26 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   const Function& conv = function(r, "Conv");
   CHECK(conv.loopPlan == LoopPlan::Stencil3DWindows);
   CHECK(conv.loopPlanReason == "halo x -1..+1, y -1..+1, z -1..+1");
-  REQUIRE(entryNames(conv) == std::vector<std::string>{"Conv_win3d4", "Conv_win3d", "Conv_walk3d"});
+  REQUIRE(entryNames(conv) == std::vector<std::string>{"Conv_win3d4", "Conv_win3d4n", "Conv_win3d", "Conv_walk3d"});
   CHECK(conv.planEntries[0].blockMapping() == BlockMapping::Slabs3DWindows);
   CHECK(conv.planEntries[0].tileCols == 128);  // four outputs along k a thread
   CHECK(conv.planEntries[0].tileRows == 16);   // ... and two along j (its planes streamed)
+  CHECK(conv.planEntries[0].threads == 256);
+  // The same form in narrow tiles: 32 x 32 outputs, 8 threads along k x 16 along j.
   CHECK(conv.planEntries[1].blockMapping() == BlockMapping::Slabs3DWindows);
   CHECK(conv.planEntries[1].tileCols == 32);
-  CHECK(conv.planEntries[1].tileRows == 8);
-  CHECK(conv.planEntries[2].blockMapping() == BlockMapping::Slabs3D);
-  // The streamed entry of eight outputs a thread holds two blocks a multiprocessor (the runtime's
-  // slabs follow); the others do not say.
+  CHECK(conv.planEntries[1].tileRows == 32);
+  CHECK(conv.planEntries[1].threads == 128);
+  CHECK(conv.planEntries[2].blockMapping() == BlockMapping::Slabs3DWindows);
+  CHECK(conv.planEntries[2].tileCols == 32);
+  CHECK(conv.planEntries[2].tileRows == 8);
+  CHECK(conv.planEntries[3].blockMapping() == BlockMapping::Slabs3D);
+  // The streamed entry of eight outputs a thread holds two blocks of 256 threads a multiprocessor
+  // or four of 128 (the runtime's slabs follow); the others do not say.
   CHECK(conv.planEntries[0].blocksPerSm == 2);
-  CHECK(conv.planEntries[1].blocksPerSm == 0);
+  CHECK(conv.planEntries[1].blocksPerSm == 4);
   CHECK(conv.planEntries[2].blocksPerSm == 0);
+  CHECK(conv.planEntries[3].blocksPerSm == 0);
   CHECK(std::string(name(LoopPlan::Stencil3DWindows)) == "stencil, 2.5-D blocking, windows in registers");
   CHECK(std::string(name(LoopPlan::Stencil)) == "stencil");
 
@@ -762,6 +769,13 @@ TEST_CASE("loop plans: stencils stage a tile and its halo, in 2-D and 3-D", "[lo
   // Eight outputs a thread (4 along k x 2 along j) over the 27-point convolution's windows of
   // floats, its planes streamed into running sums: two blocks an SM (at most 128 registers a thread).
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 2) Conv_win3d4(") != std::string::npos);
+  // ... and in narrow tiles: its threads 8 along k, 16 along j; its tiles of 34 x 40 floats.
+  const std::size_t narrow = r.module->cudaSource.find("__launch_bounds__(128, 4) Conv_win3d4n(");
+  REQUIRE(narrow != std::string::npos);
+  CHECK(r.module->cudaSource.find("const int culift_k = (blockIdx.x * 8 + threadIdx.x % 8) * 4, culift_j = "
+                                  "blockIdx.y * 32 + threadIdx.x / 8 * 2;",
+                                  narrow) != std::string::npos);
+  CHECK(r.module->cudaSource.find("34 rows x 40 columns", narrow) != std::string::npos);
   // A 3-D entry without loops asks for six blocks per multiprocessor; one with window loops does not.
   CHECK(r.module->cudaSource.find("__launch_bounds__(256, 6) Heat_walk3d(") != std::string::npos);
   CHECK(r.module->cudaSource.find("culift_out[culift_i * culift_nj + culift_j] = Jacobi(") != std::string::npos);

@@ -45,12 +45,17 @@ void countPlans(LegCounts& counts, const Module& module) {
   for (const Function* k : module.kernels()) {
     counts.planned += !k->planEntries.empty();
     if (!k->planEntries.empty()) ++counts.plans[std::string(name(k->loopPlan))];
-    // The 2.5-D entries that stream their planes through shared memory (two blocks an SM where a
-    // thread takes two rows, four where it takes one; the other forms ask for three or none).
-    for (const PlanEntry& e : k->planEntries)
-      if (e.plan == LoopPlan::Stencil3DWindows && (e.blocksPerSm == 2 || e.blocksPerSm == 4))
-        ++counts.plans[e.blocksPerSm == 2 ? "stencil, planes streamed, two rows a thread"
-                                          : "stencil, planes streamed, one row a thread"];
+    // The 2.5-D entries that stream their planes through shared memory (512 threads an SM where a
+    // thread takes two rows: two blocks of 256, or four of 128 in narrow tiles; 1024 where it takes
+    // one; the other forms ask for three blocks of 256 or say nothing).
+    for (const PlanEntry& e : k->planEntries) {
+      if (e.plan != LoopPlan::Stencil3DWindows) continue;
+      const unsigned threads = e.blocksPerSm * e.threads;
+      if (threads == 512 || threads == 1024)
+        ++counts.plans[threads == 512 ? "stencil, planes streamed, two rows a thread"
+                                      : "stencil, planes streamed, one row a thread"];
+      if (threads == 512 && e.threads < 256) ++counts.plans["stencil, planes streamed, narrow tiles"];
+    }
     counts.reassociating += !k->reassociatedSums.empty();
   }
 }

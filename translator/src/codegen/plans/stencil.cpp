@@ -44,6 +44,10 @@ constexpr std::int64_t kMaxStagedBytes = 40 * 1024;  // ... and the static share
 constexpr std::int64_t kStreamAhead = 3;  // <f>_win3d4 streaming its planes: the planes copied ahead, at most,
 constexpr unsigned kStreamStages = 5;     // ... into a ring of this many tiles where they fit kMaxStagedBytes
 constexpr unsigned kStreamRows = 2;       // ... and the rows along j a thread takes where they fit its registers
+// <f>_win3d4n, the streamed entry's narrow tiles: threads along k and a block's threads (a tile of 32 x
+// 32 outputs, two rows of four a thread), for extents the 128 columns of <f>_win3d4 would leave idle.
+constexpr unsigned kNarrowLanes = 8;
+constexpr unsigned kNarrowThreads = 128;
 
 // ---- integer index expressions as polynomials ---------------------------------------------------
 // Over atoms: the thread indices, the counters of window loops and the scalar parameters no
@@ -599,6 +603,14 @@ std::int64_t windowRegisters(const Function& f, const Stencil& st, unsigned colu
 unsigned windowBlocksPerSm(const Function& f, const PlanEntry& e, const Stencil& st);
 unsigned windowRowsPerThread(const Function& f, const PlanEntry& e, const Stencil& st);
 
+// Outputs along k a thread of a windows entry takes: one in <f>_win3d (a warp's 32 columns, 256
+// threads), kWindowColumns in the others (<f>_win3d4's 128 columns, <f>_win3d4n's 32 of 128 threads).
+unsigned windowColumns(const PlanEntry& e) {
+  return e.tileCols == kTileCols && e.threads == kThreads ? 1 : kWindowColumns;
+}
+// ... and the rows of threads of its block along j.
+unsigned windowThreadRows(const PlanEntry& e) { return e.threads / (e.tileCols / windowColumns(e)); }
+
 // Windows in registers: a 3-D stencil whose reads walk windows (loops with constant bounds over
 // the offsets, a convolution's 27 points) and whose windows fit the registers. Kernels without
 // window loops (a 7-point stencil, each offset written out) keep the cache walk alone.
@@ -618,8 +630,17 @@ plans::Decision decide3DWindows(const Function& f, const KernelAnalysis&) {
                                        kTileCols * kWindowColumns, kThreads, false));
   entries.push_back(plans::makeEntry(f, "_win3d", LoopPlan::Stencil3DWindows, kWarps, kTileCols, kThreads, false));
   for (PlanEntry& e : entries) {
-    e.tileRows = kWarps * windowRowsPerThread(f, e, *st);  // the runtime's grid follows it
-    e.blocksPerSm = windowBlocksPerSm(f, e, *st);          // ... and its slabs these
+    e.tileRows = windowThreadRows(e) * windowRowsPerThread(f, e, *st);  // the runtime's grid follows it
+    e.blocksPerSm = windowBlocksPerSm(f, e, *st);                       // ... and its slabs these
+  }
+  // The streamed entry of two rows a thread again in narrow tiles (32 x 32 outputs, 128 threads),
+  // after it: the runtime takes whichever leaves fewer outputs of the (j, k) plane idle.
+  if (entries.front().tileCols == kTileCols * kWindowColumns && entries.front().blocksPerSm == 2) {
+    PlanEntry narrow = plans::makeEntry(f, "_win3d" + str(kWindowColumns) + "n", LoopPlan::Stencil3DWindows, 1,
+                                        kNarrowLanes * kWindowColumns, kNarrowThreads, false);
+    narrow.tileRows = windowThreadRows(narrow) * windowRowsPerThread(f, narrow, *st);
+    narrow.blocksPerSm = windowBlocksPerSm(f, narrow, *st);
+    if (narrow.tileRows == windowThreadRows(narrow) * kStreamRows) entries.insert(entries.begin() + 1, narrow);
   }
   entries.push_back(plans::makeEntry(f, "_walk3d", LoopPlan::Stencil3D, kWarps, kTileCols, kThreads, false));
   plans::Decision d = plans::Decision::yes(std::move(entries));
@@ -735,8 +756,10 @@ class WindowWriter : EntryWriter {
         e_(e),
         st_(st),
         halo_(haloText(st)),
-        cols_(e.tileCols / kTileCols),
-        rows_(e.tileRows / kWarps),
+        cols_(windowColumns(e)),
+        lanes_(e.tileCols / cols_),
+        threadRows_(e.threads / lanes_),
+        rows_(e.tileRows / threadRows_),
         staged_(stagedInShared()) {
     stream_ = streamPlan();  // after staged_: the stream takes the planes through shared memory
   }
@@ -755,10 +778,12 @@ class WindowWriter : EntryWriter {
     return values <= 3 * 2 * 4 + 4 * 6 + 27;
   }
 
-  // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): four where
-  // the planes are streamed (the 27-point convolution: 56 registers), three where the windows'
-  // ring is no larger than the convolution's (at most 80 registers), else not asked (0).
-  unsigned blocksPerSm() const { return stream_ ? (rows_ > 1 ? 2 : 4) : threeBlocks() ? 3 : 0; }
+  // The blocks a multiprocessor holds as the entry asks for them (__launch_bounds__): where the
+  // planes are streamed, 1024 threads of one row (four blocks of 256; the 27-point convolution's
+  // streamed entry of one row took 56 registers) or 512 of two rows (two of 256, four of the narrow
+  // tiles' 128: at most 128 registers); three where the windows' ring is no larger than the
+  // convolution's (at most 80 registers), else not asked (0).
+  unsigned blocksPerSm() const { return stream_ ? (rows_ > 1 ? 2 : 4) * kThreads / e_.threads : threeBlocks() ? 3 : 0; }
 
   void write() {
     if (rows_ != 1 && !stream_)
@@ -1363,7 +1388,7 @@ class WindowWriter : EntryWriter {
   // A block's tile of a staged array's plane: the rows of its outputs and their halo, the columns
   // from the halo's first offset to past its last, each end taken out to a 16-byte group of the
   // block's first output (a multiple of 4 columns from it), so that every group lies in one row.
-  std::int64_t tileRows(std::size_t p) const { return kWarps * rows_ + width(p, 1) - 1; }
+  std::int64_t tileRows(std::size_t p) const { return threadRows_ * rows_ + width(p, 1) - 1; }
   std::int64_t tileFirstCol(std::size_t p) const { return floor4(lo(p, 2)); }
   std::int64_t tileColumns(std::size_t p) const {
     const std::int64_t end = static_cast<std::int64_t>(e_.tileCols) + st_.arrays[p].hi[2];  // past the last column
@@ -1386,7 +1411,7 @@ class WindowWriter : EntryWriter {
   // 4-byte elements read in 16-byte groups along k, and their rings of kStages tiles within
   // kMaxStagedBytes (the analysis gives every staged array of a 3-D stencil the same halo along i).
   bool stagedInShared() const {
-    if (cols_ != kWindowColumns || e_.threads != kThreads) return false;
+    if (cols_ != kWindowColumns) return false;
     std::int64_t bytes = 0;
     for (std::size_t p = 0; p < st_.arrays.size(); ++p) {
       if (vectorType(p).empty()) return false;
@@ -1395,10 +1420,10 @@ class WindowWriter : EntryWriter {
     return bytes <= kMaxStagedBytes;
   }
 
-  // A thread's 16-byte groups of a tile: groups threadIdx.x, + 256, ... of the tile's groups in
-  // row-major order.
+  // A thread's 16-byte groups of a tile: groups threadIdx.x, + the block's threads, ... of the tile's
+  // groups in row-major order.
   std::size_t groups(std::size_t p) const { return static_cast<std::size_t>(tileElements(p) / 4); }
-  std::size_t groupsPerThread(std::size_t p) const { return (groups(p) + kThreads - 1) / kThreads; }
+  std::size_t groupsPerThread(std::size_t p) const { return (groups(p) + e_.threads - 1) / e_.threads; }
 
   // Each of the thread's groups of array p's tile: its first element in plane 0 (culift_qp<p>), and
   // its place in a tile of the ring in bytes (culift_qb<p>); then the planes whose groups of the
@@ -1421,8 +1446,8 @@ class WindowWriter : EntryWriter {
     {
       out_.say("#pragma unroll");
       CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + g + "; ++culift_g)");
-      out_.say("const int culift_q = threadIdx.x + " + str(kThreads) + " * culift_g, culift_y = culift_q / " + perRow +
-               ", culift_x = culift_q - culift_y * " + perRow + ";");
+      out_.say("const int culift_q = threadIdx.x + " + str(e_.threads) + " * culift_g, culift_y = culift_q / " +
+               perRow + ", culift_x = culift_q - culift_y * " + perRow + ";");
       out_.say("const long long culift_o = " + c + "b + " + c + "1 * (long long)culift_y + 4 * culift_x;");
       out_.say("culift_qp" + P + "[culift_g] = " + name(st_.arrays[p].array) + " + culift_o;");
       out_.say("culift_qb" + P + "[culift_g] = (culift_y * " + str(static_cast<std::size_t>(tileColumns(p))) +
@@ -1461,9 +1486,9 @@ class WindowWriter : EntryWriter {
         out_.say("#pragma unroll");
         CodeWriter::Scope each = out_.open("for (int culift_g = 0; culift_g < " + str(groupsPerThread(p)) +
                                            "; ++culift_g)");
-        if (groups(p) % kThreads != 0)
+        if (groups(p) % e_.threads != 0)
           out_.say("if (culift_g == " + str(groupsPerThread(p) - 1) +
-                   " && threadIdx.x >= " + str(groups(p) % kThreads) + ") break;");
+                   " && threadIdx.x >= " + str(groups(p) % e_.threads) + ") break;");
         out_.say(body);
       };
       CodeWriter::Scope inside = out_.open("if (culift_pl >= culift_pin" + P + "0 && culift_pl <= culift_pin" + P +
@@ -1658,8 +1683,8 @@ class WindowWriter : EntryWriter {
         lengths += (lengths.empty() ? "" : ", ") + ("long long culift_len" + str(k));
     const std::string what = fn_.name + ": stencil, 2.5-D blocking with the windows in registers (" + halo_ + "), " +
                              str(e_.tileRows) + " x " + str(e_.tileCols) +
-                             " outputs of the (j, k) plane per block of " + str(kThreads) + " threads, " + str(cols_) +
-                             " along k" + (rows_ > 1 ? " x " + str(rows_) + " along j" : std::string()) +
+                             " outputs of the (j, k) plane per block of " + str(e_.threads) + " threads, " +
+                             str(cols_) + " along k" + (rows_ > 1 ? " x " + str(rows_) + " along j" : std::string()) +
                              " per thread,";
     CodeWriter::Scope entry =
         stream_ ? signature(e_,
@@ -1683,13 +1708,13 @@ class WindowWriter : EntryWriter {
       n[a] = kCount[a];
       out_.say("const int " + n[a] + " = (int)" + params_.extent[a] + ";");
     }
-    out_.say("const int culift_k = (blockIdx.x * " + str(kTileCols) + " + threadIdx.x % " + str(kTileCols) + ") * " +
-             str(cols_) + ", culift_j = blockIdx.y * " + str(e_.tileRows) + " + threadIdx.x / " + str(kTileCols) +
+    out_.say("const int culift_k = (blockIdx.x * " + str(lanes_) + " + threadIdx.x % " + str(lanes_) + ") * " +
+             str(cols_) + ", culift_j = blockIdx.y * " + str(e_.tileRows) + " + threadIdx.x / " + str(lanes_) +
              (rows_ > 1 ? " * " + str(rows_) : std::string()) + ";  // the thread's first output along k and j");
     blockSlab(out_);
     if (staged_)
-      out_.say("const int culift_tx = threadIdx.x % " + str(kTileCols) + ", culift_ty = threadIdx.x / " +
-               str(kTileCols) + ";");
+      out_.say("const int culift_tx = threadIdx.x % " + str(lanes_) + ", culift_ty = threadIdx.x / " + str(lanes_) +
+               ";");
     CodeWriter::Scope inside = out_.open(
         staged_ ? "if (culift_z0 < culift_z1)"
                 : "if (culift_j < culift_nj && culift_k < culift_nk && culift_z0 < culift_z1)");
@@ -1775,7 +1800,9 @@ class WindowWriter : EntryWriter {
   const Stencil& st_;
   const std::string halo_;
   const unsigned cols_;               // outputs along k per thread
-  const unsigned rows_;               // ... and along j (kStreamRows where the planes are streamed, else 1)
+  const unsigned lanes_;              // threads along k (a row of the block: kTileCols, or fewer for narrow tiles)
+  const unsigned threadRows_;         // ... and the block's rows of threads along j
+  const unsigned rows_;               // outputs along j per thread (kStreamRows where the planes are streamed, else 1)
   const bool staged_;                 // the planes through shared memory
   bool speculated_ = false;           // every output runs the whole body (helper() decides)
   std::optional<StreamPlan> stream_;  // the planes streamed into running values (the constructor decides)
@@ -1793,7 +1820,7 @@ unsigned windowRowsPerThread(const Function& f, const PlanEntry& e, const Stenci
   const Module none;
   CodeWriter out(false, "", "");
   PlanEntry rows = e;
-  rows.tileRows = kWarps * kStreamRows;
+  rows.tileRows = windowThreadRows(e) * kStreamRows;
   return WindowWriter(none, f, rows, out, st).rowsFit() ? kStreamRows : 1;
 }
 
