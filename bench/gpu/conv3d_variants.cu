@@ -13,6 +13,8 @@
 // - stream<P, RJ, D>: each output's sum built as its planes arrive (plane p starts output p + 1,
 //             continues p and finishes p - 1: the source's order), three sums per output in
 //             registers and no ring of windows; 4 x RJ outputs a thread, the tiles D planes ahead;
+// - streamw<P, RJ, D, PX, NT>: stream<P, RJ, D> (PX = 32, NT = 256) with PX threads along k and NT
+//             a block: tiles of (NT / PX) RJ x 4 PX outputs (8 and 128: 32 x 32 for RJ = 2);
 // - lean<P>:  regs<P> with fewer instructions per output (no tests inside the extents, weights in
 //             registers, the plane loop unrolled by three);
 // - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
@@ -547,18 +549,6 @@ template <int D, bool R> __global__ void __launch_bounds__(256, R ? 3 : 4)
   cpWait<0>();
 }
 
-// stream<RJ, D>: each output's sum built as its planes arrive. Plane p, once in shared memory,
-// gives output plane p + 1 its first nine products (di = -1, from zero), output plane p its next
-// nine (di = 0) and output plane p - 1 its last nine (di = +1), which is the order of the source's
-// loops, so each output's operations are the per-thread entry's. A thread keeps three sums per
-// output in registers (no ring of windows): 4 outputs along k x RJ rows along j, its window of
-// plane p (RJ + 2 rows x 6 columns) read from the tile once; the block's tile of (8 RJ + 2) x 136
-// floats copied asynchronously D planes ahead into a ring of D + 2 tiles (the output's own element,
-// for a border output, read from plane p - 1's tile). Needs nk a multiple of 4.
-template <int RJ> struct StreamTile {
-  static constexpr int kRows = kPy * RJ + 2, kFloats = kRows * kPCols;
-};
-
 // a plus the nine products of one plane's weights (from w[W0]) with output (jr, q)'s window rows, in
 // the source's order.
 template <int RJ, int W0> __device__ __forceinline__ float planeTerms(const float (&w)[27],
@@ -571,96 +561,17 @@ template <int RJ, int W0> __device__ __forceinline__ float planeTerms(const floa
   return a;
 }
 
-template <int RJ, int D> __global__ void __launch_bounds__(256, RJ == 1 ? 4 : 2)
-    convStream(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk,
-               float* __restrict__ out, int per) {
-  using T = StreamTile<RJ>;
-  constexpr int S = D + 2;
-  extern __shared__ __align__(16) float ring[];
-  const int tx = threadIdx.x % kPx, ty = threadIdx.x / kPx;
-  const int k0 = blockIdx.x * kPx * 4, j0 = blockIdx.y * kPy * RJ, k = k0 + 4 * tx, jt = j0 + ty * RJ;
-  const int z0 = blockIdx.z * per, z1 = min(ni, z0 + per);
-  if (z0 >= z1) return;
-  float w[27];
-#pragma unroll
-  for (int t = 0; t < 27; ++t) w[t] = wg[t];
-  const long long plane = (long long)nj * nk;
-  const TileChunks<T::kRows> chunks(j0, k0, nj, nk);
-  const unsigned base = static_cast<unsigned>(__cvta_generic_to_shared(ring));
-  // Plane z (z0 - 1 <= z <= z1) into slot (z - z0 + 1) % S; a group committed for each plane.
-  auto copy = [&](int z) { chunks.copy(A, plane, z, z1 + 1, ni, base + 4u * T::kFloats * ((z - z0 + 1) % S)); };
-#pragma unroll
-  for (int d = 0; d < D; ++d) copy(z0 - 1 + d);
-  const bool live = k < nk, first = k == 0, last = k + 4 == nk;
-  float s[3][RJ][4];  // sums of output planes in slots (z - z0) % 3
-  // Step p: plane p readable; the sums of p + 1 started, of p continued, of p - 1 finished and stored.
-  auto step = [&](int p, auto slotConst) {
-    constexpr int t = decltype(slotConst)::value;  // (p - z0 + 3) % 3 == t
-    cpWait<D - 1>();
-    __syncthreads();
-    copy(p + D);
-    const float* tile = ring + T::kFloats * ((p - z0 + 1) % S);
-    float win[RJ + 2][6];
-#pragma unroll
-    for (int r = 0; r < RJ + 2; ++r) {
-      const float* row = tile + (ty * RJ + r) * kPCols + 4 + 4 * tx;
-      const float4 m = *reinterpret_cast<const float4*>(row);
-      win[r][0] = row[-1], win[r][1] = m.x, win[r][2] = m.y, win[r][3] = m.z, win[r][4] = m.w, win[r][5] = row[4];
-    }
-    constexpr int nx = (t + 1) % 3, cu = t, pv = (t + 2) % 3;
-    if (p + 1 < z1) {  // output p + 1: di = -1
-#pragma unroll
-      for (int jr = 0; jr < RJ; ++jr)
-#pragma unroll
-        for (int q = 0; q < 4; ++q) s[nx][jr][q] = planeTerms<RJ, 0>(w, win, jr, q, culift_zero(0.0f));
-    }
-    if (p >= z0 && p < z1) {  // output p: di = 0
-#pragma unroll
-      for (int jr = 0; jr < RJ; ++jr)
-#pragma unroll
-        for (int q = 0; q < 4; ++q) s[cu][jr][q] = planeTerms<RJ, 9>(w, win, jr, q, s[cu][jr][q]);
-    }
-    if (p > z0) {  // output p - 1: di = +1, then stored
-      const float* own = ring + T::kFloats * ((p - z0) % S);
-      const bool zEdge = p - 1 == 0 || p - 1 == ni - 1;
-#pragma unroll
-      for (int jr = 0; jr < RJ; ++jr) {
-        float v[4];
-#pragma unroll
-        for (int q = 0; q < 4; ++q) v[q] = planeTerms<RJ, 18>(w, win, jr, q, s[pv][jr][q]);
-        const int j = jt + jr;
-        if (live && j < nj) {
-          const float4 e = *reinterpret_cast<const float4*>(own + (ty * RJ + jr + 1) * kPCols + 4 + 4 * tx);
-          const bool edge = zEdge || j == 0 || j == nj - 1;
-          float4 o;
-          o.x = edge || first ? e.x : v[0];
-          o.y = edge ? e.y : v[1];
-          o.z = edge ? e.z : v[2];
-          o.w = edge || last ? e.w : v[3];
-          *reinterpret_cast<float4*>(out + (long long)(p - 1) * plane + (long long)j * nk + k) = o;
-        }
-      }
-    }
-  };
-  using C0 = std::integral_constant<int, 0>;
-  using C1 = std::integral_constant<int, 1>;
-  using C2 = std::integral_constant<int, 2>;
-  // p - z0 + 3 = 2 (mod 3) for p = z0 - 1; planes z0 - 1 .. z1, three a round.
-#pragma unroll 1
-  for (int p = z0 - 1; p <= z1; p += 3) {
-    step(p, C2{});
-    if (p + 1 > z1) break;
-    step(p + 1, C0{});
-    if (p + 2 > z1) break;
-    step(p + 2, C1{});
-  }
-  cpWait<0>();
-}
-
-// streamw<RJ, D, PX, NT>: stream<P, RJ, D> with PX threads along k (4 outputs each) and NT threads a
-// block, so the block's tile is (NT / PX) RJ rows x 4 PX columns: a tile that divides the extents
-// (32 columns: 224 = 7 x 32, and 32 rows: 288 = 9 x 32) leaves no thread idle, where the 128-column
-// tile of stream<P, RJ, D> idles a quarter of the second column of blocks at nk = 224.
+// streamw<RJ, D, PX, NT>: each output's sum built as its planes arrive. Plane p, once in shared
+// memory, gives output plane p + 1 its first nine products (di = -1, from zero), output plane p its
+// next nine (di = 0) and output plane p - 1 its last nine (di = +1), which is the order of the
+// source's loops, so each output's operations are the per-thread entry's. A thread keeps three sums
+// per output in registers (no ring of windows): 4 outputs along k x RJ rows along j, its window of
+// plane p (RJ + 2 rows x 6 columns) read from the tile once; the block's tile of (NT / PX) RJ + 2
+// rows x 4 PX + 8 columns copied asynchronously D planes ahead into a ring of D + 2 tiles (the
+// output's own element, for a border output, read from plane p - 1's tile). Needs nk a multiple of
+// 4. PX threads along k (four outputs each), NT threads a block: stream<P, RJ, D> is PX = 32 and NT
+// = 256 (16 x 128 outputs for RJ = 2), which idles a quarter of the second column of blocks at nk =
+// 224; 32 columns (224 = 7 x 32) and 32 rows (288 = 9 x 32) leave no thread idle.
 template <int RJ, int PX, int NT> struct WideTile {
   static constexpr int kPy = NT / PX, kRows = kPy * RJ + 2, kCols = PX * 4 + 8, kFloats = kRows * kCols;
   static constexpr int kChunks = kRows * kCols / 4, kPer = (kChunks + NT - 1) / NT;
@@ -847,10 +758,10 @@ int main(int argc, char** argv) {
   // stream<RJ, D>: dynamic shared memory of D + 2 tiles.
   using Stream = void (*)(const float*, const float*, int, int, int, float*, int);
   const std::tuple<const char*, Stream, int, int> streams[] = {
-      {"stream<P,1,2>", convStream<1, 2>, 1, (2 + 2) * StreamTile<1>::kFloats * 4},
-      {"stream<P,1,3>", convStream<1, 3>, 1, (3 + 2) * StreamTile<1>::kFloats * 4},
-      {"stream<P,2,2>", convStream<2, 2>, 2, (2 + 2) * StreamTile<2>::kFloats * 4},
-      {"stream<P,2,3>", convStream<2, 3>, 2, (3 + 2) * StreamTile<2>::kFloats * 4}};
+      {"stream<P,1,2>", convStreamW<1, 2, kPx, 256>, 1, (2 + 2) * WideTile<1, kPx, 256>::kFloats * 4},
+      {"stream<P,1,3>", convStreamW<1, 3, kPx, 256>, 1, (3 + 2) * WideTile<1, kPx, 256>::kFloats * 4},
+      {"stream<P,2,2>", convStreamW<2, 2, kPx, 256>, 2, (2 + 2) * WideTile<2, kPx, 256>::kFloats * 4},
+      {"stream<P,2,3>", convStreamW<2, 3, kPx, 256>, 2, (3 + 2) * WideTile<2, kPx, 256>::kFloats * 4}};
   for (const auto& [name, fn, rj, shared] : streams)
     for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
@@ -874,7 +785,6 @@ int main(int argc, char** argv) {
     int px, nt, rj, shared;
   };
   const Wide wides[] = {
-      {"streamw<P,2,2,32,256>", convStreamW<2, 2, 32, 256>, 32, 256, 2, 4 * WideTile<2, 32, 256>::kFloats * 4},
       {"streamw<P,2,2,8,128>", convStreamW<2, 2, 8, 128>, 8, 128, 2, 4 * WideTile<2, 8, 128>::kFloats * 4},
       {"streamw<P,2,2,8,256>", convStreamW<2, 2, 8, 256>, 8, 256, 2, 4 * WideTile<2, 8, 256>::kFloats * 4},
       {"streamw<P,2,2,16,256>", convStreamW<2, 2, 16, 256>, 16, 256, 2, 4 * WideTile<2, 16, 256>::kFloats * 4},
