@@ -743,6 +743,9 @@ std::vector<Extent> stencilExtents(unsigned rank) {
   if (!smallOnly()) {
     out.push_back({130, 20, 70, 1});
     out.push_back({64, 64, 64, 0});
+    // Blocks that fill the device, 16-row tiles covering j exactly where 32-row ones would not: the
+    // streamed entries' wide tiles (the launches above take their narrow tiles).
+    out.push_back({256, 48, 256, 0});
   }
   return out;
 }
@@ -781,6 +784,13 @@ TEST_CASE("every stencil entry gives the per-thread entry's bits and the CPU bac
     // 2-D: the launches of 2048 rows take 16 rows per thread, the smaller ones 2.
     const Function* fn = module->find(kernel);
     if (!smallOnly() && rank(fn->mode) == 2) CHECK(names.size() == fn->planEntries.size());
+    // 3-D: a streamed entry's narrow tiles (<f>_win3d4n) and its wide ones both run.
+    if (!smallOnly())
+      for (const PlanEntry& e : fn->planEntries)
+        if (e.kernelName == fn->name + "_win3d4n") {
+          CHECK(names.count(e.kernelName) == 1);
+          CHECK(names.count(fn->name + "_win3d4") == 1);
+        }
   }
   WARN("stencil entries run: " << entries << "; " << comparedWithCpu << " compared with the CPU backend");
   REQUIRE(entriesRun.size() == stencilSpecs().size());
