@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string>
 
 #include "culift/runtime/arguments.hpp"
@@ -104,78 +106,216 @@ bool isVar(const Expr* e, VarId v) {
   return e && e->kind == ExprKind::VarRef && e->var == v;
 }
 
-// Where every read of array parameter `array` of `fn` is at its output's own index — `a[i]` in
-// a 1-D kernel, `a[i * C + j]` (either order of the terms and factors) in a 2-D one with C a
-// scalar parameter never assigned — a part of the launch reads only its own outputs' elements
-// of it: the scalar parameter C (kNone for 1-D) whose value must be the launch's columns.
-// Nothing where some read is elsewhere, the array escapes (a call, pointer arithmetic), an
-// index parameter or C is assigned, or the kernel has references.
-std::optional<VarId> ownIndexReads(const Function& fn, VarId array) {
-  if (!fn.body || (fn.mode != IndexMode::Grid1D && fn.mode != IndexMode::Grid2D)) return std::nullopt;
-  for (const Var& v : fn.vars)
-    if (v.isReference()) return std::nullopt;
-  const VarId i = static_cast<VarId>(fn.indexParams.at(0));
-  const VarId j = fn.mode == IndexMode::Grid2D ? static_cast<VarId>(fn.indexParams.at(1)) : kNone;
-  std::optional<VarId> columns;  // C, once seen
-  bool ok = true;
-  std::size_t refs = 0, own = 0;
-  std::vector<VarId> assigned;
-  auto ownIndex = [&](const Expr* e) {
-    e = uncast(e);
-    if (fn.mode == IndexMode::Grid1D) return isVar(e, i);
-    if (!e || e->kind != ExprKind::Binary || e->binaryOp != BinaryOp::Add) return false;
-    for (int t = 0; t < 2; ++t) {
-      const Expr* product = uncast(e->operands[t].get());
-      if (!isVar(e->operands[1 - t].get(), j) || !product || product->kind != ExprKind::Binary ||
-          product->binaryOp != BinaryOp::Mul)
-        continue;
-      for (int f = 0; f < 2; ++f) {
-        const Expr* c = uncast(product->operands[1 - f].get());
-        if (!isVar(product->operands[f].get(), i) || !c || c->kind != ExprKind::VarRef || c->var >= fn.numParams ||
-            fn.vars[c->var].type.isPointer())
-          continue;
-        if (columns && *columns != c->var) return false;
-        columns = c->var;
-        return true;
-      }
-    }
-    return false;
+// The elements a part of a launch reads of an array parameter, bounded by interval arithmetic over
+// the kernel's reads of it: the part's rows [first, last) of axis 0 and the whole of the other axes
+// for the index parameters, the launch's values for scalar parameters never assigned, the bounds
+// of counted loops (`for (int k = a; k < b; ++k)`, either direction, step 1) for their counters,
+// the initializer for a local never assigned after it, both arms of a conditional. Every read of
+// the array counts, whether or not its branch runs, so the bounds may take more elements than the
+// part reads, never fewer. Nothing where a read's index is beyond these (a value loaded from
+// memory, a division, a counter assigned in its loop), the array escapes (a call, pointer
+// arithmetic), an index parameter is assigned, or the kernel has references.
+class ReadBounds {
+ public:
+  struct Interval {
+    std::int64_t lo, hi;
   };
-  visitExprs(*fn.body, [&](const Expr& e) {
-    if (e.kind == ExprKind::VarRef && e.var == array) ++refs;
-    if (e.kind == ExprKind::Subscript && isVar(e.operands[0].get(), array)) {
-      if (ownIndex(e.operands[1].get())) ++own;
-      else ok = false;
-    }
-    if ((e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::IncDec) &&
-        !e.operands.empty())
-      if (const Expr* target = uncast(e.operands[0].get()); target && target->kind == ExprKind::VarRef)
-        assigned.push_back(target->var);
-    return true;
-  });
-  if (!ok || refs == 0 || refs != own) return std::nullopt;
-  for (VarId v : assigned)
-    if (v == i || v == j || (columns && v == *columns)) return std::nullopt;
-  return fn.mode == IndexMode::Grid2D ? columns : std::optional<VarId>{kNone};
-}
 
-// Whether a part of a launch over `plan` reads only its own outputs' elements of the array
-// parameter `p` (given the launch's arguments: C must be the launch's columns).
-bool sliced(const Function& fn, const KernelParam& p, std::span<const GroupArrayArg> args,
-            const std::vector<const KernelParam*>& params, const LaunchPlan& plan) {
-  if (p.role == ParamRole::PerElementScalar) return true;
-  if (p.role != ParamRole::ReadOnlyArray || p.userParam < 0 || p.record) return false;
-  const std::optional<VarId> columns = ownIndexReads(fn, static_cast<VarId>(p.userParam));
-  if (!columns) return false;
-  if (*columns == kNone) return true;
-  for (std::size_t k = 0; k < params.size() && k < args.size(); ++k)
-    if (params[k]->userParam == static_cast<int>(*columns) && !args[k].array) {
-      const ScalarValue& v = args[k].scalar;
-      if (!isInteger(v.type)) return false;
-      return (isSigned(v.type) ? v.i : static_cast<std::int64_t>(v.u)) == plan.extent[1];
+  ReadBounds(const Function& fn, std::span<const GroupArrayArg> args, const std::vector<const KernelParam*>& params,
+             const LaunchPlan& plan)
+      : fn_(fn), args_(args), params_(params), plan_(plan) {
+    if (!fn.body) return;
+    for (const Var& v : fn.vars)
+      if (v.isReference()) return;
+    assigned_.assign(fn.vars.size(), 0);
+    inits_.assign(fn.vars.size(), nullptr);
+    loops_.assign(fn.vars.size(), nullptr);
+    visitExprs(*fn.body, [&](const Expr& e) {
+      if ((e.kind == ExprKind::Assign || e.kind == ExprKind::CompoundAssign || e.kind == ExprKind::IncDec) &&
+          !e.operands.empty())
+        if (const Expr* target = uncast(e.operands[0].get()); target && target->kind == ExprKind::VarRef)
+          ++assigned_[target->var];
+      return true;
+    });
+    collect(*fn.body);
+    for (int a : fn.indexParams)
+      if (a >= 0 && assigned_[static_cast<std::size_t>(a)] != 0) return;
+    usable_ = true;
+  }
+
+  // The least and the greatest element of `array` that rows [first, last) of the launch read
+  // (inclusive), clipped to [0, count); nothing where unbounded (or never read: nothing to copy
+  // then, as where every element is).
+  std::optional<Interval> rows(VarId array, std::int64_t first, std::int64_t last, std::size_t count) {
+    if (!usable_ || first >= last || count == 0) return std::nullopt;
+    first_ = first;
+    last_ = last;
+    bool ok = true;
+    std::size_t refs = 0, reads = 0;
+    std::optional<Interval> all;
+    visitExprs(*fn_.body, [&](const Expr& e) {
+      if (e.kind == ExprKind::VarRef && e.var == array) ++refs;
+      if (e.kind == ExprKind::Subscript && isVar(e.operands[0].get(), array)) {
+        ++reads;
+        const std::optional<Interval> at = eval(e.operands[1].get(), 0);
+        if (!at) ok = false;
+        else all = all ? Interval{std::min(all->lo, at->lo), std::max(all->hi, at->hi)} : *at;
+      }
+      return ok;
+    });
+    if (!ok || refs == 0 || refs != reads || !all) return std::nullopt;
+    const auto end = static_cast<std::int64_t>(count) - 1;
+    return Interval{std::clamp<std::int64_t>(all->lo, 0, end), std::clamp<std::int64_t>(all->hi, 0, end)};
+  }
+
+ private:
+  static constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+  static constexpr int kDepth = 32;  // initializers within initializers, at most
+
+  // Each local's initializer and each counted loop's header, once.
+  void collect(const Stmt& s) {
+    if (s.kind == StmtKind::Decl && s.expr) inits_[s.var] = s.expr.get();
+    if (s.kind == StmtKind::For && s.init) {
+      const Stmt* init = s.init.get();
+      if (init->kind == StmtKind::Block && !init->scoped && init->stmts.size() == 1) init = init->stmts[0].get();
+      if (init->kind == StmtKind::Decl && init->expr) loops_[init->var] = &s;
     }
-  return false;
-}
+    for (const Stmt* c : {s.init.get(), s.then.get(), s.otherwise.get(), s.body.get()})
+      if (c) collect(*c);
+    for (const StmtPtr& c : s.stmts) collect(*c);
+  }
+
+  static std::optional<Interval> fit(__int128 lo, __int128 hi, Scalar type) {
+    if (lo < -kLimit || hi > kLimit) return std::nullopt;
+    if (isInteger(type) && byteSize(type) < 8) {
+      const unsigned bits = 8 * byteSize(type);
+      const __int128 least = isSigned(type) ? -(__int128{1} << (bits - 1)) : 0;
+      const __int128 most = isSigned(type) ? (__int128{1} << (bits - 1)) - 1 : (__int128{1} << bits) - 1;
+      if (lo < least || hi > most) return std::nullopt;  // it would wrap (or overflow)
+    } else if (isInteger(type) && !isSigned(type) && lo < 0) {
+      return std::nullopt;
+    }
+    return Interval{static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+  }
+
+  std::optional<Interval> variable(VarId v, int depth) {
+    for (std::size_t a = 0; a < fn_.indexParams.size(); ++a)
+      if (fn_.indexParams[a] == static_cast<int>(v)) {
+        if (a == 0) return Interval{first_, last_ - 1};
+        if (a >= 3 || plan_.extent[a] <= 0) return std::nullopt;
+        return Interval{0, plan_.extent[a] - 1};
+      }
+    if (v < fn_.numParams) {
+      if (assigned_[v] != 0) return std::nullopt;
+      for (std::size_t k = 0; k < params_.size() && k < args_.size(); ++k)
+        if (params_[k]->userParam == static_cast<int>(v) && !args_[k].array) {
+          const ScalarValue& x = args_[k].scalar;
+          if (!isInteger(x.type)) return std::nullopt;
+          if (!isSigned(x.type) && x.u > static_cast<std::uint64_t>(kLimit)) return std::nullopt;
+          const std::int64_t value = isSigned(x.type) ? x.i : static_cast<std::int64_t>(x.u);
+          return Interval{value, value};
+        }
+      return std::nullopt;
+    }
+    if (const Stmt* loop = loops_[v]) return counter(*loop, v, depth);
+    if (assigned_[v] == 0 && inits_[v]) return eval(inits_[v], depth + 1);
+    return std::nullopt;
+  }
+
+  // A counted loop's counter: assigned by its increment alone (++, --, += 1, -= 1), its condition
+  // comparing it with a bound (either side).
+  std::optional<Interval> counter(const Stmt& loop, VarId v, int depth) {
+    if (assigned_[v] != 1 || !loop.cond || !loop.expr) return std::nullopt;
+    const Stmt* init = loop.init.get();
+    if (init->kind == StmtKind::Block) init = init->stmts[0].get();
+    int step = 0;
+    const Expr& inc = *loop.expr;
+    if (inc.kind == ExprKind::IncDec && isVar(inc.operands[0].get(), v))
+      step = inc.incDecOp == IncDecOp::PreInc || inc.incDecOp == IncDecOp::PostInc ? 1 : -1;
+    if (inc.kind == ExprKind::CompoundAssign && isVar(inc.operands[0].get(), v) &&
+        (inc.binaryOp == BinaryOp::Add || inc.binaryOp == BinaryOp::Sub)) {
+      const std::optional<Interval> d = eval(inc.operands[1].get(), depth + 1);
+      if (d && d->lo == 1 && d->hi == 1) step = inc.binaryOp == BinaryOp::Add ? 1 : -1;
+    }
+    const Expr* cond = uncast(loop.cond.get());
+    if (step == 0 || !cond || cond->kind != ExprKind::Binary) return std::nullopt;
+    BinaryOp op = cond->binaryOp;
+    const Expr* bound = cond->operands[1].get();
+    if (!isVar(cond->operands[0].get(), v)) {
+      if (!isVar(cond->operands[1].get(), v)) return std::nullopt;
+      bound = cond->operands[0].get();  // b > k is k < b
+      op = op == BinaryOp::Lt   ? BinaryOp::Gt
+           : op == BinaryOp::Gt ? BinaryOp::Lt
+           : op == BinaryOp::Le ? BinaryOp::Ge
+           : op == BinaryOp::Ge ? BinaryOp::Le
+                                : BinaryOp::Add;
+    }
+    const std::optional<Interval> from = eval(init->expr.get(), depth + 1), to = eval(bound, depth + 1);
+    if (!from || !to) return std::nullopt;
+    if (step > 0 && op == BinaryOp::Lt) return Interval{from->lo, std::max(from->lo, to->hi - 1)};
+    if (step > 0 && op == BinaryOp::Le) return Interval{from->lo, std::max(from->lo, to->hi)};
+    if (step < 0 && op == BinaryOp::Gt) return Interval{std::min(from->hi, to->lo + 1), from->hi};
+    if (step < 0 && op == BinaryOp::Ge) return Interval{std::min(from->hi, to->lo), from->hi};
+    return std::nullopt;
+  }
+
+  std::optional<Interval> eval(const Expr* e, int depth) {
+    if (!e || depth > kDepth) return std::nullopt;
+    const Scalar type = e->type.scalar;
+    switch (e->kind) {
+      case ExprKind::IntLiteral: {
+        const unsigned bits = 8 * byteSize(type);
+        std::int64_t v = static_cast<std::int64_t>(e->intBits);
+        if (isSigned(type) && bits < 64) v = static_cast<std::int64_t>(e->intBits << (64 - bits)) >> (64 - bits);
+        if (!isSigned(type) && e->intBits > static_cast<std::uint64_t>(kLimit)) return std::nullopt;
+        return Interval{v, v};
+      }
+      case ExprKind::VarRef: return e->type.isPointer() ? std::nullopt : variable(e->var, depth);
+      case ExprKind::Cast: {
+        if (!isInteger(type)) return std::nullopt;
+        const std::optional<Interval> x = eval(e->operands[0].get(), depth);
+        return x ? fit(x->lo, x->hi, type) : std::nullopt;
+      }
+      case ExprKind::Unary: {
+        if (!isInteger(type) || (e->unaryOp != UnaryOp::Neg && e->unaryOp != UnaryOp::Plus)) return std::nullopt;
+        const std::optional<Interval> x = eval(e->operands[0].get(), depth);
+        if (!x) return std::nullopt;
+        return e->unaryOp == UnaryOp::Plus ? fit(x->lo, x->hi, type) : fit(-__int128{x->hi}, -__int128{x->lo}, type);
+      }
+      case ExprKind::Conditional: {
+        const std::optional<Interval> a = eval(e->operands[1].get(), depth), b = eval(e->operands[2].get(), depth);
+        if (!a || !b) return std::nullopt;
+        return Interval{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+      }
+      case ExprKind::Binary: {
+        if (!isInteger(type)) return std::nullopt;
+        const std::optional<Interval> a = eval(e->operands[0].get(), depth), b = eval(e->operands[1].get(), depth);
+        if (!a || !b) return std::nullopt;
+        const __int128 al = a->lo, ah = a->hi, bl = b->lo, bh = b->hi;
+        switch (e->binaryOp) {
+          case BinaryOp::Add: return fit(al + bl, ah + bh, type);
+          case BinaryOp::Sub: return fit(al - bh, ah - bl, type);
+          case BinaryOp::Mul: {
+            const __int128 p[4] = {al * bl, al * bh, ah * bl, ah * bh};
+            return fit(*std::min_element(p, p + 4), *std::max_element(p, p + 4), type);
+          }
+          default: return std::nullopt;
+        }
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  const Function& fn_;
+  std::span<const GroupArrayArg> args_;
+  const std::vector<const KernelParam*>& params_;
+  const LaunchPlan& plan_;
+  bool usable_ = false;
+  std::vector<unsigned> assigned_;     // by variable: the expressions that assign it
+  std::vector<const Expr*> inits_;     // ... its initializer (locals)
+  std::vector<const Stmt*> loops_;     // ... the counted loop it counts
+  std::int64_t first_ = 0, last_ = 0;  // the part's rows of axis 0
+};
 
 }  // namespace
 
@@ -479,19 +619,40 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
   }
   const Function& fn = kernels[0].function();
   const GroupLaunch r = layout(fn, plan);
-  // A sharded array is replicated first (`out` excepted: only written), or where each part reads
-  // only its own outputs' elements of it (sliced: ownIndexReads, an element-wise kernel's
-  // per-element inputs), each engine gets the elements of its part it does not hold. A void
-  // kernel's written arrays start from their values before the launch.
+  // A sharded array is replicated first (`out` excepted: only written), or sliced: where the
+  // kernel's reads of a read-only array are bounded for each part (ReadBounds: its own rows, a
+  // stencil's halo, the rows of a contraction's operand), or for an element-wise kernel's
+  // per-element inputs (each part's own elements), each engine gets the elements of those bounds
+  // it does not hold. A void kernel's written arrays start from their values before the launch.
   std::vector<std::pair<std::size_t, std::vector<std::uint8_t>>> before;
+  ReadBounds bounds(fn, args, params, plan);
+  const std::int64_t rowOutputs = plan.extent[0] > 0 ? plan.elements() / plan.extent[0] : 0;
   for (std::size_t k = 0; k < args.size() && k < params.size(); ++k) {
     GroupArray* a = args[k].array;
     if (!a || params[k]->role == ParamRole::ResultArray) continue;
-    if (!a->replicated() && sliced(fn, *params[k], args, params, plan) &&
+    if (!a->replicated() && params[k]->role == ParamRole::PerElementScalar &&
         a->count_ >= static_cast<std::size_t>(plan.elements())) {
       for (const GroupLaunch::Part& part : r.parts)
         a->copyMissing(part.engine, static_cast<std::size_t>(part.first), static_cast<std::size_t>(part.last));
       continue;
+    }
+    if (!a->replicated() && !r.mirrored && rowOutputs > 0 && params[k]->role == ParamRole::ReadOnlyArray &&
+        params[k]->userParam >= 0 && !params[k]->record) {
+      std::vector<std::pair<std::size_t, ReadBounds::Interval>> reads;
+      for (const GroupLaunch::Part& part : r.parts) {
+        if (part.first == part.last) continue;
+        const std::optional<ReadBounds::Interval> b = bounds.rows(static_cast<VarId>(params[k]->userParam),
+                                                                  part.first / rowOutputs, part.last / rowOutputs,
+                                                                  a->count_);
+        if (!b) break;
+        reads.emplace_back(part.engine, *b);
+      }
+      if (reads.size() == static_cast<std::size_t>(std::count_if(r.parts.begin(), r.parts.end(),
+                                                                 [](const auto& p) { return p.first != p.last; }))) {
+        for (const auto& [engine, b] : reads)
+          a->copyMissing(engine, static_cast<std::size_t>(b.lo), static_cast<std::size_t>(b.hi) + 1);
+        continue;
+      }
     }
     a->replicate();
     if (params[k]->role == ParamRole::WritableArray && engines_.size() > 1) {

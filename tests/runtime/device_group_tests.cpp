@@ -36,6 +36,19 @@ CULIFT_KERNEL float Twice(const float* s, int i) { return 2.0f * s[i]; }
 CULIFT_KERNEL float Neighbor(const float* s, int i) { return s[i > 0 ? i - 1 : 0]; }
 CULIFT_KERNEL float Shift(const float* m, int cols, int i, int j) { return m[j + cols * i] + 1.0f; }
 CULIFT_KERNEL float Plane(const float* a, const float* b, int i, int j) { return a[i] * b[j]; }
+CULIFT_KERNEL float Gather(const float* s, const int* at, int i) { return s[at[i]]; }
+CULIFT_KERNEL float Smooth(const float* m, int rows, int cols, int i, int j) {
+  const int c = i * cols + j;
+  if (i == 0 || i == rows - 1 || j == 0 || j == cols - 1) return m[c];
+  float s = 0.0f;
+  for (int d = -1; d <= 1; ++d) s += m[c + d * cols] + m[c + d];
+  return s / 6.0f;
+}
+CULIFT_KERNEL float Window(const float* x, int cols, int w, int i) {
+  float s = 0.0f;
+  for (int k = w - 1; k >= 0; --k) s += x[(i + 1) * cols - 1 - k];
+  return s;
+}
 )";
 
 std::shared_ptr<const Module> groupModule() {
@@ -253,7 +266,7 @@ TEST_CASE("a symmetric launch's bands of the triangle start at tiles and hold eq
     }
 }
 
-TEST_CASE("a sharded array a launch reads only at its outputs' own index is sliced, not replicated", "[cpu][group]") {
+TEST_CASE("a sharded array a launch reads in bounds of its rows is sliced, not replicated", "[cpu][group]") {
   const auto module = groupModule();
   const DeviceGroup group({Engine::createCpu(), Engine::createCpu(), Engine::createCpu()});
   // 1-D: sums sharded by rows; Twice reads s[i]: each engine gets its own rows (they are already
@@ -268,14 +281,32 @@ TEST_CASE("a sharded array a launch reads only at its outputs' own index is slic
   CHECK_FALSE(sums.replicated());
   const std::vector<float> s = sums.read<float>(), t = twice.read<float>();
   for (std::size_t k = 0; k < s.size(); ++k) CHECK(t[k] == 2.0f * s[k]);
-  // A read at another output's index: replicated first.
+  // A read at another output's index (s[i > 0 ? i - 1 : 0]): the part's bounds take in the row
+  // before it (and, both arms of the conditional counted, element 0); still sharded.
   GroupArray neighbor(group, Scalar::F32, 101);
   group.launch(module, "Neighbor", LaunchPlanner::for1D(101),
                std::vector{GroupArrayArg::of(twice), GroupArrayArg::of(neighbor)});
-  CHECK(twice.replicated());
+  CHECK_FALSE(twice.replicated());
   const std::vector<float> nb = neighbor.read<float>();
+  CHECK(nb[0] == t[0]);
   for (std::size_t k = 1; k < nb.size(); ++k) CHECK(nb[k] == t[k - 1]);
-  // 2-D: m[j + cols * i] with cols the launch's columns is its own output; with other columns not.
+  // A read at an index loaded from memory (s[at[i]]) has no bounds: replicated first; `at` is read
+  // at the part's own rows, sliced.
+  std::vector<int> order(101);
+  for (int k = 0; k < 101; ++k) order[static_cast<std::size_t>(k)] = (k * 37) % 101;
+  GroupArray at(group, Scalar::I32, 101), gathered(group, Scalar::F32, 101);
+  at.write(order.data(), order.size());
+  GroupArray orderOut(group, Scalar::F32, 101);
+  group.launch(module, "Twice", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(sums), GroupArrayArg::of(orderOut)});
+  REQUIRE_FALSE(orderOut.replicated());
+  group.launch(module, "Gather", LaunchPlanner::for1D(101),
+               std::vector{GroupArrayArg::of(orderOut), GroupArrayArg::of(at), GroupArrayArg::of(gathered)});
+  CHECK(orderOut.replicated());
+  const std::vector<float> ga = gathered.read<float>();
+  for (std::size_t k = 0; k < ga.size(); ++k) CHECK(ga[k] == t[static_cast<std::size_t>(order[k])]);
+  // 2-D: m[j + cols * i] with cols the launch's columns is its own output; with other columns
+  // (9 for a launch of 8) the part's rows of 9, sliced too.
   GroupArray a(group, values<float>(13, 1.0)), b(group, values<float>(9, 3.0)), plane(group, Scalar::F32, 13 * 9);
   group.launch(module, "Plane", LaunchPlanner::for2D(13, 9),
                std::vector{GroupArrayArg::of(a), GroupArrayArg::of(b), GroupArrayArg::of(plane)});
@@ -290,10 +321,21 @@ TEST_CASE("a sharded array a launch reads only at its outputs' own index is slic
   GroupArray narrow(group, Scalar::F32, 13 * 8);
   group.launch(module, "Shift", LaunchPlanner::for2D(13, 8),
                std::vector{GroupArrayArg::of(plane), GroupArrayArg::of(9), GroupArrayArg::of(narrow)});
-  CHECK(plane.replicated());
+  CHECK_FALSE(plane.replicated());
   const std::vector<float> nr = narrow.read<float>();
   for (std::size_t r = 0; r < 13; ++r)
     for (std::size_t c = 0; c < 8; ++c) CHECK(nr[r * 8 + c] == p[r * 9 + c] + 1.0f);
+  // A loop over a row's elements (RowSum over the plane's rows of 9): the part's rows.
+  GroupArray rowSums(group, Scalar::F32, 13);
+  group.launch(module, "RowSum", LaunchPlanner::for1D(13),
+               std::vector{GroupArrayArg::of(plane), GroupArrayArg::of(9), GroupArrayArg::of(rowSums)});
+  CHECK_FALSE(plane.replicated());
+  const std::vector<float> rs = rowSums.read<float>();
+  for (std::size_t r = 0; r < 13; ++r) {
+    float want = 0.0f;
+    for (std::size_t c = 0; c < 9; ++c) want += p[r * 9 + c];
+    CHECK(rs[r] == want);
+  }
   // Element-wise: the per-element inputs are the element's own.
   GroupArray ey(group, values<float>(101, 5.0)), axpy(group, Scalar::F32, 101);
   group.launch(module, "Axpy", LaunchPlanner::for1D(101),
@@ -302,6 +344,62 @@ TEST_CASE("a sharded array a launch reads only at its outputs' own index is slic
   CHECK_FALSE(sums.replicated());
   const std::vector<float> ax = axpy.read<float>(), yv = values<float>(101, 5.0);
   for (std::size_t k = 0; k < ax.size(); ++k) CHECK(ax[k] == 0.5f * s[k] + yv[k]);
+}
+
+TEST_CASE("an iterated stencil over a group exchanges its halo rows only, one engine's bytes", "[cpu][group]") {
+  const auto module = groupModule();
+  const int rows = 61, cols = 23, steps = 5;
+  for (std::size_t engines : {2u, 3u}) {
+    INFO(engines << " engines");
+    std::vector<std::shared_ptr<Engine>> list;
+    for (std::size_t d = 0; d < engines; ++d) list.push_back(Engine::createCpu());
+    const DeviceGroup group(list), single({list[0]});
+    const std::vector<float> start = values<float>(static_cast<std::size_t>(rows) * cols, 1.0);
+    // Ping-pong between two arrays of each group; the first step's input replicated (written by
+    // the host), every later one sharded by the step before: each part takes its rows and one row
+    // on either side.
+    auto run = [&](const DeviceGroup& g) {
+      GroupArray u(g, start), v(g, Scalar::F32, start.size());
+      for (int step = 0; step < steps; ++step) {
+        GroupArray& from = step % 2 ? v : u;
+        GroupArray& to = step % 2 ? u : v;
+        g.launch(module, "Smooth", LaunchPlanner::for2D(rows, cols),
+                 std::vector{GroupArrayArg::of(from), GroupArrayArg::of(rows), GroupArrayArg::of(cols),
+                             GroupArrayArg::of(to)});
+        if (g.size() > 1) {
+          if (step > 0) CHECK_FALSE(from.replicated());
+          CHECK_FALSE(to.replicated());
+        }
+      }
+      return (steps % 2 ? v : u).read<float>();
+    };
+    const std::vector<float> split = run(group), whole = run(single);
+    CHECK(sameBytes(split, whole));
+    CHECK(split != start);
+  }
+  // A loop that counts down (k from w - 1 to 0): its counter's bounds, the part's rows.
+  const DeviceGroup group({Engine::createCpu(), Engine::createCpu()});
+  GroupArray rx(group, values<float>(40 * 6, 1.0)), once(group, Scalar::F32, 40 * 6), windows(group, Scalar::F32, 40);
+  group.launch(module, "Twice", LaunchPlanner::for1D(240), std::vector{GroupArrayArg::of(rx), GroupArrayArg::of(once)});
+  REQUIRE_FALSE(once.replicated());
+  group.launch(module, "Window", LaunchPlanner::for1D(40),
+               std::vector{GroupArrayArg::of(once), GroupArrayArg::of(6), GroupArrayArg::of(3),
+                           GroupArrayArg::of(windows)});
+  CHECK_FALSE(once.replicated());
+  const std::vector<float> o = once.read<float>(), w = windows.read<float>();
+  for (std::size_t r = 0; r < 40; ++r) CHECK(w[r] == o[r * 6 + 3] + o[r * 6 + 4] + o[r * 6 + 5]);
+  // The same count over a window wider than a row (w = 9 of rows of 6): the rows before the part's,
+  // still bounded (the first row's reads before the array clipped at its start).
+  GroupArray wide(group, Scalar::F32, 40);
+  group.launch(module, "Window", LaunchPlanner::for1D(40),
+               std::vector{GroupArrayArg::of(once), GroupArrayArg::of(6), GroupArrayArg::of(6),
+                           GroupArrayArg::of(wide)});
+  const std::vector<float> wd = wide.read<float>();
+  for (std::size_t r = 0; r < 40; ++r) {
+    float want = 0.0f;
+    for (int k = 5; k >= 0; --k) want += o[(r + 1) * 6 - 1 - static_cast<std::size_t>(k)];
+    CHECK(wd[r] == want);
+  }
 }
 
 TEST_CASE("a buffer copies from another engine's buffer, ranges checked", "[cpu][group]") {
