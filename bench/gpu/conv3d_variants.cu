@@ -14,7 +14,8 @@
 //             continues p and finishes p - 1: the source's order), three sums per output in
 //             registers and no ring of windows; 4 x RJ outputs a thread, the tiles D planes ahead;
 // - streamw<P, RJ, D, PX, NT>: stream<P, RJ, D> (PX = 32, NT = 256) with PX threads along k and NT
-//             a block: tiles of (NT / PX) RJ x 4 PX outputs (8 and 128: 32 x 32 for RJ = 2);
+//             a block: tiles of (NT / PX) RJ x 4 PX outputs (8 and 128: 32 x 32 for RJ = 2; 8 and
+//             64 with RJ = 4: 16 outputs a thread, 159-188 registers, 256 threads an SM);
 // - lean<P>:  regs<P> with fewer instructions per output (no tests inside the extents, weights in
 //             registers, the plane loop unrolled by three);
 // - smem<P>:  the block copies each plane's tile and its halo (10 x 34) into a ring of four
@@ -577,7 +578,10 @@ template <int RJ, int PX, int NT> struct WideTile {
   static constexpr int kChunks = kRows * kCols / 4, kPer = (kChunks + NT - 1) / NT;
 };
 
-template <int RJ, int D, int PX, int NT> __global__ void __launch_bounds__(NT, RJ == 1 ? 1024 / NT : 512 / NT)
+template <int RJ, int D, int PX, int NT> __global__ void __launch_bounds__(NT, (RJ == 1   ? 1024
+                                                                                : RJ == 2 ? 512
+                                                                                          : 256) /
+                                                                                   NT)
     convStreamW(const float* __restrict__ A, const float* __restrict__ wg, int ni, int nj, int nk,
                 float* __restrict__ out, int per) {
   using T = WideTile<RJ, PX, NT>;
@@ -790,7 +794,9 @@ int main(int argc, char** argv) {
       {"streamw<P,2,2,16,256>", convStreamW<2, 2, 16, 256>, 16, 256, 2, 4 * WideTile<2, 16, 256>::kFloats * 4},
       {"streamw<P,2,3,8,128>", convStreamW<2, 3, 8, 128>, 8, 128, 2, 5 * WideTile<2, 8, 128>::kFloats * 4},
       {"streamw<P,1,3,8,128>", convStreamW<1, 3, 8, 128>, 8, 128, 1, 5 * WideTile<1, 8, 128>::kFloats * 4},
-      {"streamw<P,1,2,8,256>", convStreamW<1, 2, 8, 256>, 8, 256, 1, 4 * WideTile<1, 8, 256>::kFloats * 4}};
+      {"streamw<P,1,2,8,256>", convStreamW<1, 2, 8, 256>, 8, 256, 1, 4 * WideTile<1, 8, 256>::kFloats * 4},
+      {"streamw<P,4,2,8,64>", convStreamW<4, 2, 8, 64>, 8, 64, 4, 4 * WideTile<4, 8, 64>::kFloats * 4},
+      {"streamw<P,4,3,8,64>", convStreamW<4, 3, 8, 64>, 8, 64, 4, 5 * WideTile<4, 8, 64>::kFloats * 4}};
   for (const Wide& v : wides)
     for (int per : pers) {
       CHECK(cudaMemset(out, 0xff, cells * 4));
