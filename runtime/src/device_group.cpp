@@ -110,11 +110,12 @@ bool isVar(const Expr* e, VarId v) {
 // the kernel's reads of it: the part's rows [first, last) of axis 0 and the whole of the other axes
 // for the index parameters, the launch's values for scalar parameters never assigned, the bounds
 // of counted loops (`for (int k = a; k < b; ++k)`, either direction, step 1) for their counters,
-// the initializer for a local never assigned after it, both arms of a conditional. Every read of
-// the array counts, whether or not its branch runs, so the bounds may take more elements than the
-// part reads, never fewer. Nothing where a read's index is beyond these (a value loaded from
-// memory, a division, a counter assigned in its loop), the array escapes (a call, pointer
-// arithmetic), an index parameter is assigned, or the kernel has references.
+// the initializer for a local never assigned after it, both arms of a conditional; sums,
+// differences, products, and quotients, remainders and right shifts by positive constants. Every
+// read of the array counts, whether or not its branch runs, so the bounds may take more elements
+// than the part reads, never fewer. Nothing where a read's index is beyond these (a value loaded
+// from memory, a division by a value the launch does not fix, a counter assigned in its loop), the array escapes (a
+// call, pointer arithmetic), an index parameter is assigned, or the kernel has references.
 class ReadBounds {
  public:
   struct Interval {
@@ -299,6 +300,18 @@ class ReadBounds {
             const __int128 p[4] = {al * bl, al * bh, ah * bl, ah * bh};
             return fit(*std::min_element(p, p + 4), *std::max_element(p, p + 4), type);
           }
+          // By a positive constant: the quotient rounded towards zero grows with the dividend; the
+          // remainder lies within the divisor (with the dividend's sign).
+          case BinaryOp::Div:
+            if (bl != bh || bl <= 0) return std::nullopt;
+            return fit(al / bl, ah / bl, type);
+          case BinaryOp::Rem:
+            if (bl != bh || bl <= 0) return std::nullopt;
+            return fit(al < 0 ? -(bl - 1) : 0, ah > 0 ? bl - 1 : 0, type);
+          // A right shift of a value not below zero by a constant in range: a division rounded down.
+          case BinaryOp::Shr:
+            if (bl != bh || bl < 0 || bl >= 63 || al < 0) return std::nullopt;
+            return fit(al >> static_cast<int>(bl), ah >> static_cast<int>(bl), type);
           default: return std::nullopt;
         }
       }

@@ -37,6 +37,8 @@ CULIFT_KERNEL float Neighbor(const float* s, int i) { return s[i > 0 ? i - 1 : 0
 CULIFT_KERNEL float Shift(const float* m, int cols, int i, int j) { return m[j + cols * i] + 1.0f; }
 CULIFT_KERNEL float Plane(const float* a, const float* b, int i, int j) { return a[i] * b[j]; }
 CULIFT_KERNEL float Gather(const float* s, const int* at, int i) { return s[at[i]]; }
+CULIFT_KERNEL float Halves(const float* s, int i) { return s[i / 2] + s[i >> 1] + s[(i % 3) + 10]; }
+CULIFT_KERNEL float ByStep(const float* s, int step, int i) { return s[i / step]; }
 CULIFT_KERNEL float Smooth(const float* m, int rows, int cols, int i, int j) {
   const int c = i * cols + j;
   if (i == 0 || i == rows - 1 || j == 0 || j == cols - 1) return m[c];
@@ -290,6 +292,20 @@ TEST_CASE("a sharded array a launch reads in bounds of its rows is sliced, not r
   const std::vector<float> nb = neighbor.read<float>();
   CHECK(nb[0] == t[0]);
   for (std::size_t k = 1; k < nb.size(); ++k) CHECK(nb[k] == t[k - 1]);
+  // Quotients, right shifts and remainders by constants (s[i / 2], s[i >> 1], s[i % 3 + 10]) over
+  // 202 outputs: bounded, sliced; so is a quotient by a scalar argument (its value the launch's).
+  GroupArray halves(group, Scalar::F32, 202);
+  group.launch(module, "Halves", LaunchPlanner::for1D(202),
+               std::vector{GroupArrayArg::of(twice), GroupArrayArg::of(halves)});
+  CHECK_FALSE(twice.replicated());
+  const std::vector<float> hv = halves.read<float>();
+  for (std::size_t k = 0; k < hv.size(); ++k) CHECK(hv[k] == t[k / 2] + t[k >> 1] + t[k % 3 + 10]);
+  GroupArray stepped(group, Scalar::F32, 202);
+  group.launch(module, "ByStep", LaunchPlanner::for1D(202),
+               std::vector{GroupArrayArg::of(twice), GroupArrayArg::of(2), GroupArrayArg::of(stepped)});
+  CHECK_FALSE(twice.replicated());
+  const std::vector<float> st = stepped.read<float>();
+  for (std::size_t k = 0; k < st.size(); ++k) CHECK(st[k] == t[k / 2]);
   // A read at an index loaded from memory (s[at[i]]) has no bounds: replicated first; `at` is read
   // at the part's own rows, sliced.
   std::vector<int> order(101);
