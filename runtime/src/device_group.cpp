@@ -638,7 +638,7 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
   // per-element inputs (each part's own elements), each engine gets the elements of those bounds
   // it does not hold. A void kernel's written arrays start from their values before the launch.
   std::vector<std::pair<std::size_t, std::vector<std::uint8_t>>> before;
-  ReadBounds bounds(fn, args, params, plan);
+  std::optional<ReadBounds> bounds;  // the kernel's reads walked once, for the first sharded input only
   const std::int64_t rowOutputs = plan.extent[0] > 0 ? plan.elements() / plan.extent[0] : 0;
   for (std::size_t k = 0; k < args.size() && k < params.size(); ++k) {
     GroupArray* a = args[k].array;
@@ -651,17 +651,21 @@ GroupLaunch DeviceGroup::launch(const std::shared_ptr<const Module>& module, std
     }
     if (!a->replicated() && !r.mirrored && rowOutputs > 0 && params[k]->role == ParamRole::ReadOnlyArray &&
         params[k]->userParam >= 0 && !params[k]->record) {
+      if (!bounds) bounds.emplace(fn, args, params, plan);
       std::vector<std::pair<std::size_t, ReadBounds::Interval>> reads;
+      bool bounded = true;
       for (const GroupLaunch::Part& part : r.parts) {
         if (part.first == part.last) continue;
-        const std::optional<ReadBounds::Interval> b = bounds.rows(static_cast<VarId>(params[k]->userParam),
-                                                                  part.first / rowOutputs, part.last / rowOutputs,
-                                                                  a->count_);
-        if (!b) break;
+        const std::optional<ReadBounds::Interval> b = bounds->rows(static_cast<VarId>(params[k]->userParam),
+                                                                   part.first / rowOutputs, part.last / rowOutputs,
+                                                                   a->count_);
+        if (!b) {
+          bounded = false;
+          break;
+        }
         reads.emplace_back(part.engine, *b);
       }
-      if (reads.size() == static_cast<std::size_t>(std::count_if(r.parts.begin(), r.parts.end(),
-                                                                 [](const auto& p) { return p.first != p.last; }))) {
+      if (bounded) {
         for (const auto& [engine, b] : reads)
           a->copyMissing(engine, static_cast<std::size_t>(b.lo), static_cast<std::size_t>(b.hi) + 1);
         continue;

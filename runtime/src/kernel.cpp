@@ -328,8 +328,6 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     p.block = {entry.threads, 1, 1};
     p.grid = grid->first;
     p.sharedBytes = entry.sharedBytes;
-    // Move on to a smaller tile of the same mapping while this one leaves more than a tenth of the
-    // multiprocessors without a block.
     const bool fills = grid->second * 10 >= sms * 9;
     if (chosen && sameFormOtherTile(fn.planEntries[chosen->entry], entry)) {
       // The same form in tiles of another shape (a stencil's narrow tiles): taken where it gives
@@ -340,7 +338,8 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
         chosen = PlanChoice{e, p}, chosenFills = fills, chosenBlocks = grid->second;
       continue;
     }
-    if (chosen && chosenFills) break;
+    // Move on to a smaller tile of the same mapping while this one leaves more than a tenth of the
+    // multiprocessors without a block (one that fills the device ends the search above).
     chosen = PlanChoice{e, p};
     chosenFills = fills;
     chosenBlocks = grid->second;

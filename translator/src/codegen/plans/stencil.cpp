@@ -758,7 +758,7 @@ class WindowWriter : EntryWriter {
         halo_(haloText(st)),
         cols_(windowColumns(e)),
         lanes_(e.tileCols / cols_),
-        threadRows_(e.threads / lanes_),
+        threadRows_(windowThreadRows(e)),
         rows_(e.tileRows / threadRows_),
         staged_(stagedInShared()) {
     stream_ = streamPlan();  // after staged_: the stream takes the planes through shared memory
