@@ -92,10 +92,17 @@ template std::vector<double> runOnce(rt::Engine&, DeviceBuffer<double>&, const s
 
 std::string describePlan(const rt::Kernel& k, const rt::LaunchPlan& plan, std::optional<std::int64_t> rowLength) {
   const Function& fn = k.function();
-  if (k.engine().backend() == rt::Backend::Gpu)
-    if (auto choice = rt::choosePlanEntry(fn, plan, k.engine().device(), rowLength))
+  if (k.engine().backend() == rt::Backend::Gpu) {
+    // What the latest launch of this plan ran (its choice may be a measured one), else the rules'.
+    std::optional<rt::PlanChoice> choice;
+    bool measured = false;
+    if (const std::optional<rt::EntryLaunch> ran = k.lastLaunch(); ran && ran->plan == plan)
+      choice = ran->choice, measured = ran->measured;
+    else choice = rt::choosePlanEntry(fn, plan, k.engine().device(), rowLength);
+    if (choice)
       return fn.planEntries[choice->entry].kernelName + " (" + std::string(name(fn.planEntries[choice->entry].plan)) +
-             "), " + choice->plan.toString();
+             (measured ? ", measured choice" : "") + "), " + choice->plan.toString();
+  }
   return "per-thread " + plan.toString();
 }
 

@@ -13,6 +13,7 @@
 
 #include "culift/runtime/arguments.hpp"
 #include "culift/runtime/engine.hpp"
+#include "culift/runtime/tuning.hpp"
 
 namespace culift::rt::detail {
 
@@ -99,6 +100,13 @@ class BackendImpl {
   // Whether launches of `fn` run a native host launcher (the CPU backend's, where the engine uses
   // them and the module has one for it).
   virtual bool runsHostLauncher(const Module& /*module*/, const Function& /*fn*/) const { return false; }
+
+  // Whether `stream` is capturing into a graph (where nothing may wait for it); true where the
+  // backend cannot tell.
+  virtual bool capturing(void* /*stream*/) { return false; }
+  // The table of measured entry choices (tuning.hpp); null where launches take the runtime's rules'
+  // choice unmeasured (the CPU backend, EngineOptions::tuneEntries off, $CULIFT_TUNE=0).
+  virtual TuningTable* tuning() { return nullptr; }
 
   virtual CompileCache* cache() = 0;
   virtual const std::shared_ptr<const Nvrtc>& nvrtc() const = 0;

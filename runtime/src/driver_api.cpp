@@ -81,6 +81,7 @@ std::shared_ptr<const DriverApi> DriverApi::load(std::string* whyNot) {
   lib.resolve(api->cuGraphLaunch, "cuGraphLaunch");
   lib.resolve(api->cuGraphExecDestroy, "cuGraphExecDestroy");
   lib.resolve(api->cuGraphDestroy, "cuGraphDestroy");
+  lib.resolve(api->cuStreamIsCapturing, "cuStreamIsCapturing");
   lib.resolve(api->cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   lib.resolve(api->cuLaunchKernelEx, "cuLaunchKernelEx");
   lib.resolve(api->cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer");

@@ -156,6 +156,9 @@ struct DriverApi {
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
   CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
   CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  // Whether a stream is capturing (CUstreamCaptureStatus: 0 none, 1 active, 2 invalidated):
+  // a launch that would time its entries (tuning.hpp) does not while it is.
+  CUresult (*cuStreamIsCapturing)(CUstream, int*) = nullptr;
   // Optional (CUDA 12): a tensor map for bulk tensor copies, 128 bytes (CUtensorMap), encoded as
   // cuTensorMapEncodeTiled(map, data type, rank, address, dims, strides (rank - 1, bytes), box,
   // element strides, interleave, swizzle, L2 promotion, out-of-bounds fill).

@@ -1,6 +1,7 @@
 #include "culift/runtime/engine.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "backend.hpp"
@@ -29,6 +30,14 @@ std::string_view name(CpuCode c) {
     case CpuCode::Interpreted: return "interpreter";
   }
   return "?";
+}
+
+bool tuneEntries(const EngineOptions& options) {
+  if (!options.tuneEntries) return false;
+  const char* env = std::getenv("CULIFT_TUNE");
+  if (!env) return true;
+  const std::string v = env;
+  return v != "0" && v != "off" && v != "false";
 }
 
 std::string_view name(MathMode m) {

@@ -312,6 +312,22 @@ class GpuBackend final : public BackendImpl {
     if (graph.graph) api_->cuGraphDestroy(static_cast<CUgraph>(graph.graph));
   }
 
+  bool capturing(void* stream) override {
+    if (!api_->cuStreamIsCapturing) return true;
+    makeCurrent();
+    int status = 0;
+    return api_->cuStreamIsCapturing(static_cast<CUstream>(stream), &status) != kCudaSuccess || status != 0;
+  }
+  TuningTable* tuning() override {
+    if (!tuneEntries(options_)) return nullptr;
+    std::call_once(tuningOnce_, [&] {
+      tuning_ = std::make_unique<TuningTable>(cache_.diskEnabled() ? TuningTable::fileFor(cache_.directory(), info_)
+                                                                   : std::string(),
+                                              options_.warn);
+    });
+    return tuning_.get();
+  }
+
   CompileCache* cache() override { return &cache_; }
   const std::shared_ptr<const Nvrtc>& nvrtc() const override { return nvrtc_; }
   std::vector<CompileRecord> compileRecords() const override {
@@ -422,6 +438,8 @@ class GpuBackend final : public BackendImpl {
   DeviceInfo info_;
   EngineOptions options_;
   CompileCache cache_;
+  std::once_flag tuningOnce_;
+  std::unique_ptr<TuningTable> tuning_;
   mutable std::mutex mutex_;
   std::map<const Module*, LoadedModule> modules_;
   std::map<std::pair<const Module*, std::string>, LoadedModule> entries_;  // compiled kernel by kernel

@@ -13,6 +13,9 @@
 #include "backend.hpp"
 #include "culift/ast/reassociation.hpp"
 #include "culift/runtime/error.hpp"
+#include "culift/runtime/tuning.hpp"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 namespace culift::rt {
 
@@ -75,21 +78,34 @@ constexpr std::int64_t kSlabPlanes = 4;
 // 74.9 %, as this count says.
 constexpr std::int64_t kWindowSlabPlanes = 16;
 
+// The slab lengths a Slabs3DWindows entry weighs: the slab that starts every block in one wave for
+// an entry of two blocks an SM, then 32, 16, 8 and 4 planes (ties go to the first). `measuring`: the
+// lengths a measured choice times, those and, for any entry, the slabs of one wave with as many
+// slabs a plane of blocks as fit, one fewer and two fewer.
+std::vector<std::int64_t> windowSlabLengths(const PlanEntry& entry, std::int64_t planes, std::int64_t blocksPerPlane,
+                                            std::int64_t sms, bool measuring = false) {
+  std::vector<std::int64_t> slabs = {32, 16, 8, 4};
+  const std::int64_t resident = static_cast<std::int64_t>(entry.blocksPerSm) * std::max<std::int64_t>(sms, 1);
+  if (resident < blocksPerPlane || blocksPerPlane <= 0 || planes <= 0) return slabs;
+  // An entry of two blocks an SM (the streamed convolution's eight outputs a thread) may take the
+  // slab that starts every block in one wave: on an H100 its slabs of 43 planes (grid z 6) ran at
+  // 86.5 % of a copy of the same bytes, of 8 planes at 81.3 %; the entries of four blocks an SM lost
+  // with such slabs (74 % against 80 %) and keep the four lengths.
+  const std::int64_t slabsInWave = resident / blocksPerPlane;
+  for (std::int64_t fewer = 0; fewer <= (measuring ? 2 : 0) && slabsInWave - fewer >= 1; ++fewer) {
+    if (!measuring && entry.blocksPerSm > 2) break;
+    const std::int64_t p = (planes + slabsInWave - fewer - 1) / (slabsInWave - fewer);
+    if (p > 4 && std::find(slabs.begin(), slabs.end(), p) == slabs.end()) slabs.insert(slabs.begin(), p);
+  }
+  return slabs;
+}
+
 std::int64_t windowSlabPlanes(const PlanEntry& entry, std::int64_t planes, std::int64_t blocksPerPlane,
                               std::int64_t sms) {
   if (entry.blocksPerSm == 0 || planes <= 0 || blocksPerPlane <= 0) return kWindowSlabPlanes;
   const std::int64_t resident = static_cast<std::int64_t>(entry.blocksPerSm) * std::max<std::int64_t>(sms, 1);
   std::int64_t best = kWindowSlabPlanes, bestCost = -1;
-  std::vector<std::int64_t> slabs = {32, 16, 8, 4};  // ties to the longer slab
-  // An entry of two blocks an SM (the streamed convolution's eight outputs a thread) may take the
-  // slab that starts every block in one wave: on an H100 its slabs of 43 planes (grid z 6) ran at
-  // 86.5 % of a copy of the same bytes, of 8 planes at 81.3 %; the entries of four blocks an SM lost
-  // with such slabs (74 % against 80 %) and keep the four lengths.
-  if (entry.blocksPerSm <= 2 && resident >= blocksPerPlane) {
-    const std::int64_t slabsInWave = resident / blocksPerPlane, p = (planes + slabsInWave - 1) / slabsInWave;
-    if (p > 4) slabs.insert(slabs.begin(), p);
-  }
-  for (std::int64_t p : slabs) {
+  for (std::int64_t p : windowSlabLengths(entry, planes, blocksPerPlane, sms)) {  // ties to the longer slab
     const std::int64_t blocks = blocksPerPlane * ((planes + p - 1) / p);
     const std::int64_t cost = (blocks + resident - 1) / resident * (std::min(p, planes) + 2);
     if (bestCost < 0 || cost < bestCost) best = p, bestCost = cost;
@@ -103,9 +119,10 @@ constexpr std::int64_t kColumnsAcrossPerSm = 64;
 // The grid of `entry` for a launch over `plan`'s extents (rows x cols outputs: the first two), from
 // how its blocks map to outputs (never from its plan), with the number of blocks it starts; nothing
 // when the device cannot take it.
+// `slab`, where positive, is a Slabs3DWindows entry's slab length in place of windowSlabPlanes'.
 std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, const LaunchPlan& plan,
-                                                       const DeviceInfo& device,
-                                                       std::optional<std::int64_t> rowLength) {
+                                                       const DeviceInfo& device, std::optional<std::int64_t> rowLength,
+                                                       std::int64_t slab = 0) {
   const GridLimits& limits = device.limits;
   auto blocksAlong = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile; };
   auto atLeastOne = [](std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(n, 1)); };
@@ -153,9 +170,9 @@ std::optional<std::pair<Dim3, std::int64_t>> entryGrid(const PlanEntry& entry, c
       if (plan.rank != 3) return std::nullopt;
       const std::int64_t bx = blocksAlong(plan.extent[2], entry.tileCols),
                          by = blocksAlong(plan.extent[1], entry.tileRows);
-      const std::int64_t planes = entry.blockMapping() == BlockMapping::Slabs3DWindows
-                                      ? windowSlabPlanes(entry, plan.extent[0], bx * by, device.multiprocessors)
-                                      : kSlabPlanes;
+      const std::int64_t planes = entry.blockMapping() != BlockMapping::Slabs3DWindows ? kSlabPlanes
+                                  : slab > 0                                           ? slab
+                                             : windowSlabPlanes(entry, plan.extent[0], bx * by, device.multiprocessors);
       const std::int64_t bz = std::min<std::int64_t>(blocksAlong(plan.extent[0], planes), limits.maxGrid[2]);
       if (bx > limits.maxGrid[0] || by > limits.maxGrid[1]) return std::nullopt;
       return std::pair{Dim3{atLeastOne(bx), atLeastOne(by), atLeastOne(bz)}, bx * by * bz};
@@ -257,11 +274,42 @@ bool sameFormOtherTile(const PlanEntry& a, const PlanEntry& b) {
          a.threads * a.blocksPerSm == b.threads * b.blocksPerSm;
 }
 
-// The outputs of the (j, k) plane a Slabs3DWindows entry's blocks cover, those past the extents
-// included (their threads idle).
-std::int64_t coveredPlane(const PlanEntry& e, const LaunchPlan& plan) {
-  auto covered = [](std::int64_t n, unsigned tile) { return (n + tile - 1) / tile * tile; };
-  return covered(plan.extent[1], e.tileRows) * covered(plan.extent[2], e.tileCols);
+// Whether the device can run `entry` over rows x cols outputs: its indices, threads and shared
+// memory within the device's limits, warpgroup entries on sm_90 only.
+bool deviceTakes(const PlanEntry& entry, std::int64_t rows, std::int64_t cols, const DeviceInfo& device) {
+  constexpr std::int64_t kMax = INT32_MAX;
+  const GridLimits& limits = device.limits;
+  if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) return false;
+  if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) return false;
+  if (entry.sharedBytes > limits.maxSharedPerBlock) return false;  // more shared memory than the device gives
+  return !onWarpgroups(entry) || device.arch() == 90;              // wgmma is sm_90a's
+}
+
+// Whether every entry of plan `p` computes each output by the per-thread entry's operations in its
+// order (under strict math, its bits), so that a launch may take any of them.
+bool exactEntries(LoopPlan p) {
+  switch (p) {
+    case LoopPlan::ColumnReduction:
+    case LoopPlan::HoistedColumnReduction:
+    case LoopPlan::ExtremumRowReduction:
+    case LoopPlan::RowReduction:
+    case LoopPlan::SymmetricTiledContraction:
+    case LoopPlan::TiledContraction:
+    case LoopPlan::BatchedTiledContraction:
+    case LoopPlan::Convolution:
+    case LoopPlan::Stencil:
+    case LoopPlan::Stencil3DWindows:
+    case LoopPlan::Stencil3D:
+    case LoopPlan::Scan: return true;
+    // Per thread: no entry. Reassociating rows: the order is the entries' own but which of them
+    // runs decides the CPU backend's order too. Tensor cores: each entry's units add in their order.
+    case LoopPlan::PerThread:
+    case LoopPlan::SplitRowReduction:
+    case LoopPlan::ReassociatingRowReduction:
+    case LoopPlan::TensorCoreContraction:
+    case LoopPlan::BatchedTensorCoreContraction: return false;
+  }
+  return false;
 }
 
 }  // namespace
@@ -300,10 +348,8 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
   for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
     const PlanEntry& entry = fn.planEntries[e];
     // Entries come fastest first and the tiles of each mapping largest first: once an entry fits,
-    // only the smaller tiles of its mapping remain to consider (and, once it fills the device, the
-    // same form in tiles of another shape).
-    if (chosen && fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping()) break;
-    if (chosen && chosenFills && !sameFormOtherTile(fn.planEntries[chosen->entry], entry)) continue;
+    // only the smaller tiles of its mapping remain to consider, and once it fills the device none.
+    if (chosen && (chosenFills || fn.planEntries[chosen->entry].blockMapping() != entry.blockMapping())) break;
     std::optional<std::pair<Dim3, std::int64_t>> band;
     if (plan.partTriangle) {
       // A band of the triangle: its tile rows' tiles on and below the diagonal, a block each.
@@ -318,10 +364,7 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
       if (!plan.whole() && !takesParts(entry.blockMapping())) continue;
       if (entry.squareOnly && rows != cols) continue;
     }
-    if (rows > kMax - entry.tileRows || cols > kMax - entry.tileCols) continue;
-    if (entry.threads > limits.maxThreadsPerBlock || entry.threads > limits.maxBlock[0]) continue;
-    if (entry.sharedBytes > limits.maxSharedPerBlock) continue;  // more shared memory than the device gives
-    if (onWarpgroups(entry) && device.arch() != 90) continue;    // wgmma is sm_90a's
+    if (!deviceTakes(entry, rows, cols, device)) continue;
     const std::optional<std::pair<Dim3, std::int64_t>> grid = band ? band : entryGrid(entry, sized, device, rowLength);
     if (!grid) continue;
     LaunchPlan p = plan;
@@ -331,10 +374,11 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     const bool fills = grid->second * 10 >= sms * 9;
     if (chosen && sameFormOtherTile(fn.planEntries[chosen->entry], entry)) {
       // The same form in tiles of another shape (a stencil's narrow tiles): taken where it gives
-      // more blocks to a device the chosen one leaves short, or where both fill it and its tiles
-      // leave fewer outputs of the (j, k) plane idle.
-      if (chosenFills ? fills && coveredPlane(entry, sized) < coveredPlane(fn.planEntries[chosen->entry], sized)
-                      : grid->second > chosenBlocks)
+      // more blocks to a device the chosen one leaves short. Where both fill it the first stays:
+      // measured on an H100 for the 27-point convolution 256 x 288 x 224, the wide tiles in one
+      // wave of slabs ran 0.0605 ms, the narrow ones (whose tiles leave 32 of 256 columns idle the
+      // wide tiles do not) 0.0634-0.0659 in every slab length.
+      if (!chosenFills && grid->second > chosenBlocks)
         chosen = PlanChoice{e, p}, chosenFills = fills, chosenBlocks = grid->second;
       continue;
     }
@@ -345,6 +389,42 @@ std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& 
     chosenBlocks = grid->second;
   }
   return chosen;
+}
+
+std::vector<PlanChoice> planCandidates(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
+                                       std::optional<std::int64_t> rowLength) {
+  std::vector<PlanChoice> out;
+  const std::optional<PlanChoice> first = choosePlanEntry(fn, plan, device, rowLength);
+  if (!first) return out;
+  out.push_back(*first);
+  const PlanEntry& chosen = fn.planEntries[first->entry];
+  if (!plan.whole() || plan.partTriangle || !exactEntries(chosen.plan)) return out;
+  const std::int64_t rows = plan.extent[0], cols = plan.rank >= 2 ? plan.extent[1] : 1;
+  for (std::size_t e = 0; e < fn.planEntries.size(); ++e) {
+    const PlanEntry& entry = fn.planEntries[e];
+    if (entry.blockMapping() != chosen.blockMapping() || !exactEntries(entry.plan)) continue;
+    if ((entry.squareOnly && rows != cols) || !deviceTakes(entry, rows, cols, device)) continue;
+    std::vector<std::int64_t> slabs = {0};  // 0: the grid entryGrid computes
+    if (entry.blockMapping() == BlockMapping::Slabs3DWindows && entry.blocksPerSm > 0) {
+      const std::int64_t perPlane = ((plan.extent[2] + entry.tileCols - 1) / entry.tileCols) *
+                                    ((plan.extent[1] + entry.tileRows - 1) / entry.tileRows);
+      for (std::int64_t p : windowSlabLengths(entry, plan.extent[0], perPlane, device.multiprocessors, true))
+        slabs.push_back(p);
+    }
+    for (std::int64_t slab : slabs) {
+      const std::optional<std::pair<Dim3, std::int64_t>> grid = entryGrid(entry, plan, device, rowLength, slab);
+      if (!grid) continue;
+      PlanChoice c{e, plan};
+      c.plan.block = {entry.threads, 1, 1};
+      c.plan.grid = grid->first;
+      c.plan.sharedBytes = entry.sharedBytes;
+      const bool seen = std::any_of(out.begin(), out.end(), [&](const PlanChoice& o) {
+        return o.entry == c.entry && o.plan.grid == c.plan.grid;
+      });
+      if (!seen) out.push_back(c);
+    }
+  }
+  return out;
 }
 
 struct Kernel::Entries {
@@ -396,6 +476,33 @@ struct Kernel::Entries {
   };
   std::mutex scratchMutex;
   std::map<void*, Scratch> scratch;
+
+  void remember(const LaunchPlan& plan, const std::optional<PlanChoice>& choice, bool measured) {
+    std::lock_guard lock(lastMutex);
+    last = EntryLaunch{plan, choice, measured};
+  }
+  // The decision of the latest launch that measured or had nothing to measure, for its plan and
+  // integer arguments.
+  bool recall(const LaunchPlan& plan, const std::vector<std::int64_t>& integers, std::optional<PlanChoice>* choice,
+              bool* measured) {
+    std::lock_guard lock(lastMutex);
+    if (!decision || decision->plan != plan || decidedIntegers != integers) return false;
+    *choice = decision->choice;
+    *measured = decision->measured;
+    return true;
+  }
+  void decided(const LaunchPlan& plan, std::vector<std::int64_t> integers, const std::optional<PlanChoice>& choice,
+               bool measured) {
+    std::lock_guard lock(lastMutex);
+    decision = EntryLaunch{plan, choice, measured};
+    decidedIntegers = std::move(integers);
+  }
+  std::mutex lastMutex;
+  std::optional<EntryLaunch> last, decision;
+  std::vector<std::int64_t> decidedIntegers;
+  // The module's source digest, for the keys of the table of measured choices (found once).
+  std::once_flag digestOnce;
+  std::string digest;
 };
 
 Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function,
@@ -412,6 +519,183 @@ void* Kernel::entry(std::size_t slot, const std::string& name, const std::string
   void* h = detail::backendOf(*engine_).function(module_, *function_, name, unit);
   cached.store(h, std::memory_order_release);
   return h;
+}
+
+void Kernel::launchEntry(const PlanChoice& choice, const LaunchPlan& plan, std::vector<ResolvedArg> resolved,
+                         void* stream) const {
+  detail::BackendImpl& backend = detail::backendOf(*engine_);
+  const PlanEntry& e = function_->planEntries.at(choice.entry);
+  void* h = entry(1 + choice.entry, e.kernelName);
+  // The entry's parameters after the kernel's: the first row (culift_first; a part's rows end
+  // where axis 0's extent says), then a split-row entry's scratch (culift/ast/reassociation.hpp).
+  ResolvedArg first;
+  first.value = ScalarValue::of(static_cast<long long>(0));
+  if (!plan.whole()) {
+    const auto [from, to] = *partRows(plan);
+    first.value = ScalarValue::of(static_cast<long long>(from));
+    for (ResolvedArg& a : resolved)
+      if (a.param && a.param->role == ParamRole::Extent && a.param->axis == 0)
+        a.value = ScalarValue::of(static_cast<long long>(to));
+  }
+  resolved.push_back(first);
+  if (e.blockMapping() == BlockMapping::Slabs3DWindows) {
+    // The element count of every array, in the kernel's parameter order: bounds of the halo's loads.
+    const std::size_t params = resolved.size() - 1;
+    for (std::size_t k = 0; k < params; ++k) {
+      if (!resolved[k].isBuffer) continue;
+      ResolvedArg count;
+      count.value = ScalarValue::of(static_cast<long long>(resolved[k].buffer.count));
+      resolved.push_back(count);
+    }
+  }
+  // An entry's bulk tensor copies: a tensor map per operand (zeros where the matrix allows none,
+  // which the entry then copies without), then the mask of the maps that hold.
+  struct alignas(64) TensorMap {
+    std::uint64_t bits[16] = {};
+  };
+  std::array<TensorMap, kMaxTensorMaps> maps{};
+  if (!e.tensorMaps.empty()) {
+    if (e.tensorMaps.size() > maps.size())
+      throw ArgumentError(name() + ": entry " + e.kernelName + " takes " + std::to_string(e.tensorMaps.size()) +
+                          " tensor maps; the runtime passes " + std::to_string(maps.size()) + " at most");
+    const std::size_t params = resolved.size() - 1;
+    int mask = 0;
+    for (std::size_t m = 0; m < e.tensorMaps.size(); ++m) {
+      if (tensorMapOf(e.tensorMaps[m], std::span(resolved).first(params), backend, &maps[m])) mask |= 1 << m;
+      ResolvedArg map;
+      map.bytes = &maps[m];
+      resolved.push_back(map);
+    }
+    ResolvedArg held;
+    held.value = ScalarValue::of(mask);
+    resolved.push_back(held);
+  }
+  if (e.blockMapping() == BlockMapping::SplitRows) {
+    const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
+    ResolvedArg scratch;
+    scratch.isBuffer = true;
+    scratch.buffer.address = entries_->scratchFor(stream, static_cast<std::size_t>(
+                                                              splitScratchBytes(choice.plan.extent[0], sums)));
+    resolved.push_back(scratch);
+  }
+  backend.launch(*function_, h, choice.plan, resolved, stream);
+  // The blocks the entry left: its edge kernel, over the same grid (disjoint outputs).
+  if (e.edgeKernel)
+    backend.launch(*function_, entry(1 + function_->planEntries.size() + choice.entry, edgeKernelName(e), e.kernelName),
+                   choice.plan, resolved, stream, true);
+}
+
+namespace {
+
+// Launches timed per candidate after one untimed (which loads its code), and the time past which a
+// candidate's launch is not repeated nor the others tried: the runtime's choice stands.
+constexpr int kTimedLaunches = 3;
+constexpr double kLongestMeasuredMs = 50;
+constexpr double kMeasuringBudgetMs = 250;
+
+// Whether a launch's candidates can be timed on its own arguments: its results redirected to
+// scratch, no other array written (a kernel writing its arguments would see them written again).
+bool measurable(const std::vector<ResolvedArg>& resolved) {
+  bool results = false;
+  for (const ResolvedArg& a : resolved) {
+    if (!a.isBuffer || !a.param) continue;
+    if (a.param->role == ParamRole::WritableArray) return false;
+    results |= a.param->role == ParamRole::ResultArray;
+  }
+  return results;
+}
+
+// A launch's integer scalar arguments, in order (unsigned ones as their bits).
+std::vector<std::int64_t> integerArguments(std::span<const ResolvedArg> resolved) {
+  std::vector<std::int64_t> out;
+  for (const ResolvedArg& a : resolved)
+    if (!a.isBuffer && a.param && a.param->role == ParamRole::Scalar && isInteger(a.value.type))
+      out.push_back(isSigned(a.value.type) ? a.value.i : static_cast<std::int64_t>(a.value.u));
+  return out;
+}
+
+std::string choiceLabel(const Function& fn, const PlanChoice& c) {
+  return fn.planEntries[c.entry].kernelName + " grid (" + std::to_string(c.plan.grid.x) + ", " +
+         std::to_string(c.plan.grid.y) + ", " + std::to_string(c.plan.grid.z) + ")";
+}
+
+}  // namespace
+
+PlanChoice Kernel::tunedChoice(std::span<const PlanChoice> candidates, const LaunchPlan& plan,
+                               const std::vector<ResolvedArg>& resolved, void* stream, bool* measured) const {
+  detail::BackendImpl& backend = detail::backendOf(*engine_);
+  TuningTable& table = *backend.tuning();
+  // The key: the kernel (its name and module source), the engine's math, the launch's extents and
+  // its integer arguments (trip counts, strides); not its floating-point ones.
+  std::call_once(entries_->digestOnce,
+                 [&] { entries_->digest = llvm::utohexstr(llvm::xxHash64(module_->cudaSource), /*LowerCase=*/true); });
+  std::string key = function_->name + "@" + entries_->digest + " " + std::string(rt::name(engine_->options().math)) +
+                    " ";
+  for (unsigned a = 0; a < plan.rank; ++a) key += (a ? "x" : "") + std::to_string(plan.extent[a]);
+  for (std::int64_t v : integerArguments(resolved)) key += " " + std::to_string(v);
+  if (std::optional<TunedChoice> t = table.find(key)) {
+    for (const PlanChoice& c : candidates)
+      if (function_->planEntries[c.entry].kernelName == t->entry && c.plan.grid == t->grid) {
+        *measured = true;
+        return c;
+      }
+    // Not among this launch's candidates (another build of the module): timed again.
+  }
+  if (!measurable(resolved) || backend.capturing(stream)) return candidates[0];
+
+  // The results to scratch, the candidates timed on the launch's stream (after its earlier work).
+  std::vector<ResolvedArg> args = resolved;
+  struct Held {
+    detail::BackendImpl& backend;
+    void* stream;
+    std::vector<std::uint64_t> buffers;
+    void* events[2] = {nullptr, nullptr};
+    ~Held() {
+      try {
+        backend.synchronize(stream);
+      } catch (...) {  // a failed launch's error is reported where it is synchronized
+      }
+      for (std::uint64_t b : buffers) backend.release(b);
+      for (void* e : events)
+        if (e) backend.destroyEvent(e);
+    }
+  } held{backend, stream, {}, {}};
+  for (ResolvedArg& a : args) {
+    if (!a.isBuffer || !a.param || a.param->role != ParamRole::ResultArray) continue;
+    const std::size_t element = a.buffer.recordSize ? a.buffer.recordSize : byteSize(a.buffer.element);
+    a.buffer.address = backend.allocate(std::max<std::size_t>(a.buffer.count * element, 1));
+    held.buffers.push_back(a.buffer.address);
+  }
+  held.events[0] = backend.createEvent();
+  held.events[1] = backend.createEvent();
+  std::vector<double> ms(candidates.size(), 0.0);
+  double spent = 0;
+  for (std::size_t c = 0; c < candidates.size() && spent < kMeasuringBudgetMs; ++c) {
+    launchEntry(candidates[c], plan, args, stream);
+    for (int r = 0; r < kTimedLaunches; ++r) {
+      backend.recordEvent(held.events[0], stream);
+      launchEntry(candidates[c], plan, args, stream);
+      backend.recordEvent(held.events[1], stream);
+      const double t = backend.elapsedMs(held.events[0], held.events[1]);
+      ms[c] = r == 0 ? t : std::min(ms[c], t);
+      spent += (r == 0 ? 2 : 1) * t;
+      if (t > kLongestMeasuredMs) break;
+    }
+    if (c == 0 && ms[0] > kLongestMeasuredMs) break;
+  }
+  const std::size_t pick = fastestCandidate(ms);
+  TunedChoice t{function_->planEntries[candidates[pick].entry].kernelName, candidates[pick].plan.grid, {}};
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (ms[c] > 0) t.times.push_back({choiceLabel(*function_, candidates[c]), ms[c]});
+  table.store(key, std::move(t));
+  *measured = true;
+  return candidates[pick];
+}
+
+std::optional<EntryLaunch> Kernel::lastLaunch() const {
+  if (!entries_) return std::nullopt;
+  std::lock_guard lock(entries_->lastMutex);
+  return entries_->last;
 }
 
 void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const {
@@ -432,70 +716,27 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     return;
   }
   if (!plan.whole() && plan.partFirst == plan.partEnd()) return;  // an empty part
+  if (function_->planEntries.empty()) entries_->remember(plan, std::nullopt, false);
   if (!function_->planEntries.empty()) {
-    if (std::optional<PlanChoice> choice = choosePlanEntry(*function_, plan, engine_->device(),
-                                                           argumentOf(entries_->rowLengthParam, resolved))) {
-      const PlanEntry& e = function_->planEntries.at(choice->entry);
-      void* h = entry(1 + choice->entry, e.kernelName);
-      // The entry's parameters after the kernel's: the first row (culift_first; a part's rows end
-      // where axis 0's extent says), then a split-row entry's scratch (culift/ast/reassociation.hpp).
-      ResolvedArg first;
-      first.value = ScalarValue::of(static_cast<long long>(0));
-      if (!plan.whole()) {
-        const auto [from, to] = *partRows(plan);
-        first.value = ScalarValue::of(static_cast<long long>(from));
-        for (ResolvedArg& a : resolved)
-          if (a.param && a.param->role == ParamRole::Extent && a.param->axis == 0)
-            a.value = ScalarValue::of(static_cast<long long>(to));
+    const std::optional<std::int64_t> rowLength = argumentOf(entries_->rowLengthParam, resolved);
+    std::optional<PlanChoice> choice;
+    bool measured = false;
+    if (backend.tuning()) {
+      // The launch before with the same plan and integer arguments decided already (no key, no
+      // table: a launch's host time stays the runtime's rules').
+      std::vector<std::int64_t> integers = integerArguments(resolved);
+      if (!entries_->recall(plan, integers, &choice, &measured)) {
+        const std::vector<PlanChoice> candidates = planCandidates(*function_, plan, engine_->device(), rowLength);
+        if (!candidates.empty()) choice = candidates[0];
+        if (candidates.size() > 1) choice = tunedChoice(candidates, plan, resolved, target.stream, &measured);
+        if (candidates.size() <= 1 || measured) entries_->decided(plan, std::move(integers), choice, measured);
       }
-      resolved.push_back(first);
-      if (e.blockMapping() == BlockMapping::Slabs3DWindows) {
-        // The element count of every array, in the kernel's parameter order: bounds of the halo's loads.
-        const std::size_t params = resolved.size() - 1;
-        for (std::size_t k = 0; k < params; ++k) {
-          if (!resolved[k].isBuffer) continue;
-          ResolvedArg count;
-          count.value = ScalarValue::of(static_cast<long long>(resolved[k].buffer.count));
-          resolved.push_back(count);
-        }
-      }
-      // An entry's bulk tensor copies: a tensor map per operand (zeros where the matrix allows none,
-      // which the entry then copies without), then the mask of the maps that hold.
-      struct alignas(64) TensorMap {
-        std::uint64_t bits[16] = {};
-      };
-      std::array<TensorMap, kMaxTensorMaps> maps{};
-      if (!e.tensorMaps.empty()) {
-        if (e.tensorMaps.size() > maps.size())
-          throw ArgumentError(name() + ": entry " + e.kernelName + " takes " + std::to_string(e.tensorMaps.size()) +
-                              " tensor maps; the runtime passes " + std::to_string(maps.size()) + " at most");
-        const std::size_t params = resolved.size() - 1;
-        int mask = 0;
-        for (std::size_t m = 0; m < e.tensorMaps.size(); ++m) {
-          if (tensorMapOf(e.tensorMaps[m], std::span(resolved).first(params), backend, &maps[m])) mask |= 1 << m;
-          ResolvedArg map;
-          map.bytes = &maps[m];
-          resolved.push_back(map);
-        }
-        ResolvedArg held;
-        held.value = ScalarValue::of(mask);
-        resolved.push_back(held);
-      }
-      if (e.blockMapping() == BlockMapping::SplitRows) {
-        const auto sums = static_cast<std::int64_t>(function_->reassociatedSums.size());
-        ResolvedArg scratch;
-        scratch.isBuffer = true;
-        scratch.buffer.address = entries_->scratchFor(target.stream,
-                                                      static_cast<std::size_t>(
-                                                          splitScratchBytes(choice->plan.extent[0], sums)));
-        resolved.push_back(scratch);
-      }
-      backend.launch(*function_, h, choice->plan, resolved, target.stream);
-      // The blocks the entry left: its edge kernel, over the same grid (disjoint outputs).
-      if (e.edgeKernel)
-        backend.launch(*function_,
-                       entry(1 + function_->planEntries.size() + choice->entry, edgeKernelName(e), e.kernelName),
-                       choice->plan, resolved, target.stream, true);
+    } else {
+      choice = choosePlanEntry(*function_, plan, engine_->device(), rowLength);
+    }
+    entries_->remember(plan, choice, measured);
+    if (choice) {
+      launchEntry(*choice, plan, std::move(resolved), target.stream);
       return;
     }
   }

@@ -21,8 +21,10 @@
 #include <vector>
 
 #include "culift/ast/reassociation.hpp"
+#include "culift/runtime/tuning.hpp"
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
+#include "temp_files.hpp"
 #include "tensor_core_bound.hpp"
 
 using namespace culift;
@@ -231,7 +233,7 @@ using Fill = std::function<std::vector<std::byte>(Scalar element, std::size_t co
 
 std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module>& module, const Function& fn,
                               const std::vector<ArgSpec>& spec, const LaunchPlan& plan, std::size_t offset,
-                              const Fill& fill = {}) {
+                              const Fill& fill = {}, std::optional<EntryLaunch>* ran = nullptr) {
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<LaunchArg> args;
   std::vector<std::pair<Buffer*, std::size_t>> written;
@@ -262,8 +264,10 @@ std::vector<std::byte> launch(Engine& engine, const std::shared_ptr<const Module
         LaunchArg::of(BufferRef{&engine, b->address() + offset * byteSize(a.element), a.element, a.count, !out}));
     if (out) written.emplace_back(b.get(), a.count);
   }
-  engine.kernel(module, fn.name).launchArgs(engine, plan, args);
+  const Kernel kernel = engine.kernel(module, fn.name);
+  kernel.launchArgs(engine, plan, args);
   engine.synchronize();
+  if (ran) *ran = kernel.lastLaunch();
   std::vector<std::byte> result;
   for (auto& [buffer, count] : written) {
     std::vector<std::byte> bytes(buffer->bytes());
@@ -1525,4 +1529,112 @@ TEST_CASE("batched tensor-core entries stay within the contract's bound of the e
     CHECK(differ > 0);
   }
   REQUIRE(entriesRun.size() == fn->planEntries.size());
+}
+
+TEST_CASE("measured entry choices give the rules' bits, are kept on disk and read back", "[gpu][tuning]") {
+  if (!rttest::gpuOrSkip()) return;
+  culift::test::TempDir cache("culift-tuning-gpu");
+  const char* before = std::getenv("CULIFT_TUNE");
+  const std::string saved = before ? before : "";
+  ::setenv("CULIFT_TUNE", "1", 1);
+  EngineOptions options;
+  options.math = MathMode::Strict;
+  options.cacheDir = cache.path();
+  std::shared_ptr<Engine> tuned = Engine::tryCreate(options);
+  REQUIRE(tuned);
+  const std::string table = TuningTable::fileFor(cache.path(), tuned->device());
+  options.tuneEntries = false;
+  std::shared_ptr<Engine> rules = Engine::tryCreate(options);
+  REQUIRE(rules);
+  struct Case {
+    const char* data;
+    const char* kernel;
+    std::int64_t ni, nj, nk;
+    std::vector<ArgSpec> args;
+  };
+  const std::vector<Case> cases = {
+      // A tiled contraction at a shape where both tiles fill the device, partial tiles and a k of 300.
+      {"loop_plan_kernels.hpp",
+       "Gemm",
+       1000,
+       1100,
+       300,
+       {array(Scalar::F32, 1000 * 300), array(Scalar::F32, 300 * 1100), array(Scalar::F32, 1000 * 1100), scalar(1.5f),
+        scalar(-0.5f), scalar(300), scalar(1100)}},
+      // The 27-point convolution: wide and narrow tiles, slabs of every length, partial tiles.
+      {"stencil_kernels.hpp",
+       "Conv",
+       70,
+       100,
+       230,
+       {array(Scalar::F32, 70 * 100 * 230), array(Scalar::F32, 27), scalar(70), scalar(100), scalar(230)}},
+  };
+  std::size_t stored = 0;
+  for (const Case& c : cases) {
+    INFO(c.kernel << " " << c.ni << " x " << c.nj << " x " << c.nk);
+    const std::shared_ptr<const Module> module = translatedData(c.data);
+    const Function* fn = module->find(c.kernel);
+    REQUIRE(fn);
+    const LaunchPlan plan = fn->mode == IndexMode::Grid3D ? LaunchPlanner::for3D(c.ni, c.nj, c.nk)
+                                                          : LaunchPlanner::for2D(c.ni, c.nj);
+    const std::vector<PlanChoice> candidates = planCandidates(*fn, plan, tuned->device());
+    REQUIRE(candidates.size() > 1);
+    LaunchPlan perThread = plan;
+    perThread.perThread = true;
+    const std::vector<std::byte> want = launch(*rules, module, *fn, c.args, perThread, 1);
+    std::optional<EntryLaunch> ran;
+    const std::vector<std::byte> ruled = launch(*rules, module, *fn, c.args, plan, 1, {}, &ran);
+    REQUIRE(ran);
+    REQUIRE(ran->choice);
+    CHECK_FALSE(ran->measured);
+    CHECK(ran->choice->entry == candidates[0].entry);
+    CHECK(ran->choice->plan.grid == candidates[0].plan.grid);
+    REQUIRE(firstDifference(ruled, want, Scalar::F32) == -1);
+    // The first launch times the candidates and stores the fastest; its results are the launch's own.
+    const std::vector<std::byte> first = launch(*tuned, module, *fn, c.args, plan, 1, {}, &ran);
+    REQUIRE(ran);
+    REQUIRE(ran->choice);
+    CHECK(ran->measured);
+    REQUIRE(firstDifference(first, want, Scalar::F32) == -1);
+    ++stored;
+    REQUIRE(llvm::sys::fs::exists(table));
+    TuningTable onDisk(table);
+    CHECK(onDisk.size() == stored);
+    const PlanChoice picked = *ran->choice;
+    WARN(c.kernel << ": measured choice " << fn->planEntries[picked.entry].kernelName << " grid (" << picked.plan.grid.x
+                  << ", " << picked.plan.grid.y << ", " << picked.plan.grid.z << ") of " << candidates.size()
+                  << " candidates");
+    CHECK(std::any_of(candidates.begin(), candidates.end(),
+                      [&](const PlanChoice& k) { return k.entry == picked.entry && k.plan.grid == picked.plan.grid; }));
+    // Another engine on the same cache: the table's choice, without timing again.
+    options.tuneEntries = true;
+    std::shared_ptr<Engine> again = Engine::tryCreate(options);
+    REQUIRE(again);
+    const std::vector<std::byte> second = launch(*again, module, *fn, c.args, plan, 1, {}, &ran);
+    REQUIRE(ran);
+    REQUIRE(ran->choice);
+    CHECK(ran->measured);
+    CHECK(ran->choice->entry == picked.entry);
+    CHECK(ran->choice->plan.grid == picked.plan.grid);
+    REQUIRE(firstDifference(second, want, Scalar::F32) == -1);
+    CHECK(TuningTable(table).size() == stored);
+  }
+  // A kernel that writes its arguments is never timed on them: the rules' choice, unmeasured.
+  {
+    const std::shared_ptr<const Module> module = translatedData("stencil_kernels.hpp");
+    const Function* fn = module->find("Box");
+    REQUIRE(fn);
+    const LaunchPlan plan = LaunchPlanner::for2D(2000, 3000);
+    REQUIRE(planCandidates(*fn, plan, tuned->device()).size() > 1);
+    std::optional<EntryLaunch> ran;
+    launch(*tuned, module, *fn,
+           {array(Scalar::F32, 2000 * 3000), array(Scalar::F32, 2000 * 3000), scalar(2000), scalar(3000)}, plan, 0, {},
+           &ran);
+    REQUIRE(ran);
+    REQUIRE(ran->choice);
+    CHECK_FALSE(ran->measured);
+    CHECK(TuningTable(table).size() == stored);
+  }
+  if (before) ::setenv("CULIFT_TUNE", saved.c_str(), 1);
+  else ::unsetenv("CULIFT_TUNE");
 }

@@ -14,9 +14,12 @@ namespace culift::rttest {
 
 // A GPU engine (strict math: bit-exact with the CPU for + - * / sqrt), or null after printing
 // "skipped: no GPU" with the reason (a failure where CULIFT_REQUIRE_GPU=1: see gpu_skip.hpp).
-inline std::shared_ptr<rt::Engine> gpuOrSkip(rt::MathMode math = rt::MathMode::Strict) {
+// Its launches take the entry the runtime's rules choose (no measured choices: a test that says
+// which entries ran must know which one a launch takes) unless `tune`.
+inline std::shared_ptr<rt::Engine> gpuOrSkip(rt::MathMode math = rt::MathMode::Strict, bool tune = false) {
   rt::EngineOptions options;
   options.math = math;
+  options.tuneEntries = tune;
   std::string why;
   auto engine = rt::Engine::tryCreate(options, &why);
   if (!engine) culift::test::noGpu(why);

@@ -1,6 +1,9 @@
 // The planner covers the whole index space: grid x block reaches every index, or, where the
 // grid is capped at the device limit, the kernels' grid-stride loops do.
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -8,6 +11,8 @@
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/kernel.hpp"
 #include "culift/runtime/plan.hpp"
+#include "culift/runtime/tuning.hpp"
+#include "temp_files.hpp"
 
 using namespace culift::rt;
 
@@ -460,9 +465,9 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
   auto tall = choosePlanEntry(cube, LaunchPlanner::for3D(64, 4096, 224), device132());
   REQUIRE(tall);
   CHECK(tall->plan.grid == Dim3{2, 256, 2});
-  // The same form in narrow tiles (32 x 32 outputs, 128 threads, four blocks an SM) after it: taken
-  // where its tiles leave fewer outputs of the (j, k) plane idle. k = 224: 256 columns of 128-wide
-  // tiles against 224 of 32-wide ones (7 x 9 blocks a plane, slabs of 32: 504 blocks of 528).
+  // The same form in narrow tiles (32 x 32 outputs, 128 threads, four blocks an SM) after it: where
+  // the wide tiles fill the device they stay, also where their tiles leave columns idle (k = 224:
+  // 256 columns of 128-wide tiles against 224 of 32-wide ones).
   culift::PlanEntry narrow = planEntry("k_win3d4n", culift::LoopPlan::Stencil3DWindows, 32, false);
   narrow.tileCols = 32;
   narrow.threads = 128;
@@ -470,11 +475,9 @@ TEST_CASE("stencils: a block per 128 x 32 or 16 x 32 tile in 2-D; in 3-D per til
   cube.planEntries = {cube.planEntries[0], narrow, walk3};
   auto fitted = choosePlanEntry(cube, LaunchPlanner::for3D(256, 288, 224), device132());
   REQUIRE(fitted);
-  CHECK(cube.planEntries[fitted->entry].kernelName == "k_win3d4n");
-  CHECK(fitted->plan.grid == Dim3{7, 9, 8});
-  CHECK(fitted->plan.block == Dim3{128, 1, 1});
-  // k = 256 and j = 288: both cover the plane exactly; the first stays. j = 300: 304 rows of 16-row
-  // tiles against 320 of 32-row ones: the wide tiles.
+  CHECK(cube.planEntries[fitted->entry].kernelName == "k_win3d4");
+  CHECK(fitted->plan.grid == Dim3{2, 18, 7});
+  CHECK(fitted->plan.block == Dim3{256, 1, 1});
   for (const std::int64_t nj : {288, 300}) {
     INFO("j extent " << nj);
     auto wide = choosePlanEntry(cube, LaunchPlanner::for3D(256, nj, 256), device132());
@@ -680,4 +683,199 @@ TEST_CASE("convolutions: a block per tile of channels x positions, the tiles bey
   LaunchPlan forced = LaunchPlanner::for3D(96, 55, 55);
   forced.perThread = true;
   CHECK(chosen(f, forced) == "per-thread");
+}
+
+// ---- Measured entry choices: the candidates and the table ------------------------------------
+
+TEST_CASE("a launch's candidates: the rules' choice first, then the same mapping's other tiles and slabs",
+          "[plan][tuning]") {
+  using culift::LoopPlan;
+  const culift::Function cells = planned(culift::IndexMode::Grid2D);
+  auto names = [&](const culift::Function& f, const std::vector<PlanChoice>& cs) {
+    std::vector<std::string> out;
+    for (const PlanChoice& c : cs) out.push_back(f.planEntries[c.entry].kernelName);
+    return out;
+  };
+  // A square launch: the mirrored tiles of both sizes, not the plain tiles (another mapping).
+  const std::vector<PlanChoice> square = planCandidates(cells, LaunchPlanner::for2D(4096, 4096), device132());
+  CHECK(names(cells, square) == std::vector<std::string>{"k_sym128", "k_sym64"});
+  REQUIRE(square.size() == 2);
+  CHECK(square[1].plan.grid == Dim3{64 * 65 / 2, 1, 1});
+  CHECK(square[0].plan.grid == choosePlanEntry(cells, LaunchPlanner::for2D(4096, 4096), device132())->plan.grid);
+  // Not square: the plain tiles; at 7 x 129 the rules' choice is the small tile, the large follows.
+  CHECK(names(cells, planCandidates(cells, LaunchPlanner::for2D(1000, 4096), device132())) ==
+        std::vector<std::string>{"k_tiled128", "k_tiled64"});
+  CHECK(names(cells, planCandidates(cells, LaunchPlanner::for2D(7, 129), device132())) ==
+        std::vector<std::string>{"k_tiled64", "k_tiled128"});
+  // A part of a launch, a per-thread launch: nothing to measure.
+  LaunchPlan part = LaunchPlanner::for2D(1000, 4096);
+  part.partFirst = 0;
+  part.partLast = 500 * 4096;
+  CHECK(planCandidates(cells, part, device132()).size() == 1);
+  LaunchPlan forced = LaunchPlanner::for2D(1000, 4096);
+  forced.perThread = true;
+  CHECK(planCandidates(cells, forced, device132()).empty());
+  // Reassociating rows and tensor cores: their entries' orders are their own, never measured.
+  culift::Function rows = kernelOf(culift::IndexMode::Grid1D, 1);
+  rows.planEntries = {planEntry("k_warp32", LoopPlan::ReassociatingRowReduction, 32, false),
+                      planEntry("k_warp8", LoopPlan::ReassociatingRowReduction, 8, false)};
+  CHECK(planCandidates(rows, LaunchPlanner::for1D(4096), device132()).size() == 1);
+  culift::Function tc = kernelOf(culift::IndexMode::Grid2D, 1);
+  tc.planEntries = {planEntry("k_tc128", LoopPlan::TensorCoreContraction, 128, false),
+                    planEntry("k_tc64", LoopPlan::TensorCoreContraction, 64, false)};
+  CHECK(planCandidates(tc, LaunchPlanner::for2D(4096, 4096), device132()).size() == 1);
+  // An exact row reduction: both row blocks.
+  CHECK(names(planned(culift::IndexMode::Grid1D),
+              planCandidates(planned(culift::IndexMode::Grid1D), LaunchPlanner::for1D(4096), device132())) ==
+        std::vector<std::string>{"k_rows32", "k_rows8"});
+  // An entry the device cannot take (more threads than a block holds) is no candidate.
+  culift::Function big = planned(culift::IndexMode::Grid2D);
+  big.planEntries[1].threads = 2048;
+  CHECK(planCandidates(big, LaunchPlanner::for2D(4096, 4096), device132()).size() == 1);
+}
+
+TEST_CASE("a 3-D stencil's candidates: both tiles, each in slabs of every length it weighs", "[plan][tuning]") {
+  culift::Function cube = kernelOf(culift::IndexMode::Grid3D, 1);
+  culift::PlanEntry wide = planEntry("k_win3d4", culift::LoopPlan::Stencil3DWindows, 16, false);
+  wide.tileCols = 128;
+  wide.blocksPerSm = 2;
+  culift::PlanEntry narrow = planEntry("k_win3d4n", culift::LoopPlan::Stencil3DWindows, 32, false);
+  narrow.tileCols = 32;
+  narrow.threads = 128;
+  narrow.blocksPerSm = 4;
+  culift::PlanEntry walk = planEntry("k_walk3d", culift::LoopPlan::Stencil3D, 8, false);
+  walk.tileCols = 32;
+  cube.planEntries = {wide, narrow, walk};
+  const LaunchPlan p = LaunchPlanner::for3D(256, 288, 224);
+  const std::vector<PlanChoice> cs = planCandidates(cube, p, device132());
+  REQUIRE(!cs.empty());
+  // The rules' choice first (the wide tiles in one wave of slabs of 37 planes: grid (2, 18, 7)).
+  CHECK(cube.planEntries[cs[0].entry].kernelName == "k_win3d4");
+  CHECK(cs[0].plan.grid == Dim3{2, 18, 7});
+  std::vector<std::pair<std::string, unsigned>> seen;
+  for (const PlanChoice& c : cs) {
+    const culift::PlanEntry& e = cube.planEntries[c.entry];
+    CHECK(e.kernelName != "k_walk3d");  // another mapping
+    CHECK(c.plan.block == Dim3{e.threads, 1, 1});
+    CHECK(c.plan.grid.x == (224 + e.tileCols - 1) / e.tileCols);
+    CHECK(c.plan.grid.y == (288 + e.tileRows - 1) / e.tileRows);
+    seen.push_back({e.kernelName, c.plan.grid.z});
+  }
+  // Wide tiles (2 x 18 blocks a plane, two an SM: 7 slabs a wave): one wave's slabs with 7, 6 and 5
+  // slabs a plane of blocks (37, 43 and 52 planes), and 32, 16, 8, 4 planes (grid z 8, 16, 32, 64);
+  // narrow tiles (7 x 9, four an SM: 8 a wave): 32 (one wave's), 37 and 43 planes, and 16, 8 and 4.
+  for (const auto& want : std::vector<std::pair<std::string, unsigned>>{{"k_win3d4", 7},
+                                                                        {"k_win3d4", 6},
+                                                                        {"k_win3d4", 5},
+                                                                        {"k_win3d4", 8},
+                                                                        {"k_win3d4", 16},
+                                                                        {"k_win3d4", 32},
+                                                                        {"k_win3d4", 64},
+                                                                        {"k_win3d4n", 8},
+                                                                        {"k_win3d4n", 7},
+                                                                        {"k_win3d4n", 6},
+                                                                        {"k_win3d4n", 16},
+                                                                        {"k_win3d4n", 32},
+                                                                        {"k_win3d4n", 64}})
+    CHECK(std::count(seen.begin(), seen.end(), want) == 1);
+  CHECK(seen.size() == 13);
+  // One plane: every slab is the one grid z; each tile once.
+  CHECK(planCandidates(cube, LaunchPlanner::for3D(1, 288, 224), device132()).size() == 2);
+}
+
+TEST_CASE("the fastest candidate replaces the rules' choice only by a clear margin", "[plan][tuning]") {
+  CHECK(fastestCandidate(std::vector<double>{}) == 0);
+  CHECK(fastestCandidate(std::vector<double>{1.0}) == 0);
+  CHECK(fastestCandidate(std::vector<double>{1.0, 0.99}) == 0);  // within 2 %
+  CHECK(fastestCandidate(std::vector<double>{1.0, 0.97}) == 1);
+  CHECK(fastestCandidate(std::vector<double>{1.0, 0.9, 0.8}) == 2);
+  CHECK(fastestCandidate(std::vector<double>{1.0, 0.0, 1.5}) == 0);  // 0: not measured
+  CHECK(fastestCandidate(std::vector<double>{0.0, 2.0}) == 1);
+  CHECK(fastestCandidate(std::vector<double>{1.0, 0.95}, 0.1) == 0);
+}
+
+TEST_CASE("the table of measured choices is kept on disk and survives a bad file", "[plan][tuning]") {
+  culift::test::TempDir dir("culift-tuning-test");
+  DeviceInfo d = device132();
+  d.name = "NVIDIA H200 (test)";
+  d.computeMajor = 9;
+  const std::string path = TuningTable::fileFor(dir.path(), d);
+  CHECK(path == dir.path() + "/tuning/NVIDIA_H200__test_-sm90-132.json");
+  std::vector<std::string> warned;
+  auto warn = [&](const std::string& m) { warned.push_back(m); };
+  {
+    TuningTable t(path, warn);
+    CHECK(t.size() == 0);
+    CHECK(t.onDisk());
+    CHECK_FALSE(t.find("k@1 default 4096x4096 4096"));
+    t.store("k@1 default 4096x4096 4096",
+            TunedChoice{"k_tiled64",
+                        Dim3{64, 64, 1},
+                        {{"k_tiled128 grid (32, 32, 1)", 3.25}, {"k_tiled64 grid (64, 64, 1)", 2.5}}});
+    t.store("k@1 default 256x288x224", TunedChoice{"k_win3d4", Dim3{2, 18, 7}, {}});
+    CHECK(t.size() == 2);
+  }
+  CHECK(warned.empty());
+  CHECK(llvm::sys::fs::exists(path));
+  {
+    TuningTable again(path, warn);  // another engine, another process: the choices read back
+    CHECK(again.size() == 2);
+    const std::optional<TunedChoice> c = again.find("k@1 default 4096x4096 4096");
+    REQUIRE(c);
+    CHECK(c->entry == "k_tiled64");
+    CHECK(c->grid == Dim3{64, 64, 1});
+    REQUIRE(c->times.size() == 2);
+    CHECK(c->times[1].label == "k_tiled64 grid (64, 64, 1)");
+    CHECK(c->times[1].ms == 2.5);
+    CHECK(again.find("k@1 default 256x288x224")->grid == Dim3{2, 18, 7});
+  }
+  // A file that does not parse: a warning, an empty table, and the file replaced on the next store.
+  { std::ofstream(path) << "{ not json"; }
+  {
+    TuningTable bad(path, warn);
+    CHECK(bad.size() == 0);
+    REQUIRE(warned.size() == 1);
+    CHECK(warned[0].find("unreadable") != std::string::npos);
+    bad.store("k@1 default 8x8", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
+  }
+  CHECK(TuningTable(path, warn).size() == 1);
+  // Entries that are not choices (a bad grid) are skipped, the others kept.
+  {
+    std::ofstream(path) << R"({"format": 1, "choices": {"a": {"entry": "k", "grid": [0, 1, 1]},
+                                                        "b": {"entry": "k", "grid": [1, 2, 3]}}})";
+  }
+  TuningTable partial(path, warn);
+  CHECK(partial.size() == 1);
+  CHECK(partial.find("b")->grid == Dim3{1, 2, 3});
+  // A directory that cannot be written: the table stays in memory, with a warning.
+  const std::string blocked = dir.file("file-not-dir");
+  { std::ofstream(blocked) << "x"; }
+  TuningTable memory(blocked + "/tuning/x.json", warn);
+  memory.store("k", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
+  CHECK_FALSE(memory.onDisk());
+  CHECK(memory.find("k"));
+  CHECK(warned.back().find("kept in memory only") != std::string::npos);
+  // No path: memory only, silently.
+  TuningTable none;
+  none.store("k", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
+  CHECK(none.size() == 1);
+  CHECK_FALSE(none.onDisk());
+}
+
+TEST_CASE("engines measure entry choices unless the options or $CULIFT_TUNE say not", "[plan][tuning]") {
+  EngineOptions o;
+  const char* before = std::getenv("CULIFT_TUNE");
+  const std::string saved = before ? before : "";
+  ::unsetenv("CULIFT_TUNE");
+  CHECK(tuneEntries(o));
+  for (const char* off : {"0", "off", "false"}) {
+    ::setenv("CULIFT_TUNE", off, 1);
+    CHECK_FALSE(tuneEntries(o));
+  }
+  ::setenv("CULIFT_TUNE", "1", 1);
+  CHECK(tuneEntries(o));
+  o.tuneEntries = false;
+  CHECK_FALSE(tuneEntries(o));
+  if (before) ::setenv("CULIFT_TUNE", saved.c_str(), 1);
+  else ::unsetenv("CULIFT_TUNE");
 }

@@ -86,7 +86,18 @@ struct EngineOptions {
   // whole source). Engine::load still compiles the whole module, and a module's own cubin for the
   // device (Module::images) serves every kernel.
   bool compileEachEntry = false;
+  // GPU backend: where a launch could take one of several entries of its loop plan that give the
+  // same bits (tiles of another size or shape, a stencil's slabs of other lengths), time each once
+  // on the launch's own arguments (its results written to scratch) and keep the fastest for that
+  // kernel, shape and device, in memory and (with diskCache) in a table beside the compile cache
+  // (docs/runtime.md#measured-entry-choices). The launch that measures waits for its stream.
+  // False, or $CULIFT_TUNE=0: the runtime's rules choose alone.
+  bool tuneEntries = true;
 };
+
+// Whether an engine with these options measures entry choices: options.tuneEntries, unless
+// $CULIFT_TUNE is 0, "off" or "false".
+bool tuneEntries(const EngineOptions& options);
 
 struct DeviceInfo {
   int ordinal = 0;

@@ -43,6 +43,24 @@ struct PlanChoice {
 // split-row entry decline rows too short to share among blocks.
 std::optional<PlanChoice> choosePlanEntry(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
                                           std::optional<std::int64_t> rowLength = std::nullopt);
+// The choices a launch over `plan` could take with the same bits, choosePlanEntry's first: where
+// its entry's plan computes every output in the per-thread order (not a reassociating or tensor-core
+// plan) and the launch is whole, every entry of the same block mapping the device takes, each with
+// its grid, and a 3-D stencil's windows entries also in slabs of 4, 8, 16 and 32 planes and of one
+// wave (distinct grids only). One choice, or none, where nothing is left to measure. Kernel::launch
+// times them where the engine measures entry choices (EngineOptions::tuneEntries); exposed for tests.
+std::vector<PlanChoice> planCandidates(const Function& fn, const LaunchPlan& plan, const DeviceInfo& device,
+                                       std::optional<std::int64_t> rowLength = std::nullopt);
+
+// What a kernel's latest launch ran: `choice`, the plan entry and its launch shape, or nothing
+// where it ran per thread; `measured` where the choice came from the table of measured choices
+// (timed by this launch or an earlier one).
+struct EntryLaunch {
+  LaunchPlan plan;  // the launch's plan, as given
+  std::optional<PlanChoice> choice;
+  bool measured = false;
+};
+
 // The rows (indices of axis 0) [first, last) of a part of a launch (LaunchPlan::partFirst,
 // partLast) made of whole rows; nothing for a part that cuts a row. A part of whole rows runs an
 // entry whose mapping takes parts (takesParts) where choosePlanEntry finds one.
@@ -69,6 +87,10 @@ class Kernel {
   }
   void launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std::span<const LaunchArg> args) const;
 
+  // What the latest launch of this kernel (or a copy of it) on the GPU ran; nothing before the
+  // first and on the CPU backend.
+  std::optional<EntryLaunch> lastLaunch() const;
+
   // A plan covering n_i x n_j x n_k (as many axes as the kernel has) with the block size the
   // occupancy calculator suggests for this kernel on this device.
   LaunchPlan plan(std::int64_t ni, std::int64_t nj = 1, std::int64_t nk = 1) const;
@@ -86,6 +108,13 @@ class Kernel {
   // edge kernel of n entries, the last the part wrapper); `unit`: the kernel whose guard holds it
   // where not its own (an edge kernel's entry), which an engine compiling kernel by kernel compiles.
   void* entry(std::size_t slot, const std::string& name, const std::string& unit = {}) const;
+  // Launches a plan entry (its extra parameters appended to `resolved`) and its edge kernel.
+  void launchEntry(const PlanChoice& choice, const LaunchPlan& plan, std::vector<ResolvedArg> resolved,
+                   void* stream) const;
+  // The table's choice among `candidates` for this launch, timed now where the table has none
+  // (`measured`: the choice is the table's); the first where it cannot be measured.
+  PlanChoice tunedChoice(std::span<const PlanChoice> candidates, const LaunchPlan& plan,
+                         const std::vector<ResolvedArg>& resolved, void* stream, bool* measured) const;
 
   template <typename A> static LaunchArg toLaunchArg(A&& a) {
     using D = std::remove_cvref_t<A>;

@@ -1,0 +1,73 @@
+// Measured entry choices: where a launch could take one of several entries of its loop plan
+// that give the same bits (tiles of another size or shape, slabs of other lengths), the GPU
+// backend times each once on the launch's own arguments and keeps the fastest in a table, per
+// device, kept on disk beside the compile cache (docs/runtime.md#measured-entry-choices).
+//
+// The table is a JSON file of one device; a file that does not parse is replaced (with a
+// warning), and one that cannot be written leaves the table in memory only: never a failed launch.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "culift/runtime/engine.hpp"
+#include "culift/runtime/plan.hpp"
+
+namespace culift::rt {
+
+// One candidate's time, as the table keeps it beside the choice.
+struct CandidateTime {
+  std::string label;  // "GemmCell_tiled128 grid (32, 32, 1)"
+  double ms = 0;      // the fastest of its timed launches
+};
+
+struct TunedChoice {
+  std::string entry;  // the plan entry's kernel name
+  Dim3 grid;          // its grid (a slab count of a 3-D stencil is its grid's z)
+  std::vector<CandidateTime> times;
+};
+
+class TuningTable {
+ public:
+  // `path` empty: memory only. A file there is read now.
+  explicit TuningTable(std::string path = {}, std::function<void(const std::string&)> warn = {});
+  TuningTable(const TuningTable&) = delete;
+  TuningTable& operator=(const TuningTable&) = delete;
+
+  std::optional<TunedChoice> find(const std::string& key) const;
+  // Keeps the choice and rewrites the file (atomically: a temporary file renamed over it).
+  void store(const std::string& key, TunedChoice choice);
+  std::size_t size() const;
+  const std::string& path() const { return path_; }
+  bool onDisk() const;
+  std::vector<std::string> warnings() const;
+
+  // The file of `device` under the directory `dir`: dir/tuning/<name>-sm<arch>-<SMs>.json, the
+  // name's characters other than letters, digits, '-' and '.' as '_'.
+  static std::string fileFor(const std::string& dir, const DeviceInfo& device);
+
+ private:
+  void load();
+  void save();
+  void warn(const std::string& message);
+
+  std::string path_;
+  bool disk_;
+  std::function<void(const std::string&)> warn_;
+  mutable std::mutex mutex_;
+  std::map<std::string, TunedChoice> choices_;
+  std::vector<std::string> warnings_;
+};
+
+// Which of the candidates' times wins: the first (the one the runtime's rules choose) unless
+// another is faster by more than `margin` of its time, then the fastest. Times of 0 or below
+// (not measured) never win.
+std::size_t fastestCandidate(std::span<const double> ms, double margin = 0.02);
+
+}  // namespace culift::rt

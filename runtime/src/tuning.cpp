@@ -1,0 +1,156 @@
+// The table of measured entry choices: a JSON file per device,
+//   {"format": 1, "choices": {"<key>": {"entry": "...", "grid": [x, y, z],
+//                                      "times": [["<candidate>", ms], ...]}, ...}}
+#include "culift/runtime/tuning.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace culift::rt {
+namespace {
+
+constexpr std::int64_t kFormat = 1;
+
+std::optional<TunedChoice> choiceFrom(const llvm::json::Object& o) {
+  TunedChoice c;
+  const std::optional<llvm::StringRef> entry = o.getString("entry");
+  const llvm::json::Array* grid = o.getArray("grid");
+  if (!entry || entry->empty() || !grid || grid->size() != 3) return std::nullopt;
+  unsigned* dims[3] = {&c.grid.x, &c.grid.y, &c.grid.z};
+  for (std::size_t d = 0; d < 3; ++d) {
+    const std::optional<std::int64_t> v = (*grid)[d].getAsInteger();
+    if (!v || *v < 1 || *v > 0xffffffffLL) return std::nullopt;
+    *dims[d] = static_cast<unsigned>(*v);
+  }
+  c.entry = entry->str();
+  if (const llvm::json::Array* times = o.getArray("times"))
+    for (const llvm::json::Value& t : *times)
+      if (const llvm::json::Array* pair = t.getAsArray(); pair && pair->size() == 2)
+        if (auto label = (*pair)[0].getAsString())
+          if (auto ms = (*pair)[1].getAsNumber()) c.times.push_back({label->str(), *ms});
+  return c;
+}
+
+}  // namespace
+
+TuningTable::TuningTable(std::string path, std::function<void(const std::string&)> warn)
+    : path_(std::move(path)), disk_(!path_.empty()), warn_(std::move(warn)) {
+  if (!warn_) warn_ = [](const std::string& m) { llvm::errs() << "culift: warning: " << m << "\n"; };
+  std::lock_guard lock(mutex_);
+  if (disk_) load();
+}
+
+std::string TuningTable::fileFor(const std::string& dir, const DeviceInfo& device) {
+  std::string name = device.name.empty() ? std::string("device") : device.name;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '.') ch = '_';
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "tuning",
+                          name + "-sm" + std::to_string(device.arch()) + "-" + std::to_string(device.multiprocessors) +
+                              ".json");
+  return std::string(path);
+}
+
+void TuningTable::warn(const std::string& message) {
+  warnings_.push_back(message);
+  warn_(message);
+}
+
+void TuningTable::load() {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path_);
+  if (!file) {
+    if (file.getError() != std::errc::no_such_file_or_directory)
+      warn("cannot read the table of measured entry choices '" + path_ + "' (" + file.getError().message() +
+           "): the choices are measured again");
+    return;
+  }
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse((*file)->getBuffer());
+  const llvm::json::Object* root = parsed ? parsed->getAsObject() : nullptr;
+  const llvm::json::Object* choices = root ? root->getObject("choices") : nullptr;
+  if (!root || root->getInteger("format") != kFormat || !choices) {
+    std::string why = parsed ? std::string("not a table of format ") + std::to_string(kFormat)
+                             : llvm::toString(parsed.takeError());
+    warn("the table of measured entry choices '" + path_ + "' is unreadable (" + why +
+         "): the choices are measured again and the file replaced");
+    return;
+  }
+  for (const auto& [key, value] : *choices)
+    if (const llvm::json::Object* o = value.getAsObject())
+      if (std::optional<TunedChoice> c = choiceFrom(*o)) choices_[key.str()] = std::move(*c);
+}
+
+void TuningTable::save() {
+  llvm::json::Object choices;
+  for (const auto& [key, c] : choices_) {
+    llvm::json::Array times;
+    for (const CandidateTime& t : c.times) times.push_back(llvm::json::Array{t.label, t.ms});
+    choices[key] = llvm::json::Object{{"entry", c.entry},
+                                      {"grid", llvm::json::Array{c.grid.x, c.grid.y, c.grid.z}},
+                                      {"times", std::move(times)}};
+  }
+  llvm::json::Value root = llvm::json::Object{{"format", kFormat}, {"choices", std::move(choices)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", root) << "\n";
+  os.flush();
+  const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
+  std::string why;
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    why = "cannot create '" + dir.str() + "': " + ec.message();
+  } else if (llvm::Error e = llvm::writeFileAtomically(path_ + ".tmp-%%%%%%%%", path_, text)) {
+    why = llvm::toString(std::move(e));
+  }
+  if (why.empty()) return;
+  warn("cannot write the table of measured entry choices '" + path_ + "' (" + why + "): it is kept in memory only");
+  disk_ = false;
+}
+
+std::optional<TunedChoice> TuningTable::find(const std::string& key) const {
+  std::lock_guard lock(mutex_);
+  auto it = choices_.find(key);
+  if (it == choices_.end()) return std::nullopt;
+  return it->second;
+}
+
+void TuningTable::store(const std::string& key, TunedChoice choice) {
+  std::lock_guard lock(mutex_);
+  choices_[key] = std::move(choice);
+  if (disk_) save();
+}
+
+std::size_t TuningTable::size() const {
+  std::lock_guard lock(mutex_);
+  return choices_.size();
+}
+
+bool TuningTable::onDisk() const {
+  std::lock_guard lock(mutex_);
+  return disk_;
+}
+
+std::vector<std::string> TuningTable::warnings() const {
+  std::lock_guard lock(mutex_);
+  return warnings_;
+}
+
+std::size_t fastestCandidate(std::span<const double> ms, double margin) {
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < ms.size(); ++c)
+    if (ms[c] > 0 && (ms[best] <= 0 || ms[c] < ms[best])) best = c;
+  if (best == 0 || ms.empty()) return 0;
+  // The first stays unless the fastest beats it by the margin (timings differ by a percent or two
+  // from run to run: the runtime's own choice should not flip on noise).
+  return ms[0] <= 0 || ms[best] < ms[0] * (1 - margin) ? best : 0;
+}
+
+}  // namespace culift::rt
