@@ -1,6 +1,8 @@
-// The table of measured entry choices: a JSON file per device,
-//   {"format": 1, "choices": {"<key>": {"entry": "...", "grid": [x, y, z],
-//                                      "times": [["<candidate>", ms], ...]}, ...}}
+// The table of measured entry choices: a file of JSON lines per device, one choice a line,
+//   {"key": "<key>", "entry": "...", "grid": [x, y, z], "times": [["<candidate>", ms], ...]}
+// appended as each is measured (one write of the whole line, so processes appending at once keep
+// their lines whole); a later line of a key replaces an earlier one. Read back with more than twice
+// as many lines as keys, the file is rewritten with one line a key.
 #include "culift/runtime/tuning.hpp"
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -19,7 +20,21 @@
 namespace culift::rt {
 namespace {
 
-constexpr std::int64_t kFormat = 1;
+// Lines beyond which a file of more than twice as many lines as keys is rewritten.
+constexpr std::size_t kCompactAfter = 64;
+
+std::string lineOf(const std::string& key, const TunedChoice& c) {
+  llvm::json::Array times;
+  for (const CandidateTime& t : c.times) times.push_back(llvm::json::Array{t.label, t.ms});
+  llvm::json::Value line = llvm::json::Object{{"key", key},
+                                              {"entry", c.entry},
+                                              {"grid", llvm::json::Array{c.grid.x, c.grid.y, c.grid.z}},
+                                              {"times", std::move(times)}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << line << "\n";
+  return os.str();
+}
 
 std::optional<TunedChoice> choiceFrom(const llvm::json::Object& o) {
   TunedChoice c;
@@ -57,7 +72,7 @@ std::string TuningTable::fileFor(const std::string& dir, const DeviceInfo& devic
   llvm::SmallString<256> path(dir);
   llvm::sys::path::append(path, "tuning",
                           name + "-sm" + std::to_string(device.arch()) + "-" + std::to_string(device.multiprocessors) +
-                              ".json");
+                              ".jsonl");
   return std::string(path);
 }
 
@@ -74,35 +89,30 @@ void TuningTable::load() {
            "): the choices are measured again");
     return;
   }
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse((*file)->getBuffer());
-  const llvm::json::Object* root = parsed ? parsed->getAsObject() : nullptr;
-  const llvm::json::Object* choices = root ? root->getObject("choices") : nullptr;
-  if (!root || root->getInteger("format") != kFormat || !choices) {
-    std::string why = parsed ? std::string("not a table of format ") + std::to_string(kFormat)
-                             : llvm::toString(parsed.takeError());
-    warn("the table of measured entry choices '" + path_ + "' is unreadable (" + why +
-         "): the choices are measured again and the file replaced");
-    return;
+  llvm::SmallVector<llvm::StringRef, 0> lines;
+  (*file)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::size_t bad = 0;
+  for (llvm::StringRef line : lines) {
+    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(line);
+    const llvm::json::Object* o = parsed ? parsed->getAsObject() : nullptr;
+    if (!parsed) llvm::consumeError(parsed.takeError());
+    const std::optional<llvm::StringRef> key = o ? o->getString("key") : std::nullopt;
+    std::optional<TunedChoice> c = key ? choiceFrom(*o) : std::nullopt;
+    if (!c) {
+      ++bad;
+      continue;
+    }
+    choices_[key->str()] = std::move(*c);
   }
-  for (const auto& [key, value] : *choices)
-    if (const llvm::json::Object* o = value.getAsObject())
-      if (std::optional<TunedChoice> c = choiceFrom(*o)) choices_[key.str()] = std::move(*c);
+  if (bad)
+    warn("the table of measured entry choices '" + path_ + "' has " + std::to_string(bad) + " of " +
+         std::to_string(lines.size()) + " lines that are no choice: skipped (those choices are measured again)");
+  if (bad || (lines.size() > kCompactAfter && lines.size() > 2 * choices_.size())) rewrite();
 }
 
-void TuningTable::save() {
-  llvm::json::Object choices;
-  for (const auto& [key, c] : choices_) {
-    llvm::json::Array times;
-    for (const CandidateTime& t : c.times) times.push_back(llvm::json::Array{t.label, t.ms});
-    choices[key] = llvm::json::Object{{"entry", c.entry},
-                                      {"grid", llvm::json::Array{c.grid.x, c.grid.y, c.grid.z}},
-                                      {"times", std::move(times)}};
-  }
-  llvm::json::Value root = llvm::json::Object{{"format", kFormat}, {"choices", std::move(choices)}};
+void TuningTable::rewrite() {
   std::string text;
-  llvm::raw_string_ostream os(text);
-  os << llvm::formatv("{0:2}", root) << "\n";
-  os.flush();
+  for (const auto& [key, c] : choices_) text += lineOf(key, c);
   const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
   std::string why;
   if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
@@ -110,7 +120,29 @@ void TuningTable::save() {
   } else if (llvm::Error e = llvm::writeFileAtomically(path_ + ".tmp-%%%%%%%%", path_, text)) {
     why = llvm::toString(std::move(e));
   }
-  if (why.empty()) return;
+  if (!why.empty()) unwritable(why);
+}
+
+void TuningTable::append(const std::string& line) {
+  const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return unwritable("cannot create '" + dir.str() + "': " + ec.message());
+  int fd = -1;
+  if (std::error_code ec = llvm::sys::fs::openFileForWrite(path_, fd, llvm::sys::fs::CD_OpenAlways,
+                                                           llvm::sys::fs::OF_Append))
+    return unwritable(ec.message());
+  // One write of the whole line: lines of processes appending at once do not interleave.
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true, /*unbuffered=*/true);
+  os.write(line.data(), line.size());
+  os.close();
+  if (os.has_error()) {
+    const std::string why = os.error().message();
+    os.clear_error();
+    unwritable(why);
+  }
+}
+
+void TuningTable::unwritable(const std::string& why) {
   warn("cannot write the table of measured entry choices '" + path_ + "' (" + why + "): it is kept in memory only");
   disk_ = false;
 }
@@ -124,8 +156,8 @@ std::optional<TunedChoice> TuningTable::find(const std::string& key) const {
 
 void TuningTable::store(const std::string& key, TunedChoice choice) {
   std::lock_guard lock(mutex_);
+  if (disk_) append(lineOf(key, choice));
   choices_[key] = std::move(choice);
-  if (disk_) save();
 }
 
 std::size_t TuningTable::size() const {

@@ -800,9 +800,15 @@ TEST_CASE("the table of measured choices is kept on disk and survives a bad file
   d.name = "NVIDIA H200 (test)";
   d.computeMajor = 9;
   const std::string path = TuningTable::fileFor(dir.path(), d);
-  CHECK(path == dir.path() + "/tuning/NVIDIA_H200__test_-sm90-132.json");
+  CHECK(path == dir.path() + "/tuning/NVIDIA_H200__test_-sm90-132.jsonl");
   std::vector<std::string> warned;
   auto warn = [&](const std::string& m) { warned.push_back(m); };
+  auto lines = [&] {
+    std::ifstream in(path);
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);) n += !line.empty();
+    return n;
+  };
   {
     TuningTable t(path, warn);
     CHECK(t.size() == 0);
@@ -816,7 +822,7 @@ TEST_CASE("the table of measured choices is kept on disk and survives a bad file
     CHECK(t.size() == 2);
   }
   CHECK(warned.empty());
-  CHECK(llvm::sys::fs::exists(path));
+  CHECK(lines() == 2);  // a line a choice, appended
   {
     TuningTable again(path, warn);  // another engine, another process: the choices read back
     CHECK(again.size() == 2);
@@ -828,29 +834,48 @@ TEST_CASE("the table of measured choices is kept on disk and survives a bad file
     CHECK(c->times[1].label == "k_tiled64 grid (64, 64, 1)");
     CHECK(c->times[1].ms == 2.5);
     CHECK(again.find("k@1 default 256x288x224")->grid == Dim3{2, 18, 7});
+    // Two tables of one file (two processes) append side by side; a later line of a key wins.
+    TuningTable other(path, warn);
+    other.store("k@1 default 8x8", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
+    again.store("k@1 default 256x288x224", TunedChoice{"k_win3d4n", Dim3{7, 9, 8}, {}});
   }
-  // A file that does not parse: a warning, an empty table, and the file replaced on the next store.
-  { std::ofstream(path) << "{ not json"; }
+  CHECK(lines() == 4);
+  {
+    TuningTable merged(path, warn);
+    CHECK(merged.size() == 3);
+    CHECK(merged.find("k@1 default 256x288x224")->entry == "k_win3d4n");
+    CHECK(merged.find("k@1 default 8x8"));
+    // Many measurements of few keys: the file is rewritten with a line a key when read.
+    for (int r = 0; r < 70; ++r)
+      merged.store("k@1 default 8x8", TunedChoice{"k_tiled" + std::to_string(r), Dim3{1, 1, 1}, {}});
+  }
+  CHECK(lines() == 74);
+  CHECK(TuningTable(path, warn).find("k@1 default 8x8")->entry == "k_tiled69");
+  CHECK(lines() == 3);
+  CHECK(warned.empty());
+  // Lines that are no choice (not JSON, a torn line, a bad grid): skipped with a warning, the
+  // others kept, and the file rewritten without them.
+  {
+    std::ofstream(path, std::ios::app) << "{ not json\n"
+                                       << R"({"key": "a", "entry": "k", "grid": [0, 1, 1]})"
+                                       << "\n"
+                                       << R"({"key": "b", "entry": "k", "grid": [1, 2, 3]})"
+                                       << "\n"
+                                       << R"({"key": "c", "entry": "k", "gr)";
+  }
   {
     TuningTable bad(path, warn);
-    CHECK(bad.size() == 0);
+    CHECK(bad.size() == 4);
+    CHECK(bad.find("b")->grid == Dim3{1, 2, 3});
+    CHECK_FALSE(bad.find("a"));
     REQUIRE(warned.size() == 1);
-    CHECK(warned[0].find("unreadable") != std::string::npos);
-    bad.store("k@1 default 8x8", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
+    CHECK(warned[0].find("3 of 7 lines that are no choice") != std::string::npos);
   }
-  CHECK(TuningTable(path, warn).size() == 1);
-  // Entries that are not choices (a bad grid) are skipped, the others kept.
-  {
-    std::ofstream(path) << R"({"format": 1, "choices": {"a": {"entry": "k", "grid": [0, 1, 1]},
-                                                        "b": {"entry": "k", "grid": [1, 2, 3]}}})";
-  }
-  TuningTable partial(path, warn);
-  CHECK(partial.size() == 1);
-  CHECK(partial.find("b")->grid == Dim3{1, 2, 3});
+  CHECK(lines() == 4);
   // A directory that cannot be written: the table stays in memory, with a warning.
   const std::string blocked = dir.file("file-not-dir");
   { std::ofstream(blocked) << "x"; }
-  TuningTable memory(blocked + "/tuning/x.json", warn);
+  TuningTable memory(blocked + "/tuning/x.jsonl", warn);
   memory.store("k", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});
   CHECK_FALSE(memory.onDisk());
   CHECK(memory.find("k"));

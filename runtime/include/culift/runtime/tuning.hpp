@@ -3,8 +3,9 @@
 // backend times each once on the launch's own arguments and keeps the fastest in a table, per
 // device, kept on disk beside the compile cache (docs/runtime.md#measured-entry-choices).
 //
-// The table is a JSON file of one device; a file that does not parse is replaced (with a
-// warning), and one that cannot be written leaves the table in memory only: never a failed launch.
+// The table is a file of JSON lines of one device, a choice a line, appended as measured; lines
+// that do not parse are skipped (with a warning) and the file rewritten, and a file that cannot be
+// written leaves the table in memory only: never a failed launch.
 #pragma once
 
 #include <cstddef>
@@ -41,20 +42,22 @@ class TuningTable {
   TuningTable& operator=(const TuningTable&) = delete;
 
   std::optional<TunedChoice> find(const std::string& key) const;
-  // Keeps the choice and rewrites the file (atomically: a temporary file renamed over it).
+  // Keeps the choice and appends it to the file.
   void store(const std::string& key, TunedChoice choice);
   std::size_t size() const;
   const std::string& path() const { return path_; }
   bool onDisk() const;
   std::vector<std::string> warnings() const;
 
-  // The file of `device` under the directory `dir`: dir/tuning/<name>-sm<arch>-<SMs>.json, the
+  // The file of `device` under the directory `dir`: dir/tuning/<name>-sm<arch>-<SMs>.jsonl, the
   // name's characters other than letters, digits, '-' and '.' as '_'.
   static std::string fileFor(const std::string& dir, const DeviceInfo& device);
 
  private:
   void load();
-  void save();
+  void rewrite();  // one line a key, atomically (a temporary file renamed over it)
+  void append(const std::string& line);
+  void unwritable(const std::string& why);
   void warn(const std::string& message);
 
   std::string path_;
