@@ -641,7 +641,10 @@ PlanChoice Kernel::tunedChoice(std::span<const PlanChoice> candidates, const Lau
       }
     // Not among this launch's candidates (another build of the module): timed again.
   }
-  if (!measurable(resolved) || backend.capturing(stream)) return candidates[0];
+  if (!measurable(resolved)) return candidates[0];
+  // A shape's first launch runs the rules' choice untimed: a kernel launched once at a shape should
+  // not pay for timing its candidates. The launch after it at that shape measures.
+  if (!table.launchedBefore(key) || backend.capturing(stream)) return candidates[0];
 
   // The results to scratch, the candidates timed on the launch's stream (after its earlier work).
   std::vector<ResolvedArg> args = resolved;

@@ -160,6 +160,13 @@ void TuningTable::store(const std::string& key, TunedChoice choice) {
   choices_[key] = std::move(choice);
 }
 
+bool TuningTable::launchedBefore(const std::string& key) {
+  constexpr std::size_t kLaunchedKeys = 4096;
+  std::lock_guard lock(mutex_);
+  if (launched_.size() >= kLaunchedKeys) launched_.clear();
+  return !launched_.insert(key).second;
+}
+
 std::size_t TuningTable::size() const {
   std::lock_guard lock(mutex_);
   return choices_.size();

@@ -880,6 +880,10 @@ TEST_CASE("the table of measured choices is kept on disk and survives a bad file
   CHECK_FALSE(memory.onDisk());
   CHECK(memory.find("k"));
   CHECK(warned.back().find("kept in memory only") != std::string::npos);
+  // Launches of a key before: none the first time, which is recorded (not on disk).
+  CHECK_FALSE(memory.launchedBefore("k@1 default 64x64"));
+  CHECK(memory.launchedBefore("k@1 default 64x64"));
+  CHECK_FALSE(memory.launchedBefore("k@1 default 64x65"));
   // No path: memory only, silently.
   TuningTable none;
   none.store("k", TunedChoice{"k_tiled64", Dim3{1, 1, 1}, {}});

@@ -470,19 +470,14 @@ int runLaunch() {
           buffers[at]->writeBytes(host[at].data(), host[at].size(), 0);
       }
     } else {
+      // One launch: it takes the device's measured choice where an earlier process measured one,
+      // and never times candidates (a shape's first launch in a process does not).
       rt::Event start = engine->createEvent(), stop = engine->createEvent();
-      auto timed = [&] {
-        start.record(*engine);
-        kernel.launchArgs(*engine, plan, args);
-        stop.record(*engine);
-        engine->synchronize();
-        return static_cast<double>(rt::Event::elapsedMs(start, stop));
-      };
-      ms = timed();
-      // A launch whose entry is a measured choice may have timed the candidates (its first at this
-      // shape on this device): timed again alone. Such a kernel writes nothing but its results,
-      // which the second launch writes alike.
-      if (const std::optional<rt::EntryLaunch> ran = kernel.lastLaunch(); ran && ran->measured) ms = timed();
+      start.record(*engine);
+      kernel.launchArgs(*engine, plan, args);
+      stop.record(*engine);
+      engine->synchronize();
+      ms = static_cast<double>(rt::Event::elapsedMs(start, stop));
     }
     if (!speaks) return kExitOk;  // every rank holds the result; rank 0 reports it
 

@@ -87,10 +87,11 @@ struct EngineOptions {
   // device (Module::images) serves every kernel.
   bool compileEachEntry = false;
   // GPU backend: where a launch could take one of several entries of its loop plan that give the
-  // same bits (tiles of another size or shape, a stencil's slabs of other lengths), time each once
-  // on the launch's own arguments (its results written to scratch) and keep the fastest for that
-  // kernel, shape and device, in memory and (with diskCache) in a table beside the compile cache
-  // (docs/runtime.md#measured-entry-choices). The launch that measures waits for its stream.
+  // same bits (tiles of another size or shape, a stencil's slabs of other lengths), the second
+  // launch of the kernel at a shape times each on its own arguments (its results written to
+  // scratch) and keeps the fastest for that kernel, shape and device, in memory and (with
+  // diskCache) in a table beside the compile cache (docs/runtime.md#measured-entry-choices); the
+  // first runs the rules' choice. The launch that measures waits for its stream.
   // False, or $CULIFT_TUNE=0: the runtime's rules choose alone.
   bool tuneEntries = true;
 };

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -44,6 +45,10 @@ class TuningTable {
   std::optional<TunedChoice> find(const std::string& key) const;
   // Keeps the choice and appends it to the file.
   void store(const std::string& key, TunedChoice choice);
+  // Whether a launch of `key` came before in this process (this table): false the first time,
+  // which it records. The keys of launches not measured yet, at most 4096 (then forgotten, which
+  // delays a measurement by a launch).
+  bool launchedBefore(const std::string& key);
   std::size_t size() const;
   const std::string& path() const { return path_; }
   bool onDisk() const;
@@ -65,6 +70,7 @@ class TuningTable {
   std::function<void(const std::string&)> warn_;
   mutable std::mutex mutex_;
   std::map<std::string, TunedChoice> choices_;
+  std::set<std::string> launched_;
   std::vector<std::string> warnings_;
 };
 
