@@ -20,8 +20,8 @@ void timeBoth(Context& c, Row& row, const rt::Kernel& k, const rt::LaunchPlan& p
               const std::function<void(const rt::LaunchPlan&)>& run, const std::string& what) {
   rt::LaunchPlan perThread = plan;
   perThread.perThread = true;
-  // The entry as the planned launch ran it (a measured choice included), before the per-thread
-  // launches take the kernel's latest launch.
+  // The entry as the planned launch ran it (after the check's launch, the shape's second: it takes
+  // or times its measured entry choice), before the per-thread launches take the kernel's latest.
   run(plan);
   const std::string entry = describePlan(k, plan);
   const auto t = timeInterleaved(c.engine, {[&](int) { run(plan); }, [&](int) { run(perThread); }}, 1, c.timing);
