@@ -13,6 +13,8 @@
 // - rows<true, V>:  column c in staged row (c % 4) * 32 + c / 4: those 8 columns in consecutive
 //                   rows, 8 groups of banks (the 16-byte copies of two columns of a quarter warp
 //                   meet in one: 2 wavefronts a copy instruction, against 32 reads a copy).
+// - paired:         both operands staged as pairs of k by 8-byte copies (half the entry's copy
+//                   instructions), read 4 rows of a pair at once (the entry's read count).
 // - turned:         both operands read 16 bytes at once into registers a tile ahead and stored
 //                   k-major (4-byte stores) after the tile before is computed, the outputs' loop
 //                   C = A B's: the transposition through registers instead of 4-byte copies.
@@ -181,6 +183,80 @@ __global__ void __launch_bounds__(256, 2)
   storeTile(acc, C, nj, i0, j0, tx, ty);
 }
 
+// paired: both operands staged as pairs of k, 8-byte copies (4 a thread a tile for each operand,
+// against the entry's 8 of 4 bytes): stage p holds k 2p and 2p + 1 of every row, row r's pair at
+// float 2r XOR 4 (r / 16 % 2) of a pitch of 260 floats. A warp's copies take 4 rows x 64 bytes
+// (each half warp's 16 8-byte stores in distinct banks); a thread reads 4 consecutive rows of a
+// pair as two 16-byte groups (the XOR puts a warp's 8 column groups of B, 32 floats apart, in
+// distinct banks): 4 reads a pair an operand, the entry's 2 a k. The products in k order. The
+// loop over pairs is not unrolled: unrolled by 2 or 4, ptxas spills 56 or 112 bytes at the 128
+// registers of two blocks an SM (nvcc 13.0, sm_90); not unrolled, none.
+constexpr int kPairPitch = 260;
+__device__ __forceinline__ int pairAt(int r) { return (2 * r) ^ (4 * ((r >> 4) & 1)); }
+
+__global__ void __launch_bounds__(256, 2)
+    paired(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
+  __shared__ __align__(16) float sA[2][8][kPairPitch];
+  __shared__ __align__(16) float sB[2][8][kPairPitch];
+  const int i0 = blockIdx.y * 128, j0 = blockIdx.x * 128;
+  const int tx = threadTx(), ty = threadTy();
+  float acc[8][8] = {};
+  // The thread's copies: pair p = lane % 8 of rows lane / 8 + 4 (warp + 8 u), u = 0 .. 3.
+  const int lane = (int)(threadIdx.x % 32), w = (int)(threadIdx.x / 32), cp = lane % 8;
+  const float* ga = A + (size_t)(i0 + lane / 8 + 4 * w) * nk + 2 * cp;
+  const float* gb = B + (size_t)(j0 + lane / 8 + 4 * w) * nk + 2 * cp;
+  auto copy = [&](int st, int k0) {
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const int r = lane / 8 + 4 * (w + 8 * u);
+      culift_copy_async(reinterpret_cast<float2*>(&sA[st][cp][pairAt(r)]),
+                        reinterpret_cast<const float2*>(ga + (size_t)u * 32 * nk + k0));
+      culift_copy_async(reinterpret_cast<float2*>(&sB[st][cp][pairAt(r)]),
+                        reinterpret_cast<const float2*>(gb + (size_t)u * 32 * nk + k0));
+    }
+  };
+  copy(0, 0);
+  culift_copy_commit();
+  const int tiles = nk / 16;
+#pragma unroll 1
+  for (int t = 0; t < tiles; t += 2) {
+#pragma unroll
+    for (int st = 0; st < 2; ++st) {
+      culift_copy_wait<0>();
+      __syncthreads();
+      if (t + st + 1 < tiles) copy(st ^ 1, (t + st + 1) * 16);
+      culift_copy_commit();
+#pragma unroll 1
+      for (int p = 0; p < 8; ++p) {
+        // b[n][h]: column (n / 4) 64 + 4 tx + n % 4, k 2p + h; then A a row pair at a time, both
+        // of its k (k 2p's products before k 2p + 1's for each output).
+        float b[8][2];
+#pragma unroll
+        for (int g = 0; g < 2; ++g)
+#pragma unroll
+          for (int q = 0; q < 2; ++q) {
+            const float4 y = *reinterpret_cast<const float4*>(&sB[st][p][pairAt(g * 64 + tx * 4 + 2 * q)]);
+            b[g * 4 + 2 * q][0] = y.x, b[g * 4 + 2 * q][1] = y.y, b[g * 4 + 2 * q + 1][0] = y.z;
+            b[g * 4 + 2 * q + 1][1] = y.w;
+          }
+#pragma unroll
+        for (int mp = 0; mp < 4; ++mp) {  // rows m = 2 mp, 2 mp + 1
+          const int m = 2 * mp;
+          const float4 x = *reinterpret_cast<const float4*>(&sA[st][p][pairAt((m / 4) * 64 + ty * 4 + m % 4)]);
+          const float a[2][2] = {{x.x, x.y}, {x.z, x.w}};
+#pragma unroll
+          for (int h = 0; h < 2; ++h)
+#pragma unroll
+            for (int r = 0; r < 2; ++r)
+#pragma unroll
+              for (int n = 0; n < 8; ++n) acc[m + r][n] += a[r][h] * b[n][h];
+        }
+      }
+    }
+  }
+  storeTile(acc, C, nj, i0, j0, tx, ty);
+}
+
 // The entry's whole form alone, over whole tiles.
 __global__ void __launch_bounds__(256, 2)
     wholeForm(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
@@ -210,7 +286,8 @@ int main() {
   std::vector<float> want((size_t)m * n), got((size_t)m * n);
   CHECK(cudaMemcpy(want.data(), ref, want.size() * 4, cudaMemcpyDeviceToHost));
   using Form = void (*)(const float*, const float*, int, float*, int);
-  const std::pair<const char*, Form> forms[] = {{"turned", turned},
+  const std::pair<const char*, Form> forms[] = {{"paired", paired},
+                                                {"turned", turned},
                                                 {"rows<false, 4>", rows<false, 4>},
                                                 {"rows<true, 4>", rows<true, 4>},
                                                 {"rows<false, 2>", rows<false, 2>},
