@@ -19,6 +19,7 @@
 
 #include "catch.hpp"
 #include "culift/runtime/runtime.hpp"
+#include "culift/runtime/tuning.hpp"
 #include "culift/translate.hpp"
 #include "gpu_support.hpp"
 #include "llvm/Support/FileSystem.h"
@@ -231,6 +232,69 @@ TEST_CASE("one GPU engine shared by 16 threads: first use of kernels and launche
     return;
   }
   launchFromThreads(*engine, 300);
+}
+
+TEST_CASE("16 threads launching one tiled kernel at one new shape: its choice measured once, every result exact",
+          "[threads][gpu][tuning]") {
+  TempDir cache;
+  EngineOptions options;
+  options.cacheDir = cache.path();
+  options.math = MathMode::Strict;
+  options.tuneEntries = true;
+  std::string why;
+  auto engine = Engine::tryCreate(options, &why);
+  if (!engine) {
+    culift::test::noGpu(why);
+    return;
+  }
+  if (!tuneEntries(options)) {
+    WARN("skipped: CULIFT_TUNE turns measured entry choices off");
+    return;
+  }
+  TranslateResult r = translateSource(
+      "#include <culift/annotate.hpp>\n"
+      "CULIFT_KERNEL float Mm(const float* A, const float* B, int nk, int nj, int i, int j) {\n"
+      "  float s = 0.0f;\n"
+      "  for (int k = 0; k < nk; ++k) s += A[i * nk + k] * B[k * nj + j];\n"
+      "  return s;\n}\n",
+      "mm.cpp");
+  REQUIRE(r.ok());
+  const int ni = 600, nj = 700, nk = 64;
+  const LaunchPlan plan = LaunchPlanner::for2D(ni, nj);
+  REQUIRE(planCandidates(*r.module->find("Mm"), plan, engine->device()).size() > 1);
+  LaunchPlan perThread = plan;
+  perThread.perThread = true;
+  std::atomic<int> measured{0};
+  Crowd crowd;
+  crowd.run([&](unsigned t) {
+    Kernel mm = engine->kernel(r.module, "Mm");
+    Stream stream = engine->createStream();
+    std::vector<float> a(static_cast<std::size_t>(ni) * nk), b(static_cast<std::size_t>(nk) * nj);
+    for (std::size_t k = 0; k < a.size(); ++k) a[k] = static_cast<float>((k * 7 + t) % 13) * 0.25f - 1.5f;
+    for (std::size_t k = 0; k < b.size(); ++k) b[k] = static_cast<float>((k * 5 + 3 * t) % 11) * 0.125f - 0.5f;
+    const DeviceBuffer<float> da(*engine, a), db(*engine, b);
+    DeviceBuffer<float> want(*engine, static_cast<std::size_t>(ni) * nj), got(*engine, want.size());
+    mm.launch(stream, perThread, da, db, nk, nj, want);
+    for (int n = 0; n < 3; ++n) {  // the first untimed, the second (of some thread) measured
+      mm.launch(stream, plan, da, db, nk, nj, got);
+      stream.synchronize();
+      const std::optional<EntryLaunch> ran = mm.lastLaunch();
+      if (ran && ran->measured) ++measured;
+      if (got.read() != want.read()) {
+        crowd.fail("thread " + std::to_string(t) + ", launch " + std::to_string(n) + ": not the per-thread bits");
+        return;
+      }
+    }
+  });
+  for (const std::string& f : crowd.failures()) FAIL_CHECK(f);
+  CHECK(crowd.failures().empty());
+  CHECK(measured > 0);  // the launches after the first that measured found the choice
+  // One line a measurement on disk, every one of the same key.
+  std::ifstream table(TuningTable::fileFor(cache.path(), engine->device()));
+  std::size_t lines = 0;
+  for (std::string line; std::getline(table, line);) lines += !line.empty();
+  CHECK(lines >= 1);
+  CHECK(lines <= kThreads);
 }
 
 TEST_CASE("several processes and threads on one empty cache directory", "[threads][cache]") {
