@@ -58,6 +58,25 @@ __device__ __forceinline__ void storeTile(const float (&acc)[8][8], float* __res
     }
 }
 
+// The walk over k of the forms that copy asynchronously, two stages: tile t + 1's copies in flight
+// while tile t is computed (`tiles` even).
+template <typename Copy, typename Compute>
+__device__ __forceinline__ void walkStages(int tiles, const Copy& copy, const Compute& compute) {
+  copy(0, 0);
+  culift_copy_commit();
+#pragma unroll 1
+  for (int t = 0; t < tiles; t += 2) {
+#pragma unroll
+    for (int st = 0; st < 2; ++st) {
+      culift_copy_wait<0>();
+      __syncthreads();
+      if (t + st + 1 < tiles) copy(st ^ 1, (t + st + 1) * 16);
+      culift_copy_commit();
+      compute(st);
+    }
+  }
+}
+
 template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
     rows(const float* __restrict__ A, const float* __restrict__ B, int nk, float* __restrict__ C, int nj) {
   __shared__ __align__(16) float sA[2][16][132];
@@ -79,45 +98,34 @@ template <bool Permuted, int V> __global__ void __launch_bounds__(256, 2)
       culift_copy_async16(&sB[st][row][bk * 4], gb + (size_t)u * 64 * nk + k0, 16);
     }
   };
-  copy(0, 0);
-  culift_copy_commit();
-  const int tiles = nk / 16;
-#pragma unroll 1
-  for (int t = 0; t < tiles; t += 2) {
+  walkStages(nk / 16, copy, [&](int st) {
 #pragma unroll
-    for (int st = 0; st < 2; ++st) {
-      culift_copy_wait<0>();
-      __syncthreads();
-      if (t + st + 1 < tiles) copy(st ^ 1, (t + st + 1) * 16);
-      culift_copy_commit();
+    for (int kv = 0; kv < 16 / V; ++kv) {
+      float b[8][V];
+      const float* const bt = bRow + st * 128 * kRowPitch + kv * V;
 #pragma unroll
-      for (int kv = 0; kv < 16 / V; ++kv) {
-        float b[8][V];
-        const float* const bt = bRow + st * 128 * kRowPitch + kv * V;
-#pragma unroll
-        for (int n = 0; n < 8; ++n) {
-          const float* at = bt + (Permuted ? (n % 4) * 32 + (n / 4) * 16 : (n / 4) * 64 + n % 4) * kRowPitch;
-          if constexpr (V == 4) {
-            const float4 q = *reinterpret_cast<const float4*>(at);
-            b[n][0] = q.x, b[n][1] = q.y, b[n][2] = q.z, b[n][3] = q.w;
-          } else {
-            const float2 q = *reinterpret_cast<const float2*>(at);
-            b[n][0] = q.x, b[n][1] = q.y;
-          }
-        }
-#pragma unroll
-        for (int kk = 0; kk < V; ++kk) {
-          float a[8];
-#pragma unroll
-          for (int m = 0; m < 8; ++m) a[m] = sA[st][kv * V + kk][(m / 4) * 64 + ty * 4 + m % 4];
-#pragma unroll
-          for (int m = 0; m < 8; ++m)
-#pragma unroll
-            for (int n = 0; n < 8; ++n) acc[m][n] += a[m] * b[n][kk];
+      for (int n = 0; n < 8; ++n) {
+        const float* at = bt + (Permuted ? (n % 4) * 32 + (n / 4) * 16 : (n / 4) * 64 + n % 4) * kRowPitch;
+        if constexpr (V == 4) {
+          const float4 q = *reinterpret_cast<const float4*>(at);
+          b[n][0] = q.x, b[n][1] = q.y, b[n][2] = q.z, b[n][3] = q.w;
+        } else {
+          const float2 q = *reinterpret_cast<const float2*>(at);
+          b[n][0] = q.x, b[n][1] = q.y;
         }
       }
+#pragma unroll
+      for (int kk = 0; kk < V; ++kk) {
+        float a[8];
+#pragma unroll
+        for (int m = 0; m < 8; ++m) a[m] = sA[st][kv * V + kk][(m / 4) * 64 + ty * 4 + m % 4];
+#pragma unroll
+        for (int m = 0; m < 8; ++m)
+#pragma unroll
+          for (int n = 0; n < 8; ++n) acc[m][n] += a[m] * b[n][kk];
+      }
     }
-  }
+  });
   storeTile(acc, C, nj, i0, j0, tx, ty);
 }
 
@@ -215,45 +223,34 @@ __global__ void __launch_bounds__(256, 2)
                         reinterpret_cast<const float2*>(gb + (size_t)u * 32 * nk + k0));
     }
   };
-  copy(0, 0);
-  culift_copy_commit();
-  const int tiles = nk / 16;
+  walkStages(nk / 16, copy, [&](int st) {
 #pragma unroll 1
-  for (int t = 0; t < tiles; t += 2) {
+    for (int p = 0; p < 8; ++p) {
+      // b[n][h]: column (n / 4) 64 + 4 tx + n % 4, k 2p + h; then A a row pair at a time, both
+      // of its k (k 2p's products before k 2p + 1's for each output).
+      float b[8][2];
 #pragma unroll
-    for (int st = 0; st < 2; ++st) {
-      culift_copy_wait<0>();
-      __syncthreads();
-      if (t + st + 1 < tiles) copy(st ^ 1, (t + st + 1) * 16);
-      culift_copy_commit();
-#pragma unroll 1
-      for (int p = 0; p < 8; ++p) {
-        // b[n][h]: column (n / 4) 64 + 4 tx + n % 4, k 2p + h; then A a row pair at a time, both
-        // of its k (k 2p's products before k 2p + 1's for each output).
-        float b[8][2];
+      for (int g = 0; g < 2; ++g)
 #pragma unroll
-        for (int g = 0; g < 2; ++g)
-#pragma unroll
-          for (int q = 0; q < 2; ++q) {
-            const float4 y = *reinterpret_cast<const float4*>(&sB[st][p][pairAt(g * 64 + tx * 4 + 2 * q)]);
-            b[g * 4 + 2 * q][0] = y.x, b[g * 4 + 2 * q][1] = y.y, b[g * 4 + 2 * q + 1][0] = y.z;
-            b[g * 4 + 2 * q + 1][1] = y.w;
-          }
-#pragma unroll
-        for (int mp = 0; mp < 4; ++mp) {  // rows m = 2 mp, 2 mp + 1
-          const int m = 2 * mp;
-          const float4 x = *reinterpret_cast<const float4*>(&sA[st][p][pairAt((m / 4) * 64 + ty * 4 + m % 4)]);
-          const float a[2][2] = {{x.x, x.y}, {x.z, x.w}};
-#pragma unroll
-          for (int h = 0; h < 2; ++h)
-#pragma unroll
-            for (int r = 0; r < 2; ++r)
-#pragma unroll
-              for (int n = 0; n < 8; ++n) acc[m + r][n] += a[r][h] * b[n][h];
+        for (int q = 0; q < 2; ++q) {
+          const float4 y = *reinterpret_cast<const float4*>(&sB[st][p][pairAt(g * 64 + tx * 4 + 2 * q)]);
+          b[g * 4 + 2 * q][0] = y.x, b[g * 4 + 2 * q][1] = y.y, b[g * 4 + 2 * q + 1][0] = y.z;
+          b[g * 4 + 2 * q + 1][1] = y.w;
         }
+#pragma unroll
+      for (int mp = 0; mp < 4; ++mp) {  // rows m = 2 mp, 2 mp + 1
+        const int m = 2 * mp;
+        const float4 x = *reinterpret_cast<const float4*>(&sA[st][p][pairAt((m / 4) * 64 + ty * 4 + m % 4)]);
+        const float a[2][2] = {{x.x, x.y}, {x.z, x.w}};
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int r = 0; r < 2; ++r)
+#pragma unroll
+            for (int n = 0; n < 8; ++n) acc[m + r][n] += a[r][h] * b[n][h];
       }
     }
-  }
+  });
   storeTile(acc, C, nj, i0, j0, tx, ty);
 }
 
