@@ -729,7 +729,13 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
       // table: a launch's host time stays the runtime's rules').
       std::vector<std::int64_t> integers = integerArguments(resolved);
       if (!entries_->recall(plan, integers, &choice, &measured)) {
-        const std::vector<PlanChoice> candidates = planCandidates(*function_, plan, engine_->device(), rowLength);
+        std::vector<PlanChoice> candidates = planCandidates(*function_, plan, engine_->device(), rowLength);
+        // An engine compiling kernel by kernel times only the rules' entry in its other grids:
+        // another entry would be compiled for the timing alone.
+        if (engine_->options().compileEachEntry && !candidates.empty()) {
+          const std::size_t rules = candidates[0].entry;
+          std::erase_if(candidates, [rules](const PlanChoice& c) { return c.entry != rules; });
+        }
         if (!candidates.empty()) choice = candidates[0];
         if (candidates.size() > 1) choice = tunedChoice(candidates, plan, resolved, target.stream, &measured);
         if (candidates.size() <= 1 || measured) entries_->decided(plan, std::move(integers), choice, measured);

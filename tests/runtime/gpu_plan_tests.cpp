@@ -1646,6 +1646,35 @@ TEST_CASE("measured entry choices give the rules' bits, are kept on disk and rea
     }
     CHECK(TuningTable(table).size() == stored);
   }
+  // An engine compiling kernel by kernel times only the rules' entry in its other grids.
+  {
+    culift::test::TempDir own("culift-tuning-each");
+    EngineOptions each = options;
+    each.cacheDir = own.path();
+    each.tuneEntries = true;
+    each.compileEachEntry = true;
+    std::shared_ptr<Engine> engine = Engine::tryCreate(each);
+    REQUIRE(engine);
+    const std::shared_ptr<const Module> module = translatedData("stencil_kernels.hpp");
+    const Function* fn = module->find("Conv");
+    REQUIRE(fn);
+    const LaunchPlan plan = LaunchPlanner::for3D(70, 100, 230);
+    const std::vector<PlanChoice> candidates = planCandidates(*fn, plan, engine->device());
+    REQUIRE(candidates.size() > 1);
+    const std::vector<ArgSpec> args = {array(Scalar::F32, 70 * 100 * 230), array(Scalar::F32, 27), scalar(70),
+                                       scalar(100), scalar(230)};
+    LaunchPlan perThread = plan;
+    perThread.perThread = true;
+    const std::vector<std::byte> want = launch(*engine, module, *fn, args, perThread, 1);
+    std::optional<EntryLaunch> ran;
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      REQUIRE(firstDifference(launch(*engine, module, *fn, args, plan, 1, {}, &ran), want, Scalar::F32) == -1);
+      REQUIRE(ran);
+      REQUIRE(ran->choice);
+      CHECK(ran->choice->entry == candidates[0].entry);
+    }
+    CHECK(ran->measured);
+  }
   if (before) ::setenv("CULIFT_TUNE", saved.c_str(), 1);
   else ::unsetenv("CULIFT_TUNE");
 }
