@@ -107,6 +107,9 @@ class BackendImpl {
   // The table of measured entry choices (tuning.hpp); null where launches take the runtime's rules'
   // choice unmeasured (the CPU backend, EngineOptions::tuneEntries off, $CULIFT_TUNE=0).
   virtual TuningTable* tuning() { return nullptr; }
+  // A digest of `module`'s emitted source, part of its kernels' keys in that table: found once per
+  // module (a Kernel is often made for each launch).
+  virtual std::string moduleDigest(const std::shared_ptr<const Module>& /*module*/) { return {}; }
 
   virtual CompileCache* cache() = 0;
   virtual const std::shared_ptr<const Nvrtc>& nvrtc() const = 0;

@@ -12,7 +12,9 @@
 #include "culift/runtime/raw_module.hpp"
 #include "driver_api.hpp"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 namespace culift::rt::detail {
 namespace {
@@ -327,6 +329,12 @@ class GpuBackend final : public BackendImpl {
     });
     return tuning_.get();
   }
+  std::string moduleDigest(const std::shared_ptr<const Module>& module) override {
+    std::lock_guard lock(mutex_);
+    auto [it, fresh] = digests_.try_emplace(module.get());
+    if (fresh) it->second = {module, llvm::utohexstr(llvm::xxHash64(module->cudaSource), /*LowerCase=*/true)};
+    return it->second.second;
+  }
 
   CompileCache* cache() override { return &cache_; }
   const std::shared_ptr<const Nvrtc>& nvrtc() const override { return nvrtc_; }
@@ -440,6 +448,8 @@ class GpuBackend final : public BackendImpl {
   CompileCache cache_;
   std::once_flag tuningOnce_;
   std::unique_ptr<TuningTable> tuning_;
+  // moduleDigest's, by module (kept alive: the address names it).
+  std::map<const Module*, std::pair<std::shared_ptr<const Module>, std::string>> digests_;
   mutable std::mutex mutex_;
   std::map<const Module*, LoadedModule> modules_;
   std::map<std::pair<const Module*, std::string>, LoadedModule> entries_;  // compiled kernel by kernel

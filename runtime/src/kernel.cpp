@@ -14,8 +14,6 @@
 #include "culift/ast/reassociation.hpp"
 #include "culift/runtime/error.hpp"
 #include "culift/runtime/tuning.hpp"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
 
 namespace culift::rt {
 
@@ -91,9 +89,8 @@ std::vector<std::int64_t> windowSlabLengths(const PlanEntry& entry, std::int64_t
   // slab that starts every block in one wave: on an H100 its slabs of 43 planes (grid z 6) ran at
   // 86.5 % of a copy of the same bytes, of 8 planes at 81.3 %; the entries of four blocks an SM lost
   // with such slabs (74 % against 80 %) and keep the four lengths.
-  const std::int64_t slabsInWave = resident / blocksPerPlane;
-  for (std::int64_t fewer = 0; fewer <= (measuring ? 2 : 0) && slabsInWave - fewer >= 1; ++fewer) {
-    if (!measuring && entry.blocksPerSm > 2) break;
+  const std::int64_t slabsInWave = resident / blocksPerPlane, oneWave = measuring ? 3 : entry.blocksPerSm <= 2 ? 1 : 0;
+  for (std::int64_t fewer = 0; fewer < oneWave && slabsInWave - fewer >= 1; ++fewer) {
     const std::int64_t p = (planes + slabsInWave - fewer - 1) / (slabsInWave - fewer);
     if (p > 4 && std::find(slabs.begin(), slabs.end(), p) == slabs.end()) slabs.insert(slabs.begin(), p);
   }
@@ -500,9 +497,6 @@ struct Kernel::Entries {
   std::mutex lastMutex;
   std::optional<EntryLaunch> last, decision;
   std::vector<std::int64_t> decidedIntegers;
-  // The module's source digest, for the keys of the table of measured choices (found once).
-  std::once_flag digestOnce;
-  std::string digest;
 };
 
 Kernel::Kernel(std::shared_ptr<Engine> engine, std::shared_ptr<const Module> module, const Function* function,
@@ -622,17 +616,16 @@ std::string choiceLabel(const Function& fn, const PlanChoice& c) {
 }  // namespace
 
 PlanChoice Kernel::tunedChoice(std::span<const PlanChoice> candidates, const LaunchPlan& plan,
-                               const std::vector<ResolvedArg>& resolved, void* stream, bool* measured) const {
+                               const std::vector<ResolvedArg>& resolved, std::span<const std::int64_t> integers,
+                               void* stream, bool* measured) const {
   detail::BackendImpl& backend = detail::backendOf(*engine_);
   TuningTable& table = *backend.tuning();
   // The key: the kernel (its name and module source), the engine's math, the launch's extents and
   // its integer arguments (trip counts, strides); not its floating-point ones.
-  std::call_once(entries_->digestOnce,
-                 [&] { entries_->digest = llvm::utohexstr(llvm::xxHash64(module_->cudaSource), /*LowerCase=*/true); });
-  std::string key = function_->name + "@" + entries_->digest + " " + std::string(rt::name(engine_->options().math)) +
-                    " ";
+  std::string key = function_->name + "@" + backend.moduleDigest(module_) + " " +
+                    std::string(rt::name(engine_->options().math)) + " ";
   for (unsigned a = 0; a < plan.rank; ++a) key += (a ? "x" : "") + std::to_string(plan.extent[a]);
-  for (std::int64_t v : integerArguments(resolved)) key += " " + std::to_string(v);
+  for (std::int64_t v : integers) key += " " + std::to_string(v);
   if (std::optional<TunedChoice> t = table.find(key)) {
     for (const PlanChoice& c : candidates)
       if (function_->planEntries[c.entry].kernelName == t->entry && c.plan.grid == t->grid) {
@@ -719,8 +712,9 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
     return;
   }
   if (!plan.whole() && plan.partFirst == plan.partEnd()) return;  // an empty part
-  if (function_->planEntries.empty()) entries_->remember(plan, std::nullopt, false);
-  if (!function_->planEntries.empty()) {
+  if (function_->planEntries.empty()) {
+    entries_->remember(plan, std::nullopt, false);
+  } else {
     const std::optional<std::int64_t> rowLength = argumentOf(entries_->rowLengthParam, resolved);
     std::optional<PlanChoice> choice;
     bool measured = false;
@@ -737,7 +731,7 @@ void Kernel::launchArgs(const LaunchTarget& target, const LaunchPlan& plan, std:
           std::erase_if(candidates, [rules](const PlanChoice& c) { return c.entry != rules; });
         }
         if (!candidates.empty()) choice = candidates[0];
-        if (candidates.size() > 1) choice = tunedChoice(candidates, plan, resolved, target.stream, &measured);
+        if (candidates.size() > 1) choice = tunedChoice(candidates, plan, resolved, integers, target.stream, &measured);
         if (candidates.size() <= 1 || measured) entries_->decided(plan, std::move(integers), choice, measured);
       }
     } else {

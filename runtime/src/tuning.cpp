@@ -76,17 +76,12 @@ std::string TuningTable::fileFor(const std::string& dir, const DeviceInfo& devic
   return std::string(path);
 }
 
-void TuningTable::warn(const std::string& message) {
-  warnings_.push_back(message);
-  warn_(message);
-}
-
 void TuningTable::load() {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path_);
   if (!file) {
     if (file.getError() != std::errc::no_such_file_or_directory)
-      warn("cannot read the table of measured entry choices '" + path_ + "' (" + file.getError().message() +
-           "): the choices are measured again");
+      warn_("cannot read the table of measured entry choices '" + path_ + "' (" + file.getError().message() +
+            "): the choices are measured again");
     return;
   }
   llvm::SmallVector<llvm::StringRef, 0> lines;
@@ -105,28 +100,30 @@ void TuningTable::load() {
     choices_[key->str()] = std::move(*c);
   }
   if (bad)
-    warn("the table of measured entry choices '" + path_ + "' has " + std::to_string(bad) + " of " +
-         std::to_string(lines.size()) + " lines that are no choice: skipped (those choices are measured again)");
+    warn_("the table of measured entry choices '" + path_ + "' has " + std::to_string(bad) + " of " +
+          std::to_string(lines.size()) + " lines that are no choice: skipped (those choices are measured again)");
   if (bad || (lines.size() > kCompactAfter && lines.size() > 2 * choices_.size())) rewrite();
+}
+
+bool TuningTable::directory() {
+  const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    unwritable("cannot create '" + dir.str() + "': " + ec.message());
+    return false;
+  }
+  return true;
 }
 
 void TuningTable::rewrite() {
   std::string text;
   for (const auto& [key, c] : choices_) text += lineOf(key, c);
-  const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
-  std::string why;
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    why = "cannot create '" + dir.str() + "': " + ec.message();
-  } else if (llvm::Error e = llvm::writeFileAtomically(path_ + ".tmp-%%%%%%%%", path_, text)) {
-    why = llvm::toString(std::move(e));
-  }
-  if (!why.empty()) unwritable(why);
+  if (!directory()) return;
+  if (llvm::Error e = llvm::writeFileAtomically(path_ + ".tmp-%%%%%%%%", path_, text))
+    unwritable(llvm::toString(std::move(e)));
 }
 
 void TuningTable::append(const std::string& line) {
-  const llvm::StringRef dir = llvm::sys::path::parent_path(path_);
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
-    return unwritable("cannot create '" + dir.str() + "': " + ec.message());
+  if (!directory()) return;
   int fd = -1;
   if (std::error_code ec = llvm::sys::fs::openFileForWrite(path_, fd, llvm::sys::fs::CD_OpenAlways,
                                                            llvm::sys::fs::OF_Append))
@@ -143,7 +140,7 @@ void TuningTable::append(const std::string& line) {
 }
 
 void TuningTable::unwritable(const std::string& why) {
-  warn("cannot write the table of measured entry choices '" + path_ + "' (" + why + "): it is kept in memory only");
+  warn_("cannot write the table of measured entry choices '" + path_ + "' (" + why + "): it is kept in memory only");
   disk_ = false;
 }
 
@@ -177,16 +174,11 @@ bool TuningTable::onDisk() const {
   return disk_;
 }
 
-std::vector<std::string> TuningTable::warnings() const {
-  std::lock_guard lock(mutex_);
-  return warnings_;
-}
-
 std::size_t fastestCandidate(std::span<const double> ms, double margin) {
   std::size_t best = 0;
   for (std::size_t c = 1; c < ms.size(); ++c)
     if (ms[c] > 0 && (ms[best] <= 0 || ms[c] < ms[best])) best = c;
-  if (best == 0 || ms.empty()) return 0;
+  if (best == 0) return 0;
   // The first stays unless the fastest beats it by the margin (timings differ by a percent or two
   // from run to run: the runtime's own choice should not flip on noise).
   return ms[0] <= 0 || ms[best] < ms[0] * (1 - margin) ? best : 0;

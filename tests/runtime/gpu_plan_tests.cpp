@@ -1582,34 +1582,31 @@ TEST_CASE("measured entry choices give the rules' bits, are kept on disk and rea
     LaunchPlan perThread = plan;
     perThread.perThread = true;
     const std::vector<std::byte> want = launch(*rules, module, *fn, c.args, perThread, 1);
-    std::optional<EntryLaunch> ran;
-    const std::vector<std::byte> ruled = launch(*rules, module, *fn, c.args, plan, 1, {}, &ran);
-    REQUIRE(ran);
-    REQUIRE(ran->choice);
-    CHECK_FALSE(ran->measured);
-    CHECK(ran->choice->entry == candidates[0].entry);
-    CHECK(ran->choice->plan.grid == candidates[0].plan.grid);
-    REQUIRE(firstDifference(ruled, want, Scalar::F32) == -1);
+    // A launch on `engine`: the per-thread entry's bits, measured or not, the entry `expect` where
+    // given; what it ran.
+    auto launchAs = [&](Engine& engine, bool measured, const PlanChoice* expect) {
+      std::optional<EntryLaunch> ran;
+      const std::vector<std::byte> got = launch(engine, module, *fn, c.args, plan, 1, {}, &ran);
+      REQUIRE(ran);
+      REQUIRE(ran->choice);
+      CHECK(ran->measured == measured);
+      if (expect) {
+        CHECK(ran->choice->entry == expect->entry);
+        CHECK(ran->choice->plan.grid == expect->plan.grid);
+      }
+      REQUIRE(firstDifference(got, want, Scalar::F32) == -1);
+      return *ran->choice;
+    };
+    launchAs(*rules, false, &candidates[0]);
     // The shape's first launch runs the rules' choice untimed; the second times the candidates and
     // stores the fastest, its results the launch's own.
-    const std::vector<std::byte> once = launch(*tuned, module, *fn, c.args, plan, 1, {}, &ran);
-    REQUIRE(ran);
-    REQUIRE(ran->choice);
-    CHECK_FALSE(ran->measured);
-    CHECK(ran->choice->entry == candidates[0].entry);
-    CHECK(ran->choice->plan.grid == candidates[0].plan.grid);
-    REQUIRE(firstDifference(once, want, Scalar::F32) == -1);
+    launchAs(*tuned, false, &candidates[0]);
     CHECK(TuningTable(table).size() == stored);
-    const std::vector<std::byte> first = launch(*tuned, module, *fn, c.args, plan, 1, {}, &ran);
-    REQUIRE(ran);
-    REQUIRE(ran->choice);
-    CHECK(ran->measured);
-    REQUIRE(firstDifference(first, want, Scalar::F32) == -1);
+    const PlanChoice picked = launchAs(*tuned, true, nullptr);
     ++stored;
     REQUIRE(llvm::sys::fs::exists(table));
     TuningTable onDisk(table);
     CHECK(onDisk.size() == stored);
-    const PlanChoice picked = *ran->choice;
     WARN(c.kernel << ": measured choice " << fn->planEntries[picked.entry].kernelName << " grid (" << picked.plan.grid.x
                   << ", " << picked.plan.grid.y << ", " << picked.plan.grid.z << ") of " << candidates.size()
                   << " candidates");
@@ -1619,13 +1616,7 @@ TEST_CASE("measured entry choices give the rules' bits, are kept on disk and rea
     options.tuneEntries = true;
     std::shared_ptr<Engine> again = Engine::tryCreate(options);
     REQUIRE(again);
-    const std::vector<std::byte> second = launch(*again, module, *fn, c.args, plan, 1, {}, &ran);
-    REQUIRE(ran);
-    REQUIRE(ran->choice);
-    CHECK(ran->measured);
-    CHECK(ran->choice->entry == picked.entry);
-    CHECK(ran->choice->plan.grid == picked.plan.grid);
-    REQUIRE(firstDifference(second, want, Scalar::F32) == -1);
+    launchAs(*again, true, &picked);
     CHECK(TuningTable(table).size() == stored);
   }
   // A kernel that writes its arguments is never timed on them: the rules' choice, unmeasured.

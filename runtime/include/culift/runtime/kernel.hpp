@@ -113,8 +113,10 @@ class Kernel {
                    void* stream) const;
   // The table's choice among `candidates` for this launch, timed now where the table has none
   // (`measured`: the choice is the table's); the first where it cannot be measured.
+  // `integers`: the launch's integer scalar arguments.
   PlanChoice tunedChoice(std::span<const PlanChoice> candidates, const LaunchPlan& plan,
-                         const std::vector<ResolvedArg>& resolved, void* stream, bool* measured) const;
+                         const std::vector<ResolvedArg>& resolved, std::span<const std::int64_t> integers, void* stream,
+                         bool* measured) const;
 
   template <typename A> static LaunchArg toLaunchArg(A&& a) {
     using D = std::remove_cvref_t<A>;

@@ -50,9 +50,7 @@ class TuningTable {
   // delays a measurement by a launch).
   bool launchedBefore(const std::string& key);
   std::size_t size() const;
-  const std::string& path() const { return path_; }
   bool onDisk() const;
-  std::vector<std::string> warnings() const;
 
   // The file of `device` under the directory `dir`: dir/tuning/<name>-sm<arch>-<SMs>.jsonl, the
   // name's characters other than letters, digits, '-' and '.' as '_'.
@@ -60,10 +58,10 @@ class TuningTable {
 
  private:
   void load();
-  void rewrite();  // one line a key, atomically (a temporary file renamed over it)
+  bool directory();  // the file's directory made; false (memory only, with a warning) where it cannot be
+  void rewrite();    // one line a key, atomically (a temporary file renamed over it)
   void append(const std::string& line);
   void unwritable(const std::string& why);
-  void warn(const std::string& message);
 
   std::string path_;
   bool disk_;
@@ -71,7 +69,6 @@ class TuningTable {
   mutable std::mutex mutex_;
   std::map<std::string, TunedChoice> choices_;
   std::set<std::string> launched_;
-  std::vector<std::string> warnings_;
 };
 
 // Which of the candidates' times wins: the first (the one the runtime's rules choose) unless
